@@ -1,0 +1,50 @@
+# jtg build entry points. `make demo` and `make test` work on a fresh Debian machine:
+# they install the Debian packages they need (ASM for the tracer, Graphviz for pictures).
+SHELL := /bin/bash
+CARGO ?= cargo
+JAVAC ?= javac
+BUILD := build
+FIXTURES_OUT := $(BUILD)/fixtures
+FIXTURE_SRCS := $(shell find java-fixtures -name '*.java' | sort)
+export JTG_FIXTURES := $(CURDIR)/$(FIXTURES_OUT)
+export JTG_CORPUS ?= $(abspath $(CURDIR)/../shared/corpus)
+
+.PHONY: all deps fixtures build test demo bench clean fuzz-smoke
+
+all: build
+
+# Debian packages: ASM 9.4 (bytecode instrumentation of the tracer), Graphviz (SVG pictures).
+deps:
+	@missing=""; \
+	[ -f /usr/share/java/asm.jar ] || missing="$$missing libasm-java"; \
+	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	command -v $(JAVAC) >/dev/null 2>&1 || missing="$$missing openjdk-17-jdk-headless"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing >/dev/null; \
+	fi
+
+# Java fixtures, compiled like the thesis examples: javac --release 8, with debug names (-g).
+fixtures: $(FIXTURES_OUT)/.stamp
+$(FIXTURES_OUT)/.stamp: $(FIXTURE_SRCS) | deps
+	@rm -rf $(FIXTURES_OUT) && mkdir -p $(FIXTURES_OUT)
+	$(JAVAC) -g --release 8 -nowarn -Xlint:-options -d $(FIXTURES_OUT) $(FIXTURE_SRCS)
+	@touch $@
+
+build: deps fixtures
+	$(CARGO) build --release --bin jtg
+
+test: deps fixtures
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	INSTA_UPDATE=no CI=true $(CARGO) test --workspace
+
+demo: build
+	@bash scripts/demo.sh
+
+bench: build
+	$(CARGO) run --release -p jtg-harness --bin jtg-bench
+
+clean:
+	rm -rf $(BUILD)
+	$(CARGO) clean

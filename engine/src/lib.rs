@@ -1,0 +1,1 @@
+//! jtg engine: symbolic execution of JVM bytecode into termination graphs.

@@ -1,0 +1,1 @@
+//! jtg harness: real-JVM tracing and soundness checking of termination graphs.
