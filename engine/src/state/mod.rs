@@ -1,0 +1,241 @@
+//! Abstract states `(cs, h, hp)` (spec §2): a call stack of [`Frame`]s, a heap from references to
+//! [`HeapValue`]s, heap [`Predicates`], static fields, and — for program ends — the result.
+//!
+//! A state with an empty call stack is a program end; [`End`] says how the program ended.
+//! Reference numbers come from per-state counters that only grow along a path, so names stay
+//! stable from a state to its successors (edge labels mention references of both ends).
+
+mod frame;
+mod interval;
+mod predicates;
+mod refs;
+pub mod text;
+mod value;
+
+pub use frame::{Frame, MethodId};
+pub use interval::{wrap32, IntSemantics, Interval, JAVA_MAX, JAVA_MIN};
+pub use predicates::{fmt_fields, FieldSet, MustReach, Predicates};
+pub use refs::Ref;
+pub use value::{display_type, parse_type, HeapValue};
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// An arithmetic operation of an edge label (`ArithOp` of the thesis).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Neg,
+}
+
+impl ArithOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "/",
+            ArithOp::Rem => "%",
+            ArithOp::Neg => "-",
+        }
+    }
+}
+
+/// How a program end came about.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum End {
+    /// The entry method returned (with a value unless `void`).
+    Return(Option<Ref>),
+    /// An exception escaped the entry method.
+    Throw(Ref),
+}
+
+/// A static field, `(class, name)`.
+pub type StaticField = (String, String);
+
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    /// Call stack, bottom first; the last frame is the top (executing) frame.
+    pub frames: Vec<Frame>,
+    pub heap: BTreeMap<Ref, HeapValue>,
+    pub preds: Predicates,
+    pub statics: BTreeMap<StaticField, Ref>,
+    /// Set exactly when `frames` is empty.
+    pub end: Option<End>,
+    next_int: u32,
+    next_obj: u32,
+}
+
+/// States are equal when everything but the fresh-name counters agrees.
+impl PartialEq for State {
+    fn eq(&self, o: &State) -> bool {
+        self.frames == o.frames
+            && self.heap == o.heap
+            && self.preds == o.preds
+            && self.statics == o.statics
+            && self.end == o.end
+    }
+}
+impl Eq for State {}
+
+impl State {
+    pub fn top(&self) -> Option<&Frame> {
+        self.frames.last()
+    }
+    pub fn top_mut(&mut self) -> Option<&mut Frame> {
+        self.frames.last_mut()
+    }
+    pub fn is_end(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    pub fn fresh_int(&mut self) -> Ref {
+        self.next_int += 1;
+        Ref::Int(self.next_int)
+    }
+    pub fn fresh_obj(&mut self) -> Ref {
+        self.next_obj += 1;
+        Ref::Obj(self.next_obj)
+    }
+    /// A fresh integer reference pointing to `v`.
+    pub fn new_int(&mut self, v: Interval) -> Ref {
+        let r = self.fresh_int();
+        self.heap.insert(r, HeapValue::Int(v));
+        r
+    }
+    /// A fresh object reference pointing to `v`.
+    pub fn new_obj(&mut self, v: HeapValue) -> Ref {
+        let r = self.fresh_obj();
+        self.heap.insert(r, v);
+        r
+    }
+    /// Makes the fresh-name counters exceed every reference in the state (after parsing).
+    pub fn sync_counters(&mut self) {
+        for r in self.all_refs() {
+            match r {
+                Ref::Int(n) => self.next_int = self.next_int.max(n),
+                Ref::Obj(n) => self.next_obj = self.next_obj.max(n),
+                Ref::Null => {}
+            }
+        }
+    }
+    /// Lets this state continue numbering after `other` (used when a state is rebuilt from parts
+    /// of another).
+    pub fn inherit_counters(&mut self, other: &State) {
+        self.next_int = self.next_int.max(other.next_int);
+        self.next_obj = self.next_obj.max(other.next_obj);
+    }
+
+    pub fn value(&self, r: Ref) -> Option<&HeapValue> {
+        self.heap.get(&r)
+    }
+    pub fn int(&self, r: Ref) -> Option<&Interval> {
+        self.heap.get(&r).and_then(HeapValue::as_int)
+    }
+
+    /// The root references: locals, stack slots and pending exceptions of all frames, static
+    /// fields, and the result of a program end.
+    pub fn roots(&self) -> Vec<Ref> {
+        let mut v: Vec<Ref> = self.frames.iter().flat_map(|f| f.refs()).collect();
+        v.extend(self.statics.values().copied());
+        match &self.end {
+            Some(End::Return(Some(r))) | Some(End::Throw(r)) => v.push(*r),
+            _ => {}
+        }
+        v
+    }
+
+    /// References reachable from the roots through realized fields and array contents.
+    pub fn reachable(&self) -> BTreeSet<Ref> {
+        self.reachable_from(self.roots())
+    }
+
+    pub fn reachable_from(&self, start: impl IntoIterator<Item = Ref>) -> BTreeSet<Ref> {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<Ref> = start.into_iter().collect();
+        while let Some(r) = todo.pop() {
+            if r.is_null() || !seen.insert(r) {
+                continue;
+            }
+            if let Some(v) = self.heap.get(&r) {
+                todo.extend(v.children());
+            }
+        }
+        seen
+    }
+
+    /// Every reference in the state, heap keys and predicate mentions included.
+    pub fn all_refs(&self) -> BTreeSet<Ref> {
+        let mut s: BTreeSet<Ref> = self.roots().into_iter().collect();
+        for (r, v) in &self.heap {
+            s.insert(*r);
+            s.extend(v.children());
+        }
+        s.extend(self.preds.refs());
+        s.remove(&Ref::Null);
+        s
+    }
+
+    /// Garbage collection (spec §7.6): drops unreachable references, their heap values and every
+    /// predicate mentioning them.
+    pub fn gc(&mut self) {
+        let live = self.reachable();
+        self.heap.retain(|r, _| live.contains(r));
+        self.preds.retain_refs(|r| live.contains(&r));
+    }
+
+    /// `s[from/to]` (Def. 2.15): replaces every occurrence of `from` in frames, fields, statics,
+    /// the result and the predicates. The heap entry of `from` is removed; the caller provides
+    /// the value of `to` if it is new.
+    pub fn rename(&mut self, from: Ref, to: Ref) {
+        if from == to {
+            return;
+        }
+        for f in &mut self.frames {
+            f.rename(from, to);
+        }
+        for v in self.heap.values_mut() {
+            v.rename_children(from, to);
+        }
+        for v in self.statics.values_mut() {
+            if *v == from {
+                *v = to;
+            }
+        }
+        match &mut self.end {
+            Some(End::Return(Some(r))) | Some(End::Throw(r)) if *r == from => *r = to,
+            _ => {}
+        }
+        self.heap.remove(&from);
+        self.preds.rename(from, to);
+    }
+
+    /// Checks the well-formedness the rest of the engine relies on: every mentioned reference
+    /// has a heap value of its kind, program ends have no frames, and the reverse.
+    pub fn validate(&self) -> Result<(), String> {
+        for r in self.all_refs() {
+            match (r, self.heap.get(&r)) {
+                (_, None) => return Err(format!("{r} has no heap value")),
+                (Ref::Int(_), Some(v)) if v.as_int().is_none() => {
+                    return Err(format!("{r} is an integer reference but points to {v}"))
+                }
+                (Ref::Obj(_), Some(HeapValue::Int(i))) => {
+                    return Err(format!("{r} is an object reference but points to {i}"))
+                }
+                _ => {}
+            }
+        }
+        for r in self.heap.keys() {
+            if r.is_null() {
+                return Err("null cannot have a heap value".into());
+            }
+        }
+        if self.frames.is_empty() != self.end.is_some() {
+            return Err("a state is a program end exactly when it has no frames".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,197 @@
+//! Heap values (spec §2.1): integer intervals, realized instances `C(f=r,…)`, unknown objects
+//! `C(?)`, existing objects with unknown fields `C(…)`, and arrays.
+
+use super::{Interval, Ref};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A heap value. `null` is not a heap value: it is the reference [`Ref::Null`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HeapValue {
+    /// An integer interval (a literal when both bounds agree).
+    Int(Interval),
+    /// `C(?)`: null, or an object of type `C` or any subtype; nothing else known.
+    Unknown { ty: String },
+    /// `C(…)`: an existing object of type `C` or a subtype whose fields are not realized.
+    Abstract { ty: String },
+    /// `C(f=r,…)`: an object of exactly class `C` with all its instance fields realized, keyed
+    /// by field name (the engine rejects classes that shadow a field name).
+    Object {
+        class: String,
+        fields: BTreeMap<String, Ref>,
+    },
+    /// An existing array of type `ty` (a descriptor such as `[I`) with length `len`; `elems` is
+    /// `Some` for a concrete array (one reference per element) and `None` when unknown.
+    Array {
+        ty: String,
+        len: Ref,
+        elems: Option<Vec<Ref>>,
+    },
+}
+
+impl HeapValue {
+    /// The references this value points to, in a fixed order.
+    pub fn children(&self) -> Vec<Ref> {
+        match self {
+            HeapValue::Object { fields, .. } => fields.values().copied().collect(),
+            HeapValue::Array { len, elems, .. } => {
+                let mut v = vec![*len];
+                if let Some(e) = elems {
+                    v.extend(e.iter().copied());
+                }
+                v
+            }
+            _ => vec![],
+        }
+    }
+
+    /// Replaces every child reference `from` by `to`.
+    pub fn rename_children(&mut self, from: Ref, to: Ref) {
+        let swap = |r: &mut Ref| {
+            if *r == from {
+                *r = to
+            }
+        };
+        match self {
+            HeapValue::Object { fields, .. } => fields.values_mut().for_each(swap),
+            HeapValue::Array { len, elems, .. } => {
+                swap(len);
+                if let Some(e) = elems {
+                    e.iter_mut().for_each(swap);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn as_int(&self) -> Option<&Interval> {
+        match self {
+            HeapValue::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The static type bound (class or array descriptor) of an object value.
+    pub fn type_name(&self) -> Option<&str> {
+        match self {
+            HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => Some(ty),
+            HeapValue::Object { class, .. } => Some(class),
+            HeapValue::Array { ty, .. } => Some(ty),
+            HeapValue::Int(_) => None,
+        }
+    }
+
+    /// Whether the value is known to be a non-null object.
+    pub fn exists(&self) -> bool {
+        !matches!(self, HeapValue::Unknown { .. } | HeapValue::Int(_))
+    }
+}
+
+/// Prints an internal class name or array descriptor the Java way: `java/lang/String` →
+/// `java.lang.String`, `[I` → `int[]`, `[LList;` → `List[]`.
+pub fn display_type(internal: &str) -> String {
+    if let Some(rest) = internal.strip_prefix('[') {
+        let inner = match rest.as_bytes().first() {
+            Some(b'L') => display_type(
+                rest.strip_prefix('L')
+                    .and_then(|r| r.strip_suffix(';'))
+                    .unwrap_or(rest),
+            ),
+            Some(b'[') => display_type(rest),
+            Some(c) => match c {
+                b'I' => "int",
+                b'J' => "long",
+                b'Z' => "boolean",
+                b'B' => "byte",
+                b'C' => "char",
+                b'S' => "short",
+                b'F' => "float",
+                b'D' => "double",
+                _ => "?",
+            }
+            .to_string(),
+            None => "?".to_string(),
+        };
+        return format!("{inner}[]");
+    }
+    internal.replace('/', ".")
+}
+
+/// Inverse of [`display_type`].
+pub fn parse_type(shown: &str) -> Option<String> {
+    let shown = shown.trim();
+    if let Some(elem) = shown.strip_suffix("[]") {
+        let inner = match elem {
+            "int" => "I".to_string(),
+            "long" => "J".to_string(),
+            "boolean" => "Z".to_string(),
+            "byte" => "B".to_string(),
+            "char" => "C".to_string(),
+            "short" => "S".to_string(),
+            "float" => "F".to_string(),
+            "double" => "D".to_string(),
+            e if e.ends_with("[]") => parse_type(e)?,
+            e => format!("L{};", parse_type(e)?),
+        };
+        return Some(format!("[{inner}"));
+    }
+    let ok = !shown.is_empty()
+        && shown
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '.' || c == '_' || c == '$');
+    ok.then(|| shown.replace('.', "/"))
+}
+
+impl fmt::Display for HeapValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HeapValue::Int(i) => write!(f, "{i}"),
+            HeapValue::Unknown { ty } => write!(f, "{}(?)", display_type(ty)),
+            HeapValue::Abstract { ty } => write!(f, "{}(…)", display_type(ty)),
+            HeapValue::Object { class, fields } => {
+                write!(f, "{}(", display_type(class))?;
+                for (k, (name, r)) in fields.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{name}={r}")?;
+                }
+                f.write_str(")")
+            }
+            HeapValue::Array { ty, len, elems } => {
+                write!(f, "{}(len={len})", display_type(ty))?;
+                if let Some(e) = elems {
+                    f.write_str("[")?;
+                    for (k, r) in e.iter().enumerate() {
+                        if k > 0 {
+                            f.write_str(", ")?;
+                        }
+                        write!(f, "{r}")?;
+                    }
+                    f.write_str("]")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_roundtrip() {
+        for t in [
+            "List",
+            "java/lang/String",
+            "[I",
+            "[LList;",
+            "[[Ljava/lang/String;",
+            "[[J",
+        ] {
+            assert_eq!(parse_type(&display_type(t)).as_deref(), Some(t), "{t}");
+        }
+        assert_eq!(display_type("[Ljava/lang/String;"), "java.lang.String[]");
+    }
+}
