@@ -239,3 +239,29 @@ impl State {
         Ok(())
     }
 }
+
+/// Type questions the state operations need answered (implemented by the class hierarchy).
+/// Types are internal class names (`java/lang/String`) or array descriptors (`[I`).
+pub trait Subtyping {
+    /// `sub ⊑ sup` (reflexive).
+    fn is_subtype(&self, sub: &str, sup: &str) -> bool;
+    /// The least common supertype of two types (`java/lang/Object` when nothing better exists).
+    fn join(&self, a: &str, b: &str) -> String;
+}
+
+/// Subtyping with no class hierarchy: every type is a subtype of itself and of
+/// `java/lang/Object`. For tests and for states that mention one class only.
+pub struct FlatTypes;
+
+impl Subtyping for FlatTypes {
+    fn is_subtype(&self, sub: &str, sup: &str) -> bool {
+        sub == sup || sup == "java/lang/Object"
+    }
+    fn join(&self, a: &str, b: &str) -> String {
+        if a == b {
+            a.to_string()
+        } else {
+            "java/lang/Object".to_string()
+        }
+    }
+}
