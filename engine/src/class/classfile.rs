@@ -1,0 +1,362 @@
+//! Our model of one class file, built from `classfile-parser` output.
+//!
+//! [`parse_class`] turns class-file bytes into a [`Class`] with decoded method bodies
+//! ([`Code`]), exception handlers and local-variable names. It never panics on bad input.
+
+use classfile_parser::attribute_info::{code_attribute_parser, AttributeInfo};
+use classfile_parser::field_info::FieldAccessFlags;
+use classfile_parser::method_info::MethodAccessFlags;
+use classfile_parser::ClassAccessFlags;
+
+use super::descriptor::{FieldType, MethodDescriptor};
+use super::error::ClassError;
+use super::insn::{decode_code, Constant, Insn};
+use super::pool::ConstantPool;
+
+/// A parsed class or interface.
+#[derive(Clone, Debug)]
+pub struct Class {
+    /// Internal name, e.g. `java/lang/String`.
+    pub name: String,
+    /// Internal name of the direct superclass; `None` only for `java/lang/Object`.
+    pub super_name: Option<String>,
+    pub interfaces: Vec<String>,
+    pub is_interface: bool,
+    pub is_abstract: bool,
+    pub is_final: bool,
+    pub fields: Vec<Field>,
+    pub methods: Vec<Method>,
+    pub source_file: Option<String>,
+}
+
+/// A declared field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    pub name: String,
+    pub desc: FieldType,
+    pub is_static: bool,
+    /// The `ConstantValue` attribute, if any.
+    pub constant: Option<Constant>,
+}
+
+/// A declared method.
+#[derive(Clone, Debug)]
+pub struct Method {
+    /// Internal name of the declaring class.
+    pub class: String,
+    pub name: String,
+    pub desc: MethodDescriptor,
+    pub desc_str: String,
+    pub is_static: bool,
+    pub is_abstract: bool,
+    pub is_native: bool,
+    pub is_synchronized: bool,
+    /// Private methods are never selected by virtual dispatch from a subclass.
+    pub is_private: bool,
+    /// Present exactly when the method is neither abstract nor native.
+    pub code: Option<Code>,
+}
+
+/// A decoded `Code` attribute.
+#[derive(Clone, Debug)]
+pub struct Code {
+    pub max_stack: u16,
+    pub max_locals: u16,
+    /// Instructions in pc order.
+    pub insns: Vec<(u32, Insn)>,
+    pub handlers: Vec<Handler>,
+    pub local_names: Vec<LocalName>,
+}
+
+/// An exception-table entry: `[start, end)` is protected, control goes to `handler`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Handler {
+    pub start: u32,
+    pub end: u32,
+    pub handler: u32,
+    /// Internal name of the caught class; `None` catches everything (`finally`).
+    pub catch_type: Option<String>,
+}
+
+/// A `LocalVariableTable` entry: `slot` is named `name` for pcs in `[start, start + len)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalName {
+    pub slot: u16,
+    pub start: u32,
+    pub len: u32,
+    pub name: String,
+    pub desc: String,
+}
+
+impl Code {
+    /// Position in [`Code::insns`] of the instruction starting at `pc`.
+    pub fn index_of(&self, pc: u32) -> Option<usize> {
+        self.insns.binary_search_by_key(&pc, |&(p, _)| p).ok()
+    }
+
+    /// The instruction starting at `pc`.
+    pub fn at(&self, pc: u32) -> Option<&Insn> {
+        self.index_of(pc).map(|i| &self.insns[i].1)
+    }
+
+    /// The pc of the instruction after the one at `pc` (`None` for the last one or a non-boundary).
+    pub fn next_pc(&self, pc: u32) -> Option<u32> {
+        let i = self.index_of(pc)?;
+        self.insns.get(i + 1).map(|&(p, _)| p)
+    }
+
+    /// The debug name of local `slot` at `pc`, from the `LocalVariableTable` exactly as stored.
+    pub fn local_name(&self, slot: u16, pc: u32) -> Option<&str> {
+        self.local_names
+            .iter()
+            .find(|l| {
+                l.slot == slot
+                    && l.start <= pc
+                    && u64::from(pc) < u64::from(l.start) + u64::from(l.len)
+            })
+            .map(|l| l.name.as_str())
+    }
+}
+
+impl Class {
+    /// The method called `name`, with descriptor `desc` if given. Without a descriptor the
+    /// name must be unique. Errors list the candidates.
+    pub fn method(&self, name: &str, desc: Option<&str>) -> Result<&Method, ClassError> {
+        let mut found = self
+            .methods
+            .iter()
+            .filter(|m| m.name == name && desc.is_none_or(|d| m.desc_str == d));
+        if let (Some(m), None) = (found.next(), found.next()) {
+            return Ok(m);
+        }
+        let same_name: Vec<String> = self
+            .methods
+            .iter()
+            .filter(|m| m.name == name)
+            .map(|m| format!("{}{}", m.name, m.desc_str))
+            .collect();
+        let candidates = if same_name.is_empty() {
+            self.methods
+                .iter()
+                .map(|m| format!("{}{}", m.name, m.desc_str))
+                .collect::<Vec<_>>()
+                .join(", ")
+        } else {
+            same_name.join(", ")
+        };
+        Err(ClassError::MethodNotFound {
+            class: self.name.clone(),
+            method: format!("{name}{}", desc.unwrap_or("")),
+            candidates: if candidates.is_empty() {
+                "none".to_string()
+            } else {
+                candidates
+            },
+        })
+    }
+
+    /// The field declared in this class (not inherited) with that name.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// Parses the bytes of one class file.
+pub fn parse_class(bytes: &[u8]) -> Result<Class, ClassError> {
+    // classfile-parser computes `constant_pool_count - 1` unchecked: reject 0 up front.
+    match bytes.get(8..10) {
+        Some([0, 0]) => return Err(ClassError::malformed("constant_pool_count is 0")),
+        Some(_) => {}
+        None => return Err(ClassError::malformed("class file shorter than its header")),
+    }
+    let (_, cf) = classfile_parser::class_parser(bytes).map_err(|e| {
+        ClassError::malformed(
+            format!("class file does not parse: {e:?}")
+                .chars()
+                .take(200)
+                .collect::<String>(),
+        )
+    })?;
+    let cp = ConstantPool::new(&cf.const_pool);
+    let name = cp.class_name(cf.this_class)?.to_string();
+    let ctx = |e: ClassError| match e {
+        ClassError::Malformed { what } => ClassError::malformed(format!("class {name}: {what}")),
+        other => other,
+    };
+    build(&cf, &cp, name.clone()).map_err(ctx)
+}
+
+fn build(
+    cf: &classfile_parser::ClassFile,
+    cp: &ConstantPool<'_>,
+    name: String,
+) -> Result<Class, ClassError> {
+    let super_name = if cf.super_class == 0 {
+        None
+    } else {
+        Some(cp.class_name(cf.super_class)?.to_string())
+    };
+    if super_name.is_none() && name != "java/lang/Object" {
+        return Err(ClassError::malformed("no superclass"));
+    }
+    let interfaces = cf
+        .interfaces
+        .iter()
+        .map(|&i| cp.class_name(i).map(str::to_string))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut source_file = None;
+    for a in &cf.attributes {
+        if cp.utf8(a.attribute_name_index)? == "SourceFile" {
+            source_file = Some(cp.utf8(be_u16(&a.info, 0, "SourceFile")?)?.to_string());
+        }
+    }
+    let fields = cf
+        .fields
+        .iter()
+        .map(|f| {
+            let fname = cp.utf8(f.name_index)?.to_string();
+            let desc = FieldType::parse(cp.utf8(f.descriptor_index)?)?;
+            let mut constant = None;
+            for a in &f.attributes {
+                if cp.utf8(a.attribute_name_index)? == "ConstantValue" {
+                    constant = Some(cp.constant(be_u16(&a.info, 0, "ConstantValue")?)?);
+                }
+            }
+            Ok(Field {
+                name: fname,
+                desc,
+                is_static: f.access_flags.contains(FieldAccessFlags::STATIC),
+                constant,
+            })
+        })
+        .collect::<Result<Vec<_>, ClassError>>()?;
+    let methods = cf
+        .methods
+        .iter()
+        .map(|m| {
+            let mname = cp.utf8(m.name_index)?.to_string();
+            let desc_str = cp.utf8(m.descriptor_index)?.to_string();
+            let desc = MethodDescriptor::parse(&desc_str)?;
+            let flags = m.access_flags;
+            let mut code = None;
+            for a in &m.attributes {
+                if cp.utf8(a.attribute_name_index)? == "Code" {
+                    let c = parse_code(a, cp)
+                        .map_err(|e| in_method(e, &mname, &desc_str))?;
+                    code = Some(c);
+                }
+            }
+            let is_abstract = flags.contains(MethodAccessFlags::ABSTRACT);
+            let is_native = flags.contains(MethodAccessFlags::NATIVE);
+            if code.is_some() == (is_abstract || is_native) {
+                return Err(ClassError::malformed(format!(
+                    "method {mname}{desc_str}: Code attribute {} but method is{} abstract or native",
+                    if code.is_some() { "present" } else { "missing" },
+                    if is_abstract || is_native { "" } else { " not" },
+                )));
+            }
+            Ok(Method {
+                class: name.clone(),
+                name: mname,
+                desc,
+                desc_str,
+                is_static: flags.contains(MethodAccessFlags::STATIC),
+                is_abstract,
+                is_native,
+                is_synchronized: flags.contains(MethodAccessFlags::SYNCHRONIZED),
+                is_private: flags.contains(MethodAccessFlags::PRIVATE),
+                code,
+            })
+        })
+        .collect::<Result<Vec<_>, ClassError>>()?;
+    let flags = cf.access_flags;
+    Ok(Class {
+        name,
+        super_name,
+        interfaces,
+        is_interface: flags.contains(ClassAccessFlags::INTERFACE),
+        is_abstract: flags.contains(ClassAccessFlags::ABSTRACT),
+        is_final: flags.contains(ClassAccessFlags::FINAL),
+        fields,
+        methods,
+        source_file,
+    })
+}
+
+fn in_method(e: ClassError, name: &str, desc: &str) -> ClassError {
+    match e {
+        ClassError::Malformed { what } => {
+            ClassError::malformed(format!("method {name}{desc}: {what}"))
+        }
+        other => other,
+    }
+}
+
+fn be_u16(bytes: &[u8], at: usize, what: &str) -> Result<u16, ClassError> {
+    match bytes.get(at..at + 2) {
+        Some(&[a, b]) => Ok(u16::from_be_bytes([a, b])),
+        _ => Err(ClassError::malformed(format!("{what} attribute truncated"))),
+    }
+}
+
+fn parse_code(attr: &AttributeInfo, cp: &ConstantPool<'_>) -> Result<Code, ClassError> {
+    let (_, ca) = code_attribute_parser(&attr.info)
+        .map_err(|_| ClassError::malformed("Code attribute does not parse"))?;
+    let insns = decode_code(&ca.code, cp)?;
+    let len = ca.code.len() as u64;
+    let is_start = |pc: u16| {
+        insns
+            .binary_search_by_key(&u32::from(pc), |&(p, _)| p)
+            .is_ok()
+    };
+    let handlers = ca
+        .exception_table
+        .iter()
+        .map(|e| {
+            let end_ok = is_start(e.end_pc) || u64::from(e.end_pc) == len;
+            if !is_start(e.start_pc) || !end_ok || e.start_pc >= e.end_pc || !is_start(e.handler_pc)
+            {
+                return Err(ClassError::malformed(format!(
+                    "bad exception handler [{}, {}) -> {}",
+                    e.start_pc, e.end_pc, e.handler_pc
+                )));
+            }
+            let catch_type = if e.catch_type == 0 {
+                None
+            } else {
+                Some(cp.class_name(e.catch_type)?.to_string())
+            };
+            Ok(Handler {
+                start: u32::from(e.start_pc),
+                end: u32::from(e.end_pc),
+                handler: u32::from(e.handler_pc),
+                catch_type,
+            })
+        })
+        .collect::<Result<Vec<_>, ClassError>>()?;
+    let mut local_names = Vec::new();
+    for a in &ca.attributes {
+        if cp.utf8(a.attribute_name_index)? == "LocalVariableTable" {
+            let info = &a.info;
+            let n = usize::from(be_u16(info, 0, "LocalVariableTable")?);
+            for i in 0..n {
+                let at = 2 + 10 * i;
+                let field = |k: usize| be_u16(info, at + 2 * k, "LocalVariableTable");
+                local_names.push(LocalName {
+                    start: u32::from(field(0)?),
+                    len: u32::from(field(1)?),
+                    name: cp.utf8(field(2)?)?.to_string(),
+                    desc: cp.utf8(field(3)?)?.to_string(),
+                    slot: field(4)?,
+                });
+            }
+        }
+    }
+    Ok(Code {
+        max_stack: ca.max_stack,
+        max_locals: ca.max_locals,
+        insns,
+        handlers,
+        local_names,
+    })
+}

@@ -1,0 +1,279 @@
+//! Finding class files in directories and jars, with a thread-safe cache of parsed classes.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use zip::ZipArchive;
+
+use super::classfile::{parse_class, Class};
+use super::error::ClassError;
+
+/// One class-path entry.
+#[derive(Debug)]
+enum Entry {
+    Dir(PathBuf),
+    Jar {
+        path: PathBuf,
+        /// Internal names of the `.class` entries, read when the jar is opened.
+        classes: BTreeSet<String>,
+        archive: Mutex<ZipArchive<File>>,
+    },
+}
+
+/// An ordered list of directories and jars, searched first to last.
+///
+/// Loaded classes are cached; the cache is behind a `Mutex`, so a `ClassPath` can be
+/// shared between threads (`Send + Sync`).
+#[derive(Debug)]
+pub struct ClassPath {
+    entries: Vec<Entry>,
+    cache: Mutex<HashMap<String, Arc<Class>>>,
+}
+
+fn io_err(path: &Path, source: std::io::Error) -> ClassError {
+    ClassError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn zip_err(path: &Path, e: zip::result::ZipError) -> ClassError {
+    match e {
+        zip::result::ZipError::Io(source) => io_err(path, source),
+        other => ClassError::malformed(format!("jar {}: {other}", path.display())),
+    }
+}
+
+/// Internal class name of a jar or directory entry path, if it names a class file.
+fn class_name_of_entry(entry: &str) -> Option<String> {
+    let name = entry.strip_suffix(".class")?;
+    if name.is_empty()
+        || name.starts_with("META-INF/")
+        || name == "module-info"
+        || name.split('/').any(|s| s.is_empty())
+    {
+        return None;
+    }
+    Some(name.to_string())
+}
+
+/// True if `name` is a plausible internal class name that is safe to turn into a path.
+fn valid_internal_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.contains(['\\', '.', '[', ';'])
+        && name.split('/').all(|s| !s.is_empty())
+}
+
+impl ClassPath {
+    /// Parses a `:`-separated list of directories and jars; empty segments are skipped.
+    pub fn parse(spec: &str) -> Result<ClassPath, ClassError> {
+        let paths: Vec<PathBuf> = spec
+            .split(':')
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from)
+            .collect();
+        ClassPath::from_paths(&paths)
+    }
+
+    /// Builds a class path from directories and jar (or zip) files; jars are opened now.
+    pub fn from_paths(paths: &[PathBuf]) -> Result<ClassPath, ClassError> {
+        let mut entries = Vec::with_capacity(paths.len());
+        for path in paths {
+            let meta = std::fs::metadata(path).map_err(|e| io_err(path, e))?;
+            if meta.is_dir() {
+                entries.push(Entry::Dir(path.clone()));
+                continue;
+            }
+            let file = File::open(path).map_err(|e| io_err(path, e))?;
+            let archive = ZipArchive::new(file).map_err(|e| zip_err(path, e))?;
+            let classes = archive
+                .file_names()
+                .filter_map(class_name_of_entry)
+                .collect();
+            entries.push(Entry::Jar {
+                path: path.clone(),
+                classes,
+                archive: Mutex::new(archive),
+            });
+        }
+        Ok(ClassPath {
+            entries,
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Loads (and caches) the class with the given internal name, e.g. `java/lang/String`.
+    pub fn load(&self, internal_name: &str) -> Result<Arc<Class>, ClassError> {
+        if let Some(c) = self.lock_cache().get(internal_name) {
+            return Ok(Arc::clone(c));
+        }
+        if !valid_internal_name(internal_name) {
+            return Err(ClassError::not_found(internal_name));
+        }
+        let (bytes, origin) = self
+            .read_bytes(internal_name)?
+            .ok_or_else(|| ClassError::not_found(internal_name))?;
+        let class = parse_class(&bytes).map_err(|e| match e {
+            ClassError::Malformed { what } => {
+                ClassError::malformed(format!("{}: {what}", origin.display()))
+            }
+            other => other,
+        })?;
+        if class.name != internal_name {
+            return Err(ClassError::malformed(format!(
+                "{} declares class {} instead of {internal_name}",
+                origin.display(),
+                class.name
+            )));
+        }
+        let class = Arc::new(class);
+        let mut cache = self.lock_cache();
+        Ok(Arc::clone(
+            cache.entry(internal_name.to_string()).or_insert(class),
+        ))
+    }
+
+    fn lock_cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Class>>> {
+        // A panic elsewhere cannot leave the map inconsistent: entries are inserted whole.
+        self.cache.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The bytes of `name.class` from the first entry that has it, with a path for messages.
+    fn read_bytes(&self, name: &str) -> Result<Option<(Vec<u8>, PathBuf)>, ClassError> {
+        let file_name = format!("{name}.class");
+        for entry in &self.entries {
+            match entry {
+                Entry::Dir(dir) => {
+                    let path = dir.join(&file_name);
+                    match std::fs::read(&path) {
+                        Ok(bytes) => return Ok(Some((bytes, path))),
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                        Err(e) => return Err(io_err(&path, e)),
+                    }
+                }
+                Entry::Jar {
+                    path,
+                    classes,
+                    archive,
+                } => {
+                    if !classes.contains(name) {
+                        continue;
+                    }
+                    let mut archive = archive.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut zf = archive.by_name(&file_name).map_err(|e| zip_err(path, e))?;
+                    let mut bytes = Vec::new();
+                    zf.read_to_end(&mut bytes).map_err(|e| io_err(path, e))?;
+                    return Ok(Some((bytes, path.join(&file_name))));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Internal names of all classes in all entries, sorted and without duplicates.
+    ///
+    /// Directories are walked at each call; unreadable subdirectories are skipped.
+    pub fn class_names(&self) -> Vec<String> {
+        let mut names = BTreeSet::new();
+        for entry in &self.entries {
+            match entry {
+                Entry::Dir(dir) => walk_dir(dir, "", &mut names),
+                Entry::Jar { classes, .. } => names.extend(classes.iter().cloned()),
+            }
+        }
+        names.into_iter().collect()
+    }
+}
+
+fn walk_dir(dir: &Path, prefix: &str, out: &mut BTreeSet<String>) {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in read.flatten() {
+        let Some(file_name) = entry.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        let rel = format!("{prefix}{file_name}");
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            walk_dir(&entry.path(), &format!("{rel}/"), out);
+        } else if let Some(name) = class_name_of_entry(&rel) {
+            out.insert(name);
+        }
+    }
+}
+
+/// The `Main-Class` of a jar's `META-INF/MANIFEST.MF`, in internal form (`a/b/Main`).
+///
+/// Dotted and slashed spellings are both accepted. `Ok(None)` if there is no manifest or
+/// no `Main-Class` attribute.
+pub fn jar_main_class(path: &Path) -> Result<Option<String>, ClassError> {
+    let file = File::open(path).map_err(|e| io_err(path, e))?;
+    let mut archive = ZipArchive::new(file).map_err(|e| zip_err(path, e))?;
+    let mut manifest = Vec::new();
+    match archive.by_name("META-INF/MANIFEST.MF") {
+        Ok(mut zf) => {
+            zf.read_to_end(&mut manifest).map_err(|e| io_err(path, e))?;
+        }
+        Err(zip::result::ZipError::FileNotFound) => return Ok(None),
+        Err(e) => return Err(zip_err(path, e)),
+    }
+    Ok(manifest_main_class(&String::from_utf8_lossy(&manifest)))
+}
+
+/// Extracts `Main-Class` from manifest text (continuation lines start with one space).
+fn manifest_main_class(text: &str) -> Option<String> {
+    let mut logical: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        match (line.strip_prefix(' '), logical.last_mut()) {
+            (Some(cont), Some(last)) => last.push_str(cont),
+            _ => logical.push(line.to_string()),
+        }
+    }
+    logical.iter().find_map(|l| {
+        let (key, value) = l.split_once(':')?;
+        if !key.trim().eq_ignore_ascii_case("Main-Class") {
+            return None;
+        }
+        let v = value.trim();
+        let v = v.strip_suffix(".class").unwrap_or(v);
+        (!v.is_empty()).then(|| v.replace('.', "/"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_parsing() {
+        let m = "Manifest-Version: 1.0\r\nMain-Class: a.b.Main\r\n\r\n";
+        assert_eq!(manifest_main_class(m).as_deref(), Some("a/b/Main"));
+        let m = "Manifest-Version: 1.0\nmain-class: a/b/Ma\n in\n";
+        assert_eq!(manifest_main_class(m).as_deref(), Some("a/b/Main"));
+        assert_eq!(manifest_main_class("Manifest-Version: 1.0\n"), None);
+    }
+
+    #[test]
+    fn entry_names() {
+        assert_eq!(class_name_of_entry("a/B.class").as_deref(), Some("a/B"));
+        assert_eq!(class_name_of_entry("META-INF/versions/9/a/B.class"), None);
+        assert_eq!(class_name_of_entry("source.zip"), None);
+        assert_eq!(class_name_of_entry("module-info.class"), None);
+        assert!(!valid_internal_name("../etc/passwd"));
+        assert!(!valid_internal_name("[I"));
+        assert!(valid_internal_name("java/lang/Object"));
+    }
+
+    #[test]
+    fn classpath_is_send_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<ClassPath>();
+    }
+}

@@ -1,0 +1,551 @@
+//! The class hierarchy over a [`ClassPath`] plus a built-in table of modeled JDK classes.
+//!
+//! Answers subtyping (JVMS §4.10.1.2, including arrays), enumerates concrete subtypes for
+//! type refinement, lists instance/static fields (rejecting field shadowing, since the
+//! engine identifies instance fields by name), and resolves/dispatches methods
+//! (JVMS §5.4.3.3, §5.4.6, simplified: no access checks).
+//!
+//! No JDK class file is read: the built-in table gives supers, interfaces and flags of the
+//! JDK classes the engine models. The table takes precedence over class-path entries of the
+//! same name, so the engine's models and the hierarchy agree.
+
+use std::collections::{BTreeSet, HashSet, VecDeque};
+use std::sync::{Arc, OnceLock};
+
+use super::classfile::{Class, Field, Method};
+use super::classpath::ClassPath;
+use super::descriptor::FieldType;
+use super::error::ClassError;
+
+/// A built-in JDK class: name, superclass, interfaces, is_interface, is_abstract.
+type Builtin = (
+    &'static str,
+    Option<&'static str>,
+    &'static [&'static str],
+    bool,
+    bool,
+);
+
+const OBJ: Option<&str> = Some("java/lang/Object");
+const RTE: Option<&str> = Some("java/lang/RuntimeException");
+const SER: &str = "java/io/Serializable";
+
+/// The modeled JDK classes, sorted by name.
+const BUILTINS: &[Builtin] = &[
+    (SER, None, &[], true, true),
+    (
+        "java/lang/AbstractStringBuilder",
+        OBJ,
+        &["java/lang/Appendable", "java/lang/CharSequence"],
+        false,
+        true,
+    ),
+    ("java/lang/Appendable", None, &[], true, true),
+    ("java/lang/ArithmeticException", RTE, &[], false, false),
+    (
+        "java/lang/ArrayIndexOutOfBoundsException",
+        Some("java/lang/IndexOutOfBoundsException"),
+        &[],
+        false,
+        false,
+    ),
+    ("java/lang/ArrayStoreException", RTE, &[], false, false),
+    ("java/lang/CharSequence", None, &[], true, true),
+    ("java/lang/ClassCastException", RTE, &[], false, false),
+    ("java/lang/Cloneable", None, &[], true, true),
+    ("java/lang/Comparable", None, &[], true, true),
+    (
+        "java/lang/Error",
+        Some("java/lang/Throwable"),
+        &[],
+        false,
+        false,
+    ),
+    (
+        "java/lang/Exception",
+        Some("java/lang/Throwable"),
+        &[],
+        false,
+        false,
+    ),
+    ("java/lang/IllegalArgumentException", RTE, &[], false, false),
+    ("java/lang/IllegalStateException", RTE, &[], false, false),
+    (
+        "java/lang/IndexOutOfBoundsException",
+        RTE,
+        &[],
+        false,
+        false,
+    ),
+    (
+        "java/lang/Integer",
+        Some("java/lang/Number"),
+        &["java/lang/Comparable"],
+        false,
+        false,
+    ),
+    ("java/lang/Iterable", None, &[], true, true),
+    ("java/lang/Math", OBJ, &[], false, false),
+    (
+        "java/lang/NegativeArraySizeException",
+        RTE,
+        &[],
+        false,
+        false,
+    ),
+    ("java/lang/NullPointerException", RTE, &[], false, false),
+    ("java/lang/Number", OBJ, &[SER], false, true),
+    ("java/lang/Object", None, &[], false, false),
+    (
+        "java/lang/OutOfMemoryError",
+        Some("java/lang/VirtualMachineError"),
+        &[],
+        false,
+        false,
+    ),
+    (
+        "java/lang/RuntimeException",
+        Some("java/lang/Exception"),
+        &[],
+        false,
+        false,
+    ),
+    (
+        "java/lang/StackOverflowError",
+        Some("java/lang/VirtualMachineError"),
+        &[],
+        false,
+        false,
+    ),
+    (
+        "java/lang/String",
+        OBJ,
+        &[SER, "java/lang/Comparable", "java/lang/CharSequence"],
+        false,
+        false,
+    ),
+    (
+        "java/lang/StringBuilder",
+        Some("java/lang/AbstractStringBuilder"),
+        &[SER, "java/lang/CharSequence"],
+        false,
+        false,
+    ),
+    (
+        "java/lang/StringIndexOutOfBoundsException",
+        Some("java/lang/IndexOutOfBoundsException"),
+        &[],
+        false,
+        false,
+    ),
+    ("java/lang/System", OBJ, &[], false, false),
+    ("java/lang/Throwable", OBJ, &[SER], false, false),
+    (
+        "java/lang/UnsupportedOperationException",
+        RTE,
+        &[],
+        false,
+        false,
+    ),
+    (
+        "java/lang/VirtualMachineError",
+        Some("java/lang/Error"),
+        &[],
+        false,
+        true,
+    ),
+];
+
+fn builtin(name: &str) -> Option<&'static Builtin> {
+    BUILTINS
+        .binary_search_by(|b| b.0.cmp(name))
+        .ok()
+        .map(|i| &BUILTINS[i])
+}
+
+/// Supertype information of one class, from the built-in table or a loaded class.
+#[derive(Clone, Debug)]
+struct Info {
+    super_name: Option<String>,
+    interfaces: Vec<String>,
+    is_interface: bool,
+    is_abstract: bool,
+    /// `None` for built-in classes.
+    class: Option<Arc<Class>>,
+}
+
+/// A resolved field: the declaring class and the declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResolvedField {
+    pub class: String,
+    pub field: Field,
+}
+
+/// A resolved method: the declaring class and the method's index in it.
+#[derive(Clone, Debug)]
+pub struct ResolvedMethod {
+    pub class: Arc<Class>,
+    pub index: usize,
+}
+
+impl ResolvedMethod {
+    /// The method declaration.
+    pub fn method(&self) -> &Method {
+        &self.class.methods[self.index]
+    }
+}
+
+/// Element type name of an array class name: `[LA;` → `A`, `[[I` → `[I`, `[I` → `I`.
+fn array_component(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix('[')?;
+    Some(
+        rest.strip_prefix('L')
+            .and_then(|r| r.strip_suffix(';'))
+            .unwrap_or(rest),
+    )
+}
+
+fn is_primitive_descriptor(s: &str) -> bool {
+    matches!(s, "B" | "C" | "D" | "F" | "I" | "J" | "S" | "Z")
+}
+
+/// Subtype queries and member lookup over a class path and the built-in JDK classes.
+#[derive(Debug)]
+pub struct Hierarchy {
+    classpath: Arc<ClassPath>,
+    names: OnceLock<Vec<String>>,
+}
+
+impl Hierarchy {
+    /// A hierarchy over `classpath`; the class list is read lazily, on first need.
+    pub fn new(classpath: Arc<ClassPath>) -> Hierarchy {
+        Hierarchy {
+            classpath,
+            names: OnceLock::new(),
+        }
+    }
+
+    /// The underlying class path.
+    pub fn classpath(&self) -> &ClassPath {
+        &self.classpath
+    }
+
+    /// True for the JDK classes modeled by the built-in table.
+    pub fn is_builtin(name: &str) -> bool {
+        builtin(name).is_some()
+    }
+
+    /// Names of all built-in classes, sorted.
+    pub fn builtin_names() -> Vec<&'static str> {
+        BUILTINS.iter().map(|b| b.0).collect()
+    }
+
+    fn info(&self, name: &str) -> Result<Info, ClassError> {
+        if let Some(&(_, sup, ifaces, is_interface, is_abstract)) = builtin(name) {
+            return Ok(Info {
+                super_name: sup.map(str::to_string),
+                interfaces: ifaces.iter().map(|s| s.to_string()).collect(),
+                is_interface,
+                is_abstract: is_abstract || is_interface,
+                class: None,
+            });
+        }
+        let c = self.classpath.load(name)?;
+        Ok(Info {
+            // Interfaces have Object as class-file super; the hierarchy treats that uniformly.
+            super_name: c.super_name.clone(),
+            interfaces: c.interfaces.clone(),
+            is_interface: c.is_interface,
+            is_abstract: c.is_abstract || c.is_interface,
+            class: Some(c),
+        })
+    }
+
+    /// The loaded class, or `None` for a built-in one.
+    fn class(&self, name: &str) -> Result<Option<Arc<Class>>, ClassError> {
+        Ok(self.info(name)?.class)
+    }
+
+    /// The direct superclass (`None` for `java/lang/Object` and built-in interfaces).
+    pub fn super_of(&self, class: &str) -> Result<Option<String>, ClassError> {
+        Ok(self.info(class)?.super_name)
+    }
+
+    /// True for abstract classes and interfaces.
+    pub fn is_abstract(&self, class: &str) -> Result<bool, ClassError> {
+        Ok(self.info(class)?.is_abstract)
+    }
+
+    /// True for interfaces.
+    pub fn is_interface(&self, class: &str) -> Result<bool, ClassError> {
+        Ok(self.info(class)?.is_interface)
+    }
+
+    /// Whether `sub` ⊑ `sup` for reference types given as internal names or array
+    /// descriptors (`[I`, `[LA;`). Unknown classes on the way are `NotFound` errors.
+    pub fn is_subtype(&self, sub: &str, sup: &str) -> Result<bool, ClassError> {
+        if sub == sup || sup == "java/lang/Object" {
+            return Ok(true);
+        }
+        if let Some(sub_elem) = array_component(sub) {
+            if let Some(sup_elem) = array_component(sup) {
+                return match (
+                    is_primitive_descriptor(sub_elem),
+                    is_primitive_descriptor(sup_elem),
+                ) {
+                    (false, false) => self.is_subtype(sub_elem, sup_elem),
+                    _ => Ok(sub_elem == sup_elem),
+                };
+            }
+            return Ok(matches!(
+                sup,
+                "java/lang/Cloneable" | "java/io/Serializable"
+            ));
+        }
+        if array_component(sup).is_some() {
+            return Ok(false);
+        }
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([sub.to_string()]);
+        while let Some(c) = queue.pop_front() {
+            if c == sup {
+                return Ok(true);
+            }
+            if !seen.insert(c.clone()) {
+                continue;
+            }
+            let info = self.info(&c)?;
+            queue.extend(info.super_name);
+            queue.extend(info.interfaces);
+        }
+        Ok(false)
+    }
+
+    fn all_names(&self) -> &[String] {
+        self.names.get_or_init(|| {
+            let mut names: BTreeSet<String> = self.classpath.class_names().into_iter().collect();
+            names.extend(BUILTINS.iter().map(|b| b.0.to_string()));
+            names.into_iter().collect()
+        })
+    }
+
+    /// All concrete (non-abstract, non-interface) classes of the class path and the built-in
+    /// table that are subtypes of `class`, including `class` itself if concrete, sorted by
+    /// name. For `java/lang/Object` that is every concrete known class; the caller decides
+    /// whether such a refinement is meaningful.
+    pub fn non_abstract_subtypes(&self, class: &str) -> Result<Vec<String>, ClassError> {
+        // Fail early (NotFound) if `class` itself is unknown.
+        self.info(class)?;
+        let mut out = Vec::new();
+        for name in self.all_names() {
+            let info = self.info(name)?;
+            if info.is_abstract || info.is_interface {
+                continue;
+            }
+            if self.is_subtype(name, class)? {
+                out.push(name.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The superclass chain starting at `class` itself.
+    fn chain(&self, class: &str) -> Result<Vec<Info>, ClassError> {
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let mut next = Some(class.to_string());
+        while let Some(c) = next {
+            if !seen.insert(c.clone()) {
+                return Err(ClassError::malformed(format!(
+                    "cyclic superclass chain at {c}"
+                )));
+            }
+            let info = self.info(&c)?;
+            next = info.super_name.clone();
+            out.push(info);
+        }
+        Ok(out)
+    }
+
+    /// All non-static fields of `class`, including inherited ones, as
+    /// `(declaring class, name, type)`, sorted by name.
+    ///
+    /// A field declared in `class` or an ancestor with the same name as a field of a further
+    /// ancestor (shadowing) is `ClassError::Unsupported`: the engine identifies instance
+    /// fields by name alone.
+    pub fn instance_fields(
+        &self,
+        class: &str,
+    ) -> Result<Vec<(String, String, FieldType)>, ClassError> {
+        let mut declared_in: std::collections::HashMap<String, String> = Default::default();
+        let mut out = Vec::new();
+        for info in self.chain(class)? {
+            let Some(c) = info.class else { continue };
+            for f in &c.fields {
+                if let Some(sub) = declared_in.get(&f.name) {
+                    return Err(ClassError::unsupported(format!(
+                        "field {sub}.{} shadows {}.{} (fields are identified by name)",
+                        f.name, c.name, f.name
+                    )));
+                }
+                declared_in.insert(f.name.clone(), c.name.clone());
+                if !f.is_static {
+                    out.push((c.name.clone(), f.name.clone(), f.desc.clone()));
+                }
+            }
+        }
+        out.sort_by(|a, b| a.1.cmp(&b.1));
+        Ok(out)
+    }
+
+    /// The static fields declared by `class` itself (not inherited), as
+    /// `(declaring class, name, type)`, sorted by name. Built-in classes have none.
+    pub fn static_fields(
+        &self,
+        class: &str,
+    ) -> Result<Vec<(String, String, FieldType)>, ClassError> {
+        let Some(c) = self.class(class)? else {
+            return Ok(Vec::new());
+        };
+        let mut out: Vec<_> = c
+            .fields
+            .iter()
+            .filter(|f| f.is_static)
+            .map(|f| (c.name.clone(), f.name.clone(), f.desc.clone()))
+            .collect();
+        out.sort_by(|a, b| a.1.cmp(&b.1));
+        Ok(out)
+    }
+
+    /// Field resolution (JVMS §5.4.3.2): the class itself, then its superinterfaces
+    /// (recursively), then its superclass (recursively). `None` if no class declares it;
+    /// built-in classes declare no fields.
+    pub fn resolve_field(
+        &self,
+        class: &str,
+        name: &str,
+    ) -> Result<Option<ResolvedField>, ClassError> {
+        let info = self.info(class)?;
+        if let Some(c) = &info.class {
+            if let Some(f) = c.field(name) {
+                return Ok(Some(ResolvedField {
+                    class: c.name.clone(),
+                    field: f.clone(),
+                }));
+            }
+        }
+        for i in &info.interfaces {
+            if let Some(r) = self.resolve_field(i, name)? {
+                return Ok(Some(r));
+            }
+        }
+        match &info.super_name {
+            Some(s) => self.resolve_field(s, name),
+            None => Ok(None),
+        }
+    }
+
+    fn declared(
+        &self,
+        class: &str,
+        name: &str,
+        desc: &str,
+    ) -> Result<Option<ResolvedMethod>, ClassError> {
+        let Some(c) = self.class(class)? else {
+            return Ok(None);
+        };
+        Ok(c.methods
+            .iter()
+            .position(|m| m.name == name && m.desc_str == desc)
+            .map(|index| ResolvedMethod { class: c, index }))
+    }
+
+    /// All superinterfaces of `class` (transitively, via superclasses too), breadth first.
+    fn superinterfaces(&self, class: &str) -> Result<Vec<String>, ClassError> {
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::new();
+        for info in self.chain(class)? {
+            queue.extend(info.interfaces);
+        }
+        while let Some(i) = queue.pop_front() {
+            if !seen.insert(i.clone()) {
+                continue;
+            }
+            queue.extend(self.info(&i)?.interfaces);
+            out.push(i);
+        }
+        Ok(out)
+    }
+
+    /// Method resolution (JVMS §5.4.3.3, simplified): the class and its superclasses, then
+    /// superinterfaces, preferring a non-abstract (default) method there. `Ok(None)` if no
+    /// loaded class declares it (built-in classes contribute no methods).
+    pub fn resolve_method(
+        &self,
+        class: &str,
+        name: &str,
+        desc: &str,
+    ) -> Result<Option<ResolvedMethod>, ClassError> {
+        let mut next = Some(class.to_string());
+        while let Some(c) = next {
+            if let Some(m) = self.declared(&c, name, desc)? {
+                return Ok(Some(m));
+            }
+            next = self.super_of(&c)?;
+        }
+        self.interface_method(class, name, desc, false)
+    }
+
+    /// A superinterface method: a non-abstract one first, else (unless `concrete_only`) any.
+    fn interface_method(
+        &self,
+        class: &str,
+        name: &str,
+        desc: &str,
+        concrete_only: bool,
+    ) -> Result<Option<ResolvedMethod>, ClassError> {
+        let mut abstract_one = None;
+        for i in self.superinterfaces(class)? {
+            if let Some(m) = self.declared(&i, name, desc)? {
+                let mm = m.method();
+                if mm.is_static || mm.is_private {
+                    continue;
+                }
+                if !mm.is_abstract {
+                    return Ok(Some(m));
+                }
+                abstract_one.get_or_insert(m);
+            }
+        }
+        Ok(if concrete_only { None } else { abstract_one })
+    }
+
+    /// Virtual dispatch (JVMS §5.4.6, simplified): the method executed by
+    /// `invokevirtual`/`invokeinterface` for a receiver whose exact class is
+    /// `receiver_class`. Selects the first non-static method of that name and descriptor in
+    /// the class and its superclasses (private ones only in the receiver class itself), else
+    /// a default method of a superinterface. `Ok(None)` if the selected method is abstract
+    /// or there is none (AbstractMethodError, or a method of a built-in class the engine
+    /// models itself).
+    pub fn dispatch_virtual(
+        &self,
+        receiver_class: &str,
+        name: &str,
+        desc: &str,
+    ) -> Result<Option<ResolvedMethod>, ClassError> {
+        let mut next = Some(receiver_class.to_string());
+        while let Some(c) = next {
+            if let Some(m) = self.declared(&c, name, desc)? {
+                let mm = m.method();
+                let private_elsewhere = mm.is_private && c != receiver_class;
+                if !mm.is_static && !private_elsewhere {
+                    // An abstract redeclaration is selected too: it means AbstractMethodError.
+                    return Ok((!mm.is_abstract).then_some(m));
+                }
+            }
+            next = self.super_of(&c)?;
+        }
+        self.interface_method(receiver_class, name, desc, true)
+    }
+}

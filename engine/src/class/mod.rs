@@ -1,0 +1,27 @@
+//! The class-loading room: class files, bytecode, class paths and the class hierarchy.
+//!
+//! - [`descriptor`]: field and method descriptors;
+//! - [`insn`]: our decoded instruction set and the bytecode decoder;
+//! - [`pool`]: bounds-checked constant-pool access;
+//! - [`classfile`]: the [`Class`] model built from class-file bytes;
+//! - [`classpath`]: finding and caching classes in directories and jars;
+//! - [`hierarchy`]: subtyping, fields and method resolution, with built-in JDK classes;
+//! - [`error`]: the [`ClassError`] type shared by all of them.
+
+pub mod classfile;
+pub mod classpath;
+pub mod descriptor;
+pub mod error;
+pub mod hierarchy;
+pub mod insn;
+pub mod pool;
+
+pub use classfile::{parse_class, Class, Code, Field, Handler, LocalName, Method};
+pub use classpath::{jar_main_class, ClassPath};
+pub use descriptor::{FieldType, MethodDescriptor};
+pub use error::ClassError;
+pub use hierarchy::{Hierarchy, ResolvedField, ResolvedMethod};
+pub use insn::{
+    decode_code, ArithOp, ArrayKind, Cond, Constant, FieldRef, Insn, InvokeKind, Kind, MethodRef,
+};
+pub use pool::ConstantPool;
