@@ -65,6 +65,9 @@ pub struct State {
     pub statics: BTreeMap<StaticField, Ref>,
     /// Set exactly when `frames` is empty.
     pub end: Option<End>,
+    /// The outcome of the next integer comparison, fixed by a state split (printed `T:`/`F:`
+    /// as in the thesis figures); consumed by that comparison.
+    pub split: Option<bool>,
     next_int: u32,
     next_obj: u32,
 }
@@ -77,6 +80,7 @@ impl PartialEq for State {
             && self.preds == o.preds
             && self.statics == o.statics
             && self.end == o.end
+            && self.split == o.split
     }
 }
 impl Eq for State {}

@@ -11,6 +11,7 @@
 //!   The method is omitted when it is the context method. Locals are `name: ref` (the
 //!   LocalVariableTable name, or `l<slot>`); unset slots are not shown. The stack is printed top
 //!   first; `ε` is empty.
+//! * A state produced by a split on an integer relation starts with `T: ` or `F: `.
 //! * Program ends: `end: return [r]` or `end: throw r`.
 //! * `static: Class.field=r …` lists static fields.
 //! * Heap entries `r: value`, objects first, then integers, separated by two spaces.
@@ -117,6 +118,9 @@ pub fn print_state(state: &State, ctx: &TextContext<'_>) -> String {
     for f in state.frames.iter().rev() {
         lines.push(frame_line(f, ctx));
     }
+    if let (Some(decided), Some(first)) = (state.split, lines.first_mut()) {
+        first.insert_str(0, if decided { "T: " } else { "F: " });
+    }
     match &state.end {
         Some(End::Return(Some(r))) => lines.push(format!("end: return {r}")),
         Some(End::Return(None)) => lines.push("end: return".into()),
@@ -197,6 +201,15 @@ pub fn parse_state(text: &str, ctx: &TextContext<'_>) -> Result<State, ParseErro
                 );
             }
         } else if line.contains('|') {
+            let mut line = line;
+            if frames_top_first.is_empty() {
+                for (pfx, v) in [("T:", true), ("F:", false)] {
+                    if let Some(rest) = line.strip_prefix(pfx) {
+                        st.split = Some(v);
+                        line = rest.trim_start();
+                    }
+                }
+            }
             frames_top_first.push(parse_frame(line, ctx).map_err(err)?);
         } else {
             parse_items(line, &mut st).map_err(err)?;

@@ -85,6 +85,7 @@ fn end_states_and_statics() {
     for text in [
         "end: return i1\ni1: 1",
         "end: return",
+        "T: A.m(I)V 09 | l0: i1 | i1, i1\ni1: Z",
         "end: throw o1\no1: java.lang.NullPointerException()",
         "A.m(I)V 03 | l0: i1 | ε\nstatic: A.count=i2\ni1: Z  i2: [≥0]",
         "A.m([I)V 03 | l0: o1 | ε | exc: o2\no1: int[](len=i1)[i2, i2]  o2: java.lang.ArithmeticException()  i1: 2  i2: [-5,5]",
