@@ -152,3 +152,24 @@ fn corpus_hierarchy_queries_are_total_or_explicit() {
     println!("classes with shadowed fields: {shadowing}; unknown JDK ancestors: {not_found:?}");
     assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
 }
+
+#[test]
+#[ignore = "diagnostic: prints the shadowing errors found in the corpus"]
+fn print_corpus_shadowing() {
+    let Some(jars) = all_jars() else { return };
+    let mut seen = std::collections::BTreeSet::new();
+    for jar in &jars {
+        let Ok(cp) = ClassPath::from_paths(std::slice::from_ref(jar)) else {
+            continue;
+        };
+        let h = Hierarchy::new(Arc::new(cp));
+        for name in h.classpath().class_names() {
+            if let Err(e) = h.instance_fields(&name) {
+                seen.insert(e.to_string());
+            }
+        }
+    }
+    for s in seen {
+        println!("{s}");
+    }
+}
