@@ -1069,3 +1069,188 @@ fn check_room(r: &Reader<'_>, n: usize, size: usize) -> Result<(), ClassError> {
         _ => Err(r.truncated()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use classfile_parser::constant_info::*;
+
+    fn utf8(s: &str) -> ConstantInfo {
+        ConstantInfo::Utf8(Utf8Constant {
+            utf8_string: s.to_string(),
+            bytes: s.as_bytes().to_vec(),
+        })
+    }
+
+    /// A small pool with one entry of each kind the decoder resolves.
+    fn pool() -> Vec<ConstantInfo> {
+        vec![
+            utf8("A"),                                            // 1
+            ConstantInfo::Class(ClassConstant { name_index: 1 }), // 2
+            utf8("f"),                                            // 3
+            utf8("I"),                                            // 4
+            ConstantInfo::NameAndType(NameAndTypeConstant {
+                name_index: 3,
+                descriptor_index: 4,
+            }), // 5
+            ConstantInfo::FieldRef(FieldRefConstant {
+                class_index: 2,
+                name_and_type_index: 5,
+            }), // 6
+            utf8("()V"),                                          // 7
+            ConstantInfo::NameAndType(NameAndTypeConstant {
+                name_index: 3,
+                descriptor_index: 7,
+            }), // 8
+            ConstantInfo::MethodRef(MethodRefConstant {
+                class_index: 2,
+                name_and_type_index: 8,
+            }), // 9
+            ConstantInfo::InterfaceMethodRef(InterfaceMethodRefConstant {
+                class_index: 2,
+                name_and_type_index: 8,
+            }), // 10
+            ConstantInfo::Integer(IntegerConstant { value: 5 }),  // 11
+            ConstantInfo::Long(LongConstant { value: 7 }),        // 12
+            ConstantInfo::Unusable,                               // 13
+            ConstantInfo::InvokeDynamic(InvokeDynamicConstant {
+                bootstrap_method_attr_index: 0,
+                name_and_type_index: 8,
+            }), // 14
+            ConstantInfo::String(StringConstant { string_index: 1 }), // 15
+        ]
+    }
+
+    fn patterns(op: u8) -> Vec<Vec<u8>> {
+        let mut out = vec![[op].iter().chain(&[0u8; 23]).copied().collect::<Vec<u8>>()];
+        for k in 0..16u8 {
+            out.push([op, 0, k, 1].iter().chain(&[0u8; 20]).copied().collect());
+            out.push([op, k].iter().chain(&[0u8; 22]).copied().collect());
+        }
+        out
+    }
+
+    #[test]
+    fn every_opcode_decodes_and_reports_its_opcode() {
+        let entries = pool();
+        let cp = ConstantPool::new(&entries);
+        for op in 0..=0xc9u8 {
+            if op == 0xc4 {
+                continue; // wide: tested below
+            }
+            let expected = match op {
+                0x13 => 0x12,
+                0xc8 => 0xa7,
+                0xc9 => 0xa8,
+                _ => op,
+            };
+            let mut decoded = Vec::new();
+            for p in patterns(op) {
+                if let Ok(insns) = decode_code(&p, &cp) {
+                    decoded.push(insns[0].1.clone());
+                }
+            }
+            assert!(!decoded.is_empty(), "opcode 0x{op:02x} never decodes");
+            if op == 0x10 || op == 0x11 {
+                assert!(decoded.iter().all(|i| matches!(i, Insn::IConst(_))));
+                continue;
+            }
+            assert!(
+                decoded.iter().any(|i| i.opcode() == expected),
+                "opcode 0x{op:02x} decodes to {decoded:?}"
+            );
+            for i in &decoded {
+                assert_ne!(i.mnemonic(), INVALID.0, "{i:?}");
+                assert!(!i.to_string().is_empty());
+            }
+        }
+        for op in 0xca..=0xffu8 {
+            assert!(
+                decode_code(&[op], &cp).is_err(),
+                "reserved 0x{op:02x} accepted"
+            );
+        }
+    }
+
+    #[test]
+    fn wide_forms() {
+        let entries = pool();
+        let cp = ConstantPool::new(&entries);
+        let d =
+            |b: &[u8]| decode_code(b, &cp).map(|v| v.into_iter().map(|p| p.1).collect::<Vec<_>>());
+        assert_eq!(
+            d(&[0xc4, 0x15, 1, 0]).ok(),
+            Some(vec![Insn::Load(Kind::Int, 256)])
+        );
+        assert_eq!(
+            d(&[0xc4, 0x3a, 0, 9]).ok(),
+            Some(vec![Insn::Store(Kind::Ref, 9)])
+        );
+        assert_eq!(d(&[0xc4, 0xa9, 1, 1]).ok(), Some(vec![Insn::Ret(257)]));
+        assert_eq!(
+            d(&[0xc4, 0x84, 1, 0, 0xff, 0xfe]).ok(),
+            Some(vec![Insn::IInc {
+                index: 256,
+                delta: -2
+            }])
+        );
+        assert!(d(&[0xc4, 0x60, 0, 0]).is_err());
+        assert!(d(&[0xc4, 0x15, 1]).is_err());
+    }
+
+    #[test]
+    fn branch_checks() {
+        let cp = ConstantPool::new(&[]);
+        // goto +1 lands inside the goto itself.
+        assert!(decode_code(&[0xa7, 0, 1, 0], &cp).is_err());
+        // goto -1 leaves the code.
+        assert!(decode_code(&[0xa7, 0xff, 0xff], &cp).is_err());
+        // goto +3 past the end.
+        assert!(decode_code(&[0xa7, 0, 3], &cp).is_err());
+        assert_eq!(
+            decode_code(&[0x00, 0xa7, 0xff, 0xff], &cp).ok(),
+            Some(vec![(0, Insn::Nop), (1, Insn::Goto(0))])
+        );
+        assert!(decode_code(&[], &cp).is_err());
+        // Unresolvable constant pool index.
+        assert!(decode_code(&[0xb4, 0, 1], &cp).is_err());
+        // tableswitch with high < low and with an absurd range.
+        assert!(decode_code(&[0xaa, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0], &cp).is_err());
+        assert!(decode_code(
+            &[0xaa, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff],
+            &cp
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn random_code_never_panics() {
+        let entries = pool();
+        let cp = ConstantPool::new(&entries);
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 40) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|i| (state.rotate_left(i as u32 * 5) & 0xff) as u8 % 0xcc)
+                .collect();
+            if let Ok(insns) = decode_code(&bytes, &cp) {
+                for (_, i) in insns {
+                    let _ = (i.to_string(), i.opcode(), i.mnemonic());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cond_helpers() {
+        for c in Cond::ALL {
+            assert_eq!(c.negate().negate(), c);
+            assert_ne!(c.negate(), c);
+        }
+        assert_eq!(Cond::Ge.symbol(), "≥");
+        assert_eq!(Cond::Lt.negate(), Cond::Ge);
+    }
+}

@@ -1,0 +1,525 @@
+//! Decoding and hierarchy tests over the javac-compiled fixtures (`make fixtures`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use jtg_engine::class::{
+    parse_class, ArrayKind, ClassError, ClassPath, Cond, Constant, FieldType, Hierarchy, Insn,
+    InvokeKind, Kind,
+};
+
+fn fixtures() -> PathBuf {
+    let dir = std::env::var_os("JTG_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"));
+    assert!(
+        dir.join("List.class").is_file(),
+        "fixtures missing in {}: run `make fixtures` first",
+        dir.display()
+    );
+    dir
+}
+
+fn classpath() -> ClassPath {
+    ClassPath::from_paths(&[fixtures()]).expect("fixture class path")
+}
+
+fn listing(cp: &ClassPath, class: &str, method: &str) -> Vec<(u32, String)> {
+    let c = cp.load(class).expect("load");
+    let m = c.method(method, None).expect("method");
+    let code = m.code.as_ref().expect("code");
+    code.insns
+        .iter()
+        .map(|(pc, i)| (*pc, i.to_string()))
+        .collect()
+}
+
+#[test]
+fn list_contains_decodes_like_javap() {
+    let cp = classpath();
+    let c = cp.load("List").expect("load List");
+    assert_eq!(c.source_file.as_deref(), Some("List.java"));
+    assert_eq!(c.super_name.as_deref(), Some("java/lang/Object"));
+    let m = c.method("contains", Some("(LList;I)Z")).expect("contains");
+    assert!(m.is_static);
+    let code = m.code.as_ref().expect("code");
+    let want: Vec<(u32, &str)> = vec![
+        (0, "aload_0"),
+        (1, "ifnull 22"),
+        (4, "aload_0"),
+        (5, "getfield List.val:I"),
+        (8, "iload_1"),
+        (9, "if_icmpne 14"),
+        (12, "iconst_1"),
+        (13, "ireturn"),
+        (14, "aload_0"),
+        (15, "getfield List.next:LList;"),
+        (18, "astore_0"),
+        (19, "goto 0"),
+        (22, "iconst_0"),
+        (23, "ireturn"),
+    ];
+    let got: Vec<(u32, String)> = code
+        .insns
+        .iter()
+        .map(|(pc, i)| (*pc, i.to_string()))
+        .collect();
+    let got: Vec<(u32, &str)> = got.iter().map(|(pc, s)| (*pc, s.as_str())).collect();
+    assert_eq!(got, want);
+    assert_eq!(code.insns[0].1, Insn::Load(Kind::Ref, 0));
+    assert_eq!(code.insns[1].1, Insn::IfNull { target: 22 });
+    assert_eq!(
+        code.insns[5].1,
+        Insn::IfICmp {
+            cond: Cond::Ne,
+            target: 14
+        }
+    );
+    match &code.insns[3].1 {
+        Insn::GetField(f) => {
+            assert_eq!((f.class.as_str(), f.name.as_str()), ("List", "val"));
+            assert_eq!(f.desc, FieldType::Int);
+        }
+        other => panic!("expected getfield, got {other:?}"),
+    }
+    assert_eq!(code.insns[11].1, Insn::Goto(0));
+    assert_eq!(code.insns[13].1, Insn::Return(Some(Kind::Int)));
+    assert_eq!(code.insns[0].1.mnemonic(), "aload_0");
+    assert_eq!(code.insns[0].1.opcode(), 0x2a);
+    assert_eq!(code.insns[5].1.mnemonic(), "if_icmpne");
+    assert_eq!(code.insns[5].1.opcode(), 0xa0);
+    assert_eq!(code.local_name(0, 0), Some("cur"));
+    assert_eq!(code.local_name(1, 23), Some("x"));
+    assert_eq!(code.local_name(1, 24), None);
+    assert_eq!(code.local_name(2, 0), None);
+    assert_eq!(code.next_pc(1), Some(4));
+    assert_eq!(code.next_pc(23), None);
+    assert_eq!(code.next_pc(2), None);
+    assert_eq!(code.index_of(22), Some(12));
+    assert_eq!(code.at(19), Some(&Insn::Goto(0)));
+    assert_eq!(code.at(20), None);
+}
+
+#[test]
+fn list_get_decodes_like_javap() {
+    let cp = classpath();
+    let got = listing(&cp, "List", "get");
+    let want = [
+        (0, "aload_0"),
+        (1, "astore_2"),
+        (2, "iload_1"),
+        (3, "iinc 1, -1"),
+        (6, "ifle 17"),
+        (9, "aload_2"),
+        (10, "getfield List.next:LList;"),
+        (13, "astore_2"),
+        (14, "goto 2"),
+        (17, "aload_2"),
+        (18, "getfield List.val:I"),
+        (21, "ireturn"),
+    ];
+    let got: Vec<(u32, &str)> = got.iter().map(|(pc, s)| (*pc, s.as_str())).collect();
+    assert_eq!(got, want);
+    let c = cp.load("List").expect("load");
+    let m = c.method("get", Some("(I)I")).expect("get");
+    assert!(!m.is_static);
+    let code = m.code.as_ref().expect("code");
+    assert_eq!(
+        code.insns[3].1,
+        Insn::IInc {
+            index: 1,
+            delta: -1
+        }
+    );
+    assert_eq!(
+        code.insns[4].1,
+        Insn::If {
+            cond: Cond::Le,
+            target: 17
+        }
+    );
+    assert_eq!(code.local_name(0, 0), Some("this"));
+    assert_eq!(
+        code.local_name(2, 1),
+        None,
+        "javac's LVT starts after the store"
+    );
+    assert_eq!(code.local_name(2, 2), Some("cur"));
+    let ctor = c.method("<init>", None).expect("ctor");
+    match &ctor.code.as_ref().expect("code").insns[1].1 {
+        Insn::Invoke { kind, method } => {
+            assert_eq!(*kind, InvokeKind::Special);
+            assert_eq!(method.class, "java/lang/Object");
+            assert_eq!(method.desc_str, "()V");
+            assert!(!method.interface);
+        }
+        other => panic!("expected invokespecial, got {other:?}"),
+    }
+}
+
+#[test]
+fn method_lookup_errors_list_candidates() {
+    let cp = classpath();
+    let c = cp.load("List").expect("load");
+    let err = c.method("nope", None).expect_err("missing");
+    let msg = err.to_string();
+    assert!(msg.contains("List.nope"), "{msg}");
+    assert!(msg.contains("contains(LList;I)Z"), "{msg}");
+    let err = c.method("get", Some("()V")).expect_err("wrong desc");
+    assert!(err.to_string().contains("get(I)I"), "{err}");
+    assert!(c.field("next").is_some());
+    assert!(c.field("nope").is_none());
+    assert!(matches!(cp.load("Nope"), Err(ClassError::NotFound { .. })));
+    assert!(matches!(
+        cp.load("../List"),
+        Err(ClassError::NotFound { .. })
+    ));
+    let again = cp.load("List").expect("cached");
+    assert!(Arc::ptr_eq(&again, &cp.load("List").expect("cached")));
+}
+
+#[test]
+fn opcodes_fixture_switches_wide_constants() {
+    let cp = classpath();
+    let c = cp.load("decode/Opcodes").expect("load Opcodes");
+    let big = c.field("BIG").expect("BIG");
+    assert!(big.is_static);
+    assert_eq!(big.constant, Some(Constant::Long(1234567890123)));
+
+    let table = c.method("table", None).expect("table");
+    let code = table.code.as_ref().expect("code");
+    assert_eq!(
+        code.insns[1].1,
+        Insn::TableSwitch {
+            default: 37,
+            low: 1,
+            targets: vec![28, 31, 34]
+        }
+    );
+    assert_eq!(code.insns[2], (28, Insn::IConst(10)));
+    assert_eq!(code.insns[2].1.to_string(), "bipush 10");
+    assert_eq!(code.at(37), Some(&Insn::IConst(-1)));
+
+    let lookup = c.method("lookup", None).expect("lookup");
+    match &lookup.code.as_ref().expect("code").insns[1].1 {
+        Insn::LookupSwitch { pairs, .. } => {
+            let keys: Vec<i32> = pairs.iter().map(|p| p.0).collect();
+            assert_eq!(keys, vec![-1000, 7, 100000]);
+        }
+        other => panic!("expected lookupswitch, got {other:?}"),
+    }
+
+    let consts = c.method("consts", None).expect("consts");
+    let insns: Vec<&Insn> = consts
+        .code
+        .as_ref()
+        .expect("code")
+        .insns
+        .iter()
+        .map(|p| &p.1)
+        .collect();
+    assert!(insns.contains(&&Insn::Ldc(Constant::Long(1234567890123))));
+    assert!(insns.contains(&&Insn::Ldc(Constant::Double(2.5))));
+    assert!(insns.contains(&&Insn::Ldc(Constant::String("abc".into()))));
+    assert!(insns
+        .iter()
+        .any(|i| i.mnemonic() == "ldc2_w" && i.opcode() == 0x14));
+
+    let wide = c.method("wide", None).expect("wide");
+    let insns: Vec<&Insn> = wide
+        .code
+        .as_ref()
+        .expect("code")
+        .insns
+        .iter()
+        .map(|p| &p.1)
+        .collect();
+    assert!(insns.contains(&&Insn::IInc {
+        index: 273,
+        delta: 1000
+    }));
+    assert!(insns.contains(&&Insn::Store(Kind::Long, 271)));
+    assert!(insns.contains(&&Insn::NewArray(ArrayKind::Int)));
+    assert!(insns.contains(&&Insn::MultiANewArray {
+        class: "[[J".into(),
+        dims: 2
+    }));
+    assert!(insns.contains(&&Insn::IConst(300)), "sipush 300");
+
+    let guarded = c.method("guarded", None).expect("guarded");
+    let code = guarded.code.as_ref().expect("code");
+    assert_eq!(code.handlers.len(), 3);
+    assert_eq!(code.handlers[0].start, 0);
+    assert_eq!(code.handlers[0].end, 8);
+    assert_eq!(code.handlers[0].handler, 14);
+    assert_eq!(
+        code.handlers[0].catch_type.as_deref(),
+        Some("java/lang/ArithmeticException")
+    );
+    assert_eq!(code.handlers[1].catch_type, None);
+    assert!(code.insns.iter().any(|(_, i)| *i == Insn::AThrow));
+    assert!(code
+        .insns
+        .iter()
+        .any(|(_, i)| *i == Insn::ArrayStore(ArrayKind::Int)));
+}
+
+#[test]
+fn class_names_lists_all_fixtures_sorted() {
+    let names = classpath().class_names();
+    assert!(names.contains(&"List".to_string()));
+    assert!(names.contains(&"decode/Opcodes".to_string()));
+    assert!(names.contains(&"hier/Sq".to_string()));
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+}
+
+fn hierarchy() -> Hierarchy {
+    Hierarchy::new(Arc::new(classpath()))
+}
+
+#[test]
+fn subtyping_classes_interfaces_arrays() {
+    let h = hierarchy();
+    let yes = [
+        ("hier/Sq", "hier/Base"),
+        ("hier/Unit", "hier/Base"),
+        ("hier/Unit", "hier/Shape"),
+        ("hier/Sq", "java/lang/Object"),
+        ("hier/Shape", "java/lang/Object"),
+        ("[Lhier/Unit;", "[Lhier/Shape;"),
+        ("[[Lhier/Unit;", "[[Lhier/Base;"),
+        ("[[Lhier/Unit;", "[Ljava/lang/Object;"),
+        ("[I", "java/lang/Object"),
+        ("[I", "java/lang/Cloneable"),
+        ("[LList;", "java/io/Serializable"),
+        ("[I", "[I"),
+        ("java/lang/String", "java/lang/CharSequence"),
+        (
+            "java/lang/ArrayIndexOutOfBoundsException",
+            "java/lang/RuntimeException",
+        ),
+        ("java/lang/StackOverflowError", "java/lang/Throwable"),
+        ("java/lang/Integer", "java/io/Serializable"),
+    ];
+    for (a, b) in yes {
+        assert!(
+            h.is_subtype(a, b).expect(a),
+            "{a} should be a subtype of {b}"
+        );
+    }
+    let no = [
+        ("hier/Base", "hier/Sq"),
+        ("hier/Circ", "hier/Sq"),
+        ("[I", "[J"),
+        ("[I", "[Ljava/lang/Object;"),
+        ("[Lhier/Base;", "[Lhier/Sq;"),
+        ("hier/Sq", "[Lhier/Sq;"),
+        ("[LList;", "List"),
+        ("java/lang/NullPointerException", "java/lang/Error"),
+        ("List", "java/lang/Comparable"),
+    ];
+    for (a, b) in no {
+        assert!(
+            !h.is_subtype(a, b).expect(a),
+            "{a} should not be a subtype of {b}"
+        );
+    }
+    assert!(matches!(
+        h.is_subtype("hier/Nope", "hier/Base"),
+        Err(ClassError::NotFound { .. })
+    ));
+}
+
+#[test]
+fn builtins_and_flags() {
+    let h = hierarchy();
+    assert!(Hierarchy::is_builtin("java/lang/Object"));
+    assert!(Hierarchy::is_builtin("java/lang/ArithmeticException"));
+    assert!(!Hierarchy::is_builtin("List"));
+    assert!(h.is_abstract("java/lang/Comparable").expect("builtin"));
+    assert!(h
+        .is_abstract("java/lang/VirtualMachineError")
+        .expect("builtin"));
+    assert!(!h
+        .is_abstract("java/lang/NullPointerException")
+        .expect("builtin"));
+    assert!(h.is_abstract("hier/Base").expect("Base"));
+    assert!(h.is_abstract("hier/Shape").expect("Shape"));
+    assert!(!h.is_abstract("hier/Sq").expect("Sq"));
+    assert_eq!(h.super_of("java/lang/Object").expect("Object"), None);
+    assert_eq!(
+        h.super_of("java/lang/RuntimeException")
+            .expect("RTE")
+            .as_deref(),
+        Some("java/lang/Exception")
+    );
+    assert_eq!(
+        h.super_of("hier/Unit").expect("Unit").as_deref(),
+        Some("hier/Sq")
+    );
+    let names = Hierarchy::builtin_names();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted, "builtin table must stay sorted for lookup");
+    for n in names {
+        let mut c = n.to_string();
+        // Every builtin's ancestors are builtins too.
+        while let Some(s) = h.super_of(&c).expect(n) {
+            assert!(Hierarchy::is_builtin(&s), "{s}");
+            c = s;
+        }
+    }
+}
+
+#[test]
+fn concrete_subtypes_sorted() {
+    let h = hierarchy();
+    assert_eq!(
+        h.non_abstract_subtypes("hier/Base").expect("Base"),
+        vec!["hier/Circ", "hier/Shadow", "hier/Sq", "hier/Unit"]
+    );
+    assert_eq!(
+        h.non_abstract_subtypes("hier/Shape").expect("Shape"),
+        vec!["hier/Circ", "hier/Shadow", "hier/Sq", "hier/Unit"]
+    );
+    assert_eq!(
+        h.non_abstract_subtypes("hier/Unit").expect("Unit"),
+        vec!["hier/Unit"]
+    );
+    let rte = h
+        .non_abstract_subtypes("java/lang/IndexOutOfBoundsException")
+        .expect("IOOBE");
+    assert_eq!(
+        rte,
+        vec![
+            "java/lang/ArrayIndexOutOfBoundsException",
+            "java/lang/IndexOutOfBoundsException",
+            "java/lang/StringIndexOutOfBoundsException"
+        ]
+    );
+    let all = h.non_abstract_subtypes("java/lang/Object").expect("Object");
+    assert!(all.contains(&"List".to_string()));
+    assert!(all.contains(&"java/lang/String".to_string()));
+    assert!(!all.contains(&"hier/Base".to_string()));
+    let mut sorted = all.clone();
+    sorted.sort();
+    assert_eq!(all, sorted);
+}
+
+#[test]
+fn fields_inherited_sorted_and_shadowing_rejected() {
+    let h = hierarchy();
+    let f = h.instance_fields("hier/Unit").expect("Unit");
+    let names: Vec<(&str, &str)> = f.iter().map(|(c, n, _)| (c.as_str(), n.as_str())).collect();
+    assert_eq!(
+        names,
+        vec![("hier/Base", "a"), ("hier/Sq", "b"), ("hier/Unit", "c")]
+    );
+    assert_eq!(f[0].2, FieldType::Int);
+    let err = h.instance_fields("hier/Shadow").expect_err("shadowing");
+    assert!(matches!(err, ClassError::Unsupported { .. }), "{err}");
+    assert!(err.to_string().contains("hier/Shadow.a"), "{err}");
+    assert!(err.to_string().contains("hier/Base.a"), "{err}");
+    assert!(h
+        .instance_fields("java/lang/Object")
+        .expect("Object")
+        .is_empty());
+    let statics = h.static_fields("hier/Base").expect("Base statics");
+    assert_eq!(
+        statics,
+        vec![("hier/Base".to_string(), "count".to_string(), FieldType::Int)]
+    );
+    assert!(h.static_fields("hier/Sq").expect("Sq statics").is_empty());
+    let r = h
+        .resolve_field("hier/Unit", "a")
+        .expect("resolve")
+        .expect("found");
+    assert_eq!(r.class, "hier/Base");
+    let r = h
+        .resolve_field("hier/Sq", "count")
+        .expect("resolve")
+        .expect("found");
+    assert!(r.field.is_static);
+    assert!(h
+        .resolve_field("hier/Sq", "zzz")
+        .expect("resolve")
+        .is_none());
+}
+
+#[test]
+fn method_resolution_and_dispatch() {
+    let h = hierarchy();
+    let m = h
+        .resolve_method("hier/Unit", "area", "()I")
+        .expect("resolve")
+        .expect("found");
+    assert_eq!(m.method().class, "hier/Sq");
+    let m = h
+        .dispatch_virtual("hier/Circ", "sides", "()I")
+        .expect("dispatch")
+        .expect("default");
+    assert_eq!(m.method().class, "hier/Shape");
+    let m = h
+        .dispatch_virtual("hier/Unit", "sides", "()I")
+        .expect("dispatch")
+        .expect("found");
+    assert_eq!(m.method().class, "hier/Sq");
+    let m = h
+        .resolve_method("hier/Base", "area", "()I")
+        .expect("resolve")
+        .expect("abstract");
+    assert!(m.method().is_abstract);
+    assert!(h
+        .dispatch_virtual("hier/Circ", "nope", "()V")
+        .expect("dispatch")
+        .is_none());
+    let m = h
+        .dispatch_virtual("hier/Unit", "<init>", "()V")
+        .expect("dispatch")
+        .expect("ctor");
+    assert_eq!(m.method().class, "hier/Unit");
+    assert!(h
+        .resolve_method("java/lang/Object", "hashCode", "()I")
+        .expect("builtin")
+        .is_none());
+}
+
+#[test]
+fn truncated_and_flipped_class_files_never_panic() {
+    let bytes = std::fs::read(fixtures().join("List.class")).expect("read List.class");
+    assert!(parse_class(&bytes).is_ok());
+    for len in 0..bytes.len() {
+        assert!(
+            parse_class(&bytes[..len]).is_err(),
+            "prefix of length {len} accepted"
+        );
+    }
+    // Deterministic pseudo-random byte flips (xorshift), several per mutant.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..3000 {
+        let mut m = bytes.clone();
+        let flips = 1 + next() % 4;
+        for _ in 0..flips {
+            let at = (next() % m.len() as u64) as usize;
+            m[at] ^= 1 << (next() % 8);
+        }
+        let _ = parse_class(&m);
+    }
+    let opcodes = std::fs::read(fixtures().join("decode/Opcodes.class")).expect("read Opcodes");
+    for len in (0..opcodes.len()).step_by(7) {
+        let _ = parse_class(&opcodes[..len]);
+    }
+    for i in 0..opcodes.len() {
+        let mut m = opcodes.clone();
+        m[i] = m[i].wrapping_add(0x41);
+        let _ = parse_class(&m);
+    }
+}
