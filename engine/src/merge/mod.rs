@@ -848,7 +848,11 @@ impl Preds<'_> {
             for &(x, y) in pairs {
                 for p in by_end.get(&x).unwrap_or(&none) {
                     for q in by_end.get(&y).unwrap_or(&none) {
-                        if is_join || !(p.full() && q.full()) {
+                        if is_join {
+                            // Carried as is: even a self-join at one position (two hidden
+                            // paths from it meet) must survive.
+                            self.out.add_join(p.anchor(), q.anchor());
+                        } else if !(p.full() && q.full()) {
                             self.hidden_join(p, q);
                         }
                     }
@@ -857,8 +861,9 @@ impl Preds<'_> {
         }
     }
 
-    /// `%$` between the maximal realized prefixes, unless both end at the same reference with
-    /// the same unrealized suffix (then every instance agrees anyway).
+    /// (g): `%$` between the maximal realized prefixes of two positions that are equal (or `=?`)
+    /// in an input, unless both end at the same reference with the same unrealized suffix (then
+    /// every instance agrees anyway).
     fn hidden_join(&mut self, p: &Position, q: &Position) {
         if p.anchor() == q.anchor() && p.suffix() == q.suffix() {
             return;

@@ -255,6 +255,25 @@ fn realized_cycle_becomes_predicates() {
     );
     check_instance(&a, &c);
     check_instance(&b, &c);
+    // A cycle both inputs realize stays realized, and needs no predicate.
+    assert_eq!(merge(&a, &a, &FlatTypes, &hull()).expect("same pp"), a);
+}
+
+/// (l): sharing realized in one input below a realized node of the merge that the merge does
+/// not realize becomes ♦ (and the self-join) on that node.
+#[test]
+fn realized_dag_becomes_non_tree() {
+    let a = st("02 | l0: o1 | ε\no1: Pair(l=o2, r=o2)  o2: List(?)");
+    let b = st("02 | l0: o1 | ε\no1: Pair(l=o2, r=o3)  o2: List(?)  o3: List(?)");
+    let c = merge(&a, &b, &FlatTypes, &hull()).expect("same pp");
+    assert_eq!(
+        show(&c),
+        "02 | l0: o4 | ε\n\
+         o2: List(?)  o4: Pair(l=o2, r=o5)  o5: List(?)\n\
+         o2=?o5  o4%$o4  o4♦"
+    );
+    check_instance(&a, &c);
+    check_instance(&b, &c);
 }
 
 /// The finiteness rule: a reference already realized with one partner is abstracted when it
@@ -431,6 +450,30 @@ fn check_instance(specific: &State, general: &State) {
                     general.preds.may_equal(g1, g2),
                     "(f) {g1} =? {g2} missing: {ctx_text}"
                 );
+            }
+        }
+    }
+    // (h, i), (j), (k) at realized positions: the instance's permissions are kept.
+    let mut pos_of: BTreeMap<Ref, Vec<Ref>> = BTreeMap::new();
+    for (&g, &s) in &m {
+        pos_of.entry(s).or_default().push(g);
+    }
+    let none = Vec::new();
+    for &(x, y) in &specific.preds.joins {
+        for &g1 in pos_of.get(&x).unwrap_or(&none) {
+            for &g2 in pos_of.get(&y).unwrap_or(&none) {
+                assert!(general.preds.joins(g1, g2), "(h) {g1}%${g2}: {ctx_text}");
+            }
+        }
+    }
+    for (s, gs) in &pos_of {
+        for &g in gs {
+            if specific.preds.is_non_tree(*s) {
+                assert!(general.preds.is_non_tree(g), "(j) {g}♦: {ctx_text}");
+            }
+            if let Some(f) = specific.preds.cyclic(*s) {
+                let gf = general.preds.cyclic(g);
+                assert!(gf.is_some_and(|gf| gf.is_subset(f)), "(k) {g}⟲: {ctx_text}");
             }
         }
     }

@@ -13,9 +13,10 @@
 //! `x <= c`, …). Stopping there keeps loop conditions decidable after widening, which a jump to
 //! ±∞ would lose.
 //!
-//! Under Java `int` semantics "infinity" is the Java bound: every result is clamped to
+//! Under Java `int` semantics "infinity" is the Java bound: widened bounds are clamped to
 //! `[JAVA_MIN, JAVA_MAX]`, so widened values stay the most general *int*, not a mathematical
-//! integer outside the type.
+//! integer outside the type. The clamp never narrows the hull of the inputs (an input written
+//! as `Z` stays `Z`), so both inputs are always contained in the result.
 
 use super::MergeOptions;
 use crate::state::{IntSemantics, Interval, JAVA_MAX, JAVA_MIN};
@@ -27,9 +28,10 @@ use crate::state::{IntSemantics, Interval, JAVA_MAX, JAVA_MIN};
 /// that did not move stay. The result always contains both inputs.
 pub fn merge_interval(old: &Interval, new: &Interval, opts: &MergeOptions) -> Interval {
     let hull = old.hull(new);
-    let merged = if !opts.widen {
-        hull
-    } else {
+    if !opts.widen {
+        return hull;
+    }
+    let widened = {
         let cands = candidates(&opts.thresholds);
         let lo = if lo_below(new.lo, old.lo) {
             // An infinite `new.lo` stays infinite; a finite one goes to the nearest candidate
@@ -46,7 +48,8 @@ pub fn merge_interval(old: &Interval, new: &Interval, opts: &MergeOptions) -> In
         };
         Interval { lo, hi }
     };
-    clamp(merged, opts.sem)
+    // The clamp applies to the bounds widening produced; it never cuts into the inputs.
+    clamp(widened, opts.sem).hull(&hull)
 }
 
 /// Sorted, deduplicated threshold candidates `c - 1, c, c + 1` for every constant `c`.
