@@ -574,6 +574,12 @@ quickcheck! {
         assert_eq!(gc, c, "garbage-collected");
         check_instance(&p.0, &c);
         check_instance(&p.1, &c);
+        for s in [&p.0, &p.1] {
+            let again = merge(&c, s, &FlatTypes, &opts).expect("same pp");
+            if again.heap.len() != c.heap.len() || again.preds.items().len() != c.preds.items().len() {
+                panic!("unstable:\n{}\n+\n{}\n=\n{}", show(&c), show(s), show(&again));
+            }
+        }
         true
     }
 }
