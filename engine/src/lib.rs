@@ -5,4 +5,5 @@
 //! evaluation and refinement → the termination graph.
 
 pub mod class;
+pub mod merge;
 pub mod state;

@@ -1,0 +1,976 @@
+//! Merging two states at the same program positions into a more general one (spec §7.5).
+//!
+//! `merge(a, b)` returns a state `c` with `a ⊑ c` and `b ⊑ c` (spec §4). It works in three
+//! phases:
+//!
+//! 1. **Pair table.** Every root position (statics sorted, then frames bottom-up: locals by slot,
+//!    stack bottom-up, exception; then the result of a program end) is merged with
+//!    [`Merger::node`], which maps a pair `(ref of a, ref of b)` to one reference of `c`. The
+//!    same pair reached again (another position, or around a cycle) yields the same reference,
+//!    so sharing common to both states survives and cyclic heaps terminate. Realized children
+//!    are merged breadth-first after all roots, so shallow positions are realized first.
+//! 2. **Names.** A pair `(r, r)` whose value both states agree on and that the merge kept
+//!    unchanged keeps the name `r` (so `this` stays `o1` across loop iterations, as in the
+//!    thesis figures); every other reference gets a fresh name after both states' counters.
+//! 3. **Predicates** (§7.5(3)): `=?` from pairs and carried `=?` (f); `%$` for hidden equalities
+//!    (g) and carried joins (h, i); `♦`/`⟲F` carried (j, k) and created for realized sharing and
+//!    cycles that `c` does not realize (l, m); must-reach facts that hold in both (n). They are
+//!    computed over the access paths of each input, each tagged with the reference of `c` at its
+//!    maximal realized prefix.
+//!
+//! # Finiteness
+//!
+//! When a reference of one state is already paired with a *different* partner whose merge was
+//! realized, the new pair is abstracted (`C(…)`, or `C(?)` if it may be null) instead of being
+//! realized again (spec "forcedAbstractions"). So every reference of `a` and of `b` contributes
+//! at most one realized object to `c`, which bounds the realized part of `c` by the realized
+//! parts of the inputs. Integers stabilize by widening (see [`widen`]).
+//!
+//! # Widening schedule
+//!
+//! The graph builder calls `merge` with `widen = false` on the **first** merge at a loop head
+//! (the thesis: "at the beginning, the merging process is aimed towards producing the most
+//! concrete state") and with `widen = true` on every later merge at that program position.
+//! Widening moves every bound that still grows to a threshold or to ±∞, and the realized heap
+//! part is bounded by the rule above, so every chain of merges at one position stabilizes:
+//! eventually the new state is an instance of the merged one and an instance edge closes the
+//! loop (spec §7.7).
+
+mod widen;
+
+#[cfg(test)]
+mod tests;
+
+pub use widen::merge_interval;
+
+use crate::state::{
+    End, FieldSet, HeapValue, IntSemantics, Interval, MustReach, Predicates, Ref, State,
+    StaticField, Subtyping,
+};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// How aggressively integers are generalized.
+#[derive(Clone, Debug, Default)]
+pub struct MergeOptions {
+    /// `false`: interval hull. `true`: any bound that moved goes to ±∞, or to a threshold from
+    /// `thresholds` (see [`merge_interval`]).
+    pub widen: bool,
+    /// Constants compared against in the method, for threshold widening; may be empty.
+    pub thresholds: Vec<i128>,
+    /// Under Java ints, "∞" means the Java int bound: results are clamped to
+    /// `[JAVA_MIN, JAVA_MAX]`.
+    pub sem: IntSemantics,
+}
+
+#[derive(thiserror::Error, Debug)]
+pub enum MergeError {
+    #[error("cannot merge states at different program positions: {0}")]
+    Incompatible(String),
+}
+
+fn incompatible(msg: impl Into<String>) -> MergeError {
+    MergeError::Incompatible(msg.into())
+}
+
+/// Upper bound on the access paths enumerated per input state. Beyond it the predicates fall
+/// back to the most general ones over all references (sound, imprecise); realized heaps of
+/// real states are far smaller.
+const MAX_POSITIONS: usize = 50_000;
+
+/// Generalizes two states at the same program positions: returns C with A ⊑ C and B ⊑ C,
+/// garbage-collected.
+///
+/// With widening, `a` is taken as the older state and `b` as the newer one: bounds of `b` beyond
+/// those of `a` are widened.
+pub fn merge(
+    a: &State,
+    b: &State,
+    types: &dyn Subtyping,
+    opts: &MergeOptions,
+) -> Result<State, MergeError> {
+    let slots = root_slots(a, b)?;
+    let mut m = Merger {
+        a,
+        b,
+        types,
+        opts,
+        nodes: Vec::new(),
+        table: BTreeMap::new(),
+        realized_a: BTreeMap::new(),
+        realized_b: BTreeMap::new(),
+        queue: VecDeque::new(),
+    };
+    let mut root_nodes = Vec::with_capacity(slots.len());
+    for (slot, ra, rb) in &slots {
+        root_nodes.push((slot.clone(), m.node(*ra, *rb)?));
+    }
+    m.fill()?;
+    let names = m.names();
+    let mut c = m.materialize(&names, &root_nodes);
+    let roots_a: Vec<(Ref, Ref)> = slots
+        .iter()
+        .zip(&root_nodes)
+        .map(|((_, ra, _), (_, n))| (*ra, names[*n]))
+        .collect();
+    let roots_b: Vec<(Ref, Ref)> = slots
+        .iter()
+        .zip(&root_nodes)
+        .map(|((_, _, rb), (_, n))| (*rb, names[*n]))
+        .collect();
+    let proj: BTreeMap<Ref, (Ref, Ref)> = m
+        .nodes
+        .iter()
+        .zip(&names)
+        .filter(|(_, r)| !r.is_null())
+        .map(|(n, r)| (*r, n.pair))
+        .collect();
+    c.preds = Preds {
+        a,
+        b,
+        c: &c,
+        types,
+        proj: &proj,
+        out: Predicates::default(),
+    }
+    .build(&roots_a, &roots_b);
+    c.gc();
+    Ok(c)
+}
+
+/// A root position, in the fixed merge order.
+#[derive(Clone, Debug)]
+enum Slot {
+    Static(StaticField),
+    Local(usize, usize),
+    Stack(usize, usize),
+    Exception(usize),
+    Result,
+}
+
+/// Checks control compatibility (spec §4.2(a)) and lists the root positions both states
+/// define, with their references.
+fn root_slots(a: &State, b: &State) -> Result<Vec<(Slot, Ref, Ref)>, MergeError> {
+    if a.frames.len() != b.frames.len() {
+        return Err(incompatible(format!(
+            "{} frames vs. {} frames",
+            a.frames.len(),
+            b.frames.len()
+        )));
+    }
+    if a.split != b.split {
+        return Err(incompatible("the states fix different split outcomes"));
+    }
+    let keys_a: Vec<_> = a.statics.keys().collect();
+    let keys_b: Vec<_> = b.statics.keys().collect();
+    if keys_a != keys_b {
+        return Err(incompatible("the states know different static fields"));
+    }
+    let mut slots = Vec::new();
+    for (key, ra) in &a.statics {
+        if let Some(rb) = b.statics.get(key) {
+            slots.push((Slot::Static(key.clone()), *ra, *rb));
+        }
+    }
+    for (i, (fa, fb)) in a.frames.iter().zip(&b.frames).enumerate() {
+        if fa.method != fb.method || fa.pc != fb.pc {
+            return Err(incompatible(format!(
+                "frame {i}: {} {:02} vs. {} {:02}",
+                fa.method, fa.pc, fb.method, fb.pc
+            )));
+        }
+        if fa.stack.len() != fb.stack.len() {
+            return Err(incompatible(format!(
+                "frame {i}: stack heights {} and {}",
+                fa.stack.len(),
+                fb.stack.len()
+            )));
+        }
+        if fa.exception.is_some() != fb.exception.is_some() {
+            return Err(incompatible(format!(
+                "frame {i}: only one state has a pending exception"
+            )));
+        }
+        // A slot unset on either side is unset in the merge: the general state then says
+        // nothing about it, which every instance satisfies.
+        for (slot, (la, lb)) in fa.locals.iter().zip(&fb.locals).enumerate() {
+            if let (Some(ra), Some(rb)) = (la, lb) {
+                slots.push((Slot::Local(i, slot), *ra, *rb));
+            }
+        }
+        for (k, (ra, rb)) in fa.stack.iter().zip(&fb.stack).enumerate() {
+            slots.push((Slot::Stack(i, k), *ra, *rb));
+        }
+        if let (Some(ra), Some(rb)) = (fa.exception, fb.exception) {
+            slots.push((Slot::Exception(i), ra, rb));
+        }
+    }
+    match (&a.end, &b.end) {
+        (None, None) | (Some(End::Return(None)), Some(End::Return(None))) => {}
+        (Some(End::Return(Some(ra))), Some(End::Return(Some(rb))))
+        | (Some(End::Throw(ra)), Some(End::Throw(rb))) => slots.push((Slot::Result, *ra, *rb)),
+        _ => return Err(incompatible("different kinds of program end")),
+    }
+    Ok(slots)
+}
+
+/// The shape of a merged value; children are filled in breadth-first.
+#[derive(Clone, Debug, PartialEq)]
+enum Shape {
+    Null,
+    Int(Interval),
+    Unknown(String),
+    Abstract(String),
+    /// Children: one per field, in name order.
+    Object {
+        class: String,
+        fields: Vec<String>,
+    },
+    /// Children: the length, then the elements if `concrete`.
+    Array {
+        ty: String,
+        concrete: bool,
+    },
+}
+
+impl Shape {
+    fn realized(&self) -> bool {
+        matches!(self, Shape::Object { .. } | Shape::Array { .. })
+    }
+}
+
+struct Node {
+    pair: (Ref, Ref),
+    shape: Shape,
+    children: Vec<usize>,
+}
+
+struct Merger<'a> {
+    a: &'a State,
+    b: &'a State,
+    types: &'a dyn Subtyping,
+    opts: &'a MergeOptions,
+    nodes: Vec<Node>,
+    /// The pair table `T`.
+    table: BTreeMap<(Ref, Ref), usize>,
+    /// For the finiteness rule: the partners each reference was realized with.
+    realized_a: BTreeMap<Ref, Vec<Ref>>,
+    realized_b: BTreeMap<Ref, Vec<Ref>>,
+    /// Realized nodes whose children are still to be merged.
+    queue: VecDeque<usize>,
+}
+
+/// The value of `r` in `s`, or an error naming the ill-formed input.
+fn value_of<'s>(s: &'s State, r: Ref, side: &str) -> Result<&'s HeapValue, MergeError> {
+    s.value(r)
+        .ok_or_else(|| incompatible(format!("{r} has no heap value in state {side}")))
+}
+
+impl Merger<'_> {
+    /// `T(ra, rb)`, creating the merged reference on first sight (mergeRef, §7.5(2)).
+    fn node(&mut self, ra: Ref, rb: Ref) -> Result<usize, MergeError> {
+        if let Some(&id) = self.table.get(&(ra, rb)) {
+            return Ok(id);
+        }
+        let shape = self.shape(ra, rb)?;
+        let id = self.nodes.len();
+        if shape.realized() {
+            self.realized_a.entry(ra).or_default().push(rb);
+            self.realized_b.entry(rb).or_default().push(ra);
+            self.queue.push_back(id);
+        }
+        self.nodes.push(Node {
+            pair: (ra, rb),
+            shape,
+            children: Vec::new(),
+        });
+        self.table.insert((ra, rb), id);
+        Ok(id)
+    }
+
+    fn object_type(&self, s: &State, r: Ref, side: &str) -> Result<String, MergeError> {
+        value_of(s, r, side)?
+            .type_name()
+            .map(str::to_string)
+            .ok_or_else(|| incompatible(format!("{r} holds an integer in state {side}")))
+    }
+
+    fn shape(&self, ra: Ref, rb: Ref) -> Result<Shape, MergeError> {
+        let (a, b) = (self.a, self.b);
+        match (ra, rb) {
+            (Ref::Null, Ref::Null) => Ok(Shape::Null),
+            (Ref::Int(_), Ref::Int(_)) => {
+                let ia = a
+                    .int(ra)
+                    .ok_or_else(|| incompatible(format!("{ra} is not an integer in state A")))?;
+                let ib = b
+                    .int(rb)
+                    .ok_or_else(|| incompatible(format!("{rb} is not an integer in state B")))?;
+                Ok(Shape::Int(merge_interval(ia, ib, self.opts)))
+            }
+            (Ref::Int(_), _) | (_, Ref::Int(_)) => Err(incompatible(format!(
+                "one position holds {ra} in A and {rb} in B (integer vs. object)"
+            ))),
+            (Ref::Null, _) => Ok(Shape::Unknown(self.object_type(b, rb, "B")?)),
+            (_, Ref::Null) => Ok(Shape::Unknown(self.object_type(a, ra, "A")?)),
+            (Ref::Obj(_), Ref::Obj(_)) => {
+                let va = value_of(a, ra, "A")?;
+                let vb = value_of(b, rb, "B")?;
+                let ty = self.types.join(
+                    &self.object_type(a, ra, "A")?,
+                    &self.object_type(b, rb, "B")?,
+                );
+                if !va.exists() || !vb.exists() {
+                    return Ok(Shape::Unknown(ty));
+                }
+                let forced = self
+                    .realized_a
+                    .get(&ra)
+                    .is_some_and(|p| p.iter().any(|&x| x != rb))
+                    || self
+                        .realized_b
+                        .get(&rb)
+                        .is_some_and(|p| p.iter().any(|&x| x != ra));
+                if forced {
+                    return Ok(Shape::Abstract(ty));
+                }
+                Ok(match (va, vb) {
+                    (
+                        HeapValue::Object {
+                            class: ca,
+                            fields: fa,
+                        },
+                        HeapValue::Object {
+                            class: cb,
+                            fields: fb,
+                        },
+                    ) if ca == cb && fa.keys().eq(fb.keys()) => Shape::Object {
+                        class: ca.clone(),
+                        fields: fa.keys().cloned().collect(),
+                    },
+                    (
+                        HeapValue::Array {
+                            ty: ta,
+                            len: la,
+                            elems: ea,
+                        },
+                        HeapValue::Array {
+                            ty: tb,
+                            len: lb,
+                            elems: eb,
+                        },
+                    ) if ta == tb => {
+                        let lit = |s: &State, r: Ref| s.int(r).and_then(Interval::as_literal);
+                        let concrete = match (ea, eb) {
+                            (Some(ea), Some(eb)) => {
+                                ea.len() == eb.len()
+                                    && lit(a, *la).is_some()
+                                    && lit(a, *la) == lit(b, *lb)
+                            }
+                            _ => false,
+                        };
+                        Shape::Array {
+                            ty: ta.clone(),
+                            concrete,
+                        }
+                    }
+                    _ => Shape::Abstract(ty),
+                })
+            }
+        }
+    }
+
+    /// Merges the children of realized nodes, breadth-first.
+    fn fill(&mut self) -> Result<(), MergeError> {
+        while let Some(id) = self.queue.pop_front() {
+            let (ra, rb) = self.nodes[id].pair;
+            let pairs: Vec<(Ref, Ref)> = match (
+                &self.nodes[id].shape,
+                value_of(self.a, ra, "A")?,
+                value_of(self.b, rb, "B")?,
+            ) {
+                (
+                    Shape::Object { fields, .. },
+                    HeapValue::Object { fields: fa, .. },
+                    HeapValue::Object { fields: fb, .. },
+                ) => fields
+                    .iter()
+                    .map(|f| match (fa.get(f), fb.get(f)) {
+                        (Some(x), Some(y)) => Ok((*x, *y)),
+                        _ => Err(incompatible(format!("field {f} missing"))),
+                    })
+                    .collect::<Result<_, _>>()?,
+                (
+                    Shape::Array { concrete, .. },
+                    HeapValue::Array {
+                        len: la, elems: ea, ..
+                    },
+                    HeapValue::Array {
+                        len: lb, elems: eb, ..
+                    },
+                ) => {
+                    let mut v = vec![(*la, *lb)];
+                    if let (true, Some(ea), Some(eb)) = (concrete, ea, eb) {
+                        v.extend(ea.iter().copied().zip(eb.iter().copied()));
+                    }
+                    v
+                }
+                _ => return Err(incompatible("internal: realized shape without value")),
+            };
+            let mut kids = Vec::with_capacity(pairs.len());
+            for (x, y) in pairs {
+                kids.push(self.node(x, y)?);
+            }
+            self.nodes[id].children = kids;
+        }
+        Ok(())
+    }
+
+    /// Whether node `id` keeps the name of its (identical) source references, ignoring
+    /// children: both states hold the same value under the same name and the merge did not
+    /// change it.
+    fn keeps_value(&self, id: usize) -> bool {
+        let node = &self.nodes[id];
+        let (ra, rb) = node.pair;
+        if ra != rb || ra.is_null() {
+            return false;
+        }
+        let (Some(va), Some(vb)) = (self.a.value(ra), self.b.value(rb)) else {
+            return false;
+        };
+        if va != vb {
+            return false;
+        }
+        match (&node.shape, va) {
+            (Shape::Int(i), HeapValue::Int(j)) => i == j,
+            (Shape::Unknown(t), HeapValue::Unknown { ty }) => t == ty,
+            (Shape::Abstract(t), HeapValue::Abstract { ty }) => t == ty,
+            (Shape::Object { class, .. }, HeapValue::Object { class: c, .. }) => class == c,
+            (Shape::Array { ty, concrete }, HeapValue::Array { ty: t, elems, .. }) => {
+                ty == t && *concrete == elems.is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// The final reference of every node: the source name where it is kept (greatest fixpoint:
+    /// a realized value keeps its name only if all its children keep theirs, so that the kept
+    /// name denotes literally the same value), otherwise fresh names after both inputs, in
+    /// node (= position) order.
+    fn names(&self) -> Vec<Ref> {
+        let mut keep: Vec<bool> = (0..self.nodes.len()).map(|i| self.keeps_value(i)).collect();
+        loop {
+            let mut changed = false;
+            for (i, n) in self.nodes.iter().enumerate() {
+                if keep[i] && n.children.iter().any(|&k| !keep[k]) {
+                    keep[i] = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // Counters after both inputs and after every kept name, so fresh names never collide.
+        let mut counter = State::default();
+        for (i, n) in self.nodes.iter().enumerate() {
+            if keep[i] {
+                counter.heap.insert(n.pair.0, HeapValue::Int(Interval::TOP));
+            }
+        }
+        counter.sync_counters();
+        counter.heap.clear();
+        counter.inherit_counters(self.a);
+        counter.inherit_counters(self.b);
+        self.nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| match &n.shape {
+                Shape::Null => Ref::Null,
+                _ if keep[i] => n.pair.0,
+                Shape::Int(_) => counter.fresh_int(),
+                _ => counter.fresh_obj(),
+            })
+            .collect()
+    }
+
+    /// Builds the merged state without predicates.
+    fn materialize(&self, names: &[Ref], roots: &[(Slot, usize)]) -> State {
+        let mut c = State::default();
+        c.inherit_counters(self.a);
+        c.inherit_counters(self.b);
+        for (n, &r) in self.nodes.iter().zip(names) {
+            let kid = |k: usize| names[n.children[k]];
+            let v = match &n.shape {
+                Shape::Null => continue,
+                Shape::Int(i) => HeapValue::Int(*i),
+                Shape::Unknown(ty) => HeapValue::Unknown { ty: ty.clone() },
+                Shape::Abstract(ty) => HeapValue::Abstract { ty: ty.clone() },
+                Shape::Object { class, fields } => HeapValue::Object {
+                    class: class.clone(),
+                    fields: fields
+                        .iter()
+                        .enumerate()
+                        .map(|(k, f)| (f.clone(), kid(k)))
+                        .collect(),
+                },
+                Shape::Array { ty, concrete } => HeapValue::Array {
+                    ty: ty.clone(),
+                    len: kid(0),
+                    elems: concrete.then(|| n.children[1..].iter().map(|&k| names[k]).collect()),
+                },
+            };
+            c.heap.insert(r, v);
+        }
+        c.frames = self
+            .a
+            .frames
+            .iter()
+            .zip(&self.b.frames)
+            .map(|(fa, fb)| {
+                let mut f = fa.clone();
+                f.locals = vec![None; fa.locals.len().max(fb.locals.len())];
+                f.exception = None;
+                f
+            })
+            .collect();
+        c.split = self.a.split;
+        for (slot, id) in roots {
+            let r = names[*id];
+            match slot {
+                Slot::Static(key) => {
+                    c.statics.insert(key.clone(), r);
+                }
+                Slot::Local(i, s) => c.frames[*i].locals[*s] = Some(r),
+                Slot::Stack(i, k) => c.frames[*i].stack[*k] = r,
+                Slot::Exception(i) => c.frames[*i].exception = Some(r),
+                Slot::Result => {
+                    c.end = Some(match self.a.end {
+                        Some(End::Throw(_)) => End::Throw(r),
+                        _ => End::Return(Some(r)),
+                    })
+                }
+            }
+        }
+        if c.end.is_none() && self.a.end.is_some() {
+            c.end = Some(End::Return(None));
+        }
+        c
+    }
+}
+
+/// An edge of an access path between objects (integer-valued positions carry no sharing).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Label {
+    Field(String),
+    Elem(usize),
+}
+
+/// An access path of an input state, tagged with its realization in the merged state.
+#[derive(Clone, Debug)]
+struct Position {
+    root: usize,
+    labels: Vec<Label>,
+    /// The input's reference at the end of the path.
+    end: Ref,
+    /// `c_refs[i]` is the merged state's reference at the prefix of length `i`, for every
+    /// realized prefix; the last one is the reference at the maximal realized prefix.
+    c_refs: Vec<Ref>,
+}
+
+impl Position {
+    fn anchor(&self) -> Ref {
+        // Positions are only created from a root that exists in the merged state.
+        self.c_refs.last().copied().unwrap_or(Ref::Null)
+    }
+    /// Whether the whole path is realized in the merged state.
+    fn full(&self) -> bool {
+        self.c_refs.len() == self.labels.len() + 1
+    }
+    /// The unrealized remainder of the path.
+    fn suffix(&self) -> &[Label] {
+        &self.labels[self.c_refs.len().saturating_sub(1).min(self.labels.len())..]
+    }
+    fn is_prefix_of(&self, o: &Position) -> bool {
+        self.root == o.root && o.labels.starts_with(&self.labels)
+    }
+}
+
+/// Object-valued children of a heap value, with their labels.
+fn object_children(v: &HeapValue) -> Vec<(Label, Ref)> {
+    match v {
+        HeapValue::Object { fields, .. } => fields
+            .iter()
+            .filter(|(_, r)| r.is_obj())
+            .map(|(f, r)| (Label::Field(f.clone()), *r))
+            .collect(),
+        HeapValue::Array { elems: Some(e), .. } => e
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.is_obj())
+            .map(|(i, r)| (Label::Elem(i), *r))
+            .collect(),
+        _ => vec![],
+    }
+}
+
+/// The child of a value at a label.
+fn child_at(v: &HeapValue, l: &Label) -> Option<Ref> {
+    match (v, l) {
+        (HeapValue::Object { fields, .. }, Label::Field(f)) => fields.get(f).copied(),
+        (HeapValue::Array { elems: Some(e), .. }, Label::Elem(i)) => e.get(*i).copied(),
+        _ => None,
+    }
+}
+
+/// Enumerates the simple access paths of `s` to objects (no reference twice on a path), plus
+/// the paths that close a cycle (ending at a reference already on the path; not extended).
+/// `roots` pairs each root reference of `s` with the merged state's reference there. `None`
+/// when there are more than [`MAX_POSITIONS`].
+fn positions(s: &State, roots: &[(Ref, Ref)], c: &State) -> Option<Vec<Position>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<(Position, Vec<Ref>)> = roots
+        .iter()
+        .enumerate()
+        .filter(|(_, (x, _))| x.is_obj())
+        .map(|(i, &(x, cr))| {
+            (
+                Position {
+                    root: i,
+                    labels: vec![],
+                    end: x,
+                    c_refs: vec![cr],
+                },
+                vec![x],
+            )
+        })
+        .collect();
+    stack.reverse();
+    while let Some((pos, on_path)) = stack.pop() {
+        if out.len() >= MAX_POSITIONS {
+            return None;
+        }
+        if let Some(v) = s.value(pos.end) {
+            let mut next = Vec::new();
+            for (label, y) in object_children(v) {
+                let mut c_refs = pos.c_refs.clone();
+                if pos.full() {
+                    if let Some(cy) = c.value(pos.anchor()).and_then(|cv| child_at(cv, &label)) {
+                        c_refs.push(cy);
+                    }
+                }
+                let mut labels = pos.labels.clone();
+                labels.push(label);
+                let child = Position {
+                    root: pos.root,
+                    labels,
+                    end: y,
+                    c_refs,
+                };
+                if on_path.contains(&y) {
+                    out.push(child);
+                } else {
+                    let mut p = on_path.clone();
+                    p.push(y);
+                    next.push((child, p));
+                }
+            }
+            stack.extend(next.into_iter().rev());
+        }
+        out.push(pos);
+    }
+    Some(out)
+}
+
+/// The field names on a list of labels (array edges have no field name).
+fn fields_of(labels: &[Label]) -> FieldSet {
+    labels
+        .iter()
+        .filter_map(|l| match l {
+            Label::Field(f) => Some(f.clone()),
+            Label::Elem(_) => None,
+        })
+        .collect()
+}
+
+/// Whether, in the heap `heap` with must-reach facts `mr` (minus `skip`), the F-path from `from`
+/// provably reaches `to`: through realized F-fields and through `→!F` facts, each of which names
+/// a reference on that path. `F` must be deterministic; if an object has two F-fields the
+/// realized step is not taken.
+fn reaches(
+    heap: &BTreeMap<Ref, HeapValue>,
+    mr: &BTreeSet<MustReach>,
+    skip: Option<&MustReach>,
+    from: Ref,
+    fields: &FieldSet,
+    to: Ref,
+) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![from];
+    while let Some(x) = todo.pop() {
+        if x == to {
+            return true;
+        }
+        if x.is_null() || !seen.insert(x) {
+            continue;
+        }
+        if let Some(HeapValue::Object { fields: fs, .. }) = heap.get(&x) {
+            let mut on_path = fs.iter().filter(|(f, _)| fields.contains(*f));
+            if let (Some((_, &y)), None) = (on_path.next(), on_path.next()) {
+                todo.push(y);
+            }
+        }
+        for m in mr {
+            if m.from == x && &m.fields == fields && Some(m) != skip {
+                todo.push(m.to);
+            }
+        }
+    }
+    false
+}
+
+/// Computes the predicates of the merged state (§7.5(3)).
+struct Preds<'a> {
+    a: &'a State,
+    b: &'a State,
+    c: &'a State,
+    types: &'a dyn Subtyping,
+    /// Merged reference → its pair.
+    proj: &'a BTreeMap<Ref, (Ref, Ref)>,
+    out: Predicates,
+}
+
+impl Preds<'_> {
+    fn build(mut self, roots_a: &[(Ref, Ref)], roots_b: &[(Ref, Ref)]) -> Predicates {
+        self.equalities();
+        for (s, roots) in [(self.a, roots_a), (self.b, roots_b)] {
+            match positions(s, roots, self.c) {
+                Some(ps) => self.shapes(s, &ps),
+                None => self.most_general(),
+            }
+        }
+        self.must_reach();
+        // ⟲ implies ♦ (spec §3), and ♦ comes with the self-join that [I] treats as the
+        // operative permission for hidden sharing below the reference.
+        let cyc: Vec<Ref> = self.out.cyclic.keys().copied().collect();
+        for r in cyc {
+            self.out.add_non_tree(r);
+        }
+        let nt: Vec<Ref> = self.out.non_tree.iter().copied().collect();
+        for r in nt {
+            self.out.add_join(r, r);
+        }
+        self.out
+    }
+
+    /// Adds `x =? y` unless the types rule the equality out: two realized objects of different
+    /// classes, or a realized object whose class is not below the other's type bound. Two type
+    /// bounds are never ruled out (interfaces may have common subtypes the trait cannot name).
+    fn add_eq(&mut self, x: Ref, y: Ref) {
+        let (Some(vx), Some(vy)) = (self.c.value(x), self.c.value(y)) else {
+            return;
+        };
+        let compatible = match (vx, vy) {
+            (HeapValue::Object { class: cx, .. }, HeapValue::Object { class: cy, .. }) => cx == cy,
+            (HeapValue::Object { class, .. }, other) | (other, HeapValue::Object { class, .. }) => {
+                other
+                    .type_name()
+                    .is_some_and(|t| self.types.is_subtype(class, t))
+            }
+            _ => true,
+        };
+        if compatible {
+            self.out.add_may_equal(x, y);
+        }
+    }
+
+    /// (f): a reference of one input merged with several partners may be any of the results;
+    /// `=?` of the inputs is carried to all partner pairs.
+    fn equalities(&mut self) {
+        let mut by_a: BTreeMap<Ref, Vec<Ref>> = BTreeMap::new();
+        let mut by_b: BTreeMap<Ref, Vec<Ref>> = BTreeMap::new();
+        for (&cr, &(ra, rb)) in self.proj {
+            if cr.is_obj() {
+                by_a.entry(ra).or_default().push(cr);
+                by_b.entry(rb).or_default().push(cr);
+            }
+        }
+        for groups in [&by_a, &by_b] {
+            for (src, cs) in groups {
+                if src.is_null() {
+                    continue;
+                }
+                for (i, &x) in cs.iter().enumerate() {
+                    for &y in &cs[i + 1..] {
+                        self.add_eq(x, y);
+                    }
+                }
+            }
+        }
+        for (s, groups) in [(self.a, &by_a), (self.b, &by_b)] {
+            for &(x, y) in &s.preds.may_equal {
+                let (Some(cx), Some(cy)) = (groups.get(&x), groups.get(&y)) else {
+                    continue;
+                };
+                for &p in cx {
+                    for &q in cy {
+                        self.add_eq(p, q);
+                    }
+                }
+            }
+        }
+    }
+
+    /// (g), (h, i), (j), (k), (l), (m) for the positions `ps` of input `s`.
+    fn shapes(&mut self, s: &State, ps: &[Position]) {
+        let mut by_end: BTreeMap<Ref, Vec<&Position>> = BTreeMap::new();
+        for p in ps {
+            by_end.entry(p.end).or_default().push(p);
+        }
+        for (x, xs) in &by_end {
+            for p in xs {
+                // (j), (k)
+                if s.preds.is_non_tree(*x) {
+                    self.out.add_non_tree(p.anchor());
+                }
+                if let Some(f) = s.preds.cyclic(*x) {
+                    self.out.add_cyclic(p.anchor(), f.clone());
+                }
+            }
+            for (i, p) in xs.iter().enumerate() {
+                for q in &xs[i + 1..] {
+                    self.same_object(p, q);
+                }
+            }
+        }
+        let none = Vec::new();
+        // (h, i): carried joins; (g) for `=?` of the input at unrealized positions.
+        for (pairs, is_join) in [(&s.preds.joins, true), (&s.preds.may_equal, false)] {
+            for &(x, y) in pairs {
+                for p in by_end.get(&x).unwrap_or(&none) {
+                    for q in by_end.get(&y).unwrap_or(&none) {
+                        if is_join {
+                            // Carried as is: even a self-join at one position (two hidden
+                            // paths from it meet) must survive.
+                            self.out.add_join(p.anchor(), q.anchor());
+                        } else if !(p.full() && q.full()) {
+                            self.hidden_join(p, q);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// (g): `%$` between the maximal realized prefixes of two positions that are equal (or `=?`)
+    /// in an input, unless both end at the same reference with the same unrealized suffix (then
+    /// every instance agrees anyway).
+    fn hidden_join(&mut self, p: &Position, q: &Position) {
+        if p.anchor() == q.anchor() && p.suffix() == q.suffix() {
+            return;
+        }
+        self.out.add_join(p.anchor(), q.anchor());
+    }
+
+    /// Two different positions of one input hold the same object.
+    fn same_object(&mut self, p: &Position, q: &Position) {
+        // (g)
+        if !(p.full() && q.full()) {
+            self.hidden_join(p, q);
+        }
+        if p.full() && q.full() && p.anchor() == q.anchor() {
+            return; // the merged state realizes the same sharing
+        }
+        if p.root != q.root {
+            return; // sharing between roots: `=?`/`%$` above express it
+        }
+        let (short, long) = if p.labels.len() <= q.labels.len() {
+            (p, q)
+        } else {
+            (q, p)
+        };
+        if short.is_prefix_of(long) {
+            // (m): a realized cycle from `short` back to itself along `long`'s remainder.
+            let f = fields_of(&long.labels[short.labels.len()..]);
+            let start = short.labels.len().min(long.c_refs.len() - 1);
+            for &r in &long.c_refs[start..] {
+                self.out.add_non_tree(r);
+                self.out.add_cyclic(r, f.clone());
+            }
+        } else {
+            // (l): two paths below their common prefix meet.
+            let lcp = p
+                .labels
+                .iter()
+                .zip(&q.labels)
+                .take_while(|(x, y)| x == y)
+                .count();
+            let k = lcp.min(p.c_refs.len() - 1);
+            self.out.add_non_tree(p.c_refs[k]);
+        }
+    }
+
+    /// Fallback when the inputs have too many access paths: allow every shape.
+    fn most_general(&mut self) {
+        let objs: Vec<Ref> = self.proj.keys().copied().filter(|r| r.is_obj()).collect();
+        for (i, &x) in objs.iter().enumerate() {
+            self.out.add_non_tree(x);
+            self.out.add_cyclic(x, FieldSet::new());
+            for &y in &objs[i..] {
+                self.out.add_join(x, y);
+            }
+        }
+    }
+
+    /// (n): the must-reach facts `x →!F y` over merged references that hold in both inputs,
+    /// for the field sets the inputs use, reduced to those the merged state cannot derive from
+    /// the others. A fact whose target is `null` in either input is dropped: it would say the
+    /// list ends rather than name a reference on it.
+    fn must_reach(&mut self) {
+        let field_sets: BTreeSet<&FieldSet> = self
+            .a
+            .preds
+            .must_reach
+            .iter()
+            .chain(&self.b.preds.must_reach)
+            .map(|m| &m.fields)
+            .collect();
+        let objs: Vec<(Ref, (Ref, Ref))> = self
+            .proj
+            .iter()
+            .filter(|(r, (x, y))| r.is_obj() && x.is_obj() && y.is_obj())
+            .map(|(r, p)| (*r, *p))
+            .collect();
+        let mut found = BTreeSet::new();
+        for f in field_sets {
+            for &(from, (fa, fb)) in &objs {
+                for &(to, (ta, tb)) in &objs {
+                    if from != to
+                        && reaches(&self.a.heap, &self.a.preds.must_reach, None, fa, f, ta)
+                        && reaches(&self.b.heap, &self.b.preds.must_reach, None, fb, f, tb)
+                    {
+                        found.insert(MustReach {
+                            from,
+                            fields: f.clone(),
+                            to,
+                        });
+                    }
+                }
+            }
+        }
+        // Drop facts the rest derive, preferring to drop those starting at realized objects
+        // (their successor carries the information).
+        let mut order: Vec<MustReach> = found.iter().cloned().collect();
+        order.sort_by_key(|m| {
+            let realized = matches!(self.c.value(m.from), Some(HeapValue::Object { .. }));
+            (!realized, m.clone())
+        });
+        for m in order {
+            if reaches(&self.c.heap, &found, Some(&m), m.from, &m.fields, m.to) {
+                found.remove(&m);
+            }
+        }
+        for m in found {
+            self.out.add_must_reach(m.from, m.fields, m.to);
+        }
+    }
+}
