@@ -1,1 +1,38 @@
-fn main() {}
+//! `jtg`: termination graphs for Java bytecode, and their soundness check against a real JVM.
+//!
+//! The binary only parses arguments and prints; the work is in the engine and harness crates.
+//! Exit codes: 0 success; 1 violations found (`check`); 2 bad input (arguments, class path,
+//! class files, start state); 3 unsupported program feature; 4 node budget exceeded;
+//! 5 JVM or tracing failure; 70 internal error.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "jtg", version, about = "Termination graphs for Java bytecode")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the termination graph of a method.
+    Graph(commands::graph::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Graph(a) => commands::graph::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("jtg: {e:#}");
+            ExitCode::from(commands::exit_code(&e))
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! Branches: integer comparisons (decided by intervals, else integer refinement against a
+//! literal, else a state split), reference comparisons (instance and equality refinement
+//! first), `goto` and switches.
+
+use super::{Exec, Flow};
+use crate::class::{Cond, Insn};
+use crate::error::EngineError;
+use crate::graph::{EdgeKind, Label, Operand};
+use crate::refine::{equality, integer, split};
+use crate::state::{Interval, Ref, State};
+use std::cmp::Ordering;
+
+pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, before: &State) -> Result<Flow, EngineError> {
+    match insn {
+        Insn::Goto(t) => Ok(Flow::Jump(*t)),
+        Insn::If { cond, target } => {
+            let a = ex.pop()?;
+            let zero = ex.st.new_int(Interval::literal(0));
+            int_branch(ex, before, a, *cond, zero, *target, true)
+        }
+        Insn::IfICmp { cond, target } => {
+            let b = ex.pop()?;
+            let a = ex.pop()?;
+            int_branch(ex, before, a, *cond, b, *target, false)
+        }
+        Insn::IfNull { target } | Insn::IfNonNull { target } => {
+            let a = ex.pop()?;
+            if let Some(flow) = ex.need_realized(a)? {
+                return Ok(flow);
+            }
+            let is_null = a.is_null();
+            let jump = is_null == matches!(insn, Insn::IfNull { .. });
+            Ok(if jump {
+                Flow::Jump(*target)
+            } else {
+                Flow::Next
+            })
+        }
+        Insn::IfACmp { eq, target } => {
+            let b = ex.pop()?;
+            let a = ex.pop()?;
+            for r in [a, b] {
+                if let Some(flow) = ex.need_realized(r)? {
+                    return Ok(flow);
+                }
+            }
+            if a != b && ex.st.preds.may_equal(a, b) {
+                let succs = equality::refine(before, a, b, ex.cx.prog);
+                return Ok(Flow::Refine(EdgeKind::Refine, succs));
+            }
+            // both realized or null, not `=?`: identity is decided by the reference
+            let same = a == b;
+            Ok(if same == *eq {
+                Flow::Jump(*target)
+            } else {
+                Flow::Next
+            })
+        }
+        Insn::TableSwitch {
+            default,
+            low,
+            targets,
+        } => {
+            let cases: Vec<(i32, u32)> = targets
+                .iter()
+                .enumerate()
+                .map(|(k, t)| (low.wrapping_add(k as i32), *t))
+                .collect();
+            switch(ex, before, *default, &cases)
+        }
+        Insn::LookupSwitch { default, pairs } => switch(ex, before, *default, pairs),
+        other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
+    }
+}
+
+fn holds(ord: Ordering, cond: Cond) -> bool {
+    match cond {
+        Cond::Eq => ord == Ordering::Equal,
+        Cond::Ne => ord != Ordering::Equal,
+        Cond::Lt => ord == Ordering::Less,
+        Cond::Ge => ord != Ordering::Less,
+        Cond::Gt => ord == Ordering::Greater,
+        Cond::Le => ord != Ordering::Greater,
+    }
+}
+
+/// `a cond b` on integers; `vs_zero` for the `if<cond>` forms (b is a fresh literal 0).
+fn int_branch(
+    ex: &mut Exec<'_>,
+    before: &State,
+    a: Ref,
+    cond: Cond,
+    b: Ref,
+    target: u32,
+    vs_zero: bool,
+) -> Result<Flow, EngineError> {
+    let va = *ex
+        .st
+        .int(a)
+        .ok_or_else(|| ex.invalid("comparison of a non-integer"))?;
+    let vb = *ex
+        .st
+        .int(b)
+        .ok_or_else(|| ex.invalid("comparison of a non-integer"))?;
+    let decided = if a == b {
+        Some(holds(Ordering::Equal, cond))
+    } else if let Some(ord) = va.compare(&vb) {
+        Some(holds(ord, cond))
+    } else if let Some(outcome) = before.split {
+        // the preceding split fixed the outcome
+        Some(outcome)
+    } else {
+        None
+    };
+    let Some(taken) = decided else {
+        // refine against a literal operand, else split (spec §5.5, §5.6)
+        if let Some(c) = vb.as_literal() {
+            let parts = integer::partition(&va, cond, c);
+            return Ok(Flow::Refine(
+                EdgeKind::Refine,
+                integer::refine(before, a, &parts),
+            ));
+        }
+        if let Some(c) = va.as_literal() {
+            let parts = integer::partition(&vb, cond, c);
+            return Ok(Flow::Refine(
+                EdgeKind::Refine,
+                integer::refine(before, b, &parts),
+            ));
+        }
+        if vs_zero {
+            return Err(ex.invalid("comparison with zero without a literal zero"));
+        }
+        return Ok(Flow::Refine(
+            EdgeKind::Split,
+            split::split(before, a, cond, b),
+        ));
+    };
+    let both_literal = va.as_literal().is_some() && vb.as_literal().is_some();
+    if !both_literal && a != b {
+        let rel = if taken { cond } else { cond.negate() };
+        ex.labels.push(Label::Rel {
+            a: Operand::of(&ex.st, a),
+            cond: rel,
+            b: Operand::of(&ex.st, b),
+        });
+    }
+    Ok(if taken {
+        Flow::Jump(target)
+    } else {
+        Flow::Next
+    })
+}
+
+/// Switches: decided on a literal; otherwise the key is refined into the case values and the
+/// gaps between them.
+fn switch(
+    ex: &mut Exec<'_>,
+    before: &State,
+    default: u32,
+    cases: &[(i32, u32)],
+) -> Result<Flow, EngineError> {
+    let k = ex.pop()?;
+    let v = *ex
+        .st
+        .int(k)
+        .ok_or_else(|| ex.invalid("switch on a non-integer"))?;
+    if let Some(x) = v.as_literal() {
+        let t = cases
+            .iter()
+            .find(|(c, _)| i128::from(*c) == x)
+            .map_or(default, |(_, t)| *t);
+        return Ok(Flow::Jump(t));
+    }
+    // partition v into the case literals it contains and the ranges between them
+    let mut keys: Vec<i128> = cases.iter().map(|(c, _)| i128::from(*c)).collect();
+    keys.sort_unstable();
+    let mut parts = Vec::new();
+    let mut rest = Some(v);
+    for c in keys {
+        let Some(r) = rest else { break };
+        if let Some(below) = r.below(c) {
+            parts.push(below);
+        }
+        if r.contains(c) {
+            parts.push(Interval::literal(c));
+        }
+        rest = r.above(c);
+    }
+    parts.extend(rest);
+    if parts.len() == 1 {
+        // no case value inside the interval: every value takes the default
+        return Ok(Flow::Jump(default));
+    }
+    Ok(Flow::Refine(
+        EdgeKind::Refine,
+        integer::refine(before, k, &parts),
+    ))
+}

@@ -1,0 +1,157 @@
+//! Field access: `getfield`/`putfield` (null check, realization, equality refinement of the
+//! target before writes, the predicate updates of spec §6.3) and static fields (most general
+//! values on first access).
+
+use super::{exception, Exec, Flow};
+use crate::class::{FieldRef, Insn};
+use crate::error::EngineError;
+use crate::program::most_general;
+use crate::state::{FieldSet, HeapValue, Ref, State};
+use std::collections::BTreeSet;
+
+pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
+    match insn {
+        Insn::GetField(f) => {
+            let obj = ex.pop()?;
+            if obj.is_null() {
+                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+            }
+            if let Some(flow) = ex.need_realized(obj)? {
+                return Ok(flow);
+            }
+            let v = field_of(ex, obj, f)?;
+            ex.push(v)?;
+            Ok(Flow::Next)
+        }
+        Insn::PutField(f) => {
+            let value = ex.pop()?;
+            let obj = ex.pop()?;
+            if obj.is_null() {
+                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+            }
+            if let Some(flow) = ex.need_realized(obj)? {
+                return Ok(flow);
+            }
+            if let Some(flow) = ex.need_unaliased(obj) {
+                return Ok(flow);
+            }
+            field_of(ex, obj, f)?;
+            if let Some(HeapValue::Object { fields, .. }) = ex.st.heap.get_mut(&obj) {
+                fields.insert(f.name.clone(), value);
+            }
+            let pre = ex.before.clone();
+            after_write(&mut ex.st, &pre, obj, &f.name, value);
+            Ok(Flow::Next)
+        }
+        Insn::GetStatic(f) => {
+            let key = (f.class.clone(), f.name.clone());
+            let r = match ex.st.statics.get(&key) {
+                Some(r) => *r,
+                None => {
+                    // first access: the most general value of the field's type (the class is
+                    // treated as initialized, as AProVE's competition setting does)
+                    let sem = ex.sem();
+                    let r = most_general(&mut ex.st, &f.desc, sem).map_err(|w| {
+                        ex.unsupported(format!("static field {}.{}: {w}", f.class, f.name))
+                    })?;
+                    ex.st.statics.insert(key, r);
+                    if r.is_obj() {
+                        // an unknown static may be shared with anything else unknown
+                        ex.st.preds.add_join(r, r);
+                        ex.st.preds.add_non_tree(r);
+                        ex.st.preds.add_cyclic(r, FieldSet::new());
+                    }
+                    r
+                }
+            };
+            ex.push(r)?;
+            Ok(Flow::Next)
+        }
+        Insn::PutStatic(f) => {
+            let v = ex.pop()?;
+            ex.st.statics.insert((f.class.clone(), f.name.clone()), v);
+            Ok(Flow::Next)
+        }
+        other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
+    }
+}
+
+/// The reference in field `f` of the realized object `obj`.
+fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
+    match ex.st.value(obj) {
+        Some(HeapValue::Object { fields, class }) => fields
+            .get(&f.name)
+            .copied()
+            .ok_or_else(|| ex.invalid(&format!("object of class {class} has no field {}", f.name))),
+        other => Err(EngineError::Internal(format!(
+            "field access on unrealized {obj} = {other:?}"
+        ))),
+    }
+}
+
+/// Predicate maintenance after `parent.field = child` (spec §6.3, the conservative form of
+/// rules 1–4), computed on the heap `pre` before the write: everything that may reach `parent`
+/// now may share with everything `child` may reach; a possible second path marks ♦, a possible
+/// new cycle marks ♦ and ⟲ through the written field; must-reach facts through the field are
+/// dropped.
+pub fn after_write(st: &mut State, pre: &State, parent: Ref, field: &str, child: Ref) {
+    st.preds.must_reach.retain(|m| !m.fields.contains(field));
+    if !child.is_obj() {
+        return;
+    }
+    let below = may_reach_from(pre, child);
+    let above = may_reach_to(pre, parent);
+    for &p in &above {
+        for &q in &below {
+            st.preds.add_join(p, q);
+        }
+        if below.contains(&p) {
+            // the write may close a cycle through `field`
+            st.preds.add_non_tree(p);
+            st.preds.add_join(p, p);
+            st.preds.add_cyclic(p, [field.to_string()].into());
+        } else if may_reach_from(pre, p).iter().any(|r| below.contains(r)) {
+            // a second path from p to what child reaches
+            st.preds.add_non_tree(p);
+            st.preds.add_join(p, p);
+        }
+    }
+}
+
+/// References `child` may reach: realized fields, plus one `=?`/`%$` step from anything
+/// reached (hidden heap), then realized fields again.
+fn may_reach_from(st: &State, start: Ref) -> BTreeSet<Ref> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![start];
+    while let Some(r) = todo.pop() {
+        if !r.is_obj() || !seen.insert(r) {
+            continue;
+        }
+        if let Some(v) = st.value(r) {
+            todo.extend(v.children());
+        }
+        todo.extend(st.preds.may_equal_partners(r));
+        todo.extend(st.preds.join_partners(r));
+    }
+    seen
+}
+
+/// References that may reach `target`: realized predecessors, and `=?`/`%$` partners of
+/// anything found, transitively.
+fn may_reach_to(st: &State, target: Ref) -> BTreeSet<Ref> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![target];
+    while let Some(r) = todo.pop() {
+        if !r.is_obj() || !seen.insert(r) {
+            continue;
+        }
+        for (k, v) in &st.heap {
+            if v.children().contains(&r) {
+                todo.push(*k);
+            }
+        }
+        todo.extend(st.preds.may_equal_partners(r));
+        todo.extend(st.preds.join_partners(r));
+    }
+    seen
+}

@@ -1,0 +1,282 @@
+//! Objects and calls: `new`, invocations (library models, or inlining of analysed methods with
+//! dispatch by instance refinement), returns, type tests, monitors.
+
+use super::{exception, Exec, Flow};
+use crate::class::{Insn, InvokeKind, Method, MethodRef};
+use crate::error::EngineError;
+use crate::graph::EdgeKind;
+use crate::models::{self, LibraryCall};
+use crate::state::{End, Frame, HeapValue, Interval, MethodId, Ref};
+use std::collections::BTreeMap;
+
+pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, _method: &Method) -> Result<Flow, EngineError> {
+    match insn {
+        Insn::New(class) => {
+            let fields = models::instance_fields(ex.cx.prog, class)?;
+            let mut values = BTreeMap::new();
+            for (name, t, _) in fields {
+                let r = if t.is_reference() {
+                    Ref::Null
+                } else if t.is_integral() && t.slots() == 1 {
+                    ex.st.new_int(Interval::literal(0))
+                } else {
+                    return Err(ex.unsupported(format!("field {class}.{name} of type {t}")));
+                };
+                values.insert(name, r);
+            }
+            let r = ex.st.new_obj(HeapValue::Object {
+                class: class.clone(),
+                fields: values,
+            });
+            ex.push(r)?;
+            Ok(Flow::Next)
+        }
+        Insn::Invoke { kind, method } => invoke(ex, *kind, method),
+        Insn::Return(kind) => {
+            if let Some(k) = kind {
+                if !matches!(k, crate::class::Kind::Int | crate::class::Kind::Ref) {
+                    return Err(ex.unsupported(format!("{k:?} return values")));
+                }
+            }
+            let value = if kind.is_some() {
+                Some(ex.pop()?)
+            } else {
+                None
+            };
+            ex.st.frames.pop();
+            match ex.st.frames.last_mut() {
+                None => ex.st.end = Some(End::Return(value)),
+                Some(caller) => {
+                    if let Some(v) = value {
+                        caller.stack.push(v);
+                    }
+                    let caller_method = caller.method.clone();
+                    let call_pc = caller.pc;
+                    let next = next_pc_of(ex, &caller_method, call_pc)?;
+                    if let Some(c) = ex.st.frames.last_mut() {
+                        c.pc = next;
+                    }
+                    ex.kind = EdgeKind::Return;
+                }
+            }
+            Ok(Flow::Done)
+        }
+        Insn::CheckCast(t) | Insn::InstanceOf(t) => {
+            let r = ex.pop()?;
+            let is_cast = matches!(insn, Insn::CheckCast(_));
+            if r.is_null() {
+                let v = if is_cast {
+                    r
+                } else {
+                    ex.st.new_int(Interval::literal(0))
+                };
+                ex.push(v)?;
+                return Ok(Flow::Next);
+            }
+            if let Some(flow) = ex.need_realized(r)? {
+                return Ok(flow);
+            }
+            let ty = ex
+                .st
+                .value(r)
+                .and_then(|v| v.type_name())
+                .unwrap_or("java/lang/Object")
+                .to_string();
+            let ok = ex.cx.prog.hierarchy.is_subtype(&ty, t)?;
+            if is_cast {
+                if !ok {
+                    return exception::throw_builtin(ex, "java/lang/ClassCastException");
+                }
+                ex.push(r)?;
+            } else {
+                let v = ex.st.new_int(Interval::literal(i128::from(ok)));
+                ex.push(v)?;
+            }
+            Ok(Flow::Next)
+        }
+        Insn::MonitorEnter | Insn::MonitorExit => {
+            let r = ex.pop()?;
+            if r.is_null() {
+                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+            }
+            Ok(Flow::Next)
+        }
+        other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
+    }
+}
+
+fn next_pc_of(ex: &Exec<'_>, m: &MethodId, pc: u32) -> Result<u32, EngineError> {
+    let method = ex.cx.prog.method(m)?;
+    method
+        .code
+        .as_ref()
+        .and_then(|c| c.next_pc(pc))
+        .ok_or_else(|| ex.invalid("return to a call site without a next instruction"))
+}
+
+fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, EngineError> {
+    let n_args = m.desc.params.len();
+    for p in &m.desc.params {
+        if p.slots() != 1 || matches!(p, crate::class::FieldType::Float) {
+            return Err(ex.unsupported(format!(
+                "call of {}.{}{} with a {p} argument",
+                m.class, m.name, m.desc_str
+            )));
+        }
+    }
+    let has_receiver = kind != InvokeKind::Static;
+    let receiver = if has_receiver {
+        Some(ex.peek(n_args)?)
+    } else {
+        None
+    };
+    if let Some(r) = receiver {
+        if r.is_null() {
+            return exception::throw_builtin(ex, "java/lang/NullPointerException");
+        }
+    }
+    // the class whose method runs
+    let target_class = match (kind, receiver) {
+        (InvokeKind::Virtual | InvokeKind::Interface, Some(r)) => {
+            let exact = match ex.st.value(r) {
+                Some(HeapValue::Object { class, .. }) => Some(class.clone()),
+                _ => None,
+            };
+            match exact {
+                Some(c) => c,
+                None => {
+                    if models::library_call(&m.class, &m.name, &m.desc_str).is_some()
+                        && is_final_builtin(&m.class)
+                    {
+                        m.class.clone()
+                    } else if let Some(flow) = ex.need_realized(r)? {
+                        return Ok(flow);
+                    } else {
+                        m.class.clone()
+                    }
+                }
+            }
+        }
+        _ => m.class.clone(),
+    };
+    if let Some(model) = models::library_call(&target_class, &m.name, &m.desc_str) {
+        return library(ex, model, n_args, has_receiver);
+    }
+    let resolved = match kind {
+        InvokeKind::Virtual | InvokeKind::Interface => {
+            ex.cx
+                .prog
+                .hierarchy
+                .dispatch_virtual(&target_class, &m.name, &m.desc_str)?
+        }
+        _ => ex
+            .cx
+            .prog
+            .hierarchy
+            .resolve_method(&target_class, &m.name, &m.desc_str)?,
+    };
+    let Some(resolved) = resolved else {
+        return Err(ex.unsupported(format!(
+            "library method {}.{}{} (no model)",
+            target_class.replace('/', "."),
+            m.name,
+            m.desc_str
+        )));
+    };
+    let callee = resolved.method();
+    let Some(code) = &callee.code else {
+        return Err(ex.unsupported(format!(
+            "call of {} {}.{}{}",
+            if callee.is_native {
+                "native method"
+            } else {
+                "abstract method"
+            },
+            callee.class,
+            callee.name,
+            callee.desc_str
+        )));
+    };
+    let id = MethodId::new(&callee.class, &callee.name, &callee.desc_str);
+    if ex.st.frames.iter().any(|f| f.method == id) {
+        return Err(ex.unsupported(format!(
+            "recursive call of {id} (call abstraction for recursion is not implemented)"
+        )));
+    }
+    let mut args = Vec::with_capacity(n_args + 1);
+    for _ in 0..n_args + usize::from(has_receiver) {
+        args.push(ex.pop()?);
+    }
+    args.reverse();
+    let mut frame = Frame::new(id, code.max_locals as usize);
+    if args.len() > frame.locals.len() {
+        return Err(ex.invalid("arguments exceed the callee's max_locals"));
+    }
+    for (slot, a) in args.into_iter().enumerate() {
+        frame.locals[slot] = Some(a);
+    }
+    ex.st.frames.push(frame);
+    ex.kind = EdgeKind::Call;
+    Ok(Flow::Done)
+}
+
+fn is_final_builtin(class: &str) -> bool {
+    matches!(
+        class,
+        "java/lang/String" | "java/lang/Math" | "java/lang/Object"
+    )
+}
+
+fn library(
+    ex: &mut Exec<'_>,
+    model: LibraryCall,
+    n_args: usize,
+    has_receiver: bool,
+) -> Result<Flow, EngineError> {
+    match model {
+        LibraryCall::NoEffect => {
+            for _ in 0..n_args + usize::from(has_receiver) {
+                ex.pop()?;
+            }
+        }
+        LibraryCall::StringLength => {
+            let s = ex.peek(0)?;
+            if let Some(flow) = ex.need_realized(s)? {
+                return Ok(flow);
+            }
+            ex.pop()?;
+            let count = match ex.st.value(s) {
+                Some(HeapValue::Object { fields, .. }) => fields.get("count").copied(),
+                _ => None,
+            }
+            .ok_or_else(|| ex.invalid("String.length() on a non-String"))?;
+            ex.push(count)?;
+        }
+        LibraryCall::MathMax | LibraryCall::MathMin | LibraryCall::MathAbs => {
+            let sem = ex.sem();
+            let b = ex.pop()?;
+            let vb = *ex
+                .st
+                .int(b)
+                .ok_or_else(|| ex.invalid("Math on a non-integer"))?;
+            let v = if model == LibraryCall::MathAbs {
+                models::abs(&vb, sem)
+            } else {
+                let a = ex.pop()?;
+                let va = *ex
+                    .st
+                    .int(a)
+                    .ok_or_else(|| ex.invalid("Math on a non-integer"))?;
+                match (va.compare(&vb), model) {
+                    (Some(std::cmp::Ordering::Less), LibraryCall::MathMax)
+                    | (Some(std::cmp::Ordering::Greater), LibraryCall::MathMin) => vb,
+                    (Some(_), _) => va,
+                    (None, _) => va.hull(&vb),
+                }
+            };
+            let r = ex.st.new_int(v);
+            ex.push(r)?;
+        }
+    }
+    Ok(Flow::Next)
+}

@@ -1,0 +1,236 @@
+//! Symbolic evaluation (spec §6): one instruction per evaluation edge. When an instruction
+//! cannot be executed deterministically, the step returns the refinement that makes it so and
+//! the graph builder retries on each successor.
+//!
+//! One module per instruction family: [`stack`] (loads, stores, constants, stack shuffles),
+//! [`arith`], [`branch`], [`field`] (instance and static fields), [`invoke`] (new, calls,
+//! returns), [`exception`] (throwing and handling).
+
+mod arith;
+mod branch;
+mod exception;
+mod field;
+mod invoke;
+mod stack;
+
+use crate::class::Insn;
+
+use crate::error::EngineError;
+use crate::graph::{EdgeKind, Label};
+use crate::program::Program;
+use crate::refine::{self, Succ};
+use crate::state::{HeapValue, IntSemantics, MethodId, Ref, State};
+
+/// What one step from a state produces.
+#[derive(Debug)]
+pub enum Step {
+    /// The instruction was evaluated: one successor along an edge of `kind`
+    /// (eval, call or return).
+    Eval { kind: EdgeKind, succ: Succ },
+    /// A case analysis is needed first: successors along refinement or split edges.
+    Refine { kind: EdgeKind, succs: Vec<Succ> },
+}
+
+/// The evaluation context.
+pub struct Ctx<'a> {
+    pub prog: &'a Program,
+    pub sem: IntSemantics,
+}
+
+/// Performs one step from `st` (which must not be a program end).
+pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
+    let frame = st
+        .top()
+        .ok_or_else(|| EngineError::Internal("step from a program end".into()))?;
+    let class = cx.prog.hierarchy.classpath().load(&frame.method.class)?;
+    let method = class.method(&frame.method.name, Some(&frame.method.desc))?;
+    let code = method.code.as_ref().ok_or_else(|| EngineError::Invalid {
+        method: frame.method.clone(),
+        pc: frame.pc,
+        what: "method has no code".into(),
+    })?;
+    let insn = code.at(frame.pc).ok_or_else(|| EngineError::Invalid {
+        method: frame.method.clone(),
+        pc: frame.pc,
+        what: "no instruction at this pc".into(),
+    })?;
+    let mut ex = Exec {
+        st: st.clone(),
+        before: st.clone(),
+        cx,
+        method: frame.method.clone(),
+        pc: frame.pc,
+        labels: vec![],
+        kind: EdgeKind::Eval,
+    };
+    ex.st.split.take();
+    let outcome = match insn {
+        Insn::Nop => Ok(Flow::Next),
+        Insn::AConstNull
+        | Insn::IConst(_)
+        | Insn::Ldc(_)
+        | Insn::Load(..)
+        | Insn::Store(..)
+        | Insn::Pop
+        | Insn::Pop2
+        | Insn::Dup
+        | Insn::DupX1
+        | Insn::DupX2
+        | Insn::Dup2
+        | Insn::Swap => stack::eval(&mut ex, insn),
+        Insn::Arith(..) | Insn::IInc { .. } | Insn::I2B | Insn::I2C | Insn::I2S => {
+            arith::eval(&mut ex, insn)
+        }
+        Insn::If { .. }
+        | Insn::IfICmp { .. }
+        | Insn::IfACmp { .. }
+        | Insn::IfNull { .. }
+        | Insn::IfNonNull { .. }
+        | Insn::Goto(_)
+        | Insn::TableSwitch { .. }
+        | Insn::LookupSwitch { .. } => branch::eval(&mut ex, insn, st),
+        Insn::GetField(_) | Insn::PutField(_) | Insn::GetStatic(_) | Insn::PutStatic(_) => {
+            field::eval(&mut ex, insn)
+        }
+        Insn::New(_)
+        | Insn::Invoke { .. }
+        | Insn::Return(_)
+        | Insn::CheckCast(_)
+        | Insn::InstanceOf(_)
+        | Insn::MonitorEnter
+        | Insn::MonitorExit => invoke::eval(&mut ex, insn, method),
+        Insn::AThrow => exception::athrow(&mut ex),
+        other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
+    }?;
+    let next_pc = code.next_pc(ex.pc);
+    match outcome {
+        Flow::Refine(kind, succs) => Ok(Step::Refine { kind, succs }),
+        flow => {
+            match flow {
+                Flow::Next => {
+                    let pc = next_pc.ok_or_else(|| ex.invalid("execution falls off the code"))?;
+                    ex.top()?.pc = pc;
+                }
+                Flow::Jump(t) => ex.top()?.pc = t,
+                Flow::Done => {}
+                Flow::Refine(..) => unreachable!("handled above"),
+            }
+            ex.st.gc();
+            Ok(Step::Eval {
+                kind: ex.kind,
+                succ: Succ::labelled(ex.st, ex.labels),
+            })
+        }
+    }
+}
+
+/// How control continues after an instruction.
+pub(crate) enum Flow {
+    /// To the next instruction.
+    Next,
+    /// To this pc of the current frame.
+    Jump(u32),
+    /// Frames and pcs were already set (calls, returns, exceptions).
+    Done,
+    /// A refinement must happen first.
+    Refine(EdgeKind, Vec<Succ>),
+}
+
+/// The state being evaluated plus the context of the current instruction.
+pub(crate) struct Exec<'a> {
+    pub st: State,
+    /// The state before the instruction; refinements apply to it.
+    pub before: State,
+    pub cx: &'a Ctx<'a>,
+    pub method: MethodId,
+    pub pc: u32,
+    pub labels: Vec<Label>,
+    pub kind: EdgeKind,
+}
+
+impl Exec<'_> {
+    pub fn unsupported(&self, what: String) -> EngineError {
+        EngineError::Unsupported {
+            method: self.method.clone(),
+            pc: self.pc,
+            what,
+        }
+    }
+    pub fn invalid(&self, what: &str) -> EngineError {
+        EngineError::Invalid {
+            method: self.method.clone(),
+            pc: self.pc,
+            what: what.to_string(),
+        }
+    }
+    pub fn top(&mut self) -> Result<&mut crate::state::Frame, EngineError> {
+        let m = self.method.clone();
+        let pc = self.pc;
+        self.st.top_mut().ok_or(EngineError::Invalid {
+            method: m,
+            pc,
+            what: "no frame".into(),
+        })
+    }
+    pub fn pop(&mut self) -> Result<Ref, EngineError> {
+        let e = self.invalid("operand stack underflow");
+        self.top()?.stack.pop().ok_or(e)
+    }
+    /// The `k`-th value from the top of the operand stack (0 = top), without popping.
+    pub fn peek(&mut self, k: usize) -> Result<Ref, EngineError> {
+        let e = self.invalid("operand stack underflow");
+        let s = &self.top()?.stack;
+        s.len().checked_sub(k + 1).map(|i| s[i]).ok_or(e)
+    }
+    pub fn push(&mut self, r: Ref) -> Result<(), EngineError> {
+        self.top()?.stack.push(r);
+        Ok(())
+    }
+    pub fn sem(&self) -> IntSemantics {
+        self.cx.sem
+    }
+
+    /// Refinement needed before an object reference can be used as a realized object: an
+    /// equality refinement against a realized `=?` partner (invariant 2.5.1), else an instance
+    /// refinement. `None` when `r` is null or already realized.
+    pub fn need_realized(&self, r: Ref) -> Result<Option<Flow>, EngineError> {
+        match self.st.value(r) {
+            Some(HeapValue::Unknown { .. } | HeapValue::Abstract { .. }) => {}
+            _ => return Ok(None),
+        }
+        for p in self.st.preds.may_equal_partners(r) {
+            if matches!(
+                self.st.value(p),
+                Some(HeapValue::Object { .. } | HeapValue::Array { .. })
+            ) {
+                let succs = refine::equality::refine(&self.st_before(), r, p, self.cx.prog);
+                return Ok(Some(Flow::Refine(EdgeKind::Refine, succs)));
+            }
+        }
+        let succs = refine::instance::refine(
+            &self.st_before(),
+            r,
+            self.cx.prog,
+            self.cx.sem,
+            (&self.method, self.pc),
+        )?;
+        Ok(Some(Flow::Refine(EdgeKind::Refine, succs)))
+    }
+
+    /// Refinement needed before `r` may be written through: every `=?` partner is resolved
+    /// first, so that aliases see the write (spec §6.2 putfield).
+    pub fn need_unaliased(&self, r: Ref) -> Option<Flow> {
+        let p = *self.st.preds.may_equal_partners(r).first()?;
+        let (a, b) = match self.st.value(r) {
+            Some(HeapValue::Object { .. } | HeapValue::Array { .. }) => (p, r),
+            _ => (r, p),
+        };
+        let succs = refine::equality::refine(&self.st_before(), a, b, self.cx.prog);
+        Some(Flow::Refine(EdgeKind::Refine, succs))
+    }
+
+    /// The state as it was before this instruction began (refinements apply to it).
+    pub fn st_before(&self) -> State {
+        self.before.clone()
+    }
+}

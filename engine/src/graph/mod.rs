@@ -1,0 +1,146 @@
+//! Termination graphs (spec §7.1): nodes are states, edges are evaluation, refinement, split,
+//! instance, call and return edges; evaluation edges carry the arithmetic and relations they
+//! computed or checked.
+
+mod builder;
+mod label;
+
+pub use builder::{build_graph, BuildFailure};
+pub use label::{Label, Operand};
+
+use crate::state::{MethodId, State};
+use std::fmt;
+
+pub type NodeId = usize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EdgeKind {
+    /// One instruction evaluated.
+    Eval,
+    /// Case analysis on a reference (instance, integer or equality refinement).
+    Refine,
+    /// Case analysis on an integer relation that no interval partition decides.
+    Split,
+    /// The source state is an instance of the target (`s ⊑ t`).
+    Instance,
+    /// An invocation pushed a frame (inlining).
+    Call,
+    /// A return popped a frame into its caller.
+    Return,
+}
+
+impl EdgeKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EdgeKind::Eval => "eval",
+            EdgeKind::Refine => "refine",
+            EdgeKind::Split => "split",
+            EdgeKind::Instance => "instance",
+            EdgeKind::Call => "call",
+            EdgeKind::Return => "return",
+        }
+    }
+    pub fn parse(s: &str) -> Option<EdgeKind> {
+        Some(match s {
+            "eval" => EdgeKind::Eval,
+            "refine" => EdgeKind::Refine,
+            "split" => EdgeKind::Split,
+            "instance" => EdgeKind::Instance,
+            "call" => EdgeKind::Call,
+            "return" => EdgeKind::Return,
+            _ => return None,
+        })
+    }
+    /// Edges that correspond to one executed instruction.
+    pub fn is_step(self) -> bool {
+        matches!(self, EdgeKind::Eval | EdgeKind::Call | EdgeKind::Return)
+    }
+}
+
+impl fmt::Display for EdgeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub id: NodeId,
+    pub state: State,
+}
+
+impl Node {
+    /// A program end: the call stack is empty.
+    pub fn is_end(&self) -> bool {
+        self.state.is_end()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub kind: EdgeKind,
+    pub labels: Vec<Label>,
+}
+
+/// A termination graph of one entry method.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub method: MethodId,
+    pub nodes: Vec<Node>,
+    /// Edges in creation order; the outgoing edges of a node keep their order.
+    pub edges: Vec<Edge>,
+    pub start: NodeId,
+}
+
+impl Graph {
+    pub fn new(method: MethodId, start: State) -> Graph {
+        Graph {
+            method,
+            nodes: vec![Node {
+                id: 0,
+                state: start,
+            }],
+            edges: vec![],
+            start: 0,
+        }
+    }
+    pub fn add_node(&mut self, state: State) -> NodeId {
+        let id = self.nodes.len();
+        self.nodes.push(Node { id, state });
+        id
+    }
+    pub fn add_edge(&mut self, from: NodeId, to: NodeId, kind: EdgeKind, labels: Vec<Label>) {
+        self.edges.push(Edge {
+            from,
+            to,
+            kind,
+            labels,
+        });
+    }
+    pub fn outgoing(&self, n: NodeId) -> impl Iterator<Item = &Edge> {
+        self.edges.iter().filter(move |e| e.from == n)
+    }
+    /// Outgoing edges of every node, indexed by node id.
+    pub fn successors(&self) -> Vec<Vec<&Edge>> {
+        let mut v = vec![Vec::new(); self.nodes.len()];
+        for e in &self.edges {
+            v[e.from].push(e);
+        }
+        v
+    }
+    /// Nodes that are neither program ends nor have outgoing edges.
+    pub fn open_leaves(&self) -> Vec<NodeId> {
+        let succ = self.successors();
+        self.nodes
+            .iter()
+            .filter(|n| !n.is_end() && succ[n.id].is_empty())
+            .map(|n| n.id)
+            .collect()
+    }
+    /// Complete: every leaf is a program end (spec §7.1).
+    pub fn is_complete(&self) -> bool {
+        self.open_leaves().is_empty()
+    }
+}

@@ -1,0 +1,222 @@
+//! The analysed program: class path, hierarchy and the options of a graph construction, plus
+//! the adapters the state layer needs (local names for the text form, subtyping) and the
+//! default start state of a method.
+
+use crate::class::{ClassPath, FieldType, Hierarchy, Method};
+use crate::error::EngineError;
+use crate::state::text::LocalNames;
+use crate::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, State, Subtyping};
+use std::sync::Arc;
+
+/// Options of a graph construction.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub ints: IntSemantics,
+    /// The construction stops with [`EngineError::Budget`] past this many nodes.
+    pub max_nodes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            ints: IntSemantics::Unbounded,
+            max_nodes: 100_000,
+        }
+    }
+}
+
+/// A program to analyse.
+#[derive(Debug)]
+pub struct Program {
+    pub hierarchy: Hierarchy,
+}
+
+impl Program {
+    pub fn new(classpath: ClassPath) -> Program {
+        Program {
+            hierarchy: Hierarchy::new(Arc::new(classpath)),
+        }
+    }
+
+    /// Loads a method's declaration.
+    pub fn method(&self, m: &MethodId) -> Result<Method, EngineError> {
+        let class = self.hierarchy.classpath().load(&m.class)?;
+        Ok(class.method(&m.name, Some(&m.desc))?.clone())
+    }
+
+    /// Resolves `Class.method` or `Class.method(desc)` (class dotted or slashed).
+    pub fn find_method(&self, spec: &str) -> Result<MethodId, EngineError> {
+        let (head, desc) = match spec.find('(') {
+            Some(i) => (&spec[..i], Some(&spec[i..])),
+            None => (spec, None),
+        };
+        let dot = head.rfind('.').ok_or_else(|| {
+            EngineError::StartState(format!("`{spec}` is not of the form Class.method[(desc)]"))
+        })?;
+        let class = head[..dot].replace('.', "/");
+        let name = &head[dot + 1..];
+        let c = self.hierarchy.classpath().load(&class)?;
+        let m = c.method(name, desc)?;
+        Ok(MethodId::new(&class, &m.name, &m.desc_str))
+    }
+
+    /// The default start state of `m` (spec §8): every parameter the most general value of its
+    /// type; `this` an existing instance `C(…)`; `String[] args` of `main` a non-null array of
+    /// unknown length.
+    pub fn default_start(&self, m: &MethodId, sem: IntSemantics) -> Result<State, EngineError> {
+        let method = self.method(m)?;
+        let code = method.code.as_ref().ok_or_else(|| {
+            EngineError::StartState(format!("{m} has no code (abstract or native)"))
+        })?;
+        let mut st = State::default();
+        let mut frame = Frame::new(m.clone(), code.max_locals as usize);
+        let mut slot = 0usize;
+        if !method.is_static {
+            let this = st.new_obj(HeapValue::Abstract {
+                ty: m.class.to_string(),
+            });
+            frame.locals[slot] = Some(this);
+            slot += 1;
+        }
+        let is_main = method.is_static
+            && m.name.as_ref() == "main"
+            && m.desc.as_ref() == "([Ljava/lang/String;)V";
+        for p in &method.desc.params {
+            let r = if is_main {
+                let len = st.new_int(
+                    Interval::at_least(0)
+                        .intersect(&Interval::most_general(sem))
+                        .unwrap_or(Interval::at_least(0)),
+                );
+                st.new_obj(HeapValue::Array {
+                    ty: "[Ljava/lang/String;".into(),
+                    len,
+                    elems: None,
+                })
+            } else {
+                most_general(&mut st, p, sem).map_err(|what| EngineError::Unsupported {
+                    method: m.clone(),
+                    pc: 0,
+                    what,
+                })?
+            };
+            if slot >= frame.locals.len() {
+                return Err(EngineError::StartState(format!(
+                    "{m}: parameters exceed max_locals"
+                )));
+            }
+            frame.locals[slot] = Some(r);
+            slot += p.slots() as usize;
+        }
+        st.frames.push(frame);
+        Ok(st)
+    }
+
+    /// Constants the method compares against (for threshold widening).
+    pub fn compared_constants(&self, m: &MethodId) -> Vec<i128> {
+        use crate::class::Insn;
+        let mut out = vec![0i128];
+        if let Ok(method) = self.method(m) {
+            if let Some(code) = &method.code {
+                for (_, insn) in &code.insns {
+                    if let Insn::IConst(v) = insn {
+                        out.push(i128::from(*v));
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// A fresh reference with the most general value of a declared type.
+pub fn most_general(
+    st: &mut State,
+    t: &FieldType,
+    sem: IntSemantics,
+) -> Result<crate::state::Ref, String> {
+    Ok(match t {
+        FieldType::Int
+        | FieldType::Short
+        | FieldType::Byte
+        | FieldType::Char
+        | FieldType::Boolean => st.new_int(type_range(t, sem)),
+        FieldType::Object(c) => st.new_obj(HeapValue::Unknown { ty: c.clone() }),
+        FieldType::Array(_) => st.new_obj(HeapValue::Unknown { ty: t.to_string() }),
+        FieldType::Long | FieldType::Float | FieldType::Double => {
+            return Err(format!(
+                "values of type {t} (only int-like and reference values are modelled)"
+            ))
+        }
+    })
+}
+
+/// The value range of an integral type: the JVM ranges of byte/short/char/boolean; for `int`,
+/// the range of the integer semantics.
+pub fn type_range(t: &FieldType, sem: IntSemantics) -> Interval {
+    let r = |a: i128, b: i128| Interval::new(Some(a), Some(b)).unwrap_or(Interval::TOP);
+    match t {
+        FieldType::Boolean => r(0, 1),
+        FieldType::Byte => r(-128, 127),
+        FieldType::Char => r(0, 65535),
+        FieldType::Short => r(-32768, 32767),
+        _ => Interval::most_general(sem),
+    }
+}
+
+impl LocalNames for Program {
+    fn local_name(&self, m: &MethodId, slot: usize, pc: u32) -> Option<String> {
+        let method = self.method(m).ok()?;
+        let name = method
+            .code
+            .as_ref()?
+            .local_name(u16::try_from(slot).ok()?, pc)?;
+        Some(name.to_string())
+    }
+    fn local_slot(&self, m: &MethodId, name: &str, pc: u32) -> Option<usize> {
+        let method = self.method(m).ok()?;
+        let code = method.code.as_ref()?;
+        code.local_names
+            .iter()
+            .find(|l| l.name == name && l.start <= pc && pc < l.start + l.len)
+            .or_else(|| code.local_names.iter().find(|l| l.name == name))
+            .map(|l| l.slot as usize)
+    }
+    fn max_locals(&self, m: &MethodId) -> Option<usize> {
+        Some(self.method(m).ok()?.code.as_ref()?.max_locals as usize)
+    }
+}
+
+/// Hierarchy errors (a class missing from the class path) answer "not a subtype": the safe
+/// answer for instance checks, which then fail instead of guessing.
+impl Subtyping for Program {
+    fn is_subtype(&self, sub: &str, sup: &str) -> bool {
+        sub == sup || self.hierarchy.is_subtype(sub, sup).unwrap_or(false)
+    }
+    fn join(&self, a: &str, b: &str) -> String {
+        if self.is_subtype(a, b) {
+            return b.to_string();
+        }
+        if self.is_subtype(b, a) {
+            return a.to_string();
+        }
+        let mut cur = self.hierarchy.super_of(a).ok().flatten();
+        while let Some(c) = cur {
+            if self.is_subtype(b, &c) {
+                return c;
+            }
+            cur = self.hierarchy.super_of(&c).ok().flatten();
+        }
+        "java/lang/Object".to_string()
+    }
+}
+
+/// The type string the state uses for a declared type: internal class name or descriptor.
+pub fn type_string(t: &FieldType) -> String {
+    match t {
+        FieldType::Object(c) => c.clone(),
+        other => other.to_string(),
+    }
+}

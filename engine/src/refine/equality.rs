@@ -1,0 +1,70 @@
+//! Equality refinement (Def. 2.20): for `r =? p` with `r` not realized, the successor `s=`
+//! identifies `r` with `p` (`s[r/p]`, combining what both references know) and `s≠` drops the
+//! predicate.
+
+use super::Succ;
+use crate::graph::Label;
+use crate::state::{HeapValue, Ref, State, Subtyping};
+
+/// The two successors of an equality refinement (the equal case is left out when the two
+/// values cannot be one object).
+pub fn refine(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Vec<Succ> {
+    let mut out = Vec::new();
+    if let Some(eq) = identify(st, r, p, types) {
+        out.push(Succ::labelled(eq, vec![Label::Note(format!("{r} = {p}"))]));
+    }
+    let mut ne = st.clone();
+    ne.preds.remove_may_equal(r, p);
+    out.push(Succ::labelled(ne, vec![Label::Note(format!("{r} ≠ {p}"))]));
+    out
+}
+
+/// `s[r/p]` where `p` takes the combined value of both; `None` when the two cannot be equal.
+fn identify(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Option<State> {
+    let mut vr = st.value(r)?.clone();
+    let mut vp = st.value(p)?.clone();
+    // the values may point to r themselves (e.g. p.next = r): rename inside them too
+    vr.rename_children(r, p);
+    vp.rename_children(r, p);
+    let combined = meet(&vr, &vp, types)?;
+    let mut s = st.clone();
+    s.preds.remove_may_equal(r, p);
+    s.rename(r, p);
+    s.heap.insert(p, combined);
+    Some(s)
+}
+
+/// The value of one object known both as `a` (unrealized) and as `b`.
+fn meet(a: &HeapValue, b: &HeapValue, types: &dyn Subtyping) -> Option<HeapValue> {
+    use HeapValue::*;
+    let ta = a.type_name()?;
+    let tb = b.type_name()?;
+    let exists = a.exists() || b.exists();
+    let narrow = |t: &str, exists: bool| {
+        if exists {
+            Abstract { ty: t.to_string() }
+        } else {
+            Unknown { ty: t.to_string() }
+        }
+    };
+    match (a, b) {
+        (Object { .. } | Array { .. }, _) if !matches!(b, Object { .. } | Array { .. }) => {
+            types.is_subtype(ta, tb).then(|| a.clone())
+        }
+        (_, Object { .. } | Array { .. }) if !matches!(a, Object { .. } | Array { .. }) => {
+            types.is_subtype(tb, ta).then(|| b.clone())
+        }
+        (Object { .. } | Array { .. }, Object { .. } | Array { .. }) => None,
+        _ => {
+            if types.is_subtype(ta, tb) {
+                Some(narrow(ta, exists))
+            } else if types.is_subtype(tb, ta) {
+                Some(narrow(tb, exists))
+            } else {
+                // Unrelated static types (interfaces): keep one bound; the other is lost,
+                // which over-approximates.
+                Some(narrow(tb, exists))
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! Instance refinement (Def. 2.17, spec §5.2): an unknown object `C(?)` (or an existing object
+//! with unknown fields `C(…)`) becomes `null` or, for every non-abstract subtype `C_i`, a
+//! realized `C_i(f=r_f,…)` with fresh most-general fields. The fresh fields inherit the
+//! predicates of the refined reference.
+
+use super::Succ;
+use crate::error::EngineError;
+use crate::graph::Label;
+use crate::models;
+use crate::program::{most_general, type_string, Program};
+use crate::state::{HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
+use std::collections::BTreeMap;
+
+/// Whether an `=?` between values of these two static types is meaningful (they may have a
+/// common instance). Unsure answers are `true`: an extra `=?` only costs precision.
+pub fn may_alias(types: &dyn Subtyping, a: &str, b: &str) -> bool {
+    types.is_subtype(a, b) || types.is_subtype(b, a) || !(is_class_like(a) && is_class_like(b))
+}
+
+fn is_class_like(t: &str) -> bool {
+    // arrays and the well-known final classes never share instances with unrelated types
+    t.starts_with('[') || t == "java/lang/String"
+}
+
+/// The refinement successors of object reference `r`. `at` names the instruction for errors.
+pub fn refine(
+    st: &State,
+    r: Ref,
+    prog: &Program,
+    sem: IntSemantics,
+    at: (&MethodId, u32),
+) -> Result<Vec<Succ>, EngineError> {
+    let unsupported = |what: String| EngineError::Unsupported {
+        method: at.0.clone(),
+        pc: at.1,
+        what,
+    };
+    let (ty, exists) = match st.value(r) {
+        Some(HeapValue::Unknown { ty }) => (ty.clone(), false),
+        Some(HeapValue::Abstract { ty }) => (ty.clone(), true),
+        other => {
+            return Err(EngineError::Internal(format!(
+                "instance refinement of {r} = {other:?}"
+            )))
+        }
+    };
+    let mut out = Vec::new();
+    if !exists && null_possible(st, r) {
+        let mut s = st.clone();
+        s.rename(r, Ref::Null);
+        out.push(Succ::labelled(s, vec![Label::Note(format!("{r} = null"))]));
+    }
+    if ty.starts_with('[') {
+        // an array of unknown length and contents
+        let mut s = st.clone();
+        let len = s.new_int(
+            Interval::at_least(0)
+                .intersect(&Interval::most_general(sem))
+                .unwrap_or(Interval::at_least(0)),
+        );
+        let fresh = s.new_obj(HeapValue::Array {
+            ty: ty.clone(),
+            len,
+            elems: None,
+        });
+        s.rename(r, fresh);
+        s.heap.insert(
+            fresh,
+            HeapValue::Array {
+                ty: ty.clone(),
+                len,
+                elems: None,
+            },
+        );
+        out.push(Succ::labelled(
+            s,
+            vec![Label::Note(format!("{r} = {fresh}"))],
+        ));
+        return Ok(out);
+    }
+    let classes = prog.hierarchy.non_abstract_subtypes(&ty)?;
+    if classes.is_empty() {
+        return Err(unsupported(format!(
+            "no instantiable subtype of {ty} is known"
+        )));
+    }
+    if ty == "java/lang/Object" {
+        return Err(unsupported(
+            "instance refinement of java.lang.Object (it would need every class)".into(),
+        ));
+    }
+    for class in classes {
+        let fields = models::instance_fields(prog, &class)?;
+        let mut s = st.clone();
+        let fresh = s.fresh_obj();
+        let mut values = BTreeMap::new();
+        let mut obj_children = Vec::new();
+        for (name, t, range) in &fields {
+            let child = match range {
+                Some(iv) => s.new_int(*iv),
+                None => most_general(&mut s, t, sem)
+                    .map_err(|w| unsupported(format!("field {class}.{name}: {w}")))?,
+            };
+            if child.is_obj() {
+                obj_children.push((name.clone(), child, type_string(t)));
+            }
+            values.insert(name.clone(), child);
+        }
+        s.rename(r, fresh);
+        s.heap.insert(
+            fresh,
+            HeapValue::Object {
+                class: class.clone(),
+                fields: values,
+            },
+        );
+        inherit_predicates(&mut s, fresh, &class, &obj_children, prog);
+        out.push(Succ::labelled(
+            s,
+            vec![Label::Note(format!("{r} = {fresh}"))],
+        ));
+    }
+    Ok(out)
+}
+
+/// `r = null` is impossible when `r →!F t` with `t` a different, existing object (seed
+/// footnote 10: the null successor would be inconsistent).
+fn null_possible(st: &State, r: Ref) -> bool {
+    !st.preds
+        .must_reach_from(r)
+        .iter()
+        .any(|m| m.to != r && st.value(m.to).is_some_and(HeapValue::exists))
+}
+
+/// Predicate inheritance of Def. 2.17 for the fresh object `parent` with object-typed
+/// `children` (field name, reference, static type).
+fn inherit_predicates(
+    s: &mut State,
+    parent: Ref,
+    class: &str,
+    children: &[(String, Ref, String)],
+    types: &dyn Subtyping,
+) {
+    let partners = s.preds.join_partners(parent);
+    let self_join = partners.contains(&parent);
+    let non_tree = s.preds.is_non_tree(parent);
+    let cyclic = s.preds.cyclic(parent).cloned();
+    let type_of = |s: &State, r: Ref| s.value(r).and_then(|v| v.type_name().map(str::to_string));
+    // r' %$ r: every child may be r' or share with it
+    for &p in partners.iter().filter(|&&p| p != parent) {
+        let pt = type_of(s, p);
+        for (_, c, ct) in children {
+            if pt.as_deref().is_some_and(|pt| may_alias(types, pt, ct)) {
+                s.preds.add_may_equal(p, *c);
+            }
+            s.preds.add_join(p, *c);
+        }
+    }
+    // sharing below the parent is now sharing below (and between) its children
+    if self_join || non_tree || cyclic.is_some() {
+        for (i, (_, c, ct)) in children.iter().enumerate() {
+            s.preds.add_join(*c, *c);
+            for (_, d, dt) in &children[i + 1..] {
+                s.preds.add_join(*c, *d);
+                if (non_tree || cyclic.is_some()) && may_alias(types, ct, dt) {
+                    s.preds.add_may_equal(*c, *d);
+                }
+            }
+        }
+    }
+    if self_join {
+        s.preds.joins.remove(&(parent, parent));
+    }
+    if non_tree || cyclic.is_some() {
+        for (_, c, _) in children {
+            s.preds.add_non_tree(*c);
+        }
+    }
+    if let Some(f) = &cyclic {
+        for (_, c, ct) in children {
+            s.preds.add_cyclic(*c, f.clone());
+            s.preds.add_join(parent, *c);
+            // a one-field cycle may be of length one: the child is the parent itself
+            if f.len() <= 1 && may_alias(types, class, ct) {
+                s.preds.add_may_equal(parent, *c);
+            }
+        }
+    }
+    // r →!F t moves to the child in F
+    let moves: Vec<_> = s
+        .preds
+        .must_reach_from(parent)
+        .into_iter()
+        .cloned()
+        .collect();
+    for m in moves {
+        s.preds.must_reach.remove(&m);
+        for (name, c, _) in children {
+            if m.fields.contains(name) {
+                s.preds.add_must_reach(*c, m.fields.clone(), m.to);
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! Renderings of a termination graph: a text form that reads like the thesis figures and
+//! diffs well ([`text`]), Graphviz DOT ([`dot`]), and JSON with a reader ([`json`]).
+//!
+//! All three are deterministic: nodes in creation order (the builder is deterministic), edges
+//! in creation order, states in the canonical text form of [`crate::state::text`].
+
+pub mod dot;
+pub mod json;
+pub mod text;
+
+use crate::graph::Graph;
+use crate::state::text::{print_state, LocalNames, TextContext};
+
+/// The text form of node `id`'s state, printed relative to the graph's method.
+pub fn node_state_text(g: &Graph, id: usize, names: &dyn LocalNames) -> String {
+    let ctx = TextContext::for_method(g.method.clone(), names);
+    print_state(&g.nodes[id].state, &ctx)
+}

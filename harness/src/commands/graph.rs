@@ -1,0 +1,118 @@
+//! `jtg graph`: build and print the termination graph of a method.
+
+use super::{load, start_state, Ints};
+use anyhow::{Context, Result};
+use jtg_engine::render;
+use jtg_engine::{build_graph, Graph, Options, Program};
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Dot,
+    Json,
+    /// SVG through Graphviz `dot` (Debian package graphviz).
+    Svg,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Directories and jars, `:`-separated.
+    pub classpath: String,
+    /// `Class.method` or `Class.method(descriptor)`.
+    pub method: String,
+    /// Start state in the state text form (default: most general arguments).
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    #[arg(long, value_enum, default_value_t = Ints::Unbounded)]
+    pub ints: Ints,
+    /// Fail when the graph grows beyond this many nodes.
+    #[arg(long, default_value_t = 100_000)]
+    pub max_nodes: usize,
+    /// Write to this file instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(a: Args) -> Result<ExitCode> {
+    let (prog, m) = load(&a.classpath, &a.method)?;
+    let start = start_state(&prog, &m, a.start.as_deref(), a.ints.into())?;
+    let opts = Options {
+        ints: a.ints.into(),
+        max_nodes: a.max_nodes,
+    };
+    match build_graph(&prog, &m, start, &opts) {
+        Ok(g) => {
+            emit(&prog, &g, a.format, a.output.as_ref(), &BTreeSet::new())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(failure) => {
+            // keep what was computed: the partial graph goes out, the error to stderr
+            emit(
+                &prog,
+                &failure.partial,
+                a.format,
+                a.output.as_ref(),
+                &BTreeSet::new(),
+            )?;
+            Err(anyhow::Error::new(failure.error).context(format!(
+                "graph of {m} incomplete after {} nodes (partial graph written)",
+                failure.partial.nodes.len()
+            )))
+        }
+    }
+}
+
+/// Renders `g` in `format` to `output` (or stdout).
+pub fn emit(
+    prog: &Program,
+    g: &Graph,
+    format: Format,
+    output: Option<&PathBuf>,
+    highlight: &BTreeSet<usize>,
+) -> Result<()> {
+    let bytes = match format {
+        Format::Text => render::text::render(g, prog).into_bytes(),
+        Format::Json => (render::json::render(g, prog) + "\n").into_bytes(),
+        Format::Dot => render::dot::render(g, prog, highlight).into_bytes(),
+        Format::Svg => svg(&render::dot::render(g, prog, highlight))?,
+    };
+    match output {
+        Some(p) => {
+            std::fs::write(p, bytes).with_context(|| format!("cannot write {}", p.display()))
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&bytes)
+                .context("cannot write to standard output")
+        }
+    }
+}
+
+/// Runs Graphviz `dot -Tsvg`.
+pub fn svg(dot: &str) -> Result<Vec<u8>> {
+    let mut child = std::process::Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .context(
+            "cannot run Graphviz `dot` (install the Debian package graphviz, or run `make deps`)",
+        )?;
+    child
+        .stdin
+        .take()
+        .context("dot stdin")?
+        .write_all(dot.as_bytes())
+        .context("writing to dot")?;
+    let out = child.wait_with_output().context("waiting for dot")?;
+    if !out.status.success() {
+        anyhow::bail!("dot failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    Ok(out.stdout)
+}

@@ -1,0 +1,42 @@
+/** Integer loops and arithmetic. */
+public class IntLoops {
+    static int nested(int n, int m) {
+        int r = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < m; j++)
+                r++;
+        return r;
+    }
+
+    static int countDown(int x) {
+        while (x > 0) x--;
+        return x;
+    }
+
+    static int countUp(int i, int n) {
+        while (i < n) i++;
+        return i;
+    }
+
+    static int gcdSub(int a, int b) {
+        while (a > 0 && b > 0) {
+            if (a > b) a = a - b; else b = b - a;
+        }
+        return a + b;
+    }
+
+    static int gcdMod(int a, int b) {
+        while (b != 0) { int t = a % b; a = b; b = t; }
+        return a;
+    }
+
+    /** ArithmeticException when b is 0. */
+    static int divide(int a, int b) {
+        return a / b;
+    }
+
+    /** Catches the division by zero. */
+    static int safeDivide(int a, int b) {
+        try { return a / b; } catch (ArithmeticException e) { return 0; }
+    }
+}

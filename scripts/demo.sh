@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# make demo: the main job end to end on the thesis examples.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JTG=target/release/jtg
+FIX=build/fixtures
+OUT=build/demo
+mkdir -p "$OUT"
+echo "== Fig. 2.11: List.contains"
+$JTG graph $FIX List.contains
+$JTG graph $FIX List.contains --format svg -o $OUT/contains.svg
+echo
+echo "== Fig. 2.13: List.get on a cyclic list (start state A)"
+cat java-fixtures/start/List.get.cyclic.state
+echo
+$JTG graph $FIX List.get --start java-fixtures/start/List.get.cyclic.state
+$JTG graph $FIX List.get --start java-fixtures/start/List.get.cyclic.state --format svg -o $OUT/get.svg
+echo
+echo "pictures: $OUT/contains.svg $OUT/get.svg"
