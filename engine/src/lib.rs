@@ -4,4 +4,5 @@
 //! Data flows one way: class files ([`class`]) → abstract states ([`state`]) → symbolic
 //! evaluation and refinement → the termination graph.
 
+pub mod instance_of;
 pub mod state;
