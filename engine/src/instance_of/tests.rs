@@ -349,6 +349,15 @@ fn cond_i_self_sharing_of_the_instance() {
     yes(siblings, "00 | l0: o1 | ε\no1: Pair(?)\no1%$o1");
     // ⟲ alone does not admit sharing between siblings (a DAG)
     not(siblings, "00 | l0: o1 | ε\no1: Pair(?)\no1⟲{}", 'i');
+    // a node joining its only successor can only close cycles: ⟲ admits that (B ⊑ G relies
+    // on it) ...
+    let chain = "00 | l0: o1 | ε\no1: List(next=o2, val=i1)  o2: List(?)  i1: Z\no1%$o2";
+    yes(chain, "00 | l0: o1 | ε\no1: List(?)\no1⟲{next}");
+    not(chain, "00 | l0: o1 | ε\no1: List(?)", 'i');
+    // ... but not when the node has another successor the join could reach (a DAG)
+    let fork = "00 | l0: o1 | ε\no1: Pair(a=o2, b=o3)  o2: List(?)  o3: List(?)\no1%$o2";
+    not(fork, "00 | l0: o1 | ε\no1: Pair(?)\no1⟲{}", 'i');
+    yes(fork, "00 | l0: o1 | ε\no1: Pair(?)\no1♦");
 }
 
 #[test]
