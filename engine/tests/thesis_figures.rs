@@ -24,7 +24,7 @@ fn nodes(g: &Value) -> &Vec<Value> {
 fn edges(g: &Value) -> &Vec<Value> {
     g["edges"].as_array().expect("edges")
 }
-fn out_edges<'a>(g: &'a Value, id: u64) -> Vec<&'a Value> {
+fn out_edges(g: &Value, id: u64) -> Vec<&Value> {
     edges(g).iter().filter(|e| e["from"] == id).collect()
 }
 fn state(g: &Value, id: u64) -> &str {
@@ -92,4 +92,73 @@ fn fig_2_11_contains() {
     );
     // no node was merged: contains needs no generalization (Fig. 2.11 has none)
     assert!(edges(&g).iter().filter(|e| e["kind"] == "instance").count() == 1);
+}
+
+/// Fig. 2.13: `List.get` from state A (a cyclic list). The graph has a merged loop-head state
+/// in which `this`, its successor and `cur` are pairwise `=?` and `%$`, all `⟲{next}`, with
+/// must-reach predicates leading to `this`; an equality refinement on `cur =? this`; an
+/// instance refinement of `cur` without a null case (thanks to must-reach); and an instance
+/// edge closing the loop.
+#[test]
+fn fig_2_13_get_on_a_cyclic_list() {
+    let g = graph_json("List.get", Some("List.get.cyclic.state"));
+    assert_eq!(g["complete"], true);
+    let instance_targets: Vec<u64> = edges(&g)
+        .iter()
+        .filter(|e| e["kind"] == "instance")
+        .map(|e| e["to"].as_u64().unwrap())
+        .collect();
+    let merged = instance_targets[0];
+    let gs = state(&g, merged);
+    assert!(gs.starts_with("02 | this: o1, x: "), "{gs}");
+    let cur = gs
+        .lines()
+        .next()
+        .unwrap()
+        .split("cur: ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(gs.contains("o1: List(next=o2, val=i2)"), "{gs}");
+    for (a, b) in [("o1", "o2"), ("o1", cur.as_str()), ("o2", cur.as_str())] {
+        assert!(gs.contains(&format!("{a}=?{b}")), "{a} =? {b} in {gs}");
+        assert!(gs.contains(&format!("{a}%${b}")), "{a} %$ {b} in {gs}");
+    }
+    for r in ["o1", "o2", cur.as_str()] {
+        assert!(gs.contains(&format!("{r}⟲{{next}}")), "{r} cyclic in {gs}");
+    }
+    assert!(gs.contains(&format!("o2→!{{next}}{cur}")), "{gs}");
+    assert!(gs.contains(&format!("{cur}→!{{next}}o1")), "{gs}");
+
+    // the equality refinement on cur =? this, then the instance refinement without null case
+    let eq_split: Vec<&Value> = edges(&g)
+        .iter()
+        .filter(|e| e["kind"] == "refine" && e["labels"][0] == format!("{cur} = o1"))
+        .collect();
+    assert!(!eq_split.is_empty(), "equality refinement {cur} = o1");
+    let single: Vec<&Value> = nodes(&g)
+        .iter()
+        .filter(|n| n["pc"] == 10)
+        .filter(|n| {
+            let out = out_edges(&g, n["id"].as_u64().unwrap());
+            out.len() == 1 && out[0]["kind"] == "refine"
+        })
+        .collect();
+    assert_eq!(
+        single.len(),
+        1,
+        "one instance refinement of cur with no null case"
+    );
+    let refined = out_edges(&g, single[0]["id"].as_u64().unwrap())[0];
+    assert!(!refined["labels"][0].as_str().unwrap().contains("null"));
+
+    // the loop closes with an instance edge into the merged state from a later iteration
+    assert!(
+        instance_targets.iter().filter(|&&t| t == merged).count() >= 2,
+        "the loop closes on the merged state"
+    );
+    assert!(!state(&g, merged).contains("o2→!{next}o1  "));
 }

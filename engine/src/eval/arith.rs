@@ -20,8 +20,14 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 .copied()
                 .flatten()
                 .ok_or(e)?;
-            let c = ex.st.new_int(Interval::literal(i128::from(*delta)));
-            let res = apply(ex, ArithOp::Add, old, Some(c))?;
+            // `iinc x, -1` is `x - 1`, as the thesis labels it
+            let (op, magnitude) = if *delta < 0 {
+                (ArithOp::Sub, -i128::from(*delta))
+            } else {
+                (ArithOp::Add, i128::from(*delta))
+            };
+            let c = ex.st.new_int(Interval::literal(magnitude));
+            let res = apply(ex, op, old, Some(c))?;
             let e = ex.invalid("iinc beyond max_locals");
             *ex.top()?.locals.get_mut(*index as usize).ok_or(e)? = Some(res);
             Ok(Flow::Next)

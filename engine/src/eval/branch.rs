@@ -73,6 +73,17 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, before: &State) -> Result<Flo
     }
 }
 
+/// The condition with its operands swapped: `a < b` ⇔ `b > a`.
+fn mirror(cond: Cond) -> Cond {
+    match cond {
+        Cond::Lt => Cond::Gt,
+        Cond::Gt => Cond::Lt,
+        Cond::Le => Cond::Ge,
+        Cond::Ge => Cond::Le,
+        c => c,
+    }
+}
+
 fn holds(ord: Ordering, cond: Cond) -> bool {
     match cond {
         Cond::Eq => ord == Ordering::Equal,
@@ -102,15 +113,11 @@ fn int_branch(
         .st
         .int(b)
         .ok_or_else(|| ex.invalid("comparison of a non-integer"))?;
+    // the same reference, the intervals, or the outcome a preceding split fixed
     let decided = if a == b {
         Some(holds(Ordering::Equal, cond))
-    } else if let Some(ord) = va.compare(&vb) {
-        Some(holds(ord, cond))
-    } else if let Some(outcome) = before.split {
-        // the preceding split fixed the outcome
-        Some(outcome)
     } else {
-        None
+        va.decide(cond, &vb).or(before.split)
     };
     let Some(taken) = decided else {
         // refine against a literal operand, else split (spec §5.5, §5.6)
@@ -122,7 +129,8 @@ fn int_branch(
             ));
         }
         if let Some(c) = va.as_literal() {
-            let parts = integer::partition(&vb, cond, c);
+            // `c cond b` is `b cond' c` with the comparison mirrored
+            let parts = integer::partition(&vb, mirror(cond), c);
             return Ok(Flow::Refine(
                 EdgeKind::Refine,
                 integer::refine(before, b, &parts),

@@ -26,7 +26,7 @@ use crate::state::{HeapValue, IntSemantics, MethodId, Ref, State};
 pub enum Step {
     /// The instruction was evaluated: one successor along an edge of `kind`
     /// (eval, call or return).
-    Eval { kind: EdgeKind, succ: Succ },
+    Eval { kind: EdgeKind, succ: Box<Succ> },
     /// A case analysis is needed first: successors along refinement or split edges.
     Refine { kind: EdgeKind, succs: Vec<Succ> },
 }
@@ -118,7 +118,7 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
             ex.st.gc();
             Ok(Step::Eval {
                 kind: ex.kind,
-                succ: Succ::labelled(ex.st, ex.labels),
+                succ: Box::new(Succ::labelled(ex.st, ex.labels)),
             })
         }
     }

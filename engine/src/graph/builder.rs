@@ -110,7 +110,7 @@ impl Builder<'_> {
                         self.queue.push_back(id);
                     }
                 }
-                Step::Eval { kind, succ } => self.add_evaluated(n, kind, succ)?,
+                Step::Eval { kind, succ } => self.add_evaluated(n, kind, *succ)?,
             }
         }
         Ok(())
@@ -129,6 +129,11 @@ impl Builder<'_> {
             });
         }
         state.gc();
+        state.validate().map_err(|e| {
+            EngineError::Internal(format!(
+                "ill-formed state after {kind} from node {from}: {e}"
+            ))
+        })?;
         let id = self.graph.add_node(state);
         self.parent.push(Some(from));
         self.merged.push(false);

@@ -27,7 +27,7 @@ impl Operand {
         s.parse::<i128>()
             .ok()
             .map(Operand::Lit)
-            .or_else(|| Ref::parse(s).map(Operand::Ref))
+            .or_else(|| Ref::parse(s).filter(|r| r.is_int()).map(Operand::Ref))
     }
 }
 

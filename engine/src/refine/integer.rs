@@ -47,7 +47,10 @@ mod tests {
         );
         for cond in [Cond::Eq, Cond::Ne, Cond::Lt, Cond::Ge, Cond::Gt, Cond::Le] {
             for p in partition(&z, cond, 5) {
-                assert!(p.compare(&Interval::literal(5)).is_some(), "{cond:?} {p}");
+                assert!(
+                    p.decide(cond, &Interval::literal(5)).is_some(),
+                    "{cond:?} {p}"
+                );
             }
         }
     }

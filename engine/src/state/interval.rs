@@ -192,6 +192,40 @@ impl Interval {
         }
     }
 
+    /// Decides `x cond y` for all `x ∈ self`, `y ∈ other`: `Some(b)` when every pair gives `b`.
+    pub fn decide(&self, cond: crate::class::Cond, other: &Interval) -> Option<bool> {
+        use crate::class::Cond::*;
+        let (alo, ahi, blo, bhi) = (
+            lo_ext(self.lo),
+            hi_ext(self.hi),
+            lo_ext(other.lo),
+            hi_ext(other.hi),
+        );
+        let lt = |t: bool, f: bool| {
+            if t {
+                Some(true)
+            } else if f {
+                Some(false)
+            } else {
+                None
+            }
+        };
+        match cond {
+            Lt => lt(ahi < blo, alo >= bhi),
+            Le => lt(ahi <= blo, alo > bhi),
+            Gt => lt(alo > bhi, ahi <= blo),
+            Ge => lt(alo >= bhi, ahi < blo),
+            Eq | Ne => {
+                let eq = match (self.as_literal(), other.as_literal()) {
+                    (Some(a), Some(b)) => Some(a == b),
+                    _ if self.intersect(other).is_none() => Some(false),
+                    _ => None,
+                };
+                eq.map(|e| e == (cond == Eq))
+            }
+        }
+    }
+
     fn exact_add(&self, o: &Interval) -> Interval {
         let lo = match (self.lo, o.lo) {
             (Some(a), Some(b)) => a.checked_add(b),

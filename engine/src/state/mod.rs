@@ -96,13 +96,25 @@ impl State {
         self.frames.is_empty()
     }
 
+    /// A reference number not used in the heap (counters only grow, and names already taken —
+    /// e.g. kept by a merge — are skipped).
     pub fn fresh_int(&mut self) -> Ref {
-        self.next_int += 1;
-        Ref::Int(self.next_int)
+        loop {
+            self.next_int += 1;
+            let r = Ref::Int(self.next_int);
+            if !self.heap.contains_key(&r) {
+                return r;
+            }
+        }
     }
     pub fn fresh_obj(&mut self) -> Ref {
-        self.next_obj += 1;
-        Ref::Obj(self.next_obj)
+        loop {
+            self.next_obj += 1;
+            let r = Ref::Obj(self.next_obj);
+            if !self.heap.contains_key(&r) {
+                return r;
+            }
+        }
     }
     /// A fresh integer reference pointing to `v`.
     pub fn new_int(&mut self, v: Interval) -> Ref {
@@ -187,8 +199,59 @@ impl State {
     /// predicate mentioning them.
     pub fn gc(&mut self) {
         let live = self.reachable();
+        self.keep_must_reach_through(&live);
         self.heap.retain(|r, _| live.contains(r));
         self.preds.retain_refs(|r| live.contains(&r));
+    }
+
+    /// Before `x` disappears, `a →!F x` is carried on to what the F-path reaches after `x`: its
+    /// realized F-successor, or the target of `x →!F b` (the path from `a` runs through `x`).
+    /// This keeps `o2 →!{n} o5` when o4 is collected between N and O in Fig. 2.13.
+    fn keep_must_reach_through(&mut self, live: &BTreeSet<Ref>) {
+        loop {
+            let dying: Vec<MustReach> = self
+                .preds
+                .must_reach
+                .iter()
+                .filter(|m| live.contains(&m.from) && !live.contains(&m.to))
+                .cloned()
+                .collect();
+            let mut added = false;
+            for m in dying {
+                let mut next = Vec::new();
+                if let Some(HeapValue::Object { fields, .. }) = self.heap.get(&m.to) {
+                    let succ: Vec<Ref> = fields
+                        .iter()
+                        .filter(|(f, _)| m.fields.contains(*f))
+                        .map(|(_, r)| *r)
+                        .collect();
+                    if let [one] = succ.as_slice() {
+                        next.push(*one);
+                    }
+                }
+                next.extend(
+                    self.preds
+                        .must_reach_from(m.to)
+                        .into_iter()
+                        .filter(|n| n.fields == m.fields)
+                        .map(|n| n.to),
+                );
+                for y in next {
+                    let fact = MustReach {
+                        from: m.from,
+                        fields: m.fields.clone(),
+                        to: y,
+                    };
+                    if y != m.from && y.is_obj() && !self.preds.must_reach.contains(&fact) {
+                        self.preds.must_reach.insert(fact);
+                        added = true;
+                    }
+                }
+            }
+            if !added {
+                return;
+            }
+        }
     }
 
     /// `s[from/to]` (Def. 2.15): replaces every occurrence of `from` in frames, fields, statics,
