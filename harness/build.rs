@@ -57,7 +57,8 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").unwrap_or_else(|| fail("OUT_DIR not set")));
     let classes = out.join("tracer-classes");
     let _ = fs::remove_dir_all(&classes);
-    fs::create_dir_all(&classes).unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", classes.display())));
+    fs::create_dir_all(&classes)
+        .unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", classes.display())));
     let javac = javac();
     let output = Command::new(&javac)
         .args(["--release", "11", "-nowarn", "-encoding", "UTF-8", "-cp"])
@@ -91,14 +92,25 @@ fn main() {
          pub static TRACER_CLASSES: &[(&str, &[u8])] = &[\n",
     );
     for f in &files {
-        let stem = f.file_stem().and_then(|s| s.to_str()).unwrap_or_else(|| fail("bad class file name"));
-        gen.push_str(&format!("    (\"tracer/{stem}\", include_bytes!({:?})),\n", f.display().to_string()));
+        let stem = f
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_else(|| fail("bad class file name"));
+        gen.push_str(&format!(
+            "    (\"tracer/{stem}\", include_bytes!({:?})),\n",
+            f.display().to_string()
+        ));
     }
     gen.push_str("];\n");
-    let asm = ASM_JARS.iter().map(|j| format!("{j:?}")).collect::<Vec<_>>().join(", ");
+    let asm = ASM_JARS
+        .iter()
+        .map(|j| format!("{j:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     gen.push_str(&format!(
         "/// ASM jars the tracer classes were compiled against (needed at run time).\n\
          pub static ASM_JARS: &[&str] = &[{asm}];\n"
     ));
-    fs::write(out.join("tracer_classes.rs"), gen).unwrap_or_else(|e| fail(&format!("cannot write tracer_classes.rs: {e}")));
+    fs::write(out.join("tracer_classes.rs"), gen)
+        .unwrap_or_else(|e| fail(&format!("cannot write tracer_classes.rs: {e}")));
 }

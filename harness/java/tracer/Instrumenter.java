@@ -406,7 +406,7 @@ public final class Instrumenter {
 
         @Override
         public void visitFieldInsn(int opcode, String owner, String name, String desc) {
-            probe(opcode, opcode == Opcodes.PUTFIELD ? Recorder.intern(owner + "." + name) : -1);
+            probe(opcode, opcode == Opcodes.PUTFIELD ? Recorder.intern(owner + "." + name + ":" + desc) : -1);
             super.visitFieldInsn(opcode, owner, name, desc);
         }
 

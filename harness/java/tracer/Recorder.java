@@ -403,6 +403,7 @@ public final class Recorder {
         int[] at = {spos};
         put(box, at, (int) s);
         put(box, at, nextId);
+        put(box, at, 0);
         int countAt = at[0] - 1;
         int n = 0;
         Object[] keys = ids.keys;
