@@ -194,7 +194,7 @@ impl HeapHist {
 }
 
 /// The decoded, compact form of a trace (see [`crate::trace::Trace`]).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct TraceData {
     methods: HashMap<u32, Arc<MethodMeta>>,
     buf: Vec<i32>,
@@ -203,6 +203,18 @@ pub(crate) struct TraceData {
     /// Step that holds the caller frame of each step (`NONE` for the entry frame).
     caller: Vec<u32>,
     heap: HeapHist,
+}
+
+impl std::fmt::Debug for TraceData {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TraceData")
+            .field("steps", &self.off.len())
+            .field("buffer_ints", &self.buf.len())
+            .field("methods", &self.methods.len())
+            .field("objects", &self.heap.objs.len())
+            .field("written_objects", &self.heap.writes.len())
+            .finish()
+    }
 }
 
 fn bad(msg: impl Into<String>) -> HarnessError {

@@ -411,7 +411,9 @@ fn pull_and_decode(
         let name = env
             .cast_local::<jni::objects::JString>(name)
             .ctx(env, "methodName")?;
-        let name = name.try_to_string(env).ctx(env, "methodName")?;
+        let name_s = name.try_to_string(env).ctx(env, "methodName")?;
+        env.delete_local_ref(name);
+        let name = name_s;
         let info = env
             .call_static_method(
                 &jvm.instrumenter,

@@ -597,3 +597,75 @@ fn bad_inputs_are_errors() {
     .unwrap_err();
     assert!(matches!(e, HarnessError::BadInput(_)), "{e}");
 }
+
+#[test]
+fn big_input_and_jar_class_path() {
+    // 5000 nodes: more local references than the default JNI frame holds
+    let vals: Vec<i32> = (0..5000).collect();
+    let input = ConcreteInput {
+        args: vec![CValue::Ref(ObjId(1)), CValue::Int(-1)],
+        heap: list("List", &vals, None),
+    };
+    let t = run(
+        "List",
+        "contains",
+        "(LList;I)Z",
+        &input,
+        &TraceOptions::default(),
+    )
+    .expect("trace");
+    assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(0))));
+    assert_eq!(t.len(), 10 * 5000 + 4);
+    assert_eq!(t.step(0).heap.len(), 5000);
+
+    // the same class from a jar
+    let dir = std::env::temp_dir().join(format!("jtg-jar-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let jar = dir.join("list.jar");
+    let mut w = zip::ZipWriter::new(std::fs::File::create(&jar).expect("jar"));
+    w.start_file("List.class", zip::write::SimpleFileOptions::default())
+        .expect("zip entry");
+    std::io::Write::write_all(
+        &mut w,
+        &std::fs::read(fixtures().join("List.class")).expect("List.class"),
+    )
+    .expect("zip");
+    w.finish().expect("zip");
+    let input = ConcreteInput {
+        args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
+        heap: list("List", &[5, 7], None),
+    };
+    let t = trace_method(
+        &[jar],
+        "List",
+        "contains",
+        "(LList;I)Z",
+        &input,
+        &TraceOptions::default(),
+    )
+    .expect("trace");
+    assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(1))));
+    assert_eq!(t.len(), 10 + 8);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn switch_padding_and_wide_pcs() {
+    let opts = TraceOptions::default();
+    let one = |x: i32| ConcreteInput {
+        args: vec![CValue::Int(x)],
+        heap: CHeap::new(),
+    };
+    let t = run("Switch", "dense", "(I)I", &one(1), &opts).expect("trace");
+    assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(1011))));
+    assert_eq!(pcs(&t), vec![0, 1, 34, 36, 37, 48, 54, 55]);
+    let t = run("Switch", "dense", "(I)I", &one(5), &opts).expect("trace");
+    assert_eq!(pcs(&t), vec![0, 1, 46, 47, 48, 54, 55]);
+    assert_eq!(
+        t.top_frame(6).locals,
+        vec![CValue::Int(5), CValue::Int(999)]
+    );
+    let t = run("Switch", "sparse", "(I)I", &one(100_000), &opts).expect("trace");
+    assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
+    assert_eq!(pcs(&t), vec![0, 1, 40, 41]);
+}
