@@ -1,1 +1,13 @@
 //! jtg harness: real-JVM tracing and soundness checking of termination graphs.
+
+pub(crate) mod decode;
+pub mod error;
+pub mod input;
+pub mod jvm;
+pub mod run;
+pub mod trace;
+
+pub use error::HarnessError;
+pub use input::ConcreteInput;
+pub use run::{run_plain, trace_method, PlainRun, TraceOptions};
+pub use trace::{CFrame, CHeap, CObject, CValue, ObjId, Step, Trace, TraceEnd};

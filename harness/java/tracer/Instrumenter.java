@@ -1,0 +1,480 @@
+/*
+ * Bytecode instrumentation for concrete tracing (ASM 9.4).
+ *
+ * Pipeline per class: ClassReader(EXPAND_FRAMES) -> ProbeVisitor -> AnalyzerAdapter ->
+ * ClassWriter(COMPUTE_MAXS). Before every reachable original instruction the probe spills
+ * the operand stack into fresh temporaries (at slots >= the original max_locals), records
+ * (method id, original pc, depth, locals, stack) through static calls into Recorder, and
+ * reloads the stack. The inserted code has no branches, so the original StackMapTable frames
+ * stay valid; the JVM verifier (kept on) checks the result.
+ *
+ * Original pcs come from a scan of the Code attribute (opcode length table incl.
+ * tableswitch/lookupswitch padding and wide), paired 1:1 with ASM's instruction visits.
+ * Method entry calls Recorder.enter(), every *return calls Recorder.exit() after its probe,
+ * and the first probe of an exception handler calls Recorder.beginH (which re-synchronises
+ * the depth counter after exceptional unwinding). <clinit> is not instrumented.
+ *
+ * Every instrumented method is registered in a process-wide table (method id -> class,
+ * name, descriptor, max_locals, per-pc opcode + auxiliary info) that the Rust side pulls.
+ */
+package tracer;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.commons.AnalyzerAdapter;
+
+public final class Instrumenter {
+    private Instrumenter() {}
+
+    /** Highest class-file major version ASM 9.4 reads (Java 20). */
+    public static final int MAX_MAJOR = 64;
+
+    private static final String REC = "tracer/Recorder";
+
+    // ---- process-wide method table -------------------------------------------------------
+    private static final ArrayList<String> methodNames = new ArrayList<>();
+    private static final ArrayList<int[]> methodInfos = new ArrayList<>();
+    /** Messages of instrumentation failures since the last {@link #takeFailures()}. */
+    private static final ArrayList<String> failures = new ArrayList<>();
+
+    static synchronized int register(String cls, String name, String desc, int[] info) {
+        methodNames.add(cls + " " + name + " " + desc);
+        methodInfos.add(info);
+        return methodNames.size() - 1;
+    }
+
+    static synchronized void setInfo(int mid, int[] info) {
+        methodInfos.set(mid, info);
+    }
+
+    public static synchronized int methodCount() {
+        return methodNames.size();
+    }
+
+    /** "class name desc" of method {@code mid}. */
+    public static synchronized String methodName(int mid) {
+        return methodNames.get(mid);
+    }
+
+    /** [maxLocals, (pc, opcode, aux)*] of method {@code mid}; aux = pops for invokes, string index of "owner.name" for putfield, else -1. */
+    public static synchronized int[] methodInfo(int mid) {
+        return methodInfos.get(mid);
+    }
+
+    static synchronized void fail(String msg) {
+        failures.add(msg);
+    }
+
+    public static synchronized String takeFailures() {
+        if (failures.isEmpty()) {
+            return null;
+        }
+        String s = String.join("; ", failures);
+        failures.clear();
+        return s;
+    }
+
+    // ---- Code attribute scan --------------------------------------------------------------
+    private static final byte[] LEN = new byte[256];
+
+    static {
+        java.util.Arrays.fill(LEN, (byte) 1);
+        int[] two = {0x10, 0x12, 0x15, 0x16, 0x17, 0x18, 0x19, 0x36, 0x37, 0x38, 0x39, 0x3a, 0xa9, 0xbc};
+        for (int op : two) LEN[op] = 2;
+        int[] three = {0x11, 0x13, 0x14, 0x84, 0xa7, 0xa8, 0xbb, 0xbd, 0xc0, 0xc1, 0xc6, 0xc7};
+        for (int op : three) LEN[op] = 3;
+        for (int op = 0x99; op <= 0xa6; op++) LEN[op] = 3;
+        for (int op = 0xb2; op <= 0xb8; op++) LEN[op] = 3;
+        LEN[0xc5] = 4;
+        LEN[0xb9] = 5;
+        LEN[0xba] = 5;
+        LEN[0xc8] = 5;
+        LEN[0xc9] = 5;
+    }
+
+    private static int s4(byte[] b, int o) {
+        return (b[o] << 24) | ((b[o + 1] & 0xff) << 16) | ((b[o + 2] & 0xff) << 8) | (b[o + 3] & 0xff);
+    }
+
+    /** Length in bytes of the instruction at {@code pc} of {@code code} starting at {@code base}. */
+    static int insnLen(byte[] b, int base, int pc) {
+        int op = b[base + pc] & 0xff;
+        if (op == 0xaa) { // tableswitch
+            int p = (pc + 4) & ~3;
+            int lo = s4(b, base + p + 4);
+            int hi = s4(b, base + p + 8);
+            return p + 12 + 4 * (hi - lo + 1) - pc;
+        }
+        if (op == 0xab) { // lookupswitch
+            int p = (pc + 4) & ~3;
+            int n = s4(b, base + p + 4);
+            return p + 8 + 8 * n - pc;
+        }
+        if (op == 0xc4) { // wide
+            return (b[base + pc + 1] & 0xff) == 0x84 ? 6 : 4;
+        }
+        return LEN[op];
+    }
+
+    /** Per method "name desc": {maxLocals, pc0, pc1, ...}. */
+    static Map<String, int[]> scanCode(ClassReader cr, byte[] b) {
+        Map<String, int[]> out = new HashMap<>();
+        char[] buf = new char[cr.getMaxStringLength()];
+        int off = cr.header + 6;
+        int nIf = cr.readUnsignedShort(off);
+        off += 2 + 2 * nIf;
+        int nFields = cr.readUnsignedShort(off);
+        off += 2;
+        for (int i = 0; i < nFields; i++) {
+            off = skipMember(cr, off);
+        }
+        int nMethods = cr.readUnsignedShort(off);
+        off += 2;
+        for (int i = 0; i < nMethods; i++) {
+            String name = cr.readUTF8(off + 2, buf);
+            String desc = cr.readUTF8(off + 4, buf);
+            int nAttr = cr.readUnsignedShort(off + 6);
+            int a = off + 8;
+            for (int k = 0; k < nAttr; k++) {
+                String an = cr.readUTF8(a, buf);
+                int len = cr.readInt(a + 2);
+                if (an.equals("Code")) {
+                    int maxLocals = cr.readUnsignedShort(a + 8);
+                    int codeLen = cr.readInt(a + 10);
+                    int base = a + 14;
+                    int[] pcs = new int[codeLen + 1];
+                    int n = 0;
+                    pcs[n++] = maxLocals;
+                    for (int pc = 0; pc < codeLen; pc += insnLen(b, base, pc)) {
+                        pcs[n++] = pc;
+                    }
+                    out.put(name + " " + desc, java.util.Arrays.copyOf(pcs, n));
+                }
+                a += 6 + len;
+            }
+            off = a;
+        }
+        return out;
+    }
+
+    private static int skipMember(ClassReader cr, int off) {
+        int nAttr = cr.readUnsignedShort(off + 6);
+        int a = off + 8;
+        for (int k = 0; k < nAttr; k++) {
+            a += 6 + cr.readInt(a + 2);
+        }
+        return a;
+    }
+
+    // ---- instrumentation -------------------------------------------------------------------
+
+    /** Instrumented bytes of a class; throws IllegalArgumentException for unsupported classes. */
+    public static byte[] instrument(byte[] bytes) {
+        int major = ((bytes[6] & 0xff) << 8) | (bytes[7] & 0xff);
+        if (major > MAX_MAJOR) {
+            throw new IllegalArgumentException(
+                    "class file major version " + major + " > " + MAX_MAJOR + " (ASM 9.4 supports up to Java 20)");
+        }
+        if (major < 50) {
+            throw new IllegalArgumentException(
+                    "class file major version " + major + " < 50 has no StackMapTable (compile with --release >= 6)");
+        }
+        ClassReader cr = new ClassReader(bytes);
+        Map<String, int[]> pcs = scanCode(cr, bytes);
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        cr.accept(new ClassVisitor(Opcodes.ASM9, cw) {
+            String owner;
+
+            @Override
+            public void visit(int version, int access, String name, String sig, String sup, String[] itf) {
+                owner = name;
+                super.visit(version, access, name, sig, sup, itf);
+            }
+
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
+                MethodVisitor mv = super.visitMethod(access, name, desc, sig, exc);
+                int[] p = pcs.get(name + " " + desc);
+                if (p == null || name.equals("<clinit>")) {
+                    return mv;
+                }
+                AnalyzerAdapter aa = new AnalyzerAdapter(owner, access, name, desc, mv);
+                return new Probe(aa, owner, name, desc, p);
+            }
+        }, ClassReader.EXPAND_FRAMES);
+        return cw.toByteArray();
+    }
+
+    private static final int K_INT = 0, K_FLOAT = 1, K_LONG = 2, K_DOUBLE = 3, K_REF = 4, K_TOP = 5, K_UNINIT = 6;
+
+    private static int kindOf(Object t) {
+        if (t == Opcodes.INTEGER) return K_INT;
+        if (t == Opcodes.FLOAT) return K_FLOAT;
+        if (t == Opcodes.LONG) return K_LONG;
+        if (t == Opcodes.DOUBLE) return K_DOUBLE;
+        if (t == Opcodes.TOP) return K_TOP;
+        if (t == Opcodes.NULL || t instanceof String) return K_REF;
+        return K_UNINIT; // Label (new) or UNINITIALIZED_THIS
+    }
+
+    /** Inserts the probes; sits in front of the AnalyzerAdapter and reads its state. */
+    private static final class Probe extends MethodVisitor {
+        final AnalyzerAdapter aa;
+        final int[] pcs; // [maxLocals, pc...]
+        final int maxLocals;
+        final int mid;
+        final String owner, name, desc;
+        final Set<Label> handlers = new HashSet<>();
+        final List<int[]> info = new ArrayList<>();
+        int idx = 1;
+        boolean atHandler;
+
+        Probe(AnalyzerAdapter aa, String owner, String name, String desc, int[] pcs) {
+            super(Opcodes.ASM9, aa);
+            this.aa = aa;
+            this.pcs = pcs;
+            this.maxLocals = pcs[0];
+            this.owner = owner;
+            this.name = name;
+            this.desc = desc;
+            this.mid = register(owner, name, desc, new int[] {maxLocals});
+        }
+
+        @Override
+        public void visitCode() {
+            super.visitCode();
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, REC, "enter", "()V", false);
+        }
+
+        @Override
+        public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
+            handlers.add(handler);
+            super.visitTryCatchBlock(start, end, handler, type);
+        }
+
+        @Override
+        public void visitLabel(Label label) {
+            super.visitLabel(label);
+            if (handlers.contains(label)) {
+                atHandler = true;
+            }
+        }
+
+        private void push(int v) {
+            if (v >= -1 && v <= 5) {
+                mv.visitInsn(Opcodes.ICONST_0 + v);
+            } else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) {
+                mv.visitIntInsn(Opcodes.BIPUSH, v);
+            } else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) {
+                mv.visitIntInsn(Opcodes.SIPUSH, v);
+            } else {
+                mv.visitLdcInsn(v);
+            }
+        }
+
+        private void rec(String m, String d) {
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, REC, m, d, false);
+        }
+
+        private void load(int kind, int slot) {
+            switch (kind) {
+                case K_INT: mv.visitVarInsn(Opcodes.ILOAD, slot); break;
+                case K_FLOAT: mv.visitVarInsn(Opcodes.FLOAD, slot); break;
+                case K_LONG: mv.visitVarInsn(Opcodes.LLOAD, slot); break;
+                case K_DOUBLE: mv.visitVarInsn(Opcodes.DLOAD, slot); break;
+                default: mv.visitVarInsn(Opcodes.ALOAD, slot); break;
+            }
+        }
+
+        private void store(int kind, int slot) {
+            switch (kind) {
+                case K_INT: mv.visitVarInsn(Opcodes.ISTORE, slot); break;
+                case K_FLOAT: mv.visitVarInsn(Opcodes.FSTORE, slot); break;
+                case K_LONG: mv.visitVarInsn(Opcodes.LSTORE, slot); break;
+                case K_DOUBLE: mv.visitVarInsn(Opcodes.DSTORE, slot); break;
+                default: mv.visitVarInsn(Opcodes.ASTORE, slot); break;
+            }
+        }
+
+        /** Records kind {@code k} from slot {@code slot} (value already not on the stack). */
+        private void record(int k, int slot) {
+            switch (k) {
+                case K_INT: load(k, slot); rec("i", "(I)V"); break;
+                case K_FLOAT: load(k, slot); rec("f", "(F)V"); break;
+                case K_LONG: load(k, slot); rec("j", "(J)V"); break;
+                case K_DOUBLE: load(k, slot); rec("d", "(D)V"); break;
+                case K_REF: load(k, slot); rec("a", "(Ljava/lang/Object;)V"); break;
+                case K_TOP: rec("top", "()V"); break;
+                default: rec("uninit", "()V"); break;
+            }
+        }
+
+        /** Called before every original instruction with its opcode and aux info. */
+        private void probe(int opcode, int aux) {
+            if (idx >= pcs.length) {
+                throw new IllegalStateException("instruction count mismatch in " + owner + "." + name + desc);
+            }
+            int pc = pcs[idx++];
+            boolean handler = atHandler;
+            atHandler = false;
+            info.add(new int[] {pc, opcode, aux});
+            if (aa.locals == null) {
+                return; // unreachable code
+            }
+            List<Object> loc = aa.locals;
+            List<Object> st = aa.stack;
+            int nl = Math.min(loc.size(), maxLocals);
+            int[] kinds = new int[st.size()];
+            int n = 0;
+            for (int i = 0; i < st.size(); i++) {
+                int k = kindOf(st.get(i));
+                kinds[n++] = k;
+                if (k == K_LONG || k == K_DOUBLE) {
+                    i++; // skip the TOP half
+                }
+            }
+            int[] slots = new int[n];
+            int t = maxLocals;
+            for (int k = 0; k < n; k++) {
+                slots[k] = t;
+                t += (kinds[k] == K_LONG || kinds[k] == K_DOUBLE) ? 2 : 1;
+            }
+            for (int k = n - 1; k >= 0; k--) {
+                store(kinds[k], slots[k]);
+            }
+            push(mid);
+            push(pc);
+            push(nl);
+            push(n);
+            rec(handler ? "beginH" : "begin", "(IIII)V");
+            for (int s = 0; s < nl; s++) {
+                record(kindOf(loc.get(s)), s);
+            }
+            for (int k = n - 1; k >= 0; k--) { // top of stack first
+                record(kinds[k], slots[k]);
+            }
+            rec("end", "()V");
+            for (int k = 0; k < n; k++) {
+                load(kinds[k], slots[k]);
+            }
+        }
+
+        private void probe(int opcode) {
+            probe(opcode, -1);
+        }
+
+        @Override
+        public void visitInsn(int opcode) {
+            probe(opcode);
+            if (opcode >= Opcodes.IRETURN && opcode <= Opcodes.RETURN) {
+                rec("exit", "()V");
+            }
+            super.visitInsn(opcode);
+        }
+
+        @Override
+        public void visitIntInsn(int opcode, int operand) {
+            probe(opcode);
+            super.visitIntInsn(opcode, operand);
+        }
+
+        @Override
+        public void visitVarInsn(int opcode, int var) {
+            if (opcode == Opcodes.RET) {
+                throw new IllegalArgumentException("jsr/ret is not supported");
+            }
+            probe(opcode);
+            super.visitVarInsn(opcode, var);
+        }
+
+        @Override
+        public void visitTypeInsn(int opcode, String type) {
+            probe(opcode);
+            super.visitTypeInsn(opcode, type);
+        }
+
+        @Override
+        public void visitFieldInsn(int opcode, String owner, String name, String desc) {
+            probe(opcode, opcode == Opcodes.PUTFIELD ? Recorder.intern(owner + "." + name + ":" + desc) : -1);
+            super.visitFieldInsn(opcode, owner, name, desc);
+        }
+
+        @Override
+        public void visitMethodInsn(int opcode, String owner, String name, String desc, boolean itf) {
+            int pops = Type.getArgumentTypes(desc).length + (opcode == Opcodes.INVOKESTATIC ? 0 : 1);
+            probe(opcode, pops);
+            super.visitMethodInsn(opcode, owner, name, desc, itf);
+        }
+
+        @Override
+        public void visitInvokeDynamicInsn(String name, String desc, org.objectweb.asm.Handle bsm, Object... args) {
+            probe(Opcodes.INVOKEDYNAMIC, Type.getArgumentTypes(desc).length);
+            super.visitInvokeDynamicInsn(name, desc, bsm, args);
+        }
+
+        @Override
+        public void visitJumpInsn(int opcode, Label label) {
+            if (opcode == Opcodes.JSR) {
+                throw new IllegalArgumentException("jsr/ret is not supported");
+            }
+            probe(opcode);
+            super.visitJumpInsn(opcode, label);
+        }
+
+        @Override
+        public void visitLdcInsn(Object value) {
+            probe(Opcodes.LDC);
+            super.visitLdcInsn(value);
+        }
+
+        @Override
+        public void visitIincInsn(int var, int increment) {
+            probe(Opcodes.IINC);
+            super.visitIincInsn(var, increment);
+        }
+
+        @Override
+        public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
+            probe(Opcodes.TABLESWITCH);
+            super.visitTableSwitchInsn(min, max, dflt, labels);
+        }
+
+        @Override
+        public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
+            probe(Opcodes.LOOKUPSWITCH);
+            super.visitLookupSwitchInsn(dflt, keys, labels);
+        }
+
+        @Override
+        public void visitMultiANewArrayInsn(String desc, int dims) {
+            probe(Opcodes.MULTIANEWARRAY);
+            super.visitMultiANewArrayInsn(desc, dims);
+        }
+
+        @Override
+        public void visitEnd() {
+            if (idx != pcs.length) {
+                throw new IllegalStateException("instruction count mismatch in " + owner + "." + name + desc
+                        + ": " + (idx - 1) + " visited, " + (pcs.length - 1) + " in Code");
+            }
+            int[] out = new int[1 + 3 * info.size()];
+            out[0] = maxLocals;
+            for (int i = 0; i < info.size(); i++) {
+                System.arraycopy(info.get(i), 0, out, 1 + 3 * i, 3);
+            }
+            setInfo(mid, out);
+            super.visitEnd();
+        }
+    }
+}

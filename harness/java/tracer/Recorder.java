@@ -1,0 +1,603 @@
+/*
+ * Runtime side of the tracer: the static calls that instrumented code makes.
+ *
+ * Trace buffer (int[]), per step: mid, pc, depth, nLocals, nStack, then nLocals + nStack tagged
+ * values (locals by slot, then the operand stack TOP FIRST). Tags: INT v | FLOAT bits |
+ * LONG hi lo | DOUBLE hi lo | REF id (0 = null) | TOP | UNINIT.
+ *
+ * Objects get ids at first sight (identity map). At first sight an object and every not yet
+ * seen object reachable from it are dumped into the heap log (int[]):
+ *   step, id, classStr, kind, then kind INSTANCE: nFields, (keyStr, tagged value)*
+ *                                   kind ARRAY: elemDescStr, length, tagged value*
+ *                                   kind STRING: length
+ * (java.lang.String is recorded by its length only.) Later writes are not logged here; the
+ * Rust decoder replays putfield / xastore from the recorded pre-state operands. In verify mode
+ * a full snapshot of every known object is taken at pseudo-random steps (same encoding, into a
+ * separate buffer) so the replay can be checked.
+ *
+ * A step budget ends the run with StepBudgetExceeded. A StackOverflowError inside recorder
+ * code marks the recorder broken: the step in progress is dropped and every later probe
+ * re-throws that error, so the run ends as a stack overflow with a consistent prefix.
+ * Single-threaded by design: the Rust side serialises runs.
+ */
+package tracer;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.SplittableRandom;
+
+public final class Recorder {
+    private Recorder() {}
+
+    public static final int T_INT = 0, T_FLOAT = 1, T_LONG = 2, T_DOUBLE = 3, T_REF = 4, T_TOP = 5, T_UNINIT = 6;
+    public static final int K_INSTANCE = 0, K_ARRAY = 1, K_STRING = 2;
+
+    // ---- strings (process-wide, never reset; Rust pulls new entries) ----------------------
+    private static final ArrayList<String> strings = new ArrayList<>();
+    private static final HashMap<String, Integer> stringIds = new HashMap<>();
+
+    public static synchronized int intern(String s) {
+        Integer i = stringIds.get(s);
+        if (i != null) {
+            return i;
+        }
+        strings.add(s);
+        stringIds.put(s, strings.size() - 1);
+        return strings.size() - 1;
+    }
+
+    public static synchronized String[] stringsFrom(int start) {
+        return strings.subList(start, strings.size()).toArray(new String[0]);
+    }
+
+    // ---- per-run state ---------------------------------------------------------------------
+    static int[] buf = new int[1 << 12];
+    static int pos;
+    static int stepStart;
+    static boolean open;
+    static long steps;
+    static long maxSteps = Long.MAX_VALUE;
+    static int depth;
+    static boolean cut;
+    static StackOverflowError broken;
+
+    static int[] hbuf = new int[1 << 10];
+    static int hpos;
+    static int hcommit;
+
+    static boolean verify;
+    static SplittableRandom rnd;
+    static long nextSnap = -1;
+    static int[] sbuf = new int[16];
+    static int spos;
+    static int snapshots;
+
+    static IdMap ids = new IdMap();
+    static int nextId;
+    static Object[] work = new Object[64];
+    static int nwork;
+
+    /** Clears all per-run state. {@code seed} is used only if {@code verifyReplay}. */
+    public static void reset(long max, boolean verifyReplay, long seed) {
+        buf = new int[1 << 12];
+        pos = 0;
+        stepStart = 0;
+        open = false;
+        steps = 0;
+        maxSteps = max;
+        depth = 0;
+        cut = false;
+        broken = null;
+        hbuf = new int[1 << 10];
+        hpos = 0;
+        hcommit = 0;
+        verify = verifyReplay;
+        rnd = verifyReplay ? new SplittableRandom(seed) : null;
+        nextSnap = verifyReplay ? rnd.nextInt(8) : -1;
+        sbuf = new int[16];
+        spos = 0;
+        snapshots = 0;
+        ids = new IdMap();
+        nextId = 0;
+        work = new Object[64];
+        nwork = 0;
+    }
+
+    // ---- probe entry points ----------------------------------------------------------------
+    public static void enter() {
+        depth++;
+    }
+
+    public static void exit() {
+        depth--;
+    }
+
+    public static void begin(int mid, int pc, int nl, int ns) {
+        if (broken != null) {
+            throw broken;
+        }
+        if (open) {
+            pos = stepStart; // the previous probe was interrupted (its instruction never ran)
+            open = false;
+        }
+        if (steps >= maxSteps) {
+            cut = true;
+            throw new StepBudgetExceeded(maxSteps);
+        }
+        try {
+            int need = pos + 5 + 3 * (nl + ns);
+            if (need > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
+            }
+        } catch (StackOverflowError e) {
+            broken = e;
+            throw e;
+        }
+        stepStart = pos;
+        open = true;
+        int[] b = buf;
+        int p = pos;
+        b[p] = mid;
+        b[p + 1] = pc;
+        b[p + 2] = depth;
+        b[p + 3] = nl;
+        b[p + 4] = ns;
+        pos = p + 5;
+    }
+
+    /** First probe of an exception handler: re-synchronise the depth counter by a stack walk. */
+    public static void beginH(int mid, int pc, int nl, int ns) {
+        if (broken != null) {
+            throw broken;
+        }
+        try {
+            depth = walkDepth();
+        } catch (StackOverflowError e) {
+            broken = e;
+            throw e;
+        }
+        begin(mid, pc, nl, ns);
+    }
+
+    private static int walkDepth() {
+        return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(s -> (int) s
+                .filter(f -> !f.getMethodName().equals("<clinit>")
+                        && f.getDeclaringClass().getClassLoader() instanceof InstrumentingLoader
+                        && ((InstrumentingLoader) f.getDeclaringClass().getClassLoader()).instrumenting())
+                .count());
+    }
+
+    public static void i(int v) {
+        int p = pos;
+        buf[p] = T_INT;
+        buf[p + 1] = v;
+        pos = p + 2;
+    }
+
+    public static void f(float v) {
+        int p = pos;
+        buf[p] = T_FLOAT;
+        buf[p + 1] = Float.floatToRawIntBits(v);
+        pos = p + 2;
+    }
+
+    public static void j(long v) {
+        int p = pos;
+        buf[p] = T_LONG;
+        buf[p + 1] = (int) (v >>> 32);
+        buf[p + 2] = (int) v;
+        pos = p + 3;
+    }
+
+    public static void d(double v) {
+        long bits = Double.doubleToRawLongBits(v);
+        int p = pos;
+        buf[p] = T_DOUBLE;
+        buf[p + 1] = (int) (bits >>> 32);
+        buf[p + 2] = (int) bits;
+        pos = p + 3;
+    }
+
+    public static void a(Object o) {
+        int id = 0;
+        if (o != null) {
+            try {
+                id = id(o);
+            } catch (StackOverflowError e) {
+                broken = e;
+                throw e;
+            }
+        }
+        int p = pos;
+        buf[p] = T_REF;
+        buf[p + 1] = id;
+        pos = p + 2;
+    }
+
+    public static void top() {
+        buf[pos++] = T_TOP;
+    }
+
+    public static void uninit() {
+        buf[pos++] = T_UNINIT;
+    }
+
+    public static void end() {
+        open = false;
+        long s = steps++;
+        if (s == nextSnap) {
+            try {
+                snapshot(s);
+            } catch (StackOverflowError e) {
+                broken = e;
+                throw e;
+            }
+            nextSnap = s + 1 + rnd.nextInt(16);
+        }
+    }
+
+    // ---- object ids and the heap log -------------------------------------------------------
+
+    /** Id of {@code o}, dumping it (and its unseen closure) at first sight. */
+    static int id(Object o) {
+        int id = ids.get(o);
+        if (id != 0) {
+            return id;
+        }
+        id = idOf(o);
+        drain();
+        return id;
+    }
+
+    /** Existing id, or a new one with the object queued for dumping. */
+    private static int idOf(Object o) {
+        if (o == null) {
+            return 0;
+        }
+        int id = ids.get(o);
+        if (id == 0) {
+            id = ++nextId;
+            ids.put(o, id);
+            if (nwork == work.length) {
+                work = Arrays.copyOf(work, nwork * 2);
+            }
+            work[nwork++] = o;
+        }
+        return id;
+    }
+
+    private static void drain() {
+        while (nwork > 0) {
+            Object x = work[--nwork];
+            work[nwork] = null;
+            int[][] box = {hbuf};
+            int[] at = {hpos};
+            hbuf = null;
+            try {
+                dump(x, ids.get(x), box, at, true);
+            } finally {
+                hbuf = box[0];
+            }
+            hpos = at[0];
+        }
+        hcommit = hpos;
+    }
+
+    /** Id of a result value (assigned and dumped if new). */
+    public static int resultId(Object o) {
+        return o == null ? 0 : id(o);
+    }
+
+    /** Existing id of {@code o}, 0 if never seen. */
+    public static int peekId(Object o) {
+        return o == null ? 0 : ids.get(o);
+    }
+
+    private static int[] ensure(int[][] box, int[] at, int n) {
+        int[] b = box[0];
+        if (at[0] + n > b.length) {
+            b = Arrays.copyOf(b, Math.max(at[0] + n, b.length * 2));
+            box[0] = b;
+        }
+        return b;
+    }
+
+    private static void put(int[][] box, int[] at, int v) {
+        int[] b = ensure(box, at, 1);
+        b[at[0]++] = v;
+    }
+
+    private static void putTagged(int[][] box, int[] at, int tag, long v) {
+        int[] b = ensure(box, at, 3);
+        int p = at[0];
+        b[p++] = tag;
+        if (tag == T_LONG || tag == T_DOUBLE) {
+            b[p++] = (int) (v >>> 32);
+            b[p++] = (int) v;
+        } else {
+            b[p++] = (int) v;
+        }
+        at[0] = p;
+    }
+
+    /**
+     * Writes one object record. {@code assign}: unseen referents get ids and are queued
+     * (heap log); otherwise (snapshots) they are written as id -1.
+     */
+    private static void dump(Object x, int id, int[][] box, int[] at, boolean assign) {
+        Class<?> c = x.getClass();
+        ClassInfo ci = ClassInfo.of(c);
+        put(box, at, (int) steps);
+        put(box, at, id);
+        put(box, at, ci.nameStr);
+        if (x instanceof String) {
+            put(box, at, K_STRING);
+            put(box, at, ((String) x).length());
+            return;
+        }
+        if (c.isArray()) {
+            put(box, at, K_ARRAY);
+            put(box, at, ci.elemStr);
+            int n = java.lang.reflect.Array.getLength(x);
+            put(box, at, n);
+            if (x instanceof int[]) {
+                int[] a = (int[]) x;
+                for (int v : a) putTagged(box, at, T_INT, v);
+            } else if (x instanceof long[]) {
+                for (long v : (long[]) x) putTagged(box, at, T_LONG, v);
+            } else if (x instanceof boolean[]) {
+                for (boolean v : (boolean[]) x) putTagged(box, at, T_INT, v ? 1 : 0);
+            } else if (x instanceof byte[]) {
+                for (byte v : (byte[]) x) putTagged(box, at, T_INT, v);
+            } else if (x instanceof char[]) {
+                for (char v : (char[]) x) putTagged(box, at, T_INT, v);
+            } else if (x instanceof short[]) {
+                for (short v : (short[]) x) putTagged(box, at, T_INT, v);
+            } else if (x instanceof float[]) {
+                for (float v : (float[]) x) putTagged(box, at, T_FLOAT, Float.floatToRawIntBits(v) & 0xffffffffL);
+            } else if (x instanceof double[]) {
+                for (double v : (double[]) x) putTagged(box, at, T_DOUBLE, Double.doubleToRawLongBits(v));
+            } else {
+                for (Object v : (Object[]) x) putTagged(box, at, T_REF, refValue(v, assign));
+            }
+            return;
+        }
+        put(box, at, K_INSTANCE);
+        int nf = ci.offsets.length;
+        put(box, at, nf);
+        sun.misc.Unsafe u = ClassInfo.U;
+        for (int k = 0; k < nf; k++) {
+            put(box, at, ci.keyStrs[k]);
+            long off = ci.offsets[k];
+            switch (ci.kinds[k]) {
+                case 'Z': putTagged(box, at, T_INT, u.getBoolean(x, off) ? 1 : 0); break;
+                case 'B': putTagged(box, at, T_INT, u.getByte(x, off)); break;
+                case 'C': putTagged(box, at, T_INT, u.getChar(x, off)); break;
+                case 'S': putTagged(box, at, T_INT, u.getShort(x, off)); break;
+                case 'I': putTagged(box, at, T_INT, u.getInt(x, off)); break;
+                case 'J': putTagged(box, at, T_LONG, u.getLong(x, off)); break;
+                case 'F': putTagged(box, at, T_FLOAT, Float.floatToRawIntBits(u.getFloat(x, off)) & 0xffffffffL); break;
+                case 'D': putTagged(box, at, T_DOUBLE, Double.doubleToRawLongBits(u.getDouble(x, off))); break;
+                default: putTagged(box, at, T_REF, refValue(u.getObject(x, off), assign)); break;
+            }
+        }
+    }
+
+    private static long refValue(Object v, boolean assign) {
+        if (v == null) {
+            return 0;
+        }
+        if (assign) {
+            return idOf(v);
+        }
+        int id = ids.get(v);
+        return id == 0 ? -1 : id;
+    }
+
+    /** Full snapshot of every object that has an id, at the end of step {@code s}. */
+    private static void snapshot(long s) {
+        int[][] box = {sbuf};
+        int[] at = {spos};
+        put(box, at, (int) s);
+        put(box, at, nextId);
+        put(box, at, 0);
+        int countAt = at[0] - 1;
+        int n = 0;
+        Object[] keys = ids.keys;
+        int[] vals = ids.vals;
+        for (int k = 0; k < keys.length; k++) {
+            if (keys[k] != null) {
+                dump(keys[k], vals[k], box, at, false);
+                n++;
+            }
+        }
+        box[0][countAt] = n;
+        sbuf = box[0];
+        spos = at[0];
+        snapshots++;
+    }
+
+    // ---- pulled by Rust after a run --------------------------------------------------------
+    /** The committed steps of the trace buffer. */
+    public static int[] takeTrace() {
+        int end = open ? stepStart : pos;
+        return Arrays.copyOf(buf, end);
+    }
+
+    public static long stepCount() {
+        return steps;
+    }
+
+    public static int[] takeHeap() {
+        return Arrays.copyOf(hbuf, hcommit);
+    }
+
+    public static int[] takeSnapshots() {
+        return Arrays.copyOf(sbuf, spos);
+    }
+
+    public static boolean wasCut() {
+        return cut;
+    }
+
+    /** Drops the buffers of the last run (keeps the string table). */
+    public static void clear() {
+        reset(Long.MAX_VALUE, false, 0);
+    }
+
+    /** Per-class layout for dumps: instance fields incl. inherited, read through Unsafe. */
+    static final class ClassInfo {
+        static final sun.misc.Unsafe U;
+
+        static {
+            try {
+                Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+                f.setAccessible(true);
+                U = (sun.misc.Unsafe) f.get(null);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private static final ClassValue<ClassInfo> CACHE = new ClassValue<ClassInfo>() {
+            @Override
+            protected ClassInfo computeValue(Class<?> c) {
+                return new ClassInfo(c);
+            }
+        };
+
+        static ClassInfo of(Class<?> c) {
+            return CACHE.get(c);
+        }
+
+        final int nameStr;
+        final int elemStr;
+        final long[] offsets;
+        final char[] kinds;
+        final int[] keyStrs;
+
+        ClassInfo(Class<?> c) {
+            nameStr = intern(c.getName().replace('.', '/'));
+            elemStr = c.isArray() ? intern(org.objectweb.asm.Type.getDescriptor(c.getComponentType())) : -1;
+            ArrayList<Field> fs = new ArrayList<>();
+            if (!c.isArray() && c != String.class && c != Class.class) {
+                fs = instanceFields(c);
+            }
+            ArrayList<Long> offs = new ArrayList<>();
+            ArrayList<Character> ks = new ArrayList<>();
+            ArrayList<Integer> names = new ArrayList<>();
+            String[] keys = fieldKeys(fs);
+            for (int i = 0; i < fs.size(); i++) {
+                Field f = fs.get(i);
+                long off;
+                try {
+                    off = U.objectFieldOffset(f);
+                } catch (UnsupportedOperationException e) {
+                    continue; // hidden classes / records: fields not readable
+                }
+                offs.add(off);
+                Class<?> t = f.getType();
+                ks.add(t.isPrimitive() ? org.objectweb.asm.Type.getDescriptor(t).charAt(0) : 'L');
+                names.add(intern(keys[i]));
+            }
+            offsets = new long[offs.size()];
+            kinds = new char[offs.size()];
+            keyStrs = new int[offs.size()];
+            for (int i = 0; i < offsets.length; i++) {
+                offsets[i] = offs.get(i);
+                kinds[i] = ks.get(i);
+                keyStrs[i] = names.get(i);
+            }
+        }
+    }
+
+    /** Non-static fields of {@code c} and its superclasses, most derived class first. */
+    static ArrayList<Field> instanceFields(Class<?> c) {
+        ArrayList<Field> out = new ArrayList<>();
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            for (Field f : k.getDeclaredFields()) {
+                if (!Modifier.isStatic(f.getModifiers())) {
+                    out.add(f);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Map keys of fields: the plain name, or "DeclaringClass.name" for a field shadowed by a
+     * field of the same name in a more derived class.
+     */
+    static String[] fieldKeys(ArrayList<Field> fs) {
+        String[] keys = new String[fs.size()];
+        java.util.HashSet<String> used = new java.util.HashSet<>();
+        for (int i = 0; i < fs.size(); i++) {
+            Field f = fs.get(i);
+            String k = f.getName();
+            if (!used.add(k)) {
+                k = f.getDeclaringClass().getName().replace('.', '/') + "." + f.getName();
+            }
+            keys[i] = k;
+        }
+        return keys;
+    }
+
+    /** Open-addressing identity map Object -> int id (0 = absent). */
+    static final class IdMap {
+        Object[] keys = new Object[1 << 8];
+        int[] vals = new int[1 << 8];
+        int size;
+
+        private static int hash(Object o, int mask) {
+            int h = System.identityHashCode(o) * 0x9E3779B9;
+            return (h ^ (h >>> 16)) & mask;
+        }
+
+        int get(Object o) {
+            Object[] ks = keys;
+            int mask = ks.length - 1;
+            for (int i = hash(o, mask);; i = (i + 1) & mask) {
+                Object k = ks[i];
+                if (k == o) {
+                    return vals[i];
+                }
+                if (k == null) {
+                    return 0;
+                }
+            }
+        }
+
+        void put(Object o, int v) {
+            if (2 * (size + 1) > keys.length) {
+                grow();
+            }
+            Object[] ks = keys;
+            int mask = ks.length - 1;
+            int i = hash(o, mask);
+            while (ks[i] != null && ks[i] != o) {
+                i = (i + 1) & mask;
+            }
+            if (ks[i] == null) {
+                size++;
+            }
+            ks[i] = o;
+            vals[i] = v;
+        }
+
+        private void grow() {
+            Object[] oldK = keys;
+            int[] oldV = vals;
+            keys = new Object[oldK.length * 2];
+            vals = new int[oldK.length * 2];
+            size = 0;
+            for (int i = 0; i < oldK.length; i++) {
+                if (oldK[i] != null) {
+                    put(oldK[i], oldV[i]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Tracing benchmark: `Bench.walk` over a cyclic 3-node `List` (12 bytecodes per iteration,
+//! ≥ 10^6 executed instructions). Prints medians over repeated runs of: the plain run (fresh
+//! uninstrumented loader), the traced run (Java side only), the overhead ratio, recorded
+//! steps per second, and the end-to-end `trace_method` time (loader, instrumentation, input,
+//! run, pulling and decoding the buffers).
+//!
+//! Usage: `cargo run --release -p jtg-harness --bin jtg-bench -- [iterations] [repeats]`
+//! (defaults 100000 and 7; fixtures from `JTG_FIXTURES` or `build/fixtures`).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use jtg_harness::{
+    run_plain, trace_method, CHeap, CObject, CValue, ConcreteInput, ObjId, TraceEnd, TraceOptions,
+};
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let iters: i32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let repeats: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(7).max(1);
+    let fixtures = std::env::var_os("JTG_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"));
+    if !fixtures.join("Bench.class").is_file() {
+        eprintln!(
+            "jtg-bench: no Bench.class in {}: run `make fixtures`",
+            fixtures.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let mut heap = CHeap::new();
+    for i in 0..3u32 {
+        let fields = BTreeMap::from([
+            ("val".to_string(), CValue::Int(i as i32 + 1)),
+            ("next".to_string(), CValue::Ref(ObjId((i + 1) % 3 + 1))),
+        ]);
+        heap.insert(
+            ObjId(i + 1),
+            CObject::Instance {
+                class: "List".into(),
+                fields,
+            },
+        );
+    }
+    let input = ConcreteInput {
+        args: vec![CValue::Ref(ObjId(1)), CValue::Int(iters)],
+        heap,
+    };
+    let opts = TraceOptions {
+        max_steps: 12 * iters as u64 + 100,
+        ..TraceOptions::default()
+    };
+    let cp = [fixtures];
+    let (mut plain, mut traced, mut total, mut decode) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut steps = 0;
+    for r in 0..repeats + 1 {
+        let p = match run_plain(&cp, "Bench", "walk", "(LList;I)I", &input, &opts) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("jtg-bench: plain run failed: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let t0 = Instant::now();
+        let t = match trace_method(&cp, "Bench", "walk", "(LList;I)I", &input, &opts) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("jtg-bench: traced run failed: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let wall = t0.elapsed().as_secs_f64();
+        if !matches!(t.end, TraceEnd::Returned(Some(_))) || t.end != p.end {
+            eprintln!(
+                "jtg-bench: traced run ended {:?}, plain run {:?}",
+                t.end, p.end
+            );
+            return ExitCode::FAILURE;
+        }
+        // consumer side: materialise every executing frame
+        let t1 = Instant::now();
+        let mut acc = 0u64;
+        for i in 0..t.len() {
+            acc += t.top_frame(i).pc as u64;
+        }
+        std::hint::black_box(acc);
+        let frames = t1.elapsed().as_secs_f64();
+        steps = t.len();
+        if r == 0 {
+            continue; // warm-up (JVM start, first ASM use)
+        }
+        plain.push(p.run_nanos as f64);
+        traced.push(t.run_nanos as f64);
+        total.push(wall);
+        decode.push(frames);
+    }
+    let (p, t, w, d) = (median(plain), median(traced), median(total), median(decode));
+    println!("jtg-bench: Bench.walk over a cyclic 3-node list, {iters} iterations, {steps} steps, median of {repeats}");
+    println!(
+        "  plain run (fresh uninstrumented loader) {:>10.3} ms",
+        p / 1e6
+    );
+    println!(
+        "  traced run (Java side)                  {:>10.3} ms  = {:.1} ns/step",
+        t / 1e6,
+        t / steps as f64
+    );
+    println!(
+        "  overhead traced/plain                   {:>10.1} x",
+        t / p
+    );
+    println!(
+        "  recorded steps per second               {:>10.2} M",
+        steps as f64 / t * 1e3
+    );
+    println!(
+        "  trace_method end to end                 {:>10.3} ms  = {:.2} M steps/s",
+        w * 1e3,
+        steps as f64 / w / 1e6
+    );
+    println!(
+        "  top_frame() over all steps              {:>10.3} ms",
+        d * 1e3
+    );
+    ExitCode::SUCCESS
+}

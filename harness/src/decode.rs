@@ -1,0 +1,670 @@
+//! Decoding of the recorder's int buffers into a [`TraceData`]: step index, call-stack
+//! reconstruction (depth counter + caller links), the first-sight heap log, and heap replay
+//! (putfield / xastore re-applied from the recorded pre-state operands into a per-slot write
+//! history, so the heap as of any step is a binary search per slot). Also checks the replayed
+//! heap against the recorder's full snapshots in `verify_replay` mode.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
+
+use crate::error::HarnessError;
+use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId};
+
+const T_INT: i32 = 0;
+const T_FLOAT: i32 = 1;
+const T_LONG: i32 = 2;
+const T_DOUBLE: i32 = 3;
+const T_REF: i32 = 4;
+const T_TOP: i32 = 5;
+const T_UNINIT: i32 = 6;
+
+const K_INSTANCE: i32 = 0;
+const K_ARRAY: i32 = 1;
+const K_STRING: i32 = 2;
+
+const OP_IASTORE: u8 = 0x4f;
+const OP_SASTORE: u8 = 0x56;
+const OP_PUTFIELD: u8 = 0xb5;
+const OP_INVOKEVIRTUAL: u8 = 0xb6;
+const OP_INVOKEDYNAMIC: u8 = 0xba;
+
+const NONE: u32 = u32::MAX;
+const HEADER: usize = 5;
+
+/// A `putfield` target as written in the instruction.
+#[derive(Clone, Debug)]
+pub(crate) struct FieldRef {
+    /// `owner.name`, the key of a shadowed field declared in `owner`.
+    qualified: String,
+    name: String,
+    /// First character of the field descriptor.
+    desc: u8,
+}
+
+/// Static facts about one instrumented method, from the instrumenter's table.
+#[derive(Clone, Debug)]
+pub(crate) struct MethodMeta {
+    pub class: String,
+    pub name: String,
+    pub desc: String,
+    pub max_locals: usize,
+    /// pc -> (opcode, aux): aux = popped entries for invokes.
+    ops: HashMap<u32, (u8, i32)>,
+    fields: HashMap<u32, FieldRef>,
+}
+
+impl MethodMeta {
+    /// Builds the metadata from `"class name desc"` and `[maxLocals, (pc, opcode, aux)*]`.
+    pub(crate) fn parse(
+        name: &str,
+        info: &[i32],
+        strings: &[String],
+    ) -> Result<MethodMeta, HarnessError> {
+        let mut parts = name.splitn(3, ' ');
+        let (Some(class), Some(mname), Some(desc)) = (parts.next(), parts.next(), parts.next())
+        else {
+            return Err(HarnessError::Decode(format!("bad method name {name:?}")));
+        };
+        let Some((&max_locals, rest)) = info.split_first() else {
+            return Err(HarnessError::Decode(format!(
+                "empty method info for {name}"
+            )));
+        };
+        if rest.len() % 3 != 0 {
+            return Err(HarnessError::Decode(format!("bad method info for {name}")));
+        }
+        let mut ops = HashMap::new();
+        let mut fields = HashMap::new();
+        for t in rest.chunks_exact(3) {
+            let (pc, op, aux) = (t[0] as u32, t[1] as u8, t[2]);
+            ops.insert(pc, (op, aux));
+            if op == OP_PUTFIELD {
+                let s = usize::try_from(aux)
+                    .ok()
+                    .and_then(|a| strings.get(a))
+                    .ok_or_else(|| {
+                        HarnessError::Decode(format!("bad putfield string {aux} in {name}"))
+                    })?;
+                let (q, d) = s
+                    .rsplit_once(':')
+                    .ok_or_else(|| HarnessError::Decode(format!("bad field ref {s}")))?;
+                let (_, n) = q
+                    .rsplit_once('.')
+                    .ok_or_else(|| HarnessError::Decode(format!("bad field ref {s}")))?;
+                fields.insert(
+                    pc,
+                    FieldRef {
+                        qualified: q.to_string(),
+                        name: n.to_string(),
+                        desc: d.bytes().next().unwrap_or(b'L'),
+                    },
+                );
+            }
+        }
+        Ok(MethodMeta {
+            class: class.to_string(),
+            name: mname.to_string(),
+            desc: desc.to_string(),
+            max_locals: max_locals.max(0) as usize,
+            ops,
+            fields,
+        })
+    }
+
+    fn op(&self, pc: u32) -> Option<(u8, i32)> {
+        self.ops.get(&pc).copied()
+    }
+}
+
+/// Field keys of one instance class, in heap-log order.
+#[derive(Debug)]
+struct Layout {
+    class: String,
+    keys: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+enum Base {
+    Instance {
+        layout: Arc<Layout>,
+        vals: Vec<CValue>,
+    },
+    Array {
+        elem: Arc<str>,
+        vals: Vec<CValue>,
+    },
+    Str(i32),
+}
+
+#[derive(Clone, Debug)]
+struct ObjRec {
+    /// Step during which the object was first seen.
+    first: u32,
+    base: Base,
+}
+
+/// First-sight values plus the replayed writes: id -> slot -> [(step of the write, value)].
+#[derive(Clone, Debug, Default)]
+struct HeapHist {
+    objs: HashMap<u32, ObjRec>,
+    writes: HashMap<u32, HashMap<u32, Vec<(u32, CValue)>>>,
+}
+
+impl HeapHist {
+    fn value_at(
+        &self,
+        w: Option<&HashMap<u32, Vec<(u32, CValue)>>>,
+        slot: u32,
+        base: CValue,
+        step: u32,
+    ) -> CValue {
+        let Some(hist) = w.and_then(|w| w.get(&slot)) else {
+            return base;
+        };
+        // A write recorded at step k is visible from step k + 1 on.
+        let n = hist.partition_point(|(k, _)| *k < step);
+        if n == 0 {
+            base
+        } else {
+            hist[n - 1].1
+        }
+    }
+
+    fn object_at(&self, id: u32, step: u32) -> Option<CObject> {
+        let rec = self.objs.get(&id)?;
+        let w = self.writes.get(&id);
+        let vals = |vals: &[CValue]| -> Vec<CValue> {
+            vals.iter()
+                .enumerate()
+                .map(|(s, v)| self.value_at(w, s as u32, *v, step))
+                .collect()
+        };
+        Some(match &rec.base {
+            Base::Instance { layout, vals: v } => CObject::Instance {
+                class: layout.class.clone(),
+                fields: layout.keys.iter().cloned().zip(vals(v)).collect(),
+            },
+            Base::Array { elem, vals: v } => CObject::Array {
+                elem: elem.to_string(),
+                elems: vals(v),
+            },
+            Base::Str(len) => CObject::Str { len: *len },
+        })
+    }
+}
+
+/// The decoded, compact form of a trace (see [`crate::trace::Trace`]).
+#[derive(Clone)]
+pub(crate) struct TraceData {
+    methods: HashMap<u32, Arc<MethodMeta>>,
+    buf: Vec<i32>,
+    /// Offset of each step's header in `buf`.
+    off: Vec<u32>,
+    /// Step that holds the caller frame of each step (`NONE` for the entry frame).
+    caller: Vec<u32>,
+    heap: HeapHist,
+}
+
+impl std::fmt::Debug for TraceData {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TraceData")
+            .field("steps", &self.off.len())
+            .field("buffer_ints", &self.buf.len())
+            .field("methods", &self.methods.len())
+            .field("objects", &self.heap.objs.len())
+            .field("written_objects", &self.heap.writes.len())
+            .finish()
+    }
+}
+
+fn bad(msg: impl Into<String>) -> HarnessError {
+    HarnessError::Decode(msg.into())
+}
+
+/// Reads one tagged value at `*p`.
+fn read_val(buf: &[i32], p: &mut usize) -> Result<CValue, HarnessError> {
+    let get = |i: usize| buf.get(i).copied().ok_or_else(|| bad("truncated value"));
+    let tag = get(*p)?;
+    let v = match tag {
+        T_INT => {
+            *p += 2;
+            CValue::Int(get(*p - 1)?)
+        }
+        T_FLOAT => {
+            *p += 2;
+            CValue::Float(get(*p - 1)? as u32)
+        }
+        T_LONG | T_DOUBLE => {
+            *p += 3;
+            let bits = ((get(*p - 2)? as u32 as u64) << 32) | get(*p - 1)? as u32 as u64;
+            if tag == T_LONG {
+                CValue::Long(bits as i64)
+            } else {
+                CValue::Double(bits)
+            }
+        }
+        T_REF => {
+            *p += 2;
+            match get(*p - 1)? {
+                0 => CValue::Null,
+                id if id > 0 => CValue::Ref(ObjId(id as u32)),
+                // -1 in snapshots: an object the recorder never saw.
+                _ => CValue::Uninit,
+            }
+        }
+        T_TOP => {
+            *p += 1;
+            CValue::Top
+        }
+        T_UNINIT => {
+            *p += 1;
+            CValue::Uninit
+        }
+        t => return Err(bad(format!("bad value tag {t} at {}", *p))),
+    };
+    Ok(v)
+}
+
+/// One heap-log / snapshot record: (step, id, object).
+fn read_object(
+    buf: &[i32],
+    p: &mut usize,
+    strings: &[String],
+    layouts: &mut HashMap<i32, Arc<Layout>>,
+) -> Result<(u32, u32, Base), HarnessError> {
+    let get = |i: usize| {
+        buf.get(i)
+            .copied()
+            .ok_or_else(|| bad("truncated heap record"))
+    };
+    let string = |i: i32| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| strings.get(i))
+            .ok_or_else(|| bad(format!("bad string index {i}")))
+    };
+    let step = get(*p)? as u32;
+    let id = get(*p + 1)? as u32;
+    let class = get(*p + 2)?;
+    let kind = get(*p + 3)?;
+    *p += 4;
+    let base = match kind {
+        K_STRING => {
+            *p += 1;
+            Base::Str(get(*p - 1)?)
+        }
+        K_ARRAY => {
+            let elem: Arc<str> = string(get(*p)?)?.as_str().into();
+            let n = get(*p + 1)?;
+            *p += 2;
+            let mut vals = Vec::with_capacity(n.max(0) as usize);
+            for _ in 0..n {
+                vals.push(read_val(buf, p)?);
+            }
+            Base::Array { elem, vals }
+        }
+        K_INSTANCE => {
+            let n = get(*p)?;
+            *p += 1;
+            let mut keys = Vec::with_capacity(n.max(0) as usize);
+            let mut vals = Vec::with_capacity(n.max(0) as usize);
+            for _ in 0..n {
+                keys.push(get(*p)?);
+                *p += 1;
+                vals.push(read_val(buf, p)?);
+            }
+            let layout = match layouts.get(&class) {
+                Some(l) if l.keys.len() == keys.len() => l.clone(),
+                _ => {
+                    let l = Arc::new(Layout {
+                        class: string(class)?.clone(),
+                        keys: keys
+                            .iter()
+                            .map(|k| string(*k).cloned())
+                            .collect::<Result<_, _>>()?,
+                    });
+                    layouts.insert(class, l.clone());
+                    l
+                }
+            };
+            Base::Instance { layout, vals }
+        }
+        k => return Err(bad(format!("bad object kind {k}"))),
+    };
+    Ok((step, id, base))
+}
+
+/// Everything the recorder produced for one run.
+pub(crate) struct Raw<'a> {
+    pub trace: Vec<i32>,
+    pub heap: Vec<i32>,
+    pub snapshots: Vec<i32>,
+    pub strings: &'a [String],
+    pub methods: HashMap<u32, Arc<MethodMeta>>,
+}
+
+impl TraceData {
+    /// Decodes the buffers. Returns the data and the number of snapshots checked.
+    pub(crate) fn decode(raw: Raw<'_>) -> Result<(TraceData, usize), HarnessError> {
+        let Raw {
+            trace: buf,
+            heap,
+            snapshots,
+            strings,
+            methods,
+        } = raw;
+        // 1. step index + caller links
+        let mut off = Vec::new();
+        let mut caller = Vec::new();
+        let mut active: Vec<u32> = Vec::new();
+        let mut p = 0usize;
+        while p < buf.len() {
+            if p + HEADER > buf.len() {
+                return Err(bad("truncated step header"));
+            }
+            let mid = buf[p] as u32;
+            if !methods.contains_key(&mid) {
+                return Err(bad(format!(
+                    "unknown method id {mid} at step {}",
+                    off.len()
+                )));
+            }
+            let depth = buf[p + 2].max(1) as usize;
+            let n = buf[p + 3] as usize + buf[p + 4] as usize;
+            let i = off.len() as u32;
+            off.push(p as u32);
+            p += HEADER;
+            for _ in 0..n {
+                read_val(&buf, &mut p)?;
+            }
+            active.truncate(depth - 1);
+            caller.push(active.last().copied().unwrap_or(NONE));
+            active.push(i);
+        }
+        // 2. heap log
+        let mut layouts = HashMap::new();
+        let mut hist = HeapHist::default();
+        let mut p = 0usize;
+        while p < heap.len() {
+            let (first, id, base) = read_object(&heap, &mut p, strings, &mut layouts)?;
+            hist.objs.insert(id, ObjRec { first, base });
+        }
+        let mut data = TraceData {
+            methods,
+            buf,
+            off,
+            caller,
+            heap: hist,
+        };
+        // 3. replay writes
+        data.replay()?;
+        // 4. snapshots
+        let checked = data.check_snapshots(&snapshots, strings, &mut layouts)?;
+        Ok((data, checked))
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.off.len()
+    }
+
+    fn header(&self, i: usize) -> (u32, u32, usize, usize, usize) {
+        let p = self.off[i] as usize;
+        let b = &self.buf[p..p + HEADER];
+        (
+            b[0] as u32,
+            b[1] as u32,
+            b[2] as usize,
+            b[3] as usize,
+            b[4] as usize,
+        )
+    }
+
+    fn meta(&self, mid: u32) -> &Arc<MethodMeta> {
+        // decode() checked every step's method id
+        &self.methods[&mid]
+    }
+
+    pub(crate) fn depth(&self, i: usize) -> usize {
+        let mut d = 1;
+        let mut j = self.caller[i];
+        while j != NONE {
+            d += 1;
+            j = self.caller[j as usize];
+        }
+        d
+    }
+
+    pub(crate) fn position(&self, i: usize) -> (&str, &str, u32) {
+        let (mid, pc, ..) = self.header(i);
+        let m = self.meta(mid);
+        (&m.class, &m.name, pc)
+    }
+
+    /// Locals (padded to max_locals with Top) and stack (top first) of step `i`.
+    fn values(&self, i: usize) -> (Vec<CValue>, Vec<CValue>) {
+        let (mid, _, _, nl, ns) = self.header(i);
+        let max_locals = self.meta(mid).max_locals;
+        let mut p = self.off[i] as usize + HEADER;
+        let mut next = || read_val(&self.buf, &mut p).unwrap_or(CValue::Top); // validated in decode()
+        let mut locals: Vec<CValue> = (0..nl).map(|_| next()).collect();
+        let stack: Vec<CValue> = (0..ns).map(|_| next()).collect();
+        locals.resize(max_locals.max(nl), CValue::Top);
+        (locals, stack)
+    }
+
+    /// The frame recorded at step `i`; as a caller frame, the pending call's arguments are popped.
+    pub(crate) fn frame_of(&self, i: usize, as_caller: bool) -> CFrame {
+        let (mid, pc, ..) = self.header(i);
+        let m = self.meta(mid);
+        let (locals, mut stack) = self.values(i);
+        if as_caller {
+            if let Some((op, pops)) = m.op(pc) {
+                if (OP_INVOKEVIRTUAL..=OP_INVOKEDYNAMIC).contains(&op) {
+                    stack.drain(..(pops.max(0) as usize).min(stack.len()));
+                }
+            }
+        }
+        CFrame {
+            class: m.class.clone(),
+            method: m.name.clone(),
+            desc: m.desc.clone(),
+            pc,
+            locals,
+            stack,
+        }
+    }
+
+    pub(crate) fn frames(&self, i: usize) -> Vec<CFrame> {
+        let mut out = vec![self.frame_of(i, false)];
+        let mut j = self.caller[i];
+        while j != NONE {
+            out.push(self.frame_of(j as usize, true));
+            j = self.caller[j as usize];
+        }
+        out
+    }
+
+    pub(crate) fn reachable_heap(&self, i: usize, frames: &[CFrame]) -> CHeap {
+        let mut heap = CHeap::new();
+        let mut queue: VecDeque<ObjId> = VecDeque::new();
+        let push = |v: &CValue, queue: &mut VecDeque<ObjId>| {
+            if let CValue::Ref(id) = v {
+                queue.push_back(*id);
+            }
+        };
+        for f in frames {
+            f.locals
+                .iter()
+                .chain(&f.stack)
+                .for_each(|v| push(v, &mut queue));
+        }
+        while let Some(id) = queue.pop_front() {
+            if heap.contains_key(&id) {
+                continue;
+            }
+            let Some(obj) = self.heap.object_at(id.0, i as u32) else {
+                continue;
+            };
+            match &obj {
+                CObject::Instance { fields, .. } => {
+                    fields.values().for_each(|v| push(v, &mut queue))
+                }
+                CObject::Array { elems, .. } => elems.iter().for_each(|v| push(v, &mut queue)),
+                CObject::Str { .. } => {}
+            }
+            heap.insert(id, obj);
+        }
+        heap
+    }
+
+    pub(crate) fn known_heap(&self, i: usize) -> CHeap {
+        self.heap
+            .objs
+            .iter()
+            .filter(|(_, r)| r.first as usize <= i)
+            .filter_map(|(id, _)| Some((ObjId(*id), self.heap.object_at(*id, i as u32)?)))
+            .collect()
+    }
+
+    /// Re-applies every putfield / xastore whose instruction completed (the next step is the
+    /// fall-through in the same frame) to the write history.
+    fn replay(&mut self) -> Result<(), HarnessError> {
+        let n = self.len();
+        let mut writes: Vec<(u32, u32, u32, CValue)> = Vec::new(); // (id, slot, step, value)
+        for i in 0..n {
+            let (mid, pc, depth, ..) = self.header(i);
+            let m = self.meta(mid);
+            let Some((op, _)) = m.op(pc) else { continue };
+            let len = match op {
+                OP_PUTFIELD => 3,
+                OP_IASTORE..=OP_SASTORE => 1,
+                _ => continue,
+            };
+            if i + 1 >= n {
+                continue;
+            }
+            let (mid2, pc2, depth2, ..) = self.header(i + 1);
+            if mid2 != mid || depth2 != depth || pc2 != pc + len {
+                continue; // the store threw
+            }
+            let (_, stack) = self.values(i);
+            if op == OP_PUTFIELD {
+                let (Some(&value), Some(&CValue::Ref(obj))) = (stack.first(), stack.get(1)) else {
+                    return Err(bad(format!(
+                        "putfield at step {i} without object operand: {stack:?}"
+                    )));
+                };
+                let f = &m.fields[&pc];
+                let Some(rec) = self.heap.objs.get(&obj.0) else {
+                    return Err(bad(format!("putfield at step {i} on unknown object {obj}")));
+                };
+                let Base::Instance { layout, .. } = &rec.base else {
+                    return Err(bad(format!("putfield at step {i} on non-instance {obj}")));
+                };
+                let slot = layout
+                    .keys
+                    .iter()
+                    .position(|k| *k == f.qualified)
+                    .or_else(|| layout.keys.iter().position(|k| *k == f.name))
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "field {} not in layout of {}",
+                            f.qualified, layout.class
+                        ))
+                    })?;
+                writes.push((obj.0, slot as u32, i as u32, truncate(f.desc, value)));
+            } else {
+                let (Some(&value), Some(&CValue::Int(idx)), Some(&CValue::Ref(arr))) =
+                    (stack.first(), stack.get(1), stack.get(2))
+                else {
+                    return Err(bad(format!(
+                        "array store at step {i} with operands {stack:?}"
+                    )));
+                };
+                let Some(ObjRec {
+                    base: Base::Array { elem, .. },
+                    ..
+                }) = self.heap.objs.get(&arr.0)
+                else {
+                    return Err(bad(format!(
+                        "array store at step {i} on unknown array {arr}"
+                    )));
+                };
+                let d = elem.bytes().next().unwrap_or(b'L');
+                writes.push((arr.0, idx as u32, i as u32, truncate(d, value)));
+            }
+        }
+        for (id, slot, step, v) in writes {
+            self.heap
+                .writes
+                .entry(id)
+                .or_default()
+                .entry(slot)
+                .or_default()
+                .push((step, v));
+        }
+        Ok(())
+    }
+
+    fn check_snapshots(
+        &self,
+        snaps: &[i32],
+        strings: &[String],
+        layouts: &mut HashMap<i32, Arc<Layout>>,
+    ) -> Result<usize, HarnessError> {
+        let mut p = 0usize;
+        let mut count = 0;
+        while p < snaps.len() {
+            let step = *snaps.get(p).ok_or_else(|| bad("truncated snapshot"))? as u32;
+            let n = *snaps.get(p + 2).ok_or_else(|| bad("truncated snapshot"))?;
+            p += 3;
+            let mut snap: BTreeMap<ObjId, CObject> = BTreeMap::new();
+            for _ in 0..n {
+                let (_, id, base) = read_object(snaps, &mut p, strings, layouts)?;
+                let rec = HeapHist {
+                    objs: HashMap::from([(id, ObjRec { first: 0, base })]),
+                    writes: HashMap::new(),
+                };
+                if let Some(o) = rec.object_at(id, 0) {
+                    snap.insert(ObjId(id), o);
+                }
+            }
+            let replayed = self.known_heap(step as usize);
+            if replayed != snap {
+                let detail = snap
+                    .iter()
+                    .find(|(id, o)| replayed.get(id) != Some(o))
+                    .map(|(id, o)| {
+                        format!(
+                            "object {id}: snapshot {o:?}, replayed {:?}",
+                            replayed.get(id)
+                        )
+                    })
+                    .or_else(|| {
+                        replayed
+                            .keys()
+                            .find(|id| !snap.contains_key(id))
+                            .map(|id| format!("object {id} not in snapshot"))
+                    })
+                    .unwrap_or_default();
+                return Err(HarnessError::ReplayMismatch {
+                    step: step as u64,
+                    detail,
+                });
+            }
+            count += 1;
+        }
+        Ok(count)
+    }
+}
+
+/// The value a store of `v` leaves in a slot of type `desc` (the JVM narrows ints).
+fn truncate(desc: u8, v: CValue) -> CValue {
+    match (desc, v) {
+        (b'Z', CValue::Int(x)) => CValue::Int(x & 1),
+        (b'B', CValue::Int(x)) => CValue::Int(x as i8 as i32),
+        (b'C', CValue::Int(x)) => CValue::Int(x as u16 as i32),
+        (b'S', CValue::Int(x)) => CValue::Int(x as i16 as i32),
+        _ => v,
+    }
+}

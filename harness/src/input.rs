@@ -1,0 +1,336 @@
+//! Concrete inputs built through JNI: every object of a [`ConcreteInput`]'s heap is created
+//! with `AllocObject` (no constructor runs) and its fields are set by JNI field ids, so cycles
+//! and sharing come out exactly as described. Strings are built as `"aaa…"` of the given
+//! length; arrays (primitive, object, `String[]`, nested) with `New*Array`.
+
+use std::collections::HashMap;
+
+use jni::objects::{JClass, JObject, JObjectArray, JString, JValue};
+use jni::signature::RuntimeFieldSignature;
+use jni::strings::JNIString;
+use jni::sys::jsize;
+use jni::{jni_sig, jni_str, Env};
+use serde::{Deserialize, Serialize};
+
+use crate::error::HarnessError;
+use crate::jvm::{string_array, JniResultExt};
+use crate::trace::{CHeap, CObject, CValue, ObjId};
+
+/// Arguments and heap of one concrete run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConcreteInput {
+    /// Argument values in local-variable order (`this` first for instance methods). A long or
+    /// double argument is one entry (no `Top` after it).
+    pub args: Vec<CValue>,
+    /// Objects the arguments (transitively) refer to.
+    pub heap: CHeap,
+}
+
+fn bad(msg: impl Into<String>) -> HarnessError {
+    HarnessError::BadInput(msg.into())
+}
+
+/// One instance field as the JVM knows it.
+struct FieldDesc {
+    key: String,
+    declaring: String,
+    name: String,
+    desc: String,
+}
+
+/// Arguments ready for `Runner.run`: raw bits of primitives and the reference arguments.
+pub(crate) struct BuiltArgs<'l> {
+    pub prims: jni::objects::JLongArray<'l>,
+    pub refs: JObjectArray<'l>,
+}
+
+/// Raw bits of a primitive value as `Runner.run` expects them.
+fn bits(v: &CValue) -> i64 {
+    match *v {
+        CValue::Int(x) => x as i64,
+        CValue::Long(x) => x,
+        CValue::Float(b) => b as i64,
+        CValue::Double(b) => b as i64,
+        _ => 0,
+    }
+}
+
+struct Builder<'a, 'l> {
+    runner: &'a JClass<'static>,
+    loader: &'a JObject<'l>,
+    classes: HashMap<String, JClass<'l>>,
+    layouts: HashMap<String, Vec<FieldDesc>>,
+}
+
+impl<'l> Builder<'_, 'l> {
+    /// Class by internal name or array descriptor, through the run's loader.
+    fn class(&mut self, env: &mut Env<'l>, internal: &str) -> Result<JClass<'l>, HarnessError> {
+        if let Some(c) = self.classes.get(internal) {
+            return env.new_local_ref(c).ctx(env, "local class ref");
+        }
+        let name = env.new_string(internal).ctx(env, "class name")?;
+        let ctx = format!("loading class {internal}");
+        let c = env
+            .call_static_method(
+                self.runner,
+                jni_str!("classFor"),
+                jni_sig!("(Ljava/lang/ClassLoader;Ljava/lang/String;)Ljava/lang/Class;"),
+                &[JValue::Object(self.loader), JValue::Object(&name)],
+            )
+            .and_then(|v| v.l())
+            .ctx(env, &ctx)?;
+        let c = env.cast_local::<JClass>(c).ctx(env, &ctx)?;
+        let keep = env.new_local_ref(&c).ctx(env, &ctx)?;
+        self.classes.insert(internal.to_string(), keep);
+        Ok(c)
+    }
+
+    fn class_for_desc(
+        &mut self,
+        env: &mut Env<'l>,
+        desc: &str,
+    ) -> Result<JClass<'l>, HarnessError> {
+        match desc.as_bytes().first() {
+            Some(b'L') if desc.ends_with(';') => self.class(env, &desc[1..desc.len() - 1]),
+            Some(b'[') => self.class(env, desc),
+            _ => Err(bad(format!(
+                "element descriptor {desc:?} is not a reference type"
+            ))),
+        }
+    }
+
+    fn layout(&mut self, env: &mut Env<'l>, class: &str) -> Result<&[FieldDesc], HarnessError> {
+        if !self.layouts.contains_key(class) {
+            let c = self.class(env, class)?;
+            let arr = env
+                .call_static_method(
+                    self.runner,
+                    jni_str!("fieldsOf"),
+                    jni_sig!("(Ljava/lang/Class;)[Ljava/lang/String;"),
+                    &[JValue::Object(&c)],
+                )
+                .and_then(|v| v.l())
+                .ctx(env, &format!("listing fields of {class}"))?;
+            let s = string_array(env, arr, "reading field names")?;
+            let fields = s
+                .chunks_exact(4)
+                .map(|c| FieldDesc {
+                    key: c[0].clone(),
+                    declaring: c[1].clone(),
+                    name: c[2].clone(),
+                    desc: c[3].clone(),
+                })
+                .collect();
+            self.layouts.insert(class.to_string(), fields);
+        }
+        Ok(&self.layouts[class])
+    }
+}
+
+fn check_ref(heap: &CHeap, v: &CValue, what: &dyn Fn() -> String) -> Result<(), HarnessError> {
+    match v {
+        CValue::Ref(id) if !heap.contains_key(id) => Err(bad(format!(
+            "{} refers to {id}, which is not in the heap",
+            what()
+        ))),
+        CValue::Top | CValue::Uninit => Err(bad(format!("{} is {v:?}, not a value", what()))),
+        _ => Ok(()),
+    }
+}
+
+/// A JNI value for field descriptor `desc` from `v` (objects looked up in `objs`).
+fn jvalue<'o>(
+    desc: &str,
+    v: &CValue,
+    objs: &'o HashMap<ObjId, JObject<'_>>,
+    null: &'o JObject<'_>,
+) -> Option<JValue<'o>> {
+    Some(match (desc.as_bytes().first()?, v) {
+        (b'Z', CValue::Int(x)) => JValue::Bool(*x != 0),
+        (b'B', CValue::Int(x)) => JValue::Byte(*x as i8),
+        (b'C', CValue::Int(x)) => JValue::Char(*x as u16),
+        (b'S', CValue::Int(x)) => JValue::Short(*x as i16),
+        (b'I', CValue::Int(x)) => JValue::Int(*x),
+        (b'J', CValue::Long(x)) => JValue::Long(*x),
+        (b'F', CValue::Float(b)) => JValue::Float(f32::from_bits(*b)),
+        (b'D', CValue::Double(b)) => JValue::Double(f64::from_bits(*b)),
+        (b'L' | b'[', CValue::Null) => JValue::Object(null),
+        (b'L' | b'[', CValue::Ref(id)) => JValue::Object(objs.get(id)?),
+        _ => return None,
+    })
+}
+
+/// Builds the heap and the argument arrays in the current local frame (which must have room
+/// for about `heap.len() + 64` local references).
+pub(crate) fn build<'l>(
+    env: &mut Env<'l>,
+    runner: &JClass<'static>,
+    loader: &JObject<'l>,
+    input: &ConcreteInput,
+) -> Result<BuiltArgs<'l>, HarnessError> {
+    for (i, a) in input.args.iter().enumerate() {
+        check_ref(&input.heap, a, &|| format!("argument {i}"))?;
+    }
+    for (id, o) in &input.heap {
+        match o {
+            CObject::Instance { fields, .. } => {
+                for (k, v) in fields {
+                    check_ref(&input.heap, v, &|| format!("field {k} of {id}"))?;
+                }
+            }
+            CObject::Array { elems, .. } => {
+                for (k, v) in elems.iter().enumerate() {
+                    check_ref(&input.heap, v, &|| format!("element {k} of {id}"))?;
+                }
+            }
+            CObject::Str { len } if *len < 0 => {
+                return Err(bad(format!("string {id} has negative length")))
+            }
+            CObject::Str { .. } => {}
+        }
+    }
+    env.ensure_local_capacity(input.heap.len() + 64)
+        .ctx(env, "reserving local references")?;
+    let mut b = Builder {
+        runner,
+        loader,
+        classes: HashMap::new(),
+        layouts: HashMap::new(),
+    };
+    let mut objs: HashMap<ObjId, JObject<'l>> = HashMap::new();
+    // Pass 1: allocate everything (primitive arrays are filled right away).
+    for (id, o) in &input.heap {
+        let ctx = format!("allocating {id}");
+        let obj: JObject<'l> = match o {
+            CObject::Instance { class, .. } => {
+                let c = b.class(env, class)?;
+                let obj = env
+                    .alloc_object(&c)
+                    .ctx(env, &format!("allocating {id} of class {class}"))?;
+                env.delete_local_ref(c);
+                obj
+            }
+            CObject::Str { len } => {
+                let s: JString = env.new_string("a".repeat(*len as usize)).ctx(env, &ctx)?;
+                s.into()
+            }
+            CObject::Array { elem, elems } => new_array(env, &mut b, elem, elems, &ctx)?,
+        };
+        objs.insert(*id, obj);
+    }
+    // Pass 2: references (fields and object-array elements).
+    let null = JObject::null();
+    for (id, o) in &input.heap {
+        match o {
+            CObject::Instance { class, fields } => {
+                for (key, v) in fields {
+                    let (declaring, name, desc) = {
+                        let layout = b.layout(env, class)?;
+                        let f = layout.iter().find(|f| f.key == *key).ok_or_else(|| {
+                            bad(format!("class {class} has no instance field {key:?}"))
+                        })?;
+                        (f.declaring.clone(), f.name.clone(), f.desc.clone())
+                    };
+                    let ctx = format!("setting {class}.{key} of {id}");
+                    let jv = jvalue(&desc, v, &objs, &null).ok_or_else(|| {
+                        bad(format!(
+                            "value {v:?} does not fit field {class}.{key} of type {desc}"
+                        ))
+                    })?;
+                    let dc = b.class(env, &declaring)?;
+                    let sig = RuntimeFieldSignature::from_str(&desc).ctx(env, &ctx)?;
+                    let fid = env
+                        .get_field_id(&dc, JNIString::new(&name), sig.field_signature())
+                        .ctx(env, &ctx)?;
+                    env.delete_local_ref(dc);
+                    // SAFETY: the field id was looked up with the field's own descriptor and the
+                    // value kind was checked against that descriptor by `jvalue`.
+                    unsafe { env.set_field_unchecked(&objs[id], fid, jv) }.ctx(env, &ctx)?;
+                }
+            }
+            CObject::Array { elem, elems }
+                if matches!(elem.as_bytes().first(), Some(b'L' | b'[')) =>
+            {
+                let local = env.new_local_ref(&objs[id]).ctx(env, "array ref")?;
+                let arr = env
+                    .cast_local::<JObjectArray>(local)
+                    .ctx(env, "casting an object array")?;
+                for (k, v) in elems.iter().enumerate() {
+                    if let CValue::Ref(r) = v {
+                        arr.set_element(env, k, &objs[r])
+                            .ctx(env, &format!("storing element {k} of {id}"))?;
+                    }
+                }
+                env.delete_local_ref(arr);
+            }
+            _ => {}
+        }
+    }
+    // Arguments.
+    let n = input.args.len();
+    let prims = env.new_long_array(n).ctx(env, "argument array")?;
+    let raw: Vec<i64> = input.args.iter().map(bits).collect();
+    prims.set_region(env, 0, &raw).ctx(env, "argument array")?;
+    let refs = env
+        .new_object_array(n as jsize, jni_str!("java/lang/Object"), JObject::null())
+        .ctx(env, "argument array")?;
+    for (i, a) in input.args.iter().enumerate() {
+        if let CValue::Ref(id) = a {
+            refs.set_element(env, i, &objs[id])
+                .ctx(env, "argument array")?;
+        }
+    }
+    Ok(BuiltArgs { prims, refs })
+}
+
+fn new_array<'l>(
+    env: &mut Env<'l>,
+    b: &mut Builder<'_, 'l>,
+    elem: &str,
+    elems: &[CValue],
+    ctx: &str,
+) -> Result<JObject<'l>, HarnessError> {
+    let n = elems.len();
+    let kind_err = |v: &CValue| {
+        bad(format!(
+            "{ctx}: element {v:?} does not fit element type {elem}"
+        ))
+    };
+    macro_rules! prim {
+        ($new:ident, $pat:pat => $conv:expr) => {{
+            let vals = elems
+                .iter()
+                .map(|v| match *v {
+                    $pat => Ok($conv),
+                    _ => Err(kind_err(v)),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let a = env.$new(n).ctx(env, ctx)?;
+            a.set_region(env, 0, &vals).ctx(env, ctx)?;
+            a.into()
+        }};
+    }
+    Ok(match elem {
+        "Z" => prim!(new_boolean_array, CValue::Int(x) => x != 0),
+        "B" => prim!(new_byte_array, CValue::Int(x) => x as i8),
+        "C" => prim!(new_char_array, CValue::Int(x) => x as u16),
+        "S" => prim!(new_short_array, CValue::Int(x) => x as i16),
+        "I" => prim!(new_int_array, CValue::Int(x) => x),
+        "J" => prim!(new_long_array, CValue::Long(x) => x),
+        "F" => prim!(new_float_array, CValue::Float(x) => f32::from_bits(x)),
+        "D" => prim!(new_double_array, CValue::Double(x) => f64::from_bits(x)),
+        _ => {
+            for v in elems {
+                if !matches!(v, CValue::Null | CValue::Ref(_)) {
+                    return Err(kind_err(v));
+                }
+            }
+            let c = b.class_for_desc(env, elem)?;
+            let a = env
+                .new_object_array(n as jsize, &c, JObject::null())
+                .ctx(env, ctx)?;
+            env.delete_local_ref(c);
+            a.into()
+        }
+    })
+}

@@ -1,0 +1,155 @@
+//! Concrete traces: the data types handed to the checker. A [`Trace`] is the sequence of
+//! states *before* each executed bytecode instruction of the analysed program (all frames of
+//! instrumented methods, top first, and the heap reachable from them) plus how the run ended.
+//!
+//! Memory: a trace keeps the compact recorded buffers and a per-field write history; each
+//! [`Step`] (frames + reachable heap as of that step) is materialised on demand by
+//! [`Trace::step`], so 10^6-step traces cost tens of bytes per step, not a heap copy each.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::decode::TraceData;
+
+/// Object identity within one trace (assigned by the recorder at first sight; never 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ObjId(pub u32);
+
+impl fmt::Display for ObjId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// A concrete JVM value. In locals a long/double occupies one entry followed by `Top` for its
+/// second slot; on the operand stack it is a single entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CValue {
+    Int(i32),
+    Long(i64),
+    /// IEEE bits.
+    Float(u32),
+    /// IEEE bits.
+    Double(u64),
+    Null,
+    Ref(ObjId),
+    /// Unusable slot (second half of a long/double, or unset).
+    Top,
+    /// A reference to an object whose constructor has not run yet (after `new`, `this` before `super()`).
+    Uninit,
+}
+
+/// One frame of an instrumented method.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CFrame {
+    /// Internal class name (`java/lang/String` style).
+    pub class: String,
+    pub method: String,
+    pub desc: String,
+    /// Bytecode offset of the next instruction (for caller frames: the invoke being executed).
+    pub pc: u32,
+    /// Exactly `max_locals` entries.
+    pub locals: Vec<CValue>,
+    /// TOP OF STACK FIRST. For caller frames the arguments of the pending call are popped.
+    pub stack: Vec<CValue>,
+}
+
+/// A heap object.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CObject {
+    /// `fields`: instance fields incl. inherited, by name (a field shadowed by a subclass field
+    /// of the same name is keyed `DeclaringClass.name`).
+    Instance {
+        class: String,
+        fields: BTreeMap<String, CValue>,
+    },
+    /// `elem`: element type descriptor (`I`, `LList;`, `[I`, ...).
+    Array { elem: String, elems: Vec<CValue> },
+    /// A `java.lang.String`, abstracted to its length.
+    Str { len: i32 },
+}
+
+/// A heap: objects by id.
+pub type CHeap = BTreeMap<ObjId, CObject>;
+
+/// The concrete state before one executed instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Step {
+    /// Top (currently executing) frame first.
+    pub frames: Vec<CFrame>,
+    /// Objects reachable from the frames' locals and stacks, with field values as of this step.
+    pub heap: CHeap,
+}
+
+/// How a traced run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TraceEnd {
+    /// Normal return; `None` for `void`.
+    Returned(Option<CValue>),
+    /// An exception escaped the entry method. `obj` is its id if the trace saw the object.
+    Threw { class: String, obj: Option<ObjId> },
+    /// The step budget was exhausted; the trace holds the first `max_steps` steps.
+    Cut { max_steps: u64 },
+}
+
+/// A recorded run.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    pub end: TraceEnd,
+    pub(crate) data: TraceData,
+    /// Number of recorder snapshots the replayed heap was checked against (`verify_replay`).
+    pub verified_snapshots: usize,
+    /// Wall time of the traced Java call itself, in nanoseconds.
+    pub run_nanos: u64,
+}
+
+impl Trace {
+    /// Number of steps (executed instructions).
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The full state before step `i` (frames top first + reachable heap). Panics if `i >= len()`.
+    pub fn step(&self, i: usize) -> Step {
+        let frames = self.data.frames(i);
+        let heap = self.data.reachable_heap(i, &frames);
+        Step { frames, heap }
+    }
+
+    /// All steps, materialised one at a time.
+    pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
+        (0..self.len()).map(move |i| self.step(i))
+    }
+
+    /// Only the executing frame of step `i` (cheaper than [`Trace::step`]).
+    pub fn top_frame(&self, i: usize) -> CFrame {
+        self.data.frame_of(i, false)
+    }
+
+    /// Number of instrumented frames at step `i` (1 = the entry method).
+    pub fn depth(&self, i: usize) -> usize {
+        self.data.depth(i)
+    }
+
+    /// `(class, method, pc)` of the executing frame at step `i`, without decoding values.
+    pub fn position(&self, i: usize) -> (&str, &str, u32) {
+        self.data.position(i)
+    }
+
+    /// The heap reachable from the frames of step `i`, as of step `i`.
+    pub fn heap_at(&self, i: usize) -> CHeap {
+        let frames = self.data.frames(i);
+        self.data.reachable_heap(i, &frames)
+    }
+
+    /// Every object the recorder had seen by step `i` (reachable or not), as of step `i`.
+    pub fn known_heap_at(&self, i: usize) -> CHeap {
+        self.data.known_heap(i)
+    }
+}
