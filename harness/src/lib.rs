@@ -1,5 +1,6 @@
 //! jtg harness: real-JVM tracing and soundness checking of termination graphs.
 
+pub mod concrete;
 pub(crate) mod decode;
 pub mod error;
 pub mod input;

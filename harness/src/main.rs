@@ -21,12 +21,15 @@ struct Cli {
 enum Command {
     /// Build the termination graph of a method.
     Graph(commands::graph::Args),
+    /// Run a method in the real JVM on a concrete input and print every state.
+    Trace(commands::trace::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Graph(a) => commands::graph::run(a),
+        Command::Trace(a) => commands::trace::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,6 +1,7 @@
 //! The `jtg` subcommands and what they share: loading a program, start states, exit codes.
 
 pub mod graph;
+pub mod trace;
 
 use anyhow::{Context, Result};
 use jtg_engine::class::{ClassError, ClassPath};
@@ -41,6 +42,12 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
         }
         if cause.downcast_ref::<ClassError>().is_some() {
             return 2;
+        }
+        if let Some(h) = cause.downcast_ref::<jtg_harness::HarnessError>() {
+            return match h {
+                jtg_harness::HarnessError::BadInput(_) => 2,
+                _ => 5,
+            };
         }
     }
     2

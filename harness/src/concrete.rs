@@ -1,0 +1,217 @@
+//! Concrete states in the engine's notation: conversions between the harness's JVM-level
+//! values ([`Step`], [`ConcreteInput`]) and the engine's [`State`], so that users read and
+//! write one text form (docs/state-text.md) for abstract and concrete states alike.
+//!
+//! A concrete state has literal integers, realized objects (`C(f=…)`, strings as
+//! `java.lang.String(count=n)`, arrays with their elements) and no predicates. Object `#n` of a
+//! trace is reference `o<n>`; every integer value gets its own reference.
+
+use crate::error::HarnessError;
+use crate::input::ConcreteInput;
+use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId, Step, TraceEnd};
+use jtg_engine::state::{End, Frame, HeapValue, Interval, MethodId, Ref, State};
+use std::collections::BTreeMap;
+
+fn bad(msg: impl Into<String>) -> HarnessError {
+    HarnessError::BadInput(msg.into())
+}
+
+/// The concrete input described by a concrete start state: the values of the first `n_args`
+/// local slots of its single frame and the objects they reach.
+pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, HarnessError> {
+    let [frame] = st.frames.as_slice() else {
+        return Err(bad("a concrete input has exactly one frame"));
+    };
+    if !st.preds.is_empty() {
+        return Err(bad(format!(
+            "a concrete input has no predicates, found: {}",
+            st.preds
+        )));
+    }
+    let value = |r: Ref| -> Result<CValue, HarnessError> {
+        match r {
+            Ref::Null => Ok(CValue::Null),
+            Ref::Obj(n) => Ok(CValue::Ref(ObjId(n))),
+            Ref::Int(_) => {
+                let iv = st
+                    .int(r)
+                    .ok_or_else(|| bad(format!("{r} has no integer value")))?;
+                let v = iv
+                    .as_literal()
+                    .ok_or_else(|| bad(format!("{r} is {iv}, not a literal")))?;
+                i32::try_from(v)
+                    .map(CValue::Int)
+                    .map_err(|_| bad(format!("{r} = {v} is outside the Java int range")))
+            }
+        }
+    };
+    let mut args = Vec::with_capacity(n_args);
+    for slot in 0..n_args {
+        let r = frame
+            .locals
+            .get(slot)
+            .copied()
+            .flatten()
+            .ok_or_else(|| bad(format!("argument slot {slot} has no value")))?;
+        args.push(value(r)?);
+    }
+    let mut heap = CHeap::new();
+    for (r, v) in &st.heap {
+        let Ref::Obj(n) = *r else { continue };
+        let obj = match v {
+            HeapValue::Object { class, fields } if class == "java/lang/String" => {
+                let count = fields
+                    .get("count")
+                    .ok_or_else(|| bad(format!("string {r} has no count")))?;
+                let CValue::Int(len) = value(*count)? else {
+                    return Err(bad(format!("string {r}: count is not an int")));
+                };
+                if len < 0 {
+                    return Err(bad(format!("string {r} has negative length {len}")));
+                }
+                CObject::Str { len }
+            }
+            HeapValue::Object { class, fields } => CObject::Instance {
+                class: class.clone(),
+                fields: fields
+                    .iter()
+                    .map(|(k, f)| Ok((k.clone(), value(*f)?)))
+                    .collect::<Result<_, HarnessError>>()?,
+            },
+            HeapValue::Array {
+                ty,
+                elems: Some(elems),
+                len,
+            } => {
+                let elem = ty
+                    .strip_prefix('[')
+                    .ok_or_else(|| bad(format!("{r}: bad array type {ty}")))?
+                    .to_string();
+                if value(*len)? != CValue::Int(elems.len() as i32) {
+                    return Err(bad(format!("{r}: length differs from its elements")));
+                }
+                CObject::Array {
+                    elem,
+                    elems: elems.iter().map(|e| value(*e)).collect::<Result<_, _>>()?,
+                }
+            }
+            other => {
+                return Err(bad(format!(
+                    "{r} is {other}: a concrete input realizes every object"
+                )))
+            }
+        };
+        heap.insert(ObjId(n), obj);
+    }
+    Ok(ConcreteInput { args, heap })
+}
+
+/// A concrete value as a reference of `st` (integers get fresh literal references).
+fn to_ref(st: &mut State, v: &CValue) -> Result<Option<Ref>, HarnessError> {
+    Ok(match v {
+        CValue::Null => Some(Ref::Null),
+        CValue::Ref(ObjId(n)) => Some(Ref::Obj(*n)),
+        CValue::Int(x) => Some(st.new_int(Interval::literal(i128::from(*x)))),
+        CValue::Top | CValue::Uninit => None,
+        CValue::Long(_) | CValue::Float(_) | CValue::Double(_) => {
+            return Err(bad(format!(
+                "value {v:?}: only int-like and reference values are modelled"
+            )))
+        }
+    })
+}
+
+fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, HarnessError> {
+    Ok(match obj {
+        CObject::Instance { class, fields } => {
+            let mut out = BTreeMap::new();
+            for (k, v) in fields {
+                let r = to_ref(st, v)?.ok_or_else(|| bad(format!("field {k} has no value")))?;
+                out.insert(k.clone(), r);
+            }
+            HeapValue::Object {
+                class: class.clone(),
+                fields: out,
+            }
+        }
+        CObject::Str { len } => {
+            let count = st.new_int(Interval::literal(i128::from(*len)));
+            HeapValue::Object {
+                class: "java/lang/String".into(),
+                fields: BTreeMap::from([("count".to_string(), count)]),
+            }
+        }
+        CObject::Array { elem, elems } => {
+            let len = st.new_int(Interval::literal(elems.len() as i128));
+            let mut refs = Vec::with_capacity(elems.len());
+            for e in elems {
+                refs.push(to_ref(st, e)?.ok_or_else(|| bad("array element without value"))?);
+            }
+            HeapValue::Array {
+                ty: format!("[{elem}"),
+                len,
+                elems: Some(refs),
+            }
+        }
+    })
+}
+
+fn frame(st: &mut State, f: &CFrame) -> Result<Frame, HarnessError> {
+    let mut out = Frame::new(MethodId::new(&f.class, &f.method, &f.desc), f.locals.len());
+    out.pc = f.pc;
+    for (slot, v) in f.locals.iter().enumerate() {
+        out.locals[slot] = to_ref(st, v)?;
+    }
+    // the harness lists the stack top first; the engine keeps it bottom first
+    for v in f.stack.iter().rev() {
+        let r = to_ref(st, v)?.ok_or_else(|| bad("uninitialized object on the stack"))?;
+        out.stack.push(r);
+    }
+    Ok(out)
+}
+
+/// The concrete state of one trace step.
+pub fn step_to_state(step: &Step) -> Result<State, HarnessError> {
+    let mut st = State::default();
+    for f in step.frames.iter().rev() {
+        let fr = frame(&mut st, f)?;
+        st.frames.push(fr);
+    }
+    add_heap(&mut st, &step.heap)?;
+    Ok(st)
+}
+
+fn add_heap(st: &mut State, heap: &CHeap) -> Result<(), HarnessError> {
+    for (ObjId(n), obj) in heap {
+        let v = heap_value(st, obj)?;
+        st.heap.insert(Ref::Obj(*n), v);
+    }
+    st.sync_counters();
+    Ok(())
+}
+
+/// The program end of a trace as a concrete state (`None` for a cut trace). `heap` is the heap
+/// at the last step, for the objects a returned reference reaches.
+pub fn end_to_state(end: &TraceEnd, heap: &CHeap) -> Result<Option<State>, HarnessError> {
+    let mut st = State::default();
+    add_heap(&mut st, heap)?;
+    let e = match end {
+        TraceEnd::Cut { .. } => return Ok(None),
+        TraceEnd::Returned(None) => End::Return(None),
+        TraceEnd::Returned(Some(v)) => End::Return(to_ref(&mut st, v)?),
+        TraceEnd::Threw {
+            obj: Some(ObjId(n)),
+            ..
+        } if st.heap.contains_key(&Ref::Obj(*n)) => End::Throw(Ref::Obj(*n)),
+        TraceEnd::Threw { class, .. } => {
+            let r = st.new_obj(HeapValue::Object {
+                class: class.clone(),
+                fields: BTreeMap::new(),
+            });
+            End::Throw(r)
+        }
+    };
+    st.end = Some(e);
+    st.gc();
+    Ok(Some(st))
+}
