@@ -116,6 +116,7 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
                 Flow::Done => {}
                 Flow::Refine(..) => unreachable!("handled above"),
             }
+            cx.prog.forget_dead_locals(&mut ex.st);
             ex.st.gc();
             Ok(Step::Eval {
                 kind: ex.kind,
