@@ -43,6 +43,13 @@ impl Space {
         })
     }
 
+    pub fn program(&self) -> &Program {
+        &self.prog
+    }
+    pub fn start(&self) -> &State {
+        &self.start
+    }
+
     pub fn generator(&self) -> Result<Generator<'_>, GenError> {
         Generator::new(&self.prog, &self.method, &self.start, self.cfg)
     }
@@ -70,6 +77,10 @@ pub struct Input {
 impl Input {
     pub fn state(&self) -> &State {
         &self.sample.state
+    }
+    /// The space the input was drawn from (properties are plain `fn`s and cannot capture it).
+    pub fn space(&self) -> &Space {
+        &self.space
     }
 }
 

@@ -444,8 +444,10 @@ impl Build<'_, '_> {
             ))
         })?;
         let may_be_target = self.g.start.preds.may_equal(h, m.to) || target.is_null();
-        let max = self.g.cfg.max_size.max(1);
         let lo = usize::from(!may_be_target);
+        // A realized target counts toward the structure's size (`this` of a ring).
+        let realized = matches!(self.g.start.value(m.to), Some(HeapValue::Object { .. }));
+        let max = (self.g.cfg.max_size - usize::from(realized && self.g.cfg.max_size > 1)).max(lo);
         let n = self.rng.gen_range(lo..=max);
         if n == 0 {
             return Ok(target);

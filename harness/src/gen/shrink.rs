@@ -1,8 +1,8 @@
 //! Shrink candidates of a concrete state, most aggressive first. The generator keeps only those
 //! that are still instances of the start state, so a shrink never leaves it.
 //!
-//! In order: a reference root set to null; a root moved to its object's only successor (drops
-//! the head of a list); an object field set to null (drops a tail, breaks a cycle); a field
+//! In order: a reference root set to null; a root moved to its object's only successor when that
+//! drops objects (the head of a list); an object field set to null (drops a tail, breaks a cycle); a field
 //! skipping its target `x.f = y, y.f = z ⇒ x.f = z` (one node fewer in a list or a cycle); an
 //! array's last element dropped; an integer replaced by 0, by half of it, and moved one step
 //! toward 0. Every candidate is garbage-collected.
@@ -62,7 +62,12 @@ pub(super) fn candidates(st: &State) -> Vec<State> {
             if let [next] = objs.as_slice() {
                 let mut c = st.clone();
                 c.frames[top].locals[slot] = Some(*next);
-                out.push(done(c));
+                let c = done(c);
+                // On a cycle the move only rotates the root: no progress, and a shrink loop
+                // would go round forever.
+                if c.heap.len() < st.heap.len() {
+                    out.push(c);
+                }
             }
         }
     }
