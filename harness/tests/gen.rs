@@ -434,3 +434,48 @@ fn gen_ints_hit_boundaries_and_compared_constants() {
         assert!(seen.contains(&c), "compared constant {c} never drawn");
     }
 }
+
+/// Every family a start state allows shows up at ≥ 5 %: trees, DAGs (`♦`), shared tails (`%$`),
+/// aliasing (`=?`).
+#[test]
+fn gen_generates_trees_dags_shared_tails_and_aliases_where_allowed() {
+    let prog = program();
+    let cases: [(&str, &str, &[Family]); 4] = [
+        (
+            "Tree.size",
+            "00 | root: o1 | ε\no1: Tree(?)\n",
+            &[Family::Null, Family::Tree],
+        ),
+        (
+            "Tree.size",
+            "00 | root: o1 | ε\no1: Tree(?)\no1♦  o1%$o1\n",
+            &[Family::Null, Family::Tree, Family::Dag],
+        ),
+        (
+            "ListOps.append",
+            "00 | a: o1, b: o2 | ε\no1: List(?)  o2: List(?)\no1%$o2\n",
+            &[Family::Null, Family::Acyclic, Family::SharedTail],
+        ),
+        (
+            "Inputs.same",
+            "00 | a: o1, b: o2 | ε\no1: java.lang.Object(?)  o2: java.lang.Object(?)\no1=?o2\n",
+            &[Family::Null, Family::Aliased],
+        ),
+    ];
+    for (method, text, want) in cases {
+        let m = prog.find_method(method).expect("method");
+        let s = parse_text(&prog, &m, text);
+        let gen = Generator::new(&prog, &m, &s, cfg(13)).expect("generator");
+        let st = stats(&gen, 2_000);
+        for f in want {
+            assert!(
+                st.percent(*f) >= 5.0,
+                "{method} {text}: {f:?} below 5 %\n{st}"
+            );
+        }
+        for k in 0..2_000 {
+            let c = gen.case(k).expect("sample").state;
+            assert!(is_instance(&c, &s, &prog).is_ok());
+        }
+    }
+}
