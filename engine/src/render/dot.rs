@@ -16,7 +16,7 @@
 //! Nodes in the highlight sets are drawn in red (used by `jtg diff`).
 
 use super::node_state_text;
-use crate::graph::{Edge, EdgeKind, Graph, NodeId};
+use crate::graph::{EdgeKind, Graph, NodeId};
 use crate::state::text::LocalNames;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -94,9 +94,57 @@ pub fn render(g: &Graph, names: &dyn LocalNames, highlight: &BTreeSet<usize>) ->
     )
 }
 
+/// What DOT draws: state texts and edges, from a [`Graph`] or from a graph's JSON form (so
+/// `jtg diff` can draw a graph it never parsed).
+pub struct Picture {
+    pub name: String,
+    pub start: NodeId,
+    pub nodes: Vec<PictureNode>,
+    pub edges: Vec<PictureEdge>,
+}
+
+pub struct PictureNode {
+    pub text: String,
+    pub end: bool,
+}
+
+pub struct PictureEdge {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub kind: EdgeKind,
+    pub labels: Vec<String>,
+}
+
+impl Picture {
+    pub fn of_graph(g: &Graph, names: &dyn LocalNames) -> Picture {
+        Picture {
+            name: g.method.to_string(),
+            start: g.start,
+            nodes: g
+                .nodes
+                .iter()
+                .map(|n| PictureNode {
+                    text: node_state_text(g, n.id, names),
+                    end: n.is_end(),
+                })
+                .collect(),
+            edges: g
+                .edges
+                .iter()
+                .map(|e| PictureEdge {
+                    from: e.from,
+                    to: e.to,
+                    kind: e.kind,
+                    labels: e.labels.iter().map(ToString::to_string).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// An edge as drawn: possibly a chain of evaluation edges collapsed into one.
 struct Drawn<'g> {
-    first: &'g Edge,
+    first: &'g PictureEdge,
     to: NodeId,
     labels: Vec<String>,
     steps: usize,
@@ -105,7 +153,7 @@ struct Drawn<'g> {
 
 /// Which nodes compact mode hides: interior nodes of chains of plain evaluation steps (one
 /// incoming and one outgoing edge, both evaluations), except the start and highlighted nodes.
-fn elided(g: &Graph, opts: &DotOptions<'_>) -> Vec<bool> {
+fn elided(g: &Picture, opts: &DotOptions<'_>) -> Vec<bool> {
     let mut ins: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
     let mut outs: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
     for (k, e) in g.edges.iter().enumerate() {
@@ -115,18 +163,19 @@ fn elided(g: &Graph, opts: &DotOptions<'_>) -> Vec<bool> {
     let plain = |k: usize| g.edges[k].kind == EdgeKind::Eval && !opts.highlight_edges.contains(&k);
     g.nodes
         .iter()
-        .map(|n| {
+        .enumerate()
+        .map(|(id, n)| {
             opts.compact
-                && n.id != g.start
-                && !n.is_end()
-                && !opts.highlight.contains(&n.id)
-                && matches!(ins[n.id].as_slice(), [k] if plain(*k))
-                && matches!(outs[n.id].as_slice(), [k] if plain(*k))
+                && id != g.start
+                && !n.end
+                && !opts.highlight.contains(&id)
+                && matches!(ins[id].as_slice(), [k] if plain(*k))
+                && matches!(outs[id].as_slice(), [k] if plain(*k))
         })
         .collect()
 }
 
-fn drawn_edges<'g>(g: &'g Graph, hidden: &[bool], opts: &DotOptions<'_>) -> Vec<Drawn<'g>> {
+fn drawn_edges<'g>(g: &'g Picture, hidden: &[bool], opts: &DotOptions<'_>) -> Vec<Drawn<'g>> {
     let mut out_edge: Vec<Option<usize>> = vec![None; g.nodes.len()];
     for (k, e) in g.edges.iter().enumerate() {
         out_edge[e.from] = Some(k);
@@ -139,7 +188,7 @@ fn drawn_edges<'g>(g: &'g Graph, hidden: &[bool], opts: &DotOptions<'_>) -> Vec<
         let mut d = Drawn {
             first: e,
             to: e.to,
-            labels: e.labels.iter().map(ToString::to_string).collect(),
+            labels: e.labels.clone(),
             steps: 1,
             highlighted: opts.highlight_edges.contains(&k),
         };
@@ -147,7 +196,7 @@ fn drawn_edges<'g>(g: &'g Graph, hidden: &[bool], opts: &DotOptions<'_>) -> Vec<
         while hidden[d.to] && d.steps <= g.nodes.len() {
             let Some(next) = out_edge[d.to] else { break };
             let ne = &g.edges[next];
-            d.labels.extend(ne.labels.iter().map(ToString::to_string));
+            d.labels.extend(ne.labels.iter().cloned());
             d.to = ne.to;
             d.steps += 1;
         }
@@ -158,38 +207,35 @@ fn drawn_edges<'g>(g: &'g Graph, hidden: &[bool], opts: &DotOptions<'_>) -> Vec<
 
 /// Renders the graph as DOT with the given options.
 pub fn render_with(g: &Graph, names: &dyn LocalNames, opts: &DotOptions<'_>) -> String {
+    render_picture(&Picture::of_graph(g, names), opts)
+}
+
+/// Renders a picture as DOT with the given options.
+pub fn render_picture(g: &Picture, opts: &DotOptions<'_>) -> String {
     let hidden = elided(g, opts);
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "digraph \"{}\" {{",
-        escape_plain(&g.method.to_string())
-    );
+    let _ = writeln!(out, "digraph \"{}\" {{", escape_plain(&g.name));
     out.push_str("  graph [nodesep=0.25, ranksep=0.3];\n");
     out.push_str(
         "  node [shape=box, fontname=\"DejaVu Sans Mono\", fontsize=10, margin=\"0.12,0.06\"];\n",
     );
     out.push_str("  edge [fontname=\"DejaVu Sans\", fontsize=9, arrowsize=0.7];\n");
-    for n in &g.nodes {
-        if hidden[n.id] {
+    for (id, n) in g.nodes.iter().enumerate() {
+        if hidden[id] {
             continue;
         }
-        let text = format!(
-            "[{}]\n{}",
-            n.id,
-            wrap(&node_state_text(g, n.id, names), opts.wrap)
-        );
+        let text = format!("[{id}]\n{}", wrap(&n.text, opts.wrap));
         let mut attrs = vec![format!("label=\"{}\"", escape(&text))];
-        if n.is_end() {
+        if n.end {
             attrs.push("peripheries=2".into());
         }
-        if n.id == g.start {
+        if id == g.start {
             attrs.push("style=bold, penwidth=2".into());
         }
-        if opts.highlight.contains(&n.id) {
+        if opts.highlight.contains(&id) {
             attrs.push("color=red, fontcolor=red".into());
         }
-        let _ = writeln!(out, "  n{} [{}];", n.id, attrs.join(", "));
+        let _ = writeln!(out, "  n{id} [{}];", attrs.join(", "));
     }
     for d in drawn_edges(g, &hidden, opts) {
         let mut attrs = vec![];

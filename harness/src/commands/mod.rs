@@ -1,5 +1,6 @@
 //! The `jtg` subcommands and what they share: loading a program, start states, exit codes.
 
+pub mod diff;
 pub mod graph;
 pub mod trace;
 
