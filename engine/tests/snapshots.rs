@@ -182,3 +182,30 @@ fn member_shuffle_permutes_members() {
     });
     assert!(moved, "no seed changed any member order");
 }
+
+/// insta cannot tell a snapshot nobody asserts any more (a fixture left the suite) without
+/// `cargo insta test --unreferenced=reject`; this test refuses such leftovers.
+#[test]
+fn every_snapshot_belongs_to_a_suite_entry() {
+    let names: BTreeSet<String> = common::suite()
+        .iter()
+        .flat_map(|e| {
+            let n = e.name();
+            [
+                format!("{n}.snap"),
+                format!("{n}.java-ints.snap"),
+                format!("{n}.dot.snap"),
+            ]
+        })
+        .collect();
+    let dir = common::repo_dir().join("snapshots");
+    let stale: Vec<String> = std::fs::read_dir(&dir)
+        .expect("snapshots/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.ends_with(".snap") && !names.contains(f))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "snapshots without a suite entry: {stale:?}"
+    );
+}
