@@ -21,6 +21,8 @@ struct Cli {
 enum Command {
     /// Build the termination graph of a method.
     Graph(commands::graph::Args),
+    /// Compare two graphs (JSON form): added, removed and changed nodes and edges.
+    Diff(commands::diff::Args),
     /// Run a method in the real JVM on a concrete input and print every state.
     Trace(commands::trace::Args),
     /// Print random concrete instances of a start state.
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         Command::Graph(a) => commands::graph::run(a),
         Command::Trace(a) => commands::trace::run(a),
         Command::Gen(a) => commands::gen::run(a),
+        Command::Diff(a) => commands::diff::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,6 +1,7 @@
 //! The `jtg` subcommands and what they share: loading a program, start states, exit codes.
 
 pub mod gen;
+pub mod diff;
 pub mod graph;
 pub mod trace;
 
