@@ -4,6 +4,7 @@ pub mod concrete;
 pub(crate) mod decode;
 pub mod error;
 pub mod input;
+pub mod journal;
 pub mod jvm;
 pub mod run;
 pub mod trace;
