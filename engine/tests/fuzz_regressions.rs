@@ -19,7 +19,7 @@ const ACC_STATIC: u16 = 0x0008;
 /// A class file (version 52) `name extends java/lang/Object` with the given methods.
 fn assemble(name: &str, methods: &[M<'_>]) -> Vec<u8> {
     let mut pool: Vec<Vec<u8>> = Vec::new();
-    let mut utf8 = |pool: &mut Vec<Vec<u8>>, s: &str| -> u16 {
+    let utf8 = |pool: &mut Vec<Vec<u8>>, s: &str| -> u16 {
         let mut e = vec![1];
         e.extend_from_slice(&(s.len() as u16).to_be_bytes());
         e.extend_from_slice(s.as_bytes());
