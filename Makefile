@@ -9,7 +9,7 @@ FIXTURE_SRCS := $(shell find java-fixtures -name '*.java' | sort)
 export JTG_FIXTURES := $(CURDIR)/$(FIXTURES_OUT)
 export JTG_CORPUS ?= $(abspath $(CURDIR)/../shared/corpus)
 
-.PHONY: all deps fixtures build test demo bench clean fuzz-smoke
+.PHONY: all deps fixtures build test demo bench clean fuzz-corpus fuzz-smoke fuzz-long
 
 all: build
 
@@ -44,6 +44,32 @@ demo: build
 
 bench: build
 	$(CARGO) run --release -p jtg-harness --bin jtg-bench
+
+# Fuzzing (docs/fuzzing.md). cargo-fuzz on the stable toolchain: RUSTC_BOOTSTRAP=1 lets it use
+# the -Z flags of libFuzzer's instrumentation; `-s none`: no sanitizer (ASan needs nightly).
+FUZZ_TARGETS := parse_class parse_state read_json build_graph
+FUZZ_TIME ?= 60
+FUZZ_FLAGS ?= -timeout=10 -rss_limit_mb=2048
+
+# Seed corpora in fuzz/corpus/ (git-ignored): fixtures, TPDB classes, states, graph JSON.
+fuzz-corpus: build
+	@command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install cargo-fuzz
+	JTG=target/release/jtg bash scripts/fuzz-corpus.sh
+
+# Every target for FUZZ_TIME seconds; fails on the first crash, hang (>10 s) or OOM.
+fuzz-smoke: fuzz-corpus
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "== fuzz $$t ($(FUZZ_TIME) s)"; \
+	  (cd fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run -s none $$t -- \
+	     -max_total_time=$(FUZZ_TIME) $(FUZZ_FLAGS)) || exit 1; \
+	done
+
+# The long run of docs/fuzzing.md: 15 minutes per target, at the lowest priority, going on
+# past findings (they are collected in fuzz/artifacts/<target>/).
+fuzz-long:
+	nice -n 19 $(MAKE) fuzz-smoke FUZZ_TIME=900 \
+	  FUZZ_FLAGS="$(FUZZ_FLAGS) -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
+	@ls -l fuzz/artifacts/*/ 2>/dev/null || true
 
 clean:
 	rm -rf $(BUILD)

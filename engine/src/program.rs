@@ -104,6 +104,24 @@ impl Program {
         })?;
         let mut st = State::default();
         let mut frame = Frame::new(m.clone(), code.max_locals as usize);
+        // `this` and the parameters must fit into the locals (the JVM verifier checks this).
+        let needed = usize::from(!method.is_static)
+            + method
+                .desc
+                .params
+                .iter()
+                .map(|p| p.slots() as usize)
+                .sum::<usize>();
+        if needed > frame.locals.len() {
+            return Err(EngineError::Invalid {
+                method: m.clone(),
+                pc: 0,
+                what: format!(
+                    "the parameters need {needed} local slots but max_locals is {}",
+                    code.max_locals
+                ),
+            });
+        }
         let mut slot = 0usize;
         if !method.is_static {
             let this = st.new_obj(HeapValue::Abstract {

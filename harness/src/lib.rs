@@ -5,6 +5,7 @@ pub(crate) mod decode;
 pub mod error;
 pub mod gen;
 pub mod input;
+pub mod journal;
 pub mod jvm;
 pub mod run;
 pub mod trace;

@@ -29,13 +29,51 @@ enum Command {
     Gen(commands::gen::Args),
 }
 
+/// Exit code of a panic (an internal error).
+const EXIT_INTERNAL: u8 = 70;
+
+/// A panic anywhere in jtg is a bug: print one line, `jtg: internal error: …` with the panic
+/// message and its location, instead of the default multi-line report (set
+/// `RUST_BACKTRACE=1` for a backtrace too). `main` turns the unwound panic into exit code 70.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        let at = info
+            .location()
+            .map(|l| format!(" (at {}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        let msg = msg.replace('\n', " ");
+        eprintln!("jtg: internal error: {msg}{at}");
+        if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
+            eprintln!("{}", std::backtrace::Backtrace::force_capture());
+        }
+    }));
+}
+
 fn main() -> ExitCode {
+    install_panic_hook();
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Graph(a) => commands::graph::run(a),
-        Command::Trace(a) => commands::trace::run(a),
-        Command::Gen(a) => commands::gen::run(a),
-        Command::Diff(a) => commands::diff::run(a),
+    let result = std::panic::catch_unwind(move || {
+        // Debug builds only: lets the CLI tests check the panic path (one line, exit 70).
+        #[cfg(debug_assertions)]
+        if std::env::var_os("JTG_TEST_PANIC").is_some() {
+            panic!("JTG_TEST_PANIC is set\n(a second line)");
+        }
+        match cli.command {
+            Command::Graph(a) => commands::graph::run(a),
+            Command::Trace(a) => commands::trace::run(a),
+            Command::Gen(a) => commands::gen::run(a),
+            Command::Diff(a) => commands::diff::run(a),
+        }
+    });
+    let Ok(result) = result else {
+        // The hook has printed the message.
+        return ExitCode::from(EXIT_INTERNAL);
     };
     match result {
         Ok(code) => code,

@@ -21,6 +21,8 @@ enum Entry {
         classes: BTreeSet<String>,
         archive: Mutex<ZipArchive<File>>,
     },
+    /// Class files held in memory, by internal name (see [`ClassPath::from_classes`]).
+    Memory(HashMap<String, Vec<u8>>),
 }
 
 /// An ordered list of directories and jars, searched first to last.
@@ -119,6 +121,23 @@ impl ClassPath {
         self
     }
 
+    /// A class path of class files held in memory: `(internal name, class-file bytes)` pairs,
+    /// e.g. `("a/B", bytes)`. The bytes are parsed lazily, on the first [`ClassPath::load`] of
+    /// the name, exactly like a file from a directory (a malformed class is an error then, and
+    /// a class whose bytes declare another name is rejected). For the same name twice, the
+    /// first pair wins, as on a file class path. Used by tests and the fuzz targets.
+    pub fn from_classes(classes: Vec<(String, Vec<u8>)>) -> ClassPath {
+        let mut map = HashMap::with_capacity(classes.len());
+        for (name, bytes) in classes {
+            map.entry(name).or_insert(bytes);
+        }
+        ClassPath {
+            entries: vec![Entry::Memory(map)],
+            cache: Mutex::new(HashMap::new()),
+            member_shuffle: None,
+        }
+    }
+
     /// Loads (and caches) the class with the given internal name, e.g. `java/lang/String`.
     pub fn load(&self, internal_name: &str) -> Result<Arc<Class>, ClassError> {
         if let Some(c) = self.lock_cache().get(internal_name) {
@@ -187,6 +206,14 @@ impl ClassPath {
                     zf.read_to_end(&mut bytes).map_err(|e| io_err(path, e))?;
                     return Ok(Some((bytes, path.join(&file_name))));
                 }
+                Entry::Memory(classes) => {
+                    if let Some(bytes) = classes.get(name) {
+                        return Ok(Some((
+                            bytes.clone(),
+                            PathBuf::from(format!("<memory>/{file_name}")),
+                        )));
+                    }
+                }
             }
         }
         Ok(None)
@@ -201,6 +228,7 @@ impl ClassPath {
             match entry {
                 Entry::Dir(dir) => walk_dir(dir, "", &mut names),
                 Entry::Jar { classes, .. } => names.extend(classes.iter().cloned()),
+                Entry::Memory(classes) => names.extend(classes.keys().cloned()),
             }
         }
         names.into_iter().collect()
@@ -330,6 +358,21 @@ mod tests {
         assert_ne!(a, (0..20).collect::<Vec<_>>(), "seed 7 moves something");
         a.sort_unstable();
         assert_eq!(a, (0..20).collect::<Vec<_>>(), "a permutation");
+    }
+
+    #[test]
+    fn in_memory_class_path() {
+        let cp = ClassPath::from_classes(vec![
+            ("a/Bad".into(), vec![0xCA, 0xFE]),
+            ("a/Empty".into(), vec![]),
+        ]);
+        assert_eq!(cp.class_names(), vec!["a/Bad", "a/Empty"]);
+        let e = cp.load("a/Bad").unwrap_err().to_string();
+        assert!(e.contains("<memory>/a/Bad.class"), "{e}");
+        assert!(matches!(
+            cp.load("a/Nope"),
+            Err(ClassError::NotFound { .. })
+        ));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The `jtg` subcommands and what they share: loading a program, start states, exit codes.
 
-pub mod gen;
 pub mod diff;
+pub mod gen;
 pub mod graph;
 pub mod trace;
 
@@ -99,6 +99,12 @@ fn check_start(prog: &Program, m: &MethodId, st: &State) -> Result<(), String> {
     };
     if &frame.method != m {
         return Err(format!("the frame is of {}, not of {m}", frame.method));
+    }
+    if frame.pc != 0 || !frame.stack.is_empty() || frame.exception.is_some() {
+        return Err(format!(
+            "a start state is at pc 0 with an empty operand stack and no exception (this one is at pc {})",
+            frame.pc
+        ));
     }
     let method = prog.method(m).map_err(|e| e.to_string())?;
     let mut slot = 0usize;

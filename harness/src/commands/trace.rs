@@ -54,6 +54,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let ctx = TextContext::for_method(m.clone(), &prog);
     let st = parse_state(&text, &ctx)
         .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
+    // The same check as for `jtg graph --start`: an input must fit the declared types.
+    super::check_start(&prog, &m, &st)
+        .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
     let input = state_to_input(&st, arg_slots(&prog, &m)?)?;
     let opts = TraceOptions {
         max_steps: a.max_steps,

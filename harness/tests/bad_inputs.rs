@@ -1,0 +1,456 @@
+//! The bad-input matrix: `jtg` on class files, class paths, methods, start states, budgets and
+//! JVMs it cannot use. Each row gives exactly one line on stderr naming the problem and a
+//! documented exit code (README "Exit codes"), never a panic. `cli_errors.rs` has the
+//! unsupported-feature rows (exit 3) and the unknown class / method / directory rows.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn fixtures() -> PathBuf {
+    std::env::var_os("JTG_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"))
+}
+
+fn fx() -> String {
+    let d = fixtures();
+    assert!(
+        d.join("List.class").is_file(),
+        "fixtures missing in {}: run `make fixtures`",
+        d.display()
+    );
+    d.to_str().unwrap().to_string()
+}
+
+/// A fresh temporary directory for one test.
+fn temp(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("jtg-bad-inputs-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> String {
+    let p = dir.join(name);
+    if let Some(parent) = p.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(&p, bytes).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// What one run of jtg did.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn jtg_env(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_jtg"));
+    cmd.args(args).stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run jtg");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        !stderr.contains("panicked"),
+        "jtg {args:?} panicked: {stderr}"
+    );
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).to_string(),
+        stderr,
+    }
+}
+
+fn jtg(args: &[&str]) -> Run {
+    jtg_env(args, &[])
+}
+
+/// Asserts the run failed with `code` and exactly one stderr line, `jtg: …`, containing every
+/// needle.
+#[track_caller]
+fn fails(r: &Run, code: i32, needles: &[&str]) {
+    assert_eq!(r.code, code, "exit code; stderr: {}", r.stderr);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "not one line: {:?}", r.stderr);
+    assert!(lines[0].starts_with("jtg: "), "{}", lines[0]);
+    for n in needles {
+        assert!(lines[0].contains(n), "`{n}` missing in: {}", lines[0]);
+    }
+}
+
+#[test]
+fn malformed_and_truncated_class_files() {
+    let d = temp("classfiles");
+    let list = std::fs::read(fixtures().join("List.class")).expect("List.class");
+    // not a class file at all, an empty file, a truncated one, one with a bad magic
+    let garbage = d.join("garbage");
+    write(&garbage, "List.class", b"garbage");
+    fails(
+        &jtg(&["graph", garbage.to_str().unwrap(), "List.get"]),
+        2,
+        &["List.class", "malformed", "shorter than its header"],
+    );
+    let empty = d.join("empty");
+    write(&empty, "List.class", b"");
+    fails(
+        &jtg(&["graph", empty.to_str().unwrap(), "List.get"]),
+        2,
+        &["List.class", "malformed"],
+    );
+    for cut in [10, 100, list.len() / 2, list.len() - 1] {
+        let t = d.join(format!("trunc{cut}"));
+        write(&t, "List.class", &list[..cut]);
+        fails(
+            &jtg(&["graph", t.to_str().unwrap(), "List.get"]),
+            2,
+            &["List.class", "malformed"],
+        );
+    }
+    let magic = d.join("magic");
+    let mut bad = list.clone();
+    bad[0] = 0;
+    write(&magic, "List.class", &bad);
+    fails(
+        &jtg(&["graph", magic.to_str().unwrap(), "List.get"]),
+        2,
+        &["List.class", "malformed"],
+    );
+    // a class file under the wrong name
+    let renamed = d.join("renamed");
+    write(&renamed, "Foo.class", &list);
+    fails(
+        &jtg(&["graph", renamed.to_str().unwrap(), "Foo.get"]),
+        2,
+        &["Foo.class", "declares class List"],
+    );
+}
+
+#[test]
+fn class_path_problems() {
+    let d = temp("classpath");
+    let list = std::fs::read(fixtures().join("List.class")).expect("List.class");
+    // a jar without the class
+    let jar = d.join("only-list.jar");
+    {
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&jar).unwrap());
+        z.start_file("List.class", zip::write::SimpleFileOptions::default())
+            .unwrap();
+        z.write_all(&list).unwrap();
+        z.finish().unwrap();
+    }
+    let jar = jar.to_str().unwrap();
+    let ok = jtg(&["graph", jar, "List.get"]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    fails(
+        &jtg(&["graph", jar, "Tree.size"]),
+        2,
+        &["class Tree not found"],
+    );
+    // a file that is not a jar, and a jar that is not a zip
+    let cls = fixtures().join("List.class");
+    fails(
+        &jtg(&["graph", cls.to_str().unwrap(), "List.get"]),
+        2,
+        &["List.class", "Zip"],
+    );
+    let notzip = write(&d, "broken.jar", b"PK\x03\x04 not really");
+    fails(&jtg(&["graph", &notzip, "List.get"]), 2, &["broken.jar"]);
+    // an empty class path
+    fails(
+        &jtg(&["graph", "", "List.get"]),
+        2,
+        &["class List not found"],
+    );
+}
+
+#[test]
+fn missing_method_or_wrong_descriptor() {
+    let fx = fx();
+    fails(
+        &jtg(&["graph", &fx, "List.get(J)I"]),
+        2,
+        &["List.get(J)I", "candidates: get(I)I"],
+    );
+    fails(
+        &jtg(&["graph", &fx, "List.get(I"]),
+        2,
+        &["List.get(I", "candidates"],
+    );
+    fails(
+        &jtg(&["graph", &fx, "Listget"]),
+        2,
+        &["`Listget`", "Class.method"],
+    );
+    // a method without code
+    fails(
+        &jtg(&["graph", &fx, "hier.Shape.area"]),
+        2,
+        &["hier.Shape.area", "no code"],
+    );
+}
+
+#[test]
+fn malformed_start_states() {
+    let fx = fx();
+    let d = temp("states");
+    for (name, text, needle) in [
+        ("garbage.state", "this is not a state", "line 1"),
+        ("empty.state", "", "start state"),
+        (
+            "badref.state",
+            "00 | this: o1, x: i1 | ε\no1: List(next=o9, val=i1)  i1: 3\n",
+            "o9",
+        ),
+        ("badpc.state", "zz | x: i1 | ε\ni1: 3\n", "pc"),
+        ("unknown-local.state", "00 | y: i1 | ε\ni1: 3\n", "`y`"),
+    ] {
+        let p = write(&d, name, text);
+        let r = jtg(&["graph", &fx, "List.get", "--start", &p]);
+        fails(&r, 2, &[name, needle]);
+        assert!(r.stdout.is_empty(), "{name}: a graph was printed");
+    }
+    let bin = write(&d, "binary.state", [0xff, 0xfe, 0x00]);
+    fails(
+        &jtg(&["graph", &fx, "List.get", "--start", &bin]),
+        2,
+        &["binary.state", "UTF-8"],
+    );
+    let missing = d.join("missing.state");
+    fails(
+        &jtg(&[
+            "graph",
+            &fx,
+            "List.get",
+            "--start",
+            missing.to_str().unwrap(),
+        ]),
+        2,
+        &["missing.state", "No such file"],
+    );
+    // the same for `jtg trace --input`
+    let garbage = d.join("garbage.state");
+    fails(
+        &jtg(&[
+            "trace",
+            &fx,
+            "List.get",
+            "--input",
+            garbage.to_str().unwrap(),
+        ]),
+        2,
+        &["garbage.state", "line 1"],
+    );
+}
+
+#[test]
+fn start_states_that_contradict_the_declared_types() {
+    let fx = fx();
+    let d = temp("types");
+    for (name, text, needle) in [
+        // an int where `this: List` is declared
+        (
+            "int-this.state",
+            "00 | this: i1, x: i2 | ε\ni1: 3  i2: 4\n",
+            "List",
+        ),
+        // an object where `int x` is declared
+        (
+            "obj-x.state",
+            "00 | this: o1, x: o1 | ε\no1: List(?)\n",
+            "slot 1",
+        ),
+        // a missing parameter
+        ("no-x.state", "00 | this: o1 | ε\no1: List(?)\n", "slot 1"),
+        // not at pc 0 (it used to give a partial graph and "invalid program"), or with
+        // operands on the stack
+        (
+            "pc5.state",
+            "05 | this: o1, x: i1 | ε\no1: List(?)  i1: 1\n",
+            "at pc 5",
+        ),
+        (
+            "stack.state",
+            "00 | this: o1, x: i1 | i1\no1: List(?)  i1: 1\n",
+            "operand stack",
+        ),
+        // two frames
+        (
+            "frames.state",
+            "List.get(I)I 00 | this: o1, x: i1 | ε\n00 | this: o1, x: i1 | ε\no1: List(?)  i1: 1\n",
+            "exactly one frame",
+        ),
+    ] {
+        let p = write(&d, name, text);
+        let r = jtg(&["graph", &fx, "List.get", "--start", &p]);
+        fails(&r, 2, &["start state", needle]);
+        assert!(r.stdout.is_empty(), "{name}: a graph was printed");
+    }
+    // `jtg trace` used to run List.get with `this` = null here (and print an NPE trace)
+    let p = d.join("int-this.state");
+    let r = jtg(&["trace", &fx, "List.get", "--input", p.to_str().unwrap()]);
+    fails(
+        &r,
+        2,
+        &["int-this.state", "does not fit the declared type List"],
+    );
+    assert!(r.stdout.is_empty(), "a trace was printed: {}", r.stdout);
+}
+
+#[test]
+fn node_budget_exceeded() {
+    let fx = fx();
+    let d = temp("budget");
+    let out = d.join("g.json");
+    let r = jtg(&[
+        "graph",
+        &fx,
+        "IntLoops.nested",
+        "--max-nodes",
+        "20",
+        "--format",
+        "json",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    fails(&r, 4, &["IntLoops.nested", "node budget", "--max-nodes"]);
+    // the partial graph is kept, and says it is incomplete
+    let g: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(g["complete"], false);
+}
+
+#[test]
+fn concrete_run_that_never_terminates_is_cut() {
+    let fx = fx();
+    let d = temp("loop");
+    let p = write(&d, "x.state", "00 | x: i1 | ε\ni1: 5\n");
+    let r = jtg(&[
+        "trace",
+        &fx,
+        "Loop.forever",
+        "--input",
+        &p,
+        "--max-steps",
+        "500",
+    ]);
+    // a cut trace is a result (exit 0), with a one-line notice
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.trim(),
+        "jtg: trace cut after 500 steps (--max-steps)"
+    );
+    assert_eq!(r.stdout.matches("\nstep ").count() + 1, 500);
+    assert!(r.stdout.ends_with("cut\n"));
+}
+
+#[test]
+fn concrete_run_that_throws() {
+    let fx = fx();
+    let d = temp("throws");
+    let p = write(&d, "div0.state", "00 | a: i1, b: i2 | ε\ni1: 5  i2: 0\n");
+    let r = jtg(&["trace", &fx, "Throws.div", "--input", &p]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("end: throw o1") && r.stdout.contains("java.lang.ArithmeticException"),
+        "{}",
+        r.stdout
+    );
+    let p = write(
+        &d,
+        "npe.state",
+        "00 | t: o1 | ε\no1: Throws(next=null, val=i1)  i1: 1\n",
+    );
+    let r = jtg(&["trace", &fx, "Throws.readNext", "--input", &p]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("java.lang.NullPointerException"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// `Loop.down` recurses until the Java stack overflows. With the default 1 MiB stack that
+/// takes tens of thousands of steps and the text output grows with steps × depth, so this
+/// test gives the JVM a 256 KiB stack (`JAVA_TOOL_OPTIONS=-Xss256k`; the JVM notes that on
+/// stderr) and reads only the JSON end.
+#[test]
+fn stack_overflow_in_the_concrete_run() {
+    let fx = fx();
+    let d = temp("overflow");
+    let p = write(&d, "n.state", "00 | n: i1 | ε\ni1: 0\n");
+    let r = jtg_env(
+        &[
+            "trace",
+            &fx,
+            "Loop.down",
+            "--input",
+            &p,
+            "--max-steps",
+            "50000",
+            "--format",
+            "json",
+        ],
+        &[("JAVA_TOOL_OPTIONS", "-Xss256k")],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let j: serde_json::Value = serde_json::from_str(&r.stdout).expect("trace JSON");
+    assert_eq!(
+        j["cut"], false,
+        "the run was cut before the stack overflowed"
+    );
+    let end = j["end"].as_str().unwrap();
+    assert!(end.contains("java.lang.StackOverflowError"), "{end}");
+    let others: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| !l.starts_with("Picked up JAVA_TOOL_OPTIONS"))
+        .collect();
+    assert!(others.is_empty(), "{others:?}");
+}
+
+#[test]
+fn jvm_not_found() {
+    let fx = fx();
+    let d = temp("nojvm");
+    let p = write(&d, "div.state", "00 | a: i1, b: i2 | ε\ni1: 6  i2: 3\n");
+    let r = jtg_env(
+        &["trace", &fx, "Throws.div", "--input", &p],
+        &[("JAVA_HOME", "/nonexistent/jdk")],
+    );
+    fails(&r, 5, &["JVM not found", "/nonexistent/jdk"]);
+    // a JAVA_HOME that exists but holds no JVM
+    let r = jtg_env(
+        &["trace", &fx, "Throws.div", "--input", &p],
+        &[("JAVA_HOME", d.to_str().unwrap())],
+    );
+    fails(&r, 5, &["JVM not found", d.to_str().unwrap()]);
+}
+
+#[test]
+fn a_panic_is_one_line_and_exit_70() {
+    // debug builds of jtg panic on purpose when JTG_TEST_PANIC is set (see main.rs)
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let fx = fx();
+    let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
+        .args(["graph", &fx, "List.get"])
+        .env("JTG_TEST_PANIC", "1")
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(70), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].starts_with("jtg: internal error: JTG_TEST_PANIC is set (a second line) (at "),
+        "{err}"
+    );
+}
