@@ -3,10 +3,11 @@
 //! the graph builder retries on each successor.
 //!
 //! One module per instruction family: [`stack`] (loads, stores, constants, stack shuffles),
-//! [`arith`], [`branch`], [`field`] (instance and static fields), [`invoke`] (new, calls,
+//! [`arith`], [`array`], [`branch`], [`field`] (instance and static fields), [`invoke`] (new, calls,
 //! returns), [`exception`] (throwing and handling).
 
 mod arith;
+mod array;
 mod branch;
 mod exception;
 mod field;
@@ -100,6 +101,12 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
         | Insn::MonitorEnter
         | Insn::MonitorExit => invoke::eval(&mut ex, insn, method),
         Insn::AThrow => exception::athrow(&mut ex),
+        Insn::NewArray(_)
+        | Insn::ANewArray(_)
+        | Insn::MultiANewArray { .. }
+        | Insn::ArrayLength
+        | Insn::ArrayLoad(_)
+        | Insn::ArrayStore(_) => array::eval(&mut ex, insn),
         other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
     }?;
     let next_pc = code.next_pc(ex.pc);
