@@ -4,9 +4,11 @@
 
 use crate::class::{ClassPath, FieldType, Hierarchy, Method};
 use crate::error::EngineError;
+use crate::liveness::Liveness;
 use crate::state::text::LocalNames;
 use crate::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, State, Subtyping};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// Options of a graph construction.
 #[derive(Clone, Debug)]
@@ -29,12 +31,44 @@ impl Default for Options {
 #[derive(Debug)]
 pub struct Program {
     pub hierarchy: Hierarchy,
+    liveness: Mutex<HashMap<MethodId, Arc<Liveness>>>,
 }
 
 impl Program {
     pub fn new(classpath: ClassPath) -> Program {
         Program {
             hierarchy: Hierarchy::new(Arc::new(classpath)),
+            liveness: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The live locals of a method (computed once per method).
+    pub fn liveness(&self, m: &MethodId) -> Option<Arc<Liveness>> {
+        if let Some(l) = self.liveness.lock().ok()?.get(m) {
+            return Some(l.clone());
+        }
+        let method = self.method(m).ok()?;
+        let l = Arc::new(Liveness::of(method.code.as_ref()?));
+        self.liveness.lock().ok()?.insert(m.clone(), l.clone());
+        Some(l)
+    }
+
+    /// Forgets the dead locals of every frame (see [`crate::liveness`]). A dead local is kept
+    /// while its object is the target of a must-reach fact: it anchors that fact (as `this`
+    /// anchors the cyclic list of Fig. 2.13), which keeps the graph precise.
+    pub fn forget_dead_locals(&self, st: &mut State) {
+        let anchors: std::collections::BTreeSet<crate::state::Ref> =
+            st.preds.must_reach.iter().map(|m| m.to).collect();
+        for f in &mut st.frames {
+            if let Some(l) = self.liveness(&f.method) {
+                for (slot, v) in f.locals.iter_mut().enumerate() {
+                    if let Some(r) = *v {
+                        if !l.is_live(f.pc, slot) && !anchors.contains(&r) {
+                            *v = None;
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -21,8 +21,12 @@ struct Cli {
 enum Command {
     /// Build the termination graph of a method.
     Graph(commands::graph::Args),
+    /// Compare two graphs (JSON form): added, removed and changed nodes and edges.
+    Diff(commands::diff::Args),
     /// Run a method in the real JVM on a concrete input and print every state.
     Trace(commands::trace::Args),
+    /// Print random concrete instances of a start state.
+    Gen(commands::gen::Args),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +34,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Graph(a) => commands::graph::run(a),
         Command::Trace(a) => commands::trace::run(a),
+        Command::Gen(a) => commands::gen::run(a),
+        Command::Diff(a) => commands::diff::run(a),
     };
     match result {
         Ok(code) => code,

@@ -31,6 +31,8 @@ enum Entry {
 pub struct ClassPath {
     entries: Vec<Entry>,
     cache: Mutex<HashMap<String, Arc<Class>>>,
+    /// Test hook: permute each loaded class's `methods` and `fields` with this seed.
+    member_shuffle: Option<u64>,
 }
 
 fn io_err(path: &Path, source: std::io::Error) -> ClassError {
@@ -102,7 +104,19 @@ impl ClassPath {
         Ok(ClassPath {
             entries,
             cache: Mutex::new(HashMap::new()),
+            member_shuffle: None,
         })
+    }
+
+    /// **Test hook for determinism.** Classes loaded from now on get their `methods` and
+    /// `fields` vectors permuted by a pseudo-random permutation derived from `seed` and the
+    /// class name. A class file's member order is an accident of the compiler, so nothing the
+    /// engine prints may depend on it; the snapshot tests build every fixture graph with a few
+    /// seeds and require byte-identical output. The default class path never shuffles.
+    pub fn with_member_shuffle(mut self, seed: u64) -> ClassPath {
+        self.member_shuffle = Some(seed);
+        self.lock_cache().clear();
+        self
     }
 
     /// Loads (and caches) the class with the given internal name, e.g. `java/lang/String`.
@@ -116,12 +130,17 @@ impl ClassPath {
         let (bytes, origin) = self
             .read_bytes(internal_name)?
             .ok_or_else(|| ClassError::not_found(internal_name))?;
-        let class = parse_class(&bytes).map_err(|e| match e {
+        let mut class = parse_class(&bytes).map_err(|e| match e {
             ClassError::Malformed { what } => {
                 ClassError::malformed(format!("{}: {what}", origin.display()))
             }
             other => other,
         })?;
+        if let Some(seed) = self.member_shuffle {
+            let mut rng = SplitMix64::new(seed ^ fnv1a(internal_name.as_bytes()));
+            rng.shuffle(&mut class.methods);
+            rng.shuffle(&mut class.fields);
+        }
         if class.name != internal_name {
             return Err(ClassError::malformed(format!(
                 "{} declares class {} instead of {internal_name}",
@@ -185,6 +204,36 @@ impl ClassPath {
             }
         }
         names.into_iter().collect()
+    }
+}
+
+/// FNV-1a: mixes the class name into the shuffle seed, so classes get different permutations.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// SplitMix64, enough randomness for the member-shuffle test hook without a dependency.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Fisher–Yates.
+    fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = (self.next() % (i as u64 + 1)) as usize;
+            v.swap(i, j);
+        }
     }
 }
 
@@ -269,6 +318,18 @@ mod tests {
         assert!(!valid_internal_name("../etc/passwd"));
         assert!(!valid_internal_name("[I"));
         assert!(valid_internal_name("java/lang/Object"));
+    }
+
+    #[test]
+    fn shuffle_is_a_seeded_permutation() {
+        let mut a: Vec<u32> = (0..20).collect();
+        let mut b = a.clone();
+        SplitMix64::new(7).shuffle(&mut a);
+        SplitMix64::new(7).shuffle(&mut b);
+        assert_eq!(a, b, "same seed, same permutation");
+        assert_ne!(a, (0..20).collect::<Vec<_>>(), "seed 7 moves something");
+        a.sort_unstable();
+        assert_eq!(a, (0..20).collect::<Vec<_>>(), "a permutation");
     }
 
     #[test]

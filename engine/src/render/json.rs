@@ -12,30 +12,33 @@ use crate::state::text::{parse_state, LocalNames, TextContext};
 use crate::state::MethodId;
 use serde::{Deserialize, Serialize};
 
+/// The JSON form as data: states and labels stay text (what `jtg diff` compares, so it needs
+/// no class path to read local-variable names).
 #[derive(Serialize, Deserialize)]
-struct JsonGraph {
-    method: String,
-    start: usize,
-    complete: bool,
-    nodes: Vec<JsonNode>,
-    edges: Vec<JsonEdge>,
+pub struct JsonGraph {
+    pub method: String,
+    pub start: usize,
+    pub complete: bool,
+    pub nodes: Vec<JsonNode>,
+    pub edges: Vec<JsonEdge>,
 }
 
 #[derive(Serialize, Deserialize)]
-struct JsonNode {
-    id: usize,
-    method: String,
-    pc: Option<u32>,
-    end: bool,
-    state: String,
+pub struct JsonNode {
+    pub id: usize,
+    /// The method of the top frame (the graph's method for program ends).
+    pub method: String,
+    pub pc: Option<u32>,
+    pub end: bool,
+    pub state: String,
 }
 
 #[derive(Serialize, Deserialize)]
-struct JsonEdge {
-    from: usize,
-    to: usize,
-    kind: String,
-    labels: Vec<String>,
+pub struct JsonEdge {
+    pub from: usize,
+    pub to: usize,
+    pub kind: String,
+    pub labels: Vec<String>,
 }
 
 pub fn render(g: &Graph, names: &dyn LocalNames) -> String {
@@ -79,6 +82,38 @@ pub enum ReadError {
     Json(#[from] serde_json::Error),
     #[error("graph JSON: {0}")]
     Invalid(String),
+}
+
+/// Reads the JSON form without parsing states: node ids must be 0..n in order, edges must
+/// connect existing nodes and have a known kind.
+pub fn read_text_graph(text: &str) -> Result<JsonGraph, ReadError> {
+    let j: JsonGraph = serde_json::from_str(text)?;
+    for (k, n) in j.nodes.iter().enumerate() {
+        if n.id != k {
+            return Err(ReadError::Invalid(format!("node {k} has id {}", n.id)));
+        }
+    }
+    if j.start >= j.nodes.len() {
+        return Err(ReadError::Invalid(format!(
+            "start node {} does not exist",
+            j.start
+        )));
+    }
+    for e in &j.edges {
+        if EdgeKind::parse(&e.kind).is_none() {
+            return Err(ReadError::Invalid(format!(
+                "unknown edge kind `{}`",
+                e.kind
+            )));
+        }
+        if e.from >= j.nodes.len() || e.to >= j.nodes.len() {
+            return Err(ReadError::Invalid(format!(
+                "edge {} → {} mentions a missing node",
+                e.from, e.to
+            )));
+        }
+    }
+    Ok(j)
 }
 
 /// Reads the JSON form back. States are parsed with `names` (local-variable names of the

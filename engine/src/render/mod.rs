@@ -1,9 +1,11 @@
 //! Renderings of a termination graph: a text form that reads like the thesis figures and
-//! diffs well ([`text`]), Graphviz DOT ([`dot`]), and JSON with a reader ([`json`]).
+//! diffs well ([`text`]), Graphviz DOT ([`dot`]), and JSON with a reader ([`json`]); and the
+//! differences between two graphs' JSON forms ([`diff`]).
 //!
 //! All three are deterministic: nodes in creation order (the builder is deterministic), edges
 //! in creation order, states in the canonical text form of [`crate::state::text`].
 
+pub mod diff;
 pub mod dot;
 pub mod json;
 pub mod text;

@@ -3,6 +3,7 @@
 use super::{load, start_state, Ints};
 use anyhow::{Context, Result};
 use jtg_engine::render;
+use jtg_engine::render::dot::DotOptions;
 use jtg_engine::{build_graph, Graph, Options, Program};
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -37,6 +38,10 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// dot/svg: draw chains of plain evaluation steps as one dotted edge, as the thesis
+    /// figures do (node ids stay those of the text form).
+    #[arg(long)]
+    pub compact: bool,
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
@@ -46,9 +51,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ints: a.ints.into(),
         max_nodes: a.max_nodes,
     };
+    let none = BTreeSet::new();
+    let picture = DotOptions {
+        highlight: &none,
+        highlight_edges: &none,
+        compact: a.compact,
+        wrap: render::dot::WRAP,
+    };
     match build_graph(&prog, &m, start, &opts) {
         Ok(g) => {
-            emit(&prog, &g, a.format, a.output.as_ref(), &BTreeSet::new())?;
+            emit(&prog, &g, a.format, a.output.as_ref(), &picture)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(failure) => {
@@ -58,7 +70,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 &failure.partial,
                 a.format,
                 a.output.as_ref(),
-                &BTreeSet::new(),
+                &picture,
             )?;
             Err(anyhow::Error::new(failure.error).context(format!(
                 "graph of {m} incomplete after {} nodes (partial graph written)",
@@ -68,19 +80,19 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
 }
 
-/// Renders `g` in `format` to `output` (or stdout).
+/// Renders `g` in `format` to `output` (or stdout); `picture` says how dot and svg draw it.
 pub fn emit(
     prog: &Program,
     g: &Graph,
     format: Format,
     output: Option<&PathBuf>,
-    highlight: &BTreeSet<usize>,
+    picture: &DotOptions<'_>,
 ) -> Result<()> {
     let bytes = match format {
         Format::Text => render::text::render(g, prog).into_bytes(),
         Format::Json => (render::json::render(g, prog) + "\n").into_bytes(),
-        Format::Dot => render::dot::render(g, prog, highlight).into_bytes(),
-        Format::Svg => svg(&render::dot::render(g, prog, highlight))?,
+        Format::Dot => render::dot::render_with(g, prog, picture).into_bytes(),
+        Format::Svg => svg(&render::dot::render_with(g, prog, picture))?,
     };
     match output {
         Some(p) => {

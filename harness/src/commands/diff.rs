@@ -1,0 +1,106 @@
+//! `jtg diff OLD.json NEW.json`: which nodes and edges were added, removed or changed between
+//! two graphs of one method (`jtg graph … --format json`), for reviewing a change without
+//! reading two whole graphs. States are compared as text (see `jtg_engine::render::diff` for
+//! how nodes are matched), so no class path is needed. `--format svg|dot` draws the NEW graph
+//! with the added and changed nodes and edges in red.
+
+use super::graph::svg;
+use anyhow::{Context, Result};
+use jtg_engine::graph::EdgeKind;
+use jtg_engine::render::diff::diff;
+use jtg_engine::render::dot::{render_picture, DotOptions, Picture, PictureEdge, PictureNode};
+use jtg_engine::render::json::{read_text_graph, JsonGraph};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Format {
+    /// The list of differences.
+    Text,
+    /// The NEW graph in DOT, differences in red.
+    Dot,
+    /// The NEW graph as SVG (Graphviz `dot`), differences in red.
+    Svg,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The graph before the change (`jtg graph … --format json`).
+    pub old: PathBuf,
+    /// The graph after the change.
+    pub new: PathBuf,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// dot/svg: draw chains of unchanged plain evaluation steps as one dotted edge.
+    #[arg(long)]
+    pub compact: bool,
+    /// Write to this file instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+fn read(path: &PathBuf) -> Result<JsonGraph> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // not an engine error: bad input, exit code 2
+    read_text_graph(&text).with_context(|| format!("{}: not jtg graph JSON", path.display()))
+}
+
+/// The JSON graph as a picture; the reader has checked ids and edge kinds.
+fn picture(g: &JsonGraph) -> Picture {
+    Picture {
+        name: g.method.clone(),
+        start: g.start,
+        nodes: g
+            .nodes
+            .iter()
+            .map(|n| PictureNode {
+                text: n.state.clone(),
+                end: n.end,
+            })
+            .collect(),
+        edges: g
+            .edges
+            .iter()
+            .map(|e| PictureEdge {
+                from: e.from,
+                to: e.to,
+                kind: EdgeKind::parse(&e.kind).unwrap_or(EdgeKind::Eval),
+                labels: e.labels.clone(),
+            })
+            .collect(),
+    }
+}
+
+pub fn run(a: Args) -> Result<ExitCode> {
+    let (old, new) = (read(&a.old)?, read(&a.new)?);
+    let d = diff(&old, &new);
+    let bytes = match a.format {
+        Format::Text => d.render().into_bytes(),
+        Format::Dot | Format::Svg => {
+            let (nodes, edges) = (d.highlight_nodes(), d.highlight_edges());
+            let opts = DotOptions {
+                highlight: &nodes,
+                highlight_edges: &edges,
+                compact: a.compact,
+                wrap: jtg_engine::render::dot::WRAP,
+            };
+            let dot = render_picture(&picture(&new), &opts);
+            match a.format {
+                Format::Svg => svg(&dot)?,
+                _ => dot.into_bytes(),
+            }
+        }
+    };
+    match &a.output {
+        Some(p) => {
+            std::fs::write(p, bytes).with_context(|| format!("cannot write {}", p.display()))?
+        }
+        None => std::io::stdout()
+            .lock()
+            .write_all(&bytes)
+            .context("cannot write to standard output")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
