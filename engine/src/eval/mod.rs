@@ -13,6 +13,7 @@ mod exception;
 mod field;
 mod invoke;
 mod stack;
+pub mod summary;
 
 use crate::class::Insn;
 
@@ -30,6 +31,9 @@ pub enum Step {
     Eval { kind: EdgeKind, succ: Box<Succ> },
     /// A case analysis is needed first: successors along refinement or split edges.
     Refine { kind: EdgeKind, succs: Vec<Succ> },
+    /// A call abstraction (see [`summary`]): a `call` edge to the callee's entry node and a
+    /// `return` edge to the caller's continuation.
+    Abstract(Box<summary::CallAbstraction>),
 }
 
 /// The evaluation context.
@@ -113,6 +117,7 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
     let next_pc = code.next_pc(ex.pc);
     match outcome {
         Flow::Refine(kind, succs) => Ok(Step::Refine { kind, succs }),
+        Flow::Abstract(a) => Ok(Step::Abstract(a)),
         flow => {
             match flow {
                 Flow::Next => {
@@ -121,7 +126,7 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
                 }
                 Flow::Jump(t) => ex.top()?.pc = t,
                 Flow::Done => {}
-                Flow::Refine(..) => unreachable!("handled above"),
+                Flow::Refine(..) | Flow::Abstract(_) => unreachable!("handled above"),
             }
             cx.prog.forget_dead_locals(&mut ex.st);
             ex.st.gc();
@@ -143,6 +148,8 @@ pub(crate) enum Flow {
     Done,
     /// A refinement must happen first.
     Refine(EdgeKind, Vec<Succ>),
+    /// The call is abstracted (recursion).
+    Abstract(Box<summary::CallAbstraction>),
 }
 
 /// The state being evaluated plus the context of the current instruction.
