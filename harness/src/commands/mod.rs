@@ -1,7 +1,8 @@
 //! The `jtg` subcommands and what they share: loading a program, start states, exit codes.
 
-pub mod gen;
+pub mod corpus;
 pub mod diff;
+pub mod gen;
 pub mod graph;
 pub mod trace;
 
