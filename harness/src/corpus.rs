@@ -304,18 +304,21 @@ pub fn reason_key(detail: &str) -> String {
         }
         _ => detail,
     };
+    // digit runs that stand alone (not inside a word such as `i2l`) become `N`
     let mut out = String::new();
-    let mut digits = false;
+    let mut prev: Option<char> = None;
+    let mut in_number = false;
     for c in d.chars() {
-        if c.is_ascii_digit() {
-            if !digits {
+        if c.is_ascii_digit() && (in_number || !prev.is_some_and(char::is_alphanumeric)) {
+            if !in_number {
                 out.push('N');
             }
-            digits = true;
+            in_number = true;
         } else {
-            digits = false;
+            in_number = false;
             out.push(c);
         }
+        prev = Some(c);
     }
     out
 }

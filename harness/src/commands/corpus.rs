@@ -45,6 +45,9 @@ pub struct Args {
     /// listed as complete is not complete any more.
     #[arg(long, value_name = "FILE")]
     pub expect: Option<PathBuf>,
+    /// Also write the statuses as an expected-status list (for `--expect`).
+    #[arg(long, value_name = "FILE")]
+    pub save_expected: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -94,6 +97,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
             std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?
         }
         None => print!("{text}"),
+    }
+    if let Some(p) = &a.save_expected {
+        let mut s = String::from(
+            "# Expected status per corpus jar (scripts/corpus-report.sh); harness/tests/corpus.rs checks a sample.\n",
+        );
+        for r in &results {
+            s.push_str(&format!("{} {}\n", r.status.name(), r.jar));
+        }
+        std::fs::write(p, s).with_context(|| format!("cannot write {}", p.display()))?;
     }
     let t = corpus::totals(&results);
     eprintln!(
