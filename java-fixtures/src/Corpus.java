@@ -26,7 +26,7 @@ public class Corpus {
         } catch (IllegalStateException e) {
             s = 0;
         }
-        System.out.println(fact(s));
+        s = fact(s);
     }
 
     public static void small(String[] args) {
