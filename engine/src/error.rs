@@ -28,6 +28,9 @@ pub enum EngineError {
     /// The node budget was exhausted before the graph was complete.
     #[error("node budget exceeded: {max} nodes built and the graph is still incomplete (raise --max-nodes)")]
     Budget { max: usize },
+    /// The time bound ran out before the graph was complete.
+    #[error("time budget exceeded after {nodes} nodes and the graph is still incomplete")]
+    TimeBudget { nodes: usize },
     /// A broken engine invariant (a bug in jtg, never the user's fault).
     #[error("internal error: {0}")]
     Internal(String),
@@ -39,7 +42,7 @@ impl EngineError {
         match self {
             EngineError::Unsupported { .. } => "unsupported",
             EngineError::Class(ClassError::Unsupported { .. }) => "unsupported",
-            EngineError::Budget { .. } => "budget",
+            EngineError::Budget { .. } | EngineError::TimeBudget { .. } => "budget",
             _ => "error",
         }
     }

@@ -32,6 +32,7 @@ impl Default for Options {
 pub struct Program {
     pub hierarchy: Hierarchy,
     liveness: Mutex<HashMap<MethodId, Arc<Liveness>>>,
+    read_statics: std::sync::OnceLock<Vec<(crate::state::StaticField, FieldType)>>,
 }
 
 impl Program {
@@ -39,7 +40,15 @@ impl Program {
         Program {
             hierarchy: Hierarchy::new(Arc::new(classpath)),
             liveness: Mutex::new(HashMap::new()),
+            read_statics: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The static fields the program reads, with their types (computed once; see
+    /// [`crate::eval::summary::read_statics`]).
+    pub fn read_statics(&self) -> &[(crate::state::StaticField, FieldType)] {
+        self.read_statics
+            .get_or_init(|| crate::eval::summary::read_statics(self))
     }
 
     /// The live locals of a method (computed once per method).

@@ -1,6 +1,7 @@
 //! jtg harness: real-JVM tracing and soundness checking of termination graphs.
 
 pub mod concrete;
+pub mod corpus;
 pub(crate) mod decode;
 pub mod error;
 pub mod gen;

@@ -27,6 +27,8 @@ enum Command {
     Trace(commands::trace::Args),
     /// Print random concrete instances of a start state.
     Gen(commands::gen::Args),
+    /// Termination graphs of every jar of a corpus: status, nodes, time, totals.
+    Corpus(commands::corpus::Args),
 }
 
 /// Exit code of a panic (an internal error).
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
             Command::Trace(a) => commands::trace::run(a),
             Command::Gen(a) => commands::gen::run(a),
             Command::Diff(a) => commands::diff::run(a),
+            Command::Corpus(a) => commands::corpus::run(a),
         }
     });
     let Ok(result) = result else {

@@ -349,6 +349,24 @@ impl Hierarchy {
         Ok(out)
     }
 
+    /// Whether some known class or interface other than `class` is a subtype of it (final
+    /// classes have none). Used where a value's runtime type could be narrower than a bound.
+    pub fn has_proper_subtype(&self, class: &str) -> Result<bool, ClassError> {
+        if let Some(c) = self.class(class)? {
+            if c.is_final {
+                return Ok(false);
+            }
+        } else if class == "java/lang/String" || class == "java/lang/Integer" {
+            return Ok(false);
+        }
+        for name in self.all_names() {
+            if name != class && self.is_subtype(name, class)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// The superclass chain starting at `class` itself.
     fn chain(&self, class: &str) -> Result<Vec<Info>, ClassError> {
         let mut out = Vec::new();

@@ -28,7 +28,7 @@ pub(super) fn athrow(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
     handle(ex, exc)
 }
 
-fn handle(ex: &mut Exec<'_>, exc: Ref) -> Result<Flow, EngineError> {
+pub(super) fn handle(ex: &mut Exec<'_>, exc: Ref) -> Result<Flow, EngineError> {
     let class = ex
         .st
         .value(exc)

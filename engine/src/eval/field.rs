@@ -134,7 +134,7 @@ pub fn after_write(st: &mut State, pre: &State, parent: Ref, field: &str, child:
 
 /// References `child` may reach: realized fields, plus one `=?`/`%$` step from anything
 /// reached (hidden heap), then realized fields again.
-fn may_reach_from(st: &State, start: Ref) -> BTreeSet<Ref> {
+pub(super) fn may_reach_from(st: &State, start: Ref) -> BTreeSet<Ref> {
     let mut seen = BTreeSet::new();
     let mut todo = vec![start];
     while let Some(r) = todo.pop() {

@@ -199,9 +199,10 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     };
     let id = MethodId::new(&callee.class, &callee.name, &callee.desc_str);
     if ex.st.frames.iter().any(|f| f.method == id) {
-        return Err(ex.unsupported(format!(
-            "recursive call of {id} (call abstraction for recursion is not implemented)"
-        )));
+        // recursion: a method graph of its own (call abstraction, see `summary`)
+        let n_pop = n_args + usize::from(has_receiver);
+        let ret = callee.desc.ret.clone();
+        return super::summary::abstract_call(ex, id, n_pop, ret);
     }
     let mut args = Vec::with_capacity(n_args + 1);
     for _ in 0..n_args + usize::from(has_receiver) {

@@ -3,15 +3,17 @@
 //! the graph builder retries on each successor.
 //!
 //! One module per instruction family: [`stack`] (loads, stores, constants, stack shuffles),
-//! [`arith`], [`branch`], [`field`] (instance and static fields), [`invoke`] (new, calls,
+//! [`arith`], [`array`], [`branch`], [`field`] (instance and static fields), [`invoke`] (new, calls,
 //! returns), [`exception`] (throwing and handling).
 
 mod arith;
+mod array;
 mod branch;
 mod exception;
 mod field;
 mod invoke;
 mod stack;
+pub mod summary;
 
 use crate::class::Insn;
 
@@ -29,6 +31,9 @@ pub enum Step {
     Eval { kind: EdgeKind, succ: Box<Succ> },
     /// A case analysis is needed first: successors along refinement or split edges.
     Refine { kind: EdgeKind, succs: Vec<Succ> },
+    /// A call abstraction (see [`summary`]): a `call` edge to the callee's entry node and a
+    /// `return` edge to the caller's continuation.
+    Abstract(Box<summary::CallAbstraction>),
 }
 
 /// The evaluation context.
@@ -101,11 +106,18 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
         | Insn::MonitorEnter
         | Insn::MonitorExit => invoke::eval(&mut ex, insn, method),
         Insn::AThrow => exception::athrow(&mut ex),
+        Insn::NewArray(_)
+        | Insn::ANewArray(_)
+        | Insn::MultiANewArray { .. }
+        | Insn::ArrayLength
+        | Insn::ArrayLoad(_)
+        | Insn::ArrayStore(_) => array::eval(&mut ex, insn),
         _ => Err(ex.unsupported("instruction not modelled".into())),
     }?;
     let next_pc = code.next_pc(ex.pc);
     match outcome {
         Flow::Refine(kind, succs) => Ok(Step::Refine { kind, succs }),
+        Flow::Abstract(a) => Ok(Step::Abstract(a)),
         flow => {
             match flow {
                 Flow::Next => {
@@ -114,7 +126,7 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
                 }
                 Flow::Jump(t) => ex.top()?.pc = t,
                 Flow::Done => {}
-                Flow::Refine(..) => unreachable!("handled above"),
+                Flow::Refine(..) | Flow::Abstract(_) => unreachable!("handled above"),
             }
             cx.prog.forget_dead_locals(&mut ex.st);
             ex.st.gc();
@@ -136,6 +148,8 @@ pub(crate) enum Flow {
     Done,
     /// A refinement must happen first.
     Refine(EdgeKind, Vec<Succ>),
+    /// The call is abstracted (recursion).
+    Abstract(Box<summary::CallAbstraction>),
 }
 
 /// The state being evaluated plus the context of the current instruction.

@@ -18,13 +18,15 @@
 use super::{EdgeKind, Graph, Label, NodeId};
 use crate::class::Insn;
 use crate::error::EngineError;
+use crate::eval::summary::{self, CallAbstraction, CallSite};
 use crate::eval::{self, Ctx, Step};
 use crate::instance_of::is_instance;
 use crate::merge::{merge, MergeOptions};
 use crate::program::{Options, Program};
 use crate::refine::Succ;
-use crate::state::{MethodId, State};
-use std::collections::{HashMap, VecDeque};
+use crate::state::{End, HeapValue, MethodId, State};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::time::{Duration, Instant};
 
 /// A construction that did not finish: the error, and the graph built so far.
 pub struct BuildFailure {
@@ -62,6 +64,12 @@ struct Builder<'a> {
     redirected: Vec<bool>,
     at: HashMap<Position, Vec<NodeId>>,
     queue: VecDeque<NodeId>,
+    /// The entry node of each abstracted method's graph (call abstraction).
+    entries: HashMap<MethodId, NodeId>,
+    /// Abstracted call sites: the call node, the call, and the exception classes whose
+    /// continuations exist already.
+    sites: Vec<(NodeId, CallSite, BTreeSet<String>)>,
+    deadline: Option<Instant>,
 }
 
 /// Builds the termination graph of `method` from `start`.
@@ -70,6 +78,17 @@ pub fn build_graph(
     method: &MethodId,
     start: State,
     opts: &Options,
+) -> Result<Graph, BuildFailure> {
+    build_graph_until(prog, method, start, opts, None)
+}
+
+/// [`build_graph`] that gives up with [`EngineError::TimeBudget`] once `deadline` has passed.
+pub fn build_graph_until(
+    prog: &Program,
+    method: &MethodId,
+    start: State,
+    opts: &Options,
+    deadline: Option<Duration>,
 ) -> Result<Graph, BuildFailure> {
     let mut b = Builder {
         prog,
@@ -80,6 +99,9 @@ pub fn build_graph(
         redirected: vec![false],
         at: HashMap::new(),
         queue: VecDeque::from([0]),
+        entries: HashMap::new(),
+        sites: Vec::new(),
+        deadline: deadline.map(|d| Instant::now() + d),
     };
     let p = position(&b.graph.nodes[0].state);
     b.at.entry(p).or_default().push(0);
@@ -94,11 +116,31 @@ pub fn build_graph(
 
 impl Builder<'_> {
     fn run(&mut self) -> Result<(), EngineError> {
+        loop {
+            self.run_queue()?;
+            if !self.add_exceptional_returns()? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn run_queue(&mut self) -> Result<(), EngineError> {
         let cx = Ctx {
             prog: self.prog,
             sem: self.opts.ints,
         };
+        let mut steps = 0u32;
         while let Some(n) = self.queue.pop_front() {
+            steps += 1;
+            if steps % 4 == 0 {
+                if let Some(d) = self.deadline {
+                    if Instant::now() > d {
+                        return Err(EngineError::TimeBudget {
+                            nodes: self.graph.nodes.len(),
+                        });
+                    }
+                }
+            }
             let st = &self.graph.nodes[n].state;
             if st.is_end() {
                 continue;
@@ -111,9 +153,102 @@ impl Builder<'_> {
                     }
                 }
                 Step::Eval { kind, succ } => self.add_evaluated(n, kind, *succ)?,
+                Step::Abstract(a) => self.abstract_call(n, *a)?,
             }
         }
         Ok(())
+    }
+
+    /// Connects the call node `n` of an abstracted call: a `call` edge to the callee's entry
+    /// node (created on first use) and a `return` edge to the continuation.
+    fn abstract_call(&mut self, n: NodeId, a: CallAbstraction) -> Result<(), EngineError> {
+        let callee = a.site.callee.clone();
+        let entry = match self.entries.get(&callee) {
+            Some(&e) => e,
+            None => {
+                if self.graph.nodes.len() >= self.opts.max_nodes {
+                    return Err(EngineError::Budget {
+                        max: self.opts.max_nodes,
+                    });
+                }
+                let e = self.graph.add_node(a.entry);
+                self.parent.push(None);
+                self.merged.push(false);
+                self.redirected.push(false);
+                let p = position(&self.graph.nodes[e].state);
+                self.at.entry(p).or_default().push(e);
+                self.entries.insert(callee.clone(), e);
+                self.queue.push_back(e);
+                e
+            }
+        };
+        self.graph
+            .add_edge(n, entry, EdgeKind::Call, vec![summary::call_label(&callee)]);
+        self.sites.push((n, a.site, BTreeSet::new()));
+        self.add_evaluated(n, EdgeKind::Return, a.cont)
+    }
+
+    /// For every abstracted call whose callee's method graph has exceptional ends: a
+    /// `return` edge per exception class to the caller's handling of it. `false` when there
+    /// was nothing to add.
+    fn add_exceptional_returns(&mut self) -> Result<bool, EngineError> {
+        let cx = Ctx {
+            prog: self.prog,
+            sem: self.opts.ints,
+        };
+        let mut added = false;
+        for k in 0..self.sites.len() {
+            let (n, site) = (self.sites[k].0, self.sites[k].1.clone());
+            let Some(&entry) = self.entries.get(&site.callee) else {
+                continue;
+            };
+            for class in self.thrown_classes(entry)? {
+                if !self.sites[k].2.insert(class.clone()) {
+                    continue;
+                }
+                let succ =
+                    summary::continuation(&self.graph.nodes[n].state, &site, Some(&class), &cx)?;
+                self.add_evaluated(n, EdgeKind::Return, succ)?;
+                added = true;
+            }
+        }
+        Ok(added)
+    }
+
+    /// The exception classes that end paths of the method graph from `entry` (following
+    /// every edge but the `call` edges into other method graphs).
+    fn thrown_classes(&self, entry: NodeId) -> Result<BTreeSet<String>, EngineError> {
+        let succ = self.graph.successors();
+        let mut seen = vec![false; self.graph.nodes.len()];
+        let mut todo = vec![entry];
+        let mut out = BTreeSet::new();
+        while let Some(x) = todo.pop() {
+            if std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            let st = &self.graph.nodes[x].state;
+            if let Some(End::Throw(r)) = &st.end {
+                match st.value(*r) {
+                    Some(HeapValue::Object { class, .. }) => {
+                        out.insert(class.clone());
+                    }
+                    Some(v) => {
+                        let ty = v.type_name().unwrap_or("java/lang/Throwable");
+                        out.extend(self.prog.hierarchy.non_abstract_subtypes(ty)?);
+                    }
+                    None => {}
+                }
+            }
+            for e in &succ[x] {
+                let into_other = e.kind == EdgeKind::Call
+                    && self.graph.nodes[e.to].state.frames.len() == 1
+                    && self.entries.values().any(|&v| v == e.to);
+                if !into_other {
+                    todo.push(e.to);
+                }
+            }
+        }
+        Ok(out)
     }
 
     fn add(

@@ -5,7 +5,7 @@
 mod builder;
 mod label;
 
-pub use builder::{build_graph, BuildFailure};
+pub use builder::{build_graph, build_graph_until, BuildFailure};
 pub use label::{Label, Operand};
 
 use crate::state::{MethodId, State};

@@ -9,6 +9,8 @@
 //! Usage: `cargo run --release -p jtg-harness --bin jtg-bench -- [iterations] [repeats]`
 //! (defaults 100000 and 7; fixtures from `JTG_FIXTURES` or `build/fixtures`).
 
+#[path = "bench/corpus.rs"]
+mod corpus;
 #[path = "bench/graph.rs"]
 mod graph;
 
@@ -138,6 +140,10 @@ fn main() -> ExitCode {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     if let Err(e) = graph::run(&cp[0], &repo, repeats) {
         eprintln!("jtg-bench: graph construction: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Err(e) = corpus::run(&repo) {
+        eprintln!("jtg-bench: corpus: {e}");
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS

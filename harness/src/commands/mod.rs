@@ -1,5 +1,6 @@
 //! The `jtg` subcommands and what they share: loading a program, start states, exit codes.
 
+pub mod corpus;
 pub mod diff;
 pub mod gen;
 pub mod graph;

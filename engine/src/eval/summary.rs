@@ -1,0 +1,383 @@
+//! Call abstraction for recursion (spec §6.5, in a simpler, sound form).
+//!
+//! A call of a method that is already on the call stack is not inlined. Instead:
+//!
+//! * **Entry**: the callee gets a *method graph* of its own, built once per method from its
+//!   most general entry state ([`entry_state`]): one frame at pc 0; every parameter the most
+//!   general value of its type (`this` an existing `C(…)`); every static field the program
+//!   reads present with a most general value; and every object reference of the state may
+//!   have any shape (`r%$r r♦ r⟲{}`), may share with every other one (`%$`) and may be
+//!   every other one of a compatible type (`=?`). So the callee frame of every concrete call
+//!   is an instance of the entry state. The call node gets a `call` edge (label
+//!   `abstract call of M`) to the entry node; recursive calls inside the method graph lead
+//!   to that same node, which makes the graph finite.
+//! * **Return** ([`continuation`]): the call node also gets a `return` edge (label
+//!   `return from M`) to the caller's state after the call. There the callee's effects are
+//!   havocked: every object the callee can reach — the closure of its arguments and of the
+//!   static fields under realized fields, `=?` and `%$` — loses its field values (realized
+//!   objects become `C(…)`, concrete arrays abstract arrays of the same length); every static
+//!   field the program reads gets a fresh most general value; the return value is fresh and
+//!   most general; everything reached, the fresh values, and everything that may reach what
+//!   was reached may have any shape and share with each other, and the fresh values may be
+//!   any reached object of a compatible type. Must-reach facts through reached objects are
+//!   dropped. References the callee cannot reach keep their values (the JVM gives it no
+//!   other access), and integer values are immutable.
+//! * **Exceptions**: when the method graph of the callee (the nodes reachable from its entry
+//!   node without entering other abstractions) has exceptional program ends, the call node
+//!   gets one more `return` edge per exception class (label `C thrown by M`) whose state has
+//!   the havocked heap and the exception (an existing `C(…)`, related like a fresh value) being
+//!   handled in the caller: at a handler, or as an exceptional program end. The graph builder
+//!   adds these once the callee's graph is known (a fixpoint).
+//!
+//! How a concrete trace follows this: the callee's instructions, from its first one to the
+//! return (or exception) that leaves its frame, match a path of the method graph from the
+//! entry node, comparing only the frames from the callee's frame upwards (the callee frame
+//! becomes the bottom frame) and the heap reachable from them plus the static fields; that
+//! path ends in a program end of the method graph (`end: return` / `end: throw`). The trace
+//! then continues in the caller at the target of the call node's matching `return` edge.
+
+use super::{exception, Ctx, Exec, Flow};
+use crate::class::{FieldType, Insn};
+use crate::error::EngineError;
+use crate::graph::{EdgeKind, Label};
+use crate::program::{most_general, Program};
+use crate::refine::{instance::may_alias, Succ};
+use crate::state::{FieldSet, Frame, HeapValue, MethodId, Ref, State, StaticField};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// An abstracted call: what the graph builder needs to connect the call node.
+#[derive(Debug)]
+pub struct CallAbstraction {
+    /// The most general entry state of the callee (the start of its method graph).
+    pub entry: State,
+    /// The caller's state after a normal return.
+    pub cont: Succ,
+    pub site: CallSite,
+}
+
+/// What identifies an abstracted call at a call node (for its exceptional continuations).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallSite {
+    pub callee: MethodId,
+    /// Operand stack slots the call pops (arguments and receiver).
+    pub n_pop: usize,
+    /// The declared return type (`None` for `void`).
+    pub ret: Option<FieldType>,
+}
+
+/// The label of the `call` edge from a call node to the callee's entry node.
+pub fn call_label(callee: &MethodId) -> Label {
+    Label::Note(format!("abstract call of {callee}"))
+}
+
+pub(super) fn abstract_call(
+    ex: &mut Exec<'_>,
+    callee: MethodId,
+    n_pop: usize,
+    ret: Option<FieldType>,
+) -> Result<Flow, EngineError> {
+    let entry = entry_state(ex.cx, &callee).map_err(|e| ex.unsupported(e))?;
+    let site = CallSite { callee, n_pop, ret };
+    let cont = continuation(&ex.st, &site, None, ex.cx)?;
+    Ok(Flow::Abstract(Box::new(CallAbstraction {
+        entry,
+        cont,
+        site,
+    })))
+}
+
+/// The static fields the program reads (`getstatic` anywhere in the class path), with their
+/// declared types.
+pub fn read_statics(prog: &Program) -> Vec<(StaticField, FieldType)> {
+    let cp = prog.hierarchy.classpath();
+    let mut out = BTreeMap::new();
+    for name in cp.class_names() {
+        let Ok(class) = cp.load(&name) else { continue };
+        for m in &class.methods {
+            for (_, insn) in m.code.iter().flat_map(|c| c.insns.iter()) {
+                if let Insn::GetStatic(f) = insn {
+                    out.insert((f.class.clone(), f.name.clone()), f.desc.clone());
+                }
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The most general entry state of `m` (see the module documentation).
+pub fn entry_state(cx: &Ctx<'_>, m: &MethodId) -> Result<State, String> {
+    let method = cx.prog.method(m).map_err(|e| e.to_string())?;
+    let code = method
+        .code
+        .as_ref()
+        .ok_or_else(|| format!("{m} has no code"))?;
+    let mut st = State::default();
+    let mut frame = Frame::new(m.clone(), code.max_locals as usize);
+    let mut objs = Vec::new();
+    let mut slot = 0usize;
+    if !method.is_static {
+        let this = st.new_obj(HeapValue::Abstract {
+            ty: m.class.to_string(),
+        });
+        frame.locals[slot] = Some(this);
+        objs.push(this);
+        slot += 1;
+    }
+    for p in &method.desc.params {
+        let r = most_general(&mut st, p, cx.sem)?;
+        if slot >= frame.locals.len() {
+            return Err(format!("{m}: parameters exceed max_locals"));
+        }
+        frame.locals[slot] = Some(r);
+        if r.is_obj() {
+            objs.push(r);
+        }
+        slot += p.slots() as usize;
+    }
+    for (key, t) in cx.prog.read_statics() {
+        let r = most_general(&mut st, t, cx.sem)
+            .map_err(|w| format!("static field {}.{}: {w}", key.0, key.1))?;
+        st.statics.insert(key.clone(), r);
+        if r.is_obj() {
+            objs.push(r);
+        }
+    }
+    for (i, &a) in objs.iter().enumerate() {
+        any_shape(&mut st, a);
+        for &b in &objs[i + 1..] {
+            st.preds.add_join(a, b);
+            if compatible(&st, a, b, cx.prog) {
+                st.preds.add_may_equal(a, b);
+            }
+        }
+    }
+    st.frames.push(frame);
+    cx.prog.forget_dead_locals(&mut st);
+    st.gc();
+    Ok(st)
+}
+
+/// The caller's state after the abstracted call at the top frame of `st` (which is at the
+/// invoke instruction): a normal return (`thrown = None`, the return value pushed) or an
+/// exception of class `thrown` leaving the callee.
+pub fn continuation(
+    st: &State,
+    site: &CallSite,
+    thrown: Option<&str>,
+    cx: &Ctx<'_>,
+) -> Result<Succ, EngineError> {
+    let mut s = st.clone();
+    s.split = None;
+    let frame = s
+        .top_mut()
+        .ok_or_else(|| EngineError::Internal("abstracted call without a frame".into()))?;
+    let (method, pc) = (frame.method.clone(), frame.pc);
+    let invalid = |what: &str| EngineError::Invalid {
+        method: method.clone(),
+        pc,
+        what: what.to_string(),
+    };
+    let unsupported = |what: String| EngineError::Unsupported {
+        method: method.clone(),
+        pc,
+        what,
+    };
+    let at = frame
+        .stack
+        .len()
+        .checked_sub(site.n_pop)
+        .ok_or_else(|| invalid("operand stack underflow"))?;
+    let args = frame.stack.split_off(at);
+    let mut fresh = Vec::new();
+    let reached = havoc(&mut s, &args, &mut fresh, cx).map_err(unsupported)?;
+    let label;
+    let mut exc = None;
+    match thrown {
+        None => {
+            if let Some(t) = &site.ret {
+                let r = most_general(&mut s, t, cx.sem).map_err(unsupported)?;
+                if r.is_obj() {
+                    fresh.push(r);
+                }
+                if let Some(f) = s.top_mut() {
+                    f.stack.push(r);
+                }
+            }
+            let next = cx
+                .prog
+                .method(&method)?
+                .code
+                .as_ref()
+                .and_then(|c| c.next_pc(pc))
+                .ok_or_else(|| invalid("call without a next instruction"))?;
+            if let Some(f) = s.top_mut() {
+                f.pc = next;
+            }
+            label = format!("return from {}", site.callee);
+        }
+        Some(class) => {
+            let e = s.new_obj(HeapValue::Abstract {
+                ty: class.to_string(),
+            });
+            fresh.push(e);
+            exc = Some(e);
+            label = format!(
+                "{} thrown by {}",
+                crate::state::display_type(class),
+                site.callee
+            );
+        }
+    }
+    relate(&mut s, &reached, &fresh, cx.prog);
+    if let Some(e) = exc {
+        // the handler search of the caller frames decides on the exception's class, which
+        // is exactly `class` for every concrete exception this path stands for
+        let mut ex = Exec {
+            st: s.clone(),
+            before: s,
+            cx,
+            method: method.clone(),
+            pc,
+            labels: vec![],
+            kind: EdgeKind::Return,
+            mnemonic: "invoke",
+        };
+        match exception::handle(&mut ex, e)? {
+            Flow::Done => {}
+            _ => {
+                return Err(EngineError::Internal(
+                    "exception handling did not finish".into(),
+                ))
+            }
+        }
+        s = ex.st;
+    }
+    cx.prog.forget_dead_locals(&mut s);
+    s.gc();
+    Ok(Succ::labelled(s, vec![Label::Note(label)]))
+}
+
+/// Forgets what the callee may have changed: the objects reachable from `args` and the
+/// static fields lose their contents, the read statics get fresh values (added to `fresh`).
+/// Returns `(reached, above)`: the objects the callee can reach, and those plus every object
+/// that may reach one of them.
+fn havoc(
+    s: &mut State,
+    args: &[Ref],
+    fresh: &mut Vec<Ref>,
+    cx: &Ctx<'_>,
+) -> Result<(BTreeSet<Ref>, BTreeSet<Ref>), String> {
+    let roots: Vec<Ref> = args
+        .iter()
+        .copied()
+        .chain(s.statics.values().copied())
+        .filter(|r| r.is_obj())
+        .collect();
+    let mut reached = BTreeSet::new();
+    for r in roots {
+        reached.extend(super::field::may_reach_from(s, r));
+    }
+    let above = may_reach_any(s, &reached);
+    for h in &reached {
+        let v = match s.heap.get(h) {
+            Some(HeapValue::Object { class, .. }) => HeapValue::Abstract { ty: class.clone() },
+            Some(HeapValue::Array { ty, len, .. }) => HeapValue::Array {
+                ty: ty.clone(),
+                len: *len,
+                elems: None,
+            },
+            _ => continue,
+        };
+        s.heap.insert(*h, v);
+    }
+    s.preds
+        .must_reach
+        .retain(|m| !above.contains(&m.from) && !above.contains(&m.to));
+    // every static field may have been written
+    let mut keys: BTreeMap<StaticField, FieldType> =
+        cx.prog.read_statics().iter().cloned().collect();
+    for key in s.statics.keys() {
+        if !keys.contains_key(key) {
+            let t = cx
+                .prog
+                .hierarchy
+                .resolve_field(&key.0, &key.1)
+                .ok()
+                .flatten()
+                .map(|f| f.field.desc)
+                .ok_or_else(|| format!("static field {}.{} not found", key.0, key.1))?;
+            keys.insert(key.clone(), t);
+        }
+    }
+    for (key, t) in keys {
+        let r = most_general(s, &t, cx.sem)
+            .map_err(|w| format!("static field {}.{}: {w}", key.0, key.1))?;
+        if r.is_obj() {
+            fresh.push(r);
+        }
+        s.statics.insert(key, r);
+    }
+    Ok((reached, above))
+}
+
+/// The predicates after a havoc: see the module documentation.
+fn relate(s: &mut State, reached: &(BTreeSet<Ref>, BTreeSet<Ref>), fresh: &[Ref], prog: &Program) {
+    let (reached, above) = reached;
+    let all: Vec<Ref> = reached.iter().chain(fresh).copied().collect();
+    for &p in above.iter().chain(fresh) {
+        any_shape(s, p);
+        for &q in &all {
+            if p != q {
+                s.preds.add_join(p, q);
+            }
+        }
+    }
+    for (i, &n) in fresh.iter().enumerate() {
+        for &q in reached.iter().chain(&fresh[i + 1..]) {
+            if q != n && compatible(s, n, q, prog) {
+                s.preds.add_may_equal(n, q);
+            }
+        }
+    }
+}
+
+/// `r%$r r♦ r⟲{}`: the object below `r` may have any shape.
+fn any_shape(s: &mut State, r: Ref) {
+    s.preds.add_join(r, r);
+    s.preds.add_non_tree(r);
+    s.preds.add_cyclic(r, FieldSet::new());
+}
+
+fn compatible(s: &State, a: Ref, b: Ref, prog: &Program) -> bool {
+    match (
+        s.value(a).and_then(HeapValue::type_name),
+        s.value(b).and_then(HeapValue::type_name),
+    ) {
+        (Some(ta), Some(tb)) => may_alias(prog, ta, tb),
+        _ => false,
+    }
+}
+
+/// `targets` and every object reference that may reach one of them: realized predecessors
+/// and `=?`/`%$` partners, transitively.
+fn may_reach_any(st: &State, targets: &BTreeSet<Ref>) -> BTreeSet<Ref> {
+    let mut preds: BTreeMap<Ref, Vec<Ref>> = BTreeMap::new();
+    for (k, v) in &st.heap {
+        for c in v.children() {
+            preds.entry(c).or_default().push(*k);
+        }
+    }
+    let mut seen = BTreeSet::new();
+    let mut todo: Vec<Ref> = targets.iter().copied().collect();
+    while let Some(r) = todo.pop() {
+        if !r.is_obj() || !seen.insert(r) {
+            continue;
+        }
+        if let Some(p) = preds.get(&r) {
+            todo.extend(p.iter().copied());
+        }
+        todo.extend(st.preds.may_equal_partners(r));
+        todo.extend(st.preds.join_partners(r));
+    }
+    seen
+}

@@ -1,0 +1,136 @@
+//! `jtg corpus`: termination graphs of every jar of a corpus (status, nodes, time), totals.
+
+use super::Ints;
+use anyhow::{bail, Context, Result};
+use jtg_harness::corpus::{self, CorpusOptions, Status};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Format {
+    Md,
+    Json,
+    Csv,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Corpus directories (searched recursively for `.jar`) and jars.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Cross-check N random inputs per jar in the real JVM.
+    #[arg(long, value_name = "N")]
+    pub check: Option<usize>,
+    /// Seed of the random inputs of `--check`.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[arg(long, value_enum, default_value_t = Format::Md)]
+    pub format: Format,
+    /// Worker threads (one program per jar).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Node budget per jar.
+    #[arg(long, default_value_t = 20_000)]
+    pub max_nodes: usize,
+    /// Time bound per jar, in seconds.
+    #[arg(long, default_value_t = 10.0)]
+    pub max_secs: f64,
+    #[arg(long, value_enum, default_value_t = Ints::Unbounded)]
+    pub ints: Ints,
+    /// Leave out the times (for reports that should diff cleanly).
+    #[arg(long)]
+    pub no_times: bool,
+    /// Compare with an expected-status list (`<status> <jar>` per line): exit 1 when a jar
+    /// listed as complete is not complete any more.
+    #[arg(long, value_name = "FILE")]
+    pub expect: Option<PathBuf>,
+    /// Also write the statuses as an expected-status list (for `--expect`).
+    #[arg(long, value_name = "FILE")]
+    pub save_expected: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Write to this file instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(a: Args) -> Result<ExitCode> {
+    if a.check.is_some() {
+        bail!(
+            "--check is not available yet: it needs the soundness checker (`jtg check`) and the \
+             input generators on this branch; build the graphs without --check"
+        );
+    }
+    let jars = corpus::find_jars(&a.paths);
+    if jars.is_empty() {
+        bail!("no .jar files found in {:?}", a.paths);
+    }
+    let opts = CorpusOptions {
+        max_nodes: a.max_nodes,
+        time_limit: Duration::from_secs_f64(a.max_secs.max(0.001)),
+        ints: a.ints.into(),
+    };
+    let bar = if a.quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let b = indicatif::ProgressBar::new(jars.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    };
+    let results = corpus::run_corpus(&jars, &opts, a.jobs, &|_, r| {
+        bar.inc(1);
+        bar.set_message(r.jar.clone());
+    });
+    bar.finish_and_clear();
+    let text = match a.format {
+        Format::Md => corpus::render_md(&results, !a.no_times),
+        Format::Json => corpus::render_json(&results) + "\n",
+        Format::Csv => corpus::render_csv(&results),
+    };
+    match &a.output {
+        Some(p) => {
+            std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?
+        }
+        None => print!("{text}"),
+    }
+    if let Some(p) = &a.save_expected {
+        let mut s = String::from(
+            "# Expected status per corpus jar (scripts/corpus-report.sh); harness/tests/corpus.rs checks a sample.\n",
+        );
+        for r in &results {
+            s.push_str(&format!("{} {}\n", r.status.name(), r.jar));
+        }
+        std::fs::write(p, s).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    let t = corpus::totals(&results);
+    eprintln!(
+        "{} jars: {} complete, {} unsupported, {} budget, {} error; median {:.1} ms, max {:.1} ms",
+        t.jars, t.complete, t.unsupported, t.budget, t.error, t.median_ms, t.max_ms
+    );
+    if let Some(p) = &a.expect {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+        let regressions: Vec<String> = corpus::read_expected(&text)
+            .into_iter()
+            .filter(|(_, st)| *st == Status::Complete)
+            .filter_map(|(jar, _)| {
+                let now = results.iter().find(|r| r.jar == jar)?;
+                (now.status != Status::Complete)
+                    .then(|| format!("{jar}: {} ({})", now.status.name(), now.detail))
+            })
+            .collect();
+        if !regressions.is_empty() {
+            eprintln!("regressions against {}:", p.display());
+            for r in &regressions {
+                eprintln!("  {r}");
+            }
+            return Ok(ExitCode::from(1));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
