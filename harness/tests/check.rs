@@ -206,3 +206,126 @@ fn allocation_is_a_path() {
         Verdict::Pass
     );
 }
+
+/// A tiny stand-in for the input generator (tests only): a list of `len` nodes with values in
+/// -3..=3 whose last node links to `back` (a cycle or lasso) or to null.
+fn list_input(var: &str, len: usize, back: Option<usize>, vals: &[i32], extra: &str) -> String {
+    if len == 0 {
+        return format!("00 | {var}: null{extra} | ε\n");
+    }
+    let mut heap = String::new();
+    let mut ints = String::new();
+    for k in 0..len {
+        let next = if k + 1 < len {
+            format!("o{}", k + 2)
+        } else {
+            back.map_or("null".into(), |b| format!("o{}", b + 1))
+        };
+        heap.push_str(&format!("o{}: List(next={next}, val=i{})  ", k + 1, k + 10));
+        ints.push_str(&format!("i{}: {}  ", k + 10, vals[k % vals.len()]));
+    }
+    format!("00 | {var}: o1{extra} | ε\n{heap}\n{ints}\n")
+}
+
+/// Differential property: on (node state, concrete step) pairs at the same program position,
+/// drawn from real runs of fixture methods on random lists, the engine's `⊑` (applied to the
+/// step as a concrete state) saying "instance" implies the checker saying so. The converse
+/// disagreements are counted and printed (the engine's check may be conservative).
+#[test]
+fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
+    use jtg_harness::check::instance::{concrete_instance, Concrete};
+    use jtg_harness::concrete::step_to_state;
+    use rand::{Rng, SeedableRng};
+    let prog = program();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+    let cases: [(&str, Option<&str>, &str, &str); 5] = [
+        ("List.contains", None, "cur", ", x: i1"),
+        (
+            "List.contains",
+            Some("List.contains.cyclic.state"),
+            "cur",
+            ", x: i1",
+        ),
+        (
+            "ListOps.hasCycle",
+            Some("ListOps.hasCycle.lasso.state"),
+            "head",
+            "",
+        ),
+        ("ListOps.reverse", None, "cur", ""),
+        ("ListOps.countPositive", None, "cur", ""),
+    ];
+    let (mut pairs, mut both, mut only_checker) = (0usize, 0usize, 0usize);
+    let mut examples = Vec::new();
+    for (method, start, var, extra) in cases {
+        let m = prog.find_method(method).expect("method");
+        let g = graph(
+            &prog,
+            &m,
+            start.map(start_file).as_deref(),
+            IntSemantics::Unbounded,
+        );
+        let target = Target::new(&prog, m.clone(), vec![fixtures()]).expect("target");
+        let cyclic_ok = start.is_some();
+        for _ in 0..40 {
+            let len = rng.gen_range(0..5);
+            let back = (cyclic_ok && len > 0 && rng.gen_bool(0.5)).then(|| rng.gen_range(0..len));
+            let vals: Vec<i32> = (0..4).map(|_| rng.gen_range(-3..=3)).collect();
+            let mut text = list_input(var, len, back, &vals, extra);
+            if !extra.is_empty() {
+                text.push_str(&format!("i1: {}\n", rng.gen_range(-3..=3)));
+            }
+            let st = parse(&prog, &m, &text);
+            let trace = target.trace(&st, 10_000).expect("trace");
+            for i in 0..trace.len() {
+                let step = trace.step(i);
+                let Ok(cs) = step_to_state(&step) else {
+                    continue;
+                };
+                let c = Concrete {
+                    frames: &step.frames,
+                    heap: &step.heap,
+                    end: None,
+                };
+                for n in &g.nodes {
+                    let same_pos = n.state.frames.len() == cs.frames.len()
+                        && n.state
+                            .frames
+                            .iter()
+                            .zip(&cs.frames)
+                            .all(|(a, b)| a.method == b.method && a.pc == b.pc);
+                    if !same_pos || n.state.split.is_some() {
+                        continue;
+                    }
+                    pairs += 1;
+                    let engine = jtg_engine::instance_of::is_instance(&cs, &n.state, &prog);
+                    let mine = concrete_instance(&c, &n.state, &prog);
+                    match (&engine, &mine) {
+                        (Ok(_), Ok(_)) => both += 1,
+                        (Ok(_), Err(f)) => panic!(
+                            "{method}: the engine says the step is an instance of node {}, the checker says {f}\ninput:\n{text}",
+                            n.id
+                        ),
+                        (Err(e), Ok(_)) => {
+                            only_checker += 1;
+                            if examples.len() < 3 {
+                                examples.push(format!("{method} node {} step {i}: engine says {e}\ninput:\n{text}", n.id));
+                            }
+                        }
+                        (Err(_), Err(_)) => {}
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "differential: {pairs} pairs, {both} instances for both, {only_checker} only for the checker"
+    );
+    for e in &examples {
+        eprintln!("{e}");
+    }
+    assert!(
+        both > 100,
+        "too few positive pairs ({both}) to mean anything"
+    );
+}

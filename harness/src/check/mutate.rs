@@ -363,3 +363,98 @@ fn subclasses_known_absent(prog: &Program, class: &str) -> bool {
         Err(_) => false,
     }
 }
+
+/// What happened to one mutant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// A trace violated the mutant (the step and the first reason).
+    Killed { input: usize, step: usize },
+    /// Equivalent by a criterion of the module docs.
+    Equivalent(String),
+    /// Not killed, not shown equivalent: a gap of the check or of the inputs.
+    Survived,
+}
+
+/// The outcome of a mutation run over one graph.
+#[derive(Clone, Debug, Default)]
+pub struct MutationReport {
+    /// (operator, description, fate) per mutant tried.
+    pub mutants: Vec<(Operator, String, Fate)>,
+    /// Mutants derived before sampling.
+    pub derived: usize,
+}
+
+impl MutationReport {
+    pub fn killed(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Killed { .. }))
+    }
+    pub fn equivalent(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Equivalent(_)))
+    }
+    pub fn survived(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Survived))
+    }
+    fn count(&self, p: impl Fn(&Fate) -> bool) -> usize {
+        self.mutants.iter().filter(|(_, _, f)| p(f)).count()
+    }
+    /// `killed / (mutants − equivalent)`; 1 when every mutant is equivalent.
+    pub fn score(&self) -> f64 {
+        let live = self.mutants.len() - self.equivalent();
+        if live == 0 {
+            1.0
+        } else {
+            self.killed() as f64 / live as f64
+        }
+    }
+}
+
+/// Picks at most `max` of `all` mutants, spread evenly over the derivation order (which is by
+/// operator, then node), so that every operator keeps its share.
+pub fn sample(all: Vec<Mutant>, max: usize) -> Vec<Mutant> {
+    if all.len() <= max || max == 0 {
+        return all;
+    }
+    let n = all.len();
+    all.into_iter()
+        .enumerate()
+        .filter(|(k, _)| (k * max) / n != ((k + 1) * max) / n)
+        .map(|(_, m)| m)
+        .collect()
+}
+
+/// Checks every mutant against concrete runs: `runs` (drawn from the original start state)
+/// for mutants that keep the start state, `fresh(mutant)` for those that change it.
+pub fn run_mutants(
+    prog: &Program,
+    sem: jtg_engine::state::IntSemantics,
+    mutants: &[Mutant],
+    runs: &[&dyn super::path::ConcreteRun],
+    fresh: &dyn Fn(&Mutant) -> Vec<Box<dyn super::path::ConcreteRun>>,
+) -> Vec<Fate> {
+    use super::{check_run, Verdict};
+    mutants
+        .iter()
+        .map(|m| {
+            let matcher = super::path::Matcher::new(&m.graph, prog, sem);
+            let own;
+            let list: Vec<&dyn super::path::ConcreteRun> = if m.start_changed {
+                own = fresh(m);
+                own.iter().map(|b| b.as_ref()).collect()
+            } else {
+                runs.to_vec()
+            };
+            for (k, r) in list.iter().enumerate() {
+                if let Verdict::Violation(s) = check_run(&matcher, prog, *r, sem).verdict {
+                    return Fate::Killed {
+                        input: k,
+                        step: s.step,
+                    };
+                }
+            }
+            match &m.equivalent {
+                Some(why) => Fate::Equivalent(why.clone()),
+                None => Fate::Survived,
+            }
+        })
+        .collect()
+}
