@@ -20,6 +20,7 @@ pub mod error;
 pub mod eval;
 pub mod graph;
 pub mod instance_of;
+pub mod liveness;
 pub mod merge;
 pub mod models;
 pub mod program;

@@ -4,9 +4,11 @@
 
 use crate::class::{ClassPath, FieldType, Hierarchy, Method};
 use crate::error::EngineError;
+use crate::liveness::Liveness;
 use crate::state::text::LocalNames;
 use crate::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, State, Subtyping};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// Options of a graph construction.
 #[derive(Clone, Debug)]
@@ -29,12 +31,45 @@ impl Default for Options {
 #[derive(Debug)]
 pub struct Program {
     pub hierarchy: Hierarchy,
+    liveness: Mutex<HashMap<MethodId, Arc<Liveness>>>,
 }
 
 impl Program {
     pub fn new(classpath: ClassPath) -> Program {
         Program {
             hierarchy: Hierarchy::new(Arc::new(classpath)),
+            liveness: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The live locals of a method (computed once per method).
+    pub fn liveness(&self, m: &MethodId) -> Option<Arc<Liveness>> {
+        if let Some(l) = self.liveness.lock().ok()?.get(m) {
+            return Some(l.clone());
+        }
+        let method = self.method(m).ok()?;
+        let l = Arc::new(Liveness::of(method.code.as_ref()?));
+        self.liveness.lock().ok()?.insert(m.clone(), l.clone());
+        Some(l)
+    }
+
+    /// Forgets the dead locals of every frame (see [`crate::liveness`]). Parameter slots are
+    /// kept: they hold the input references (as in the thesis figures, where `this` stays
+    /// and anchors the must-reach facts of a cyclic list).
+    pub fn forget_dead_locals(&self, st: &mut State) {
+        for f in &mut st.frames {
+            let params = crate::class::MethodDescriptor::parse(&f.method.desc)
+                .map(|d| d.params.iter().map(|p| p.slots() as usize).sum::<usize>())
+                .unwrap_or(usize::MAX);
+            let is_static = self.method(&f.method).map(|m| m.is_static).unwrap_or(false);
+            let first_local = params.saturating_add(usize::from(!is_static));
+            if let Some(l) = self.liveness(&f.method) {
+                for (slot, v) in f.locals.iter_mut().enumerate().skip(first_local) {
+                    if v.is_some() && !l.is_live(f.pc, slot) {
+                        *v = None;
+                    }
+                }
+            }
         }
     }
 

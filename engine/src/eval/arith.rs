@@ -60,7 +60,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             ex.push(r)?;
             Ok(Flow::Next)
         }
-        other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
+        _ => Err(ex.unsupported("instruction not modelled".into())),
     }
 }
 

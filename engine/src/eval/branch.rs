@@ -69,7 +69,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, before: &State) -> Result<Flo
             switch(ex, before, *default, &cases)
         }
         Insn::LookupSwitch { default, pairs } => switch(ex, before, *default, pairs),
-        other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
+        _ => Err(ex.unsupported("instruction not modelled".into())),
     }
 }
 

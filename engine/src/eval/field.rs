@@ -72,7 +72,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             ex.st.statics.insert((f.class.clone(), f.name.clone()), v);
             Ok(Flow::Next)
         }
-        other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
+        _ => Err(ex.unsupported("instruction not modelled".into())),
     }
 }
 

@@ -101,7 +101,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, _method: &Method) -> Result<F
             }
             Ok(Flow::Next)
         }
-        other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
+        _ => Err(ex.unsupported("instruction not modelled".into())),
     }
 }
 

@@ -62,6 +62,7 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
         pc: frame.pc,
         labels: vec![],
         kind: EdgeKind::Eval,
+        mnemonic: insn.mnemonic(),
     };
     ex.st.split.take();
     let outcome = match insn {
@@ -100,7 +101,7 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
         | Insn::MonitorEnter
         | Insn::MonitorExit => invoke::eval(&mut ex, insn, method),
         Insn::AThrow => exception::athrow(&mut ex),
-        other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
+        _ => Err(ex.unsupported("instruction not modelled".into())),
     }?;
     let next_pc = code.next_pc(ex.pc);
     match outcome {
@@ -115,6 +116,7 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
                 Flow::Done => {}
                 Flow::Refine(..) => unreachable!("handled above"),
             }
+            cx.prog.forget_dead_locals(&mut ex.st);
             ex.st.gc();
             Ok(Step::Eval {
                 kind: ex.kind,
@@ -146,21 +148,25 @@ pub(crate) struct Exec<'a> {
     pub pc: u32,
     pub labels: Vec<Label>,
     pub kind: EdgeKind,
+    /// The JVM mnemonic of the instruction, for error messages.
+    pub mnemonic: &'static str,
 }
 
 impl Exec<'_> {
+    /// An unsupported-feature error naming the instruction (class, method and pc come with
+    /// the error's fields).
     pub fn unsupported(&self, what: String) -> EngineError {
         EngineError::Unsupported {
             method: self.method.clone(),
             pc: self.pc,
-            what,
+            what: format!("{}: {what}", self.mnemonic),
         }
     }
     pub fn invalid(&self, what: &str) -> EngineError {
         EngineError::Invalid {
             method: self.method.clone(),
             pc: self.pc,
-            what: what.to_string(),
+            what: format!("{}: {what}", self.mnemonic),
         }
     }
     pub fn top(&mut self) -> Result<&mut crate::state::Frame, EngineError> {
@@ -213,7 +219,15 @@ impl Exec<'_> {
             self.cx.prog,
             self.cx.sem,
             (&self.method, self.pc),
-        )?;
+        )
+        .map_err(|e| match e {
+            EngineError::Unsupported { method, pc, what } => EngineError::Unsupported {
+                method,
+                pc,
+                what: format!("{}: {what}", self.mnemonic),
+            },
+            other => other,
+        })?;
         Ok(Some(Flow::Refine(EdgeKind::Refine, succs)))
     }
 

@@ -84,7 +84,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             ex.push(a)?;
             ex.push(b)?;
         }
-        other => return Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
+        _ => return Err(ex.unsupported("instruction not modelled".into())),
     }
     Ok(Flow::Next)
 }

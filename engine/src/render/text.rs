@@ -36,20 +36,23 @@ pub fn render(g: &Graph, names: &dyn LocalNames) -> String {
         g.nodes.len(),
         g.edges.len()
     );
+    // ids right-padded to one width so state lines align
+    let width = format!("[{}]", g.nodes.len().saturating_sub(1)).len() + 1;
+    let indent = " ".repeat(width);
     for n in &g.nodes {
         out.push('\n');
         let text = node_state_text(g, n.id, names);
         for (k, line) in text.lines().enumerate() {
             if k == 0 {
                 let tag = format!("[{}]", n.id);
-                let _ = writeln!(out, "{tag:<5}{line}");
+                let _ = writeln!(out, "{tag:<width$}{line}");
             } else {
-                let _ = writeln!(out, "     {line}");
+                let _ = writeln!(out, "{indent}{line}");
             }
         }
         for e in &succ[n.id] {
             let labels: Vec<String> = e.labels.iter().map(|l| l.to_string()).collect();
-            let mut line = format!("     {} [{}] {}", arrow(e.kind), e.to, e.kind);
+            let mut line = format!("{indent}{} [{}] {}", arrow(e.kind), e.to, e.kind);
             if !labels.is_empty() {
                 line.push_str("  ");
                 line.push_str(&labels.join(", "));

@@ -4,8 +4,13 @@
 //! steps per second, and the end-to-end `trace_method` time (loader, instrumentation, input,
 //! run, pulling and decoding the buffers).
 //!
+//! Then the graph-construction benchmark of the fixture suite (`bench/graph.rs`).
+//!
 //! Usage: `cargo run --release -p jtg-harness --bin jtg-bench -- [iterations] [repeats]`
 //! (defaults 100000 and 7; fixtures from `JTG_FIXTURES` or `build/fixtures`).
+
+#[path = "bench/graph.rs"]
+mod graph;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -130,6 +135,11 @@ fn main() -> ExitCode {
         "  top_frame() over all steps              {:>10.3} ms",
         d * 1e3
     );
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    if let Err(e) = graph::run(&cp[0], &repo, repeats) {
+        eprintln!("jtg-bench: graph construction: {e}");
+        return ExitCode::FAILURE;
+    }
     match check_bench(&cp[0], repeats) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

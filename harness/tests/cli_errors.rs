@@ -1,0 +1,75 @@
+//! The `jtg` binary on inputs it cannot handle: one-line errors naming the problem, documented
+//! exit codes, never a panic.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fixtures() -> PathBuf {
+    std::env::var_os("JTG_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"))
+}
+
+/// Runs jtg; returns (exit code, stderr).
+fn jtg(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
+        .args(args)
+        .output()
+        .expect("run jtg");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!err.contains("panicked"), "jtg panicked: {err}");
+    (out.status.code().unwrap_or(-1), err)
+}
+
+#[test]
+fn unsupported_features_name_class_method_pc_and_opcode() {
+    let fx = fixtures();
+    let fx = fx.to_str().unwrap();
+    for (method, needles) in [
+        (
+            "Unsupported.viaFloat",
+            vec!["Unsupported.viaFloat(I)I", "pc 1", "i2f"],
+        ),
+        (
+            "Unsupported.show",
+            vec![
+                "Unsupported.show(I)Ljava/lang/String;",
+                "pc 1",
+                "invokestatic",
+                "java.lang.Integer.toString",
+            ],
+        ),
+        (
+            "Unsupported.hash",
+            vec!["pc 1", "invokevirtual", "java.lang.Object"],
+        ),
+    ] {
+        let (code, err) = jtg(&["graph", fx, method]);
+        assert_eq!(code, 3, "{method}: {err}");
+        let last = err.lines().last().unwrap_or("");
+        for n in needles {
+            assert!(last.contains(n), "{method}: `{n}` missing in {last}");
+        }
+    }
+}
+
+#[test]
+fn bad_graph_arguments() {
+    let fx = fixtures();
+    let fx = fx.to_str().unwrap();
+    let (code, err) = jtg(&["graph", fx, "List.nope"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("List.nope") && err.contains("candidates"),
+        "{err}"
+    );
+    let (code, err) = jtg(&["graph", "/nonexistent/dir", "List.get"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/dir"), "{err}");
+    let (code, err) = jtg(&["graph", fx, "NoSuchClass.m"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("NoSuchClass"), "{err}");
+    let (code, err) = jtg(&["graph", fx, "IntLoops.nested", "--max-nodes", "20"]);
+    assert_eq!(code, 4, "{err}");
+    assert!(err.contains("node budget"), "{err}");
+}

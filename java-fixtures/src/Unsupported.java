@@ -1,0 +1,8 @@
+/** Programs using what the engine does not model: each must give an error naming it. */
+public class Unsupported {
+    static int viaFloat(int x) { float f = x * 0.5f; return (int) f; }
+
+    static String show(int x) { return Integer.toString(x); }
+
+    static int hash(Object o) { return o.hashCode(); }
+}
