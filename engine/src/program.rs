@@ -53,20 +53,19 @@ impl Program {
         Some(l)
     }
 
-    /// Forgets the dead locals of every frame (see [`crate::liveness`]). Parameter slots are
-    /// kept: they hold the input references (as in the thesis figures, where `this` stays
-    /// and anchors the must-reach facts of a cyclic list).
+    /// Forgets the dead locals of every frame (see [`crate::liveness`]). A dead local is kept
+    /// while its object is the target of a must-reach fact: it anchors that fact (as `this`
+    /// anchors the cyclic list of Fig. 2.13), which keeps the graph precise.
     pub fn forget_dead_locals(&self, st: &mut State) {
+        let anchors: std::collections::BTreeSet<crate::state::Ref> =
+            st.preds.must_reach.iter().map(|m| m.to).collect();
         for f in &mut st.frames {
-            let params = crate::class::MethodDescriptor::parse(&f.method.desc)
-                .map(|d| d.params.iter().map(|p| p.slots() as usize).sum::<usize>())
-                .unwrap_or(usize::MAX);
-            let is_static = self.method(&f.method).map(|m| m.is_static).unwrap_or(false);
-            let first_local = params.saturating_add(usize::from(!is_static));
             if let Some(l) = self.liveness(&f.method) {
-                for (slot, v) in f.locals.iter_mut().enumerate().skip(first_local) {
-                    if v.is_some() && !l.is_live(f.pc, slot) {
-                        *v = None;
+                for (slot, v) in f.locals.iter_mut().enumerate() {
+                    if let Some(r) = *v {
+                        if !l.is_live(f.pc, slot) && !anchors.contains(&r) {
+                            *v = None;
+                        }
                     }
                 }
             }

@@ -4,6 +4,7 @@ pub mod check;
 pub mod concrete;
 pub(crate) mod decode;
 pub mod error;
+pub mod gen;
 pub mod input;
 pub mod jvm;
 pub mod run;

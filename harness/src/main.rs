@@ -23,6 +23,8 @@ enum Command {
     Graph(commands::graph::Args),
     /// Run a method in the real JVM on a concrete input and print every state.
     Trace(commands::trace::Args),
+    /// Print random concrete instances of a start state.
+    Gen(commands::gen::Args),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Graph(a) => commands::graph::run(a),
         Command::Trace(a) => commands::trace::run(a),
+        Command::Gen(a) => commands::gen::run(a),
     };
     match result {
         Ok(code) => code,

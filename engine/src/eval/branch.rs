@@ -7,7 +7,7 @@ use crate::class::{Cond, Insn};
 use crate::error::EngineError;
 use crate::graph::{EdgeKind, Label, Operand};
 use crate::refine::{equality, integer, split};
-use crate::state::{Interval, Ref, State};
+use crate::state::{HeapValue, Interval, Ref, State};
 use std::cmp::Ordering;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, before: &State) -> Result<Flow, EngineError> {
@@ -25,8 +25,13 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, before: &State) -> Result<Flo
         }
         Insn::IfNull { target } | Insn::IfNonNull { target } => {
             let a = ex.pop()?;
-            if let Some(flow) = ex.need_realized(a)? {
-                return Ok(flow);
+            // an object known to exist is not null; only `C(?)` needs the case analysis
+            // (an instance refinement, as at pc 01 of Fig. 2.11)
+            let exists = ex.st.value(a).is_some_and(HeapValue::exists);
+            if !exists {
+                if let Some(flow) = ex.need_realized(a)? {
+                    return Ok(flow);
+                }
             }
             let is_null = a.is_null();
             let jump = is_null == matches!(insn, Insn::IfNull { .. });

@@ -54,13 +54,27 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                     let r = most_general(&mut ex.st, &f.desc, sem).map_err(|w| {
                         ex.unsupported(format!("static field {}.{}: {w}", f.class, f.name))
                     })?;
-                    ex.st.statics.insert(key, r);
                     if r.is_obj() {
-                        // an unknown static may be shared with anything else unknown
+                        // an unknown static may have any shape, and may be (or share with)
+                        // the objects of the other statics, which class initializers may
+                        // have linked; it cannot alias the entry method's arguments, which
+                        // exist only after initialization
                         ex.st.preds.add_join(r, r);
                         ex.st.preds.add_non_tree(r);
                         ex.st.preds.add_cyclic(r, FieldSet::new());
+                        let others: Vec<Ref> = ex
+                            .st
+                            .statics
+                            .values()
+                            .copied()
+                            .filter(|o| o.is_obj())
+                            .collect();
+                        for o in others {
+                            ex.st.preds.add_may_equal(r, o);
+                            ex.st.preds.add_join(r, o);
+                        }
                     }
+                    ex.st.statics.insert(key, r);
                     r
                 }
             };

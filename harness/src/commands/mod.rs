@@ -1,5 +1,6 @@
 //! The `jtg` subcommands and what they share: loading a program, start states, exit codes.
 
+pub mod gen;
 pub mod graph;
 pub mod trace;
 
@@ -42,6 +43,12 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
         }
         if cause.downcast_ref::<ClassError>().is_some() {
             return 2;
+        }
+        if let Some(g) = cause.downcast_ref::<jtg_harness::gen::GenError>() {
+            return match g {
+                jtg_harness::gen::GenError::Unsupported(_) => 3,
+                jtg_harness::gen::GenError::Unsatisfiable(_) => 2,
+            };
         }
         if let Some(h) = cause.downcast_ref::<jtg_harness::HarnessError>() {
             return match h {
