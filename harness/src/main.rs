@@ -25,6 +25,10 @@ enum Command {
     Trace(commands::trace::Args),
     /// Print random concrete instances of a start state.
     Gen(commands::gen::Args),
+    /// Check that every concrete run on generated inputs is a path of the graph.
+    Check(commands::check::Args),
+    /// Derive graph mutants and report how many the check kills.
+    Mutate(commands::mutate::Args),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +37,8 @@ fn main() -> ExitCode {
         Command::Graph(a) => commands::graph::run(a),
         Command::Trace(a) => commands::trace::run(a),
         Command::Gen(a) => commands::gen::run(a),
+        Command::Check(a) => commands::check::run(a),
+        Command::Mutate(a) => commands::mutate::run(a),
     };
     match result {
         Ok(code) => code,

@@ -200,6 +200,9 @@ pub fn concrete_instance(
     Ok(Witness { map: w.map })
 }
 
+/// A reference, its witness object, the first hidden edges out of it and `H(r)`.
+type Region = (Ref, ObjId, Vec<(String, ObjId)>, BTreeSet<ObjId>);
+
 /// How much of an object's concrete structure `s` leaves hidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Hidden {
@@ -669,7 +672,7 @@ impl<'a> Walk<'a> {
     /// (h), (j), (k) on the hidden regions.
     fn shapes(&self) -> Result<(), Failure> {
         let preds = &self.s.preds;
-        let mut regions: Vec<(Ref, ObjId, Vec<(String, ObjId)>, BTreeSet<ObjId>)> = Vec::new();
+        let mut regions: Vec<Region> = Vec::new();
         let mut seen_refs = BTreeSet::new();
         for &(r, id, hidden) in &self.objects {
             if !seen_refs.insert(r) {
@@ -685,9 +688,8 @@ impl<'a> Walk<'a> {
                 if ha.is_empty() && hb.is_empty() {
                     continue;
                 }
-                let meet = ha.contains(idb)
-                    || hb.contains(ida)
-                    || ha.iter().find(|o| hb.contains(o)).is_some();
+                let meet =
+                    ha.contains(idb) || hb.contains(ida) || ha.iter().any(|o| hb.contains(o));
                 if meet && !preds.joins(*a, *b) {
                     let what = if ha.contains(idb) {
                         format!("{idb} (the object of {b}) is reachable from {a} through fields s does not show")

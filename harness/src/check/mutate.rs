@@ -18,10 +18,12 @@
 //! still sound). A survivor is listed as equivalent only with one of these reasons, each a
 //! proof rather than an observation:
 //!
-//! * **weakening**: `drop-label` and dropping a `→!F` on a node that is not the start node
-//!   only remove conditions the check verifies; every trace that matched the original
-//!   matches the mutant along the same path, and the inputs (drawn from the start node) are
-//!   unchanged. (Dropping `→!F` on the start node admits new inputs and is a real mutant.)
+//! * **weakening**: `drop-label` and dropping a `→!F` only remove conditions the check
+//!   verifies; every trace that matched the original matches the mutant along the same path.
+//! * **instance-preserving**: a retargeted instance edge whose source state is an instance of
+//!   the new target by the engine's `⊑` (`instance_of::is_instance`) is a correct instance
+//!   edge, so the mutant graph is as sound as the original. (This trusts the engine's `⊑`,
+//!   which the differential test in `tests/check.rs` keeps honest against the concrete one.)
 //! * **vacuous-shape**: dropping `♦` or a self-join `r %$ r` on a reference all of whose
 //!   reachable classes have at most one reference field. With one successor per object, the
 //!   paths from an object form one chain (possibly ending in a cycle), so two paths never meet
@@ -30,6 +32,10 @@
 //!
 //! Every other survivor counts against the mutation score, which is
 //! `killed / (mutants − equivalent)`.
+//!
+//! All mutants are checked on the same runs, drawn from the *original* start state: a mutant is
+//! a wrong graph for the same question (a start node narrowed by a mutant is killed by the
+//! inputs it no longer covers).
 
 use jtg_engine::graph::{EdgeKind, Label, Operand};
 use jtg_engine::state::{ArithOp, HeapValue, Interval, Ref, State};
@@ -65,7 +71,7 @@ pub struct Mutant {
     pub operator: Operator,
     pub description: String,
     pub graph: Graph,
-    /// Whether the start node's state changed (inputs must then be drawn from the mutant).
+    /// Whether the start node's state changed (informative: inputs always come from the original).
     pub start_changed: bool,
     /// `Some(reason)` when the mutant is equivalent by one of the module's criteria.
     pub equivalent: Option<String>,
@@ -192,9 +198,9 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
         for mr in &p.must_reach {
             let mut m = g.clone();
             m.nodes[n].state.preds.must_reach.remove(mr);
-            let eq = (!start).then(|| {
-                "weakening: →! is a requirement the check verifies; dropping it off the start node cannot reject a trace".to_string()
-            });
+            let eq = Some(
+                "weakening: →! is a requirement the check verifies; dropping it cannot reject a trace".to_string(),
+            );
             push(
                 &mut out,
                 Operator::DropPredicate,
@@ -252,13 +258,25 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
             }
             let mut m = g.clone();
             m.edges[k].to = t;
+            let eq = jtg_engine::instance_of::is_instance(
+                &g.nodes[e.from].state,
+                &g.nodes[t].state,
+                prog,
+            )
+            .is_ok()
+            .then(|| {
+                format!(
+                    "instance-preserving: node {} ⊑ node {t} by the engine's ⊑",
+                    e.from
+                )
+            });
             push(
                 &mut out,
                 Operator::RetargetInstance,
                 format!("instance edge {} → {} retargeted to {t}", e.from, e.to),
                 m,
                 false,
-                None,
+                eq,
             );
         }
     }
@@ -422,28 +440,19 @@ pub fn sample(all: Vec<Mutant>, max: usize) -> Vec<Mutant> {
         .collect()
 }
 
-/// Checks every mutant against concrete runs: `runs` (drawn from the original start state)
-/// for mutants that keep the start state, `fresh(mutant)` for those that change it.
+/// Checks every mutant against the same concrete runs (drawn from the original start state).
 pub fn run_mutants(
     prog: &Program,
     sem: jtg_engine::state::IntSemantics,
     mutants: &[Mutant],
     runs: &[&dyn super::path::ConcreteRun],
-    fresh: &dyn Fn(&Mutant) -> Vec<Box<dyn super::path::ConcreteRun>>,
 ) -> Vec<Fate> {
     use super::{check_run, Verdict};
     mutants
         .iter()
         .map(|m| {
             let matcher = super::path::Matcher::new(&m.graph, prog, sem);
-            let own;
-            let list: Vec<&dyn super::path::ConcreteRun> = if m.start_changed {
-                own = fresh(m);
-                own.iter().map(|b| b.as_ref()).collect()
-            } else {
-                runs.to_vec()
-            };
-            for (k, r) in list.iter().enumerate() {
+            for (k, r) in runs.iter().enumerate() {
                 if let Verdict::Violation(s) = check_run(&matcher, prog, *r, sem).verdict {
                     return Fate::Killed {
                         input: k,

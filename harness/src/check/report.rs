@@ -152,6 +152,7 @@ impl FailureReport {
                     c.node, c.at, c.reason
                 ));
             }
+            out.push_str(&format!("  replay the shrunk input: {}\n", s.replay));
         }
         out.push_str(&format!("  replay: {}\n", self.replay));
         out

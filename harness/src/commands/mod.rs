@@ -1,7 +1,9 @@
 //! The `jtg` subcommands and what they share: loading a program, start states, exit codes.
 
+pub mod check;
 pub mod gen;
 pub mod graph;
+pub mod mutate;
 pub mod trace;
 
 use anyhow::{Context, Result};
