@@ -188,11 +188,21 @@ fn check_bench(fixtures: &std::path::Path, repeats: usize) -> Result<(), String>
     }
     let t = median(times);
     let steps = rec.steps.len();
+    let c = check_run(&matcher, &prog, &rec, IntSemantics::Unbounded);
+    let t1 = Instant::now();
+    let _ = jtg_harness::check::path::first_overflow(&rec, &prog);
+    let scan = t1.elapsed().as_secs_f64();
     println!("jtg-bench: check of List.get (cyclic start, Fig. 2.13) on a 3-node ring, x = 5000, {steps} steps, {} nodes, median of {repeats}", g.nodes.len());
     println!(
         "  matching (steps materialised)           {:>10.3} ms  = {:.2} M steps/s",
         t * 1e3,
         steps as f64 / t / 1e6
+    );
+    println!(
+        "  (node, step) instance checks            {:>10}  = {:.2} per step; overflow scan {:.3} ms",
+        c.checked,
+        c.checked as f64 / steps as f64,
+        scan * 1e3
     );
     println!(
         "  materialising the steps (Trace::step)   {:>10.3} ms  = {:.2} M steps/s",

@@ -189,7 +189,7 @@ pub fn concrete_instance(
         heap: c.heap,
         types,
         map: BTreeMap::new(),
-        at: HashMap::new(),
+        path: String::new(),
         explicit: HashSet::new(),
         objects: Vec::new(),
     };
@@ -201,7 +201,26 @@ pub fn concrete_instance(
 }
 
 /// A reference, its witness object, the first hidden edges out of it and `H(r)`.
-type Region = (Ref, ObjId, Vec<(String, ObjId)>, BTreeSet<ObjId>);
+type Region<'a> = (Ref, ObjId, Vec<Edge<'a>>, BTreeSet<ObjId>);
+
+/// The name of a concrete edge: a field or an array element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum EdgeName<'a> {
+    Field(&'a str),
+    Elem(usize),
+}
+
+impl fmt::Display for EdgeName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EdgeName::Field(n) => write!(f, ".{n}"),
+            EdgeName::Elem(k) => write!(f, "[{k}]"),
+        }
+    }
+}
+
+/// An edge out of an object: its name and target.
+type Edge<'a> = (EdgeName<'a>, ObjId);
 
 /// How much of an object's concrete structure `s` leaves hidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,10 +236,10 @@ struct Walk<'a> {
     heap: &'a CHeap,
     types: &'a dyn Subtyping,
     map: BTreeMap<Ref, CValue>,
-    /// The first place each reference was met (for messages).
-    at: HashMap<Ref, String>,
+    /// The access path being visited (a reused buffer: positions are only read in messages).
+    path: String,
     /// Concrete edges `s` shows: (object, field or element index).
-    explicit: HashSet<(ObjId, String)>,
+    explicit: HashSet<(ObjId, EdgeName<'a>)>,
     /// Object references bound to objects, with how much of them is hidden.
     objects: Vec<(Ref, ObjId, Hidden)>,
 }
@@ -253,12 +272,12 @@ fn fieldless_model(class: &str) -> bool {
 }
 
 /// The object-valued children of a concrete object, with the field name or element index.
-fn children(o: &CObject) -> Vec<(String, ObjId)> {
+fn children(o: &CObject) -> Vec<Edge<'_>> {
     match o {
         CObject::Instance { class, fields } if !fieldless_model(class) => fields
             .iter()
             .filter_map(|(f, v)| match v {
-                CValue::Ref(id) => Some((f.clone(), *id)),
+                CValue::Ref(id) => Some((EdgeName::Field(f.as_str()), *id)),
                 _ => None,
             })
             .collect(),
@@ -266,7 +285,7 @@ fn children(o: &CObject) -> Vec<(String, ObjId)> {
             .iter()
             .enumerate()
             .filter_map(|(k, v)| match v {
-                CValue::Ref(id) => Some((format!("[{k}]"), *id)),
+                CValue::Ref(id) => Some((EdgeName::Elem(k), *id)),
                 _ => None,
             })
             .collect(),
@@ -290,10 +309,12 @@ impl<'a> Walk<'a> {
             };
             return match (se, end) {
                 (End::Return(None), TraceEnd::Returned(None)) => Ok(()),
-                (End::Return(Some(r)), TraceEnd::Returned(Some(v))) => self.visit(*r, *v, "result"),
+                (End::Return(Some(r)), TraceEnd::Returned(Some(v))) => {
+                    self.visit_at(*r, *v, format_args!("result"))
+                }
                 (End::Throw(r), TraceEnd::Threw { class, obj }) => match obj {
                     Some(id) if self.heap.contains_key(id) => {
-                        self.visit(*r, CValue::Ref(*id), "thrown")
+                        self.visit_at(*r, CValue::Ref(*id), format_args!("thrown"))
                     }
                     _ => self.unrecorded_exception(*r, class),
                 },
@@ -369,11 +390,11 @@ impl<'a> Walk<'a> {
                     // merge point): the code cannot read it before overwriting it
                     continue;
                 }
-                self.visit(*r, v, &format!("lv{k}.{slot}"))?;
+                self.visit_at(*r, v, format_args!("lv{k}.{slot}"))?;
             }
             // engine stack bottom first, harness stack top first
             for (j, (r, v)) in sf.stack.iter().rev().zip(&cf.stack).enumerate() {
-                self.visit(*r, *v, &format!("os{k}.{j}"))?;
+                self.visit_at(*r, *v, format_args!("os{k}.{j}"))?;
             }
         }
         Ok(())
@@ -408,13 +429,32 @@ impl<'a> Walk<'a> {
             .map_or_else(|| "(no value)".into(), |v| v.to_string())
     }
 
-    fn visit(&mut self, r: Ref, v: CValue, pos: &str) -> Result<(), Failure> {
+    /// Visits a root: `pos` replaces the path buffer.
+    fn visit_at(&mut self, r: Ref, v: CValue, pos: fmt::Arguments<'_>) -> Result<(), Failure> {
+        use fmt::Write as _;
+        self.path.clear();
+        let _ = self.path.write_fmt(pos);
+        self.visit(r, v)
+    }
+
+    /// Visits a child: `seg` is appended to the path buffer for the duration of the visit.
+    fn visit_child(&mut self, r: Ref, v: CValue, seg: EdgeName<'_>) -> Result<(), Failure> {
+        use fmt::Write as _;
+        let len = self.path.len();
+        let _ = write!(self.path, "{seg}");
+        let res = self.visit(r, v);
+        self.path.truncate(len);
+        res
+    }
+
+    fn visit(&mut self, r: Ref, v: CValue) -> Result<(), Failure> {
         if let Some(prev) = self.map.get(&r).copied() {
             if prev == v || v == CValue::Uninit {
                 return Ok(());
             }
             if prev != CValue::Uninit {
-                let first = self.at.get(&r).cloned().unwrap_or_default();
+                let first = self.place(r);
+                let pos = &self.path;
                 let cond = if r.is_int() {
                     Condition::Integer
                 } else {
@@ -438,7 +478,7 @@ impl<'a> Walk<'a> {
                 } else {
                     fail(
                         Condition::Null,
-                        format!("{pos}: s has null, the run {}", show(&v)),
+                        format!("{}: s has null, the run {}", self.path, show(&v)),
                     )
                 }
             }
@@ -446,36 +486,38 @@ impl<'a> Walk<'a> {
                 let Some(iv) = self.s.int(r) else {
                     return fail(
                         Condition::Integer,
-                        format!("{pos}: {r} has no interval in s"),
+                        format!("{}: {r} has no interval in s", self.path),
                     );
                 };
                 match v {
                     CValue::Int(x) if iv.contains(i128::from(x)) => {
-                        self.bind(r, v, pos);
+                        self.bind(r, v);
                         Ok(())
                     }
                     _ => fail(
                         Condition::Integer,
-                        format!("{pos}: {r} = {iv} in s, the run has {}", show(&v)),
+                        format!("{}: {r} = {iv} in s, the run has {}", self.path, show(&v)),
                     ),
                 }
             }
-            Ref::Obj(_) => self.visit_object(r, v, pos),
+            Ref::Obj(_) => self.visit_object(r, v),
         }
     }
 
-    fn bind(&mut self, r: Ref, v: CValue, pos: &str) {
+    fn bind(&mut self, r: Ref, v: CValue) {
         self.map.insert(r, v);
-        self.at.entry(r).or_insert_with(|| pos.to_string());
     }
 
-    fn concrete(&self, id: ObjId, r: Ref, pos: &str) -> Result<&'a CObject, Failure> {
+    fn concrete(&self, id: ObjId, r: Ref) -> Result<&'a CObject, Failure> {
         let heap: &'a CHeap = self.heap;
         match heap.get(&id) {
             Some(o) => Ok(o),
             None => fail(
                 Condition::Object,
-                format!("{pos}: {r} meets {id}, which the trace did not record"),
+                format!(
+                    "{}: {r} meets {id}, which the trace did not record",
+                    self.path
+                ),
             ),
         }
     }
@@ -484,41 +526,45 @@ impl<'a> Walk<'a> {
         self.types.is_subtype(&class_of(o), ty)
     }
 
-    fn visit_object(&mut self, r: Ref, v: CValue, pos: &str) -> Result<(), Failure> {
+    fn visit_object(&mut self, r: Ref, v: CValue) -> Result<(), Failure> {
         let s = self.s;
         let Some(hv) = s.value(r) else {
             return fail(
                 Condition::Object,
-                format!("{pos}: {r} has no heap value in s"),
+                format!("{}: {r} has no heap value in s", self.path),
             );
         };
         let id = match v {
             CValue::Ref(id) => id,
             CValue::Null if matches!(hv, HeapValue::Unknown { .. }) => {
-                self.bind(r, v, pos);
+                self.bind(r, v);
                 return Ok(());
             }
             CValue::Uninit => {
-                self.bind(r, v, pos);
+                self.bind(r, v);
                 return Ok(());
             }
             _ => {
                 return fail(
                     Condition::Object,
-                    format!("{pos}: {r} = {hv} in s, the run has {}", show(&v)),
+                    format!("{}: {r} = {hv} in s, the run has {}", self.path, show(&v)),
                 )
             }
         };
-        let obj = self.concrete(id, r, pos)?;
-        self.bind(r, v, pos);
+        let obj = self.concrete(id, r)?;
+        self.bind(r, v);
         match hv {
-            HeapValue::Int(_) => fail(Condition::Object, format!("{pos}: {r} is an integer in s")),
+            HeapValue::Int(_) => fail(
+                Condition::Object,
+                format!("{}: {r} is an integer in s", self.path),
+            ),
             HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
                 if !self.type_ok(obj, ty) {
                     return fail(
                         Condition::Object,
                         format!(
-                            "{pos}: {r} = {hv} in s, the run has {id} of class {}",
+                            "{}: {r} = {hv} in s, the run has {id} of class {}",
+                            self.path,
                             display_type(&class_of(obj))
                         ),
                     );
@@ -532,7 +578,8 @@ impl<'a> Walk<'a> {
                     return fail(
                         Condition::Object,
                         format!(
-                            "{pos}: {r} = {hv} in s, the run has {id} of class {}",
+                            "{}: {r} = {hv} in s, the run has {id} of class {}",
+                            self.path,
                             display_type(&cclass)
                         ),
                     );
@@ -547,17 +594,17 @@ impl<'a> Walk<'a> {
                     let Some(cv) = cv else {
                         return fail(
                             Condition::Object,
-                            format!("{pos}: {r} has field {f} in s, {id} has none"),
+                            format!("{}: {r} has field {f} in s, {id} has none", self.path),
                         );
                     };
                     if matches!(cv, CValue::Ref(_)) && rf.is_obj() {
-                        self.explicit.insert((id, f.clone()));
+                        self.explicit.insert((id, EdgeName::Field(f.as_str())));
                     }
-                    todo.push((*rf, cv, format!("{pos}.{f}")));
+                    todo.push((*rf, cv, EdgeName::Field(f.as_str())));
                 }
                 self.objects.push((r, id, Hidden::Unlisted));
-                for (rf, cv, p) in todo {
-                    self.visit(rf, cv, &p)?;
+                for (rf, cv, seg) in todo {
+                    self.visit_child(rf, cv, seg)?;
                 }
                 Ok(())
             }
@@ -565,21 +612,22 @@ impl<'a> Walk<'a> {
                 let CObject::Array { elems: ce, .. } = obj else {
                     return fail(
                         Condition::Object,
-                        format!("{pos}: {r} = {hv} in s, {id} is not an array"),
+                        format!("{}: {r} = {hv} in s, {id} is not an array", self.path),
                     );
                 };
                 if !self.type_ok(obj, ty) {
                     return fail(
                         Condition::Object,
                         format!(
-                            "{pos}: {r} = {hv} in s, the run has {id} of type {}",
+                            "{}: {r} = {hv} in s, the run has {id} of type {}",
+                            self.path,
                             display_type(&class_of(obj))
                         ),
                     );
                 }
                 let n = i32::try_from(ce.len()).unwrap_or(i32::MAX);
                 let ce = ce.clone();
-                self.visit(*len, CValue::Int(n), &format!("{pos}.len"))?;
+                self.visit_child(*len, CValue::Int(n), EdgeName::Field("len"))?;
                 match elems {
                     None => {
                         self.objects.push((r, id, Hidden::All));
@@ -590,7 +638,8 @@ impl<'a> Walk<'a> {
                             return fail(
                                 Condition::Object,
                                 format!(
-                                    "{pos}: {r} has {} elements in s, {id} has {}",
+                                    "{}: {r} has {} elements in s, {id} has {}",
+                                    self.path,
                                     es.len(),
                                     ce.len()
                                 ),
@@ -598,12 +647,12 @@ impl<'a> Walk<'a> {
                         }
                         for (k, cv) in ce.iter().enumerate() {
                             if matches!(cv, CValue::Ref(_)) && es[k].is_obj() {
-                                self.explicit.insert((id, format!("[{k}]")));
+                                self.explicit.insert((id, EdgeName::Elem(k)));
                             }
                         }
                         self.objects.push((r, id, Hidden::Unlisted));
                         for (k, (re, cv)) in es.iter().zip(&ce).enumerate() {
-                            self.visit(*re, *cv, &format!("{pos}[{k}]"))?;
+                            self.visit_child(*re, *cv, EdgeName::Elem(k))?;
                         }
                         Ok(())
                     }
@@ -639,23 +688,66 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
+    /// The first access path of `r` in `s` (roots top frame first, then breadth first),
+    /// computed only for messages.
     fn place(&self, r: Ref) -> String {
-        self.at.get(&r).cloned().unwrap_or_default()
+        let s = self.s;
+        let mut todo: std::collections::VecDeque<(Ref, String)> = Default::default();
+        for (k, f) in s.frames.iter().rev().enumerate() {
+            for (slot, l) in f.locals.iter().enumerate() {
+                if let Some(l) = l {
+                    todo.push_back((*l, format!("lv{k}.{slot}")));
+                }
+            }
+            for (j, x) in f.stack.iter().rev().enumerate() {
+                todo.push_back((*x, format!("os{k}.{j}")));
+            }
+        }
+        match &s.end {
+            Some(End::Return(Some(x))) => todo.push_back((*x, "result".into())),
+            Some(End::Throw(x)) => todo.push_back((*x, "thrown".into())),
+            _ => {}
+        }
+        let mut seen = BTreeSet::new();
+        while let Some((x, p)) = todo.pop_front() {
+            if x == r {
+                return p;
+            }
+            if !seen.insert(x) {
+                continue;
+            }
+            match s.value(x) {
+                Some(HeapValue::Object { fields, .. }) => {
+                    for (f, c) in fields {
+                        todo.push_back((*c, format!("{p}.{f}")));
+                    }
+                }
+                Some(HeapValue::Array { len, elems, .. }) => {
+                    todo.push_back((*len, format!("{p}.len")));
+                    for (k, c) in elems.iter().flatten().enumerate() {
+                        todo.push_back((*c, format!("{p}[{k}]")));
+                    }
+                }
+                _ => {}
+            }
+        }
+        "?".into()
     }
 
     /// The first hidden edges out of the witness object of a reference.
-    fn hidden_edges(&self, id: ObjId, hidden: Hidden) -> Vec<(String, ObjId)> {
-        let Some(o) = self.heap.get(&id) else {
+    fn hidden_edges(&self, id: ObjId, hidden: Hidden) -> Vec<Edge<'a>> {
+        let heap: &'a CHeap = self.heap;
+        let Some(o) = heap.get(&id) else {
             return vec![];
         };
         children(o)
             .into_iter()
-            .filter(|(f, _)| hidden == Hidden::All || !self.explicit.contains(&(id, f.clone())))
+            .filter(|(f, _)| hidden == Hidden::All || !self.explicit.contains(&(id, *f)))
             .collect()
     }
 
     /// `H(r)`: objects reachable from the first hidden edges of `id`.
-    fn hidden_reach(&self, first: &[(String, ObjId)]) -> BTreeSet<ObjId> {
+    fn hidden_reach(&self, first: &[Edge<'a>]) -> BTreeSet<ObjId> {
         let mut seen = BTreeSet::new();
         let mut todo: Vec<ObjId> = first.iter().map(|(_, t)| *t).collect();
         while let Some(o) = todo.pop() {
@@ -729,7 +821,7 @@ impl<'a> Walk<'a> {
                     return fail(
                         Condition::Tree,
                         format!(
-                            "below {r} (at {}, {id}) two paths meet at {to} (edge {from}.{f}), but s has neither {r}♦ nor {r} %$ {r}",
+                            "below {r} (at {}, {id}) two paths meet at {to} (edge {from}{f}), but s has neither {r}♦ nor {r} %$ {r}",
                             self.place(*r)
                         ),
                     );
@@ -740,7 +832,7 @@ impl<'a> Walk<'a> {
                     return fail(
                         Condition::Cycle,
                         format!(
-                            "below {r} (at {}, {id}) there is a cycle (edge {from}.{f} back to {to}), but s has no {r}⟲",
+                            "below {r} (at {}, {id}) there is a cycle (edge {from}{f} back to {to}), but s has no {r}⟲",
                             self.place(*r)
                         ),
                     );
@@ -756,15 +848,15 @@ impl<'a> Walk<'a> {
         &self,
         r: Ref,
         id: ObjId,
-        first: &[(String, ObjId)],
+        first: &[Edge<'a>],
         fields: &FieldSet,
     ) -> Result<(), Failure> {
         for f in fields {
-            if let (_, Some((from, g, to))) = self.classify(id, first, Some(f)) {
+            if let (_, Some((from, g, to))) = self.classify(id, first, Some(f.as_str())) {
                 return fail(
                     Condition::Cycle,
                     format!(
-                        "below {r} (at {}) there is a cycle without field {f} (edge {from}.{g} back to {to}), but s has {r}⟲{}",
+                        "below {r} (at {}) there is a cycle without field {f} (edge {from}{g} back to {to}), but s has {r}⟲{}",
                         self.place(r),
                         jtg_engine::state::fmt_fields(fields)
                     ),
@@ -781,27 +873,33 @@ impl<'a> Walk<'a> {
     fn classify(
         &self,
         root: ObjId,
-        first: &[(String, ObjId)],
-        skip: Option<&String>,
+        first: &[Edge<'a>],
+        skip: Option<&str>,
     ) -> (
-        Option<(ObjId, String, ObjId)>,
-        Option<(ObjId, String, ObjId)>,
+        Option<(ObjId, EdgeName<'a>, ObjId)>,
+        Option<(ObjId, EdgeName<'a>, ObjId)>,
     ) {
         // 0 = unvisited, 1 = on the stack, 2 = done
         let mut state: HashMap<ObjId, u8> = HashMap::new();
         let mut dag = None;
         let mut cycle = None;
-        let edges_of = |o: ObjId, is_root: bool| -> Vec<(String, ObjId)> {
+        let heap: &'a CHeap = self.heap;
+        let edges_of = |o: ObjId, is_root: bool| -> Vec<Edge<'a>> {
             let es = if is_root {
                 first.to_vec()
             } else {
-                self.heap.get(&o).map(children).unwrap_or_default()
+                heap.get(&o).map(children).unwrap_or_default()
             };
-            es.into_iter().filter(|(f, _)| Some(f) != skip).collect()
+            match skip {
+                None => es,
+                Some(sk) => es
+                    .into_iter()
+                    .filter(|(f, _)| *f != EdgeName::Field(sk))
+                    .collect(),
+            }
         };
         state.insert(root, 1);
-        let mut stack: Vec<(ObjId, Vec<(String, ObjId)>, usize)> =
-            vec![(root, edges_of(root, true), 0)];
+        let mut stack: Vec<(ObjId, Vec<Edge<'a>>, usize)> = vec![(root, edges_of(root, true), 0)];
         while let Some(top) = stack.last_mut() {
             let (o, es, k) = (top.0, &top.1, top.2);
             if k >= es.len() {
@@ -810,7 +908,7 @@ impl<'a> Walk<'a> {
                 continue;
             }
             top.2 += 1;
-            let (f, t) = es[k].clone();
+            let (f, t) = es[k];
             match state.get(&t).copied().unwrap_or(0) {
                 0 => {
                     state.insert(t, 1);

@@ -446,10 +446,16 @@ fn exact(op: ArithOp, x: i128, y: Option<i128>) -> Option<i128> {
 /// `iinc` whose mathematical result differs from the JVM's). Under unbounded integers the run
 /// leaves the model there: the engine's labels and intervals denote mathematical integers.
 pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
-    let mut cache: HashMap<(String, String, String, u32), Option<Insn>> = HashMap::new();
+    // keyed by a hash of (class, method, desc, pc): no allocation per step
+    let mut cache: HashMap<u64, Option<Insn>> = HashMap::new();
     for i in 0..run.len() {
         let f = run.top_frame(i);
-        let key = (f.class.clone(), f.method.clone(), f.desc.clone(), f.pc);
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&f.class, &f.method, &f.desc, f.pc).hash(&mut h);
+            h.finish()
+        };
         let insn = cache
             .entry(key)
             .or_insert_with(|| arith_insn(prog, &f.class, &f.method, &f.desc, f.pc))

@@ -36,7 +36,9 @@ pub struct Args {
     pub max_mutants: usize,
     #[arg(long, default_value_t = 6)]
     pub max_size: usize,
-    #[arg(long, default_value_t = 10_000)]
+    /// Step budget per run (longer runs are checked as prefixes; mutants are local, so short
+    /// prefixes kill as well as long ones at a fraction of the cost).
+    #[arg(long, default_value_t = 1_000)]
     pub max_steps: u64,
     /// Fail (exit 1) below this mutation score.
     #[arg(long, default_value_t = 0.9)]
