@@ -9,7 +9,7 @@ FIXTURE_SRCS := $(shell find java-fixtures -name '*.java' | sort)
 export JTG_FIXTURES := $(CURDIR)/$(FIXTURES_OUT)
 export JTG_CORPUS ?= $(abspath $(CURDIR)/../shared/corpus)
 
-.PHONY: all deps fixtures build test demo bench clean fuzz-corpus fuzz-smoke fuzz-long
+.PHONY: all deps fixtures build test demo bench clean fuzz-corpus fuzz-smoke fuzz-long mutants
 
 all: build
 
@@ -41,6 +41,10 @@ test: deps fixtures
 
 demo: build
 	@bash scripts/demo.sh
+
+# Mutation score of the soundness check over the fixture suite (`jtg mutate` per entry).
+mutants: build
+	@bash scripts/mutants.sh
 
 bench: build
 	$(CARGO) run --release -p jtg-harness --bin jtg-bench

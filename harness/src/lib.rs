@@ -1,5 +1,6 @@
 //! jtg harness: real-JVM tracing and soundness checking of termination graphs.
 
+pub mod check;
 pub mod concrete;
 pub mod corpus;
 pub(crate) mod decode;

@@ -27,6 +27,10 @@ enum Command {
     Trace(commands::trace::Args),
     /// Print random concrete instances of a start state.
     Gen(commands::gen::Args),
+    /// Check that every concrete run on generated inputs is a path of the graph.
+    Check(commands::check::Args),
+    /// Derive graph mutants and report how many the check kills.
+    Mutate(commands::mutate::Args),
     /// Termination graphs of every jar of a corpus: status, nodes, time, totals.
     Corpus(commands::corpus::Args),
 }
@@ -72,6 +76,8 @@ fn main() -> ExitCode {
             Command::Gen(a) => commands::gen::run(a),
             Command::Diff(a) => commands::diff::run(a),
             Command::Corpus(a) => commands::corpus::run(a),
+            Command::Check(a) => commands::check::run(a),
+            Command::Mutate(a) => commands::mutate::run(a),
         }
     });
     let Ok(result) = result else {

@@ -1,9 +1,11 @@
 //! The `jtg` subcommands and what they share: loading a program, start states, exit codes.
 
+pub mod check;
 pub mod corpus;
 pub mod diff;
 pub mod gen;
 pub mod graph;
+pub mod mutate;
 pub mod trace;
 
 use anyhow::{Context, Result};

@@ -1,0 +1,1028 @@
+//! The concrete instance relation `c ⊑ s`: is the concrete JVM state `c` (a trace [`Step`] or a
+//! program end) represented by the abstract state `s`?
+//!
+//! Written independently of the engine's `instance_of` (which compares two *abstract* states by
+//! access positions): here the concrete side is a real heap, so every predicate is read directly
+//! as a property of that heap. The two are compared by a differential property test; where they
+//! disagree, one of them is wrong.
+//!
+//! # The reading
+//!
+//! A lock-step walk from the roots (locals and operand stack of every frame, or the result of a
+//! program end) binds every reference `r` of `s` it reaches to the concrete value at the same
+//! place; the resulting map is the **witness**. For a reference `r` and its concrete value `v`:
+//!
+//! * **(b) integers**: `r` an integer reference with interval `I`: `v` is an `int` in `I`. The
+//!   same integer reference at two places needs equal values (integers have no identity).
+//! * **(c) null**: `r = null`: `v` is `null`.
+//! * **(d) objects**: `C(?)`: `v` is `null` or an object whose class is a subtype of `C`
+//!   (`Program`'s [`Subtyping`]). `C(…)`: an object (not null) of a subtype of `C`. `C(f=r_f,…)`:
+//!   an object of **exactly** class `C` having every listed field `f`, whose value is walked
+//!   against `r_f`. A string `java.lang.String(count=r)` is the harness's `Str { len }` with
+//!   `len` walked against `r`. An array `T(len=r)[…]`: an array whose type is a subtype of `T`,
+//!   its length walked against `r`, and, when the elements are known, the same number of
+//!   elements walked one by one.
+//! * **(e) one reference, one value**: an object reference of `s` reached at two places must
+//!   meet the same concrete object (or `null`) at both.
+//!
+//! Then the heap predicates, on the objects the witness reaches. A concrete edge `(o, f, o')` is
+//! **explicit** if `s` shows it: `o` is the witness of a realized `C(…, f=…, …)` whose listed
+//! field `f` leads to `o'`. The **hidden region** `D_r` of an object reference `r` with witness
+//! object `o` is the part of the concrete heap that `s` does not show below `r`: for `C(?)`,
+//! `C(…)` and arrays of unknown contents, everything reachable from `o`; for a realized object,
+//! `o` plus what is reachable through fields `s` does not list (none, for the engine's states,
+//! which list every field). `H(r)` is the set of objects `D_r` reaches by at least one step.
+//!
+//! * **(f) distinct objects unless `=?`**: two different references of `s` whose witnesses are
+//!   the same object need `r =? r'`.
+//! * **(h) disjoint hidden heaps unless `%$`**: two different references `r, r'` whose hidden
+//!   parts meet — `H(r) ∩ ({o'} ∪ H(r')) ≠ ∅` or the converse — need `r %$ r'` (this includes
+//!   "the object of `r'` is reachable from `r` through hidden fields").
+//! * **(j) trees unless `♦`**: `D_r`, explored depth-first from `o`, must consist of tree edges
+//!   and back edges only (a depth-first classification does not depend on the visiting order
+//!   for this property). A cross or forward edge means two paths from `o` meet without one being
+//!   a prefix of the other (DAG sharing); that needs `r♦` or the self-join `r %$ r` (the engine
+//!   always adds the two together).
+//! * **(k) cycles only as `⟲F` allows**: a back edge (a cycle in `D_r`) needs `r⟲F`, and every
+//!   cycle of `D_r` must traverse every field of `F`: for each `f ∈ F`, `D_r` without its
+//!   `f`-edges is acyclic. `♦` alone does not admit cycles — otherwise `⟲F` could never restrict
+//!   anything, since the engine sets `♦` whenever it sets `⟲`.
+//! * **(n) must-reach**: `r →!F r'`: starting at the witness of `r`, following the unique field
+//!   of `F` each object has reaches the witness of `r'` (zero steps if they are equal); running
+//!   into `null`, an object without an `F` field, or a repeated object fails.
+//!
+//! Deliberate gaps, all in the direction of accepting: a JVM value the recorder marks
+//! *uninitialized* (after `new`, before the constructor returns) carries no identity; it is
+//! accepted wherever `s` has a (possibly) non-null object and is never walked further. A local
+//! the recorder marks unusable (`Top`: the verifier's type at a merge point, a dead local the
+//! engine may still hold) is not compared: the code cannot read it before overwriting it. Static
+//! fields are not recorded by the tracer, so `s`'s statics are not checked. The `T:`/`F:` flag
+//! of a split state constrains the next comparison, not the heap; the matcher checks it through
+//! the relation label of the split edge. Objects of JDK classes other than `String` are modelled
+//! without fields by the engine; their concrete fields are outside the model and ignored.
+
+use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId, TraceEnd};
+use jtg_engine::state::{display_type, End, FieldSet, HeapValue, Ref, State, Subtyping};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::fmt;
+
+/// The concrete side: frames top first (as the harness records them) and the reachable heap,
+/// or a program end.
+#[derive(Clone, Copy, Debug)]
+pub struct Concrete<'a> {
+    /// Top (executing) frame first; empty for a program end.
+    pub frames: &'a [CFrame],
+    pub heap: &'a CHeap,
+    /// `Some` for a program end (never [`TraceEnd::Cut`]).
+    pub end: Option<&'a TraceEnd>,
+}
+
+/// The spec §4.2 condition a concrete state failed (letters as in the spec and the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Condition {
+    /// (a) frames, methods, pcs, stack heights, program-end kind.
+    Control,
+    /// (b) an integer outside its interval, or one integer reference with two values.
+    Integer,
+    /// (c) `null` expected.
+    Null,
+    /// (d) class, existence, fields, array shape.
+    Object,
+    /// (e) one object reference met two different concrete values.
+    SameReference,
+    /// (f) two references are one object without `=?`.
+    Distinct,
+    /// (h) hidden heaps share without `%$`.
+    Disjoint,
+    /// (j) DAG sharing below a reference without `♦`.
+    Tree,
+    /// (k) a cycle below a reference not allowed by `⟲F`.
+    Cycle,
+    /// (n) a `→!F` that does not hold.
+    MustReach,
+}
+
+impl Condition {
+    pub fn letter(self) -> char {
+        match self {
+            Condition::Control => 'a',
+            Condition::Integer => 'b',
+            Condition::Null => 'c',
+            Condition::Object => 'd',
+            Condition::SameReference => 'e',
+            Condition::Distinct => 'f',
+            Condition::Disjoint => 'h',
+            Condition::Tree => 'j',
+            Condition::Cycle => 'k',
+            Condition::MustReach => 'n',
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Condition::Control => "control",
+            Condition::Integer => "integer",
+            Condition::Null => "null",
+            Condition::Object => "object",
+            Condition::SameReference => "same reference",
+            Condition::Distinct => "distinct objects",
+            Condition::Disjoint => "disjoint heaps",
+            Condition::Tree => "tree",
+            Condition::Cycle => "cycle",
+            Condition::MustReach => "must-reach",
+        }
+    }
+}
+
+/// The first condition `c ⊑ s` failed, with a one-line reason naming positions and references.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub condition: Condition,
+    pub reason: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "({}) {}: {}",
+            self.condition.letter(),
+            self.condition.name(),
+            self.reason
+        )
+    }
+}
+
+impl std::error::Error for Failure {}
+
+fn fail<T>(condition: Condition, reason: impl Into<String>) -> Result<T, Failure> {
+    Err(Failure {
+        condition,
+        reason: reason.into(),
+    })
+}
+
+/// The witness of `c ⊑ s`: the concrete value of every reference of `s` the walk reached
+/// ([`CValue::Int`], [`CValue::Null`], [`CValue::Ref`], or [`CValue::Uninit`] for an object
+/// whose constructor has not returned).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Witness {
+    pub map: BTreeMap<Ref, CValue>,
+}
+
+impl Witness {
+    pub fn get(&self, r: Ref) -> Option<CValue> {
+        if r.is_null() {
+            return Some(CValue::Null);
+        }
+        self.map.get(&r).copied()
+    }
+}
+
+/// Decides `c ⊑ s` (see the module docs for the reading of every condition).
+pub fn concrete_instance(
+    c: &Concrete<'_>,
+    s: &State,
+    types: &dyn Subtyping,
+) -> Result<Witness, Failure> {
+    let mut w = Walk {
+        s,
+        heap: c.heap,
+        types,
+        map: BTreeMap::new(),
+        path: String::new(),
+        explicit: HashSet::new(),
+        objects: Vec::new(),
+    };
+    w.roots(c)?;
+    w.distinct()?;
+    w.shapes()?;
+    w.must_reach()?;
+    Ok(Witness { map: w.map })
+}
+
+/// A reference, its witness object, the first hidden edges out of it and `H(r)`.
+type Region<'a> = (Ref, ObjId, Vec<Edge<'a>>, BTreeSet<ObjId>);
+
+/// The name of a concrete edge: a field or an array element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum EdgeName<'a> {
+    Field(&'a str),
+    Elem(usize),
+}
+
+impl fmt::Display for EdgeName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EdgeName::Field(n) => write!(f, ".{n}"),
+            EdgeName::Elem(k) => write!(f, "[{k}]"),
+        }
+    }
+}
+
+/// An edge out of an object: its name and target.
+type Edge<'a> = (EdgeName<'a>, ObjId);
+
+/// How much of an object's concrete structure `s` leaves hidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hidden {
+    /// `C(?)`, `C(…)`, arrays without known elements: all of it.
+    All,
+    /// A realized object: only fields `s` does not list.
+    Unlisted,
+}
+
+struct Walk<'a> {
+    s: &'a State,
+    heap: &'a CHeap,
+    types: &'a dyn Subtyping,
+    map: BTreeMap<Ref, CValue>,
+    /// The access path being visited (a reused buffer: positions are only read in messages).
+    path: String,
+    /// Concrete edges `s` shows: (object, field or element index).
+    explicit: HashSet<(ObjId, EdgeName<'a>)>,
+    /// Object references bound to objects, with how much of them is hidden.
+    objects: Vec<(Ref, ObjId, Hidden)>,
+}
+
+fn show(v: &CValue) -> String {
+    match v {
+        CValue::Int(i) => i.to_string(),
+        CValue::Long(l) => format!("{l}L"),
+        CValue::Float(b) => format!("{}f", f32::from_bits(*b)),
+        CValue::Double(b) => format!("{}d", f64::from_bits(*b)),
+        CValue::Null => "null".into(),
+        CValue::Ref(id) => id.to_string(),
+        CValue::Top => "(no value)".into(),
+        CValue::Uninit => "(uninitialized object)".into(),
+    }
+}
+
+/// The class name (internal form) of a concrete object.
+fn class_of(o: &CObject) -> String {
+    match o {
+        CObject::Instance { class, .. } => class.clone(),
+        CObject::Array { elem, .. } => format!("[{elem}"),
+        CObject::Str { .. } => "java/lang/String".into(),
+    }
+}
+
+/// Whether the engine models `class` without fields (JDK classes other than `String`).
+fn fieldless_model(class: &str) -> bool {
+    class.starts_with("java/") && class != "java/lang/String"
+}
+
+/// The object-valued children of a concrete object, with the field name or element index.
+fn children(o: &CObject) -> Vec<Edge<'_>> {
+    match o {
+        CObject::Instance { class, fields } if !fieldless_model(class) => fields
+            .iter()
+            .filter_map(|(f, v)| match v {
+                CValue::Ref(id) => Some((EdgeName::Field(f.as_str()), *id)),
+                _ => None,
+            })
+            .collect(),
+        CObject::Array { elems, .. } => elems
+            .iter()
+            .enumerate()
+            .filter_map(|(k, v)| match v {
+                CValue::Ref(id) => Some((EdgeName::Elem(k), *id)),
+                _ => None,
+            })
+            .collect(),
+        _ => vec![],
+    }
+}
+
+impl<'a> Walk<'a> {
+    fn roots(&mut self, c: &Concrete<'_>) -> Result<(), Failure> {
+        let s = self.s;
+        if let Some(end) = c.end {
+            let Some(se) = &s.end else {
+                return fail(
+                    Condition::Control,
+                    format!(
+                        "the run ended ({}) but s is at {}",
+                        end_text(end),
+                        position(s)
+                    ),
+                );
+            };
+            return match (se, end) {
+                (End::Return(None), TraceEnd::Returned(None)) => Ok(()),
+                (End::Return(Some(r)), TraceEnd::Returned(Some(v))) => {
+                    self.visit_at(*r, *v, format_args!("result"))
+                }
+                (End::Throw(r), TraceEnd::Threw { class, obj }) => match obj {
+                    Some(id) if self.heap.contains_key(id) => {
+                        self.visit_at(*r, CValue::Ref(*id), format_args!("thrown"))
+                    }
+                    _ => self.unrecorded_exception(*r, class),
+                },
+                _ => fail(
+                    Condition::Control,
+                    format!("s ends with {}, the run {}", end_kind(se), end_text(end)),
+                ),
+            };
+        }
+        if s.is_end() {
+            return fail(
+                Condition::Control,
+                "s is a program end, the run is still executing",
+            );
+        }
+        if s.frames.len() != c.frames.len() {
+            return fail(
+                Condition::Control,
+                format!(
+                    "s has {} frames, the run {}",
+                    s.frames.len(),
+                    c.frames.len()
+                ),
+            );
+        }
+        // both lists are checked top first; the engine keeps frames bottom first
+        for (k, (sf, cf)) in s.frames.iter().rev().zip(c.frames).enumerate() {
+            if *sf.method.class != *cf.class
+                || *sf.method.name != *cf.method
+                || *sf.method.desc != *cf.desc
+            {
+                return fail(
+                    Condition::Control,
+                    format!(
+                        "frame {k}: s is in {}, the run in {}.{}{}",
+                        sf.method,
+                        cf.class.replace('/', "."),
+                        cf.method,
+                        cf.desc
+                    ),
+                );
+            }
+            if sf.pc != cf.pc {
+                return fail(
+                    Condition::Control,
+                    format!("frame {k}: s is at pc {}, the run at pc {}", sf.pc, cf.pc),
+                );
+            }
+            if sf.exception.is_some() {
+                return fail(
+                    Condition::Control,
+                    format!("frame {k}: s has a pending exception, a recorded step never has"),
+                );
+            }
+            if sf.stack.len() != cf.stack.len() {
+                return fail(
+                    Condition::Control,
+                    format!(
+                        "frame {k}: s has {} stack slots, the run {}",
+                        sf.stack.len(),
+                        cf.stack.len()
+                    ),
+                );
+            }
+        }
+        for (k, (sf, cf)) in s.frames.iter().rev().zip(c.frames).enumerate() {
+            for (slot, r) in sf.locals.iter().enumerate() {
+                // an unset slot of s accepts anything (the JVM may keep a dead value there)
+                let Some(r) = r else { continue };
+                let v = cf.locals.get(slot).copied().unwrap_or(CValue::Top);
+                if v == CValue::Top {
+                    // the verifier's type of the slot is unusable here (a dead local at a
+                    // merge point): the code cannot read it before overwriting it
+                    continue;
+                }
+                self.visit_at(*r, v, format_args!("lv{k}.{slot}"))?;
+            }
+            // engine stack bottom first, harness stack top first
+            for (j, (r, v)) in sf.stack.iter().rev().zip(&cf.stack).enumerate() {
+                self.visit_at(*r, *v, format_args!("os{k}.{j}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A thrown exception the recorder never saw as an object: only its class is known.
+    fn unrecorded_exception(&mut self, r: Ref, class: &str) -> Result<(), Failure> {
+        let ok = match self.s.value(r) {
+            Some(HeapValue::Unknown { ty } | HeapValue::Abstract { ty }) => {
+                self.types.is_subtype(class, ty)
+            }
+            Some(HeapValue::Object { class: c, .. }) => c == class,
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            fail(
+                Condition::Object,
+                format!(
+                    "thrown: s throws {r} = {}, the run threw {}",
+                    self.value_text(r),
+                    display_type(class)
+                ),
+            )
+        }
+    }
+
+    fn value_text(&self, r: Ref) -> String {
+        self.s
+            .value(r)
+            .map_or_else(|| "(no value)".into(), |v| v.to_string())
+    }
+
+    /// Visits a root: `pos` replaces the path buffer.
+    fn visit_at(&mut self, r: Ref, v: CValue, pos: fmt::Arguments<'_>) -> Result<(), Failure> {
+        use fmt::Write as _;
+        self.path.clear();
+        let _ = self.path.write_fmt(pos);
+        self.visit(r, v)
+    }
+
+    /// Visits a child: `seg` is appended to the path buffer for the duration of the visit.
+    fn visit_child(&mut self, r: Ref, v: CValue, seg: EdgeName<'_>) -> Result<(), Failure> {
+        use fmt::Write as _;
+        let len = self.path.len();
+        let _ = write!(self.path, "{seg}");
+        let res = self.visit(r, v);
+        self.path.truncate(len);
+        res
+    }
+
+    fn visit(&mut self, r: Ref, v: CValue) -> Result<(), Failure> {
+        if let Some(prev) = self.map.get(&r).copied() {
+            if prev == v || v == CValue::Uninit {
+                return Ok(());
+            }
+            if prev != CValue::Uninit {
+                let first = self.place(r);
+                let pos = &self.path;
+                let cond = if r.is_int() {
+                    Condition::Integer
+                } else {
+                    Condition::SameReference
+                };
+                return fail(
+                    cond,
+                    format!(
+                        "{r} is at {first} and {pos}, which hold {} and {}",
+                        show(&prev),
+                        show(&v)
+                    ),
+                );
+            }
+            // an object met uninitialized earlier is now seen with its identity
+        }
+        match r {
+            Ref::Null => {
+                if v == CValue::Null {
+                    Ok(())
+                } else {
+                    fail(
+                        Condition::Null,
+                        format!("{}: s has null, the run {}", self.path, show(&v)),
+                    )
+                }
+            }
+            Ref::Int(_) => {
+                let Some(iv) = self.s.int(r) else {
+                    return fail(
+                        Condition::Integer,
+                        format!("{}: {r} has no interval in s", self.path),
+                    );
+                };
+                match v {
+                    CValue::Int(x) if iv.contains(i128::from(x)) => {
+                        self.bind(r, v);
+                        Ok(())
+                    }
+                    _ => fail(
+                        Condition::Integer,
+                        format!("{}: {r} = {iv} in s, the run has {}", self.path, show(&v)),
+                    ),
+                }
+            }
+            Ref::Obj(_) => self.visit_object(r, v),
+        }
+    }
+
+    fn bind(&mut self, r: Ref, v: CValue) {
+        self.map.insert(r, v);
+    }
+
+    fn concrete(&self, id: ObjId, r: Ref) -> Result<&'a CObject, Failure> {
+        let heap: &'a CHeap = self.heap;
+        match heap.get(&id) {
+            Some(o) => Ok(o),
+            None => fail(
+                Condition::Object,
+                format!(
+                    "{}: {r} meets {id}, which the trace did not record",
+                    self.path
+                ),
+            ),
+        }
+    }
+
+    fn type_ok(&self, o: &CObject, ty: &str) -> bool {
+        self.types.is_subtype(&class_of(o), ty)
+    }
+
+    fn visit_object(&mut self, r: Ref, v: CValue) -> Result<(), Failure> {
+        let s = self.s;
+        let Some(hv) = s.value(r) else {
+            return fail(
+                Condition::Object,
+                format!("{}: {r} has no heap value in s", self.path),
+            );
+        };
+        let id = match v {
+            CValue::Ref(id) => id,
+            CValue::Null if matches!(hv, HeapValue::Unknown { .. }) => {
+                self.bind(r, v);
+                return Ok(());
+            }
+            CValue::Uninit => {
+                self.bind(r, v);
+                return Ok(());
+            }
+            _ => {
+                return fail(
+                    Condition::Object,
+                    format!("{}: {r} = {hv} in s, the run has {}", self.path, show(&v)),
+                )
+            }
+        };
+        let obj = self.concrete(id, r)?;
+        self.bind(r, v);
+        match hv {
+            HeapValue::Int(_) => fail(
+                Condition::Object,
+                format!("{}: {r} is an integer in s", self.path),
+            ),
+            HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
+                if !self.type_ok(obj, ty) {
+                    return fail(
+                        Condition::Object,
+                        format!(
+                            "{}: {r} = {hv} in s, the run has {id} of class {}",
+                            self.path,
+                            display_type(&class_of(obj))
+                        ),
+                    );
+                }
+                self.objects.push((r, id, Hidden::All));
+                Ok(())
+            }
+            HeapValue::Object { class, fields } => {
+                let cclass = class_of(obj);
+                if *class != cclass {
+                    return fail(
+                        Condition::Object,
+                        format!(
+                            "{}: {r} = {hv} in s, the run has {id} of class {}",
+                            self.path,
+                            display_type(&cclass)
+                        ),
+                    );
+                }
+                let mut todo = Vec::with_capacity(fields.len());
+                for (f, rf) in fields {
+                    let cv = match obj {
+                        CObject::Instance { fields: cf, .. } => cf.get(f).copied(),
+                        CObject::Str { len } if f == "count" => Some(CValue::Int(*len)),
+                        _ => None,
+                    };
+                    let Some(cv) = cv else {
+                        return fail(
+                            Condition::Object,
+                            format!("{}: {r} has field {f} in s, {id} has none", self.path),
+                        );
+                    };
+                    if matches!(cv, CValue::Ref(_)) && rf.is_obj() {
+                        self.explicit.insert((id, EdgeName::Field(f.as_str())));
+                    }
+                    todo.push((*rf, cv, EdgeName::Field(f.as_str())));
+                }
+                self.objects.push((r, id, Hidden::Unlisted));
+                for (rf, cv, seg) in todo {
+                    self.visit_child(rf, cv, seg)?;
+                }
+                Ok(())
+            }
+            HeapValue::Array { ty, len, elems } => {
+                let CObject::Array { elems: ce, .. } = obj else {
+                    return fail(
+                        Condition::Object,
+                        format!("{}: {r} = {hv} in s, {id} is not an array", self.path),
+                    );
+                };
+                if !self.type_ok(obj, ty) {
+                    return fail(
+                        Condition::Object,
+                        format!(
+                            "{}: {r} = {hv} in s, the run has {id} of type {}",
+                            self.path,
+                            display_type(&class_of(obj))
+                        ),
+                    );
+                }
+                let n = i32::try_from(ce.len()).unwrap_or(i32::MAX);
+                let ce = ce.clone();
+                self.visit_child(*len, CValue::Int(n), EdgeName::Field("len"))?;
+                match elems {
+                    None => {
+                        self.objects.push((r, id, Hidden::All));
+                        Ok(())
+                    }
+                    Some(es) => {
+                        if es.len() != ce.len() {
+                            return fail(
+                                Condition::Object,
+                                format!(
+                                    "{}: {r} has {} elements in s, {id} has {}",
+                                    self.path,
+                                    es.len(),
+                                    ce.len()
+                                ),
+                            );
+                        }
+                        for (k, cv) in ce.iter().enumerate() {
+                            if matches!(cv, CValue::Ref(_)) && es[k].is_obj() {
+                                self.explicit.insert((id, EdgeName::Elem(k)));
+                            }
+                        }
+                        self.objects.push((r, id, Hidden::Unlisted));
+                        for (k, (re, cv)) in es.iter().zip(&ce).enumerate() {
+                            self.visit_child(*re, *cv, EdgeName::Elem(k))?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
+        }
+    }
+
+    /// (f): different references of `s` on one object need `=?`.
+    fn distinct(&self) -> Result<(), Failure> {
+        let mut by_obj: BTreeMap<ObjId, Vec<Ref>> = BTreeMap::new();
+        for (r, v) in &self.map {
+            if let (true, CValue::Ref(id)) = (r.is_obj(), v) {
+                by_obj.entry(*id).or_default().push(*r);
+            }
+        }
+        for (id, refs) in by_obj {
+            for (k, a) in refs.iter().enumerate() {
+                for b in &refs[k + 1..] {
+                    if !self.s.preds.may_equal(*a, *b) {
+                        return fail(
+                            Condition::Distinct,
+                            format!(
+                                "{a} (at {}) and {b} (at {}) are both {id}, but s has no {a} =? {b}",
+                                self.place(*a),
+                                self.place(*b)
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The first access path of `r` in `s` (roots top frame first, then breadth first),
+    /// computed only for messages.
+    fn place(&self, r: Ref) -> String {
+        let s = self.s;
+        let mut todo: std::collections::VecDeque<(Ref, String)> = Default::default();
+        for (k, f) in s.frames.iter().rev().enumerate() {
+            for (slot, l) in f.locals.iter().enumerate() {
+                if let Some(l) = l {
+                    todo.push_back((*l, format!("lv{k}.{slot}")));
+                }
+            }
+            for (j, x) in f.stack.iter().rev().enumerate() {
+                todo.push_back((*x, format!("os{k}.{j}")));
+            }
+        }
+        match &s.end {
+            Some(End::Return(Some(x))) => todo.push_back((*x, "result".into())),
+            Some(End::Throw(x)) => todo.push_back((*x, "thrown".into())),
+            _ => {}
+        }
+        let mut seen = BTreeSet::new();
+        while let Some((x, p)) = todo.pop_front() {
+            if x == r {
+                return p;
+            }
+            if !seen.insert(x) {
+                continue;
+            }
+            match s.value(x) {
+                Some(HeapValue::Object { fields, .. }) => {
+                    for (f, c) in fields {
+                        todo.push_back((*c, format!("{p}.{f}")));
+                    }
+                }
+                Some(HeapValue::Array { len, elems, .. }) => {
+                    todo.push_back((*len, format!("{p}.len")));
+                    for (k, c) in elems.iter().flatten().enumerate() {
+                        todo.push_back((*c, format!("{p}[{k}]")));
+                    }
+                }
+                _ => {}
+            }
+        }
+        "?".into()
+    }
+
+    /// The first hidden edges out of the witness object of a reference.
+    fn hidden_edges(&self, id: ObjId, hidden: Hidden) -> Vec<Edge<'a>> {
+        let heap: &'a CHeap = self.heap;
+        let Some(o) = heap.get(&id) else {
+            return vec![];
+        };
+        children(o)
+            .into_iter()
+            .filter(|(f, _)| hidden == Hidden::All || !self.explicit.contains(&(id, *f)))
+            .collect()
+    }
+
+    /// `H(r)`: objects reachable from the first hidden edges of `id`.
+    fn hidden_reach(&self, first: &[Edge<'a>]) -> BTreeSet<ObjId> {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<ObjId> = first.iter().map(|(_, t)| *t).collect();
+        while let Some(o) = todo.pop() {
+            if !seen.insert(o) {
+                continue;
+            }
+            if let Some(obj) = self.heap.get(&o) {
+                todo.extend(children(obj).into_iter().map(|(_, t)| t));
+            }
+        }
+        seen
+    }
+
+    /// (h), (j), (k) on the hidden regions.
+    fn shapes(&self) -> Result<(), Failure> {
+        let preds = &self.s.preds;
+        let mut regions: Vec<Region> = Vec::new();
+        let mut seen_refs = BTreeSet::new();
+        for &(r, id, hidden) in &self.objects {
+            if !seen_refs.insert(r) {
+                continue;
+            }
+            let first = self.hidden_edges(id, hidden);
+            let reach = self.hidden_reach(&first);
+            regions.push((r, id, first, reach));
+        }
+        // (h)
+        for (k, (a, ida, _, ha)) in regions.iter().enumerate() {
+            for (b, idb, _, hb) in &regions[k + 1..] {
+                if ha.is_empty() && hb.is_empty() {
+                    continue;
+                }
+                let meet =
+                    ha.contains(idb) || hb.contains(ida) || ha.iter().any(|o| hb.contains(o));
+                if meet && !preds.joins(*a, *b) {
+                    let what = if ha.contains(idb) {
+                        format!("{idb} (the object of {b}) is reachable from {a} through fields s does not show")
+                    } else if hb.contains(ida) {
+                        format!("{ida} (the object of {a}) is reachable from {b} through fields s does not show")
+                    } else {
+                        let o = ha.iter().find(|o| hb.contains(o)).copied();
+                        format!(
+                            "{} is reachable from both through fields s does not show",
+                            o.map_or_else(String::new, |o| o.to_string())
+                        )
+                    };
+                    return fail(
+                        Condition::Disjoint,
+                        format!(
+                            "{a} (at {}) and {b} (at {}): {what}, but s has no {a} %$ {b}",
+                            self.place(*a),
+                            self.place(*b)
+                        ),
+                    );
+                }
+            }
+        }
+        // (j), (k)
+        for (r, id, first, _) in &regions {
+            if first.is_empty() {
+                continue;
+            }
+            let may_share = preds.is_non_tree(*r) || preds.joins(*r, *r);
+            let cyc = preds.cyclic(*r);
+            if may_share && cyc.is_some_and(|f| f.is_empty()) {
+                continue; // every shape is allowed
+            }
+            let (dag, cycle) = self.classify(*id, first, None);
+            if let Some((from, f, to)) = dag {
+                if !may_share {
+                    return fail(
+                        Condition::Tree,
+                        format!(
+                            "below {r} (at {}, {id}) two paths meet at {to} (edge {from}{f}), but s has neither {r}♦ nor {r} %$ {r}",
+                            self.place(*r)
+                        ),
+                    );
+                }
+            }
+            if let Some((from, f, to)) = cycle {
+                let Some(fields) = cyc else {
+                    return fail(
+                        Condition::Cycle,
+                        format!(
+                            "below {r} (at {}, {id}) there is a cycle (edge {from}{f} back to {to}), but s has no {r}⟲",
+                            self.place(*r)
+                        ),
+                    );
+                };
+                self.cycles_use(*r, *id, first, fields)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every cycle of the hidden region of `r` traverses every field of `fields`.
+    fn cycles_use(
+        &self,
+        r: Ref,
+        id: ObjId,
+        first: &[Edge<'a>],
+        fields: &FieldSet,
+    ) -> Result<(), Failure> {
+        for f in fields {
+            if let (_, Some((from, g, to))) = self.classify(id, first, Some(f.as_str())) {
+                return fail(
+                    Condition::Cycle,
+                    format!(
+                        "below {r} (at {}) there is a cycle without field {f} (edge {from}{g} back to {to}), but s has {r}⟲{}",
+                        self.place(r),
+                        jtg_engine::state::fmt_fields(fields)
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Depth-first classification of the hidden region rooted at `root` (first edges `first`,
+    /// then every edge), ignoring edges of field `skip`: the first cross/forward edge (DAG
+    /// sharing) and the first back edge (a cycle), each as (from, field, to).
+    #[allow(clippy::type_complexity)]
+    fn classify(
+        &self,
+        root: ObjId,
+        first: &[Edge<'a>],
+        skip: Option<&str>,
+    ) -> (
+        Option<(ObjId, EdgeName<'a>, ObjId)>,
+        Option<(ObjId, EdgeName<'a>, ObjId)>,
+    ) {
+        // 0 = unvisited, 1 = on the stack, 2 = done
+        let mut state: HashMap<ObjId, u8> = HashMap::new();
+        let mut dag = None;
+        let mut cycle = None;
+        let heap: &'a CHeap = self.heap;
+        let edges_of = |o: ObjId, is_root: bool| -> Vec<Edge<'a>> {
+            let es = if is_root {
+                first.to_vec()
+            } else {
+                heap.get(&o).map(children).unwrap_or_default()
+            };
+            match skip {
+                None => es,
+                Some(sk) => es
+                    .into_iter()
+                    .filter(|(f, _)| *f != EdgeName::Field(sk))
+                    .collect(),
+            }
+        };
+        state.insert(root, 1);
+        let mut stack: Vec<(ObjId, Vec<Edge<'a>>, usize)> = vec![(root, edges_of(root, true), 0)];
+        while let Some(top) = stack.last_mut() {
+            let (o, es, k) = (top.0, &top.1, top.2);
+            if k >= es.len() {
+                state.insert(o, 2);
+                stack.pop();
+                continue;
+            }
+            top.2 += 1;
+            let (f, t) = es[k];
+            match state.get(&t).copied().unwrap_or(0) {
+                0 => {
+                    state.insert(t, 1);
+                    let e = edges_of(t, false);
+                    stack.push((t, e, 0));
+                }
+                1 => {
+                    if cycle.is_none() {
+                        cycle = Some((o, f, t));
+                    }
+                }
+                _ => {
+                    if dag.is_none() {
+                        dag = Some((o, f, t));
+                    }
+                }
+            }
+            if dag.is_some() && cycle.is_some() {
+                break;
+            }
+        }
+        (dag, cycle)
+    }
+
+    /// (n): every `→!F` of `s` holds on the concrete heap.
+    fn must_reach(&self) -> Result<(), Failure> {
+        for m in &self.s.preds.must_reach {
+            let (Some(from), Some(to)) = (self.get(m.from), self.get(m.to)) else {
+                continue; // a reference the walk did not reach (under an uninitialized object)
+            };
+            if from == CValue::Uninit || to == CValue::Uninit {
+                continue;
+            }
+            let mut cur = from;
+            let mut seen = HashSet::new();
+            let fields = jtg_engine::state::fmt_fields(&m.fields);
+            loop {
+                if cur == to {
+                    break;
+                }
+                let CValue::Ref(id) = cur else {
+                    return fail(
+                        Condition::MustReach,
+                        format!(
+                            "{}→!{fields}{}: following {fields} from {} runs into null before {}",
+                            m.from,
+                            m.to,
+                            show(&from),
+                            show(&to)
+                        ),
+                    );
+                };
+                if !seen.insert(id) {
+                    return fail(
+                        Condition::MustReach,
+                        format!(
+                            "{}→!{fields}{}: following {fields} from {} cycles without meeting {}",
+                            m.from,
+                            m.to,
+                            show(&from),
+                            show(&to)
+                        ),
+                    );
+                }
+                let next = match self.heap.get(&id) {
+                    Some(CObject::Instance { fields: fs, .. }) => {
+                        m.fields.iter().find_map(|f| fs.get(f).copied())
+                    }
+                    _ => None,
+                };
+                let Some(next) = next else {
+                    return fail(
+                        Condition::MustReach,
+                        format!(
+                            "{}→!{fields}{}: {id} has no field of {fields}",
+                            m.from, m.to
+                        ),
+                    );
+                };
+                cur = next;
+            }
+        }
+        Ok(())
+    }
+
+    fn get(&self, r: Ref) -> Option<CValue> {
+        if r.is_null() {
+            Some(CValue::Null)
+        } else {
+            self.map.get(&r).copied()
+        }
+    }
+}
+
+fn end_kind(e: &End) -> String {
+    match e {
+        End::Return(None) => "return".into(),
+        End::Return(Some(r)) => format!("return {r}"),
+        End::Throw(r) => format!("throw {r}"),
+    }
+}
+
+fn end_text(e: &TraceEnd) -> String {
+    match e {
+        TraceEnd::Returned(None) => "returned".into(),
+        TraceEnd::Returned(Some(v)) => format!("returned {}", show(v)),
+        TraceEnd::Threw { class, .. } => format!("threw {}", display_type(class)),
+        TraceEnd::Cut { max_steps } => format!("was cut after {max_steps} steps"),
+    }
+}
+
+fn position(s: &State) -> String {
+    match s.top() {
+        Some(f) => format!("pc {} of {}", f.pc, f.method),
+        None => "a program end".into(),
+    }
+}

@@ -1,0 +1,230 @@
+//! The soundness check of termination graphs against real JVM runs (issue #6): every concrete
+//! trace of the analysed method, started in an instance of the graph's start state, must be a
+//! path of graph nodes whose labels hold.
+//!
+//! * [`instance`]: the concrete instance relation `c ⊑ s` on a real heap, with witnesses, written
+//!   independently of the engine's abstract `⊑`;
+//! * [`path`]: matching a trace against the graph (refinement choices with backtracking, label
+//!   checks, program ends, cut traces, overflow);
+//! * [`report`]: what a failing trace looks like to a user (text, JSON, JUnit);
+//! * [`mutate`]: graph mutants, to measure how much the check catches.
+//!
+//! Integer semantics: under unbounded integers (the thesis' model) a run that overflows 32 bits
+//! leaves the model at the overflowing step; it is checked up to there and, if that prefix
+//! matches, counted as `outside_model` rather than as a violation. Under `--ints java` labels
+//! denote 32-bit operations and every run must match in full.
+
+pub mod instance;
+pub mod mutate;
+pub mod path;
+pub mod report;
+
+use crate::concrete::state_to_input;
+use crate::error::HarnessError;
+use crate::run::{trace_method, TraceOptions};
+use crate::trace::{Trace, TraceEnd};
+use jtg_engine::graph::NodeId;
+use jtg_engine::state::{IntSemantics, MethodId, State};
+use jtg_engine::{EngineError, Graph, Program};
+use path::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Stuck};
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error(transparent)]
+    Harness(#[from] HarnessError),
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error("{0}")]
+    BadInput(String),
+}
+
+/// What is being checked: a method of a program, run from a class path.
+pub struct Target<'a> {
+    pub prog: &'a Program,
+    pub method: MethodId,
+    /// Class path entries the tracer instruments.
+    pub classpath: Vec<PathBuf>,
+    /// Number of argument slots (`this` included).
+    pub n_args: usize,
+}
+
+impl<'a> Target<'a> {
+    pub fn new(
+        prog: &'a Program,
+        method: MethodId,
+        classpath: Vec<PathBuf>,
+    ) -> Result<Target<'a>, CheckError> {
+        let m = prog.method(&method)?;
+        let n_args = usize::from(!m.is_static) + m.desc.params.len();
+        Ok(Target {
+            prog,
+            method,
+            classpath,
+            n_args,
+        })
+    }
+
+    /// Runs the method in the JVM on a concrete input state.
+    pub fn trace(&self, input: &State, max_steps: u64) -> Result<Trace, CheckError> {
+        let ci = state_to_input(input, self.n_args)?;
+        let opts = TraceOptions {
+            max_steps,
+            ..Default::default()
+        };
+        Ok(trace_method(
+            &self.classpath,
+            &self.method.class,
+            &self.method.name,
+            &self.method.desc,
+            &ci,
+            &opts,
+        )?)
+    }
+}
+
+/// The verdict on one trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The trace (or its checked prefix, for a cut trace) is a path of the graph.
+    Pass,
+    /// No path of the graph covers the trace: the graph is unsound for this input.
+    Violation(Stuck),
+    /// Unbounded integers only: the run overflowed at `step`; the prefix before it matched
+    /// (`stuck` is `None`) or failed after the overflow could have influenced it.
+    OutsideModel { step: usize },
+}
+
+/// The result of checking one trace.
+#[derive(Clone, Debug)]
+pub struct TraceCheck {
+    pub verdict: Verdict,
+    /// Recorded steps.
+    pub steps: usize,
+    pub cut: bool,
+    /// The matched path (empty unless the verdict is `Pass` or `OutsideModel`).
+    pub path: Vec<NodeId>,
+    /// (node, step) pairs whose `c ⊑ s` succeeded.
+    pub checked: usize,
+    /// Time spent matching (not tracing), in nanoseconds.
+    pub match_nanos: u64,
+}
+
+/// Checks one recorded run against the graph of `matcher`.
+pub fn check_run(
+    matcher: &Matcher<'_>,
+    prog: &Program,
+    run: &dyn ConcreteRun,
+    sem: IntSemantics,
+) -> TraceCheck {
+    let t0 = Instant::now();
+    let cut = matches!(run.end(), TraceEnd::Cut { .. });
+    let overflow = match sem {
+        IntSemantics::Unbounded => first_overflow(run, prog),
+        IntSemantics::Java => None,
+    };
+    let extent = match overflow {
+        Some(k) => Extent::Prefix { last: k },
+        None => Extent::Full,
+    };
+    let (verdict, path, checked) = match matcher.run(run, extent) {
+        Matched::Path { path, checked } => match overflow {
+            Some(k) => (Verdict::OutsideModel { step: k }, path, checked),
+            None => (Verdict::Pass, path, checked),
+        },
+        Matched::Stuck(s) => (Verdict::Violation(s), vec![], 0),
+    };
+    TraceCheck {
+        verdict,
+        steps: run.len(),
+        cut,
+        path,
+        checked,
+        match_nanos: t0.elapsed().as_nanos() as u64,
+    }
+}
+
+/// Greedy shrinking: repeatedly replaces `input` by the first of `candidates(input)` whose run
+/// still violates the graph (re-running the JVM for each), until none does or `max_runs` runs
+/// were spent. Returns the smallest failing input found and its check.
+pub fn shrink(
+    target: &Target<'_>,
+    matcher: &Matcher<'_>,
+    input: &State,
+    sem: IntSemantics,
+    max_steps: u64,
+    candidates: &dyn Fn(&State) -> Vec<State>,
+    max_runs: usize,
+) -> Result<(State, TraceCheck), CheckError> {
+    let trace = target.trace(input, max_steps)?;
+    let mut best = (input.clone(), check_run(matcher, target.prog, &trace, sem));
+    let mut runs = 0usize;
+    'outer: while runs < max_runs {
+        for cand in candidates(&best.0) {
+            if runs >= max_runs {
+                break 'outer;
+            }
+            runs += 1;
+            let Ok(t) = target.trace(&cand, max_steps) else {
+                continue; // an input the JVM cannot build is no counterexample
+            };
+            let c = check_run(matcher, target.prog, &t, sem);
+            if matches!(c.verdict, Verdict::Violation(_)) {
+                best = (cand, c);
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    Ok(best)
+}
+
+/// Totals over many traces.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub traces: usize,
+    pub steps: u64,
+    pub violations: usize,
+    pub outside_model: usize,
+    pub cut: usize,
+    /// Per graph node: visited by some matched trace.
+    pub covered: Vec<bool>,
+    pub match_nanos: u64,
+    pub checked: u64,
+}
+
+impl Summary {
+    pub fn new(graph: &Graph) -> Summary {
+        Summary {
+            covered: vec![false; graph.nodes.len()],
+            ..Default::default()
+        }
+    }
+
+    pub fn add(&mut self, c: &TraceCheck) {
+        self.traces += 1;
+        self.steps += c.steps as u64;
+        self.cut += usize::from(c.cut);
+        self.match_nanos += c.match_nanos;
+        self.checked += c.checked as u64;
+        match c.verdict {
+            Verdict::Pass => {}
+            Verdict::Violation(_) => self.violations += 1,
+            Verdict::OutsideModel { .. } => self.outside_model += 1,
+        }
+        for &n in &c.path {
+            if let Some(b) = self.covered.get_mut(n) {
+                *b = true;
+            }
+        }
+    }
+
+    /// Fraction of graph nodes some trace visited.
+    pub fn node_coverage(&self) -> f64 {
+        if self.covered.is_empty() {
+            return 0.0;
+        }
+        self.covered.iter().filter(|b| **b).count() as f64 / self.covered.len() as f64
+    }
+}

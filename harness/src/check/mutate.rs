@@ -1,0 +1,469 @@
+//! Mutation testing of the check: small unsound-looking changes to a correct graph, each of
+//! which the check should catch ("kill") with some concrete trace.
+//!
+//! Mutation operators (one change per mutant):
+//!
+//! * `drop-refinement`: remove one successor edge of a refinement or split with several;
+//! * `narrow-interval`: shrink one non-literal interval of one node by its lowest or highest
+//!   value (`Z` becomes `[≥0]` or `[≤0]`, `[a, b]` becomes `[a+1, b]` or `[a, b-1]`);
+//! * `drop-predicate`: remove one `=?`, `%$`, `♦`, `⟲F` or `→!F` of one node;
+//! * `flip-label`: negate a relation label (`<` becomes `≥`) or change an arithmetic label's
+//!   operation (`+` ↔ `-`, `*` ↔ `/`, `%` → `/`, negation → identity by `+ 0`);
+//! * `drop-label`: remove one label;
+//! * `retarget-instance`: point an instance edge at another node of the same program position.
+//!
+//! # Equivalent mutants
+//!
+//! A mutant that no trace kills is either a gap of the check or *equivalent* (its graph is
+//! still sound). A survivor is listed as equivalent only with one of these reasons, each a
+//! proof rather than an observation:
+//!
+//! * **weakening**: `drop-label` and dropping a `→!F` only remove conditions the check
+//!   verifies; every trace that matched the original matches the mutant along the same path.
+//! * **instance-preserving**: a retargeted instance edge whose source state is an instance of
+//!   the new target by the engine's `⊑` (`instance_of::is_instance`) is a correct instance
+//!   edge, so the mutant graph is as sound as the original. (This trusts the engine's `⊑`,
+//!   which the differential test in `tests/check.rs` keeps honest against the concrete one.)
+//! * **vacuous-shape**: dropping `♦` or a self-join `r %$ r` on a reference all of whose
+//!   reachable classes have at most one reference field. With one successor per object, the
+//!   paths from an object form one chain (possibly ending in a cycle), so two paths never meet
+//!   without one being a prefix of the other: the permission (j) allows nothing a tree-or-cycle
+//!   heap does not already have.
+//!
+//! Every other survivor counts against the mutation score, which is
+//! `killed / (mutants − equivalent)`.
+//!
+//! All mutants are checked on the same runs, drawn from the *original* start state: a mutant is
+//! a wrong graph for the same question (a start node narrowed by a mutant is killed by the
+//! inputs it no longer covers).
+
+use jtg_engine::graph::{EdgeKind, Label, Operand};
+use jtg_engine::state::{ArithOp, HeapValue, Interval, Ref, State};
+use jtg_engine::{Graph, Program};
+use std::collections::BTreeSet;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Operator {
+    DropRefinement,
+    NarrowInterval,
+    DropPredicate,
+    FlipLabel,
+    DropLabel,
+    RetargetInstance,
+}
+
+impl Operator {
+    pub fn name(self) -> &'static str {
+        match self {
+            Operator::DropRefinement => "drop-refinement",
+            Operator::NarrowInterval => "narrow-interval",
+            Operator::DropPredicate => "drop-predicate",
+            Operator::FlipLabel => "flip-label",
+            Operator::DropLabel => "drop-label",
+            Operator::RetargetInstance => "retarget-instance",
+        }
+    }
+}
+
+/// One mutant graph.
+#[derive(Clone, Debug)]
+pub struct Mutant {
+    pub operator: Operator,
+    pub description: String,
+    pub graph: Graph,
+    /// Whether the start node's state changed (informative: inputs always come from the original).
+    pub start_changed: bool,
+    /// `Some(reason)` when the mutant is equivalent by one of the module's criteria.
+    pub equivalent: Option<String>,
+}
+
+/// Every mutant of `g`, in a fixed order.
+pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
+    let mut out = Vec::new();
+    let push = |out: &mut Vec<Mutant>,
+                op: Operator,
+                desc: String,
+                graph: Graph,
+                start_changed: bool,
+                eq: Option<String>| {
+        out.push(Mutant {
+            operator: op,
+            description: desc,
+            graph,
+            start_changed,
+            equivalent: eq,
+        })
+    };
+    // drop-refinement
+    for n in 0..g.nodes.len() {
+        let outs: Vec<usize> = (0..g.edges.len())
+            .filter(|&k| {
+                g.edges[k].from == n
+                    && matches!(g.edges[k].kind, EdgeKind::Refine | EdgeKind::Split)
+            })
+            .collect();
+        if outs.len() < 2 {
+            continue;
+        }
+        for &k in &outs {
+            let mut m = g.clone();
+            let e = m.edges.remove(k);
+            push(
+                &mut out,
+                Operator::DropRefinement,
+                format!("drop the {} edge {} → {}", e.kind, e.from, e.to),
+                m,
+                false,
+                None,
+            );
+        }
+    }
+    // node-state mutants
+    for n in 0..g.nodes.len() {
+        let st = &g.nodes[n].state;
+        let start = n == g.start;
+        for (r, v) in &st.heap {
+            let HeapValue::Int(iv) = v else { continue };
+            if iv.as_literal().is_some() {
+                continue;
+            }
+            for (side, narrowed) in narrow(iv) {
+                let mut m = g.clone();
+                m.nodes[n].state.heap.insert(*r, HeapValue::Int(narrowed));
+                push(
+                    &mut out,
+                    Operator::NarrowInterval,
+                    format!("node {n}: {r} = {iv} narrowed at its {side} end to {narrowed}"),
+                    m,
+                    start,
+                    None,
+                );
+            }
+        }
+        let p = &st.preds;
+        for &(a, b) in &p.may_equal {
+            let mut m = g.clone();
+            m.nodes[n].state.preds.remove_may_equal(a, b);
+            push(
+                &mut out,
+                Operator::DropPredicate,
+                format!("node {n}: drop {a} =? {b}"),
+                m,
+                start,
+                None,
+            );
+        }
+        for &(a, b) in &p.joins {
+            let mut m = g.clone();
+            m.nodes[n].state.preds.joins.remove(&(a, b));
+            let eq = (a == b && !p.is_non_tree(a))
+                .then(|| vacuous_shape(prog, st, a))
+                .flatten();
+            push(
+                &mut out,
+                Operator::DropPredicate,
+                format!("node {n}: drop {a} %$ {b}"),
+                m,
+                start,
+                eq,
+            );
+        }
+        for &r in &p.non_tree {
+            let mut m = g.clone();
+            m.nodes[n].state.preds.non_tree.remove(&r);
+            let eq = (!p.joins(r, r))
+                .then(|| vacuous_shape(prog, st, r))
+                .flatten();
+            push(
+                &mut out,
+                Operator::DropPredicate,
+                format!("node {n}: drop {r}♦"),
+                m,
+                start,
+                eq,
+            );
+        }
+        for r in p.cyclic.keys() {
+            let mut m = g.clone();
+            m.nodes[n].state.preds.cyclic.remove(r);
+            push(
+                &mut out,
+                Operator::DropPredicate,
+                format!("node {n}: drop {r}⟲"),
+                m,
+                start,
+                None,
+            );
+        }
+        for mr in &p.must_reach {
+            let mut m = g.clone();
+            m.nodes[n].state.preds.must_reach.remove(mr);
+            let eq = Some(
+                "weakening: →! is a requirement the check verifies; dropping it cannot reject a trace".to_string(),
+            );
+            push(
+                &mut out,
+                Operator::DropPredicate,
+                format!(
+                    "node {n}: drop {}→!{}{}",
+                    mr.from,
+                    jtg_engine::state::fmt_fields(&mr.fields),
+                    mr.to
+                ),
+                m,
+                start,
+                eq,
+            );
+        }
+    }
+    // labels
+    for (k, e) in g.edges.iter().enumerate() {
+        for (j, l) in e.labels.iter().enumerate() {
+            if matches!(l, Label::Note(_)) {
+                continue;
+            }
+            if let Some(f) = flip(l) {
+                let mut m = g.clone();
+                m.edges[k].labels[j] = f.clone();
+                push(
+                    &mut out,
+                    Operator::FlipLabel,
+                    format!("edge {} → {}: `{l}` becomes `{f}`", e.from, e.to),
+                    m,
+                    false,
+                    None,
+                );
+            }
+            let mut m = g.clone();
+            m.edges[k].labels.remove(j);
+            push(
+                &mut out,
+                Operator::DropLabel,
+                format!("edge {} → {}: drop `{l}`", e.from, e.to),
+                m,
+                false,
+                Some("weakening: labels only restrict the traces a path admits".into()),
+            );
+        }
+    }
+    // retarget-instance
+    for (k, e) in g.edges.iter().enumerate() {
+        if e.kind != EdgeKind::Instance {
+            continue;
+        }
+        let pos = position(&g.nodes[e.to].state);
+        for t in 0..g.nodes.len() {
+            if t == e.to || t == e.from || position(&g.nodes[t].state) != pos {
+                continue;
+            }
+            let mut m = g.clone();
+            m.edges[k].to = t;
+            let eq = jtg_engine::instance_of::is_instance(
+                &g.nodes[e.from].state,
+                &g.nodes[t].state,
+                prog,
+            )
+            .is_ok()
+            .then(|| {
+                format!(
+                    "instance-preserving: node {} ⊑ node {t} by the engine's ⊑",
+                    e.from
+                )
+            });
+            push(
+                &mut out,
+                Operator::RetargetInstance,
+                format!("instance edge {} → {} retargeted to {t}", e.from, e.to),
+                m,
+                false,
+                eq,
+            );
+        }
+    }
+    out
+}
+
+fn position(s: &State) -> Vec<(String, u32)> {
+    s.frames
+        .iter()
+        .map(|f| (f.method.to_string(), f.pc))
+        .collect()
+}
+
+/// The narrowings of a non-literal interval: (which end, result).
+fn narrow(iv: &Interval) -> Vec<(&'static str, Interval)> {
+    let mut v = Vec::new();
+    let lo = match iv.lo {
+        Some(a) => Interval::new(Some(a + 1), iv.hi),
+        None => Interval::new(Some(iv.hi.map_or(0, |b| b.min(0))), iv.hi),
+    };
+    let hi = match iv.hi {
+        Some(b) => Interval::new(iv.lo, Some(b - 1)),
+        None => Interval::new(iv.lo, Some(iv.lo.map_or(0, |a| a.max(0)))),
+    };
+    if let Some(x) = lo.filter(|x| x != iv) {
+        v.push(("low", x));
+    }
+    if let Some(x) = hi.filter(|x| x != iv) {
+        v.push(("high", x));
+    }
+    v
+}
+
+fn flip(l: &Label) -> Option<Label> {
+    match l {
+        Label::Rel { a, cond, b } => Some(Label::Rel {
+            a: *a,
+            cond: cond.negate(),
+            b: *b,
+        }),
+        Label::Arith { res, op, a, b } => {
+            let (op, b) = match op {
+                ArithOp::Add => (ArithOp::Sub, *b),
+                ArithOp::Sub => (ArithOp::Add, *b),
+                ArithOp::Mul => (ArithOp::Div, *b),
+                ArithOp::Div => (ArithOp::Mul, *b),
+                ArithOp::Rem => (ArithOp::Div, *b),
+                ArithOp::Neg => (ArithOp::Add, Some(Operand::Lit(0))),
+            };
+            Some(Label::Arith {
+                res: *res,
+                op,
+                a: *a,
+                b,
+            })
+        }
+        Label::Note(_) => None,
+    }
+}
+
+/// `Some(reason)` when every class reachable from `r`'s type has at most one reference field
+/// (see the module docs: DAG sharing is then impossible).
+fn vacuous_shape(prog: &Program, st: &State, r: Ref) -> Option<String> {
+    let ty = st.value(r)?.type_name()?.to_string();
+    if ty.starts_with('[') {
+        return None;
+    }
+    let mut todo = vec![ty];
+    let mut seen = BTreeSet::new();
+    while let Some(c) = todo.pop() {
+        if !seen.insert(c.clone()) {
+            continue;
+        }
+        // every concrete subtype may appear; be conservative: only final-like leaf classes
+        // with no loaded subclasses are accepted, checked by the field count of `c` itself
+        let fields = jtg_engine::models::instance_fields(prog, &c).ok()?;
+        let refs: Vec<String> = fields
+            .iter()
+            .filter(|(_, t, _)| t.is_reference())
+            .map(|(_, t, _)| jtg_engine::program::type_string(t))
+            .collect();
+        if refs.len() > 1 || refs.iter().any(|t| t.starts_with('[')) {
+            return None;
+        }
+        if !subclasses_known_absent(prog, &c) {
+            return None;
+        }
+        todo.extend(refs);
+    }
+    Some(format!(
+        "vacuous-shape: every class reachable from {r} ({}) has at most one reference field, so no two paths meet without one being a prefix of the other",
+        seen.into_iter().collect::<Vec<_>>().join(", ")
+    ))
+}
+
+/// Whether `class` has no subclass on the class path that could add reference fields. The
+/// check is conservative: only classes of the analysed class path whose subclasses are all
+/// enumerable are accepted.
+fn subclasses_known_absent(prog: &Program, class: &str) -> bool {
+    match prog.hierarchy.non_abstract_subtypes(class) {
+        Ok(subs) => subs.iter().all(|s| s == class),
+        Err(_) => false,
+    }
+}
+
+/// What happened to one mutant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// A trace violated the mutant (the step and the first reason).
+    Killed { input: usize, step: usize },
+    /// Equivalent by a criterion of the module docs.
+    Equivalent(String),
+    /// Not killed, not shown equivalent: a gap of the check or of the inputs.
+    Survived,
+}
+
+/// The outcome of a mutation run over one graph.
+#[derive(Clone, Debug, Default)]
+pub struct MutationReport {
+    /// (operator, description, fate) per mutant tried.
+    pub mutants: Vec<(Operator, String, Fate)>,
+    /// Mutants derived before sampling.
+    pub derived: usize,
+}
+
+impl MutationReport {
+    pub fn killed(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Killed { .. }))
+    }
+    pub fn equivalent(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Equivalent(_)))
+    }
+    pub fn survived(&self) -> usize {
+        self.count(|f| matches!(f, Fate::Survived))
+    }
+    fn count(&self, p: impl Fn(&Fate) -> bool) -> usize {
+        self.mutants.iter().filter(|(_, _, f)| p(f)).count()
+    }
+    /// `killed / (mutants − equivalent)`; 1 when every mutant is equivalent.
+    pub fn score(&self) -> f64 {
+        let live = self.mutants.len() - self.equivalent();
+        if live == 0 {
+            1.0
+        } else {
+            self.killed() as f64 / live as f64
+        }
+    }
+}
+
+/// Picks at most `max` of `all` mutants, spread evenly over the derivation order (which is by
+/// operator, then node), so that every operator keeps its share.
+pub fn sample(all: Vec<Mutant>, max: usize) -> Vec<Mutant> {
+    if all.len() <= max || max == 0 {
+        return all;
+    }
+    let n = all.len();
+    all.into_iter()
+        .enumerate()
+        .filter(|(k, _)| (k * max) / n != ((k + 1) * max) / n)
+        .map(|(_, m)| m)
+        .collect()
+}
+
+/// Checks every mutant against the same concrete runs (drawn from the original start state).
+pub fn run_mutants(
+    prog: &Program,
+    sem: jtg_engine::state::IntSemantics,
+    mutants: &[Mutant],
+    runs: &[&dyn super::path::ConcreteRun],
+) -> Vec<Fate> {
+    use super::{check_run, Verdict};
+    mutants
+        .iter()
+        .map(|m| {
+            let matcher = super::path::Matcher::new(&m.graph, prog, sem);
+            for (k, r) in runs.iter().enumerate() {
+                if let Verdict::Violation(s) = check_run(&matcher, prog, *r, sem).verdict {
+                    return Fate::Killed {
+                        input: k,
+                        step: s.step,
+                    };
+                }
+            }
+            match &m.equivalent {
+                Some(why) => Fate::Equivalent(why.clone()),
+                None => Fate::Survived,
+            }
+        })
+        .collect()
+}

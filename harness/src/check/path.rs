@@ -1,0 +1,505 @@
+//! Path matching: a concrete trace must be a path of graph nodes.
+//!
+//! From the start node, the concrete state before step `i` must be an instance of the current
+//! node ([`concrete_instance`]); then the node's outgoing edges are followed:
+//!
+//! * refinement, split and instance edges do not execute anything: the same concrete state must
+//!   be an instance of one of their targets. All targets are tried, depth first with
+//!   backtracking; a split or refinement edge's relation labels (`i1 < i2`, over references of
+//!   its source) must hold under the source witness, which is how the `T:`/`F:` outcome of a
+//!   split is checked;
+//! * a step edge (eval, call, return) executes concrete step `i`: the state before step `i + 1`
+//!   (or the program end) must be an instance of its target, and its labels must hold —
+//!   `res = a op b` with `res` from the target's witness and the operands from the source's,
+//!   `a cond b` from the source's. Notes are informative.
+//!
+//! Every pair (node, step) is entered at most once: the witness, and so everything after it, is
+//! a function of the pair, so a second visit cannot succeed where the first failed. The search
+//! is an explicit stack (traces have up to 10^5 steps).
+//!
+//! A trace cut by the step budget is checked as a prefix; so is, under unbounded integers, a
+//! trace whose run overflowed (up to the overflowing step; the rest is outside the model, see
+//! [`first_overflow`]).
+
+use super::instance::{concrete_instance, Concrete, Failure, Witness};
+use crate::trace::{CFrame, CHeap, CValue, Step, Trace, TraceEnd};
+use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
+use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
+use jtg_engine::state::{wrap32, ArithOp, IntSemantics, MethodId, Subtyping};
+use jtg_engine::{Graph, Program};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// A recorded run as the matcher reads it.
+pub trait ConcreteRun {
+    /// Number of recorded steps.
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The state before step `i` (`i < len()`).
+    fn step(&self, i: usize) -> Cow<'_, Step>;
+    /// Only the executing frame of step `i` (cheaper where the run can do that).
+    fn top_frame(&self, i: usize) -> Cow<'_, CFrame> {
+        match self.step(i) {
+            Cow::Borrowed(s) => Cow::Borrowed(&s.frames[0]),
+            Cow::Owned(s) => Cow::Owned(s.frames.into_iter().next().unwrap_or_else(empty_frame)),
+        }
+    }
+    fn end(&self) -> &TraceEnd;
+}
+
+fn empty_frame() -> CFrame {
+    CFrame {
+        class: String::new(),
+        method: String::new(),
+        desc: String::new(),
+        pc: 0,
+        locals: vec![],
+        stack: vec![],
+    }
+}
+
+impl ConcreteRun for Trace {
+    fn len(&self) -> usize {
+        Trace::len(self)
+    }
+    fn step(&self, i: usize) -> Cow<'_, Step> {
+        Cow::Owned(Trace::step(self, i))
+    }
+    fn top_frame(&self, i: usize) -> Cow<'_, CFrame> {
+        Cow::Owned(Trace::top_frame(self, i))
+    }
+    fn end(&self) -> &TraceEnd {
+        &self.end
+    }
+}
+
+/// A run with every step materialised (tests, benchmarks, hand-written runs).
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub steps: Vec<Step>,
+    pub end: TraceEnd,
+}
+
+impl Recorded {
+    pub fn of(trace: &Trace) -> Recorded {
+        Recorded {
+            steps: trace.steps().collect(),
+            end: trace.end.clone(),
+        }
+    }
+}
+
+impl ConcreteRun for Recorded {
+    fn len(&self) -> usize {
+        self.steps.len()
+    }
+    fn step(&self, i: usize) -> Cow<'_, Step> {
+        Cow::Borrowed(&self.steps[i])
+    }
+    fn end(&self) -> &TraceEnd {
+        &self.end
+    }
+}
+
+/// One node that did not take the concrete state, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub node: NodeId,
+    /// The node the path came from and the kind of the edge, if any.
+    pub via: Option<(NodeId, EdgeKind)>,
+    pub reason: String,
+}
+
+/// Where matching got stuck: the deepest step index that no node took (`len()` = the program
+/// end) and every node tried there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stuck {
+    pub step: usize,
+    pub candidates: Vec<Candidate>,
+}
+
+/// The result of matching one trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Matched {
+    /// The run is a path of the graph; `path` is one node per entered (node, step), in order.
+    Path { path: Vec<NodeId>, checked: usize },
+    /// No path of the graph covers the run.
+    Stuck(Stuck),
+}
+
+/// How far a run is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extent {
+    /// Every step and the program end.
+    Full,
+    /// Steps `0..=last` only (a cut trace, or the part before an overflow).
+    Prefix { last: usize },
+}
+
+/// Graph-side data the matcher needs, prepared once per graph.
+pub struct Matcher<'g> {
+    pub graph: &'g Graph,
+    out: Vec<Vec<usize>>,
+    types: &'g dyn Subtyping,
+    sem: IntSemantics,
+}
+
+struct Item {
+    node: NodeId,
+    step: usize,
+    witness: Option<Rc<Witness>>,
+    parent: Option<usize>,
+}
+
+impl<'g> Matcher<'g> {
+    pub fn new(graph: &'g Graph, types: &'g dyn Subtyping, sem: IntSemantics) -> Matcher<'g> {
+        let mut out = vec![Vec::new(); graph.nodes.len()];
+        for (k, e) in graph.edges.iter().enumerate() {
+            if e.from < out.len() {
+                out[e.from].push(k);
+            }
+        }
+        Matcher {
+            graph,
+            out,
+            types,
+            sem,
+        }
+    }
+
+    fn witness(&self, run: &dyn ConcreteRun, node: NodeId, i: usize) -> Result<Witness, Failure> {
+        let state = &self.graph.nodes[node].state;
+        if i < run.len() {
+            let step = run.step(i);
+            concrete_instance(
+                &Concrete {
+                    frames: &step.frames,
+                    heap: &step.heap,
+                    end: None,
+                },
+                state,
+                self.types,
+            )
+        } else {
+            let heap = if run.is_empty() {
+                CHeap::new()
+            } else {
+                run.step(run.len() - 1).heap.clone()
+            };
+            concrete_instance(
+                &Concrete {
+                    frames: &[],
+                    heap: &heap,
+                    end: Some(run.end()),
+                },
+                state,
+                self.types,
+            )
+        }
+    }
+
+    /// Matches `run` from the start node.
+    pub fn run(&self, run: &dyn ConcreteRun, extent: Extent) -> Matched {
+        let last = match extent {
+            Extent::Full => match run.end() {
+                TraceEnd::Cut { .. } => run.len().saturating_sub(1),
+                _ => run.len(),
+            },
+            Extent::Prefix { last } => last.min(run.len().saturating_sub(1)),
+        };
+        let mut stuck = Stuck {
+            step: 0,
+            candidates: vec![],
+        };
+        let note = |stuck: &mut Stuck, step: usize, c: Candidate| {
+            if step > stuck.step || stuck.candidates.is_empty() {
+                if step > stuck.step {
+                    stuck.candidates.clear();
+                }
+                stuck.step = step;
+            }
+            if step == stuck.step {
+                stuck.candidates.push(c);
+            }
+        };
+        let mut arena: Vec<(NodeId, Option<usize>)> = Vec::new();
+        let mut entered: HashSet<(NodeId, usize)> = HashSet::new();
+        let mut todo = vec![Item {
+            node: self.graph.start,
+            step: 0,
+            witness: None,
+            parent: None,
+        }];
+        let mut checked = 0usize;
+        while let Some(it) = todo.pop() {
+            if !entered.insert((it.node, it.step)) {
+                continue;
+            }
+            let w = match it.witness {
+                Some(w) => w,
+                None => match self.witness(run, it.node, it.step) {
+                    Ok(w) => Rc::new(w),
+                    Err(f) => {
+                        let via = it.parent.map(|p| (arena[p].0, EdgeKind::Refine));
+                        note(
+                            &mut stuck,
+                            it.step,
+                            Candidate {
+                                node: it.node,
+                                via: via.map(|(n, _)| (n, self.kind_between(n, it.node))),
+                                reason: f.to_string(),
+                            },
+                        );
+                        continue;
+                    }
+                },
+            };
+            checked += 1;
+            let me = arena.len();
+            arena.push((it.node, it.parent));
+            if it.step >= last {
+                // the prefix to check (or the whole run, ending at a program end) is covered
+                let mut path = Vec::new();
+                let mut cur = Some(me);
+                while let Some(k) = cur {
+                    path.push(arena[k].0);
+                    cur = arena[k].1;
+                }
+                path.reverse();
+                return Matched::Path { path, checked };
+            }
+            let edges = &self.out[it.node];
+            if edges.is_empty() {
+                let what = if self.graph.nodes[it.node].is_end() {
+                    "a program end, but the run goes on".to_string()
+                } else {
+                    "an open leaf of the graph (no outgoing edge)".to_string()
+                };
+                note(
+                    &mut stuck,
+                    it.step + 1,
+                    Candidate {
+                        node: it.node,
+                        via: None,
+                        reason: what,
+                    },
+                );
+                continue;
+            }
+            // push in reverse so that the first edge is tried first
+            for &k in edges.iter().rev() {
+                let e = &self.graph.edges[k];
+                if e.kind.is_step() {
+                    let next = it.step + 1;
+                    match self.witness(run, e.to, next) {
+                        Err(f) => note(
+                            &mut stuck,
+                            next,
+                            Candidate {
+                                node: e.to,
+                                via: Some((e.from, e.kind)),
+                                reason: f.to_string(),
+                            },
+                        ),
+                        Ok(w2) => match self.labels_hold(&e.labels, &w, Some(&w2)) {
+                            Err(why) => note(
+                                &mut stuck,
+                                next,
+                                Candidate {
+                                    node: e.to,
+                                    via: Some((e.from, e.kind)),
+                                    reason: why,
+                                },
+                            ),
+                            Ok(()) => todo.push(Item {
+                                node: e.to,
+                                step: next,
+                                witness: Some(Rc::new(w2)),
+                                parent: Some(me),
+                            }),
+                        },
+                    }
+                } else {
+                    match self.labels_hold(&e.labels, &w, None) {
+                        Err(why) => note(
+                            &mut stuck,
+                            it.step,
+                            Candidate {
+                                node: e.to,
+                                via: Some((e.from, e.kind)),
+                                reason: why,
+                            },
+                        ),
+                        Ok(()) => todo.push(Item {
+                            node: e.to,
+                            step: it.step,
+                            witness: None,
+                            parent: Some(me),
+                        }),
+                    }
+                }
+            }
+        }
+        Matched::Stuck(stuck)
+    }
+
+    fn kind_between(&self, from: NodeId, to: NodeId) -> EdgeKind {
+        self.out[from]
+            .iter()
+            .map(|&k| &self.graph.edges[k])
+            .find(|e| e.to == to)
+            .map_or(EdgeKind::Refine, |e| e.kind)
+    }
+
+    /// Checks edge labels: operands under `src`, arithmetic results under `dst` (step edges).
+    /// A label mentioning a reference the witness does not bind is not checkable and passes.
+    fn labels_hold(
+        &self,
+        labels: &[Label],
+        src: &Witness,
+        dst: Option<&Witness>,
+    ) -> Result<(), String> {
+        for l in labels {
+            match l {
+                Label::Rel { a, cond, b } => {
+                    let (Some(x), Some(y)) = (value(src, a), value(src, b)) else {
+                        continue;
+                    };
+                    if !cond_holds(*cond, x, y) {
+                        return Err(format!(
+                            "label `{l}` does not hold: the run has {x} {} {y}",
+                            cond.symbol()
+                        ));
+                    }
+                }
+                Label::Arith { res, op, a, b } => {
+                    let Some(dst) = dst else { continue };
+                    let (Some(CValue::Int(r)), Some(x)) = (dst.get(*res), value(src, a)) else {
+                        continue;
+                    };
+                    let y = match b {
+                        Some(b) => match value(src, b) {
+                            Some(y) => Some(y),
+                            None => continue,
+                        },
+                        None => None,
+                    };
+                    let Some(exact) = exact(*op, x, y) else {
+                        return Err(format!("label `{l}`: the operation is undefined on the run's values ({x}, {y:?})"));
+                    };
+                    let want = match self.sem {
+                        IntSemantics::Unbounded => exact,
+                        IntSemantics::Java => wrap32(exact),
+                    };
+                    if i128::from(r) != want {
+                        return Err(format!(
+                            "label `{l}` does not hold: the run computed {r} from {x}{}",
+                            y.map_or_else(String::new, |y| format!(" and {y}"))
+                        ));
+                    }
+                }
+                Label::Note(_) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+fn value(w: &Witness, o: &Operand) -> Option<i128> {
+    match o {
+        Operand::Lit(v) => Some(*v),
+        Operand::Ref(r) => match w.get(*r)? {
+            CValue::Int(x) => Some(i128::from(x)),
+            _ => None,
+        },
+    }
+}
+
+fn cond_holds(c: Cond, x: i128, y: i128) -> bool {
+    match c {
+        Cond::Eq => x == y,
+        Cond::Ne => x != y,
+        Cond::Lt => x < y,
+        Cond::Ge => x >= y,
+        Cond::Gt => x > y,
+        Cond::Le => x <= y,
+    }
+}
+
+/// The mathematical value of `x op y` (division truncating toward zero, as Java does).
+fn exact(op: ArithOp, x: i128, y: Option<i128>) -> Option<i128> {
+    Some(match (op, y) {
+        (ArithOp::Neg, _) => -x,
+        (ArithOp::Add, Some(y)) => x + y,
+        (ArithOp::Sub, Some(y)) => x - y,
+        (ArithOp::Mul, Some(y)) => x.checked_mul(y)?,
+        (ArithOp::Div, Some(y)) => x.checked_div(y)?,
+        (ArithOp::Rem, Some(y)) => x.checked_rem(y)?,
+        _ => return None,
+    })
+}
+
+/// The first step whose instruction overflows 32 bits (`iadd`, `isub`, `imul`, `idiv`, `ineg`,
+/// `iinc` whose mathematical result differs from the JVM's). Under unbounded integers the run
+/// leaves the model there: the engine's labels and intervals denote mathematical integers.
+pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
+    // keyed by a hash of (class, method, desc, pc): no allocation per step
+    let mut cache: HashMap<u64, Option<Insn>> = HashMap::new();
+    for i in 0..run.len() {
+        let f = run.top_frame(i);
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&f.class, &f.method, &f.desc, f.pc).hash(&mut h);
+            h.finish()
+        };
+        let insn = cache
+            .entry(key)
+            .or_insert_with(|| arith_insn(prog, &f.class, &f.method, &f.desc, f.pc))
+            .clone();
+        let Some(insn) = insn else { continue };
+        let int = |k: usize| match f.stack.get(k) {
+            Some(CValue::Int(v)) => Some(i128::from(*v)),
+            _ => None,
+        };
+        let res = match insn {
+            Insn::IInc { index, delta } => match f.locals.get(usize::from(index)) {
+                Some(CValue::Int(v)) => Some(i128::from(*v) + i128::from(delta)),
+                _ => None,
+            },
+            Insn::Arith(Kind::Int, Op::Neg) => int(0).map(|a| -a),
+            Insn::Arith(Kind::Int, op) => match (int(1), int(0)) {
+                (Some(a), Some(b)) => match op {
+                    Op::Add => Some(a + b),
+                    Op::Sub => Some(a - b),
+                    Op::Mul => Some(a * b),
+                    Op::Div if b != 0 => Some(a / b),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        if res.is_some_and(|v| v != wrap32(v)) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+fn arith_insn(prog: &Program, class: &str, method: &str, desc: &str, pc: u32) -> Option<Insn> {
+    let m = MethodId::new(class, method, desc);
+    let c = prog.hierarchy.classpath().load(&m.class).ok()?;
+    let meth = c.method(&m.name, Some(&m.desc)).ok()?;
+    let insn = meth.code.as_ref()?.at(pc)?;
+    match insn {
+        Insn::IInc { .. }
+        | Insn::Arith(Kind::Int, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Neg) => {
+            Some(insn.clone())
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,313 @@
+//! `jtg check`: runs the method in the JVM on many concrete instances of the start state and
+//! checks that every trace is a path of the termination graph (see `jtg_harness::check`).
+//!
+//! Exit code 0 when no trace violates the graph, 1 when some does (with a report per failing
+//! trace), 2 and up on errors.
+
+use super::trace::entries;
+use super::{load, start_state, Ints};
+use anyhow::{Context, Result};
+use jtg_engine::render::json;
+use jtg_engine::state::text::{parse_state, print_state, TextContext};
+use jtg_engine::state::{IntSemantics, State};
+use jtg_engine::{build_graph, EngineError, Graph, Options};
+use jtg_harness::check::path::Matcher;
+use jtg_harness::check::report::{failure, summary_json, summary_junit, FailureReport};
+use jtg_harness::check::{check_run, shrink, Summary, Target, Verdict};
+use jtg_harness::gen::{GenConfig, Generator};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Junit,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Directories and jars, `:`-separated.
+    pub classpath: String,
+    /// `Class.method` or `Class.method(descriptor)`.
+    pub method: String,
+    /// The abstract start state (state text form); default: the most general one.
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+    /// Check against this graph (the JSON form of `jtg graph --format json`) instead of
+    /// building one. Its start node's state is the start state inputs are drawn from.
+    #[arg(long)]
+    pub graph: Option<PathBuf>,
+    /// Number of random inputs.
+    #[arg(short = 'n', default_value_t = 1000)]
+    pub n: u64,
+    /// Seed of the input generator.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Check only case K of the seed (replays one input of a run with `-n`).
+    #[arg(long)]
+    pub case: Option<u64>,
+    /// Check one concrete input (state text form) instead of random ones.
+    #[arg(long, conflicts_with = "case")]
+    pub input: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Ints::Unbounded)]
+    pub ints: Ints,
+    /// Step budget per run; a longer run is checked as a prefix and counted as `cut`.
+    #[arg(long, default_value_t = 100_000)]
+    pub max_steps: u64,
+    /// Largest generated structure (objects per list/tree).
+    #[arg(long, default_value_t = 6)]
+    pub max_size: usize,
+    /// Failing traces reported (and shrunk) in detail; the rest are only counted.
+    #[arg(long, default_value_t = 5)]
+    pub max_reports: usize,
+    /// JVM runs spent on shrinking one failing input.
+    #[arg(long, default_value_t = 200)]
+    pub shrink_runs: usize,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// The graph to check: read from `--graph`, or built from the start state.
+pub fn graph_for(
+    prog: &jtg_engine::Program,
+    m: &jtg_engine::state::MethodId,
+    graph: Option<&std::path::Path>,
+    start: Option<&std::path::Path>,
+    sem: IntSemantics,
+) -> Result<Graph> {
+    match graph {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read graph {}", path.display()))?;
+            let g = json::read(&text, prog)
+                .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
+            if g.method != *m {
+                anyhow::bail!(EngineError::StartState(format!(
+                    "{} is a graph of {}, not of {m}",
+                    path.display(),
+                    g.method
+                )));
+            }
+            Ok(g)
+        }
+        None => {
+            let st = start_state(prog, m, start, sem)?;
+            let opts = Options {
+                ints: sem,
+                ..Default::default()
+            };
+            build_graph(prog, m, st, &opts).map_err(|f| anyhow::Error::new(f.error))
+        }
+    }
+}
+
+fn progress(n: u64) -> Option<indicatif::ProgressBar> {
+    let quiet = !std::io::stderr().is_terminal() || std::env::var_os("CI").is_some();
+    if quiet || n < 2 {
+        return None;
+    }
+    let pb = indicatif::ProgressBar::new(n);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} {pos}/{len} traces [{elapsed_precise}] {bar:30} {msg}",
+    ) {
+        pb.set_style(style);
+    }
+    Some(pb)
+}
+
+/// Shell-quotes one argument if needed.
+fn q(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-:=".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+pub fn run(a: Args) -> Result<ExitCode> {
+    let (prog, m) = load(&a.classpath, &a.method)?;
+    let sem: IntSemantics = a.ints.into();
+    let graph = graph_for(&prog, &m, a.graph.as_deref(), a.start.as_deref(), sem)?;
+    let start = graph.nodes[graph.start].state.clone();
+    let target = Target::new(&prog, m.clone(), entries(&a.classpath))?;
+    let matcher = Matcher::new(&graph, &prog, sem);
+    let ctx = TextContext::for_method(m.clone(), &prog);
+    let cfg = GenConfig {
+        seed: a.seed,
+        max_size: a.max_size,
+        ints: sem,
+    };
+    // the generator also shrinks hand-written inputs; without one there is no shrinking
+    let generator = Generator::new(&prog, &m, &start, cfg);
+
+    let mut base = format!("jtg check {} {}", q(&a.classpath), q(&m.to_string()));
+    if let Some(g) = &a.graph {
+        base.push_str(&format!(" --graph {}", q(&g.to_string_lossy())));
+    } else if let Some(s) = &a.start {
+        base.push_str(&format!(" --start {}", q(&s.to_string_lossy())));
+    }
+    base.push_str(&format!(
+        " --ints {} --max-steps {}",
+        match sem {
+            IntSemantics::Unbounded => "unbounded",
+            IntSemantics::Java => "java",
+        },
+        a.max_steps
+    ));
+
+    // the inputs: (name, replay arguments, state)
+    let cases: Vec<u64> = match (a.input.is_some(), a.case) {
+        (true, _) => vec![],
+        (false, Some(k)) => vec![k],
+        (false, None) => (0..a.n).collect(),
+    };
+    let mut inputs: Vec<(String, String, State)> = Vec::new();
+    if let Some(path) = &a.input {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read input {}", path.display()))?;
+        let st = parse_state(&text, &ctx)
+            .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
+        inputs.push((
+            path.display().to_string(),
+            format!("--input {}", q(&path.to_string_lossy())),
+            st,
+        ));
+    }
+    let gen = match (&generator, cases.is_empty()) {
+        (_, true) => None,
+        (Ok(g), false) => Some(g),
+        (Err(e), false) => anyhow::bail!(jtg_harness::HarnessError::BadInput(e.to_string())),
+    };
+
+    let mut summary = Summary::new(&graph);
+    let mut reports: Vec<FailureReport> = Vec::new();
+    let pb = progress(cases.len().max(inputs.len()) as u64);
+    let total = cases.len() + inputs.len();
+    for k in 0..total {
+        let (name, replay, input) = if k < inputs.len() {
+            inputs[k].clone()
+        } else {
+            let case = cases[k - inputs.len()];
+            let Some(g) = gen else { break };
+            let sample = g
+                .case(case)
+                .map_err(|e| jtg_harness::HarnessError::BadInput(e.to_string()))?;
+            (
+                format!("seed {} case {case}", a.seed),
+                format!("--seed {} --case {case} --max-size {}", a.seed, a.max_size),
+                sample.state,
+            )
+        };
+        let trace = target
+            .trace(&input, a.max_steps)
+            .with_context(|| format!("tracing {name}"))?;
+        let c = check_run(&matcher, &prog, &trace, sem);
+        summary.add(&c);
+        if let Verdict::Violation(stuck) = &c.verdict {
+            if reports.len() < a.max_reports {
+                let mut r = failure(
+                    &graph,
+                    &prog,
+                    &m,
+                    name.clone(),
+                    print_state(&input, &ctx),
+                    &trace,
+                    stuck,
+                    format!("{base} {replay}"),
+                );
+                if let Ok(g) = &generator {
+                    let cand = |s: &State| g.shrink(s);
+                    let (small, sc) = shrink(
+                        &target,
+                        &matcher,
+                        &input,
+                        sem,
+                        a.max_steps,
+                        &cand,
+                        a.shrink_runs,
+                    )?;
+                    if let Verdict::Violation(ss) = &sc.verdict {
+                        let text = print_state(&small, &ctx);
+                        let file = save_input(&m, &name, &text);
+                        let replay = file.map_or_else(
+                            || r.replay.clone(),
+                            |f| format!("{base} --input {}", q(&f.to_string_lossy())),
+                        );
+                        let strace = target.trace(&small, a.max_steps)?;
+                        let sr = failure(
+                            &graph,
+                            &prog,
+                            &m,
+                            format!("{name}, shrunk"),
+                            text,
+                            &strace,
+                            ss,
+                            replay,
+                        );
+                        r.shrunk = Some(Box::new(sr));
+                    }
+                }
+                reports.push(r);
+            }
+        }
+        if let Some(pb) = &pb {
+            pb.inc(1);
+            pb.set_message(format!("{} violations", summary.violations));
+        }
+    }
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+
+    let mut out = String::new();
+    match a.format {
+        Format::Text => {
+            for r in &reports {
+                out.push_str(&r.text());
+                out.push('\n');
+            }
+            out.push_str(&format!(
+                "{m}: {} traces, {} steps, {} violations, {} outside the model, {} cut; node coverage {:.1}% ({} of {} nodes)\n",
+                summary.traces,
+                summary.steps,
+                summary.violations,
+                summary.outside_model,
+                summary.cut,
+                100.0 * summary.node_coverage(),
+                summary.covered.iter().filter(|c| **c).count(),
+                graph.nodes.len()
+            ));
+        }
+        Format::Json => {
+            let j = summary_json(&m, &summary, &reports, graph.nodes.len());
+            out = serde_json::to_string_pretty(&j)? + "\n";
+        }
+        Format::Junit => out = summary_junit(&m, &summary, &reports),
+    }
+    std::io::stdout()
+        .lock()
+        .write_all(out.as_bytes())
+        .context("cannot write to standard output")?;
+    Ok(if summary.violations > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Writes a shrunk input where a replay command can find it.
+fn save_input(m: &jtg_engine::state::MethodId, name: &str, text: &str) -> Option<PathBuf> {
+    let dir = std::env::temp_dir().join("jtg-check");
+    std::fs::create_dir_all(&dir).ok()?;
+    let slug: String = format!("{}.{}.{name}", m.class, m.name)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let path = dir.join(format!("{slug}.state"));
+    std::fs::write(&path, text).ok()?;
+    Some(path)
+}

@@ -1,0 +1,331 @@
+//! End-to-end tests of the soundness check on hand-written concrete inputs (`make fixtures`):
+//! real graphs pass, hand-broken graphs are caught at the right step, overflow is classified
+//! by the integer semantics.
+
+use jtg_engine::class::ClassPath;
+use jtg_engine::graph::{EdgeKind, Label};
+use jtg_engine::state::text::{parse_state, TextContext};
+use jtg_engine::state::{IntSemantics, MethodId, State};
+use jtg_engine::{build_graph, Graph, Options, Program};
+use jtg_harness::check::path::Matcher;
+use jtg_harness::check::{check_run, Target, Verdict};
+use std::path::PathBuf;
+
+fn fixtures() -> PathBuf {
+    let dir = std::env::var_os("JTG_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"));
+    assert!(
+        dir.join("List.class").is_file(),
+        "fixtures missing in {}: run `make fixtures`",
+        dir.display()
+    );
+    dir
+}
+
+fn program() -> Program {
+    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
+}
+
+fn start_file(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../java-fixtures/start")
+        .join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn parse(prog: &Program, m: &MethodId, text: &str) -> State {
+    parse_state(text, &TextContext::for_method(m.clone(), prog)).expect("state text")
+}
+
+fn graph(prog: &Program, m: &MethodId, start: Option<&str>, sem: IntSemantics) -> Graph {
+    let st = match start {
+        Some(t) => parse(prog, m, t),
+        None => prog.default_start(m, sem).expect("start"),
+    };
+    let opts = Options {
+        ints: sem,
+        ..Default::default()
+    };
+    build_graph(prog, m, st, &opts).expect("graph")
+}
+
+fn verdict(prog: &Program, g: &Graph, input: &str, sem: IntSemantics) -> Verdict {
+    let target = Target::new(prog, g.method.clone(), vec![fixtures()]).expect("target");
+    let st = parse(prog, &g.method, input);
+    let trace = target.trace(&st, 100_000).expect("trace");
+    let matcher = Matcher::new(g, prog, sem);
+    check_run(&matcher, prog, &trace, sem).verdict
+}
+
+const CONTAINS_INPUTS: &[&str] = &[
+    "00 | cur: null, x: i1 | ε\ni1: 3",
+    "00 | cur: o1, x: i1 | ε\no1: List(next=null, val=i2)  i1: 3  i2: 3",
+    "00 | cur: o1, x: i1 | ε\no1: List(next=null, val=i2)  i1: 3  i2: 4",
+    "00 | cur: o1, x: i1 | ε\no1: List(next=o2, val=i2)  o2: List(next=o3, val=i3)  o3: List(next=null, val=i4)\ni1: 9  i2: 1  i3: 2  i4: 9",
+];
+
+#[test]
+fn contains_inputs_are_paths() {
+    let prog = program();
+    let m = prog.find_method("List.contains").expect("method");
+    for sem in [IntSemantics::Unbounded, IntSemantics::Java] {
+        let g = graph(&prog, &m, None, sem);
+        for input in CONTAINS_INPUTS {
+            assert_eq!(verdict(&prog, &g, input, sem), Verdict::Pass, "{input}");
+        }
+    }
+}
+
+#[test]
+fn cyclic_get_is_a_path() {
+    let prog = program();
+    let m = prog.find_method("List.get").expect("method");
+    let g = graph(
+        &prog,
+        &m,
+        Some(&start_file("List.get.cyclic.state")),
+        IntSemantics::Unbounded,
+    );
+    let input = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../java-fixtures/inputs/List.get.cyclic3.state"),
+    )
+    .expect("input");
+    assert_eq!(
+        verdict(&prog, &g, &input, IntSemantics::Unbounded),
+        Verdict::Pass
+    );
+}
+
+/// The null successor of the first instance refinement removed: `contains(null, x)` has no
+/// path any more, and the check says where.
+#[test]
+fn broken_contains_is_caught() {
+    let prog = program();
+    let m = prog.find_method("List.contains").expect("method");
+    let mut g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    let k = g
+        .edges
+        .iter()
+        .position(|e| {
+            e.kind == EdgeKind::Refine
+                && e.labels
+                    .iter()
+                    .any(|l| matches!(l, Label::Note(n) if n.ends_with("= null")))
+        })
+        .expect("a null refinement");
+    let dropped = g.edges.remove(k);
+    match verdict(&prog, &g, CONTAINS_INPUTS[0], IntSemantics::Unbounded) {
+        Verdict::Violation(stuck) => {
+            assert!(
+                stuck.candidates.iter().any(|c| c.node != dropped.to),
+                "{stuck:?}"
+            );
+            assert!(!stuck.candidates.is_empty());
+        }
+        v => panic!("not caught: {v:?}"),
+    }
+    // the non-null inputs still pass
+    assert_eq!(
+        verdict(&prog, &g, CONTAINS_INPUTS[1], IntSemantics::Unbounded),
+        Verdict::Pass
+    );
+}
+
+/// A flipped relation label is caught by the label check, not only by positions.
+#[test]
+fn flipped_label_is_caught() {
+    let prog = program();
+    let m = prog.find_method("List.contains").expect("method");
+    let mut g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    let mut flipped = false;
+    for e in &mut g.edges {
+        for l in &mut e.labels {
+            if let Label::Rel { cond, .. } = l {
+                *cond = cond.negate();
+                flipped = true;
+            }
+        }
+    }
+    assert!(flipped, "contains has relation labels");
+    assert!(matches!(
+        verdict(&prog, &g, CONTAINS_INPUTS[1], IntSemantics::Unbounded),
+        Verdict::Violation(_)
+    ));
+}
+
+/// `MIN / -1` overflows: outside the unbounded model, a plain path under Java ints.
+#[test]
+fn overflow_depends_on_the_int_semantics() {
+    let prog = program();
+    let m = prog.find_method("IntLoops.divide").expect("method");
+    let input = "00 | a: i1, b: i2 | ε\ni1: -2147483648  i2: -1";
+    let g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    assert!(matches!(
+        verdict(&prog, &g, input, IntSemantics::Unbounded),
+        Verdict::OutsideModel { .. }
+    ));
+    let g = graph(&prog, &m, None, IntSemantics::Java);
+    assert_eq!(verdict(&prog, &g, input, IntSemantics::Java), Verdict::Pass);
+}
+
+/// Exceptions: caught (handler step follows the throwing step) and uncaught (program end).
+#[test]
+fn exceptions_are_paths() {
+    let prog = program();
+    for (method, input) in [
+        ("IntLoops.safeDivide", "00 | a: i1, b: i2 | ε\ni1: 7  i2: 0"),
+        ("IntLoops.divide", "00 | a: i1, b: i2 | ε\ni1: 7  i2: 0"),
+        (
+            "ListOps.second",
+            "00 | l: o1 | ε\no1: List(next=null, val=i1)  i1: 1",
+        ),
+        ("ListOps.second", "00 | l: null | ε"),
+    ] {
+        let m = prog.find_method(method).expect("method");
+        let g = graph(&prog, &m, None, IntSemantics::Unbounded);
+        assert_eq!(
+            verdict(&prog, &g, input, IntSemantics::Unbounded),
+            Verdict::Pass,
+            "{method}: {input}"
+        );
+    }
+}
+
+/// Constructors: `new List()` + `List.<init>` (inlined) + `Object.<init>` (a library model).
+#[test]
+fn allocation_is_a_path() {
+    let prog = program();
+    let m = prog.find_method("ListOps.copy").expect("method");
+    let g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    let input =
+        "00 | cur: o1 | ε\no1: List(next=o2, val=i1)  o2: List(next=null, val=i2)  i1: 1  i2: 2";
+    assert_eq!(
+        verdict(&prog, &g, input, IntSemantics::Unbounded),
+        Verdict::Pass
+    );
+}
+
+/// A tiny stand-in for the input generator (tests only): a list of `len` nodes with values in
+/// -3..=3 whose last node links to `back` (a cycle or lasso) or to null.
+fn list_input(var: &str, len: usize, back: Option<usize>, vals: &[i32], extra: &str) -> String {
+    if len == 0 {
+        return format!("00 | {var}: null{extra} | ε\n");
+    }
+    let mut heap = String::new();
+    let mut ints = String::new();
+    for k in 0..len {
+        let next = if k + 1 < len {
+            format!("o{}", k + 2)
+        } else {
+            back.map_or("null".into(), |b| format!("o{}", b + 1))
+        };
+        heap.push_str(&format!("o{}: List(next={next}, val=i{})  ", k + 1, k + 10));
+        ints.push_str(&format!("i{}: {}  ", k + 10, vals[k % vals.len()]));
+    }
+    format!("00 | {var}: o1{extra} | ε\n{heap}\n{ints}\n")
+}
+
+/// Differential property: on (node state, concrete step) pairs at the same program position,
+/// drawn from real runs of fixture methods on random lists, the engine's `⊑` (applied to the
+/// step as a concrete state) saying "instance" implies the checker saying so. The converse
+/// disagreements are counted and printed (the engine's check may be conservative).
+#[test]
+fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
+    use jtg_harness::check::instance::{concrete_instance, Concrete};
+    use jtg_harness::concrete::step_to_state;
+    use rand::{Rng, SeedableRng};
+    let prog = program();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+    let cases: [(&str, Option<&str>, &str, &str); 5] = [
+        ("List.contains", None, "cur", ", x: i1"),
+        (
+            "List.contains",
+            Some("List.contains.cyclic.state"),
+            "cur",
+            ", x: i1",
+        ),
+        (
+            "ListOps.hasCycle",
+            Some("ListOps.hasCycle.lasso.state"),
+            "head",
+            "",
+        ),
+        ("ListOps.reverse", None, "cur", ""),
+        ("ListOps.countPositive", None, "cur", ""),
+    ];
+    let (mut pairs, mut both, mut only_checker) = (0usize, 0usize, 0usize);
+    let mut examples = Vec::new();
+    for (method, start, var, extra) in cases {
+        let m = prog.find_method(method).expect("method");
+        let g = graph(
+            &prog,
+            &m,
+            start.map(start_file).as_deref(),
+            IntSemantics::Unbounded,
+        );
+        let target = Target::new(&prog, m.clone(), vec![fixtures()]).expect("target");
+        let cyclic_ok = start.is_some();
+        for _ in 0..40 {
+            let len = rng.gen_range(0..5);
+            let back = (cyclic_ok && len > 0 && rng.gen_bool(0.5)).then(|| rng.gen_range(0..len));
+            let vals: Vec<i32> = (0..4).map(|_| rng.gen_range(-3..=3)).collect();
+            let mut text = list_input(var, len, back, &vals, extra);
+            if !extra.is_empty() {
+                text.push_str(&format!("i1: {}\n", rng.gen_range(-3..=3)));
+            }
+            let st = parse(&prog, &m, &text);
+            let trace = target.trace(&st, 10_000).expect("trace");
+            for i in 0..trace.len() {
+                let step = trace.step(i);
+                let Ok(cs) = step_to_state(&step) else {
+                    continue;
+                };
+                let c = Concrete {
+                    frames: &step.frames,
+                    heap: &step.heap,
+                    end: None,
+                };
+                for n in &g.nodes {
+                    let same_pos = n.state.frames.len() == cs.frames.len()
+                        && n.state
+                            .frames
+                            .iter()
+                            .zip(&cs.frames)
+                            .all(|(a, b)| a.method == b.method && a.pc == b.pc);
+                    if !same_pos || n.state.split.is_some() {
+                        continue;
+                    }
+                    pairs += 1;
+                    let engine = jtg_engine::instance_of::is_instance(&cs, &n.state, &prog);
+                    let mine = concrete_instance(&c, &n.state, &prog);
+                    match (&engine, &mine) {
+                        (Ok(_), Ok(_)) => both += 1,
+                        (Ok(_), Err(f)) => panic!(
+                            "{method}: the engine says the step is an instance of node {}, the checker says {f}\ninput:\n{text}",
+                            n.id
+                        ),
+                        (Err(e), Ok(_)) => {
+                            only_checker += 1;
+                            if examples.len() < 3 {
+                                examples.push(format!("{method} node {} step {i}: engine says {e}\ninput:\n{text}", n.id));
+                            }
+                        }
+                        (Err(_), Err(_)) => {}
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "differential: {pairs} pairs, {both} instances for both, {only_checker} only for the checker"
+    );
+    for e in &examples {
+        eprintln!("{e}");
+    }
+    assert!(
+        both > 100,
+        "too few positive pairs ({both}) to mean anything"
+    );
+}
