@@ -16,4 +16,8 @@ echo
 $JTG graph $FIX List.get --start java-fixtures/start/List.get.cyclic.state
 $JTG graph $FIX List.get --start java-fixtures/start/List.get.cyclic.state --format svg -o $OUT/get.svg
 echo
+echo "== Soundness: every concrete run in the JVM is a path of the graph"
+$JTG check $FIX List.contains -n 10000 --seed 1
+$JTG check $FIX List.get --start java-fixtures/start/List.get.cyclic.state -n 1000 --seed 1
+echo
 echo "pictures: $OUT/contains.svg $OUT/get.svg"
