@@ -18,6 +18,6 @@ $JTG graph $FIX List.get --start java-fixtures/start/List.get.cyclic.state --for
 echo
 echo "== Soundness: every concrete run in the JVM is a path of the graph"
 $JTG check $FIX List.contains -n 10000 --seed 1
-$JTG check $FIX List.get --start java-fixtures/start/List.get.cyclic.state -n 1000 --seed 1
+$JTG check $FIX List.get --start java-fixtures/start/List.get.cyclic.state -n 1000 --seed 1 --max-steps 5000
 echo
 echo "pictures: $OUT/contains.svg $OUT/get.svg"
