@@ -44,7 +44,7 @@ demo: build
 
 # Mutation score of the soundness check over the fixture suite (`jtg mutate` per entry).
 mutants: build
-	@bash scripts/mutants.sh
+	@ENUMERATE=1 bash scripts/mutants.sh
 
 bench: build
 	$(CARGO) run --release -p jtg-harness --bin jtg-bench

@@ -30,6 +30,22 @@
 //!   without one being a prefix of the other: the permission (j) allows nothing a tree-or-cycle
 //!   heap does not already have.
 //!
+//! * **redundant**: dropping one of `r♦` and `r %$ r` while the other stays: the check reads
+//!   both as the one self-sharing permission (j), as the engine's `⊑` does.
+//! * **vacuous-realized**: dropping `♦`, `⟲F` or `%$` on references that are realized objects
+//!   with every field listed: such a reference has no hidden region (all its edges are shown),
+//!   so under the check's reading of the predicates (see `instance`) the permission applies to
+//!   nothing; the structure below is governed by the predicates of its children. (The
+//!   engine's `⊑` is stricter here — condition (m) wants `⟲` on every reference of a cycle —
+//!   which is sound for the engine and does not matter for concrete states.)
+//!
+//! With `jtg mutate --enumerate`, a survivor is re-checked on ten times as many inputs of
+//! another seed and larger structures; one that survives that too is listed as equivalent by
+//! **bounded enumeration** — evidence, not proof (e.g. `x = Z` narrowed to `[≥0]` on a node
+//! only reached after `x > 0` was tested and `x` decremented: the engine's interval is wider
+//! than the values that occur, so the narrower graph is still sound). Reports show that
+//! category separately.
+//!
 //! Every other survivor counts against the mutation score, which is
 //! `killed / (mutants − equivalent)`.
 //!
@@ -156,9 +172,15 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
         for &(a, b) in &p.joins {
             let mut m = g.clone();
             m.nodes[n].state.preds.joins.remove(&(a, b));
-            let eq = (a == b && !p.is_non_tree(a))
-                .then(|| vacuous_shape(prog, st, a))
-                .flatten();
+            let eq = if realized(st, a) && realized(st, b) {
+                Some(VACUOUS_REALIZED.to_string())
+            } else if a == b && p.is_non_tree(a) {
+                Some(REDUNDANT.to_string())
+            } else if a == b {
+                vacuous_shape(prog, st, a)
+            } else {
+                None
+            };
             push(
                 &mut out,
                 Operator::DropPredicate,
@@ -171,9 +193,13 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
         for &r in &p.non_tree {
             let mut m = g.clone();
             m.nodes[n].state.preds.non_tree.remove(&r);
-            let eq = (!p.joins(r, r))
-                .then(|| vacuous_shape(prog, st, r))
-                .flatten();
+            let eq = if realized(st, r) {
+                Some(VACUOUS_REALIZED.to_string())
+            } else if p.joins(r, r) {
+                Some(REDUNDANT.to_string())
+            } else {
+                vacuous_shape(prog, st, r)
+            };
             push(
                 &mut out,
                 Operator::DropPredicate,
@@ -186,13 +212,14 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
         for r in p.cyclic.keys() {
             let mut m = g.clone();
             m.nodes[n].state.preds.cyclic.remove(r);
+            let eq = realized(st, *r).then(|| VACUOUS_REALIZED.to_string());
             push(
                 &mut out,
                 Operator::DropPredicate,
                 format!("node {n}: drop {r}⟲"),
                 m,
                 start,
-                None,
+                eq,
             );
         }
         for mr in &p.must_reach {
@@ -281,6 +308,18 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
         }
     }
     out
+}
+
+const VACUOUS_REALIZED: &str = "vacuous-realized: the reference is realized with every field listed, so it has no hidden region for the permission to apply to";
+const REDUNDANT: &str =
+    "redundant: r♦ and r %$ r grant the same permission (j), and the other one stays";
+
+/// Whether `r` is a realized object or an array with known elements (no hidden region).
+fn realized(st: &State, r: Ref) -> bool {
+    matches!(
+        st.value(r),
+        Some(HeapValue::Object { .. } | HeapValue::Array { elems: Some(_), .. })
+    )
 }
 
 fn position(s: &State) -> Vec<(String, u32)> {
