@@ -31,6 +31,22 @@ pub struct Predicates {
     pub must_reach: BTreeSet<MustReach>,
 }
 
+/// The other ends of the pairs that contain `r` (`r` itself for a self-pair), sorted.
+fn partners(pairs: &BTreeSet<(Ref, Ref)>, r: Ref) -> Vec<Ref> {
+    pairs
+        .iter()
+        .filter_map(|&(a, b)| {
+            if a == r {
+                Some(b)
+            } else if b == r {
+                Some(a)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
 fn ordered(a: Ref, b: Ref) -> (Ref, Ref) {
     if a <= b {
         (a, b)
@@ -62,18 +78,7 @@ impl Predicates {
     }
     /// The `=?` partners of `r`, sorted.
     pub fn may_equal_partners(&self, r: Ref) -> Vec<Ref> {
-        self.may_equal
-            .iter()
-            .filter_map(|&(a, b)| {
-                if a == r {
-                    Some(b)
-                } else if b == r {
-                    Some(a)
-                } else {
-                    None
-                }
-            })
-            .collect()
+        partners(&self.may_equal, r)
     }
 
     /// Adds `a %$ b` (self-joins allowed); a no-op for null or integer references.
@@ -87,18 +92,7 @@ impl Predicates {
     }
     /// The `%$` partners of `r` (including `r` itself for a self-join), sorted.
     pub fn join_partners(&self, r: Ref) -> Vec<Ref> {
-        self.joins
-            .iter()
-            .filter_map(|&(a, b)| {
-                if a == r {
-                    Some(b)
-                } else if b == r {
-                    Some(a)
-                } else {
-                    None
-                }
-            })
-            .collect()
+        partners(&self.joins, r)
     }
 
     pub fn add_non_tree(&mut self, r: Ref) {
