@@ -53,8 +53,8 @@
 //! a wrong graph for the same question (a start node narrowed by a mutant is killed by the
 //! inputs it no longer covers).
 
-use jtg_engine::graph::{EdgeKind, Label, Operand};
-use jtg_engine::state::{ArithOp, HeapValue, Interval, Ref, State};
+use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
+use jtg_engine::state::{ArithOp, HeapValue, Interval, MustReach, Ref, State};
 use jtg_engine::{Graph, Program};
 use std::collections::BTreeSet;
 
@@ -86,11 +86,62 @@ impl Operator {
 pub struct Mutant {
     pub operator: Operator,
     pub description: String,
-    pub graph: Graph,
+    /// The change to the original graph (applied on demand by [`Mutant::graph`], so that
+    /// thousands of mutants of a large graph do not hold thousands of graph copies).
+    pub change: Change,
     /// Whether the start node's state changed (informative: inputs always come from the original).
     pub start_changed: bool,
     /// `Some(reason)` when the mutant is equivalent by one of the module's criteria.
     pub equivalent: Option<String>,
+}
+
+/// One mutation of a graph.
+#[derive(Clone, Debug)]
+pub enum Change {
+    RemoveEdge(usize),
+    SetInt(NodeId, Ref, Interval),
+    RemoveMayEqual(NodeId, Ref, Ref),
+    RemoveJoin(NodeId, Ref, Ref),
+    RemoveNonTree(NodeId, Ref),
+    RemoveCyclic(NodeId, Ref),
+    RemoveMustReach(NodeId, MustReach),
+    SetLabel(usize, usize, Label),
+    RemoveLabel(usize, usize),
+    Retarget(usize, NodeId),
+}
+
+impl Mutant {
+    /// The mutant graph: `base` (the graph the mutant was derived from) with the change.
+    pub fn graph(&self, base: &Graph) -> Graph {
+        let mut g = base.clone();
+        match &self.change {
+            Change::RemoveEdge(k) => {
+                g.edges.remove(*k);
+            }
+            Change::SetInt(n, r, iv) => {
+                g.nodes[*n].state.heap.insert(*r, HeapValue::Int(*iv));
+            }
+            Change::RemoveMayEqual(n, a, b) => g.nodes[*n].state.preds.remove_may_equal(*a, *b),
+            Change::RemoveJoin(n, a, b) => {
+                g.nodes[*n].state.preds.joins.remove(&(*a, *b));
+            }
+            Change::RemoveNonTree(n, r) => {
+                g.nodes[*n].state.preds.non_tree.remove(r);
+            }
+            Change::RemoveCyclic(n, r) => {
+                g.nodes[*n].state.preds.cyclic.remove(r);
+            }
+            Change::RemoveMustReach(n, m) => {
+                g.nodes[*n].state.preds.must_reach.remove(m);
+            }
+            Change::SetLabel(k, j, l) => g.edges[*k].labels[*j] = l.clone(),
+            Change::RemoveLabel(k, j) => {
+                g.edges[*k].labels.remove(*j);
+            }
+            Change::Retarget(k, t) => g.edges[*k].to = *t,
+        }
+        g
+    }
 }
 
 /// Every mutant of `g`, in a fixed order.
@@ -99,13 +150,13 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
     let push = |out: &mut Vec<Mutant>,
                 op: Operator,
                 desc: String,
-                graph: Graph,
+                change: Change,
                 start_changed: bool,
                 eq: Option<String>| {
         out.push(Mutant {
             operator: op,
             description: desc,
-            graph,
+            change,
             start_changed,
             equivalent: eq,
         })
@@ -122,8 +173,8 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
             continue;
         }
         for &k in &outs {
-            let mut m = g.clone();
-            let e = m.edges.remove(k);
+            let e = &g.edges[k];
+            let m = Change::RemoveEdge(k);
             push(
                 &mut out,
                 Operator::DropRefinement,
@@ -144,8 +195,7 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
                 continue;
             }
             for (side, narrowed) in narrow(iv) {
-                let mut m = g.clone();
-                m.nodes[n].state.heap.insert(*r, HeapValue::Int(narrowed));
+                let m = Change::SetInt(n, *r, narrowed);
                 push(
                     &mut out,
                     Operator::NarrowInterval,
@@ -158,8 +208,7 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
         }
         let p = &st.preds;
         for &(a, b) in &p.may_equal {
-            let mut m = g.clone();
-            m.nodes[n].state.preds.remove_may_equal(a, b);
+            let m = Change::RemoveMayEqual(n, a, b);
             push(
                 &mut out,
                 Operator::DropPredicate,
@@ -170,8 +219,7 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
             );
         }
         for &(a, b) in &p.joins {
-            let mut m = g.clone();
-            m.nodes[n].state.preds.joins.remove(&(a, b));
+            let m = Change::RemoveJoin(n, a, b);
             let eq = if realized(st, a) && realized(st, b) {
                 Some(VACUOUS_REALIZED.to_string())
             } else if a == b && p.is_non_tree(a) {
@@ -191,8 +239,7 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
             );
         }
         for &r in &p.non_tree {
-            let mut m = g.clone();
-            m.nodes[n].state.preds.non_tree.remove(&r);
+            let m = Change::RemoveNonTree(n, r);
             let eq = if realized(st, r) {
                 Some(VACUOUS_REALIZED.to_string())
             } else if p.joins(r, r) {
@@ -210,8 +257,7 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
             );
         }
         for r in p.cyclic.keys() {
-            let mut m = g.clone();
-            m.nodes[n].state.preds.cyclic.remove(r);
+            let m = Change::RemoveCyclic(n, *r);
             let eq = realized(st, *r).then(|| VACUOUS_REALIZED.to_string());
             push(
                 &mut out,
@@ -223,8 +269,7 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
             );
         }
         for mr in &p.must_reach {
-            let mut m = g.clone();
-            m.nodes[n].state.preds.must_reach.remove(mr);
+            let m = Change::RemoveMustReach(n, mr.clone());
             let eq = Some(
                 "weakening: →! is a requirement the check verifies; dropping it cannot reject a trace".to_string(),
             );
@@ -250,8 +295,7 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
                 continue;
             }
             if let Some(f) = flip(l) {
-                let mut m = g.clone();
-                m.edges[k].labels[j] = f.clone();
+                let m = Change::SetLabel(k, j, f.clone());
                 push(
                     &mut out,
                     Operator::FlipLabel,
@@ -261,8 +305,7 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
                     None,
                 );
             }
-            let mut m = g.clone();
-            m.edges[k].labels.remove(j);
+            let m = Change::RemoveLabel(k, j);
             push(
                 &mut out,
                 Operator::DropLabel,
@@ -283,8 +326,7 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
             if t == e.to || t == e.from || position(&g.nodes[t].state) != pos {
                 continue;
             }
-            let mut m = g.clone();
-            m.edges[k].to = t;
+            let m = Change::Retarget(k, t);
             let eq = jtg_engine::instance_of::is_instance(
                 &g.nodes[e.from].state,
                 &g.nodes[t].state,
@@ -481,6 +523,7 @@ pub fn sample(all: Vec<Mutant>, max: usize) -> Vec<Mutant> {
 
 /// Checks every mutant against the same concrete runs (drawn from the original start state).
 pub fn run_mutants(
+    base: &Graph,
     prog: &Program,
     sem: jtg_engine::state::IntSemantics,
     mutants: &[Mutant],
@@ -490,7 +533,8 @@ pub fn run_mutants(
     mutants
         .iter()
         .map(|m| {
-            let matcher = super::path::Matcher::new(&m.graph, prog, sem);
+            let graph = m.graph(base);
+            let matcher = super::path::Matcher::new(&graph, prog, sem);
             for (k, r) in runs.iter().enumerate() {
                 if let Verdict::Violation(s) = check_run(&matcher, prog, *r, sem).verdict {
                     return Fate::Killed {

@@ -97,7 +97,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let derived = all.len();
     let picked = sample(all, a.max_mutants);
     let runs: Vec<&dyn ConcreteRun> = base.iter().map(|t| t as &dyn ConcreteRun).collect();
-    let mut fates = run_mutants(&prog, sem, &picked, &runs);
+    let mut fates = run_mutants(&graph, &prog, sem, &picked, &runs);
     // survivors: a bounded enumeration ten times larger, of another seed and larger sizes
     let open: Vec<usize> = (0..picked.len())
         .filter(|&k| fates[k] == Fate::Survived)
@@ -114,7 +114,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             traces(&target, &g2, a.n * 10, a.max_steps).context("tracing the enumeration")?;
         let more_runs: Vec<&dyn ConcreteRun> = more.iter().map(|t| t as &dyn ConcreteRun).collect();
         let subset: Vec<_> = open.iter().map(|&k| picked[k].clone()).collect();
-        let again = run_mutants(&prog, sem, &subset, &more_runs);
+        let again = run_mutants(&graph, &prog, sem, &subset, &more_runs);
         for (&k, f) in open.iter().zip(again) {
             fates[k] = match f {
                 Fate::Survived => Fate::Equivalent(format!(
