@@ -2,14 +2,14 @@
 //! dispatch by instance refinement), returns, type tests, monitors.
 
 use super::{exception, Exec, Flow};
-use crate::class::{Insn, InvokeKind, Method, MethodRef};
+use crate::class::{Insn, InvokeKind, MethodRef};
 use crate::error::EngineError;
 use crate::graph::EdgeKind;
 use crate::models::{self, LibraryCall};
 use crate::state::{End, Frame, HeapValue, Interval, MethodId, Ref};
 use std::collections::BTreeMap;
 
-pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, _method: &Method) -> Result<Flow, EngineError> {
+pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
     match insn {
         Insn::New(class) => {
             let fields = models::instance_fields(ex.cx.prog, class)?;

@@ -104,7 +104,7 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
         | Insn::CheckCast(_)
         | Insn::InstanceOf(_)
         | Insn::MonitorEnter
-        | Insn::MonitorExit => invoke::eval(&mut ex, insn, method),
+        | Insn::MonitorExit => invoke::eval(&mut ex, insn),
         Insn::AThrow => exception::athrow(&mut ex),
         Insn::NewArray(_)
         | Insn::ANewArray(_)
