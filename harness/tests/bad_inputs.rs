@@ -3,15 +3,12 @@
 //! documented exit code (README "Exit codes"), never a panic. `cli_errors.rs` has the
 //! unsupported-feature rows (exit 3) and the unknown class / method / directory rows.
 
+mod common;
+use common::fixtures;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-fn fixtures() -> PathBuf {
-    std::env::var_os("JTG_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"))
-}
 
 fn fx() -> String {
     let d = fixtures();

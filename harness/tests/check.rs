@@ -2,6 +2,9 @@
 //! real graphs pass, hand-broken graphs are caught at the right step, overflow is classified
 //! by the integer semantics.
 
+mod common;
+use common::fixtures;
+
 use jtg_engine::class::ClassPath;
 use jtg_engine::graph::{EdgeKind, Label};
 use jtg_engine::state::text::{parse_state, TextContext};
@@ -10,18 +13,6 @@ use jtg_engine::{build_graph, Graph, Options, Program};
 use jtg_harness::check::path::Matcher;
 use jtg_harness::check::{check_run, Target, Verdict};
 use std::path::PathBuf;
-
-fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("JTG_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"));
-    assert!(
-        dir.join("List.class").is_file(),
-        "fixtures missing in {}: run `make fixtures`",
-        dir.display()
-    );
-    dir
-}
 
 fn program() -> Program {
     Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))

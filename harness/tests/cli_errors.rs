@@ -1,14 +1,10 @@
 //! The `jtg` binary on inputs it cannot handle: one-line errors naming the problem, documented
 //! exit codes, never a panic.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
+use common::fixtures;
 
-fn fixtures() -> PathBuf {
-    std::env::var_os("JTG_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"))
-}
+use std::process::Command;
 
 /// Runs jtg; returns (exit code, stderr).
 fn jtg(args: &[&str]) -> (i32, String) {

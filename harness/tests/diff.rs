@@ -1,20 +1,11 @@
 //! `jtg diff` end to end: two graphs of ListOps.length, built with `--ints unbounded` and
 //! `--ints java`, written as JSON by `jtg graph` and compared by `jtg diff`.
 
+mod common;
+use common::fixtures;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("JTG_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"));
-    assert!(
-        dir.join("List.class").is_file(),
-        "fixtures missing in {}: run `make fixtures`",
-        dir.display()
-    );
-    dir
-}
 
 fn jtg(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_jtg"))

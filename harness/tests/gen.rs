@@ -1,5 +1,8 @@
 //! `jtg_harness::gen`: random concrete instances of start states (`make fixtures` first).
 
+mod common;
+use common::fixtures;
+
 use jtg_engine::class::ClassPath;
 use jtg_engine::instance_of::is_instance;
 use jtg_engine::state::text::{parse_state, TextContext};
@@ -14,18 +17,6 @@ use std::sync::Arc;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("JTG_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("build/fixtures"));
-    assert!(
-        dir.join("List.class").is_file(),
-        "fixtures missing in {}: run `make fixtures`",
-        dir.display()
-    );
-    dir
 }
 
 fn program() -> Program {

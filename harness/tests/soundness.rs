@@ -2,6 +2,9 @@
 //! in both integer semantics, × 1000 generated inputs (fixed seed): no trace may violate the
 //! engine's graph. One test binary, so one JVM for all runs.
 
+mod common;
+use common::fixtures;
+
 use jtg_engine::class::ClassPath;
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
 use jtg_engine::state::IntSemantics;
@@ -16,18 +19,6 @@ const SEED: u64 = 1;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../java-fixtures")
-}
-
-fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("JTG_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"));
-    assert!(
-        dir.join("List.class").is_file(),
-        "fixtures missing in {}: run `make fixtures`",
-        dir.display()
-    );
-    dir
 }
 
 fn suite() -> Vec<(String, Option<String>)> {

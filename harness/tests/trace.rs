@@ -1,24 +1,14 @@
 //! End-to-end tests of the tracer against the Java fixtures (`make fixtures`).
 
+mod common;
+use common::fixtures;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use jtg_harness::{
     trace_method, CFrame, CHeap, CObject, CValue, ConcreteInput, HarnessError, ObjId, Trace,
     TraceEnd, TraceOptions,
 };
-
-fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("JTG_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"));
-    assert!(
-        dir.join("List.class").is_file(),
-        "fixtures missing in {}: run `make fixtures`",
-        dir.display()
-    );
-    dir
-}
 
 fn run(
     class: &str,
