@@ -175,7 +175,12 @@ fn start() -> Result<Jvm, HarnessError> {
     let mut args = InitArgsBuilder::new()
         .version(JNIVersion::V1_8)
         .option(format!("-Djava.class.path={}", classes::ASM_JARS.join(":")))
-        .option("-Xshare:auto");
+        .option("-Xshare:auto")
+        // HotSpot prints its own warnings (tty, unified logging) to stdout by default, which
+        // would corrupt jtg's JSON/text output: e.g. "Potentially dangerous stack overflow in
+        // ReservedStackAccess annotated method" when a traced run overflows inside a lock.
+        .option("-XX:+DisplayVMOutputToStderr")
+        .option("-Xlog:all=warning:stderr");
     if cfg!(debug_assertions) {
         args = args.option("-Xcheck:jni");
     }

@@ -396,7 +396,10 @@ fn stack_overflow_in_the_concrete_run() {
         &[("JAVA_TOOL_OPTIONS", "-Xss256k")],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let j: serde_json::Value = serde_json::from_str(&r.stdout).expect("trace JSON");
+    let j: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| {
+        let tail = &r.stdout[r.stdout.len().saturating_sub(600)..];
+        panic!("trace JSON: {e}\n... {tail}\nstderr: {}", r.stderr)
+    });
     assert_eq!(
         j["cut"], false,
         "the run was cut before the stack overflowed"
@@ -407,6 +410,9 @@ fn stack_overflow_in_the_concrete_run() {
         .stderr
         .lines()
         .filter(|l| !l.starts_with("Picked up JAVA_TOOL_OPTIONS"))
+        // HotSpot's own note when the overflow happens inside a @ReservedStackAccess method
+        // (java.util.concurrent locks); timing-dependent, and it belongs on stderr.
+        .filter(|l| !l.contains("VM warning: Potentially dangerous stack overflow"))
         .collect();
     assert!(others.is_empty(), "{others:?}");
 }
