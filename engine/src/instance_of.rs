@@ -181,8 +181,19 @@ fn control(sp: &State, g: &State) -> Result<Vec<Root>, Mismatch> {
             }
         }
     }
-    // Statics: s' may know more static fields than s (s does not constrain them), but every
-    // static field s constrains must be present in s'.
+    // Statics: both states must know the same static fields ([I], `mergeStaticFields`). A
+    // static s knows and s' does not is unconstrained in s'; one s' knows and s does not
+    // would, in s, get its first-access value at the next read, which cannot alias anything
+    // of the run so far, so s would lose the aliasing s' may have.
+    if let Some((class, field)) = sp.statics.keys().find(|k| !g.statics.contains_key(*k)) {
+        return Err(no(
+            'a',
+            format!(
+                "sf.{}.{field} is known in s' but not in s",
+                display_type(class)
+            ),
+        ));
+    }
     for ((class, field), r) in &g.statics {
         let name = format!("sf.{}.{field}", display_type(class));
         match sp.statics.get(&(class.clone(), field.clone())) {

@@ -33,6 +33,8 @@ pub struct Program {
     pub hierarchy: Hierarchy,
     liveness: Mutex<HashMap<MethodId, Arc<Liveness>>>,
     read_statics: std::sync::OnceLock<Vec<(crate::state::StaticField, FieldType)>>,
+    static_types:
+        std::sync::OnceLock<std::collections::BTreeMap<crate::state::StaticField, FieldType>>,
 }
 
 impl Program {
@@ -41,6 +43,7 @@ impl Program {
             hierarchy: Hierarchy::new(Arc::new(classpath)),
             liveness: Mutex::new(HashMap::new()),
             read_statics: std::sync::OnceLock::new(),
+            static_types: std::sync::OnceLock::new(),
         }
     }
 
@@ -49,6 +52,98 @@ impl Program {
     pub fn read_statics(&self) -> &[(crate::state::StaticField, FieldType)] {
         self.read_statics
             .get_or_init(|| crate::eval::summary::read_statics(self))
+    }
+
+    /// The classes a program starting in `entry` can name: `entry`, and transitively the
+    /// superclasses, interfaces, field and method-descriptor types and the classes the code
+    /// mentions (new, casts, type tests, field and method owners, handlers). Classes missing
+    /// from the class path are left out. Concrete inputs of a wide declared type (an `Object`
+    /// field) are drawn from these, the classes whose behaviour the program can depend on.
+    pub fn named_classes(&self, entry: &str) -> std::collections::BTreeSet<String> {
+        use crate::class::Insn;
+        fn add_type(t: &FieldType, todo: &mut Vec<String>) {
+            match t {
+                FieldType::Object(c) => todo.push(c.clone()),
+                FieldType::Array(e) => add_type(e, todo),
+                _ => {}
+            }
+        }
+        fn add_name(n: &str, todo: &mut Vec<String>) {
+            // an array descriptor (`[LList;`) names its element class
+            match n.trim_start_matches('[') {
+                e if e.len() < n.len() => {
+                    if let Some(c) = e.strip_prefix('L').and_then(|c| c.strip_suffix(';')) {
+                        todo.push(c.to_string());
+                    }
+                }
+                _ => todo.push(n.to_string()),
+            }
+        }
+        let cp = self.hierarchy.classpath();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo = vec![entry.to_string()];
+        while let Some(name) = todo.pop() {
+            if seen.contains(&name) {
+                continue;
+            }
+            let Ok(class) = cp.load(&name) else { continue };
+            seen.insert(name);
+            todo.extend(class.super_name.iter().cloned());
+            todo.extend(class.interfaces.iter().cloned());
+            for f in &class.fields {
+                add_type(&f.desc, &mut todo);
+            }
+            for m in &class.methods {
+                for t in m.desc.params.iter().chain(m.desc.ret.iter()) {
+                    add_type(t, &mut todo);
+                }
+                let Some(code) = &m.code else { continue };
+                todo.extend(code.handlers.iter().filter_map(|h| h.catch_type.clone()));
+                for (_, insn) in &code.insns {
+                    match insn {
+                        Insn::New(c)
+                        | Insn::ANewArray(c)
+                        | Insn::CheckCast(c)
+                        | Insn::InstanceOf(c)
+                        | Insn::MultiANewArray { class: c, .. } => add_name(c, &mut todo),
+                        Insn::GetStatic(f)
+                        | Insn::PutStatic(f)
+                        | Insn::GetField(f)
+                        | Insn::PutField(f) => {
+                            todo.push(f.class.clone());
+                            add_type(&f.desc, &mut todo);
+                        }
+                        Insn::Invoke { method, .. } => add_name(&method.class, &mut todo),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// The type of a static field as the instructions that access it declare it (`None` when
+    /// no `getstatic`/`putstatic` of the class path names it).
+    pub fn static_type(&self, key: &crate::state::StaticField) -> Option<&FieldType> {
+        self.static_types
+            .get_or_init(|| {
+                let cp = self.hierarchy.classpath();
+                let mut out = std::collections::BTreeMap::new();
+                for name in cp.class_names() {
+                    let Ok(class) = cp.load(&name) else { continue };
+                    for m in &class.methods {
+                        for (_, insn) in m.code.iter().flat_map(|c| c.insns.iter()) {
+                            if let crate::class::Insn::GetStatic(f)
+                            | crate::class::Insn::PutStatic(f) = insn
+                            {
+                                out.insert((f.class.clone(), f.name.clone()), f.desc.clone());
+                            }
+                        }
+                    }
+                }
+                out
+            })
+            .get(key)
     }
 
     /// The live locals of a method (computed once per method).

@@ -523,3 +523,35 @@ fn truncated_and_flipped_class_files_never_panic() {
         let _ = parse_class(&m);
     }
 }
+
+#[test]
+fn named_classes_are_the_transitive_references_of_the_entry_class() {
+    let prog = jtg_engine::Program::new(ClassPath::from_paths(&[fixtures()]).expect("classpath"));
+    let types = prog.named_classes("Types");
+    // Types names itself (field types, casts); java/lang/Object is not on the class path
+    assert!(types.contains("Types"), "{types:?}");
+    assert!(!types.contains("decode/Opcodes"), "{types:?}");
+    assert!(!types.contains("List"), "{types:?}");
+    // Tree.size's class names its own node class and nothing of the other fixtures
+    let tree = prog.named_classes("Tree");
+    assert!(tree.contains("Tree"), "{tree:?}");
+    assert!(!tree.contains("Types"), "{tree:?}");
+    // a missing entry class names nothing
+    assert!(prog.named_classes("NoSuchClass").is_empty());
+}
+
+#[test]
+fn proper_subtypes_of_arrays_follow_their_elements() {
+    let h = hierarchy();
+    for (t, want) in [
+        ("[I", false),
+        ("[[I", false),
+        ("[Lhier/Unit;", false),
+        ("[Lhier/Sq;", true),
+        ("[[Lhier/Shape;", true),
+        ("hier/Unit", false),
+        ("hier/Base", true),
+    ] {
+        assert_eq!(h.has_proper_subtype(t).expect(t), want, "{t}");
+    }
+}

@@ -352,6 +352,15 @@ impl Hierarchy {
     /// Whether some known class or interface other than `class` is a subtype of it (final
     /// classes have none). Used where a value's runtime type could be narrower than a bound.
     pub fn has_proper_subtype(&self, class: &str) -> Result<bool, ClassError> {
+        // arrays are covariant: `B[]` is below `A[]` exactly when `B` is below `A`; an array
+        // of a primitive type has no proper subtype
+        if let Some(elem) = array_component(class) {
+            return if is_primitive_descriptor(elem) {
+                Ok(false)
+            } else {
+                self.has_proper_subtype(elem)
+            };
+        }
         if let Some(c) = self.class(class)? {
             if c.is_final {
                 return Ok(false);

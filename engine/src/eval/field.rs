@@ -3,10 +3,10 @@
 //! values on first access).
 
 use super::{exception, Exec, Flow};
-use crate::class::{FieldRef, Insn};
+use crate::class::{FieldRef, FieldType, Insn};
 use crate::error::EngineError;
 use crate::program::most_general;
-use crate::state::{FieldSet, HeapValue, Ref, State};
+use crate::state::{FieldSet, HeapValue, IntSemantics, Ref, State, StaticField};
 use std::collections::BTreeSet;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
@@ -48,34 +48,10 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             let r = match ex.st.statics.get(&key) {
                 Some(r) => *r,
                 None => {
-                    // first access: the most general value of the field's type (the class is
-                    // treated as initialized, as AProVE's competition setting does)
                     let sem = ex.sem();
-                    let r = most_general(&mut ex.st, &f.desc, sem).map_err(|w| {
+                    fill_static(&mut ex.st, key, &f.desc, sem).map_err(|w| {
                         ex.unsupported(format!("static field {}.{}: {w}", f.class, f.name))
-                    })?;
-                    if r.is_obj() {
-                        // an unknown static may have any shape, and may be (or share with)
-                        // the objects of the other statics, which class initializers may
-                        // have linked; it cannot alias the entry method's arguments, which
-                        // exist only after initialization
-                        ex.st.preds.add_join(r, r);
-                        ex.st.preds.add_non_tree(r);
-                        ex.st.preds.add_cyclic(r, FieldSet::new());
-                        let others: Vec<Ref> = ex
-                            .st
-                            .statics
-                            .values()
-                            .copied()
-                            .filter(|o| o.is_obj())
-                            .collect();
-                        for o in others {
-                            ex.st.preds.add_may_equal(r, o);
-                            ex.st.preds.add_join(r, o);
-                        }
-                    }
-                    ex.st.statics.insert(key, r);
-                    r
+                    })?
                 }
             };
             ex.push(r)?;
@@ -88,6 +64,37 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         }
         _ => Err(ex.unsupported("instruction not modelled".into())),
     }
+}
+
+/// The value of a static field at its first access: the most general value of its type (the
+/// class is treated as initialized, as AProVE's competition setting does). An object may have
+/// any shape, and may be (or share with) the objects of the other known statics, which class
+/// initializers may have linked; it cannot alias anything the program created or read since
+/// the entry, as the program never read this field. `Err` names an unsupported type.
+pub(crate) fn fill_static(
+    st: &mut State,
+    key: StaticField,
+    desc: &FieldType,
+    sem: IntSemantics,
+) -> Result<Ref, String> {
+    let r = most_general(st, desc, sem)?;
+    if r.is_obj() {
+        st.preds.add_join(r, r);
+        st.preds.add_non_tree(r);
+        st.preds.add_cyclic(r, FieldSet::new());
+        let others: Vec<Ref> = st
+            .statics
+            .values()
+            .copied()
+            .filter(|o| o.is_obj())
+            .collect();
+        for o in others {
+            st.preds.add_may_equal(r, o);
+            st.preds.add_join(r, o);
+        }
+    }
+    st.statics.insert(key, r);
+    Ok(r)
 }
 
 /// The reference in field `f` of the realized object `obj`.

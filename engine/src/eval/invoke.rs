@@ -6,6 +6,7 @@ use crate::class::{Insn, InvokeKind, MethodRef};
 use crate::error::EngineError;
 use crate::graph::EdgeKind;
 use crate::models::{self, LibraryCall};
+use crate::refine;
 use crate::state::{End, Frame, HeapValue, Interval, MethodId, Ref};
 use std::collections::BTreeMap;
 
@@ -73,16 +74,36 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 ex.push(v)?;
                 return Ok(Flow::Next);
             }
-            if let Some(flow) = ex.need_realized(r)? {
-                return Ok(flow);
-            }
-            let ty = ex
-                .st
-                .value(r)
-                .and_then(|v| v.type_name())
-                .unwrap_or("java/lang/Object")
-                .to_string();
-            let ok = ex.cx.prog.hierarchy.is_subtype(&ty, t)?;
+            let ok = match ex.st.value(r) {
+                Some(v @ (HeapValue::Unknown { ty } | HeapValue::Abstract { ty })) => {
+                    let exists = v.exists();
+                    let below = ex.cx.prog.hierarchy.is_subtype(ty, t)?;
+                    if below && exists {
+                        // an existing object whose static type is below `t`
+                        true
+                    } else if !below && ty == "java/lang/Object" {
+                        // too wide to enumerate: decided by the outcome of a type
+                        // refinement (`T:`/`F:`), else that refinement happens now
+                        if exists && ex.before.split.is_some() {
+                            ex.before.split == Some(true)
+                        } else {
+                            let succs = refine::instance::refine_type(&ex.before, r, t, ex.sem());
+                            return Ok(Flow::Refine(EdgeKind::Refine, succs));
+                        }
+                    } else {
+                        return ex.need_realized(r)?.ok_or_else(|| {
+                            EngineError::Internal(format!("{r} needs no realization"))
+                        });
+                    }
+                }
+                other => {
+                    let ty = other
+                        .and_then(|v| v.type_name())
+                        .unwrap_or("java/lang/Object")
+                        .to_string();
+                    ex.cx.prog.hierarchy.is_subtype(&ty, t)?
+                }
+            };
             if is_cast {
                 if !ok {
                     return exception::throw_builtin(ex, "java/lang/ClassCastException");
@@ -252,6 +273,26 @@ fn library(
             }
             .ok_or_else(|| ex.invalid("String.length() on a non-String"))?;
             ex.push(count)?;
+        }
+        LibraryCall::ArrayClone => {
+            let a = ex.peek(0)?;
+            if let Some(flow) = ex.need_realized(a)? {
+                return Ok(flow);
+            }
+            ex.pop()?;
+            let Some(HeapValue::Array { ty, len, elems }) = ex.st.value(a).cloned() else {
+                return Err(ex.invalid("clone() of an array on a non-array"));
+            };
+            let primitive = ty.len() == 2;
+            if elems.is_none() && !primitive {
+                // the copy's unknown elements would have to alias the original's
+                return Err(ex.unsupported(format!(
+                    "clone() of an array {} of unknown elements",
+                    crate::state::display_type(&ty)
+                )));
+            }
+            let copy = ex.st.new_obj(HeapValue::Array { ty, len, elems });
+            ex.push(copy)?;
         }
         LibraryCall::MathMax | LibraryCall::MathMin | LibraryCall::MathAbs => {
             let sem = ex.sem();

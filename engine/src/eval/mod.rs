@@ -11,6 +11,7 @@ mod array;
 mod branch;
 mod exception;
 mod field;
+pub(crate) use field::fill_static;
 mod invoke;
 mod stack;
 pub mod summary;

@@ -19,7 +19,7 @@ use super::{EdgeKind, Graph, Label, NodeId};
 use crate::class::Insn;
 use crate::error::EngineError;
 use crate::eval::summary::{self, CallAbstraction, CallSite};
-use crate::eval::{self, Ctx, Step};
+use crate::eval::{self, fill_static, Ctx, Step};
 use crate::instance_of::is_instance;
 use crate::merge::{merge, MergeOptions};
 use crate::program::{Options, Program};
@@ -380,13 +380,27 @@ impl Builder<'_> {
             thresholds: self.prog.compared_constants(method),
             sem: self.opts.ints,
         };
-        let g = merge(
-            &self.graph.nodes[m].state,
-            &self.graph.nodes[id].state,
-            self.prog,
-            &opts,
-        )
-        .map_err(|e| EngineError::Internal(e.to_string()))?;
+        // both states must know the same static fields; the new one gets the statics only
+        // the older one knows along a refinement edge (it represents the same states)
+        let older =
+            self.with_statics_of(&self.graph.nodes[m].state, &self.graph.nodes[id].state)?;
+        let newer = self.with_statics_of(&self.graph.nodes[id].state, &older)?;
+        let id = if newer.statics.len() > self.graph.nodes[id].state.statics.len() {
+            let names: Vec<String> = newer
+                .statics
+                .keys()
+                .filter(|k| !self.graph.nodes[id].state.statics.contains_key(*k))
+                .map(|(c, f)| format!("{}.{f}", c.replace('/', ".")))
+                .collect();
+            let label = Label::Note(format!("filled static fields {}", names.join(", ")));
+            let filled = self.add(id, newer.clone(), EdgeKind::Refine, vec![label])?;
+            self.redirected[id] = true;
+            filled
+        } else {
+            id
+        };
+        let g = merge(&older, &newer, self.prog, &opts)
+            .map_err(|e| EngineError::Internal(e.to_string()))?;
         if self.graph.nodes.len() >= self.opts.max_nodes {
             return Err(EngineError::Budget {
                 max: self.opts.max_nodes,
@@ -400,5 +414,25 @@ impl Builder<'_> {
         self.instance_edge(id, gid);
         self.queue.push_back(gid);
         Ok(())
+    }
+
+    /// `st` knowing also the static fields `other` knows: a static `st` never accessed gets its
+    /// first-access value ([`fill_static`]), which is what `st` says about it. Dropping it
+    /// from `other` instead would be unsound: its value may be an object the program also
+    /// holds elsewhere.
+    fn with_statics_of(&self, st: &State, other: &State) -> Result<State, EngineError> {
+        let mut out = st.clone();
+        for key in other.statics.keys() {
+            if out.statics.contains_key(key) {
+                continue;
+            }
+            let t = self.prog.static_type(key).ok_or_else(|| {
+                EngineError::Internal(format!("no type known for static {}.{}", key.0, key.1))
+            })?;
+            fill_static(&mut out, key.clone(), t, self.opts.ints).map_err(|w| {
+                EngineError::Internal(format!("static field {}.{}: {w}", key.0, key.1))
+            })?;
+        }
+        Ok(out)
     }
 }

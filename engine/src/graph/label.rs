@@ -51,6 +51,10 @@ pub enum Label {
     },
     /// `a cond b`, a relation that held when the edge was taken.
     Rel { a: Operand, cond: Cond, b: Operand },
+    /// `o3 instanceof T` / `o3 !instanceof T`: the outcome of a type refinement (spec §5.3,
+    /// step 2) for `instanceof`/`checkcast` on an object whose static type is too wide to
+    /// enumerate its subtypes (`java.lang.Object`). `ty` is an internal name (`a/b/C`).
+    Type { r: Ref, ty: String, holds: bool },
     /// Informative text (e.g. which reference a refinement case decided).
     Note(String),
 }
@@ -92,6 +96,14 @@ impl Label {
                     _ => None,
                 }
             }
+            [r, kw @ ("instanceof" | "!instanceof"), ty] => match Ref::parse(r) {
+                Some(r) if r.is_obj() => Some(Label::Type {
+                    r,
+                    ty: ty.replace('.', "/"),
+                    holds: *kw == "instanceof",
+                }),
+                _ => None,
+            },
             [a, c, b] => {
                 let cond = CONDS.iter().find(|k| k.symbol() == *c);
                 match (Operand::parse(a), cond, Operand::parse(b)) {
@@ -119,6 +131,10 @@ impl fmt::Display for Label {
                 None => write!(f, "{res} = {a}"),
             },
             Label::Rel { a, cond, b } => write!(f, "{a} {} {b}", cond.symbol()),
+            Label::Type { r, ty, holds } => {
+                let kw = if *holds { "instanceof" } else { "!instanceof" };
+                write!(f, "{r} {kw} {}", ty.replace('/', "."))
+            }
             Label::Note(s) => f.write_str(s),
         }
     }
@@ -137,11 +153,23 @@ mod tests {
             "i5 = -i2",
             "i9 = 3 * i2",
             "o1 = null",
+            "o3 instanceof javaUtilEx.Content",
+            "o3 !instanceof java.lang.String",
         ] {
             let l = Label::parse(s);
             assert_eq!(l.to_string(), s);
         }
         assert!(matches!(Label::parse("o1 = null"), Label::Note(_)));
         assert!(matches!(Label::parse("i4 ≤ 0"), Label::Rel { .. }));
+        assert_eq!(
+            Label::parse("o3 !instanceof a.B"),
+            Label::Type {
+                r: Ref::parse("o3").unwrap(),
+                ty: "a/B".into(),
+                holds: false
+            }
+        );
+        // an int reference cannot be a type test
+        assert!(matches!(Label::parse("i3 instanceof A"), Label::Note(_)));
     }
 }

@@ -164,10 +164,16 @@ fn cond_a_control() {
         "end: return i1\ni1: Z",
         'a',
     );
-    // statics: s' may know more, not less
+    // statics: the same ones must be known (a static s does not know would get a first-access
+    // value there that cannot alias what s' may have stored in it)
     yes(
         "00 | ε | ε\nstatic: A.x=i1  A.y=i2\ni1: 1  i2: 2",
+        "00 | ε | ε\nstatic: A.x=i1  A.y=i2\ni1: Z  i2: Z",
+    );
+    not(
+        "00 | ε | ε\nstatic: A.x=i1  A.y=i2\ni1: 1  i2: 2",
         "00 | ε | ε\nstatic: A.x=i1\ni1: Z",
+        'a',
     );
     not(
         "00 | ε | ε\nstatic: A.y=i2\ni2: 2",

@@ -48,6 +48,9 @@ pub enum LibraryCall {
     MathMax,
     MathMin,
     MathAbs,
+    /// `clone()` of an array: a new array of the same type and length with the same
+    /// elements (a shallow copy), for primitive arrays and arrays with known elements.
+    ArrayClone,
 }
 
 /// The model of `class.name desc`, if any.
@@ -60,7 +63,12 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
             return Some(NoEffect);
         }
     }
+    if class.starts_with('[') && name == "clone" && desc == "()Ljava/lang/Object;" {
+        return Some(ArrayClone);
+    }
     match (class, name, desc) {
+        // `new String()`: the object `new` made already has `count` 0, the empty string
+        ("java/lang/String", "<init>", "()V") => Some(NoEffect),
         ("java/lang/String", "length", "()I") => Some(StringLength),
         ("java/lang/Math", "max", "(II)I") => Some(MathMax),
         ("java/lang/Math", "min", "(II)I") => Some(MathMin),

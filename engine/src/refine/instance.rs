@@ -85,9 +85,18 @@ pub fn refine(
         )));
     }
     if ty == "java/lang/Object" {
-        return Err(unsupported(
-            "instance refinement of java.lang.Object (it would need every class)".into(),
-        ));
+        if exists {
+            return Err(unsupported(
+                "instance refinement of java.lang.Object (it would need every class)".into(),
+            ));
+        }
+        // existence refinement (spec §5.3 step 1): the non-null case is an object of an
+        // unknown class, which is all `ifnull`/`ifnonnull` need; a later use that needs its
+        // class goes through `refine_type` or fails above.
+        let mut s = st.clone();
+        s.heap.insert(r, HeapValue::Abstract { ty: ty.clone() });
+        out.push(Succ::labelled(s, vec![Label::Note(format!("{r} exists"))]));
+        return Ok(out);
     }
     for class in classes {
         let fields = models::instance_fields(prog, &class)?;
@@ -121,6 +130,54 @@ pub fn refine(
         ));
     }
     Ok(out)
+}
+
+/// Type refinement (spec §5.3 step 2) of an object whose static type is `java.lang.Object`
+/// against `t`, for `instanceof t` / `checkcast t`: `null` (when `r` may be null), `T:` `r` is a
+/// `t` (fields unknown), `F:` `r` is not a `t`. The `F:` successor keeps the type
+/// `java.lang.Object`: the state model has no negative type information, so it also represents
+/// `t` instances (an over-approximation); the `F:` flag fixes the outcome of the instruction
+/// that asked, like a state split (§5.6), and the `Type` label says what the case is.
+pub fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> {
+    let exists = st.value(r).is_some_and(HeapValue::exists);
+    let mut out = Vec::new();
+    if !exists && null_possible(st, r) {
+        let mut s = st.clone();
+        s.rename(r, Ref::Null);
+        out.push(Succ::labelled(s, vec![Label::Note(format!("{r} = null"))]));
+    }
+    for holds in [true, false] {
+        let mut s = st.clone();
+        s.split = Some(holds);
+        let value = match (holds, t.starts_with('[')) {
+            (true, true) => {
+                let len = s.new_int(
+                    Interval::at_least(0)
+                        .intersect(&Interval::most_general(sem))
+                        .unwrap_or(Interval::at_least(0)),
+                );
+                HeapValue::Array {
+                    ty: t.to_string(),
+                    len,
+                    elems: None,
+                }
+            }
+            (true, false) => HeapValue::Abstract { ty: t.to_string() },
+            (false, _) => HeapValue::Abstract {
+                ty: "java/lang/Object".into(),
+            },
+        };
+        s.heap.insert(r, value);
+        out.push(Succ::labelled(
+            s,
+            vec![Label::Type {
+                r,
+                ty: t.to_string(),
+                holds,
+            }],
+        ));
+    }
+    out
 }
 
 /// `r = null` is impossible when `r →!F t` with `t` a different, existing object (seed

@@ -414,6 +414,11 @@ fn flip(l: &Label) -> Option<Label> {
                 b,
             })
         }
+        Label::Type { r, ty, holds } => Some(Label::Type {
+            r: *r,
+            ty: ty.clone(),
+            holds: !holds,
+        }),
         Label::Note(_) => None,
     }
 }

@@ -22,7 +22,7 @@
 //! [`first_overflow`]).
 
 use super::instance::{concrete_instance, Concrete, Failure, Witness};
-use crate::trace::{CFrame, CHeap, CValue, Step, Trace, TraceEnd};
+use crate::trace::{CFrame, CHeap, CObject, CValue, Step, Trace, TraceEnd};
 use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
 use jtg_engine::state::{wrap32, ArithOp, IntSemantics, MethodId, Subtyping};
@@ -304,26 +304,28 @@ impl<'g> Matcher<'g> {
                                 reason: f.to_string(),
                             },
                         ),
-                        Ok(w2) => match self.labels_hold(&e.labels, &w, Some(&w2)) {
-                            Err(why) => note(
-                                &mut stuck,
-                                next,
-                                Candidate {
+                        Ok(w2) => {
+                            match self.labels_hold(&e.labels, &w, Some(&w2), (run, it.step)) {
+                                Err(why) => note(
+                                    &mut stuck,
+                                    next,
+                                    Candidate {
+                                        node: e.to,
+                                        via: Some((e.from, e.kind)),
+                                        reason: why,
+                                    },
+                                ),
+                                Ok(()) => todo.push(Item {
                                     node: e.to,
-                                    via: Some((e.from, e.kind)),
-                                    reason: why,
-                                },
-                            ),
-                            Ok(()) => todo.push(Item {
-                                node: e.to,
-                                step: next,
-                                witness: Some(Rc::new(w2)),
-                                parent: Some(me),
-                            }),
-                        },
+                                    step: next,
+                                    witness: Some(Rc::new(w2)),
+                                    parent: Some(me),
+                                }),
+                            }
+                        }
                     }
                 } else {
-                    match self.labels_hold(&e.labels, &w, None) {
+                    match self.labels_hold(&e.labels, &w, None, (run, it.step)) {
                         Err(why) => note(
                             &mut stuck,
                             it.step,
@@ -354,16 +356,33 @@ impl<'g> Matcher<'g> {
             .map_or(EdgeKind::Refine, |e| e.kind)
     }
 
-    /// Checks edge labels: operands under `src`, arithmetic results under `dst` (step edges).
+    /// Checks edge labels: operands under `src`, arithmetic results under `dst` (step edges),
+    /// runtime types in the heap of the run's source `step`.
     /// A label mentioning a reference the witness does not bind is not checkable and passes.
     fn labels_hold(
         &self,
         labels: &[Label],
         src: &Witness,
         dst: Option<&Witness>,
+        (run, step): (&dyn ConcreteRun, usize),
     ) -> Result<(), String> {
         for l in labels {
             match l {
+                Label::Type { r, ty, holds } => {
+                    // the source step's heap, decoded only for the labels that need it
+                    let (Some(CValue::Ref(id)), true) = (src.get(*r), step < run.len()) else {
+                        continue;
+                    };
+                    let Some(class) = run.step(step).heap.get(&id).map(runtime_type) else {
+                        continue;
+                    };
+                    if self.types.is_subtype(&class, ty) != *holds {
+                        return Err(format!(
+                            "label `{l}` does not hold: the run's object is a {}",
+                            class.replace('/', ".")
+                        ));
+                    }
+                }
                 Label::Rel { a, cond, b } => {
                     let (Some(x), Some(y)) = (value(src, a), value(src, b)) else {
                         continue;
@@ -405,6 +424,15 @@ impl<'g> Matcher<'g> {
             }
         }
         Ok(())
+    }
+}
+
+/// The runtime type of a concrete object as an internal name (`[I` for an `int[]`).
+fn runtime_type(o: &CObject) -> String {
+    match o {
+        CObject::Instance { class, .. } => class.clone(),
+        CObject::Array { elem, .. } => format!("[{elem}"),
+        CObject::Str { .. } => "java/lang/String".into(),
     }
 }
 

@@ -40,7 +40,7 @@ use jtg_engine::Program;
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Re-draws of one case before giving up with [`GenError::Unsatisfiable`].
 pub const MAX_ATTEMPTS: u64 = 64;
@@ -151,6 +151,7 @@ pub struct Generator<'a> {
     compared: Vec<i128>,
     classes: RefCell<BTreeMap<String, Vec<String>>>,
     fields: RefCell<BTreeMap<String, Vec<FieldSpec>>>,
+    named: RefCell<Option<BTreeSet<String>>>,
 }
 
 impl<'a> Generator<'a> {
@@ -188,6 +189,7 @@ impl<'a> Generator<'a> {
             compared: prog.compared_constants(method),
             classes: RefCell::new(BTreeMap::new()),
             fields: RefCell::new(BTreeMap::new()),
+            named: RefCell::new(None),
         })
     }
 
@@ -365,10 +367,18 @@ impl<'a> Generator<'a> {
         Ok(out)
     }
 
+    /// The classes the analysed program can name ([`Program::named_classes`]).
+    fn named(&self) -> std::cell::Ref<'_, BTreeSet<String>> {
+        if self.named.borrow().is_none() {
+            *self.named.borrow_mut() = Some(self.prog.named_classes(&self.method.class));
+        }
+        std::cell::Ref::map(self.named.borrow(), |n| n.as_ref().expect("just set"))
+    }
+
     /// The concrete classes a value of declared type `ty` may have: the non-abstract subtypes
     /// whose fields the harness can run (no long/float/double fields). For `java/lang/Object`
-    /// only `Object` itself and the program's own classes, not every JDK class of the built-in
-    /// table.
+    /// only `Object` itself and the program's classes (those it names), not every JDK class of
+    /// the built-in table nor unrelated classes that happen to be on the class path.
     fn classes(&self, ty: &str) -> Result<Vec<String>, GenError> {
         if let Some(v) = self.classes.borrow().get(ty) {
             return Ok(v.clone());
@@ -383,6 +393,10 @@ impl<'a> Generator<'a> {
         for c in all {
             let builtin = Hierarchy::is_builtin(&c);
             if builtin && c != ty && c != "java/lang/Object" && c != "java/lang/String" {
+                continue;
+            }
+            if !builtin && c != ty && !self.named().contains(&c) {
+                // a class of the class path the program never names (it cannot depend on it)
                 continue;
             }
             let ok = self.fields(&c).is_ok_and(|fs| {
