@@ -29,4 +29,25 @@ public class Types {
         }
         return d;
     }
+
+    /**
+     * The number of cells that are their own item: Object.equals, which Types does not
+     * override, is identity.
+     */
+    static int countSelfItems(Types cur) {
+        int n = 0;
+        while (cur != null) {
+            if (cur.equals(cur.item)) {
+                n++;
+            }
+            cur = cur.next;
+        }
+        return n;
+    }
+
+    /** Object.hashCode is any int (a NullPointerException for null). */
+    static int hashParity(Types t) {
+        int h = t.hashCode();
+        return h % 2 == 0 ? 0 : 1;
+    }
 }

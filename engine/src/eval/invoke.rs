@@ -196,6 +196,12 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
             .hierarchy
             .resolve_method(&target_class, &m.name, &m.desc_str)?,
     };
+    if resolved.is_none() && reaches_object_methods(ex, &target_class)? {
+        // the class-path classes do not override it: `java.lang.Object`'s own method runs
+        if let Some(model) = models::library_call("java/lang/Object", &m.name, &m.desc_str) {
+            return library(ex, model, n_args, has_receiver);
+        }
+    }
     let Some(resolved) = resolved else {
         return Err(ex.unsupported(format!(
             "library method {}.{}{} (no model)",
@@ -242,11 +248,25 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     Ok(Flow::Done)
 }
 
+/// Whether a virtual call on `class` that no class-path class declares reaches
+/// `java.lang.Object`'s methods: the first JDK class up the superclass chain is `Object` or a
+/// built-in exception class (which do not override `hashCode`/`equals`).
+fn reaches_object_methods(ex: &Exec<'_>, class: &str) -> Result<bool, EngineError> {
+    let h = &ex.cx.prog.hierarchy;
+    let mut c = class.to_string();
+    loop {
+        if crate::class::Hierarchy::is_builtin(&c) {
+            return Ok(c == "java/lang/Object" || models::is_exception_class(&c));
+        }
+        match h.super_of(&c)? {
+            Some(s) => c = s,
+            None => return Ok(false),
+        }
+    }
+}
+
 fn is_final_builtin(class: &str) -> bool {
-    matches!(
-        class,
-        "java/lang/String" | "java/lang/Math" | "java/lang/Object"
-    )
+    matches!(class, "java/lang/String" | "java/lang/Math")
 }
 
 fn library(
@@ -273,6 +293,30 @@ fn library(
             }
             .ok_or_else(|| ex.invalid("String.length() on a non-String"))?;
             ex.push(count)?;
+        }
+        LibraryCall::ObjectHashCode => {
+            ex.pop()?;
+            let sem = ex.sem();
+            let r = ex.st.new_int(Interval::most_general(sem));
+            ex.push(r)?;
+        }
+        LibraryCall::ObjectEquals => {
+            let (o, this) = (ex.peek(0)?, ex.peek(1)?);
+            // the receiver was realized for dispatch; the argument only needs to be known
+            // null or existing
+            if !o.is_null() && !ex.st.value(o).is_some_and(HeapValue::exists) {
+                if let Some(flow) = ex.need_realized(o)? {
+                    return Ok(flow);
+                }
+            }
+            if this != o && ex.st.preds.may_equal(this, o) {
+                let succs = refine::equality::refine(&ex.before, this, o, ex.cx.prog);
+                return Ok(Flow::Refine(EdgeKind::Refine, succs));
+            }
+            ex.pop()?;
+            ex.pop()?;
+            let r = ex.st.new_int(Interval::literal(i128::from(this == o)));
+            ex.push(r)?;
         }
         LibraryCall::ArrayClone => {
             let a = ex.peek(0)?;

@@ -7,6 +7,11 @@
 //! - `java.lang.Object.<init>()` and the no-argument / message constructors of the built-in
 //!   exception classes do nothing observable (exceptions carry no fields in the model).
 //! - `Math.max/min/abs(int)` compute their results exactly on intervals.
+//! - `Object.hashCode()` (identity hash) is any int; `Object.equals(Object)` is reference
+//!   equality (an equality refinement decides `=?` pairs first). They apply where a virtual
+//!   call reaches `java.lang.Object`'s own method: the receiver's class and its class-path
+//!   ancestors do not override it and the first JDK ancestor is `Object` or an exception class.
+//! - `clone()` of an array is a shallow copy.
 
 use crate::class::{FieldType, Hierarchy};
 use crate::error::EngineError;
@@ -48,6 +53,10 @@ pub enum LibraryCall {
     MathMax,
     MathMin,
     MathAbs,
+    /// `Object.hashCode()`: any int.
+    ObjectHashCode,
+    /// `Object.equals(Object)`: `this == o`.
+    ObjectEquals,
     /// `clone()` of an array: a new array of the same type and length with the same
     /// elements (a shallow copy), for primitive arrays and arrays with known elements.
     ArrayClone,
@@ -70,6 +79,8 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
         // `new String()`: the object `new` made already has `count` 0, the empty string
         ("java/lang/String", "<init>", "()V") => Some(NoEffect),
         ("java/lang/String", "length", "()I") => Some(StringLength),
+        ("java/lang/Object", "hashCode", "()I") => Some(ObjectHashCode),
+        ("java/lang/Object", "equals", "(Ljava/lang/Object;)Z") => Some(ObjectEquals),
         ("java/lang/Math", "max", "(II)I") => Some(MathMax),
         ("java/lang/Math", "min", "(II)I") => Some(MathMin),
         ("java/lang/Math", "abs", "(I)I") => Some(MathAbs),
