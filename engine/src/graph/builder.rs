@@ -263,6 +263,7 @@ impl Builder<'_> {
                 max: self.opts.max_nodes,
             });
         }
+        crate::refine::equality::drop_impossible(&mut state, self.prog);
         state.gc();
         state.validate().map_err(|e| {
             EngineError::Internal(format!(

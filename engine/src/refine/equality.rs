@@ -19,6 +19,25 @@ pub fn refine(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Vec<Succ> {
     out
 }
 
+/// Drops every `a =? b` whose two values cannot be one object (e.g. a realized
+/// `java.lang.Object()`, whose class is exact, and a `Tree(?)`). Sound: no concrete state of
+/// `st` has them equal. Keeps later equality refinements from splitting on impossible cases.
+pub fn drop_impossible(st: &mut State, types: &dyn Subtyping) {
+    let impossible: Vec<(Ref, Ref)> = st
+        .preds
+        .may_equal
+        .iter()
+        .filter(|(a, b)| match (st.value(*a), st.value(*b)) {
+            (Some(va), Some(vb)) => meet(va, vb, types).is_none(),
+            _ => false,
+        })
+        .copied()
+        .collect();
+    for (a, b) in impossible {
+        st.preds.remove_may_equal(a, b);
+    }
+}
+
 /// `s[r/p]` where `p` takes the combined value of both; `None` when the two cannot be equal.
 fn identify(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Option<State> {
     let mut vr = st.value(r)?.clone();
