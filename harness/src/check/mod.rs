@@ -102,6 +102,7 @@ pub struct TraceCheck {
     pub verdict: Verdict,
     /// Recorded steps.
     pub steps: usize,
+    /// Cut by the step budget or by a `StackOverflowError` (checked as a prefix).
     pub cut: bool,
     /// The matched path (empty unless the verdict is `Pass` or `OutsideModel`).
     pub path: Vec<NodeId>,
@@ -109,6 +110,13 @@ pub struct TraceCheck {
     pub checked: usize,
     /// Time spent matching (not tracing), in nanoseconds.
     pub match_nanos: u64,
+}
+
+/// Whether a run ended because the JVM's stack ran out. The model's call stack is unbounded
+/// (and recursion is abstracted), so such a run is cut by a resource limit of the JVM, as a
+/// run is cut by the step budget: it is checked as a prefix and counted as cut.
+fn stack_overflow(end: &TraceEnd) -> bool {
+    matches!(end, TraceEnd::Threw { class, .. } if class == "java/lang/StackOverflowError")
 }
 
 /// Checks one recorded run against the graph of `matcher`.
@@ -119,13 +127,17 @@ pub fn check_run(
     sem: IntSemantics,
 ) -> TraceCheck {
     let t0 = Instant::now();
-    let cut = matches!(run.end(), TraceEnd::Cut { .. });
+    let cut = matches!(run.end(), TraceEnd::Cut { .. }) || stack_overflow(run.end());
     let overflow = match sem {
         IntSemantics::Unbounded => first_overflow(run, prog),
         IntSemantics::Java => None,
     };
     let extent = match overflow {
         Some(k) => Extent::Prefix { last: k },
+        // the JVM's stack limit cut the run: its steps are checked, its end is not
+        None if stack_overflow(run.end()) => Extent::Prefix {
+            last: run.len().saturating_sub(1),
+        },
         None => Extent::Full,
     };
     let (verdict, path, checked) = match matcher.run(run, extent) {
