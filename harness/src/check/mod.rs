@@ -192,6 +192,52 @@ pub fn shrink(
     Ok(best)
 }
 
+/// The outcome class of a checked trace (the verdict without its details).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Pass,
+    Violation,
+    OutsideModel,
+}
+
+/// What a [`Summary`] and a report need of one checked trace: the journal record of one case
+/// of `jtg check --journal`, from which a resumed run rebuilds exactly the summary an
+/// uninterrupted run computes. No timings: the record of a case is the same in every run.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TraceRecord {
+    pub outcome: Outcome,
+    pub steps: usize,
+    pub cut: bool,
+    /// The distinct nodes of the matched path, ascending.
+    pub nodes: Vec<NodeId>,
+    pub checked: usize,
+    /// The detailed report of a violation, when the run made one (`--max-reports`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<report::FailureReport>,
+}
+
+impl TraceRecord {
+    /// The record of `c`, without a report.
+    pub fn of(c: &TraceCheck) -> TraceRecord {
+        let mut nodes = c.path.clone();
+        nodes.sort_unstable();
+        nodes.dedup();
+        TraceRecord {
+            outcome: match c.verdict {
+                Verdict::Pass => Outcome::Pass,
+                Verdict::Violation(_) => Outcome::Violation,
+                Verdict::OutsideModel { .. } => Outcome::OutsideModel,
+            },
+            steps: c.steps,
+            cut: c.cut,
+            nodes,
+            checked: c.checked,
+            report: None,
+        }
+    }
+}
+
 /// Totals over many traces.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
@@ -230,6 +276,36 @@ impl Summary {
                 *b = true;
             }
         }
+    }
+
+    /// Adds a trace known by its record (e.g. read back from a journal; records hold no
+    /// timings, so `match_nanos` is not increased). A node the graph does not have is an
+    /// error: the record is of another graph.
+    pub fn add_record(&mut self, r: &TraceRecord) -> Result<(), CheckError> {
+        if let Some(&n) = r.nodes.iter().find(|&&n| n >= self.covered.len()) {
+            return Err(CheckError::BadInput(format!(
+                "a recorded trace visits node {n}, but the graph has {} nodes",
+                self.covered.len()
+            )));
+        }
+        self.traces += 1;
+        self.steps += r.steps as u64;
+        self.cut += usize::from(r.cut);
+        self.checked += r.checked as u64;
+        match r.outcome {
+            Outcome::Pass => {}
+            Outcome::Violation => self.violations += 1,
+            Outcome::OutsideModel => self.outside_model += 1,
+        }
+        for &n in &r.nodes {
+            self.covered[n] = true;
+        }
+        Ok(())
+    }
+
+    /// Number of graph nodes some trace visited.
+    pub fn covered_nodes(&self) -> usize {
+        self.covered.iter().filter(|b| **b).count()
     }
 
     /// Fraction of graph nodes some trace visited.
