@@ -25,7 +25,7 @@ use jtg_engine::{EngineError, Graph, Options, Program};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -374,31 +374,63 @@ pub fn run_corpus(
     jobs: usize,
     progress: &(dyn Fn(usize, &JarResult) + Sync),
 ) -> Vec<JarResult> {
+    let r = run_corpus_resuming(jars, opts, jobs, &|_| None, &|n, _, r| {
+        progress(n, r);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    match r {
+        Ok(v) => v,
+        Err(e) => match e {},
+    }
+}
+
+/// [`run_corpus`] continuing an earlier run: `known(jar)` is the result of a jar finished
+/// before (it is not analysed again); `finished(n, jar, result)` is called after each jar
+/// analysed now (`n` counts the known jars too). When `finished` fails, no further jar is
+/// started and its first error is returned once the jars in progress are done.
+pub fn run_corpus_resuming<E: Send>(
+    jars: &[(PathBuf, PathBuf)],
+    opts: &CorpusOptions,
+    jobs: usize,
+    known: &(dyn Fn(&Path) -> Option<JarResult> + Sync),
+    finished: &(dyn Fn(usize, &Path, &JarResult) -> Result<(), E> + Sync),
+) -> Result<Vec<JarResult>, E> {
+    let mut slots: Vec<Option<JarResult>> = jars.iter().map(|(_, jar)| known(jar)).collect();
+    let todo: Vec<usize> = (0..jars.len()).filter(|&k| slots[k].is_none()).collect();
     let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<JarResult>>> = Mutex::new(vec![None; jars.len()]);
+    let done = AtomicUsize::new(jars.len() - todo.len());
+    let stop = AtomicBool::new(false);
+    let first_error: Mutex<Option<E>> = Mutex::new(None);
+    let new: Mutex<Vec<(usize, JarResult)>> = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..jobs.max(1) {
             s.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::SeqCst);
-                let Some((root, jar)) = jars.get(k) else {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
                     break;
                 };
+                let (root, jar) = &jars[k];
                 let r = analyse_jar(root, jar, opts);
                 let n = done.fetch_add(1, Ordering::SeqCst) + 1;
-                progress(n, &r);
-                if let Ok(mut v) = slots.lock() {
-                    v[k] = Some(r);
+                if let Err(e) = finished(n, jar, &r) {
+                    stop.store(true, Ordering::SeqCst);
+                    let mut fe = first_error.lock().unwrap_or_else(|p| p.into_inner());
+                    fe.get_or_insert(e);
+                    break;
                 }
+                new.lock().unwrap_or_else(|p| p.into_inner()).push((k, r));
             });
         }
     });
-    slots
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect()
+    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    for (k, r) in new.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        slots[k] = Some(r);
+    }
+    Ok(slots.into_iter().flatten().collect())
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {

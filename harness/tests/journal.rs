@@ -1,4 +1,4 @@
-//! `--journal FILE [--resume]` of `jtg check`, through the CLI: a run killed
+//! `--journal FILE [--resume]` of `jtg check` and `jtg corpus`, through the CLI: a run killed
 //! after some records were written and then resumed reports exactly what an uninterrupted run
 //! reports (violations found before the kill included); a torn last line is dropped and its
 //! unit done again; a journal of other parameters, an existing journal without `--resume` and
@@ -256,6 +256,21 @@ fn journal_usage_errors_are_one_line_with_exit_code_2() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("method: "), "{err}");
+    // a check journal is no corpus journal
+    let (code, _, err) = jtg(&[
+        "corpus",
+        "/nonexistent/x.jar",
+        "--quiet",
+        "--journal",
+        jp,
+        "--resume",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("command: \"check\" in the journal, \"corpus\" now"),
+        "{err}"
+    );
+    one_line(&err);
     assert_eq!(
         std::fs::read(&journal).unwrap(),
         written,
@@ -270,4 +285,126 @@ fn journal_usage_errors_are_one_line_with_exit_code_2() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("`case 7`"), "{err}");
     one_line(&err);
+}
+
+/// `$JTG_CORPUS` (default `../shared/corpus`), or `None` with a note.
+fn corpus_root() -> Option<PathBuf> {
+    let root = std::env::var_os("JTG_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+    if root.is_dir() {
+        Some(root)
+    } else {
+        eprintln!(
+            "corpus journal test skipped: no corpus at {}",
+            root.display()
+        );
+        None
+    }
+}
+
+/// The JSON report without timings.
+fn without_times(mut v: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                for k in ["graph_ms", "check_ms", "median_ms", "p90_ms", "max_ms"] {
+                    m.remove(k);
+                }
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}
+
+#[test]
+fn corpus_killed_and_resumed_reports_what_an_uninterrupted_run_reports() {
+    let Some(root) = corpus_root() else { return };
+    let dir = root.join("tpdb/Aprove_09");
+    let names = [
+        "Collatz",
+        "CountUpRound",
+        "CountMetaList",
+        "Duplicate",
+        "GCD5",
+        "LogMult",
+        "MinusBuiltIn",
+        "PastaA1",
+        "PastaA10",
+        "PastaA4",
+        "PastaA5",
+    ];
+    let jars: Vec<String> = names
+        .iter()
+        .map(|n| dir.join(format!("{n}.jar")).to_string_lossy().into_owned())
+        .collect();
+    for j in &jars {
+        assert!(Path::new(j).is_file(), "{j} missing from the corpus");
+    }
+    let mut base: Vec<&str> = vec!["corpus"];
+    base.extend(jars.iter().map(String::as_str));
+    base.extend([
+        "--check",
+        "12",
+        "--seed",
+        "5",
+        "--format",
+        "json",
+        "--quiet",
+        "--max-steps",
+        "20000",
+    ]);
+    let (code, whole, err) = jtg(&with(&base, &["--jobs", "1"]));
+    assert_eq!(code, 0, "{err}");
+    let whole: Value = serde_json::from_str(&whole).expect("JSON report");
+    assert_eq!(whole["jars"].as_array().unwrap().len(), names.len());
+    assert!(
+        whole["totals"]["traces"].as_u64().unwrap() >= 12 * 9,
+        "{whole}"
+    );
+
+    let journal = temp("corpus-kill.jsonl");
+    let jp = journal.to_str().unwrap();
+    let records = kill_when(
+        &with(&base, &["--jobs", "2", "--journal", jp]),
+        &journal,
+        &|l| l.len() > 2,
+    );
+    assert!(records < names.len(), "finished before the kill");
+    // other --jobs, same results: jobs are not a parameter of the journal
+    let (code, resumed, err) = jtg(&with(&base, &["--jobs", "2", "--journal", jp, "--resume"]));
+    assert_eq!(code, 0, "{err}");
+    let resumed: Value = serde_json::from_str(&resumed).expect("JSON report");
+    assert_eq!(without_times(resumed), without_times(whole.clone()));
+    assert_eq!(lines(&journal).len(), names.len() + 1, "one record per jar");
+
+    // a torn last record: that jar is analysed again, the rest is not
+    let full = std::fs::read_to_string(&journal).unwrap();
+    let last = lines(&journal).pop().unwrap();
+    std::fs::write(
+        &journal,
+        &full.as_bytes()[..full.len() - 1 - last.len() / 2],
+    )
+    .unwrap();
+    let (code, again, err) = jtg(&with(&base, &["--journal", jp, "--resume"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("{} finished units", names.len() - 1)),
+        "{err}"
+    );
+    let again: Value = serde_json::from_str(&again).expect("JSON report");
+    assert_eq!(without_times(again), without_times(whole.clone()));
+    assert_eq!(lines(&journal).len(), names.len() + 1);
+
+    // other parameters are refused
+    let mut other = base.clone();
+    let k = other.iter().position(|a| *a == "12").unwrap();
+    other[k] = "13";
+    let (code, _, err) = jtg(&with(&other, &["--journal", jp, "--resume"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("check: "), "{err}");
 }

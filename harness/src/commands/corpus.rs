@@ -4,10 +4,11 @@
 //! Exit code 1 when a check found a violation or a jar `--expect`ed complete is not, 5 when
 //! a check stopped early (no inputs, a run could not be traced) and nothing found a violation.
 
-use super::Ints;
+use super::check::ints_name;
+use super::{journal_records, open_journal, Ints, JournalArgs};
 use anyhow::{bail, Context, Result};
-use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, Status};
-use std::path::PathBuf;
+use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, JarResult, Status};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -66,6 +67,8 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub journal: JournalArgs,
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
@@ -84,6 +87,28 @@ pub fn run(a: Args) -> Result<ExitCode> {
             max_size: a.max_size,
         }),
     };
+    // The journal: one record per jar, keyed by its path. The header holds what the results
+    // depend on (not --jobs: results do not depend on it; not the output options).
+    let params = serde_json::json!({
+        "command": "corpus",
+        "paths": a.paths,
+        "max_nodes": a.max_nodes,
+        "max_secs": a.max_secs,
+        "ints": ints_name(opts.ints),
+        "check": opts.check.as_ref().map(|c| serde_json::json!({
+            "n": c.n,
+            "seed": c.seed,
+            "max_steps": c.max_steps,
+            "max_size": c.max_size,
+        })),
+    });
+    let journal = open_journal(&a.journal, &params)?;
+    let key = |jar: &Path| jar.to_string_lossy().into_owned();
+    let known: std::collections::BTreeMap<String, JarResult> = {
+        let keys: std::collections::BTreeSet<String> =
+            jars.iter().map(|(_, jar)| key(jar)).collect();
+        journal_records(journal.as_ref(), &|k| keys.contains(k))?
+    };
     let bar = if a.quiet {
         indicatif::ProgressBar::hidden()
     } else {
@@ -94,11 +119,23 @@ pub fn run(a: Args) -> Result<ExitCode> {
         );
         b
     };
-    let results = corpus::run_corpus(&jars, &opts, a.jobs, &|_, r| {
-        bar.inc(1);
-        bar.set_message(r.jar.clone());
-    });
+    bar.inc(known.len() as u64);
+    let results = corpus::run_corpus_resuming(
+        &jars,
+        &opts,
+        a.jobs,
+        &|jar| known.get(&key(jar)).cloned(),
+        &|_, jar, r| {
+            bar.inc(1);
+            bar.set_message(r.jar.clone());
+            match &journal {
+                Some(j) => j.append(&key(jar), r),
+                None => Ok(()),
+            }
+        },
+    );
     bar.finish_and_clear();
+    let results = results?;
     let text = match a.format {
         Format::Md => corpus::render_md(&results, !a.no_times),
         Format::Json => corpus::render_json(&results) + "\n",
