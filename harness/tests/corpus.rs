@@ -117,7 +117,10 @@ fn corpus_sample_statuses_do_not_regress() {
     assert_eq!(t.traces as u64, CHECK_RUNS * complete as u64);
     assert!(t.steps > 0 && t.violations == 0, "{t:?}");
     eprintln!(
-        "corpus sample: {sampled} jars, {complete} complete, {} JVM runs ({} steps, {} cut), 0 violations",
-        t.traces, t.steps, t.cut
+        "corpus sample: {sampled} jars, {} built, {complete} complete, {} JVM runs ({} steps, {} cut), 0 violations",
+        sample.len(),
+        t.traces,
+        t.steps,
+        t.cut
     );
 }

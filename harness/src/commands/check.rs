@@ -2,7 +2,8 @@
 //! checks that every trace is a path of the termination graph (see `jtg_harness::check`).
 //!
 //! Exit code 0 when no trace violates the graph, 1 when some does (with a report per failing
-//! trace), 2 and up on errors.
+//! trace), 2 and up on errors. With `--journal FILE` every checked case is recorded as it
+//! finishes, and `--resume` continues an interrupted run (README, *Long runs*).
 
 use super::trace::entries;
 use super::{journal_records, load, open_journal, start_state, Ints, JournalArgs};
