@@ -285,6 +285,13 @@ fn journal_usage_errors_are_one_line_with_exit_code_2() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("`case 7`"), "{err}");
     one_line(&err);
+    let text = String::from_utf8(written.clone())
+        .unwrap()
+        .replacen("\"case 2\"", "\"case 02\"", 1);
+    std::fs::write(&journal, text).unwrap();
+    let (code, _, err) = jtg(&with(&base, &["--journal", jp, "--resume"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`case 02`"), "{err}");
 }
 
 /// `$JTG_CORPUS` (default `../shared/corpus`), or `None` with a note.

@@ -186,25 +186,35 @@ pub fn run(a: Args) -> Result<ExitCode> {
 
     // The journal: one record per case (or input), keyed `case K` (`input`). Its header holds
     // everything the records depend on, the graph included (by a fingerprint of its JSON form:
-    // a rebuilt engine that builds another graph must not resume), but not --format.
-    let params = serde_json::json!({
-        "command": "check",
-        "classpath": a.classpath,
-        "method": m.to_string(),
-        "start": a.start,
-        "graph": a.graph,
-        "graph_fingerprint": format!("{:016x}", stable_hash(json::render(&graph, &prog).as_bytes())),
-        "input": a.input,
-        "input_fingerprint": inputs.first().map(|(_, _, st)| format!("{:016x}", stable_hash(print_state(st, &ctx).as_bytes()))),
-        "n": a.n,
-        "seed": a.seed,
-        "case": a.case,
-        "ints": ints_name(sem),
-        "max_steps": a.max_steps,
-        "max_size": a.max_size,
-        "max_reports": a.max_reports,
-        "shrink_runs": a.shrink_runs,
-    });
+    // a rebuilt engine that builds another graph must not resume), but not --format. (Only
+    // computed for a journal: rendering a large graph takes a while.)
+    let params = if a.journal.journal.is_none() {
+        serde_json::Value::Null
+    } else {
+        let fingerprint = |text: &str| format!("{:016x}", stable_hash(text.as_bytes()));
+        let graph_fingerprint = fingerprint(&json::render(&graph, &prog));
+        let input_fingerprint = inputs
+            .first()
+            .map(|(_, _, st)| fingerprint(&print_state(st, &ctx)));
+        serde_json::json!({
+            "command": "check",
+            "classpath": a.classpath,
+            "method": m.to_string(),
+            "start": a.start,
+            "graph": a.graph,
+            "graph_fingerprint": graph_fingerprint,
+            "input": a.input,
+            "input_fingerprint": input_fingerprint,
+            "n": a.n,
+            "seed": a.seed,
+            "case": a.case,
+            "ints": ints_name(sem),
+            "max_steps": a.max_steps,
+            "max_size": a.max_size,
+            "max_reports": a.max_reports,
+            "shrink_runs": a.shrink_runs,
+        })
+    };
     let journal = open_journal(&a.journal, &params)?;
     let key = |k: usize| {
         if k < inputs.len() {
@@ -220,11 +230,13 @@ pub fn run(a: Args) -> Result<ExitCode> {
         let case = key
             .strip_prefix("case ")
             .and_then(|c| c.parse::<u64>().ok());
-        match (case, a.case) {
+        let in_run = match (case, a.case) {
             (Some(c), Some(k)) => c == k && a.input.is_none(),
             (Some(c), None) => c < a.n && a.input.is_none(),
             (None, _) => false,
-        }
+        };
+        // exactly the key this run writes (not `case 07`)
+        in_run && case.is_some_and(|c| key == format!("case {c}"))
     };
     let mut done: std::collections::BTreeMap<String, TraceRecord> =
         journal_records(journal.as_ref(), &known)?;
