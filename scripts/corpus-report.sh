@@ -16,6 +16,9 @@ OPTS=(--jobs 2 --max-nodes 20000 --max-secs 60 --quiet)
   echo "*complete*: every leaf of the graph is a program end; *unsupported*: the engine met something it"
   echo "does not model (named below); *budget*: more than 20000 nodes; *error*: anything else."
   echo "Times are of one run on the machine that generated this page (release build)."
+  echo "The graphs are not checked against the JVM here: \`jtg corpus <corpus> --check N\` runs N random"
+  echo "inputs of every complete graph's \`main(String[])\` with the checker of \`jtg check\` (README,"
+  echo "*Checking graphs against the JVM*); \`--journal FILE\` / \`--resume\` make a long run resumable."
   echo
   "$JTG" corpus "$CORPUS" "${OPTS[@]}" --format md --save-expected harness/tests/data/corpus-expected.txt
 } > docs/corpus.md

@@ -6,20 +6,31 @@
 //! method, pc and what); *budget* when the node budget or the time bound ran out; *error*
 //! for everything else (no `Main-Class`, no `main(String[])`, malformed classes, internal
 //! errors). Every jar gets its own [`Program`]; jars are processed by `jobs` threads.
+//!
+//! With [`CorpusOptions::check`] (`jtg corpus --check N`), the graph of every complete jar is
+//! also checked against the real JVM as `jtg check` does ([`check_jar`]): N random inputs of
+//! `main(String[])` drawn by [`Generator`] from the graph's start state, seeded by
+//! [`check_seed`] (the run's seed and the jar's name, so a jar's result does not depend on
+//! `jobs` or on the other jars), each traced in the process's one JVM (runs of all threads
+//! are serialised there) and matched against the graph.
 
+use crate::check::path::Matcher;
+use crate::check::{check_run, Summary, Target, Verdict};
+use crate::gen::{GenConfig, Generator};
+use crate::journal::stable_hash;
 use jtg_engine::class::{jar_main_class, ClassPath};
 use jtg_engine::graph::build_graph_until;
-use jtg_engine::state::IntSemantics;
-use jtg_engine::{EngineError, Options, Program};
-use serde::Serialize;
+use jtg_engine::state::{IntSemantics, MethodId};
+use jtg_engine::{EngineError, Graph, Options, Program};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The outcome class of one jar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     Complete,
@@ -54,8 +65,8 @@ impl Status {
     ];
 }
 
-/// The result for one jar.
-#[derive(Clone, Debug, Serialize)]
+/// The result for one jar (also the record of a jar in the journal of `jtg corpus`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct JarResult {
     /// The jar's path relative to the corpus root given on the command line.
     pub jar: String,
@@ -65,10 +76,46 @@ pub struct JarResult {
     /// Nodes of the (possibly partial) graph.
     pub nodes: usize,
     pub graph_ms: f64,
-    /// Concrete runs checked (`--check`), `None` when not checked.
-    pub traces: Option<usize>,
-    /// Violations found by the check, `None` when not checked.
-    pub violations: Option<usize>,
+    /// The JVM check (`--check`); `None` when not asked for or the graph is not complete.
+    pub check: Option<JarCheck>,
+}
+
+/// The JVM check of one complete graph.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct JarCheck {
+    /// The generator's seed ([`check_seed`]): `jtg check JAR MAIN --seed S --case K` replays
+    /// case K.
+    pub seed: u64,
+    /// Concrete runs checked.
+    pub traces: usize,
+    /// Executed instructions over all runs.
+    pub steps: u64,
+    pub violations: usize,
+    /// Runs that overflowed Java ints under unbounded integers (checked up to the overflow).
+    pub outside_model: usize,
+    /// Runs cut by the step budget (checked as prefixes).
+    pub cut: usize,
+    /// Graph nodes some run visited.
+    pub covered_nodes: usize,
+    /// Why the check stopped before its N runs (no inputs can be generated, a run cannot be
+    /// traced); the counts are those of the runs before.
+    pub error: Option<String>,
+    /// The command that replays the first violating run.
+    pub replay: Option<String>,
+    pub check_ms: f64,
+}
+
+/// `--check N`: how complete graphs are checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorpusCheck {
+    /// Random inputs per jar.
+    pub n: u64,
+    /// The run's seed; each jar's generator is seeded by [`check_seed`].
+    pub seed: u64,
+    /// Step budget of one run.
+    pub max_steps: u64,
+    /// Largest generated structure.
+    pub max_size: usize,
 }
 
 /// Settings of a corpus run.
@@ -77,6 +124,8 @@ pub struct CorpusOptions {
     pub max_nodes: usize,
     pub time_limit: Duration,
     pub ints: IntSemantics,
+    /// Check complete graphs against the JVM.
+    pub check: Option<CorpusCheck>,
 }
 
 impl Default for CorpusOptions {
@@ -85,8 +134,15 @@ impl Default for CorpusOptions {
             max_nodes: 20_000,
             time_limit: Duration::from_secs(10),
             ints: IntSemantics::Unbounded,
+            check: None,
         }
     }
+}
+
+/// The generator seed of jar `name` (its name in reports) in a run with seed `seed`: the
+/// [`stable_hash`] of `seed:name`, the same on every machine.
+pub fn check_seed(seed: u64, name: &str) -> u64 {
+    stable_hash(format!("{seed}:{name}").as_bytes())
 }
 
 /// Totals over a run.
@@ -102,8 +158,17 @@ pub struct Totals {
     pub median_ms: f64,
     pub p90_ms: f64,
     pub max_ms: f64,
+    /// Jars whose graph was checked (`--check`).
+    pub checked: usize,
     pub traces: usize,
+    pub steps: u64,
     pub violations: usize,
+    /// Jars with at least one violation.
+    pub violating_jars: usize,
+    pub outside_model: usize,
+    pub cut: usize,
+    /// Jars whose check stopped early ([`JarCheck::error`]).
+    pub check_errors: usize,
 }
 
 /// Every `.jar` below the given directories (recursively) and every jar given directly,
@@ -164,8 +229,7 @@ pub fn analyse_jar(root: &Path, jar: &Path, opts: &CorpusOptions) -> JarResult {
         detail,
         nodes,
         graph_ms: ms,
-        traces: None,
-        violations: None,
+        check: None,
     };
     let main = match jar_main_class(jar) {
         Ok(Some(m)) => m,
@@ -202,13 +266,15 @@ pub fn analyse_jar(root: &Path, jar: &Path, opts: &CorpusOptions) -> JarResult {
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     match r {
         Ok(g) if g.is_complete() => JarResult {
+            check: opts
+                .check
+                .as_ref()
+                .map(|c| check_jar(&prog, &m, jar, &name, &g, c, opts.ints)),
             jar: name,
             status: Status::Complete,
             detail: String::new(),
             nodes: g.nodes.len(),
             graph_ms: ms,
-            traces: None,
-            violations: None,
         },
         Ok(g) => fail(
             Status::Error,
@@ -225,6 +291,81 @@ pub fn analyse_jar(root: &Path, jar: &Path, opts: &CorpusOptions) -> JarResult {
     }
 }
 
+/// Checks the complete graph `g` of jar `name` (at `jar`) against the JVM: `c.n` random
+/// inputs, every run traced and matched as `jtg check` does. Never fails: a problem stops the
+/// check and is recorded in [`JarCheck::error`].
+pub fn check_jar(
+    prog: &Program,
+    m: &MethodId,
+    jar: &Path,
+    name: &str,
+    g: &Graph,
+    c: &CorpusCheck,
+    ints: IntSemantics,
+) -> JarCheck {
+    let t0 = Instant::now();
+    let seed = check_seed(c.seed, name);
+    let mut out = JarCheck {
+        seed,
+        ..JarCheck::default()
+    };
+    let mut summary = Summary::new(g);
+    let r = (|| -> Result<(), String> {
+        let target =
+            Target::new(prog, m.clone(), vec![jar.to_path_buf()]).map_err(|e| e.to_string())?;
+        let cfg = GenConfig {
+            seed,
+            max_size: c.max_size,
+            ints,
+        };
+        let start = &g.nodes[g.start].state;
+        let gen = Generator::new(prog, m, start, cfg).map_err(|e| e.to_string())?;
+        let matcher = Matcher::new(g, prog, ints);
+        for k in 0..c.n {
+            let sample = gen.case(k).map_err(|e| format!("case {k}: {e}"))?;
+            let trace = target
+                .trace(&sample.state, c.max_steps)
+                .map_err(|e| format!("tracing case {k}: {e}"))?;
+            let tc = check_run(&matcher, prog, &trace, ints);
+            if matches!(tc.verdict, Verdict::Violation(_)) && out.replay.is_none() {
+                out.replay = Some(format!(
+                    "jtg check {} {} --seed {seed} --case {k} --max-size {} --max-steps {} --ints {}",
+                    shell_quote(&jar.to_string_lossy()),
+                    shell_quote(&m.to_string()),
+                    c.max_size,
+                    c.max_steps,
+                    match ints {
+                        IntSemantics::Unbounded => "unbounded",
+                        IntSemantics::Java => "java",
+                    }
+                ));
+            }
+            summary.add(&tc);
+        }
+        Ok(())
+    })();
+    out.error = r.err().map(|e| e.replace('\n', " "));
+    out.traces = summary.traces;
+    out.steps = summary.steps;
+    out.violations = summary.violations;
+    out.outside_model = summary.outside_model;
+    out.cut = summary.cut;
+    out.covered_nodes = summary.covered_nodes();
+    out.check_ms = t0.elapsed().as_secs_f64() * 1e3;
+    out
+}
+
+/// Quotes a shell word when needed.
+fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-:=".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
 /// Analyses `jars` with `jobs` threads; `progress` is called after each jar (with the number
 /// done). Results are in the order of `jars`.
 pub fn run_corpus(
@@ -233,31 +374,63 @@ pub fn run_corpus(
     jobs: usize,
     progress: &(dyn Fn(usize, &JarResult) + Sync),
 ) -> Vec<JarResult> {
+    let r = run_corpus_resuming(jars, opts, jobs, &|_| None, &|n, _, r| {
+        progress(n, r);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    match r {
+        Ok(v) => v,
+        Err(e) => match e {},
+    }
+}
+
+/// [`run_corpus`] continuing an earlier run: `known(jar)` is the result of a jar finished
+/// before (it is not analysed again); `finished(n, jar, result)` is called after each jar
+/// analysed now (`n` counts the known jars too). When `finished` fails, no further jar is
+/// started and its first error is returned once the jars in progress are done.
+pub fn run_corpus_resuming<E: Send>(
+    jars: &[(PathBuf, PathBuf)],
+    opts: &CorpusOptions,
+    jobs: usize,
+    known: &(dyn Fn(&Path) -> Option<JarResult> + Sync),
+    finished: &(dyn Fn(usize, &Path, &JarResult) -> Result<(), E> + Sync),
+) -> Result<Vec<JarResult>, E> {
+    let mut slots: Vec<Option<JarResult>> = jars.iter().map(|(_, jar)| known(jar)).collect();
+    let todo: Vec<usize> = (0..jars.len()).filter(|&k| slots[k].is_none()).collect();
     let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<JarResult>>> = Mutex::new(vec![None; jars.len()]);
+    let done = AtomicUsize::new(jars.len() - todo.len());
+    let stop = AtomicBool::new(false);
+    let first_error: Mutex<Option<E>> = Mutex::new(None);
+    let new: Mutex<Vec<(usize, JarResult)>> = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..jobs.max(1) {
             s.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::SeqCst);
-                let Some((root, jar)) = jars.get(k) else {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
                     break;
                 };
+                let (root, jar) = &jars[k];
                 let r = analyse_jar(root, jar, opts);
                 let n = done.fetch_add(1, Ordering::SeqCst) + 1;
-                progress(n, &r);
-                if let Ok(mut v) = slots.lock() {
-                    v[k] = Some(r);
+                if let Err(e) = finished(n, jar, &r) {
+                    stop.store(true, Ordering::SeqCst);
+                    let mut fe = first_error.lock().unwrap_or_else(|p| p.into_inner());
+                    fe.get_or_insert(e);
+                    break;
                 }
+                new.lock().unwrap_or_else(|p| p.into_inner()).push((k, r));
             });
         }
     });
-    slots
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect()
+    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    for (k, r) in new.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        slots[k] = Some(r);
+    }
+    Ok(slots.into_iter().flatten().collect())
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -284,8 +457,16 @@ pub fn totals(results: &[JarResult]) -> Totals {
         t.nodes += r.nodes;
         t.graph_ms += r.graph_ms;
         times.push(r.graph_ms);
-        t.traces += r.traces.unwrap_or(0);
-        t.violations += r.violations.unwrap_or(0);
+        if let Some(c) = &r.check {
+            t.checked += 1;
+            t.traces += c.traces;
+            t.steps += c.steps;
+            t.violations += c.violations;
+            t.violating_jars += usize::from(c.violations > 0);
+            t.outside_model += c.outside_model;
+            t.cut += c.cut;
+            t.check_errors += usize::from(c.error.is_some());
+        }
     }
     times.sort_by(f64::total_cmp);
     t.median_ms = percentile(&times, 0.5);
@@ -359,11 +540,12 @@ pub fn render_md(results: &[JarResult], timing: bool) -> String {
             t.median_ms, t.p90_ms, t.max_ms, t.nodes
         );
     }
-    if results.iter().any(|r| r.traces.is_some()) {
+    let checked = results.iter().any(|r| r.check.is_some());
+    if checked {
         let _ = writeln!(
             s,
-            "\nChecked runs: {}, violations: {}.",
-            t.traces, t.violations
+            "\nChecked against the JVM: {} jars, {} runs ({} cut, {} outside the model), {} violations in {} jars, {} checks stopped early.",
+            t.checked, t.traces, t.cut, t.outside_model, t.violations, t.violating_jars, t.check_errors
         );
     }
     for st in [Status::Unsupported, Status::Budget, Status::Error] {
@@ -378,58 +560,154 @@ pub fn render_md(results: &[JarResult], timing: bool) -> String {
     }
     let _ = writeln!(
         s,
-        "\n| jar | status | nodes |{} detail |",
-        if timing { " ms |" } else { "" }
+        "\n| jar | status | nodes |{}{} detail |",
+        if timing { " ms |" } else { "" },
+        if checked {
+            " traces | violations | cut | coverage |"
+        } else {
+            ""
+        }
     );
-    let _ = writeln!(s, "|---|---|---:|{}---|", if timing { "---:|" } else { "" });
+    let _ = writeln!(
+        s,
+        "|---|---|---:|{}{}---|",
+        if timing { "---:|" } else { "" },
+        if checked { "---:|---:|---:|---:|" } else { "" }
+    );
     for r in results {
         let time = if timing {
             format!(" {:.1} |", r.graph_ms)
         } else {
             String::new()
         };
+        let check = match (&r.check, checked) {
+            (_, false) => String::new(),
+            (None, true) => " | | | |".into(),
+            (Some(c), true) => format!(
+                " {} | {} | {} | {:.1} % |",
+                c.traces,
+                c.violations,
+                c.cut,
+                100.0 * coverage(c.covered_nodes, r.nodes)
+            ),
+        };
+        let mut detail = r.detail.clone();
+        if let Some(c) = &r.check {
+            for (what, v) in [("check stopped", &c.error), ("replay", &c.replay)] {
+                if let Some(v) = v {
+                    detail = format!(
+                        "{detail}{}{what}: {v}",
+                        if detail.is_empty() { "" } else { "; " }
+                    );
+                }
+            }
+        }
         let _ = writeln!(
             s,
-            "| {} | {} | {} |{time} {} |",
+            "| {} | {} | {} |{time}{check} {} |",
             r.jar,
             r.status.name(),
             r.nodes,
-            r.detail.replace('|', "\\|")
+            detail.replace('|', "\\|")
         );
     }
     s
+}
+
+/// Fraction of `nodes` that `covered` is (0 for an empty graph).
+pub fn coverage(covered: usize, nodes: usize) -> f64 {
+    if nodes == 0 {
+        0.0
+    } else {
+        covered as f64 / nodes as f64
+    }
+}
+
+/// A jar in the JSON report: the check's numbers at the top level (`null` when not checked).
+#[derive(Serialize)]
+struct JarJson<'a> {
+    jar: &'a str,
+    status: Status,
+    detail: &'a str,
+    nodes: usize,
+    graph_ms: f64,
+    traces: Option<usize>,
+    violations: Option<usize>,
+    steps: Option<u64>,
+    outside_model: Option<usize>,
+    cut: Option<usize>,
+    node_coverage: Option<f64>,
+    check_seed: Option<u64>,
+    check_ms: Option<f64>,
+    check_error: Option<&'a str>,
+    replay: Option<&'a str>,
+}
+
+impl<'a> JarJson<'a> {
+    fn of(r: &'a JarResult) -> JarJson<'a> {
+        let c = r.check.as_ref();
+        JarJson {
+            jar: &r.jar,
+            status: r.status,
+            detail: &r.detail,
+            nodes: r.nodes,
+            graph_ms: r.graph_ms,
+            traces: c.map(|c| c.traces),
+            violations: c.map(|c| c.violations),
+            steps: c.map(|c| c.steps),
+            outside_model: c.map(|c| c.outside_model),
+            cut: c.map(|c| c.cut),
+            node_coverage: c.map(|c| coverage(c.covered_nodes, r.nodes)),
+            check_seed: c.map(|c| c.seed),
+            check_ms: c.map(|c| c.check_ms),
+            check_error: c.and_then(|c| c.error.as_deref()),
+            replay: c.and_then(|c| c.replay.as_deref()),
+        }
+    }
 }
 
 /// JSON: `{"jars": [...], "totals": {...}}`.
 pub fn render_json(results: &[JarResult]) -> String {
     #[derive(Serialize)]
     struct J<'a> {
-        jars: &'a [JarResult],
+        jars: Vec<JarJson<'a>>,
         totals: Totals,
     }
     serde_json::to_string_pretty(&J {
-        jars: results,
+        jars: results.iter().map(JarJson::of).collect(),
         totals: totals(results),
     })
     .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
 
-/// CSV: one line per jar (`jar,status,nodes,graph_ms,traces,violations,detail`).
+/// CSV: one line per jar (`jar,status,nodes,graph_ms,traces,violations,detail,cut,
+/// outside_model,node_coverage,check_error`; the check's columns are empty for jars not
+/// checked).
 pub fn render_csv(results: &[JarResult]) -> String {
     let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    let mut s = String::from("jar,status,nodes,graph_ms,traces,violations,detail\n");
+    let mut s = String::from(
+        "jar,status,nodes,graph_ms,traces,violations,detail,cut,outside_model,node_coverage,check_error\n",
+    );
     for r in results {
+        let c = r.check.as_ref();
         let opt = |v: Option<usize>| v.map(|x| x.to_string()).unwrap_or_default();
         let _ = writeln!(
             s,
-            "{},{},{},{:.3},{},{},{}",
+            "{},{},{},{:.3},{},{},{},{},{},{},{}",
             q(&r.jar),
             r.status.name(),
             r.nodes,
             r.graph_ms,
-            opt(r.traces),
-            opt(r.violations),
-            q(&r.detail)
+            opt(c.map(|c| c.traces)),
+            opt(c.map(|c| c.violations)),
+            q(&r.detail),
+            opt(c.map(|c| c.cut)),
+            opt(c.map(|c| c.outside_model)),
+            c.map(|c| format!("{:.4}", coverage(c.covered_nodes, r.nodes)))
+                .unwrap_or_default(),
+            c.and_then(|c| c.error.as_deref())
+                .map(q)
+                .unwrap_or_default()
         );
     }
     s
@@ -483,8 +761,7 @@ mod tests {
             detail: String::new(),
             nodes: 1,
             graph_ms: ms,
-            traces: None,
-            violations: None,
+            check: None,
         };
         let t = totals(&[
             r(Status::Complete, 1.0),

@@ -202,6 +202,8 @@ pub(crate) struct TraceData {
     off: Vec<u32>,
     /// Step that holds the caller frame of each step (`NONE` for the entry frame).
     caller: Vec<u32>,
+    /// Number of frames of each step (the length of its caller chain, itself included).
+    depth: Vec<u32>,
     heap: HeapHist,
 }
 
@@ -356,6 +358,7 @@ impl TraceData {
         // 1. step index + caller links
         let mut off = Vec::new();
         let mut caller = Vec::new();
+        let mut depths = Vec::new();
         let mut active: Vec<u32> = Vec::new();
         let mut p = 0usize;
         while p < buf.len() {
@@ -380,6 +383,7 @@ impl TraceData {
             active.truncate(depth - 1);
             caller.push(active.last().copied().unwrap_or(NONE));
             active.push(i);
+            depths.push(active.len() as u32);
         }
         // 2. heap log
         let mut layouts = HashMap::new();
@@ -394,6 +398,7 @@ impl TraceData {
             buf,
             off,
             caller,
+            depth: depths,
             heap: hist,
         };
         // 3. replay writes
@@ -425,13 +430,7 @@ impl TraceData {
     }
 
     pub(crate) fn depth(&self, i: usize) -> usize {
-        let mut d = 1;
-        let mut j = self.caller[i];
-        while j != NONE {
-            d += 1;
-            j = self.caller[j as usize];
-        }
-        d
+        self.depth[i] as usize
     }
 
     pub(crate) fn position(&self, i: usize) -> (&str, &str, u32) {
@@ -475,9 +474,18 @@ impl TraceData {
     }
 
     pub(crate) fn frames(&self, i: usize) -> Vec<CFrame> {
-        let mut out = vec![self.frame_of(i, false)];
+        self.top_frames(i, usize::MAX)
+    }
+
+    /// The `k` top frames of step `i` (all of them if it has fewer), top first.
+    pub(crate) fn top_frames(&self, i: usize, k: usize) -> Vec<CFrame> {
+        let mut out = Vec::new();
+        if k == 0 {
+            return out;
+        }
+        out.push(self.frame_of(i, false));
         let mut j = self.caller[i];
-        while j != NONE {
+        while j != NONE && out.len() < k {
             out.push(self.frame_of(j as usize, true));
             j = self.caller[j as usize];
         }

@@ -54,14 +54,18 @@ pub enum JournalError {
     },
     /// `--resume` on a journal of a run with other parameters.
     #[error(
-        "journal {} was written by a run with other parameters ({found}, this run has {expected}); \
-         remove it or run without --resume",
+        "journal {} was written by a run with other parameters ({differences}); \
+         resume with the same parameters, or remove the journal to start over",
         path.display()
     )]
     Mismatch {
         path: PathBuf,
+        /// This run's parameters (JSON).
         expected: String,
+        /// The journal's parameters (JSON).
         found: String,
+        /// The parameters that differ, `name: X in the journal, Y now`, `; `-separated.
+        differences: String,
     },
     /// A line other than the last is not a journal record, or the header is missing.
     #[error("journal {} is corrupt at line {line}: {what}", path.display())]
@@ -267,6 +271,7 @@ fn read_back(
                     path: path.to_path_buf(),
                     expected: params.to_string(),
                     found: found.to_string(),
+                    differences: differences(&found, params),
                 });
             }
         } else {
@@ -278,6 +283,38 @@ fn read_back(
         rest = &rest[line.len() + 1..];
     }
     Ok(keep)
+}
+
+/// The differing parameters of two headers, one `name: X in the journal, Y now` per
+/// top-level key of objects (the whole values otherwise), `; `-separated.
+fn differences(journal: &Value, now: &Value) -> String {
+    let (Value::Object(a), Value::Object(b)) = (journal, now) else {
+        return format!("{journal} in the journal, {now} now");
+    };
+    let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    let show = |v: Option<&Value>| v.map_or_else(|| "absent".to_string(), Value::to_string);
+    keys.into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| {
+            format!(
+                "{k}: {} in the journal, {} now",
+                show(a.get(k)),
+                show(b.get(k))
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A 64-bit FNV-1a hash: the same on every machine and build (unlike `std`'s hashers), so
+/// it can go into a journal header (a fingerprint of a graph) or derive a seed from a name.
+pub fn stable_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }
 
 #[cfg(test)]
@@ -424,9 +461,11 @@ mod tests {
         let e = Journal::open(&p, &json!({"seed": 2}), true).unwrap_err();
         assert!(matches!(e, JournalError::Mismatch { .. }), "{e}");
         let msg = e.to_string();
+        assert!(msg.contains("seed: 1 in the journal, 2 now"), "{msg}");
+        let e = Journal::open(&p, &json!({"seed": 1, "n": 5}), true).unwrap_err();
         assert!(
-            msg.contains(r#"{"seed":1}"#) && msg.contains(r#"{"seed":2}"#),
-            "{msg}"
+            e.to_string().contains("n: absent in the journal, 5 now"),
+            "{e}"
         );
         assert!(!msg.contains('\n'));
         // The refused journal is untouched.
@@ -447,6 +486,14 @@ mod tests {
         std::fs::write(&p, "{\"some\":\"other file\"}\n").unwrap();
         let e = Journal::open(&p, &params, true).unwrap_err();
         assert!(matches!(e, JournalError::Corrupt { line: 1, .. }), "{e}");
+    }
+
+    #[test]
+    fn stable_hash_is_fnv1a() {
+        // the published FNV-1a 64 test vectors
+        assert_eq!(stable_hash(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(stable_hash(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(stable_hash(b"foobar"), 0x8594_4171_f739_67e8);
     }
 
     #[test]

@@ -122,6 +122,15 @@ impl Trace {
         Step { frames, heap }
     }
 
+    /// The state before step `i` restricted to its `k` top frames (all of them if it has
+    /// fewer) and the heap reachable from those: what an abstracted call compares, at a cost
+    /// independent of the frames below. Panics if `i >= len()`.
+    pub fn top_step(&self, i: usize, k: usize) -> Step {
+        let frames = self.data.top_frames(i, k);
+        let heap = self.data.reachable_heap(i, &frames);
+        Step { frames, heap }
+    }
+
     /// All steps, materialised one at a time.
     pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
         (0..self.len()).map(move |i| self.step(i))

@@ -320,3 +320,149 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
         "too few positive pairs ({both}) to mean anything"
     );
 }
+
+/// `Corpus.main` on generated inputs: `fact` is recursive, so its inner call is abstracted
+/// (a `call` edge to the one-frame entry node of `fact`'s method graph). Every run must match
+/// — the callee's steps on the method graph, the caller continuing at a `return` edge — and
+/// some runs must actually go through the abstracted call.
+#[test]
+fn runs_through_abstracted_calls_are_paths() {
+    use jtg_harness::check::path::Extent;
+    use jtg_harness::gen::{GenConfig, Generator};
+    let prog = program();
+    let m = prog
+        .find_method("Corpus.main([Ljava/lang/String;)V")
+        .expect("method");
+    for sem in [IntSemantics::Unbounded, IntSemantics::Java] {
+        let g = graph(&prog, &m, None, sem);
+        let entries: Vec<usize> = g
+            .edges
+            .iter()
+            .filter(|e| {
+                e.kind == EdgeKind::Call
+                    && e.labels
+                        .iter()
+                        .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of")))
+            })
+            .map(|e| e.to)
+            .collect();
+        assert!(!entries.is_empty(), "no abstracted call in the graph");
+        let target = Target::new(&prog, m.clone(), vec![fixtures()]).expect("target");
+        let matcher = Matcher::new(&g, &prog, sem);
+        let start = g.nodes[g.start].state.clone();
+        let cfg = GenConfig {
+            seed: 4,
+            max_size: 4,
+            ints: sem,
+        };
+        let gen = Generator::new(&prog, &m, &start, cfg).expect("generator");
+        let mut through = 0;
+        for k in 0..60 {
+            let input = gen.case(k).expect("case").state;
+            let trace = target.trace(&input, 100_000).expect("trace");
+            let c = check_run(&matcher, &prog, &trace, sem);
+            assert!(
+                !matches!(c.verdict, Verdict::Violation(_)),
+                "{sem:?} case {k}: {:?}",
+                c.verdict
+            );
+            if c.path.iter().any(|n| entries.contains(n)) {
+                through += 1;
+                // the whole run (not only a prefix) is covered when it ran to its end
+                if !c.cut && matches!(c.verdict, Verdict::Pass) {
+                    let full = matcher.run(&trace, Extent::Full);
+                    assert!(matches!(
+                        full,
+                        jtg_harness::check::path::Matched::Path { .. }
+                    ));
+                }
+            }
+        }
+        assert!(
+            through >= 10,
+            "{sem:?}: only {through} runs entered fact's method graph"
+        );
+    }
+}
+
+/// Broken call abstractions are caught: without the call node's `return from` edges no run
+/// can leave the callee; without the program ends of the callee's method graph no callee
+/// path can end.
+#[test]
+fn broken_abstracted_calls_are_caught() {
+    let prog = program();
+    let m = prog
+        .find_method("Corpus.main([Ljava/lang/String;)V")
+        .expect("method");
+    let g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    // args[0].length() == 2: s = 0 + 1 + 2 = 3, down(a, 2) = 0, fact(3) recurses
+    let input = "00 | args: o1 | ε\no1: java.lang.String[](len=i1)[o2]  o2: java.lang.String(count=i2)  i1: 1  i2: 2";
+    assert_eq!(
+        verdict(&prog, &g, input, IntSemantics::Unbounded),
+        Verdict::Pass
+    );
+    let is_return_from = |e: &jtg_engine::graph::Edge| {
+        e.kind == EdgeKind::Return
+            && e.labels
+                .iter()
+                .any(|l| matches!(l, Label::Note(n) if n.starts_with("return from Corpus.fact")))
+    };
+    let mut no_return = g.clone();
+    no_return.edges.retain(|e| !is_return_from(e));
+    assert!(no_return.edges.len() < g.edges.len());
+    match verdict(&prog, &no_return, input, IntSemantics::Unbounded) {
+        Verdict::Violation(stuck) => assert!(!stuck.candidates.is_empty(), "{stuck:?}"),
+        v => panic!("missing return edges not caught: {v:?}"),
+    }
+    // the method graph of fact: one-frame states of fact; drop its edges into program ends
+    let in_fact = |n: usize| {
+        let st = &g.nodes[n].state;
+        st.frames.len() == 1 && &*st.frames[0].method.name == "fact"
+    };
+    let mut no_end = g.clone();
+    no_end
+        .edges
+        .retain(|e| !(in_fact(e.from) && g.nodes[e.to].is_end()));
+    assert!(no_end.edges.len() < g.edges.len());
+    match verdict(&prog, &no_end, input, IntSemantics::Unbounded) {
+        Verdict::Violation(stuck) => assert!(!stuck.candidates.is_empty(), "{stuck:?}"),
+        v => panic!("a callee path without an end not caught: {v:?}"),
+    }
+}
+
+/// A run the JVM ends with `StackOverflowError` (here `fact(45150)`) left the model, whose
+/// stack is unbounded: it is checked as a prefix and counted as cut, not as a violation.
+#[test]
+fn stack_overflow_is_a_cut() {
+    let prog = program();
+    let m = prog
+        .find_method("Corpus.main([Ljava/lang/String;)V")
+        .expect("method");
+    let g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    let target = Target::new(&prog, m.clone(), vec![fixtures()]).expect("target");
+    let input = parse(
+        &prog,
+        &m,
+        "00 | args: o1 | ε\no1: java.lang.String[](len=i1)[o2]  o2: java.lang.String(count=i2)  i1: 1  i2: 300",
+    );
+    let trace = target.trace(&input, 1_000_000).expect("trace");
+    assert!(
+        matches!(&trace.end, jtg_harness::TraceEnd::Threw { class, .. } if class == "java/lang/StackOverflowError"),
+        "{:?}",
+        trace.end
+    );
+    let matcher = Matcher::new(&g, &prog, IntSemantics::Unbounded);
+    let c = check_run(&matcher, &prog, &trace, IntSemantics::Unbounded);
+    assert_eq!(c.verdict, Verdict::Pass);
+    assert!(c.cut);
+    // the prefix really is checked: a graph without the abstracted call's entry fails
+    let mut broken = g.clone();
+    broken.edges.retain(|e| e.kind != EdgeKind::Call);
+    let matcher = Matcher::new(&broken, &prog, IntSemantics::Unbounded);
+    let c = check_run(&matcher, &prog, &trace, IntSemantics::Unbounded);
+    assert!(
+        matches!(c.verdict, Verdict::Violation(_)),
+        "{:?}",
+        c.verdict
+    );
+}

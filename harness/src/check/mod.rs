@@ -102,6 +102,7 @@ pub struct TraceCheck {
     pub verdict: Verdict,
     /// Recorded steps.
     pub steps: usize,
+    /// Cut by the step budget or by a `StackOverflowError` (checked as a prefix).
     pub cut: bool,
     /// The matched path (empty unless the verdict is `Pass` or `OutsideModel`).
     pub path: Vec<NodeId>,
@@ -109,6 +110,13 @@ pub struct TraceCheck {
     pub checked: usize,
     /// Time spent matching (not tracing), in nanoseconds.
     pub match_nanos: u64,
+}
+
+/// Whether a run ended because the JVM's stack ran out. The model's call stack is unbounded
+/// (and recursion is abstracted), so such a run is cut by a resource limit of the JVM, as a
+/// run is cut by the step budget: it is checked as a prefix and counted as cut.
+fn stack_overflow(end: &TraceEnd) -> bool {
+    matches!(end, TraceEnd::Threw { class, .. } if class == "java/lang/StackOverflowError")
 }
 
 /// Checks one recorded run against the graph of `matcher`.
@@ -119,13 +127,17 @@ pub fn check_run(
     sem: IntSemantics,
 ) -> TraceCheck {
     let t0 = Instant::now();
-    let cut = matches!(run.end(), TraceEnd::Cut { .. });
+    let cut = matches!(run.end(), TraceEnd::Cut { .. }) || stack_overflow(run.end());
     let overflow = match sem {
         IntSemantics::Unbounded => first_overflow(run, prog),
         IntSemantics::Java => None,
     };
     let extent = match overflow {
         Some(k) => Extent::Prefix { last: k },
+        // the JVM's stack limit cut the run: its steps are checked, its end is not
+        None if stack_overflow(run.end()) => Extent::Prefix {
+            last: run.len().saturating_sub(1),
+        },
         None => Extent::Full,
     };
     let (verdict, path, checked) = match matcher.run(run, extent) {
@@ -180,6 +192,52 @@ pub fn shrink(
     Ok(best)
 }
 
+/// The outcome class of a checked trace (the verdict without its details).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Pass,
+    Violation,
+    OutsideModel,
+}
+
+/// What a [`Summary`] and a report need of one checked trace: the journal record of one case
+/// of `jtg check --journal`, from which a resumed run rebuilds exactly the summary an
+/// uninterrupted run computes. No timings: the record of a case is the same in every run.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TraceRecord {
+    pub outcome: Outcome,
+    pub steps: usize,
+    pub cut: bool,
+    /// The distinct nodes of the matched path, ascending.
+    pub nodes: Vec<NodeId>,
+    pub checked: usize,
+    /// The detailed report of a violation, when the run made one (`--max-reports`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<report::FailureReport>,
+}
+
+impl TraceRecord {
+    /// The record of `c`, without a report.
+    pub fn of(c: &TraceCheck) -> TraceRecord {
+        let mut nodes = c.path.clone();
+        nodes.sort_unstable();
+        nodes.dedup();
+        TraceRecord {
+            outcome: match c.verdict {
+                Verdict::Pass => Outcome::Pass,
+                Verdict::Violation(_) => Outcome::Violation,
+                Verdict::OutsideModel { .. } => Outcome::OutsideModel,
+            },
+            steps: c.steps,
+            cut: c.cut,
+            nodes,
+            checked: c.checked,
+            report: None,
+        }
+    }
+}
+
 /// Totals over many traces.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
@@ -218,6 +276,36 @@ impl Summary {
                 *b = true;
             }
         }
+    }
+
+    /// Adds a trace known by its record (e.g. read back from a journal; records hold no
+    /// timings, so `match_nanos` is not increased). A node the graph does not have is an
+    /// error: the record is of another graph.
+    pub fn add_record(&mut self, r: &TraceRecord) -> Result<(), CheckError> {
+        if let Some(&n) = r.nodes.iter().find(|&&n| n >= self.covered.len()) {
+            return Err(CheckError::BadInput(format!(
+                "a recorded trace visits node {n}, but the graph has {} nodes",
+                self.covered.len()
+            )));
+        }
+        self.traces += 1;
+        self.steps += r.steps as u64;
+        self.cut += usize::from(r.cut);
+        self.checked += r.checked as u64;
+        match r.outcome {
+            Outcome::Pass => {}
+            Outcome::Violation => self.violations += 1,
+            Outcome::OutsideModel => self.outside_model += 1,
+        }
+        for &n in &r.nodes {
+            self.covered[n] = true;
+        }
+        Ok(())
+    }
+
+    /// Number of graph nodes some trace visited.
+    pub fn covered_nodes(&self) -> usize {
+        self.covered.iter().filter(|b| **b).count()
     }
 
     /// Fraction of graph nodes some trace visited.

@@ -13,15 +13,27 @@
 //!   `res = a op b` with `res` from the target's witness and the operands from the source's,
 //!   `a cond b` from the source's. Notes are informative.
 //!
-//! Every pair (node, step) is entered at most once: the witness, and so everything after it, is
-//! a function of the pair, so a second visit cannot succeed where the first failed. The search
-//! is an explicit stack (traces have up to 10^5 steps).
+//! **Abstracted calls** (recursion, `engine/src/eval/summary.rs`): a call node with a `call`
+//! edge labelled `abstract call of M` leads to the entry node of `M`'s method graph, a state of
+//! one frame. The callee's instructions, from its first one to the return or exception that
+//! leaves its frame, are matched against that method graph comparing only the frames from the
+//! callee's frame upwards (the run's frames at the call step are the caller's, below); the path
+//! must reach a program end of the method graph, which is compared with how the callee left:
+//! `end: return r` with the value the caller got, `end: throw r` with the exception being
+//! handled (or escaping the run). Then the run continues in the caller at a target of one of
+//! the call node's `return` edges (`return from M`, `C thrown by M`), at the same step. Calls
+//! nest: a context records the call node, the caller's frame count and the enclosing context.
+//! The call node's `return` edges are only taken that way, never as a step of their own.
+//!
+//! Every triple (node, step, context) is entered at most once: the witness, and so everything
+//! after it, is a function of the triple, so a second visit cannot succeed where the first
+//! failed. The search is an explicit stack (traces have up to 10^5 steps).
 //!
 //! A trace cut by the step budget is checked as a prefix; so is, under unbounded integers, a
 //! trace whose run overflowed (up to the overflowing step; the rest is outside the model, see
 //! [`first_overflow`]).
 
-use super::instance::{concrete_instance, Concrete, Failure, Witness};
+use super::instance::{concrete_instance, Concrete, Condition, Failure, Witness};
 use crate::trace::{CFrame, CHeap, CObject, CValue, Step, Trace, TraceEnd};
 use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
@@ -40,6 +52,21 @@ pub trait ConcreteRun {
     }
     /// The state before step `i` (`i < len()`).
     fn step(&self, i: usize) -> Cow<'_, Step>;
+    /// Number of frames at step `i`.
+    fn depth(&self, i: usize) -> usize {
+        self.step(i).frames.len()
+    }
+    /// Step `i` with only its `k` top frames (all if it has fewer) and a heap that contains
+    /// everything reachable from them (cheaper where the run can do that).
+    fn top_step(&self, i: usize, k: usize) -> Cow<'_, Step> {
+        let s = self.step(i);
+        if s.frames.len() <= k {
+            return s;
+        }
+        let mut s = s.into_owned();
+        s.frames.truncate(k);
+        Cow::Owned(s)
+    }
     /// Only the executing frame of step `i` (cheaper where the run can do that).
     fn top_frame(&self, i: usize) -> Cow<'_, CFrame> {
         match self.step(i) {
@@ -70,6 +97,12 @@ impl ConcreteRun for Trace {
     }
     fn top_frame(&self, i: usize) -> Cow<'_, CFrame> {
         Cow::Owned(Trace::top_frame(self, i))
+    }
+    fn depth(&self, i: usize) -> usize {
+        Trace::depth(self, i)
+    }
+    fn top_step(&self, i: usize, k: usize) -> Cow<'_, Step> {
+        Cow::Owned(Trace::top_step(self, i, k))
     }
     fn end(&self) -> &TraceEnd {
         &self.end
@@ -143,8 +176,12 @@ pub enum Extent {
 pub struct Matcher<'g> {
     pub graph: &'g Graph,
     out: Vec<Vec<usize>>,
+    prog: &'g Program,
     types: &'g dyn Subtyping,
     sem: IntSemantics,
+    /// Per node: it has a `call` edge of an abstracted call (its `return` edges continue the
+    /// caller once the callee's path ends).
+    calls_abstractly: Vec<bool>,
 }
 
 struct Item {
@@ -152,28 +189,85 @@ struct Item {
     step: usize,
     witness: Option<Rc<Witness>>,
     parent: Option<usize>,
+    /// The abstracted call being followed (0: none, the analysed method's own graph).
+    ctx: usize,
+}
+
+/// An abstracted call being followed: the callee's steps are compared with its method graph
+/// on the frames above `depth`.
+struct CallCtx {
+    /// The call node (its `return` edges continue the caller).
+    caller: NodeId,
+    /// The run's frames at the call step: the caller's, below the callee's frame.
+    depth: usize,
+    /// The enclosing context.
+    parent: usize,
+    /// The call node's witness at the call step (for the labels of its `return` edges).
+    witness: Rc<Witness>,
+}
+
+/// Whether `e` is the `call` edge of an abstracted call (label `abstract call of M`).
+fn is_abstract_call(e: &jtg_engine::graph::Edge) -> bool {
+    e.kind == EdgeKind::Call
+        && e.labels
+            .iter()
+            .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of ")))
+}
+
+fn control<T>(reason: String) -> Result<T, Failure> {
+    Err(Failure {
+        condition: Condition::Control,
+        reason,
+    })
 }
 
 impl<'g> Matcher<'g> {
-    pub fn new(graph: &'g Graph, types: &'g dyn Subtyping, sem: IntSemantics) -> Matcher<'g> {
+    pub fn new(graph: &'g Graph, prog: &'g Program, sem: IntSemantics) -> Matcher<'g> {
         let mut out = vec![Vec::new(); graph.nodes.len()];
+        let mut calls_abstractly = vec![false; graph.nodes.len()];
         for (k, e) in graph.edges.iter().enumerate() {
             if e.from < out.len() {
                 out[e.from].push(k);
+                calls_abstractly[e.from] |= is_abstract_call(e);
             }
         }
         Matcher {
             graph,
             out,
-            types,
+            prog,
+            types: prog,
             sem,
+            calls_abstractly,
         }
     }
 
-    fn witness(&self, run: &dyn ConcreteRun, node: NodeId, i: usize) -> Result<Witness, Failure> {
+    /// The witness of `node` for the state before step `i` (or the run's end); `depth` frames
+    /// of the run belong to callers of an abstracted call being followed (`in_call`), and are
+    /// not compared.
+    fn witness(
+        &self,
+        run: &dyn ConcreteRun,
+        node: NodeId,
+        i: usize,
+        depth: usize,
+        in_call: bool,
+    ) -> Result<Witness, Failure> {
         let state = &self.graph.nodes[node].state;
+        if in_call && state.is_end() {
+            return self.callee_end(run, state, i, depth);
+        }
         if i < run.len() {
-            let step = run.step(i);
+            let step = if in_call {
+                let n = run.depth(i);
+                if n <= depth {
+                    return control(format!(
+                        "the abstracted call has returned (the run has {n} frames, the caller {depth}), s is still in it"
+                    ));
+                }
+                run.top_step(i, n - depth)
+            } else {
+                run.step(i)
+            };
             concrete_instance(
                 &Concrete {
                     frames: &step.frames,
@@ -201,6 +295,116 @@ impl<'g> Matcher<'g> {
         }
     }
 
+    /// The witness of a program end `state` of a callee's method graph, for the state before
+    /// step `i`: how the callee's frame (above `depth` caller frames) was left. A normal return
+    /// (the callee's last instruction a return, the run back at `depth` frames) is compared as
+    /// `end: return` with the value on the caller's stack; otherwise an exception left the
+    /// frame, compared as `end: throw` with the exception at the handler (on its stack) or the
+    /// run's own exceptional end.
+    fn callee_end(
+        &self,
+        run: &dyn ConcreteRun,
+        state: &jtg_engine::state::State,
+        i: usize,
+        depth: usize,
+    ) -> Result<Witness, Failure> {
+        if i >= run.len() {
+            if !matches!(run.end(), TraceEnd::Threw { .. }) {
+                return control(
+                    "the run ended without an exception inside an abstracted call".to_string(),
+                );
+            }
+            let heap = if run.is_empty() {
+                CHeap::new()
+            } else {
+                run.step(run.len() - 1).heap.clone()
+            };
+            return concrete_instance(
+                &Concrete {
+                    frames: &[],
+                    heap: &heap,
+                    end: Some(run.end()),
+                },
+                state,
+                self.types,
+            );
+        }
+        let n = run.depth(i);
+        if n > depth {
+            return control(format!(
+                "s ends the abstracted call, but the run is still in it ({n} frames, the caller {depth})"
+            ));
+        }
+        // the value or exception is in the top frame: the heap reachable from it is enough
+        let step = run.top_step(i, 1);
+        // `i >= 1`: the callee's first step follows the call step
+        let last = run.top_frame(i.saturating_sub(1));
+        let returned = match self.insn_at(&last) {
+            Some(Insn::Return(kind)) if n == depth => Some(kind),
+            Some(_) => None,
+            None => {
+                return control(format!(
+                    "no instruction at pc {} of {}.{}{} (the callee's last step)",
+                    last.pc, last.class, last.method, last.desc
+                ))
+            }
+        };
+        let end = if let Some(kind) = returned {
+            if kind.is_none() {
+                TraceEnd::Returned(None)
+            } else {
+                match step.frames.first().and_then(|f| f.stack.first()) {
+                    Some(v) => TraceEnd::Returned(Some(*v)),
+                    None => {
+                        return control(
+                            "the callee returned a value, but the caller's stack is empty".into(),
+                        )
+                    }
+                }
+            }
+        } else {
+            match step.frames.first().and_then(|f| f.stack.first()) {
+                Some(CValue::Ref(id)) => {
+                    let class = match step.heap.get(id) {
+                        Some(CObject::Instance { class, .. }) => class.clone(),
+                        _ => {
+                            return control(format!(
+                                "the callee was left by an exception, but {id} at the handler is no exception object"
+                            ))
+                        }
+                    };
+                    TraceEnd::Threw {
+                        class,
+                        obj: Some(*id),
+                    }
+                }
+                _ => {
+                    return control(
+                        "the callee was left by an exception, but the handler has no exception on its stack"
+                            .into(),
+                    )
+                }
+            }
+        };
+        concrete_instance(
+            &Concrete {
+                frames: &[],
+                heap: &step.heap,
+                end: Some(&end),
+            },
+            state,
+            self.types,
+        )
+    }
+
+    /// The instruction a frame is at.
+    fn insn_at(&self, f: &CFrame) -> Option<Insn> {
+        let m = MethodId::new(&f.class, &f.method, &f.desc);
+        let c = self.prog.hierarchy.classpath().load(&m.class).ok()?;
+        let meth = c.method(&m.name, Some(&m.desc)).ok()?;
+        meth.code.as_ref()?.at(f.pc).cloned()
+    }
+
     /// Matches `run` from the start node.
     pub fn run(&self, run: &dyn ConcreteRun, extent: Extent) -> Matched {
         let last = match extent {
@@ -225,22 +429,37 @@ impl<'g> Matcher<'g> {
                 stuck.candidates.push(c);
             }
         };
+        // a prefix may end anywhere; a whole run only in the analysed method's own graph
+        let prefix = match extent {
+            Extent::Prefix { .. } => true,
+            Extent::Full => matches!(run.end(), TraceEnd::Cut { .. }),
+        };
+        let mut ctxs = vec![CallCtx {
+            caller: usize::MAX,
+            depth: 0,
+            parent: 0,
+            witness: Rc::new(Witness::default()),
+        }];
+        // (call node, call step, enclosing context) -> context
+        let mut ctx_ids: HashMap<(NodeId, usize, usize), usize> = HashMap::new();
         let mut arena: Vec<(NodeId, Option<usize>)> = Vec::new();
-        let mut entered: HashSet<(NodeId, usize)> = HashSet::new();
+        let mut entered: HashSet<(NodeId, usize, usize)> = HashSet::new();
         let mut todo = vec![Item {
             node: self.graph.start,
             step: 0,
             witness: None,
             parent: None,
+            ctx: 0,
         }];
         let mut checked = 0usize;
         while let Some(it) = todo.pop() {
-            if !entered.insert((it.node, it.step)) {
+            if !entered.insert((it.node, it.step, it.ctx)) {
                 continue;
             }
+            let depth = ctxs[it.ctx].depth;
             let w = match it.witness {
                 Some(w) => w,
-                None => match self.witness(run, it.node, it.step) {
+                None => match self.witness(run, it.node, it.step, depth, it.ctx != 0) {
                     Ok(w) => Rc::new(w),
                     Err(f) => {
                         let via = it.parent.map(|p| (arena[p].0, EdgeKind::Refine));
@@ -260,7 +479,7 @@ impl<'g> Matcher<'g> {
             checked += 1;
             let me = arena.len();
             arena.push((it.node, it.parent));
-            if it.step >= last {
+            if it.step >= last && (it.ctx == 0 || prefix) {
                 // the prefix to check (or the whole run, ending at a program end) is covered
                 let mut path = Vec::new();
                 let mut cur = Some(me);
@@ -270,6 +489,46 @@ impl<'g> Matcher<'g> {
                 }
                 path.reverse();
                 return Matched::Path { path, checked };
+            }
+            if it.ctx != 0 && self.graph.nodes[it.node].is_end() {
+                // the callee's path is through: the caller goes on at a target of one of the
+                // call node's return edges, at this step
+                let c = &ctxs[it.ctx];
+                let (caller, parent, cw) = (c.caller, c.parent, Rc::clone(&c.witness));
+                let pdepth = ctxs[parent].depth;
+                for &k in self.out[caller].iter().rev() {
+                    let e = &self.graph.edges[k];
+                    if e.kind != EdgeKind::Return {
+                        continue;
+                    }
+                    let r = self
+                        .witness(run, e.to, it.step, pdepth, parent != 0)
+                        .map_err(|f| f.to_string())
+                        // return edges carry no type labels: no source step heap is needed
+                        .and_then(|w2| {
+                            self.labels_hold(&e.labels, &cw, Some(&w2), (run, usize::MAX))
+                                .map(|()| w2)
+                        });
+                    match r {
+                        Err(reason) => note(
+                            &mut stuck,
+                            it.step,
+                            Candidate {
+                                node: e.to,
+                                via: Some((caller, e.kind)),
+                                reason,
+                            },
+                        ),
+                        Ok(w2) => todo.push(Item {
+                            node: e.to,
+                            step: it.step,
+                            witness: Some(Rc::new(w2)),
+                            parent: Some(me),
+                            ctx: parent,
+                        }),
+                    }
+                }
+                continue;
             }
             let edges = &self.out[it.node];
             if edges.is_empty() {
@@ -289,12 +548,37 @@ impl<'g> Matcher<'g> {
                 );
                 continue;
             }
+            let calls_abstractly = self.calls_abstractly[it.node];
             // push in reverse so that the first edge is tried first
             for &k in edges.iter().rev() {
                 let e = &self.graph.edges[k];
+                if calls_abstractly && e.kind == EdgeKind::Return {
+                    // taken when the callee's path ends (above)
+                    continue;
+                }
                 if e.kind.is_step() {
                     let next = it.step + 1;
-                    match self.witness(run, e.to, next) {
+                    let (ctx, depth, in_call) = if calls_abstractly && is_abstract_call(e) {
+                        let depth = if it.step < run.len() {
+                            run.depth(it.step)
+                        } else {
+                            0
+                        };
+                        let key = (it.node, it.step, it.ctx);
+                        let id = *ctx_ids.entry(key).or_insert_with(|| {
+                            ctxs.push(CallCtx {
+                                caller: it.node,
+                                depth,
+                                parent: it.ctx,
+                                witness: Rc::clone(&w),
+                            });
+                            ctxs.len() - 1
+                        });
+                        (id, depth, true)
+                    } else {
+                        (it.ctx, depth, it.ctx != 0)
+                    };
+                    match self.witness(run, e.to, next, depth, in_call) {
                         Err(f) => note(
                             &mut stuck,
                             next,
@@ -320,6 +604,7 @@ impl<'g> Matcher<'g> {
                                     step: next,
                                     witness: Some(Rc::new(w2)),
                                     parent: Some(me),
+                                    ctx,
                                 }),
                             }
                         }
@@ -340,6 +625,7 @@ impl<'g> Matcher<'g> {
                             step: it.step,
                             witness: None,
                             parent: Some(me),
+                            ctx: it.ctx,
                         }),
                     }
                 }

@@ -11,10 +11,10 @@ use crate::trace::CHeap;
 use jtg_engine::state::text::{print_state, LocalNames, TextContext};
 use jtg_engine::state::MethodId;
 use jtg_engine::Graph;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One node tried at the failing step.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CandidateReport {
     pub node: usize,
     /// Where the node is (`pc 5` or `end`).
@@ -25,7 +25,7 @@ pub struct CandidateReport {
 }
 
 /// A failing trace.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailureReport {
     /// `case K` or the input file.
     pub name: String,

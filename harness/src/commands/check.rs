@@ -2,10 +2,11 @@
 //! checks that every trace is a path of the termination graph (see `jtg_harness::check`).
 //!
 //! Exit code 0 when no trace violates the graph, 1 when some does (with a report per failing
-//! trace), 2 and up on errors.
+//! trace), 2 and up on errors. With `--journal FILE` every checked case is recorded as it
+//! finishes, and `--resume` continues an interrupted run (README, *Long runs*).
 
 use super::trace::entries;
-use super::{load, start_state, Ints};
+use super::{journal_records, load, open_journal, start_state, Ints, JournalArgs};
 use anyhow::{Context, Result};
 use jtg_engine::render::json;
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
@@ -13,8 +14,9 @@ use jtg_engine::state::{IntSemantics, State};
 use jtg_engine::{build_graph, EngineError, Graph, Options};
 use jtg_harness::check::path::Matcher;
 use jtg_harness::check::report::{failure, summary_json, summary_junit, FailureReport};
-use jtg_harness::check::{check_run, shrink, Summary, Target, Verdict};
+use jtg_harness::check::{check_run, shrink, Summary, Target, TraceRecord, Verdict};
 use jtg_harness::gen::{GenConfig, Generator};
+use jtg_harness::journal::stable_hash;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,6 +69,8 @@ pub struct Args {
     pub shrink_runs: usize,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    #[command(flatten)]
+    pub journal: JournalArgs,
 }
 
 /// The graph to check: read from `--graph`, or built from the start state.
@@ -152,10 +156,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     base.push_str(&format!(
         " --ints {} --max-steps {}",
-        match sem {
-            IntSemantics::Unbounded => "unbounded",
-            IntSemantics::Java => "java",
-        },
+        ints_name(sem),
         a.max_steps
     ));
 
@@ -183,11 +184,78 @@ pub fn run(a: Args) -> Result<ExitCode> {
         (Err(e), false) => anyhow::bail!(jtg_harness::HarnessError::BadInput(e.to_string())),
     };
 
+    // The journal: one record per case (or input), keyed `case K` (`input`). Its header holds
+    // everything the records depend on, the graph included (by a fingerprint of its JSON form:
+    // a rebuilt engine that builds another graph must not resume), but not --format. (Only
+    // computed for a journal: rendering a large graph takes a while.)
+    let params = if a.journal.journal.is_none() {
+        serde_json::Value::Null
+    } else {
+        let fingerprint = |text: &str| format!("{:016x}", stable_hash(text.as_bytes()));
+        let graph_fingerprint = fingerprint(&json::render(&graph, &prog));
+        let input_fingerprint = inputs
+            .first()
+            .map(|(_, _, st)| fingerprint(&print_state(st, &ctx)));
+        serde_json::json!({
+            "command": "check",
+            "classpath": a.classpath,
+            "method": m.to_string(),
+            "start": a.start,
+            "graph": a.graph,
+            "graph_fingerprint": graph_fingerprint,
+            "input": a.input,
+            "input_fingerprint": input_fingerprint,
+            "n": a.n,
+            "seed": a.seed,
+            "case": a.case,
+            "ints": ints_name(sem),
+            "max_steps": a.max_steps,
+            "max_size": a.max_size,
+            "max_reports": a.max_reports,
+            "shrink_runs": a.shrink_runs,
+        })
+    };
+    let journal = open_journal(&a.journal, &params)?;
+    let key = |k: usize| {
+        if k < inputs.len() {
+            "input".to_string()
+        } else {
+            format!("case {}", cases[k - inputs.len()])
+        }
+    };
+    let known = |key: &str| {
+        if key == "input" {
+            return !inputs.is_empty();
+        }
+        let case = key
+            .strip_prefix("case ")
+            .and_then(|c| c.parse::<u64>().ok());
+        let in_run = match (case, a.case) {
+            (Some(c), Some(k)) => c == k && a.input.is_none(),
+            (Some(c), None) => c < a.n && a.input.is_none(),
+            (None, _) => false,
+        };
+        // exactly the key this run writes (not `case 07`)
+        in_run && case.is_some_and(|c| key == format!("case {c}"))
+    };
+    let mut done: std::collections::BTreeMap<String, TraceRecord> =
+        journal_records(journal.as_ref(), &known)?;
+
     let mut summary = Summary::new(&graph);
     let mut reports: Vec<FailureReport> = Vec::new();
     let pb = progress(cases.len().max(inputs.len()) as u64);
     let total = cases.len() + inputs.len();
     for k in 0..total {
+        // A case of the journal: its record stands for the run (in case order, so that the
+        // reports are those of the first violations, as in an uninterrupted run).
+        if let Some(r) = done.remove(&key(k)) {
+            summary.add_record(&r)?;
+            reports.extend(r.report);
+            if let Some(pb) = &pb {
+                pb.inc(1);
+            }
+            continue;
+        }
         let (name, replay, input) = if k < inputs.len() {
             inputs[k].clone()
         } else {
@@ -207,6 +275,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             .with_context(|| format!("tracing {name}"))?;
         let c = check_run(&matcher, &prog, &trace, sem);
         summary.add(&c);
+        let mut record = journal.as_ref().map(|_| TraceRecord::of(&c));
         if let Verdict::Violation(stuck) = &c.verdict {
             if reports.len() < a.max_reports {
                 let mut r = failure(
@@ -251,8 +320,14 @@ pub fn run(a: Args) -> Result<ExitCode> {
                         r.shrunk = Some(Box::new(sr));
                     }
                 }
+                if let Some(rec) = &mut record {
+                    rec.report = Some(r.clone());
+                }
                 reports.push(r);
             }
+        }
+        if let (Some(j), Some(rec)) = (&journal, &record) {
+            j.append(&key(k), rec)?;
         }
         if let Some(pb) = &pb {
             pb.inc(1);
@@ -297,6 +372,14 @@ pub fn run(a: Args) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The `--ints` value of an integer semantics.
+pub fn ints_name(sem: IntSemantics) -> &'static str {
+    match sem {
+        IntSemantics::Unbounded => "unbounded",
+        IntSemantics::Java => "java",
+    }
 }
 
 /// Writes a shrunk input where a replay command can find it.

@@ -1,9 +1,14 @@
-//! `jtg corpus`: termination graphs of every jar of a corpus (status, nodes, time), totals.
+//! `jtg corpus`: termination graphs of every jar of a corpus (status, nodes, time), totals;
+//! with `--check N` also N JVM runs per complete graph, checked as `jtg check` does.
+//!
+//! Exit code 1 when a check found a violation or a jar `--expect`ed complete is not, 5 when
+//! a check stopped early (no inputs, a run could not be traced) and nothing found a violation.
 
-use super::Ints;
+use super::check::ints_name;
+use super::{journal_records, open_journal, Ints, JournalArgs};
 use anyhow::{bail, Context, Result};
-use jtg_harness::corpus::{self, CorpusOptions, Status};
-use std::path::PathBuf;
+use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, JarResult, Status};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -19,12 +24,20 @@ pub struct Args {
     /// Corpus directories (searched recursively for `.jar`) and jars.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Cross-check N random inputs per jar in the real JVM.
+    /// Check every complete graph against N runs of `main(String[])` in the real JVM, on
+    /// random inputs (as `jtg check` does).
     #[arg(long, value_name = "N")]
-    pub check: Option<usize>,
-    /// Seed of the random inputs of `--check`.
+    pub check: Option<u64>,
+    /// Seed of the random inputs of `--check` (each jar's generator is seeded by this seed and
+    /// the jar's name).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// `--check`: step budget per run; a longer run is checked as a prefix and counted as cut.
+    #[arg(long, default_value_t = 100_000)]
+    pub max_steps: u64,
+    /// `--check`: largest generated structure (e.g. the length of `args`).
+    #[arg(long, default_value_t = 6)]
+    pub max_size: usize,
     #[arg(long, value_enum, default_value_t = Format::Md)]
     pub format: Format,
     /// Worker threads (one program per jar).
@@ -54,15 +67,11 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub journal: JournalArgs,
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
-    if a.check.is_some() {
-        bail!(
-            "--check is not available yet: it needs the soundness checker (`jtg check`) and the \
-             input generators on this branch; build the graphs without --check"
-        );
-    }
     let jars = corpus::find_jars(&a.paths);
     if jars.is_empty() {
         bail!("no .jar files found in {:?}", a.paths);
@@ -71,6 +80,34 @@ pub fn run(a: Args) -> Result<ExitCode> {
         max_nodes: a.max_nodes,
         time_limit: Duration::from_secs_f64(a.max_secs.max(0.001)),
         ints: a.ints.into(),
+        check: a.check.map(|n| CorpusCheck {
+            n,
+            seed: a.seed,
+            max_steps: a.max_steps,
+            max_size: a.max_size,
+        }),
+    };
+    // The journal: one record per jar, keyed by its path. The header holds what the results
+    // depend on (not --jobs: results do not depend on it; not the output options).
+    let params = serde_json::json!({
+        "command": "corpus",
+        "paths": a.paths,
+        "max_nodes": a.max_nodes,
+        "max_secs": a.max_secs,
+        "ints": ints_name(opts.ints),
+        "check": opts.check.as_ref().map(|c| serde_json::json!({
+            "n": c.n,
+            "seed": c.seed,
+            "max_steps": c.max_steps,
+            "max_size": c.max_size,
+        })),
+    });
+    let journal = open_journal(&a.journal, &params)?;
+    let key = |jar: &Path| jar.to_string_lossy().into_owned();
+    let known: std::collections::BTreeMap<String, JarResult> = {
+        let keys: std::collections::BTreeSet<String> =
+            jars.iter().map(|(_, jar)| key(jar)).collect();
+        journal_records(journal.as_ref(), &|k| keys.contains(k))?
     };
     let bar = if a.quiet {
         indicatif::ProgressBar::hidden()
@@ -82,11 +119,23 @@ pub fn run(a: Args) -> Result<ExitCode> {
         );
         b
     };
-    let results = corpus::run_corpus(&jars, &opts, a.jobs, &|_, r| {
-        bar.inc(1);
-        bar.set_message(r.jar.clone());
-    });
+    bar.inc(known.len() as u64);
+    let results = corpus::run_corpus_resuming(
+        &jars,
+        &opts,
+        a.jobs,
+        &|jar| known.get(&key(jar)).cloned(),
+        &|_, jar, r| {
+            bar.inc(1);
+            bar.set_message(r.jar.clone());
+            match &journal {
+                Some(j) => j.append(&key(jar), r),
+                None => Ok(()),
+            }
+        },
+    );
     bar.finish_and_clear();
+    let results = results?;
     let text = match a.format {
         Format::Md => corpus::render_md(&results, !a.no_times),
         Format::Json => corpus::render_json(&results) + "\n",
@@ -112,6 +161,33 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "{} jars: {} complete, {} unsupported, {} budget, {} error; median {:.1} ms, max {:.1} ms",
         t.jars, t.complete, t.unsupported, t.budget, t.error, t.median_ms, t.max_ms
     );
+    if opts.check.is_some() {
+        eprintln!(
+            "checked {} jars: {} runs ({} cut, {} outside the model), {} violations in {} jars, {} checks stopped early",
+            t.checked, t.traces, t.cut, t.outside_model, t.violations, t.violating_jars, t.check_errors
+        );
+        for r in &results {
+            let Some(c) = &r.check else { continue };
+            if c.violations > 0 {
+                eprintln!(
+                    "  {}: {} violations; replay: {}",
+                    r.jar,
+                    c.violations,
+                    c.replay.as_deref().unwrap_or("?")
+                );
+            }
+            if let Some(e) = &c.error {
+                eprintln!("  {}: check stopped after {} runs: {e}", r.jar, c.traces);
+            }
+        }
+    }
+    let mut code = if t.violations > 0 {
+        ExitCode::from(1)
+    } else if t.check_errors > 0 {
+        ExitCode::from(5)
+    } else {
+        ExitCode::SUCCESS
+    };
     if let Some(p) = &a.expect {
         let text =
             std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
@@ -129,8 +205,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
             for r in &regressions {
                 eprintln!("  {r}");
             }
-            return Ok(ExitCode::from(1));
+            code = ExitCode::from(1);
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }

@@ -13,7 +13,8 @@ use jtg_engine::class::{ClassError, ClassPath};
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{EngineError, Program};
-use std::path::Path;
+use jtg_harness::journal::{Journal, JournalError};
+use std::path::{Path, PathBuf};
 
 /// `--ints` values.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -33,9 +34,85 @@ impl From<Ints> for IntSemantics {
     }
 }
 
+/// `--journal FILE [--resume]` of the long-running commands (`check`, `corpus`).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct JournalArgs {
+    /// Append every finished unit of work to FILE (JSON lines, each written and fsync'ed
+    /// before the run goes on), so that an interrupted run keeps it. An existing non-empty
+    /// FILE is refused unless --resume is given.
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
+    /// Continue the run recorded in --journal FILE (which must have been written with the
+    /// same parameters): finished units are not done again, and the report covers them.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// Opens the journal of `--journal`/`--resume` for a run with parameters `params` (`None`
+/// without `--journal`).
+///
+/// * `--resume` without `--journal` is a usage error;
+/// * without `--resume`, an existing non-empty file is refused (it is the result of some run:
+///   continue it with `--resume` or remove it); a missing or empty file starts a journal;
+/// * with `--resume`, the journal must have been written with the same `params`
+///   ([`JournalError::Mismatch`] otherwise); a missing or empty file starts a journal, so the
+///   same command line can be repeated until the run is through.
+pub fn open_journal(a: &JournalArgs, params: &serde_json::Value) -> Result<Option<Journal>> {
+    let Some(path) = &a.journal else {
+        if a.resume {
+            anyhow::bail!("--resume needs --journal FILE (the journal of the run to continue)");
+        }
+        return Ok(None);
+    };
+    if !a.resume {
+        if let Ok(meta) = std::fs::metadata(path) {
+            if meta.len() > 0 {
+                anyhow::bail!(
+                    "journal {} exists: pass --resume to continue that run, or remove the file to start over",
+                    path.display()
+                );
+            }
+        }
+    }
+    Ok(Some(Journal::open(path, params, a.resume)?))
+}
+
+/// The records of an open journal by key; `known` says which keys are units of this run (a
+/// record of any other unit means the journal is not of this run, whatever its header says).
+pub fn journal_records<T: serde::de::DeserializeOwned>(
+    journal: Option<&Journal>,
+    known: &dyn Fn(&str) -> bool,
+) -> Result<std::collections::BTreeMap<String, T>> {
+    let mut out = std::collections::BTreeMap::new();
+    let Some(j) = journal else {
+        return Ok(out);
+    };
+    for (key, record) in j.records::<T>()? {
+        if !known(&key) {
+            anyhow::bail!(
+                "journal {} has a record of `{key}`, which is not a unit of this run \
+                 (remove the journal to start over)",
+                j.path().display()
+            );
+        }
+        out.insert(key, record);
+    }
+    if !out.is_empty() {
+        eprintln!(
+            "jtg: resuming {}: {} finished units are not done again",
+            j.path().display(),
+            out.len()
+        );
+    }
+    Ok(out)
+}
+
 /// Exit code for an error, by its kind (see the binary's documentation).
 pub fn exit_code(e: &anyhow::Error) -> u8 {
     for cause in e.chain() {
+        if cause.downcast_ref::<JournalError>().is_some() {
+            return 2;
+        }
         if let Some(ee) = cause.downcast_ref::<EngineError>() {
             return match ee {
                 EngineError::Unsupported { .. } => 3,
