@@ -41,6 +41,10 @@ pub(crate) struct FieldRef {
     desc: u8,
 }
 
+/// The instrumenter's method table as pulled so far: method id -> its facts (ids are dense and
+/// never reused; instrumented classes are cached, so a run may use methods of earlier runs).
+pub(crate) type MethodTable = Arc<Vec<Arc<MethodMeta>>>;
+
 /// Static facts about one instrumented method, from the instrumenter's table.
 #[derive(Clone, Debug)]
 pub(crate) struct MethodMeta {
@@ -196,7 +200,7 @@ impl HeapHist {
 /// The decoded, compact form of a trace (see [`crate::trace::Trace`]).
 #[derive(Clone)]
 pub(crate) struct TraceData {
-    methods: HashMap<u32, Arc<MethodMeta>>,
+    methods: MethodTable,
     buf: Vec<i32>,
     /// Offset of each step's header in `buf`.
     off: Vec<u32>,
@@ -342,7 +346,7 @@ pub(crate) struct Raw<'a> {
     pub heap: Vec<i32>,
     pub snapshots: Vec<i32>,
     pub strings: &'a [String],
-    pub methods: HashMap<u32, Arc<MethodMeta>>,
+    pub methods: MethodTable,
 }
 
 impl TraceData {
@@ -366,7 +370,7 @@ impl TraceData {
                 return Err(bad("truncated step header"));
             }
             let mid = buf[p] as u32;
-            if !methods.contains_key(&mid) {
+            if mid as usize >= methods.len() {
                 return Err(bad(format!(
                     "unknown method id {mid} at step {}",
                     off.len()
@@ -426,7 +430,7 @@ impl TraceData {
 
     fn meta(&self, mid: u32) -> &Arc<MethodMeta> {
         // decode() checked every step's method id
-        &self.methods[&mid]
+        &self.methods[mid as usize]
     }
 
     pub(crate) fn depth(&self, i: usize) -> usize {

@@ -57,7 +57,8 @@ fn bits(v: &CValue) -> i64 {
 
 struct Builder<'a, 'l> {
     runner: &'a JClass<'static>,
-    loader: &'a JObject<'l>,
+    /// The run's loader (a reference of an enclosing local frame).
+    loader: &'a JObject<'a>,
     classes: HashMap<String, JClass<'l>>,
     layouts: HashMap<String, Vec<FieldDesc>>,
 }
@@ -165,7 +166,7 @@ fn jvalue<'o>(
 pub(crate) fn build<'l>(
     env: &mut Env<'l>,
     runner: &JClass<'static>,
-    loader: &JObject<'l>,
+    loader: &JObject<'_>,
     input: &ConcreteInput,
 ) -> Result<BuiltArgs<'l>, HarnessError> {
     for (i, a) in input.args.iter().enumerate() {

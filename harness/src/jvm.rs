@@ -34,6 +34,8 @@ pub(crate) struct Jvm {
 pub(crate) struct Tables {
     /// `Recorder.strings`, pulled incrementally.
     pub strings: Vec<String>,
+    /// The instrumenter's method table, pulled incrementally.
+    pub methods: crate::decode::MethodTable,
 }
 
 static JVM: OnceLock<Result<Jvm, HarnessError>> = OnceLock::new();

@@ -14,5 +14,7 @@ pub mod trace;
 
 pub use error::HarnessError;
 pub use input::ConcreteInput;
-pub use run::{run_plain, trace_method, PlainRun, TraceOptions};
+pub use run::{
+    run_plain, trace_batch, trace_method, tracer_stats, PlainRun, TraceOptions, TracerStats,
+};
 pub use trace::{CFrame, CHeap, CObject, CValue, ObjId, Step, Trace, TraceEnd};

@@ -1,15 +1,22 @@
-//! Running one method of the analysed program: a fresh `tracer.InstrumentingLoader` per run
-//! (all classes of the given class path entries instrumented on load; `<clinit>` runs
-//! uninstrumented, and the entry class is initialised before recording starts), inputs built
-//! through JNI, the call made by `tracer.Runner` on its own Java thread, then the recorder's
-//! buffers pulled and decoded. Runs are serialised process-wide (the recorder is global).
+//! Running one method of the analysed program in a `tracer.InstrumentingLoader` (all classes
+//! of the given class path entries instrumented on load; `<clinit>` runs uninstrumented, and
+//! the entry class is initialised before recording starts), inputs built through JNI, the calls
+//! made by `tracer.Runner` on its own Java thread, then the recorder's buffers pulled and
+//! decoded. Runs are serialised process-wide (the recorder is global).
+//!
+//! Runs come in batches ([`trace_batch`]): one JNI session builds many inputs, `Runner.runBatch`
+//! runs them one after the other on one Java thread and leaves one record per run in a single
+//! `int[]`, pulled once. Loaders and instrumented classes are cached: each distinct class file
+//! is instrumented once per process, and the loader of a class path serves the next run as
+//! long as every class it has defined is stateless (no static initializer, no `putstatic`), so
+//! that every run starts from the initial static state as a fresh loader would give it;
+//! otherwise the batch ends after that run and the next one gets a fresh loader (see
+//! `InstrumentingLoader.java`).
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
-use jni::objects::{JClass, JIntArray, JObject, JValue};
+use jni::objects::{JIntArray, JObject, JValue};
 use jni::{jni_sig, jni_str, Env};
 
 use crate::decode::{MethodMeta, Raw, TraceData};
@@ -64,40 +71,62 @@ pub fn trace_method(
     input: &ConcreteInput,
     opts: &TraceOptions,
 ) -> Result<Trace, HarnessError> {
-    let jvm = jvm()?;
-    let mut tables = jvm.lock();
-    jvm.vm.attach_current_thread(|env| {
-        env.with_local_frame(input.heap.len() + 128, |env| {
-            let r = run_in(
-                env,
-                jvm,
-                classpath_entries,
-                class,
-                method,
-                desc,
-                input,
-                opts,
-                true,
-            )
-            .and_then(|(end, run_nanos, m0)| {
-                pull_and_decode(
-                    env,
-                    jvm,
-                    &mut tables,
-                    end,
-                    run_nanos,
-                    m0,
-                    opts.verify_replay.is_some(),
-                )
-            });
-            // Drop buffers and references kept on the Java side, whatever happened.
-            let _ = call_void(env, &jvm.runner, "clear");
-            r
+    let mut r = trace_batch(
+        classpath_entries,
+        class,
+        method,
+        desc,
+        std::slice::from_ref(input),
+        opts,
+    );
+    r.pop()
+        .unwrap_or_else(|| Err(HarnessError::Decode("a batch of one gave no run".into())))
+}
+
+/// Traces `class.method desc` on every input, in order: the result for input `k` is what
+/// [`trace_method`] would give for it (each run starts from the classes' initial static state),
+/// but many runs share one JNI session and one Java thread.
+pub fn trace_batch(
+    classpath_entries: &[PathBuf],
+    class: &str,
+    method: &str,
+    desc: &str,
+    inputs: &[ConcreteInput],
+    opts: &TraceOptions,
+) -> Vec<Result<Trace, HarnessError>> {
+    let verify = opts.verify_replay.is_some();
+    let target = RunTarget {
+        classpath_entries,
+        class,
+        method,
+        desc,
+        opts,
+        record: true,
+    };
+    runs(&target, inputs, |tables, run| {
+        let (data, verified_snapshots) = TraceData::decode(Raw {
+            trace: run.trace,
+            heap: run.heap,
+            snapshots: run.snapshots,
+            strings: &tables.strings,
+            methods: tables.methods.clone(),
+        })?;
+        if verify && verified_snapshots == 0 && data.len() > 8 {
+            return Err(HarnessError::Decode(
+                "verify_replay: the recorder took no snapshot".into(),
+            ));
+        }
+        Ok(Trace {
+            end: run.end,
+            data,
+            verified_snapshots,
+            run_nanos: run.run_nanos,
         })
     })
 }
 
-/// Runs the method once, uninstrumented, through a fresh loader (same inputs as a trace).
+/// Runs the method once, uninstrumented (same inputs as a trace; the loader is cached under
+/// the same rules as for traced runs).
 pub fn run_plain(
     classpath_entries: &[PathBuf],
     class: &str,
@@ -106,147 +135,167 @@ pub fn run_plain(
     input: &ConcreteInput,
     opts: &TraceOptions,
 ) -> Result<PlainRun, HarnessError> {
+    let target = RunTarget {
+        classpath_entries,
+        class,
+        method,
+        desc,
+        opts,
+        record: false,
+    };
+    let mut r = runs(&target, std::slice::from_ref(input), |_, run| {
+        Ok(PlainRun {
+            end: run.end,
+            run_nanos: run.run_nanos,
+        })
+    });
+    r.pop()
+        .unwrap_or_else(|| Err(HarnessError::Decode("a batch of one gave no run".into())))
+}
+
+/// Counters of the tracer's caches, process-wide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TracerStats {
+    /// Class loaders created for runs (a stateless program reuses one per class path).
+    pub loaders_created: u32,
+    /// Class files instrumented (each distinct content once per process).
+    pub classes_instrumented: u32,
+}
+
+/// The current [`TracerStats`] (starts the JVM if needed).
+pub fn tracer_stats() -> Result<TracerStats, HarnessError> {
     let jvm = jvm()?;
     let _tables = jvm.lock();
     jvm.vm.attach_current_thread(|env| {
-        env.with_local_frame(input.heap.len() + 128, |env| {
-            let r = run_in(
-                env,
-                jvm,
-                classpath_entries,
-                class,
-                method,
-                desc,
-                input,
-                opts,
-                false,
-            );
-            let _ = call_void(env, &jvm.runner, "clear");
-            let (end, run_nanos, _) = r?;
-            Ok(PlainRun { end, run_nanos })
+        let loaders = env
+            .call_static_method(
+                &jvm.runner,
+                jni_str!("loadersCreated"),
+                jni_sig!("()I"),
+                &[],
+            )
+            .and_then(|v| v.i())
+            .ctx(env, "loadersCreated")?;
+        let classes = env
+            .call_static_method(
+                &jvm.instrumenter,
+                jni_str!("instrumentedCount"),
+                jni_sig!("()I"),
+                &[],
+            )
+            .and_then(|v| v.i())
+            .ctx(env, "instrumentedCount")?;
+        Ok(TracerStats {
+            loaders_created: loaders as u32,
+            classes_instrumented: classes as u32,
         })
     })
 }
 
-fn call_void(
-    env: &mut Env<'_>,
-    class: &JClass<'static>,
-    name: &'static str,
-) -> Result<(), HarnessError> {
-    let r = match name {
-        "clear" => env.call_static_method(class, jni_str!("clear"), jni_sig!("()V"), &[]),
-        _ => return Ok(()),
-    };
-    r.map(|_| ()).ctx(env, name)
+/// What every run of a batch shares.
+struct RunTarget<'a> {
+    classpath_entries: &'a [PathBuf],
+    class: &'a str,
+    method: &'a str,
+    desc: &'a str,
+    opts: &'a TraceOptions,
+    record: bool,
 }
 
-fn static_int(
-    env: &mut Env<'_>,
-    class: &JClass<'static>,
-    which: &str,
-) -> Result<i32, HarnessError> {
-    let r = match which {
-        "methodCount" => {
-            env.call_static_method(class, jni_str!("methodCount"), jni_sig!("()I"), &[])
+/// One run's record from `Runner.takeBatch`.
+struct RawRun {
+    end: TraceEnd,
+    run_nanos: u64,
+    trace: Vec<i32>,
+    heap: Vec<i32>,
+    snapshots: Vec<i32>,
+}
+
+/// Inputs built per JNI session at most (each session is one Java thread and one pull).
+const MAX_BATCH: usize = 256;
+/// Ints of the per-run record header (see `Runner.java`).
+const RECORD_HEADER: usize = 12;
+
+/// Runs every input in as few sessions as the loader rules allow; `finish` turns each raw run
+/// into the caller's result (with the string and method tables pulled for it).
+fn runs<T>(
+    target: &RunTarget<'_>,
+    inputs: &[ConcreteInput],
+    mut finish: impl FnMut(&Tables, RawRun) -> Result<T, HarnessError>,
+) -> Vec<Result<T, HarnessError>> {
+    let jvm = match jvm() {
+        Ok(j) => j,
+        Err(e) => return inputs.iter().map(|_| Err(e.clone())).collect(),
+    };
+    let mut tables = jvm.lock();
+    let mut out: Vec<Result<T, HarnessError>> = Vec::with_capacity(inputs.len());
+    while out.len() < inputs.len() {
+        let rest = &inputs[out.len()..inputs.len().min(out.len() + MAX_BATCH)];
+        let r = jvm.vm.attach_current_thread(|env| {
+            env.with_local_frame(64, |env| {
+                let r = session(env, jvm, &mut tables, target, rest);
+                // Drop buffers and references kept on the Java side, whatever happened.
+                let _ = clear(env, jvm);
+                r
+            })
+        });
+        match r {
+            Ok(done) => {
+                debug_assert!(!done.is_empty());
+                for d in done {
+                    out.push(d.and_then(|raw| finish(&tables, raw)));
+                }
+            }
+            Err(e) => {
+                // an error of the method or the JVM: the same for every remaining input
+                while out.len() < inputs.len() {
+                    out.push(Err(e.clone()));
+                }
+            }
         }
-        "resultId" => env.call_static_method(class, jni_str!("resultId"), jni_sig!("()I"), &[]),
-        "thrownId" => env.call_static_method(class, jni_str!("thrownId"), jni_sig!("()I"), &[]),
-        _ => return Err(HarnessError::Decode(format!("no static int {which}"))),
-    };
-    r.and_then(|v| v.i()).ctx(env, which)
-}
-
-fn static_string(
-    env: &mut Env<'_>,
-    class: &JClass<'static>,
-    which: &str,
-) -> Result<Option<String>, HarnessError> {
-    let r = match which {
-        "thrownClass" => env.call_static_method(
-            class,
-            jni_str!("thrownClass"),
-            jni_sig!("()Ljava/lang/String;"),
-            &[],
-        ),
-        "thrownText" => env.call_static_method(
-            class,
-            jni_str!("thrownText"),
-            jni_sig!("()Ljava/lang/String;"),
-            &[],
-        ),
-        "takeFailures" => env.call_static_method(
-            class,
-            jni_str!("takeFailures"),
-            jni_sig!("()Ljava/lang/String;"),
-            &[],
-        ),
-        _ => return Err(HarnessError::Decode(format!("no static string {which}"))),
-    };
-    let o = r.and_then(|v| v.l()).ctx(env, which)?;
-    if o.is_null() {
-        return Ok(None);
     }
-    let s = env.cast_local::<jni::objects::JString>(o).ctx(env, which)?;
-    Ok(Some(s.try_to_string(env).ctx(env, which)?))
+    out
 }
 
-fn int_array(env: &mut Env<'_>, o: JObject<'_>, what: &str) -> Result<Vec<i32>, HarnessError> {
-    let a = env.cast_local::<JIntArray>(o).ctx(env, what)?;
-    let n = a.len(env).ctx(env, what)?;
-    let mut buf = vec![0i32; n];
-    a.get_region(env, 0, &mut buf).ctx(env, what)?;
-    env.delete_local_ref(a);
-    Ok(buf)
-}
-
-fn instrumentation_failures(env: &mut Env<'_>, jvm: &Jvm) -> Result<(), HarnessError> {
-    match static_string(env, &jvm.instrumenter, "takeFailures")? {
-        Some(f) => Err(HarnessError::Instrumentation(f)),
-        None => Ok(()),
-    }
-}
-
-/// Creates the loader, builds the input, runs. Returns (end, run nanos, first method id of this run).
-#[allow(clippy::too_many_arguments)]
-fn run_in<'l>(
+/// One JNI session: the loader, the entry class, as many inputs as can be built (up to the
+/// first that cannot), one `Runner.runBatch`, one pull. Returns one result per input run
+/// (at least one); `Err` is an error common to all inputs (class, method, JVM).
+fn session<'l>(
     env: &mut Env<'l>,
     jvm: &Jvm,
-    classpath_entries: &[PathBuf],
-    class: &str,
-    method: &str,
-    desc: &str,
-    input: &ConcreteInput,
-    opts: &TraceOptions,
-    record: bool,
-) -> Result<(TraceEnd, u64, i32), HarnessError> {
+    tables: &mut Tables,
+    t: &RunTarget<'_>,
+    inputs: &[ConcreteInput],
+) -> Result<Vec<Result<RawRun, HarnessError>>, HarnessError> {
     let runner = &jvm.runner;
-    let _ = static_string(env, &jvm.instrumenter, "takeFailures")?; // stale failures of an earlier run
-    let m0 = static_int(env, &jvm.instrumenter, "methodCount")?;
-    // loader
+    let (class, method, desc) = (t.class, t.method, t.desc);
+    let _ = take_failures(env, jvm)?; // stale failures of an earlier run
+                                      // loader
     let entries = env
         .new_object_array(
-            classpath_entries.len() as i32,
+            t.classpath_entries.len() as i32,
             jni_str!("java/lang/String"),
             JObject::null(),
         )
         .ctx(env, "class path array")?;
-    for (i, e) in classpath_entries.iter().enumerate() {
+    for (i, e) in t.classpath_entries.iter().enumerate() {
         let s = env
             .new_string(e.to_string_lossy())
             .ctx(env, "class path entry")?;
         entries
             .set_element(env, i, &s)
             .ctx(env, "class path array")?;
+        env.delete_local_ref(s);
     }
     let loader = env
         .call_static_method(
             runner,
-            jni_str!("newLoader"),
+            jni_str!("loaderFor"),
             jni_sig!("([Ljava/lang/String;Z)Ljava/lang/ClassLoader;"),
-            &[JValue::Object(&entries), JValue::Bool(record)],
+            &[JValue::Object(&entries), JValue::Bool(t.record)],
         )
         .and_then(|v| v.l())
-        .ctx(env, "creating the run's class loader")?;
+        .ctx(env, "getting the run's class loader")?;
     // entry class + arity
     let cname = env.new_string(class).ctx(env, "class name")?;
     let cls = env
@@ -259,7 +308,8 @@ fn run_in<'l>(
         .and_then(|v| v.l())
         .map_err(|e| match crate::jvm::jni_err(env, "", e) {
             HarnessError::Jni { message, .. } => HarnessError::BadInput(format!(
-                "class {class} not found in {classpath_entries:?}: {message}"
+                "class {class} not found in {:?}: {message}",
+                t.classpath_entries
             )),
             other => other,
         });
@@ -285,109 +335,239 @@ fn run_in<'l>(
             }
             other => other,
         })?;
-    if arity as usize != input.args.len() {
-        return Err(HarnessError::BadInput(format!(
-            "{class}.{method}{desc} takes {arity} argument values (incl. `this` for instance methods), got {}",
-            input.args.len()
-        )));
+    // inputs, up to the first that cannot be built
+    let n = inputs.len();
+    let all_prims = env
+        .new_object_array(n as i32, jni_str!("[J"), JObject::null())
+        .ctx(env, "argument arrays")?;
+    let all_refs = env
+        .new_object_array(n as i32, jni_str!("[Ljava/lang/Object;"), JObject::null())
+        .ctx(env, "argument arrays")?;
+    let mut built = 0;
+    let mut failed = None;
+    for input in inputs {
+        if arity as usize != input.args.len() {
+            failed = Some(HarnessError::BadInput(format!(
+                "{class}.{method}{desc} takes {arity} argument values (incl. `this` for instance methods), got {}",
+                input.args.len()
+            )));
+            break;
+        }
+        let r = env.with_local_frame(input.heap.len() + 64, |env| {
+            let args = input::build(env, runner, &loader, input)?;
+            all_prims
+                .set_element(env, built, &args.prims)
+                .ctx(env, "argument arrays")?;
+            all_refs
+                .set_element(env, built, &args.refs)
+                .ctx(env, "argument arrays")?;
+            Ok::<_, HarnessError>(())
+        });
+        if let Err(e) = r {
+            failed = Some(match instrumentation_failures(env, jvm) {
+                Err(f) => f,
+                Ok(()) => e,
+            });
+            break;
+        }
+        built += 1;
     }
-    let args = input::build(env, runner, &loader, input)?;
-    let kind = env
+    if built == 0 {
+        return Ok(vec![Err(failed.unwrap_or_else(|| {
+            HarnessError::Decode("no input to run".into())
+        }))]);
+    }
+    let opts = t.opts;
+    let done = env
         .call_static_method(
             runner,
-            jni_str!("run"),
-            jni_sig!("(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;[J[Ljava/lang/Object;JZJJZ)I"),
+            jni_str!("runBatch"),
+            jni_sig!("(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;[[J[[Ljava/lang/Object;IJZJJZ)I"),
             &[
                 JValue::Object(&cls),
                 JValue::Object(&mname),
                 JValue::Object(&mdesc),
-                JValue::Object(&args.prims),
-                JValue::Object(&args.refs),
+                JValue::Object(&all_prims),
+                JValue::Object(&all_refs),
+                JValue::Int(built as i32),
                 JValue::Long(opts.max_steps.min(i64::MAX as u64) as i64),
                 JValue::Bool(opts.verify_replay.is_some()),
                 JValue::Long(opts.verify_replay.unwrap_or(0) as i64),
                 JValue::Long(opts.thread_stack_bytes.min(i64::MAX as u64) as i64),
-                JValue::Bool(record),
+                JValue::Bool(t.record),
             ],
         )
         .and_then(|v| v.i())
         .ctx(env, "running the method")?;
-    instrumentation_failures(env, jvm)?;
-    let run_nanos = env
-        .call_static_method(runner, jni_str!("runNanos"), jni_sig!("()J"), &[])
-        .and_then(|v| v.j())
-        .ctx(env, "run time")? as u64;
+    let done = usize::try_from(done)
+        .ok()
+        .filter(|d| (1..=built).contains(d))
+        .ok_or_else(|| HarnessError::Decode(format!("runBatch ran {done} of {built} inputs")))?;
+    let late_failure = instrumentation_failures(env, jvm).err();
+    // pull: the records, then the string and method tables they refer to
+    let o = env
+        .call_static_method(runner, jni_str!("takeBatch"), jni_sig!("()[I"), &[])
+        .and_then(|v| v.l())
+        .ctx(env, "takeBatch")?;
+    let recs = int_array(env, o, "run records")?;
+    pull_strings(env, jvm, tables)?;
+    pull_methods(env, jvm, tables)?;
+    let mut out = Vec::with_capacity(done);
+    let mut p = 0usize;
+    for _ in 0..done {
+        out.push(read_record(&recs, &mut p, tables, t));
+    }
+    if p != recs.len() {
+        return Err(HarnessError::Decode(format!(
+            "run records: {} ints left over after {done} runs",
+            recs.len() - p
+        )));
+    }
+    // a class the last run loaded could not be instrumented (that run ended the batch)
+    if let (Some(f), Some(last)) = (late_failure, out.last_mut()) {
+        *last = Err(f);
+    }
+    Ok(out)
+}
+
+/// Reads one run record at `*p` (see `Runner.java` for the layout).
+fn read_record(
+    recs: &[i32],
+    p: &mut usize,
+    tables: &Tables,
+    t: &RunTarget<'_>,
+) -> Result<RawRun, HarnessError> {
+    let bad = |what: &str| HarnessError::Decode(format!("run record: {what}"));
+    let h = recs
+        .get(*p..*p + RECORD_HEADER)
+        .ok_or_else(|| bad("truncated header"))?;
+    let long = |hi: i32, lo: i32| ((hi as u32 as u64) << 32) | lo as u32 as u64;
+    let (kind, bits, result_id, thrown_id) = (h[0], long(h[1], h[2]), h[3], h[4]);
+    let string = |i: i32| -> Result<Option<String>, HarnessError> {
+        if i < 0 {
+            return Ok(None);
+        }
+        tables
+            .strings
+            .get(i as usize)
+            .cloned()
+            .map(Some)
+            .ok_or_else(|| bad("bad string index"))
+    };
+    let (thrown_class, thrown_text) = (string(h[5])?, string(h[6])?);
+    let run_nanos = long(h[7], h[8]);
+    let lens = [h[9], h[10], h[11]].map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    *p += RECORD_HEADER;
+    let mut take = |n: usize| -> Result<Vec<i32>, HarnessError> {
+        let s = recs
+            .get(*p..p.saturating_add(n))
+            .ok_or_else(|| bad("truncated buffers"))?;
+        *p += n;
+        Ok(s.to_vec())
+    };
+    let (trace, heap, snapshots) = (take(lens[0])?, take(lens[1])?, take(lens[2])?);
     let end = match kind {
         RETURNED => {
-            let ret = desc.rsplit_once(')').map(|(_, r)| r).unwrap_or("V");
-            let bits = env
-                .call_static_method(runner, jni_str!("resultBits"), jni_sig!("()J"), &[])
-                .and_then(|v| v.j())
-                .ctx(env, "result")?;
+            let ret = t.desc.rsplit_once(')').map(|(_, r)| r).unwrap_or("V");
             TraceEnd::Returned(match ret.as_bytes().first() {
                 Some(b'V') | None => None,
                 Some(b'Z' | b'B' | b'C' | b'S' | b'I') => Some(CValue::Int(bits as i32)),
-                Some(b'J') => Some(CValue::Long(bits)),
+                Some(b'J') => Some(CValue::Long(bits as i64)),
                 Some(b'F') => Some(CValue::Float(bits as u32)),
-                Some(b'D') => Some(CValue::Double(bits as u64)),
-                Some(_) => match static_int(env, runner, "resultId")? {
+                Some(b'D') => Some(CValue::Double(bits)),
+                Some(_) => match result_id {
                     0 => Some(CValue::Null),
                     id => Some(CValue::Ref(ObjId(id as u32))),
                 },
             })
         }
         THREW => {
-            let class = static_string(env, runner, "thrownClass")?.unwrap_or_default();
-            if record && class == "java/lang/VerifyError" {
-                let text = static_string(env, runner, "thrownText")?.unwrap_or_default();
+            let class = thrown_class.unwrap_or_default();
+            if t.record && class == "java/lang/VerifyError" {
                 return Err(HarnessError::Instrumentation(format!(
-                    "instrumented code failed verification: {text}"
+                    "instrumented code failed verification: {}",
+                    thrown_text.unwrap_or_default()
                 )));
             }
-            let id = static_int(env, runner, "thrownId")?;
             TraceEnd::Threw {
                 class,
-                obj: (id > 0).then_some(ObjId(id as u32)),
+                obj: (thrown_id > 0).then_some(ObjId(thrown_id as u32)),
             }
         }
         CUT => TraceEnd::Cut {
-            max_steps: opts.max_steps,
+            max_steps: t.opts.max_steps,
         },
         k => return Err(HarnessError::Decode(format!("unknown run end kind {k}"))),
     };
-    Ok((end, run_nanos, m0))
+    Ok(RawRun {
+        end,
+        run_nanos,
+        trace,
+        heap,
+        snapshots,
+    })
 }
 
-fn pull_and_decode(
-    env: &mut Env<'_>,
-    jvm: &Jvm,
-    tables: &mut Tables,
-    end: TraceEnd,
-    run_nanos: u64,
-    m0: i32,
-    verify: bool,
-) -> Result<Trace, HarnessError> {
-    let rec = &jvm.recorder;
-    let t0 = Instant::now();
+/// `Runner.clear()`: drops the buffers and references of the last batch.
+fn clear(env: &mut Env<'_>, jvm: &Jvm) -> Result<(), HarnessError> {
+    env.call_static_method(&jvm.runner, jni_str!("clear"), jni_sig!("()V"), &[])
+        .map(|_| ())
+        .ctx(env, "clear")
+}
+
+fn method_count(env: &mut Env<'_>, jvm: &Jvm) -> Result<i32, HarnessError> {
+    env.call_static_method(
+        &jvm.instrumenter,
+        jni_str!("methodCount"),
+        jni_sig!("()I"),
+        &[],
+    )
+    .and_then(|v| v.i())
+    .ctx(env, "methodCount")
+}
+
+/// Instrumentation failures since the last call (`Instrumenter.takeFailures`).
+fn take_failures(env: &mut Env<'_>, jvm: &Jvm) -> Result<Option<String>, HarnessError> {
     let o = env
-        .call_static_method(rec, jni_str!("takeTrace"), jni_sig!("()[I"), &[])
-        .and_then(|v| v.l());
-    let o = o.ctx(env, "takeTrace")?;
-    let trace = int_array(env, o, "trace buffer")?;
-    let o = env
-        .call_static_method(rec, jni_str!("takeHeap"), jni_sig!("()[I"), &[])
-        .and_then(|v| v.l());
-    let o = o.ctx(env, "takeHeap")?;
-    let heap = int_array(env, o, "heap log")?;
-    let o = env
-        .call_static_method(rec, jni_str!("takeSnapshots"), jni_sig!("()[I"), &[])
-        .and_then(|v| v.l());
-    let o = o.ctx(env, "takeSnapshots")?;
-    let snapshots = int_array(env, o, "snapshots")?;
+        .call_static_method(
+            &jvm.instrumenter,
+            jni_str!("takeFailures"),
+            jni_sig!("()Ljava/lang/String;"),
+            &[],
+        )
+        .and_then(|v| v.l())
+        .ctx(env, "takeFailures")?;
+    if o.is_null() {
+        return Ok(None);
+    }
+    let s = env
+        .cast_local::<jni::objects::JString>(o)
+        .ctx(env, "takeFailures")?;
+    Ok(Some(s.try_to_string(env).ctx(env, "takeFailures")?))
+}
+
+fn int_array(env: &mut Env<'_>, o: JObject<'_>, what: &str) -> Result<Vec<i32>, HarnessError> {
+    let a = env.cast_local::<JIntArray>(o).ctx(env, what)?;
+    let n = a.len(env).ctx(env, what)?;
+    let mut buf = vec![0i32; n];
+    a.get_region(env, 0, &mut buf).ctx(env, what)?;
+    env.delete_local_ref(a);
+    Ok(buf)
+}
+
+fn instrumentation_failures(env: &mut Env<'_>, jvm: &Jvm) -> Result<(), HarnessError> {
+    match take_failures(env, jvm)? {
+        Some(f) => Err(HarnessError::Instrumentation(f)),
+        None => Ok(()),
+    }
+}
+
+/// Pulls the string table entries added since the last pull.
+fn pull_strings(env: &mut Env<'_>, jvm: &Jvm, tables: &mut Tables) -> Result<(), HarnessError> {
     let start = tables.strings.len() as i32;
     let o = env
         .call_static_method(
-            rec,
+            &jvm.recorder,
             jni_str!("stringsFrom"),
             jni_sig!("(I)[Ljava/lang/String;"),
             &[JValue::Int(start)],
@@ -396,9 +576,19 @@ fn pull_and_decode(
         .ctx(env, "stringsFrom")?;
     let new = string_array(env, o, "string table")?;
     tables.strings.extend(new);
-    let m1 = static_int(env, &jvm.instrumenter, "methodCount")?;
-    let mut methods = HashMap::new();
-    for mid in m0..m1 {
+    Ok(())
+}
+
+/// Pulls the method table entries registered since the last pull (after the strings: a
+/// method's facts refer to them).
+fn pull_methods(env: &mut Env<'_>, jvm: &Jvm, tables: &mut Tables) -> Result<(), HarnessError> {
+    let known = tables.methods.len() as i32;
+    let count = method_count(env, jvm)?;
+    if count <= known {
+        return Ok(());
+    }
+    let mut new = Vec::with_capacity((count - known) as usize);
+    for mid in known..count {
         let name = env
             .call_static_method(
                 &jvm.instrumenter,
@@ -413,7 +603,6 @@ fn pull_and_decode(
             .ctx(env, "methodName")?;
         let name_s = name.try_to_string(env).ctx(env, "methodName")?;
         env.delete_local_ref(name);
-        let name = name_s;
         let info = env
             .call_static_method(
                 &jvm.instrumenter,
@@ -424,29 +613,12 @@ fn pull_and_decode(
             .and_then(|v| v.l())
             .ctx(env, "methodInfo")?;
         let info = int_array(env, info, "method info")?;
-        methods.insert(
-            mid as u32,
-            Arc::new(MethodMeta::parse(&name, &info, &tables.strings)?),
-        );
+        new.push(Arc::new(MethodMeta::parse(
+            &name_s,
+            &info,
+            &tables.strings,
+        )?));
     }
-    let pulled = t0.elapsed();
-    let (data, verified_snapshots) = TraceData::decode(Raw {
-        trace,
-        heap,
-        snapshots,
-        strings: &tables.strings,
-        methods,
-    })?;
-    if verify && verified_snapshots == 0 && data.len() > 8 {
-        return Err(HarnessError::Decode(
-            "verify_replay: the recorder took no snapshot".into(),
-        ));
-    }
-    tracing::debug!(steps = data.len(), ?pulled, decoded = ?t0.elapsed(), "trace pulled");
-    Ok(Trace {
-        end,
-        data,
-        verified_snapshots,
-        run_nanos,
-    })
+    Arc::make_mut(&mut tables.methods).extend(new);
+    Ok(())
 }

@@ -177,6 +177,128 @@ public final class Instrumenter {
         return a;
     }
 
+    // ---- per-content cache -----------------------------------------------------------------
+
+    /** What a loader defines for one class file: the bytes and whether runs can change its statics. */
+    static final class Prepared {
+        final byte[] bytes;
+        /** Why a loader holding this class must not be reused across runs, or null. */
+        final String stateful;
+
+        Prepared(byte[] bytes, String stateful) {
+            this.bytes = bytes;
+            this.stateful = stateful;
+        }
+    }
+
+    /** Cache key: class name, instrumented or not, and the original class file's content. */
+    private static final class Key {
+        final String name;
+        final boolean instrument;
+        final byte[] original;
+        final int hash;
+
+        Key(String name, boolean instrument, byte[] original) {
+            this.name = name;
+            this.instrument = instrument;
+            this.original = original;
+            this.hash = (name.hashCode() * 31 + java.util.Arrays.hashCode(original)) * 2 + (instrument ? 1 : 0);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Key)) {
+                return false;
+            }
+            Key k = (Key) o;
+            return hash == k.hash && instrument == k.instrument && name.equals(k.name)
+                    && java.util.Arrays.equals(original, k.original);
+        }
+    }
+
+    private static final HashMap<Key, Prepared> prepared = new HashMap<>();
+    private static int instrumentedCount;
+
+    /**
+     * The bytes to define for class {@code name} read from {@code original}: instrumented (once
+     * per distinct class file content; the method ids registered then stay valid) or verbatim.
+     * Throws IllegalArgumentException for unsupported classes.
+     */
+    static Prepared prepare(String name, byte[] original, boolean instrument) {
+        Key k = new Key(name, instrument, original);
+        synchronized (prepared) {
+            Prepared p = prepared.get(k);
+            if (p != null) {
+                return p;
+            }
+        }
+        byte[] bytes = instrument ? instrument(original) : original;
+        String stateful;
+        try {
+            stateful = staticState(original);
+        } catch (RuntimeException e) {
+            // a plain run of a class ASM cannot read: define it verbatim, in a single-use loader
+            stateful = name + ": class file not analysable for static state (" + e + ")";
+        }
+        Prepared p = new Prepared(bytes, stateful);
+        synchronized (prepared) {
+            Prepared q = prepared.putIfAbsent(k, p);
+            if (q != null) {
+                return q;
+            }
+            if (instrument) {
+                instrumentedCount++;
+            }
+        }
+        return p;
+    }
+
+    /** Number of class files instrumented so far (each distinct content once). */
+    public static int instrumentedCount() {
+        synchronized (prepared) {
+            return instrumentedCount;
+        }
+    }
+
+    /**
+     * Why a run can leave static state of this class different from a freshly loaded copy, or
+     * null if it cannot: a static initializer (it may build mutable objects, or fail and leave
+     * the class erroneous) or a putstatic anywhere in the class (it may write any class's static
+     * fields). Without both, every static field keeps its prepared value (zero or its
+     * ConstantValue) and initialising the class runs no code of the program.
+     */
+    static String staticState(byte[] original) {
+        ClassReader cr = new ClassReader(original);
+        String[] why = {null};
+        String cls = cr.getClassName();
+        cr.accept(new ClassVisitor(Opcodes.ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
+                if (why[0] != null) {
+                    return null;
+                }
+                if (name.equals("<clinit>")) {
+                    why[0] = cls + " has a static initializer";
+                    return null;
+                }
+                return new MethodVisitor(Opcodes.ASM9) {
+                    @Override
+                    public void visitFieldInsn(int opcode, String owner, String fname, String fdesc) {
+                        if (opcode == Opcodes.PUTSTATIC && why[0] == null) {
+                            why[0] = cls + "." + name + " writes static field " + owner + "." + fname;
+                        }
+                    }
+                };
+            }
+        }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        return why[0];
+    }
+
     // ---- instrumentation -------------------------------------------------------------------
 
     /** Instrumented bytes of a class; throws IllegalArgumentException for unsupported classes. */

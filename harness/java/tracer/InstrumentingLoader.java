@@ -1,8 +1,14 @@
 /*
- * Per-run class loader for the analysed program. Classes found in the given class path
- * entries (directories and jars) are defined here, child-first, instrumented by Instrumenter
- * (or verbatim for plain runs); everything else (JDK, tracer runtime, ASM) is delegated to
- * the parent. A fresh loader per run gives each run its own classes and static state.
+ * Class loader for the analysed program. Classes found in the given class path entries
+ * (directories and jars) are defined here, child-first, instrumented by Instrumenter (or
+ * verbatim for plain runs); everything else (JDK, tracer runtime, ASM) is delegated to the
+ * parent. The bytes come from Instrumenter.prepare, which instruments each distinct class file
+ * once per process.
+ *
+ * Runner reuses a loader for the next run of the same class path only while every class it has
+ * defined is stateless (Instrumenter.staticState: no static initializer, no putstatic), so that
+ * each run starts from the classes' initial static state exactly as in a fresh loader; a class
+ * with static state, or a failed definition, makes the loader single-use.
  */
 package tracer;
 
@@ -18,6 +24,8 @@ public final class InstrumentingLoader extends ClassLoader {
 
     private final URLClassLoader source;
     private final boolean instrument;
+    /** Why this loader must not serve another run, or null while it may. */
+    private volatile String singleUse;
 
     public InstrumentingLoader(URL[] entries, ClassLoader parent, boolean instrument) {
         super("jtg-run", parent);
@@ -27,6 +35,17 @@ public final class InstrumentingLoader extends ClassLoader {
 
     public boolean instrumenting() {
         return instrument;
+    }
+
+    /** Why the loader cannot be reused (a class with static state, a failed definition), or null. */
+    public String singleUse() {
+        return singleUse;
+    }
+
+    void markSingleUse(String why) {
+        if (singleUse == null) {
+            singleUse = why;
+        }
     }
 
     @Override
@@ -44,17 +63,26 @@ public final class InstrumentingLoader extends ClassLoader {
                 try (InputStream in = u.openStream()) {
                     bytes = in.readAllBytes();
                 } catch (IOException e) {
+                    markSingleUse("reading " + name + " failed");
                     throw new ClassNotFoundException(name + ": " + e, e);
                 }
-                if (instrument) {
-                    try {
-                        bytes = Instrumenter.instrument(bytes);
-                    } catch (RuntimeException e) {
-                        Instrumenter.fail(name + ": " + e);
-                        throw new ClassNotFoundException("cannot instrument " + name + ": " + e, e);
-                    }
+                Instrumenter.Prepared p;
+                try {
+                    p = Instrumenter.prepare(name, bytes, instrument);
+                } catch (RuntimeException e) {
+                    markSingleUse("cannot instrument " + name);
+                    Instrumenter.fail(name + ": " + e);
+                    throw new ClassNotFoundException("cannot instrument " + name + ": " + e, e);
                 }
-                c = defineClass(name, bytes, 0, bytes.length);
+                if (p.stateful != null) {
+                    markSingleUse(p.stateful);
+                }
+                try {
+                    c = defineClass(name, p.bytes, 0, p.bytes.length);
+                } catch (LinkageError e) {
+                    markSingleUse("defining " + name + " failed: " + e);
+                    throw e;
+                }
             }
             if (resolve) {
                 resolveClass(c);

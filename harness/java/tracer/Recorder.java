@@ -82,7 +82,10 @@ public final class Recorder {
 
     /** Clears all per-run state. {@code seed} is used only if {@code verifyReplay}. */
     public static void reset(long max, boolean verifyReplay, long seed) {
-        buf = new int[1 << 12];
+        // buffers are reused unless a long run grew them (then they are dropped)
+        if (buf.length > 1 << 16) {
+            buf = new int[1 << 12];
+        }
         pos = 0;
         stepStart = 0;
         open = false;
@@ -91,18 +94,27 @@ public final class Recorder {
         depth = 0;
         cut = false;
         broken = null;
-        hbuf = new int[1 << 10];
+        if (hbuf.length > 1 << 14) {
+            hbuf = new int[1 << 10];
+        }
         hpos = 0;
         hcommit = 0;
         verify = verifyReplay;
         rnd = verifyReplay ? new SplittableRandom(seed) : null;
         nextSnap = verifyReplay ? rnd.nextInt(8) : -1;
-        sbuf = new int[16];
+        if (sbuf.length > 1 << 14) {
+            sbuf = new int[16];
+        }
         spos = 0;
         snapshots = 0;
-        ids = new IdMap();
+        if (ids.size > 0 || ids.keys.length > 1 << 8) {
+            ids = new IdMap();
+        }
         nextId = 0;
-        work = new Object[64];
+        if (work.length > 64) {
+            work = new Object[64];
+        }
+        Arrays.fill(work, 0, nwork, null);
         nwork = 0;
     }
 

@@ -1,10 +1,12 @@
 /*
- * Entry points the Rust side calls through JNI: creating per-run loaders, resolving classes
- * and field layouts for building inputs, and running one method on a dedicated Java thread
- * (with its own, configurable stack size, so deep recursion ends in a StackOverflowError
- * inside that thread instead of touching the Rust thread's stack). The entry class is
- * initialised (uninstrumented <clinit>) before recording starts. Program exceptions are
- * caught here and reported as the run's end; results are left in static fields.
+ * Entry points the Rust side calls through JNI: getting the loader of a run (cached while it
+ * is reusable, see InstrumentingLoader), resolving classes and field layouts for building
+ * inputs, and running a batch of inputs of one method on a dedicated Java thread (with its
+ * own, configurable stack size, so deep recursion ends in a StackOverflowError inside that
+ * thread instead of touching the Rust thread's stack). Before each run the entry class is
+ * initialised (uninstrumented <clinit>) and the recorder reset. Program exceptions are caught
+ * here and reported as the run's end; each run's end and buffers become one record of the
+ * batch (see runBatch).
  */
 package tracer;
 
@@ -14,6 +16,9 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.URL;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import org.objectweb.asm.Type;
 
 public final class Runner {
@@ -21,18 +26,47 @@ public final class Runner {
 
     public static final int RETURNED = 0, THREW = 1, CUT = 2;
 
-    static Object resultRef;
-    static long resultBits;
-    static Throwable thrown;
-    static long runNanos;
-    static int kind;
 
-    public static ClassLoader newLoader(String[] entries, boolean instrument) throws Exception {
+    /** Loaders that may serve another run, by class path and instrumentation (most recent last). */
+    private static final LinkedHashMap<String, InstrumentingLoader> loaders = new LinkedHashMap<>(8, 0.75f, true);
+    private static final int MAX_LOADERS = 4;
+    private static int loadersCreated;
+
+    /**
+     * The loader for a run on {@code entries}: the previous one of the same class path while it
+     * is reusable (see InstrumentingLoader), else a fresh one.
+     */
+    public static synchronized ClassLoader loaderFor(String[] entries, boolean instrument) throws Exception {
         URL[] urls = new URL[entries.length];
+        StringBuilder key = new StringBuilder(instrument ? "i" : "p");
         for (int i = 0; i < entries.length; i++) {
             urls[i] = new File(entries[i]).getAbsoluteFile().toURI().toURL();
+            key.append('\0').append(urls[i]);
         }
-        return new InstrumentingLoader(urls, Runner.class.getClassLoader(), instrument);
+        String k = key.toString();
+        InstrumentingLoader l = loaders.get(k);
+        if (l != null && l.singleUse() == null) {
+            return l;
+        }
+        l = new InstrumentingLoader(urls, Runner.class.getClassLoader(), instrument);
+        loadersCreated++;
+        loaders.put(k, l);
+        if (loaders.size() > MAX_LOADERS) {
+            Iterator<String> it = loaders.keySet().iterator();
+            it.next();
+            it.remove();
+        }
+        return l;
+    }
+
+    /** Loaders created so far (tests: a stateless program reuses one). */
+    public static synchronized int loadersCreated() {
+        return loadersCreated;
+    }
+
+    /** Why {@code l} will not serve another run, or null. */
+    public static String singleUse(ClassLoader l) {
+        return l instanceof InstrumentingLoader ? ((InstrumentingLoader) l).singleUse() : "not a run loader";
     }
 
     /** Class by internal name ("a/B") or array descriptor ("[I"), not initialised. */
@@ -112,43 +146,126 @@ public final class Runner {
         return 0;
     }
 
-    /**
-     * Runs {@code c.name desc}. Argument i is {@code refs[i]} for reference parameters and
-     * {@code prims[i]} (raw bits) for primitives; index 0 is the receiver of instance methods.
-     * Returns RETURNED, THREW or CUT.
+    // ---- batches -----------------------------------------------------------------------------
+    /*
+     * A batch runs several inputs of one method, one after the other on one Java thread, and
+     * leaves one record per run in an int[] that Rust pulls once (takeBatch):
+     *
+     *   kind, resultBits hi, lo, resultId, thrownId, thrownClassStr, thrownTextStr,
+     *   runNanos hi, lo, nTrace, nHeap, nSnapshots, trace ints, heap ints, snapshot ints
+     *
+     * (string ids index Recorder's table, -1 = none; thrownText only for VerifyError). The
+     * batch ends early after a run that left the loader single-use (its classes may now differ
+     * from fresh ones, and the remaining inputs were built in it) or changed the thread's state,
+     * and once the records exceed BATCH_INTS; runBatch returns how many inputs ran.
      */
-    public static int run(Class<?> c, String name, String desc, long[] prims, Object[] refs, long maxSteps,
-            boolean verify, long seed, long stackSize, boolean record) throws Exception {
+    private static final int BATCH_INTS = 1 << 22;
+    static int[] out = new int[1 << 12];
+    static int outPos;
+
+    private static void emit(int v) {
+        if (outPos == out.length) {
+            out = Arrays.copyOf(out, out.length * 2);
+        }
+        out[outPos++] = v;
+    }
+
+    private static void emit(int[] a) {
+        if (outPos + a.length > out.length) {
+            out = Arrays.copyOf(out, Math.max(outPos + a.length, out.length * 2));
+        }
+        System.arraycopy(a, 0, out, outPos, a.length);
+        outPos += a.length;
+    }
+
+    /**
+     * Runs {@code c.name desc} on inputs {@code 0..n-1}: input k's argument i is
+     * {@code refs[k][i]} for reference parameters and {@code prims[k][i]} (raw bits) for
+     * primitives; index 0 is the receiver of instance methods. Returns the number of inputs run.
+     */
+    public static int runBatch(Class<?> c, String name, String desc, long[][] prims, Object[][] refs, int n,
+            long maxSteps, boolean verify, long seed, long stackSize, boolean record) throws Exception {
         Method m = find(c, name, desc);
         m.setAccessible(true);
         boolean isStatic = Modifier.isStatic(m.getModifiers());
         Type[] pt = Type.getArgumentTypes(desc);
+        int rs = Type.getReturnType(desc).getSort();
+        boolean refResult = rs == Type.OBJECT || rs == Type.ARRAY;
         int off = isStatic ? 0 : 1;
-        if (prims.length != pt.length + off || refs.length != pt.length + off) {
-            throw new IllegalArgumentException(c.getName() + "." + name + desc + " takes " + (pt.length + off)
-                    + " argument values, got " + refs.length);
-        }
-        Object recv = isStatic ? null : refs[0];
-        Object[] args = new Object[pt.length];
-        for (int i = 0; i < pt.length; i++) {
-            int s = pt[i].getSort();
-            args[i] = (s == Type.OBJECT || s == Type.ARRAY) ? refs[i + off] : unbits(pt[i], prims[i + off]);
-        }
-        resultRef = null;
-        resultBits = 0;
-        thrown = null;
-        runNanos = 0;
-        kind = THREW;
-        Thread t = new Thread(null, () -> {
-            try {
-                Class.forName(c.getName(), true, c.getClassLoader());
-            } catch (Throwable e) {
-                thrown = e;
-                kind = THREW;
-                return;
+        Object[] recvs = new Object[n];
+        Object[][] args = new Object[n][];
+        for (int k = 0; k < n; k++) {
+            if (prims[k].length != pt.length + off || refs[k].length != pt.length + off) {
+                throw new IllegalArgumentException(c.getName() + "." + name + desc + " takes " + (pt.length + off)
+                        + " argument values, got " + refs[k].length);
             }
+            recvs[k] = isStatic ? null : refs[k][0];
+            args[k] = new Object[pt.length];
+            for (int i = 0; i < pt.length; i++) {
+                int s = pt[i].getSort();
+                args[k][i] = (s == Type.OBJECT || s == Type.ARRAY) ? refs[k][i + off] : unbits(pt[i], prims[k][i + off]);
+            }
+        }
+        if (out.length > BATCH_INTS) {
+            out = new int[1 << 12];
+        }
+        outPos = 0;
+        ClassLoader loader = c.getClassLoader();
+        int[] done = {0};
+        Throwable[] crashed = {null};
+        Thread t = new Thread(null, () -> {
+            Thread me = Thread.currentThread();
+            String tname = me.getName();
+            int prio = me.getPriority();
+            ClassLoader ctx = me.getContextClassLoader();
+            Thread.UncaughtExceptionHandler ueh = me.getUncaughtExceptionHandler();
+            try {
+                for (int k = 0; k < n; k++) {
+                    runOne(c, m, recvs[k], args[k], maxSteps, verify, seed, record, refResult);
+                    recvs[k] = null;
+                    args[k] = null;
+                    done[0] = k + 1;
+                    boolean threadChanged = Thread.interrupted() || !tname.equals(me.getName())
+                            || prio != me.getPriority() || ctx != me.getContextClassLoader()
+                            || ueh != me.getUncaughtExceptionHandler();
+                    if (threadChanged || singleUse(loader) != null || outPos > BATCH_INTS) {
+                        break;
+                    }
+                }
+            } catch (Throwable e) {
+                crashed[0] = e;
+            }
+        }, "jtg-trace", stackSize);
+        t.start();
+        t.join();
+        if (crashed[0] != null) {
+            throw new IllegalStateException("batch runner failed: " + crashed[0], crashed[0]);
+        }
+        return done[0];
+    }
+
+    /** One run of a batch: initialise the entry class, record, emit the run's record. */
+    private static void runOne(Class<?> c, Method m, Object recv, Object[] args, long maxSteps, boolean verify,
+            long seed, boolean record, boolean refResult) {
+        Object resultRef = null;
+        long resultBits = 0;
+        Throwable thrown = null;
+        long runNanos = 0;
+        int kind = THREW;
+        Recorder.clear();
+        boolean initialised;
+        try {
+            Class.forName(c.getName(), true, c.getClassLoader());
+            initialised = true;
+        } catch (Throwable e) {
+            thrown = e;
+            initialised = false;
+        }
+        if (initialised) {
             if (record) {
                 Recorder.reset(maxSteps, verify, seed);
+            } else {
+                Recorder.clear();
             }
             long t0 = System.nanoTime();
             try {
@@ -160,51 +277,61 @@ public final class Runner {
             } catch (InvocationTargetException e) {
                 runNanos = System.nanoTime() - t0;
                 thrown = e.getCause();
-                kind = THREW;
             } catch (Throwable e) {
                 runNanos = System.nanoTime() - t0;
                 thrown = e;
-                kind = THREW;
             }
-        }, "jtg-trace", stackSize);
-        t.start();
-        t.join();
+        }
+        if (thrown instanceof LinkageError && c.getClassLoader() instanceof InstrumentingLoader) {
+            // a class that failed to link or initialise stays failed in this loader
+            ((InstrumentingLoader) c.getClassLoader()).markSingleUse("the run threw " + thrown);
+        }
         if (record && Recorder.wasCut()) {
             kind = CUT;
         }
-        return kind;
+        int resultId = kind == RETURNED && refResult ? Recorder.resultId(resultRef) : 0;
+        int thrownId = thrown == null ? 0 : Recorder.peekId(thrown);
+        int thrownClass = -1, thrownText = -1;
+        if (thrown != null) {
+            thrownClass = Recorder.intern(thrown.getClass().getName().replace('.', '/'));
+            if (thrown instanceof VerifyError) {
+                thrownText = Recorder.intern(String.valueOf(thrown));
+            }
+        }
+        int[] trace = Recorder.takeTrace();
+        int[] heap = Recorder.takeHeap();
+        int[] snaps = Recorder.takeSnapshots();
+        Recorder.clear();
+        emit(kind);
+        emit((int) (resultBits >>> 32));
+        emit((int) resultBits);
+        emit(resultId);
+        emit(thrownId);
+        emit(thrownClass);
+        emit(thrownText);
+        emit((int) (runNanos >>> 32));
+        emit((int) runNanos);
+        emit(trace.length);
+        emit(heap.length);
+        emit(snaps.length);
+        emit(trace);
+        emit(heap);
+        emit(snaps);
     }
 
-    public static long resultBits() {
-        return resultBits;
+    /** The records of the last batch. */
+    public static int[] takeBatch() {
+        int[] r = Arrays.copyOf(out, outPos);
+        outPos = 0;
+        return r;
     }
 
-    /** Object id of the returned reference (0 = null); dumps it if it was never seen. */
-    public static int resultId() {
-        return Recorder.resultId(resultRef);
-    }
-
-    public static String thrownClass() {
-        return thrown == null ? null : thrown.getClass().getName().replace('.', '/');
-    }
-
-    public static String thrownText() {
-        return String.valueOf(thrown);
-    }
-
-    /** Object id of the thrown exception if the trace saw it, else 0. */
-    public static int thrownId() {
-        return Recorder.peekId(thrown);
-    }
-
-    public static long runNanos() {
-        return runNanos;
-    }
-
-    /** Drops references kept from the last run. */
+    /** Drops references and buffers kept from the last batch. */
     public static void clear() {
-        resultRef = null;
-        thrown = null;
+        outPos = 0;
+        if (out.length > BATCH_INTS) {
+            out = new int[1 << 12];
+        }
         Recorder.clear();
     }
 }

@@ -1,8 +1,8 @@
 //! Tracing benchmark: `Bench.walk` over a cyclic 3-node `List` (12 bytecodes per iteration,
-//! ≥ 10^6 executed instructions). Prints medians over repeated runs of: the plain run (fresh
-//! uninstrumented loader), the traced run (Java side only), the overhead ratio, recorded
-//! steps per second, and the end-to-end `trace_method` time (loader, instrumentation, input,
-//! run, pulling and decoding the buffers).
+//! ≥ 10^6 executed instructions). Prints medians over repeated runs of: the plain run
+//! (uninstrumented loader, cached like the traced one), the traced run (Java side only), the
+//! overhead ratio, recorded steps per second, and the end-to-end `trace_method` time (loader,
+//! input, run, pulling and decoding the buffers; classes are instrumented once per process).
 //!
 //! Then the graph-construction benchmark of the fixture suite (`bench/graph.rs`).
 //!
@@ -112,7 +112,7 @@ fn main() -> ExitCode {
     let (p, t, w, d) = (median(plain), median(traced), median(total), median(decode));
     println!("jtg-bench: Bench.walk over a cyclic 3-node list, {iters} iterations, {steps} steps, median of {repeats}");
     println!(
-        "  plain run (fresh uninstrumented loader) {:>10.3} ms",
+        "  plain run (uninstrumented loader)       {:>10.3} ms",
         p / 1e6
     );
     println!(

@@ -21,7 +21,7 @@ pub mod report;
 
 use crate::concrete::state_to_input;
 use crate::error::HarnessError;
-use crate::run::{trace_method, TraceOptions};
+use crate::run::{trace_batch, TraceOptions};
 use crate::trace::{Trace, TraceEnd};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{IntSemantics, MethodId, State};
@@ -68,19 +68,47 @@ impl<'a> Target<'a> {
 
     /// Runs the method in the JVM on a concrete input state.
     pub fn trace(&self, input: &State, max_steps: u64) -> Result<Trace, CheckError> {
-        let ci = state_to_input(input, self.n_args)?;
+        let mut r = self.trace_batch(std::slice::from_ref(input), max_steps);
+        r.pop()
+            .unwrap_or_else(|| Err(CheckError::BadInput("no trace".into())))
+    }
+
+    /// Runs the method on every input state, in order, as [`Target::trace`] would, but many
+    /// runs per JVM call ([`trace_batch`]).
+    pub fn trace_batch(&self, inputs: &[State], max_steps: u64) -> Vec<Result<Trace, CheckError>> {
         let opts = TraceOptions {
             max_steps,
             ..Default::default()
         };
-        Ok(trace_method(
+        let mut out: Vec<Option<Result<Trace, CheckError>>> = Vec::with_capacity(inputs.len());
+        let mut cis = Vec::with_capacity(inputs.len());
+        for s in inputs {
+            match state_to_input(s, self.n_args) {
+                Ok(ci) => {
+                    cis.push(ci);
+                    out.push(None);
+                }
+                Err(e) => out.push(Some(Err(e.into()))),
+            }
+        }
+        let mut traces = trace_batch(
             &self.classpath,
             &self.method.class,
             &self.method.name,
             &self.method.desc,
-            &ci,
+            &cis,
             &opts,
-        )?)
+        )
+        .into_iter();
+        out.into_iter()
+            .map(|o| match o {
+                Some(e) => e,
+                None => traces
+                    .next()
+                    .unwrap_or_else(|| Err(HarnessError::Decode("missing trace".into())))
+                    .map_err(CheckError::from),
+            })
+            .collect()
     }
 }
 

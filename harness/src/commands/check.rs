@@ -121,6 +121,9 @@ fn progress(n: u64) -> Option<indicatif::ProgressBar> {
     Some(pb)
 }
 
+/// Inputs traced per JVM batch (each batch is one JNI session and one Java thread).
+const BATCH: usize = 64;
+
 /// Shell-quotes one argument if needed.
 fn q(s: &str) -> String {
     if s.chars()
@@ -245,93 +248,109 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let mut reports: Vec<FailureReport> = Vec::new();
     let pb = progress(cases.len().max(inputs.len()) as u64);
     let total = cases.len() + inputs.len();
-    for k in 0..total {
-        // A case of the journal: its record stands for the run (in case order, so that the
-        // reports are those of the first violations, as in an uninterrupted run).
-        if let Some(r) = done.remove(&key(k)) {
-            summary.add_record(&r)?;
-            reports.extend(r.report);
+    let mut next = 0;
+    while next < total {
+        // the next chunk of inputs, traced in one batch: (index, name, replay arguments, state)
+        let mut chunk: Vec<(usize, String, String, State)> = Vec::with_capacity(BATCH);
+        while next < total && chunk.len() < BATCH {
+            let k = next;
+            // A case of the journal: its record stands for the run, taken in case order (after
+            // the chunk before it) so that the reports are those of an uninterrupted run.
+            if done.contains_key(&key(k)) {
+                if !chunk.is_empty() {
+                    break;
+                }
+                next += 1;
+                if let Some(r) = done.remove(&key(k)) {
+                    summary.add_record(&r)?;
+                    reports.extend(r.report);
+                }
+                if let Some(pb) = &pb {
+                    pb.inc(1);
+                }
+                continue;
+            }
+            next += 1;
+            let (name, replay, input) = if k < inputs.len() {
+                inputs[k].clone()
+            } else {
+                let case = cases[k - inputs.len()];
+                let Some(g) = gen else { break };
+                let sample = g
+                    .case(case)
+                    .map_err(|e| jtg_harness::HarnessError::BadInput(e.to_string()))?;
+                (
+                    format!("seed {} case {case}", a.seed),
+                    format!("--seed {} --case {case} --max-size {}", a.seed, a.max_size),
+                    sample.state,
+                )
+            };
+            chunk.push((k, name, replay, input));
+        }
+        let states: Vec<State> = chunk.iter().map(|(_, _, _, s)| s.clone()).collect();
+        let traces = target.trace_batch(&states, a.max_steps);
+        for ((k, name, replay, input), trace) in chunk.into_iter().zip(traces) {
+            let trace = trace.with_context(|| format!("tracing {name}"))?;
+            let c = check_run(&matcher, &prog, &trace, sem);
+            summary.add(&c);
+            let mut record = journal.as_ref().map(|_| TraceRecord::of(&c));
+            if let Verdict::Violation(stuck) = &c.verdict {
+                if reports.len() < a.max_reports {
+                    let mut r = failure(
+                        &graph,
+                        &prog,
+                        &m,
+                        name.clone(),
+                        print_state(&input, &ctx),
+                        &trace,
+                        stuck,
+                        format!("{base} {replay}"),
+                    );
+                    if let Ok(g) = &generator {
+                        let cand = |s: &State| g.shrink(s);
+                        let (small, sc) = shrink(
+                            &target,
+                            &matcher,
+                            &input,
+                            sem,
+                            a.max_steps,
+                            &cand,
+                            a.shrink_runs,
+                        )?;
+                        if let Verdict::Violation(ss) = &sc.verdict {
+                            let text = print_state(&small, &ctx);
+                            let file = save_input(&m, &name, &text);
+                            let replay = file.map_or_else(
+                                || r.replay.clone(),
+                                |f| format!("{base} --input {}", q(&f.to_string_lossy())),
+                            );
+                            let strace = target.trace(&small, a.max_steps)?;
+                            let sr = failure(
+                                &graph,
+                                &prog,
+                                &m,
+                                format!("{name}, shrunk"),
+                                text,
+                                &strace,
+                                ss,
+                                replay,
+                            );
+                            r.shrunk = Some(Box::new(sr));
+                        }
+                    }
+                    if let Some(rec) = &mut record {
+                        rec.report = Some(r.clone());
+                    }
+                    reports.push(r);
+                }
+            }
+            if let (Some(j), Some(rec)) = (&journal, &record) {
+                j.append(&key(k), rec)?;
+            }
             if let Some(pb) = &pb {
                 pb.inc(1);
+                pb.set_message(format!("{} violations", summary.violations));
             }
-            continue;
-        }
-        let (name, replay, input) = if k < inputs.len() {
-            inputs[k].clone()
-        } else {
-            let case = cases[k - inputs.len()];
-            let Some(g) = gen else { break };
-            let sample = g
-                .case(case)
-                .map_err(|e| jtg_harness::HarnessError::BadInput(e.to_string()))?;
-            (
-                format!("seed {} case {case}", a.seed),
-                format!("--seed {} --case {case} --max-size {}", a.seed, a.max_size),
-                sample.state,
-            )
-        };
-        let trace = target
-            .trace(&input, a.max_steps)
-            .with_context(|| format!("tracing {name}"))?;
-        let c = check_run(&matcher, &prog, &trace, sem);
-        summary.add(&c);
-        let mut record = journal.as_ref().map(|_| TraceRecord::of(&c));
-        if let Verdict::Violation(stuck) = &c.verdict {
-            if reports.len() < a.max_reports {
-                let mut r = failure(
-                    &graph,
-                    &prog,
-                    &m,
-                    name.clone(),
-                    print_state(&input, &ctx),
-                    &trace,
-                    stuck,
-                    format!("{base} {replay}"),
-                );
-                if let Ok(g) = &generator {
-                    let cand = |s: &State| g.shrink(s);
-                    let (small, sc) = shrink(
-                        &target,
-                        &matcher,
-                        &input,
-                        sem,
-                        a.max_steps,
-                        &cand,
-                        a.shrink_runs,
-                    )?;
-                    if let Verdict::Violation(ss) = &sc.verdict {
-                        let text = print_state(&small, &ctx);
-                        let file = save_input(&m, &name, &text);
-                        let replay = file.map_or_else(
-                            || r.replay.clone(),
-                            |f| format!("{base} --input {}", q(&f.to_string_lossy())),
-                        );
-                        let strace = target.trace(&small, a.max_steps)?;
-                        let sr = failure(
-                            &graph,
-                            &prog,
-                            &m,
-                            format!("{name}, shrunk"),
-                            text,
-                            &strace,
-                            ss,
-                            replay,
-                        );
-                        r.shrunk = Some(Box::new(sr));
-                    }
-                }
-                if let Some(rec) = &mut record {
-                    rec.report = Some(r.clone());
-                }
-                reports.push(r);
-            }
-        }
-        if let (Some(j), Some(rec)) = (&journal, &record) {
-            j.append(&key(k), rec)?;
-        }
-        if let Some(pb) = &pb {
-            pb.inc(1);
-            pb.set_message(format!("{} violations", summary.violations));
         }
     }
     if let Some(pb) = pb {

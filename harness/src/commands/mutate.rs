@@ -53,12 +53,16 @@ pub struct Args {
 }
 
 fn traces(target: &Target<'_>, gen: &Generator<'_>, n: u64, max_steps: u64) -> Result<Vec<Trace>> {
-    let mut out = Vec::new();
-    for k in 0..n {
-        let s = gen
-            .case(k)
-            .map_err(|e| HarnessError::BadInput(e.to_string()))?;
-        out.push(target.trace(&s.state, max_steps)?);
+    let states = (0..n)
+        .map(|k| {
+            gen.case(k)
+                .map(|s| s.state)
+                .map_err(|e| HarnessError::BadInput(e.to_string()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut out = Vec::with_capacity(states.len());
+    for t in target.trace_batch(&states, max_steps) {
+        out.push(t?);
     }
     Ok(out)
 }
