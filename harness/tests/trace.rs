@@ -258,6 +258,29 @@ fn step_budget_cuts_an_infinite_loop() {
     assert_eq!(t.top_frame(49).locals, vec![CValue::Int(25)]);
 }
 
+/// A static initialiser that never finishes spends the step budget too (it is not traced):
+/// reached mid-run the trace keeps every state up to the one before the instruction that
+/// triggered it (the getstatic at pc 4); as the entry class's own initialiser it leaves an
+/// empty, cut trace.
+#[test]
+fn step_budget_cuts_a_spinning_static_initialiser() {
+    let opts = TraceOptions {
+        max_steps: 1_000,
+        ..TraceOptions::default()
+    };
+    let input = ConcreteInput {
+        args: vec![CValue::Int(4)],
+        heap: CHeap::new(),
+    };
+    let t = run("SpinInit", "touch", "(I)I", &input, &opts).expect("trace");
+    assert_eq!(t.end, TraceEnd::Cut { max_steps: 1_000 });
+    assert_eq!(pcs(&t), [0, 1, 2, 3, 4]);
+    assert_eq!(t.top_frame(4).locals, vec![CValue::Int(5)]);
+    let t = run("Spinner", "get", "()I", &ConcreteInput::default(), &opts).expect("trace");
+    assert_eq!(t.end, TraceEnd::Cut { max_steps: 1_000 });
+    assert_eq!(t.len(), 0);
+}
+
 #[test]
 fn deep_recursion_overflows_the_stack_and_the_process_survives() {
     let input = ConcreteInput {

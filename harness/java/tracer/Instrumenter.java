@@ -12,7 +12,9 @@
  * tableswitch/lookupswitch padding and wide), paired 1:1 with ASM's instruction visits.
  * Method entry calls Recorder.enter(), every *return calls Recorder.exit() after its probe,
  * and the first probe of an exception handler calls Recorder.beginH (which re-synchronises
- * the depth counter after exceptional unwinding). <clinit> is not instrumented.
+ * the depth counter after exceptional unwinding). <clinit> is not traced (the engine treats
+ * every class as initialised), but it calls Recorder.tick() on entry and before every jump, so
+ * a static initialiser that does not terminate ends the run at the step budget.
  *
  * Every instrumented method is registered in a process-wide table (method id -> class,
  * name, descriptor, max_locals, per-pc opcode + auxiliary info) that the Rust side pulls.
@@ -327,8 +329,11 @@ public final class Instrumenter {
             @Override
             public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
                 MethodVisitor mv = super.visitMethod(access, name, desc, sig, exc);
+                if (name.equals("<clinit>")) {
+                    return new InitTicks(mv);
+                }
                 int[] p = pcs.get(name + " " + desc);
-                if (p == null || name.equals("<clinit>")) {
+                if (p == null) {
                     return mv;
                 }
                 AnalyzerAdapter aa = new AnalyzerAdapter(owner, access, name, desc, mv);
@@ -336,6 +341,45 @@ public final class Instrumenter {
             }
         }, ClassReader.EXPAND_FRAMES);
         return cw.toByteArray();
+    }
+
+    /**
+     * A static initialiser's only probe: Recorder.tick() at entry and before every jump and
+     * switch (every loop passes one), which counts against the run's step budget. No stack
+     * effect and no new branch, so the original frames stay valid.
+     */
+    private static final class InitTicks extends MethodVisitor {
+        InitTicks(MethodVisitor mv) {
+            super(Opcodes.ASM9, mv);
+        }
+
+        private void tick() {
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, REC, "tick", "()V", false);
+        }
+
+        @Override
+        public void visitCode() {
+            super.visitCode();
+            tick();
+        }
+
+        @Override
+        public void visitJumpInsn(int opcode, Label label) {
+            tick();
+            super.visitJumpInsn(opcode, label);
+        }
+
+        @Override
+        public void visitTableSwitchInsn(int min, int max, Label dflt, Label... labels) {
+            tick();
+            super.visitTableSwitchInsn(min, max, dflt, labels);
+        }
+
+        @Override
+        public void visitLookupSwitchInsn(Label dflt, int[] keys, Label[] labels) {
+            tick();
+            super.visitLookupSwitchInsn(dflt, keys, labels);
+        }
     }
 
     private static final int K_INT = 0, K_FLOAT = 1, K_LONG = 2, K_DOUBLE = 3, K_REF = 4, K_TOP = 5, K_UNINIT = 6;

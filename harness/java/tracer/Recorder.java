@@ -15,7 +15,8 @@
  * a full snapshot of every known object is taken at pseudo-random steps (same encoding, into a
  * separate buffer) so the replay can be checked.
  *
- * A step budget ends the run with StepBudgetExceeded. A StackOverflowError inside recorder
+ * A step budget ends the run with StepBudgetExceeded; static initialisers spend it through
+ * tick(). A StackOverflowError inside recorder
  * code marks the recorder broken: the step in progress is dropped and every later probe
  * re-throws that error, so the run ends as a stack overflow with a consistent prefix.
  * Single-threaded by design: the Rust side serialises runs.
@@ -60,6 +61,8 @@ public final class Recorder {
     static boolean open;
     static long steps;
     static long maxSteps = Long.MAX_VALUE;
+    /** Ticks of static initialisers (not traced) in this run; bounded by maxSteps as well. */
+    static long ticks;
     static int depth;
     static boolean cut;
     static StackOverflowError broken;
@@ -90,6 +93,7 @@ public final class Recorder {
         stepStart = 0;
         open = false;
         steps = 0;
+        ticks = 0;
         maxSteps = max;
         depth = 0;
         cut = false;
@@ -158,6 +162,14 @@ public final class Recorder {
         b[p + 3] = nl;
         b[p + 4] = ns;
         pos = p + 5;
+    }
+
+    /** Probe of static initialisers: they are not traced, but they spend the step budget. */
+    public static void tick() {
+        if (++ticks > maxSteps) {
+            cut = true;
+            throw new StepBudgetExceeded(maxSteps);
+        }
     }
 
     /** First probe of an exception handler: re-synchronise the depth counter by a stack walk. */

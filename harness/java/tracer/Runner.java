@@ -252,14 +252,18 @@ public final class Runner {
         Throwable thrown = null;
         long runNanos = 0;
         int kind = THREW;
-        Recorder.clear();
+        // the entry class's static initialiser runs under the run's step budget (not traced)
+        Recorder.reset(record ? maxSteps : Long.MAX_VALUE, false, 0);
         boolean initialised;
+        boolean initCut = false;
         try {
             Class.forName(c.getName(), true, c.getClassLoader());
             initialised = true;
         } catch (Throwable e) {
             thrown = e;
             initialised = false;
+            initCut = Recorder.wasCut();
+            Recorder.clear(); // steps of methods the initialiser called are not the run's
         }
         if (initialised) {
             if (record) {
@@ -286,7 +290,7 @@ public final class Runner {
             // a class that failed to link or initialise stays failed in this loader
             ((InstrumentingLoader) c.getClassLoader()).markSingleUse("the run threw " + thrown);
         }
-        if (record && Recorder.wasCut()) {
+        if (record && (initCut || Recorder.wasCut())) {
             kind = CUT;
         }
         int resultId = kind == RETURNED && refResult ? Recorder.resultId(resultRef) : 0;
