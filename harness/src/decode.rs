@@ -561,6 +561,12 @@ impl TraceData {
             }
             let (_, stack) = self.values(i);
             if op == OP_PUTFIELD {
+                if stack.get(1) == Some(&CValue::Uninit) {
+                    // a constructor's write before `super()` (javac's `this$0` of an inner
+                    // class): the object is not recorded yet, and its first sight after the
+                    // super constructor returns dumps it with this value
+                    continue;
+                }
                 let (Some(&value), Some(&CValue::Ref(obj))) = (stack.first(), stack.get(1)) else {
                     return Err(bad(format!(
                         "putfield at step {i} without object operand: {stack:?}"

@@ -369,6 +369,34 @@ fn replayed_heap_matches_snapshots_for_in_place_reverse() {
     }
 }
 
+/// An inner class's constructor writes `this$0` before `super()`, when the object is not
+/// recorded yet (TPDB Costa_Julia_09/LinkedList.jar): the replay skips that write and the
+/// object's first sight, after `super()` returns, already has the field.
+#[test]
+fn replay_skips_writes_to_an_object_before_its_super_constructor() {
+    let opts = TraceOptions {
+        verify_replay: Some(3),
+        ..TraceOptions::default()
+    };
+    let input = ConcreteInput {
+        args: vec![CValue::Int(3)],
+        heap: CHeap::new(),
+    };
+    let t = run("Outer", "make", "(I)I", &input, &opts).expect("trace");
+    assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
+    let i = (0..t.len())
+        .find(|&i| t.position(i) == ("Outer$Cell", "get", 0))
+        .expect("Cell.get runs");
+    let s = t.step(i);
+    let cell = s.frames[0].locals[0];
+    let outer = field(&s.heap, cell, "this$0");
+    assert_eq!(field(&s.heap, outer, "v"), CValue::Int(3));
+    let write = (0..t.len())
+        .find(|&i| t.position(i) == ("Outer$Cell", "<init>", 2))
+        .expect("the early putfield runs");
+    assert_eq!(t.top_frame(write).stack[1], CValue::Uninit);
+}
+
 #[test]
 fn replay_handles_new_objects_and_array_stores() {
     let opts = TraceOptions {
