@@ -36,6 +36,17 @@ fn unsupported_features_name_class_method_pc_and_opcode() {
             ],
         ),
         (
+            // javac 9+ null-checks the outer instance of `o.new Cell()` with
+            // java.util.Objects.requireNonNull, a JDK class the engine has no model of
+            "Outer.make",
+            vec![
+                "Outer.make(I)I",
+                "pc 19",
+                "invokestatic",
+                "java.util.Objects",
+            ],
+        ),
+        (
             "Unsupported.hash",
             vec!["pc 1", "invokevirtual", "java.lang.Object"],
         ),

@@ -16,7 +16,7 @@ mod invoke;
 mod stack;
 pub mod summary;
 
-use crate::class::Insn;
+use crate::class::{ClassError, Insn};
 
 use crate::error::EngineError;
 use crate::graph::{EdgeKind, Label};
@@ -114,7 +114,15 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
         | Insn::ArrayLoad(_)
         | Insn::ArrayStore(_) => array::eval(&mut ex, insn),
         _ => Err(ex.unsupported("instruction not modelled".into())),
-    }?;
+    }
+    .map_err(|e| match e {
+        // a JDK class without a model in `models/`: an unsupported library call, located
+        EngineError::Class(ClassError::NotFound { class }) if is_jdk_class(&class) => {
+            let class = class.replace('/', ".");
+            ex.unsupported(format!("library class {class} is not modelled"))
+        }
+        e => e,
+    })?;
     let next_pc = code.next_pc(ex.pc);
     match outcome {
         Flow::Refine(kind, succs) => Ok(Step::Refine { kind, succs }),
@@ -137,6 +145,13 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
             })
         }
     }
+}
+
+/// Whether `class` (internal name) belongs to the JDK rather than to the analysed program.
+fn is_jdk_class(class: &str) -> bool {
+    ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+        .iter()
+        .any(|p| class.starts_with(p))
 }
 
 /// How control continues after an instruction.
