@@ -18,9 +18,12 @@
 //! 2. **renamed**: the same up to a renaming of references — the texts are equal after
 //!    numbering `o…` and `i…` references by first occurrence (a change upstream that allocates
 //!    one more fresh reference renames everything below it, and such nodes are not news);
-//! 3. **changed**: by structure — the k-th outgoing edge of a matched old node and the k-th
-//!    outgoing edge of its new partner have the same kind and lead to nodes at the same method
-//!    and pc; those targets are paired, and the round repeats until nothing more pairs.
+//! 3. **changed**: by structure — the two start nodes are paired when both are still
+//!    unmatched and at the same method and pc (a change that touches every state, such as
+//!    another integer model, leaves nothing to start from otherwise); then the k-th outgoing
+//!    edge of a matched old node and the k-th outgoing edge of its new partner have the same
+//!    kind and lead to nodes at the same method and pc; those targets are paired, and the
+//!    round repeats until nothing more pairs.
 //!
 //! Old nodes left over were **removed**, new ones **added**. An edge is identified by its
 //! matched endpoints and kind; its labels are compared after the renaming of its source state,
@@ -169,7 +172,18 @@ pub fn diff<'a>(old: &'a JsonGraph, new: &'a JsonGraph) -> GraphDiff<'a> {
         &mut matched,
         &mut taken,
     );
-    // structure: follow edges out of matched pairs
+    // structure: from the start nodes, then along edges out of matched pairs
+    let same_place =
+        |a: &JsonNode, b: &JsonNode| (&a.method, a.pc, a.end) == (&b.method, b.pc, b.end);
+    if old.start < old.nodes.len()
+        && new.start < new.nodes.len()
+        && !matched.contains_key(&old.start)
+        && !taken.contains(&new.start)
+        && same_place(&old.nodes[old.start], &new.nodes[new.start])
+    {
+        matched.insert(old.start, (new.start, Match::Changed));
+        taken.insert(new.start);
+    }
     let (out_old, out_new) = (outgoing(old), outgoing(new));
     let mut work: VecDeque<(usize, usize)> = matched.iter().map(|(&o, &(n, _))| (o, n)).collect();
     while let Some((o, n)) = work.pop_front() {
@@ -179,7 +193,7 @@ pub fn diff<'a>(old: &'a JsonGraph, new: &'a JsonGraph) -> GraphDiff<'a> {
             if a.kind == b.kind
                 && !matched.contains_key(&a.to)
                 && !taken.contains(&b.to)
-                && (&ta.method, ta.pc, ta.end) == (&tb.method, tb.pc, tb.end)
+                && same_place(ta, tb)
             {
                 matched.insert(a.to, (b.to, Match::Changed));
                 taken.insert(b.to);
@@ -484,6 +498,39 @@ mod tests {
         let report = d.render();
         assert!(report.contains("added [1]\n  + 05 | x: i1 | ε"), "{report}");
         assert!(report.contains("changed [2] → [3]"), "{report}");
+    }
+
+    /// Every state changed (as between the two integer models) and none is equal up to
+    /// renaming: the start nodes anchor the structural round, so all nodes pair as changed
+    /// and no edge is reported.
+    #[test]
+    fn a_change_of_every_state_pairs_from_the_start() {
+        let old = graph(
+            &[
+                "00 | x: i1 | ε\ni1: Z",
+                "01 | x: i1 | i1\ni1: Z",
+                "end: return",
+            ],
+            &[(0, 1, "eval", ""), (1, 2, "eval", "")],
+        );
+        let new = graph(
+            &[
+                "00 | x: i1 | ε\ni1: [-2147483648,2147483647]",
+                "01 | x: i1 | i1\ni1: [-2147483648,2147483647]",
+                "end: return",
+            ],
+            &[(0, 1, "eval", ""), (1, 2, "eval", "")],
+        );
+        let d = diff(&old, &new);
+        assert_eq!(d.matched[&0], (0, Match::Changed));
+        assert_eq!(d.matched[&1], (1, Match::Changed));
+        assert_eq!(d.matched[&2], (2, Match::Identical));
+        assert!(d.removed.is_empty() && d.added.is_empty() && d.edges.is_empty());
+        let report = d.render();
+        assert!(
+            report.contains("  - i1: Z\n  + i1: [-2147483648,2147483647]"),
+            "{report}"
+        );
     }
 
     #[test]
