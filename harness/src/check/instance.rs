@@ -63,7 +63,9 @@
 
 use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId, TraceEnd};
 use jtg_engine::state::{display_type, End, FieldSet, HeapValue, Ref, State, Subtyping};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// The concrete side: frames top first (as the harness records them) and the reachable heap,
@@ -189,8 +191,8 @@ pub fn concrete_instance(
         heap: c.heap,
         types,
         map: BTreeMap::new(),
-        path: String::new(),
-        explicit: HashSet::new(),
+        path: Vec::new(),
+        explicit: FxHashSet::default(),
         objects: Vec::new(),
     };
     w.roots(c)?;
@@ -219,6 +221,36 @@ impl fmt::Display for EdgeName<'_> {
     }
 }
 
+/// Where an access path starts.
+#[derive(Clone, Copy, Debug)]
+enum Root {
+    /// Local `slot` of frame `k` (0 = top).
+    Local(usize, usize),
+    /// Stack entry `j` (0 = top) of frame `k`.
+    Stack(usize, usize),
+    Result,
+    Thrown,
+}
+
+/// One segment of an access path.
+#[derive(Clone, Copy, Debug)]
+enum Seg<'a> {
+    Root(Root),
+    Edge(EdgeName<'a>),
+}
+
+impl fmt::Display for Seg<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Seg::Root(Root::Local(k, slot)) => write!(f, "lv{k}.{slot}"),
+            Seg::Root(Root::Stack(k, j)) => write!(f, "os{k}.{j}"),
+            Seg::Root(Root::Result) => f.write_str("result"),
+            Seg::Root(Root::Thrown) => f.write_str("thrown"),
+            Seg::Edge(e) => e.fmt(f),
+        }
+    }
+}
+
 /// An edge out of an object: its name and target.
 type Edge<'a> = (EdgeName<'a>, ObjId);
 
@@ -236,10 +268,11 @@ struct Walk<'a> {
     heap: &'a CHeap,
     types: &'a dyn Subtyping,
     map: BTreeMap<Ref, CValue>,
-    /// The access path being visited (a reused buffer: positions are only read in messages).
-    path: String,
+    /// The access path being visited, as segments: it is only read in messages, so it is
+    /// formatted ([`Walk::path`]) only when a condition fails.
+    path: Vec<Seg<'a>>,
     /// Concrete edges `s` shows: (object, field or element index).
-    explicit: HashSet<(ObjId, EdgeName<'a>)>,
+    explicit: FxHashSet<(ObjId, EdgeName<'a>)>,
     /// Object references bound to objects, with how much of them is hidden.
     objects: Vec<(Ref, ObjId, Hidden)>,
 }
@@ -258,11 +291,11 @@ fn show(v: &CValue) -> String {
 }
 
 /// The class name (internal form) of a concrete object.
-fn class_of(o: &CObject) -> String {
+fn class_of(o: &CObject) -> Cow<'_, str> {
     match o {
-        CObject::Instance { class, .. } => class.clone(),
-        CObject::Array { elem, .. } => format!("[{elem}"),
-        CObject::Str { .. } => "java/lang/String".into(),
+        CObject::Instance { class, .. } => Cow::Borrowed(class),
+        CObject::Array { elem, .. } => Cow::Owned(format!("[{elem}")),
+        CObject::Str { .. } => Cow::Borrowed("java/lang/String"),
     }
 }
 
@@ -272,25 +305,25 @@ fn fieldless_model(class: &str) -> bool {
 }
 
 /// The object-valued children of a concrete object, with the field name or element index.
-fn children(o: &CObject) -> Vec<Edge<'_>> {
-    match o {
-        CObject::Instance { class, fields } if !fieldless_model(class) => fields
-            .iter()
-            .filter_map(|(f, v)| match v {
-                CValue::Ref(id) => Some((EdgeName::Field(f.as_str()), *id)),
-                _ => None,
-            })
-            .collect(),
-        CObject::Array { elems, .. } => elems
-            .iter()
-            .enumerate()
-            .filter_map(|(k, v)| match v {
-                CValue::Ref(id) => Some((EdgeName::Elem(k), *id)),
-                _ => None,
-            })
-            .collect(),
-        _ => vec![],
-    }
+fn children(o: &CObject) -> impl Iterator<Item = Edge<'_>> {
+    let (fields, elems) = match o {
+        CObject::Instance { class, fields } if !fieldless_model(class) => (Some(fields), None),
+        CObject::Array { elems, .. } => (None, Some(elems)),
+        _ => (None, None),
+    };
+    let fields = fields.into_iter().flatten().filter_map(|(f, v)| match v {
+        CValue::Ref(id) => Some((EdgeName::Field(f.as_str()), *id)),
+        _ => None,
+    });
+    let elems = elems
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .filter_map(|(k, v)| match v {
+            CValue::Ref(id) => Some((EdgeName::Elem(k), *id)),
+            _ => None,
+        });
+    fields.chain(elems)
 }
 
 impl<'a> Walk<'a> {
@@ -310,11 +343,11 @@ impl<'a> Walk<'a> {
             return match (se, end) {
                 (End::Return(None), TraceEnd::Returned(None)) => Ok(()),
                 (End::Return(Some(r)), TraceEnd::Returned(Some(v))) => {
-                    self.visit_at(*r, *v, format_args!("result"))
+                    self.visit_at(*r, *v, Root::Result)
                 }
                 (End::Throw(r), TraceEnd::Threw { class, obj }) => match obj {
                     Some(id) if self.heap.contains_key(id) => {
-                        self.visit_at(*r, CValue::Ref(*id), format_args!("thrown"))
+                        self.visit_at(*r, CValue::Ref(*id), Root::Thrown)
                     }
                     _ => self.unrecorded_exception(*r, class),
                 },
@@ -390,11 +423,11 @@ impl<'a> Walk<'a> {
                     // merge point): the code cannot read it before overwriting it
                     continue;
                 }
-                self.visit_at(*r, v, format_args!("lv{k}.{slot}"))?;
+                self.visit_at(*r, v, Root::Local(k, slot))?;
             }
             // engine stack bottom first, harness stack top first
             for (j, (r, v)) in sf.stack.iter().rev().zip(&cf.stack).enumerate() {
-                self.visit_at(*r, *v, format_args!("os{k}.{j}"))?;
+                self.visit_at(*r, *v, Root::Stack(k, j))?;
             }
         }
         Ok(())
@@ -429,22 +462,24 @@ impl<'a> Walk<'a> {
             .map_or_else(|| "(no value)".into(), |v| v.to_string())
     }
 
-    /// Visits a root: `pos` replaces the path buffer.
-    fn visit_at(&mut self, r: Ref, v: CValue, pos: fmt::Arguments<'_>) -> Result<(), Failure> {
-        use fmt::Write as _;
+    /// Visits a root: `pos` starts the path.
+    fn visit_at(&mut self, r: Ref, v: CValue, pos: Root) -> Result<(), Failure> {
         self.path.clear();
-        let _ = self.path.write_fmt(pos);
+        self.path.push(Seg::Root(pos));
         self.visit(r, v)
     }
 
-    /// Visits a child: `seg` is appended to the path buffer for the duration of the visit.
-    fn visit_child(&mut self, r: Ref, v: CValue, seg: EdgeName<'_>) -> Result<(), Failure> {
-        use fmt::Write as _;
-        let len = self.path.len();
-        let _ = write!(self.path, "{seg}");
+    /// Visits a child: `seg` extends the path for the duration of the visit.
+    fn visit_child(&mut self, r: Ref, v: CValue, seg: EdgeName<'a>) -> Result<(), Failure> {
+        self.path.push(Seg::Edge(seg));
         let res = self.visit(r, v);
-        self.path.truncate(len);
+        self.path.pop();
         res
+    }
+
+    /// The access path being visited, e.g. `lv0.1.next.val` (for messages).
+    fn path(&self) -> String {
+        self.path.iter().map(ToString::to_string).collect()
     }
 
     fn visit(&mut self, r: Ref, v: CValue) -> Result<(), Failure> {
@@ -454,7 +489,7 @@ impl<'a> Walk<'a> {
             }
             if prev != CValue::Uninit {
                 let first = self.place(r);
-                let pos = &self.path;
+                let pos = self.path();
                 let cond = if r.is_int() {
                     Condition::Integer
                 } else {
@@ -478,7 +513,7 @@ impl<'a> Walk<'a> {
                 } else {
                     fail(
                         Condition::Null,
-                        format!("{}: s has null, the run {}", self.path, show(&v)),
+                        format!("{}: s has null, the run {}", self.path(), show(&v)),
                     )
                 }
             }
@@ -486,7 +521,7 @@ impl<'a> Walk<'a> {
                 let Some(iv) = self.s.int(r) else {
                     return fail(
                         Condition::Integer,
-                        format!("{}: {r} has no interval in s", self.path),
+                        format!("{}: {r} has no interval in s", self.path()),
                     );
                 };
                 match v {
@@ -496,7 +531,7 @@ impl<'a> Walk<'a> {
                     }
                     _ => fail(
                         Condition::Integer,
-                        format!("{}: {r} = {iv} in s, the run has {}", self.path, show(&v)),
+                        format!("{}: {r} = {iv} in s, the run has {}", self.path(), show(&v)),
                     ),
                 }
             }
@@ -516,7 +551,7 @@ impl<'a> Walk<'a> {
                 Condition::Object,
                 format!(
                     "{}: {r} meets {id}, which the trace did not record",
-                    self.path
+                    self.path()
                 ),
             ),
         }
@@ -531,7 +566,7 @@ impl<'a> Walk<'a> {
         let Some(hv) = s.value(r) else {
             return fail(
                 Condition::Object,
-                format!("{}: {r} has no heap value in s", self.path),
+                format!("{}: {r} has no heap value in s", self.path()),
             );
         };
         let id = match v {
@@ -547,7 +582,7 @@ impl<'a> Walk<'a> {
             _ => {
                 return fail(
                     Condition::Object,
-                    format!("{}: {r} = {hv} in s, the run has {}", self.path, show(&v)),
+                    format!("{}: {r} = {hv} in s, the run has {}", self.path(), show(&v)),
                 )
             }
         };
@@ -556,7 +591,7 @@ impl<'a> Walk<'a> {
         match hv {
             HeapValue::Int(_) => fail(
                 Condition::Object,
-                format!("{}: {r} is an integer in s", self.path),
+                format!("{}: {r} is an integer in s", self.path()),
             ),
             HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
                 if !self.type_ok(obj, ty) {
@@ -564,7 +599,7 @@ impl<'a> Walk<'a> {
                         Condition::Object,
                         format!(
                             "{}: {r} = {hv} in s, the run has {id} of class {}",
-                            self.path,
+                            self.path(),
                             display_type(&class_of(obj))
                         ),
                     );
@@ -579,12 +614,12 @@ impl<'a> Walk<'a> {
                         Condition::Object,
                         format!(
                             "{}: {r} = {hv} in s, the run has {id} of class {}",
-                            self.path,
+                            self.path(),
                             display_type(&cclass)
                         ),
                     );
                 }
-                let mut todo = Vec::with_capacity(fields.len());
+                // every listed field first, then the walk below them
                 for (f, rf) in fields {
                     let cv = match obj {
                         CObject::Instance { fields: cf, .. } => cf.get(f).copied(),
@@ -594,17 +629,21 @@ impl<'a> Walk<'a> {
                     let Some(cv) = cv else {
                         return fail(
                             Condition::Object,
-                            format!("{}: {r} has field {f} in s, {id} has none", self.path),
+                            format!("{}: {r} has field {f} in s, {id} has none", self.path()),
                         );
                     };
                     if matches!(cv, CValue::Ref(_)) && rf.is_obj() {
                         self.explicit.insert((id, EdgeName::Field(f.as_str())));
                     }
-                    todo.push((*rf, cv, EdgeName::Field(f.as_str())));
                 }
                 self.objects.push((r, id, Hidden::Unlisted));
-                for (rf, cv, seg) in todo {
-                    self.visit_child(rf, cv, seg)?;
+                for (f, rf) in fields {
+                    let cv = match obj {
+                        CObject::Instance { fields: cf, .. } => cf[f],
+                        CObject::Str { len } => CValue::Int(*len),
+                        CObject::Array { .. } => unreachable!("checked above"),
+                    };
+                    self.visit_child(*rf, cv, EdgeName::Field(f.as_str()))?;
                 }
                 Ok(())
             }
@@ -612,7 +651,7 @@ impl<'a> Walk<'a> {
                 let CObject::Array { elems: ce, .. } = obj else {
                     return fail(
                         Condition::Object,
-                        format!("{}: {r} = {hv} in s, {id} is not an array", self.path),
+                        format!("{}: {r} = {hv} in s, {id} is not an array", self.path()),
                     );
                 };
                 if !self.type_ok(obj, ty) {
@@ -620,7 +659,7 @@ impl<'a> Walk<'a> {
                         Condition::Object,
                         format!(
                             "{}: {r} = {hv} in s, the run has {id} of type {}",
-                            self.path,
+                            self.path(),
                             display_type(&class_of(obj))
                         ),
                     );
@@ -639,7 +678,7 @@ impl<'a> Walk<'a> {
                                 Condition::Object,
                                 format!(
                                     "{}: {r} has {} elements in s, {id} has {}",
-                                    self.path,
+                                    self.path(),
                                     es.len(),
                                     ce.len()
                                 ),
@@ -741,7 +780,6 @@ impl<'a> Walk<'a> {
             return vec![];
         };
         children(o)
-            .into_iter()
             .filter(|(f, _)| hidden == Hidden::All || !self.explicit.contains(&(id, *f)))
             .collect()
     }
@@ -755,7 +793,7 @@ impl<'a> Walk<'a> {
                 continue;
             }
             if let Some(obj) = self.heap.get(&o) {
-                todo.extend(children(obj).into_iter().map(|(_, t)| t));
+                todo.extend(children(obj).map(|(_, t)| t));
             }
         }
         seen
@@ -880,40 +918,36 @@ impl<'a> Walk<'a> {
         Option<(ObjId, EdgeName<'a>, ObjId)>,
     ) {
         // 0 = unvisited, 1 = on the stack, 2 = done
-        let mut state: HashMap<ObjId, u8> = HashMap::new();
+        let mut state: FxHashMap<ObjId, u8> = FxHashMap::default();
         let mut dag = None;
         let mut cycle = None;
         let heap: &'a CHeap = self.heap;
-        let edges_of = |o: ObjId, is_root: bool| -> Vec<Edge<'a>> {
-            let es = if is_root {
-                first.to_vec()
-            } else {
-                heap.get(&o).map(children).unwrap_or_default()
-            };
-            match skip {
-                None => es,
-                Some(sk) => es
-                    .into_iter()
-                    .filter(|(f, _)| *f != EdgeName::Field(sk))
-                    .collect(),
-            }
-        };
+        let kept = |(f, _): &Edge<'a>| skip.is_none_or(|sk| *f != EdgeName::Field(sk));
+        // the out-edges of every object on the stack, in one buffer: an entry of `stack` is
+        // (object, end of its edges in `edges`, next edge to take)
+        let mut edges: Vec<Edge<'a>> = first.iter().copied().filter(kept).collect();
         state.insert(root, 1);
-        let mut stack: Vec<(ObjId, Vec<Edge<'a>>, usize)> = vec![(root, edges_of(root, true), 0)];
+        let mut stack: Vec<(ObjId, usize, usize)> = vec![(root, edges.len(), 0)];
         while let Some(top) = stack.last_mut() {
-            let (o, es, k) = (top.0, &top.1, top.2);
-            if k >= es.len() {
+            let (o, end, k) = *top;
+            if k >= end {
                 state.insert(o, 2);
                 stack.pop();
+                if let Some(&(_, below, _)) = stack.last() {
+                    edges.truncate(below);
+                }
                 continue;
             }
             top.2 += 1;
-            let (f, t) = es[k];
+            let (f, t) = edges[k];
             match state.get(&t).copied().unwrap_or(0) {
                 0 => {
                     state.insert(t, 1);
-                    let e = edges_of(t, false);
-                    stack.push((t, e, 0));
+                    let start = edges.len();
+                    if let Some(obj) = heap.get(&t) {
+                        edges.extend(children(obj).filter(kept));
+                    }
+                    stack.push((t, edges.len(), start));
                 }
                 1 => {
                     if cycle.is_none() {
@@ -943,8 +977,8 @@ impl<'a> Walk<'a> {
                 continue;
             }
             let mut cur = from;
-            let mut seen = HashSet::new();
-            let fields = jtg_engine::state::fmt_fields(&m.fields);
+            let mut seen = FxHashSet::default();
+            let fields = || jtg_engine::state::fmt_fields(&m.fields);
             loop {
                 if cur == to {
                     break;
@@ -953,11 +987,12 @@ impl<'a> Walk<'a> {
                     return fail(
                         Condition::MustReach,
                         format!(
-                            "{}→!{fields}{}: following {fields} from {} runs into null before {}",
+                            "{}→!{f}{}: following {f} from {} runs into null before {}",
                             m.from,
                             m.to,
                             show(&from),
-                            show(&to)
+                            show(&to),
+                            f = fields()
                         ),
                     );
                 };
@@ -965,11 +1000,12 @@ impl<'a> Walk<'a> {
                     return fail(
                         Condition::MustReach,
                         format!(
-                            "{}→!{fields}{}: following {fields} from {} cycles without meeting {}",
+                            "{}→!{f}{}: following {f} from {} cycles without meeting {}",
                             m.from,
                             m.to,
                             show(&from),
-                            show(&to)
+                            show(&to),
+                            f = fields()
                         ),
                     );
                 }
@@ -983,8 +1019,10 @@ impl<'a> Walk<'a> {
                     return fail(
                         Condition::MustReach,
                         format!(
-                            "{}→!{fields}{}: {id} has no field of {fields}",
-                            m.from, m.to
+                            "{}→!{f}{}: {id} has no field of {f}",
+                            m.from,
+                            m.to,
+                            f = fields()
                         ),
                     );
                 };

@@ -39,8 +39,9 @@ use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
 use jtg_engine::state::{wrap32, ArithOp, IntSemantics, MethodId, Subtyping};
 use jtg_engine::{Graph, Program};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A recorded run as the matcher reads it.
@@ -418,7 +419,15 @@ impl<'g> Matcher<'g> {
             step: 0,
             candidates: vec![],
         };
-        let note = |stuck: &mut Stuck, step: usize, c: Candidate| {
+        // only the candidates of the deepest step are reported: a reason for a shallower
+        // step is never formatted
+        fn note<R: Into<String>>(
+            stuck: &mut Stuck,
+            step: usize,
+            node: NodeId,
+            via: Option<(NodeId, EdgeKind)>,
+            reason: impl FnOnce() -> R,
+        ) {
             if step > stuck.step || stuck.candidates.is_empty() {
                 if step > stuck.step {
                     stuck.candidates.clear();
@@ -426,9 +435,13 @@ impl<'g> Matcher<'g> {
                 stuck.step = step;
             }
             if step == stuck.step {
-                stuck.candidates.push(c);
+                stuck.candidates.push(Candidate {
+                    node,
+                    via,
+                    reason: reason().into(),
+                });
             }
-        };
+        }
         // a prefix may end anywhere; a whole run only in the analysed method's own graph
         let prefix = match extent {
             Extent::Prefix { .. } => true,
@@ -441,9 +454,9 @@ impl<'g> Matcher<'g> {
             witness: Rc::new(Witness::default()),
         }];
         // (call node, call step, enclosing context) -> context
-        let mut ctx_ids: HashMap<(NodeId, usize, usize), usize> = HashMap::new();
+        let mut ctx_ids: FxHashMap<(NodeId, usize, usize), usize> = FxHashMap::default();
         let mut arena: Vec<(NodeId, Option<usize>)> = Vec::new();
-        let mut entered: HashSet<(NodeId, usize, usize)> = HashSet::new();
+        let mut entered: FxHashSet<(NodeId, usize, usize)> = FxHashSet::default();
         let mut todo = vec![Item {
             node: self.graph.start,
             step: 0,
@@ -462,16 +475,9 @@ impl<'g> Matcher<'g> {
                 None => match self.witness(run, it.node, it.step, depth, it.ctx != 0) {
                     Ok(w) => Rc::new(w),
                     Err(f) => {
-                        let via = it.parent.map(|p| (arena[p].0, EdgeKind::Refine));
-                        note(
-                            &mut stuck,
-                            it.step,
-                            Candidate {
-                                node: it.node,
-                                via: via.map(|(n, _)| (n, self.kind_between(n, it.node))),
-                                reason: f.to_string(),
-                            },
-                        );
+                        let via = it.parent.map(|p| arena[p].0);
+                        let via = via.map(|n| (n, self.kind_between(n, it.node)));
+                        note(&mut stuck, it.step, it.node, via, || f.to_string());
                         continue;
                     }
                 },
@@ -510,15 +516,9 @@ impl<'g> Matcher<'g> {
                                 .map(|()| w2)
                         });
                     match r {
-                        Err(reason) => note(
-                            &mut stuck,
-                            it.step,
-                            Candidate {
-                                node: e.to,
-                                via: Some((caller, e.kind)),
-                                reason,
-                            },
-                        ),
+                        Err(reason) => {
+                            note(&mut stuck, it.step, e.to, Some((caller, e.kind)), || reason)
+                        }
                         Ok(w2) => todo.push(Item {
                             node: e.to,
                             step: it.step,
@@ -537,15 +537,7 @@ impl<'g> Matcher<'g> {
                 } else {
                     "an open leaf of the graph (no outgoing edge)".to_string()
                 };
-                note(
-                    &mut stuck,
-                    it.step + 1,
-                    Candidate {
-                        node: it.node,
-                        via: None,
-                        reason: what,
-                    },
-                );
+                note(&mut stuck, it.step + 1, it.node, None, || what);
                 continue;
             }
             let calls_abstractly = self.calls_abstractly[it.node];
@@ -578,27 +570,12 @@ impl<'g> Matcher<'g> {
                     } else {
                         (it.ctx, depth, it.ctx != 0)
                     };
+                    let via = Some((e.from, e.kind));
                     match self.witness(run, e.to, next, depth, in_call) {
-                        Err(f) => note(
-                            &mut stuck,
-                            next,
-                            Candidate {
-                                node: e.to,
-                                via: Some((e.from, e.kind)),
-                                reason: f.to_string(),
-                            },
-                        ),
+                        Err(f) => note(&mut stuck, next, e.to, via, || f.to_string()),
                         Ok(w2) => {
                             match self.labels_hold(&e.labels, &w, Some(&w2), (run, it.step)) {
-                                Err(why) => note(
-                                    &mut stuck,
-                                    next,
-                                    Candidate {
-                                        node: e.to,
-                                        via: Some((e.from, e.kind)),
-                                        reason: why,
-                                    },
-                                ),
+                                Err(why) => note(&mut stuck, next, e.to, via, || why),
                                 Ok(()) => todo.push(Item {
                                     node: e.to,
                                     step: next,
@@ -611,15 +588,7 @@ impl<'g> Matcher<'g> {
                     }
                 } else {
                     match self.labels_hold(&e.labels, &w, None, (run, it.step)) {
-                        Err(why) => note(
-                            &mut stuck,
-                            it.step,
-                            Candidate {
-                                node: e.to,
-                                via: Some((e.from, e.kind)),
-                                reason: why,
-                            },
-                        ),
+                        Err(why) => note(&mut stuck, it.step, e.to, Some((e.from, e.kind)), || why),
                         Ok(()) => todo.push(Item {
                             node: e.to,
                             step: it.step,
