@@ -397,6 +397,29 @@ fn replay_skips_writes_to_an_object_before_its_super_constructor() {
     assert_eq!(t.top_frame(write).stack[1], CValue::Uninit);
 }
 
+/// `new Outer(x > 0 ? x : -x)`: a stack map frame after the branch names the object under
+/// construction by the offset of its `new`; the instrumented class keeps that offset pointing
+/// at the `new` (not at its probe), or the JVM rejects the class.
+#[test]
+fn a_new_object_across_a_branch_keeps_its_stack_map_offset() {
+    let opts = TraceOptions {
+        verify_replay: Some(5),
+        ..TraceOptions::default()
+    };
+    for (x, want) in [(4, 4), (-6, 6)] {
+        let input = ConcreteInput {
+            args: vec![CValue::Int(x)],
+            heap: CHeap::new(),
+        };
+        let t = run("Outer", "pick", "(I)I", &input, &opts).expect("trace");
+        assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(want))));
+        assert!(
+            (0..t.len()).any(|i| t.position(i) == ("Outer", "<init>", 0)),
+            "the constructor is traced"
+        );
+    }
+}
+
 #[test]
 fn replay_handles_new_objects_and_array_stores() {
     let opts = TraceOptions {

@@ -403,6 +403,13 @@ public final class Instrumenter {
         final String owner, name, desc;
         final Set<Label> handlers = new HashSet<>();
         final List<int[]> info = new ArrayList<>();
+        /** Labels visited since the last original instruction (they sit before its probe). */
+        final List<Label> pending = new ArrayList<>();
+        /**
+         * Stack map labels of `new` instructions -> the label placed right at the `new`, after
+         * its probe (see {@link #visitTypeInsn}).
+         */
+        final Map<Label, Label> atNew = new HashMap<>();
         int idx = 1;
         boolean atHandler;
 
@@ -432,9 +439,33 @@ public final class Instrumenter {
         @Override
         public void visitLabel(Label label) {
             super.visitLabel(label);
+            pending.add(label);
             if (handlers.contains(label)) {
                 atHandler = true;
             }
+        }
+
+        /** Stack map types with the labels of `new` instructions moved to the `new` itself. */
+        private Object[] atNew(int n, Object[] types) {
+            if (types == null || atNew.isEmpty()) {
+                return types;
+            }
+            Object[] out = null;
+            for (int i = 0; i < n; i++) {
+                Label l = types[i] instanceof Label ? atNew.get(types[i]) : null;
+                if (l != null) {
+                    if (out == null) {
+                        out = types.clone();
+                    }
+                    out[i] = l;
+                }
+            }
+            return out == null ? types : out;
+        }
+
+        @Override
+        public void visitFrame(int type, int nLocal, Object[] local, int nStack, Object[] stack) {
+            super.visitFrame(type, nLocal, atNew(nLocal, local), nStack, atNew(nStack, stack));
         }
 
         private void push(int v) {
@@ -494,6 +525,7 @@ public final class Instrumenter {
             int pc = pcs[idx++];
             boolean handler = atHandler;
             atHandler = false;
+            pending.clear();
             info.add(new int[] {pc, opcode, aux});
             if (aa.locals == null) {
                 return; // unreachable code
@@ -564,9 +596,27 @@ public final class Instrumenter {
             super.visitVarInsn(opcode, var);
         }
 
+        /**
+         * A stack map frame names an uninitialized value by the label at its `new` (JVMS
+         * Uninitialized(offset)). The reader's label at a `new` sits before the probe, so after
+         * the probe a fresh label marks the `new` itself and the frames are rewritten to name it
+         * (a frame that names a `new` not visited yet, only possible after a backward jump, is
+         * left as it is).
+         */
         @Override
         public void visitTypeInsn(int opcode, String type) {
+            if (opcode != Opcodes.NEW) {
+                probe(opcode);
+                super.visitTypeInsn(opcode, type);
+                return;
+            }
+            List<Label> before = new ArrayList<>(pending);
             probe(opcode);
+            Label at = new Label();
+            mv.visitLabel(at);
+            for (Label l : before) {
+                atNew.put(l, at);
+            }
             super.visitTypeInsn(opcode, type);
         }
 
