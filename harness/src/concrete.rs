@@ -112,7 +112,7 @@ fn to_ref(st: &mut State, v: &CValue) -> Result<Option<Ref>, HarnessError> {
         CValue::Null => Some(Ref::Null),
         CValue::Ref(ObjId(n)) => Some(Ref::Obj(*n)),
         CValue::Int(x) => Some(st.new_int(Interval::literal(i128::from(*x)))),
-        CValue::Top | CValue::Uninit => None,
+        CValue::Top | CValue::Uninit(_) => None,
         CValue::Long(_) | CValue::Float(_) | CValue::Double(_) => {
             return Err(bad(format!(
                 "value {v:?}: only int-like and reference values are modelled"

@@ -394,7 +394,7 @@ fn replay_skips_writes_to_an_object_before_its_super_constructor() {
     let write = (0..t.len())
         .find(|&i| t.position(i) == ("Outer$Cell", "<init>", 2))
         .expect("the early putfield runs");
-    assert_eq!(t.top_frame(write).stack[1], CValue::Uninit);
+    assert!(matches!(t.top_frame(write).stack[1], CValue::Uninit(_)));
 }
 
 /// `new Outer(x > 0 ? x : -x)`: a stack map frame after the branch names the object under
@@ -418,6 +418,105 @@ fn a_new_object_across_a_branch_keeps_its_stack_map_offset() {
             "the constructor is traced"
         );
     }
+}
+
+/// The number of an object under construction, panicking on any other value.
+#[track_caller]
+fn uninit(v: CValue) -> u32 {
+    match v {
+        CValue::Uninit(n) => n,
+        v => panic!("{v:?} is not an object under construction"),
+    }
+}
+
+/// `Outer.make(3)`: `new Outer; dup; invokespecial Outer.<init>`, then `o.new Cell()`, whose
+/// constructor writes `this$0` before `super()`. Every object under construction has one
+/// number per step, shared by the caller's copies and the constructor's `this`.
+#[test]
+fn objects_under_construction_are_one_numbered_object_per_step() {
+    let input = ConcreteInput {
+        args: vec![CValue::Int(3)],
+        heap: CHeap::new(),
+    };
+    let t = run("Outer", "make", "(I)I", &input, &TraceOptions::default()).expect("trace");
+    assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
+    let at = |class: &str, method: &str, pc: u32| {
+        (0..t.len())
+            .find(|&i| t.position(i) == (class, method, pc))
+            .unwrap_or_else(|| panic!("{class}.{method} pc {pc} runs"))
+    };
+
+    // after `new Outer; dup`: both stack entries are the same object
+    let dup = at("Outer", "make", 4);
+    let s = t.step(dup);
+    let [a, b] = s.frames[0].stack[..] else {
+        panic!("{:?}", s.frames[0].stack)
+    };
+    let n = uninit(a);
+    assert_eq!(uninit(b), n);
+    assert_eq!(s.uninit[&n].class, "Outer");
+    assert_eq!(s.uninit[&n].init, None);
+    assert_eq!(t.top_frame(dup).stack[0], t.top_frame(dup).stack[1]);
+
+    // the constructor's `this` is the object the caller still holds a copy of
+    let s = t.step(at("Outer", "<init>", 0));
+    assert_eq!(s.frames.len(), 2);
+    let n = uninit(s.frames[0].locals[0]);
+    assert_eq!(s.frames[1].pc, 4);
+    assert_eq!(s.frames[1].stack, vec![CValue::Uninit(n)]);
+    assert_eq!(s.uninit.len(), 1);
+    // past `super()` the constructor holds the object itself: the caller's copy is that object
+    let s = t.step(at("Outer", "<init>", 4));
+    let CValue::Ref(id) = s.frames[0].locals[0] else {
+        panic!("{:?}", s.frames[0].locals)
+    };
+    let n = uninit(s.frames[1].stack[0]);
+    assert_eq!(s.uninit[&n].init, Some(id));
+
+    // Outer$Cell.<init> pc 2 (putfield this$0 before super()): the receiver is `this`, the
+    // object of the caller's `new Outer$Cell`
+    let w = at("Outer$Cell", "<init>", 2);
+    let s = t.step(w);
+    let n = uninit(s.frames[0].stack[1]);
+    assert_eq!(s.frames[0].locals[0], CValue::Uninit(n));
+    assert_eq!(s.frames[1].stack, vec![CValue::Uninit(n)]);
+    assert_eq!(s.uninit[&n].class, "Outer$Cell");
+    assert!(matches!(s.frames[0].stack[0], CValue::Ref(_)));
+    assert!(matches!(t.top_frame(w).stack[1], CValue::Uninit(_)));
+}
+
+/// `new Outer$Sub(x)`: Sub's constructor runs the superclass constructor Outer(int), whose
+/// `this` is the same object under construction; once Outer(int) is past `super()` it holds the
+/// object itself, which the frames below still hold as uninitialized.
+#[test]
+fn a_superclass_constructor_shares_the_object_under_construction() {
+    let input = ConcreteInput {
+        args: vec![CValue::Int(5)],
+        heap: CHeap::new(),
+    };
+    let t = run("Outer", "chain", "(I)I", &input, &TraceOptions::default()).expect("trace");
+    assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(11))));
+    let at = |pc: u32| {
+        (0..t.len())
+            .find(|&i| t.position(i) == ("Outer", "<init>", pc))
+            .expect("Outer(int) runs")
+    };
+    let s = t.step(at(0));
+    let methods: Vec<&str> = s.frames.iter().map(|f| f.class.as_str()).collect();
+    assert_eq!(methods, ["Outer", "Outer$Sub", "Outer"]);
+    let n = uninit(s.frames[0].locals[0]);
+    assert_eq!(s.frames[1].locals[0], CValue::Uninit(n));
+    assert_eq!(s.frames[2].stack, vec![CValue::Uninit(n)]);
+    assert_eq!(s.uninit.len(), 1);
+    assert_eq!(s.uninit[&n].class, "Outer$Sub", "the class of the `new`");
+
+    let s = t.step(at(4));
+    let CValue::Ref(ObjId(id)) = s.frames[0].locals[0] else {
+        panic!("{:?}", s.frames[0].locals)
+    };
+    let n = uninit(s.frames[1].locals[0]);
+    assert_eq!(s.frames[2].stack, vec![CValue::Uninit(n)]);
+    assert_eq!(s.uninit[&n].init, Some(ObjId(id)));
 }
 
 #[test]
@@ -444,8 +543,10 @@ fn replay_handles_new_objects_and_array_stores() {
     };
     assert_eq!(field(&s.heap, h, "val"), CValue::Int(3));
     assert!(
-        t.steps()
-            .any(|s| s.frames[0].stack.contains(&CValue::Uninit)),
+        t.steps().any(|s| s.frames[0]
+            .stack
+            .iter()
+            .any(|v| matches!(v, CValue::Uninit(_)))),
         "new shows an uninitialised ref"
     );
     assert!(

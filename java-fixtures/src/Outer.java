@@ -31,4 +31,19 @@ public class Outer {
     static int pick(int x) {
         return new Outer(x > 0 ? x : -x).v;
     }
+
+    /** Its constructor runs the (traced) superclass constructor Outer(int) before `w = x`. */
+    static class Sub extends Outer {
+        int w;
+
+        Sub(int x) {
+            super(x + 1);
+            w = x;
+        }
+    }
+
+    static int chain(int x) {
+        Sub s = new Sub(x);
+        return s.v + s.w;
+    }
 }
