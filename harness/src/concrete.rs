@@ -4,7 +4,10 @@
 //!
 //! A concrete state has literal integers, realized objects (`C(f=…)`, strings as
 //! `java.lang.String(count=n)`, arrays with their elements) and no predicates. Object `#n` of a
-//! trace is reference `o<n>`; every integer value gets its own reference.
+//! trace is reference `o<n>`; every integer value gets its own reference. An object under
+//! construction ([`CValue::Uninit`]) is one fresh reference, numbered after the trace's objects,
+//! to `C(…)` with its known class `C` (or, once a constructor frame above has run `super()` on
+//! it, the reference of that object).
 
 use crate::error::HarnessError;
 use crate::input::ConcreteInput;
@@ -106,13 +109,18 @@ pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, Harnes
     Ok(ConcreteInput { args, heap })
 }
 
-/// A concrete value as a reference of `st` (integers get fresh literal references).
-fn to_ref(st: &mut State, v: &CValue) -> Result<Option<Ref>, HarnessError> {
+/// The references of the objects under construction of one step, by [`CValue::Uninit`] number.
+type UninitRefs = BTreeMap<u32, Ref>;
+
+/// A concrete value as a reference of `st` (integers get fresh literal references; an object
+/// under construction not in `uninit` has none).
+fn to_ref(st: &mut State, v: &CValue, uninit: &UninitRefs) -> Result<Option<Ref>, HarnessError> {
     Ok(match v {
         CValue::Null => Some(Ref::Null),
         CValue::Ref(ObjId(n)) => Some(Ref::Obj(*n)),
         CValue::Int(x) => Some(st.new_int(Interval::literal(i128::from(*x)))),
-        CValue::Top | CValue::Uninit => None,
+        CValue::Uninit(k) => uninit.get(k).copied(),
+        CValue::Top => None,
         CValue::Long(_) | CValue::Float(_) | CValue::Double(_) => {
             return Err(bad(format!(
                 "value {v:?}: only int-like and reference values are modelled"
@@ -126,7 +134,8 @@ fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, HarnessError> 
         CObject::Instance { class, fields } => {
             let mut out = BTreeMap::new();
             for (k, v) in fields {
-                let r = to_ref(st, v)?.ok_or_else(|| bad(format!("field {k} has no value")))?;
+                let r = to_ref(st, v, &UninitRefs::new())?
+                    .ok_or_else(|| bad(format!("field {k} has no value")))?;
                 out.insert(k.clone(), r);
             }
             HeapValue::Object {
@@ -145,7 +154,10 @@ fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, HarnessError> 
             let len = st.new_int(Interval::literal(elems.len() as i128));
             let mut refs = Vec::with_capacity(elems.len());
             for e in elems {
-                refs.push(to_ref(st, e)?.ok_or_else(|| bad("array element without value"))?);
+                refs.push(
+                    to_ref(st, e, &UninitRefs::new())?
+                        .ok_or_else(|| bad("array element without value"))?,
+                );
             }
             HeapValue::Array {
                 ty: format!("[{elem}"),
@@ -156,16 +168,65 @@ fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, HarnessError> 
     })
 }
 
-fn frame(st: &mut State, f: &CFrame) -> Result<Frame, HarnessError> {
+fn frame(st: &mut State, f: &CFrame, uninit: &UninitRefs) -> Result<Frame, HarnessError> {
     let mut out = Frame::new(MethodId::new(&f.class, &f.method, &f.desc), f.locals.len());
     out.pc = f.pc;
     for (slot, v) in f.locals.iter().enumerate() {
-        out.locals[slot] = to_ref(st, v)?;
+        out.locals[slot] = to_ref(st, v, uninit)?;
     }
     // the harness lists the stack top first; the engine keeps it bottom first
     for v in f.stack.iter().rev() {
-        let r = to_ref(st, v)?.ok_or_else(|| bad("uninitialized object on the stack"))?;
+        let r =
+            to_ref(st, v, uninit)?.ok_or_else(|| bad(format!("no value on the stack: {v:?}")))?;
         out.stack.push(r);
+    }
+    Ok(out)
+}
+
+/// One reference per object under construction in the frames of `step`: its object once a
+/// constructor has run `super()` on it, else a fresh `o<n>` (after every object id of the
+/// step) to `C(…)`, added to `st`'s heap.
+fn uninit_refs(st: &mut State, step: &Step) -> Result<UninitRefs, HarnessError> {
+    let values = || {
+        step.frames
+            .iter()
+            .flat_map(|f| f.locals.iter().chain(&f.stack))
+    };
+    let mut next = step.heap.keys().map(|id| id.0).max().unwrap_or(0);
+    for v in values().chain(step.heap.values().flat_map(|o| match o {
+        CObject::Instance { fields, .. } => fields.values().collect::<Vec<_>>(),
+        CObject::Array { elems, .. } => elems.iter().collect(),
+        CObject::Str { .. } => vec![],
+    })) {
+        if let CValue::Ref(ObjId(n)) = v {
+            next = next.max(*n);
+        }
+    }
+    let mut out = UninitRefs::new();
+    for v in values() {
+        let CValue::Uninit(k) = v else { continue };
+        if out.contains_key(k) {
+            continue;
+        }
+        let obj = step
+            .uninit
+            .get(k)
+            .ok_or_else(|| bad(format!("object under construction {k} has no class")))?;
+        let r = match obj.init {
+            Some(ObjId(n)) => Ref::Obj(n),
+            None => {
+                next += 1;
+                let r = Ref::Obj(next);
+                st.heap.insert(
+                    r,
+                    HeapValue::Abstract {
+                        ty: obj.class.clone(),
+                    },
+                );
+                r
+            }
+        };
+        out.insert(*k, r);
     }
     Ok(out)
 }
@@ -173,8 +234,9 @@ fn frame(st: &mut State, f: &CFrame) -> Result<Frame, HarnessError> {
 /// The concrete state of one trace step.
 pub fn step_to_state(step: &Step) -> Result<State, HarnessError> {
     let mut st = State::default();
+    let uninit = uninit_refs(&mut st, step)?;
     for f in step.frames.iter().rev() {
-        let fr = frame(&mut st, f)?;
+        let fr = frame(&mut st, f, &uninit)?;
         st.frames.push(fr);
     }
     add_heap(&mut st, &step.heap)?;
@@ -198,7 +260,7 @@ pub fn end_to_state(end: &TraceEnd, heap: &CHeap) -> Result<Option<State>, Harne
     let e = match end {
         TraceEnd::Cut { .. } => return Ok(None),
         TraceEnd::Returned(None) => End::Return(None),
-        TraceEnd::Returned(Some(v)) => End::Return(to_ref(&mut st, v)?),
+        TraceEnd::Returned(Some(v)) => End::Return(to_ref(&mut st, v, &UninitRefs::new())?),
         TraceEnd::Threw {
             obj: Some(ObjId(n)),
             ..

@@ -3,12 +3,16 @@
 //! (putfield / xastore re-applied from the recorded pre-state operands into a per-slot write
 //! history, so the heap as of any step is a binary search per slot). Also checks the replayed
 //! heap against the recorder's full snapshots in `verify_replay` mode.
+//!
+//! Objects under construction are recorded by their site (the pc of their `new`, -1 for `this`
+//! before `super()`); materialising the frames of a step numbers them ([`CValue::Uninit`]) and
+//! finds their classes ([`UninitObj`]).
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
 use crate::error::HarnessError;
-use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId};
+use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId, UninitObj};
 
 const T_INT: i32 = 0;
 const T_FLOAT: i32 = 1;
@@ -22,11 +26,21 @@ const K_INSTANCE: i32 = 0;
 const K_ARRAY: i32 = 1;
 const K_STRING: i32 = 2;
 
+const OP_ISTORE: u8 = 0x36;
+const OP_ASTORE: u8 = 0x3a;
 const OP_IASTORE: u8 = 0x4f;
 const OP_SASTORE: u8 = 0x56;
 const OP_PUTFIELD: u8 = 0xb5;
 const OP_INVOKEVIRTUAL: u8 = 0xb6;
+const OP_INVOKESPECIAL: u8 = 0xb7;
 const OP_INVOKEDYNAMIC: u8 = 0xba;
+const OP_NEW: u8 = 0xbb;
+
+/// A snapshot's reference to an object the recorder never saw (recorded id -1) decodes to
+/// `CValue::Uninit(UNSEEN)`. No replayed heap value is ever uninitialized, so such a field
+/// always fails the comparison with the replay, as it must: code the tracer does not see
+/// created the object and stored it.
+const UNSEEN: u32 = u32::MAX;
 
 const NONE: u32 = u32::MAX;
 const HEADER: usize = 5;
@@ -52,9 +66,15 @@ pub(crate) struct MethodMeta {
     pub name: String,
     pub desc: String,
     pub max_locals: usize,
-    /// pc -> (opcode, aux): aux = popped entries for invokes.
+    /// pc -> (opcode, aux): aux = popped entries for invokes, the local slot for loads and
+    /// stores, a string index for `putfield` and `new`.
     ops: HashMap<u32, (u8, i32)>,
     fields: HashMap<u32, FieldRef>,
+    /// pc of a `new` -> the class it instantiates.
+    news: HashMap<u32, String>,
+    /// Whether some instruction stores into local slot 0 (else slot 0 of a constructor is
+    /// `this` throughout).
+    stores_slot0: bool,
 }
 
 impl MethodMeta {
@@ -79,9 +99,21 @@ impl MethodMeta {
         }
         let mut ops = HashMap::new();
         let mut fields = HashMap::new();
+        let mut news = HashMap::new();
+        let mut stores_slot0 = false;
         for t in rest.chunks_exact(3) {
             let (pc, op, aux) = (t[0] as u32, t[1] as u8, t[2]);
             ops.insert(pc, (op, aux));
+            stores_slot0 |= (OP_ISTORE..=OP_ASTORE).contains(&op) && aux == 0;
+            if op == OP_NEW {
+                let s = usize::try_from(aux)
+                    .ok()
+                    .and_then(|a| strings.get(a))
+                    .ok_or_else(|| {
+                        HarnessError::Decode(format!("bad new string {aux} in {name}"))
+                    })?;
+                news.insert(pc, s.clone());
+            }
             if op == OP_PUTFIELD {
                 let s = usize::try_from(aux)
                     .ok()
@@ -112,6 +144,8 @@ impl MethodMeta {
             max_locals: max_locals.max(0) as usize,
             ops,
             fields,
+            news,
+            stores_slot0,
         })
     }
 
@@ -227,8 +261,16 @@ fn bad(msg: impl Into<String>) -> HarnessError {
     HarnessError::Decode(msg.into())
 }
 
+/// A recorded value: a concrete value, or an object under construction by its site (the pc of
+/// its `new`, -1 for `this` before `super()`), numbered when frames are materialised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Val {
+    C(CValue),
+    New(i32),
+}
+
 /// Reads one tagged value at `*p`.
-fn read_val(buf: &[i32], p: &mut usize) -> Result<CValue, HarnessError> {
+fn read_val(buf: &[i32], p: &mut usize) -> Result<Val, HarnessError> {
     let get = |i: usize| buf.get(i).copied().ok_or_else(|| bad("truncated value"));
     let tag = get(*p)?;
     let v = match tag {
@@ -255,7 +297,7 @@ fn read_val(buf: &[i32], p: &mut usize) -> Result<CValue, HarnessError> {
                 0 => CValue::Null,
                 id if id > 0 => CValue::Ref(ObjId(id as u32)),
                 // -1 in snapshots: an object the recorder never saw.
-                _ => CValue::Uninit,
+                _ => CValue::Uninit(UNSEEN),
             }
         }
         T_TOP => {
@@ -263,12 +305,23 @@ fn read_val(buf: &[i32], p: &mut usize) -> Result<CValue, HarnessError> {
             CValue::Top
         }
         T_UNINIT => {
-            *p += 1;
-            CValue::Uninit
+            *p += 2;
+            return Ok(Val::New(get(*p - 1)?));
         }
         t => return Err(bad(format!("bad value tag {t} at {}", *p))),
     };
-    Ok(v)
+    Ok(Val::C(v))
+}
+
+/// Reads one tagged value of a heap record (never an object under construction).
+fn read_field(buf: &[i32], p: &mut usize) -> Result<CValue, HarnessError> {
+    match read_val(buf, p)? {
+        Val::C(v) => Ok(v),
+        Val::New(_) => Err(bad(format!(
+            "uninitialized value in a heap record at {}",
+            *p
+        ))),
+    }
 }
 
 /// One heap-log / snapshot record: (step, id, object).
@@ -305,7 +358,7 @@ fn read_object(
             *p += 2;
             let mut vals = Vec::with_capacity(n.max(0) as usize);
             for _ in 0..n {
-                vals.push(read_val(buf, p)?);
+                vals.push(read_field(buf, p)?);
             }
             Base::Array { elem, vals }
         }
@@ -317,7 +370,7 @@ fn read_object(
             for _ in 0..n {
                 keys.push(get(*p)?);
                 *p += 1;
-                vals.push(read_val(buf, p)?);
+                vals.push(read_field(buf, p)?);
             }
             let layout = match layouts.get(&class) {
                 Some(l) if l.keys.len() == keys.len() => l.clone(),
@@ -382,7 +435,17 @@ impl TraceData {
             off.push(p as u32);
             p += HEADER;
             for _ in 0..n {
-                read_val(&buf, &mut p)?;
+                if let Val::New(site) = read_val(&buf, &mut p)? {
+                    let known = match u32::try_from(site) {
+                        Ok(pc) => methods[mid as usize].news.contains_key(&pc),
+                        Err(_) => site == -1,
+                    };
+                    if !known {
+                        return Err(bad(format!(
+                            "object under construction from pc {site} at step {i}, not a `new`"
+                        )));
+                    }
+                }
             }
             active.truncate(depth - 1);
             caller.push(active.last().copied().unwrap_or(NONE));
@@ -444,56 +507,121 @@ impl TraceData {
     }
 
     /// Locals (padded to max_locals with Top) and stack (top first) of step `i`.
-    fn values(&self, i: usize) -> (Vec<CValue>, Vec<CValue>) {
+    fn values(&self, i: usize) -> (Vec<Val>, Vec<Val>) {
         let (mid, _, _, nl, ns) = self.header(i);
         let max_locals = self.meta(mid).max_locals;
         let mut p = self.off[i] as usize + HEADER;
-        let mut next = || read_val(&self.buf, &mut p).unwrap_or(CValue::Top); // validated in decode()
-        let mut locals: Vec<CValue> = (0..nl).map(|_| next()).collect();
-        let stack: Vec<CValue> = (0..ns).map(|_| next()).collect();
-        locals.resize(max_locals.max(nl), CValue::Top);
+        let top = Val::C(CValue::Top);
+        let mut next = || read_val(&self.buf, &mut p).unwrap_or(top); // validated in decode()
+        let mut locals: Vec<Val> = (0..nl).map(|_| next()).collect();
+        let stack: Vec<Val> = (0..ns).map(|_| next()).collect();
+        locals.resize(max_locals.max(nl), top);
         (locals, stack)
     }
 
-    /// The frame recorded at step `i`; as a caller frame, the pending call's arguments are popped.
-    pub(crate) fn frame_of(&self, i: usize, as_caller: bool) -> CFrame {
+    /// The frame recorded at step `i`; as a caller frame, the pending call's arguments are
+    /// popped. Objects under construction get numbers from `objs` (one per site); `this` before
+    /// `super()` gets the number of `passed` if the frame below passed that object as the
+    /// receiver of its constructor call and this frame is that constructor. Returns the frame
+    /// and, if its pending instruction is a constructor call on an object under construction,
+    /// that object's number and whether the frame has it from a `new` of its own (then the
+    /// constructor is one of exactly the `new`'s class, JVMS invokespecial; otherwise the
+    /// object is its `this` and the callee is its own class's or the superclass's).
+    fn frame_of(
+        &self,
+        i: usize,
+        as_caller: bool,
+        passed: Option<(u32, bool)>,
+        objs: &mut Vec<UninitObj>,
+    ) -> (CFrame, Option<(u32, bool)>) {
         let (mid, pc, ..) = self.header(i);
         let m = self.meta(mid);
-        let (locals, mut stack) = self.values(i);
+        let (locals, stack) = self.values(i);
+        // An uninstrumented frame in between (a JDK constructor calling back into the program)
+        // is not visible in the depth counter: only a constructor of the right class takes
+        // the object.
+        let this = passed
+            .filter(|&(n, new)| m.name == "<init>" && (!new || objs[n as usize].class == m.class))
+            .map(|(n, _)| n);
+        let mut sites: Vec<(i32, u32)> = this.map(|n| (-1, n)).into_iter().collect();
+        let (locals, mut stack) = {
+            let mut number = |v: Val| match v {
+                Val::C(c) => c,
+                Val::New(site) => {
+                    if let Some(&(_, n)) = sites.iter().find(|(s, _)| *s == site) {
+                        return CValue::Uninit(n);
+                    }
+                    let n = objs.len() as u32;
+                    let class = match u32::try_from(site) {
+                        // decode() checked that the site is a `new` of this method
+                        Ok(site) => m.news.get(&site).cloned().unwrap_or_default(),
+                        Err(_) => m.class.clone(),
+                    };
+                    objs.push(UninitObj { class, init: None });
+                    sites.push((site, n));
+                    CValue::Uninit(n)
+                }
+            };
+            let locals: Vec<CValue> = locals.into_iter().map(&mut number).collect();
+            let stack: Vec<CValue> = stack.into_iter().map(&mut number).collect();
+            (locals, stack)
+        };
+        if let (Some(n), false, Some(&CValue::Ref(id))) = (this, m.stores_slot0, locals.first()) {
+            // past `super()`: slot 0 of the constructor is still `this`
+            objs[n as usize].init = Some(id);
+        }
+        let mut receiver = None;
         if as_caller {
             if let Some((op, pops)) = m.op(pc) {
                 if (OP_INVOKEVIRTUAL..=OP_INVOKEDYNAMIC).contains(&op) {
-                    stack.drain(..(pops.max(0) as usize).min(stack.len()));
+                    let pops = (pops.max(0) as usize).min(stack.len());
+                    if let (OP_INVOKESPECIAL, Some(&CValue::Uninit(n))) =
+                        (op, pops.checked_sub(1).and_then(|r| stack.get(r)))
+                    {
+                        let new = sites.iter().any(|&(s, k)| k == n && s >= 0);
+                        receiver = Some((n, new));
+                    }
+                    stack.drain(..pops);
                 }
             }
         }
-        CFrame {
+        let frame = CFrame {
             class: m.class.clone(),
             method: m.name.clone(),
             desc: m.desc.clone(),
             pc,
             locals,
             stack,
-        }
+        };
+        (frame, receiver)
     }
 
-    pub(crate) fn frames(&self, i: usize) -> Vec<CFrame> {
+    pub(crate) fn frames(&self, i: usize) -> (Vec<CFrame>, BTreeMap<u32, UninitObj>) {
         self.top_frames(i, usize::MAX)
     }
 
-    /// The `k` top frames of step `i` (all of them if it has fewer), top first.
-    pub(crate) fn top_frames(&self, i: usize, k: usize) -> Vec<CFrame> {
-        let mut out = Vec::new();
-        if k == 0 {
-            return out;
-        }
-        out.push(self.frame_of(i, false));
-        let mut j = self.caller[i];
-        while j != NONE && out.len() < k {
-            out.push(self.frame_of(j as usize, true));
+    /// The `k` top frames of step `i` (all of them if it has fewer), top first, and the
+    /// objects under construction they hold, by number. Numbers are assigned from the lowest
+    /// frame up, so that a constructor's `this` before `super()` can take the number of the
+    /// object the frame below is constructing.
+    pub(crate) fn top_frames(&self, i: usize, k: usize) -> (Vec<CFrame>, BTreeMap<u32, UninitObj>) {
+        let mut chain = Vec::new();
+        let mut j = i as u32;
+        while j != NONE && chain.len() < k {
+            chain.push(j as usize);
             j = self.caller[j as usize];
         }
-        out
+        let mut objs = Vec::new();
+        let mut frames = Vec::with_capacity(chain.len());
+        let mut passed = None;
+        for (n, &j) in chain.iter().enumerate().rev() {
+            let (frame, receiver) = self.frame_of(j, n > 0, passed, &mut objs);
+            passed = receiver;
+            frames.push(frame);
+        }
+        frames.reverse();
+        let objs = (0u32..).zip(objs).collect();
+        (frames, objs)
     }
 
     pub(crate) fn reachable_heap(&self, i: usize, frames: &[CFrame]) -> CHeap {
@@ -561,13 +689,15 @@ impl TraceData {
             }
             let (_, stack) = self.values(i);
             if op == OP_PUTFIELD {
-                if stack.get(1) == Some(&CValue::Uninit) {
+                if matches!(stack.get(1), Some(Val::New(_))) {
                     // a constructor's write before `super()` (javac's `this$0` of an inner
                     // class): the object is not recorded yet, and its first sight after the
                     // super constructor returns dumps it with this value
                     continue;
                 }
-                let (Some(&value), Some(&CValue::Ref(obj))) = (stack.first(), stack.get(1)) else {
+                let (Some(&Val::C(value)), Some(&Val::C(CValue::Ref(obj)))) =
+                    (stack.first(), stack.get(1))
+                else {
                     return Err(bad(format!(
                         "putfield at step {i} without object operand: {stack:?}"
                     )));
@@ -592,8 +722,11 @@ impl TraceData {
                     })?;
                 writes.push((obj.0, slot as u32, i as u32, truncate(f.desc, value)));
             } else {
-                let (Some(&value), Some(&CValue::Int(idx)), Some(&CValue::Ref(arr))) =
-                    (stack.first(), stack.get(1), stack.get(2))
+                let (
+                    Some(&Val::C(value)),
+                    Some(&Val::C(CValue::Int(idx))),
+                    Some(&Val::C(CValue::Ref(arr))),
+                ) = (stack.first(), stack.get(1), stack.get(2))
                 else {
                     return Err(bad(format!(
                         "array store at step {i} with operands {stack:?}"

@@ -134,7 +134,7 @@ fn check_ref(heap: &CHeap, v: &CValue, what: &dyn Fn() -> String) -> Result<(), 
             "{} refers to {id}, which is not in the heap",
             what()
         ))),
-        CValue::Top | CValue::Uninit => Err(bad(format!("{} is {v:?}, not a value", what()))),
+        CValue::Top | CValue::Uninit(_) => Err(bad(format!("{} is {v:?}, not a value", what()))),
         _ => Ok(()),
     }
 }

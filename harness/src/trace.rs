@@ -37,8 +37,11 @@ pub enum CValue {
     Ref(ObjId),
     /// Unusable slot (second half of a long/double, or unset).
     Top,
-    /// A reference to an object whose constructor has not run yet (after `new`, `this` before `super()`).
-    Uninit,
+    /// A reference to an object whose constructor has not run yet (after `new`, `this` before
+    /// `super()`). The number identifies the object within one materialised [`Step`] (or one
+    /// [`Trace::top_frame`]): equal numbers are one object, different numbers different objects;
+    /// [`Step::uninit`] has its class.
+    Uninit(u32),
 }
 
 /// One frame of an instrumented method.
@@ -81,6 +84,26 @@ pub struct Step {
     pub frames: Vec<CFrame>,
     /// Objects reachable from the frames' locals and stacks, with field values as of this step.
     pub heap: CHeap,
+    /// The objects under construction the frames hold, by their [`CValue::Uninit`] number.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub uninit: BTreeMap<u32, UninitObj>,
+}
+
+/// An object under construction in one [`Step`].
+///
+/// The number is per frame and `new` instruction (the JVM verifier makes all uninitialized
+/// values of one `new` in one frame the same object), shared with the frame above when that is
+/// the constructor the frame's pending `invokespecial` runs on the object: there the object is
+/// `this` before `super()`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UninitObj {
+    /// What its class is known to be (internal name): the class of its `new`; if the step does
+    /// not show the `new` (`this` before `super()` in the lowest frame shown), the class of that
+    /// constructor, which the object's class extends or is.
+    pub class: String,
+    /// The object itself, once a constructor frame above has run `super()` on it: there it is
+    /// this [`CValue::Ref`] while the frames below still hold it as uninitialized.
+    pub init: Option<ObjId>,
 }
 
 /// How a traced run ended.
@@ -117,18 +140,26 @@ impl Trace {
 
     /// The full state before step `i` (frames top first + reachable heap). Panics if `i >= len()`.
     pub fn step(&self, i: usize) -> Step {
-        let frames = self.data.frames(i);
+        let (frames, uninit) = self.data.frames(i);
         let heap = self.data.reachable_heap(i, &frames);
-        Step { frames, heap }
+        Step {
+            frames,
+            heap,
+            uninit,
+        }
     }
 
     /// The state before step `i` restricted to its `k` top frames (all of them if it has
     /// fewer) and the heap reachable from those: what an abstracted call compares, at a cost
     /// independent of the frames below. Panics if `i >= len()`.
     pub fn top_step(&self, i: usize, k: usize) -> Step {
-        let frames = self.data.top_frames(i, k);
+        let (frames, uninit) = self.data.top_frames(i, k);
         let heap = self.data.reachable_heap(i, &frames);
-        Step { frames, heap }
+        Step {
+            frames,
+            heap,
+            uninit,
+        }
     }
 
     /// All steps, materialised one at a time.
@@ -136,9 +167,14 @@ impl Trace {
         (0..self.len()).map(move |i| self.step(i))
     }
 
-    /// Only the executing frame of step `i` (cheaper than [`Trace::step`]).
+    /// Only the executing frame of step `i` (cheaper than [`Trace::step`]). Its
+    /// [`CValue::Uninit`] numbers are its own, not those of [`Trace::step`].
     pub fn top_frame(&self, i: usize) -> CFrame {
-        self.data.frame_of(i, false)
+        self.data
+            .top_frames(i, 1)
+            .0
+            .pop()
+            .expect("a step has a frame")
     }
 
     /// Number of instrumented frames at step `i` (1 = the entry method).
@@ -153,7 +189,7 @@ impl Trace {
 
     /// The heap reachable from the frames of step `i`, as of step `i`.
     pub fn heap_at(&self, i: usize) -> CHeap {
-        let frames = self.data.frames(i);
+        let (frames, _) = self.data.frames(i);
         self.data.reachable_heap(i, &frames)
     }
 

@@ -4,7 +4,13 @@ mod common;
 use common::fixtures;
 
 use std::collections::BTreeMap;
+use std::process::Command;
 
+use jtg_engine::class::ClassPath;
+use jtg_engine::state::text::{print_state, TextContext};
+use jtg_engine::Program;
+use jtg_harness::check::report::state_text;
+use jtg_harness::concrete::step_to_state;
 use jtg_harness::{
     trace_method, CFrame, CHeap, CObject, CValue, ConcreteInput, HarnessError, ObjId, Trace,
     TraceEnd, TraceOptions,
@@ -394,7 +400,209 @@ fn replay_skips_writes_to_an_object_before_its_super_constructor() {
     let write = (0..t.len())
         .find(|&i| t.position(i) == ("Outer$Cell", "<init>", 2))
         .expect("the early putfield runs");
-    assert_eq!(t.top_frame(write).stack[1], CValue::Uninit);
+    assert!(matches!(t.top_frame(write).stack[1], CValue::Uninit(_)));
+}
+
+/// `new Outer(x > 0 ? x : -x)`: a stack map frame after the branch names the object under
+/// construction by the offset of its `new`; the instrumented class keeps that offset pointing
+/// at the `new` (not at its probe), or the JVM rejects the class.
+#[test]
+fn a_new_object_across_a_branch_keeps_its_stack_map_offset() {
+    let opts = TraceOptions {
+        verify_replay: Some(5),
+        ..TraceOptions::default()
+    };
+    for (x, want) in [(4, 4), (-6, 6)] {
+        let input = ConcreteInput {
+            args: vec![CValue::Int(x)],
+            heap: CHeap::new(),
+        };
+        let t = run("Outer", "pick", "(I)I", &input, &opts).expect("trace");
+        assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(want))));
+        assert!(
+            (0..t.len()).any(|i| t.position(i) == ("Outer", "<init>", 0)),
+            "the constructor is traced"
+        );
+    }
+}
+
+/// The number of an object under construction, panicking on any other value.
+#[track_caller]
+fn uninit(v: CValue) -> u32 {
+    match v {
+        CValue::Uninit(n) => n,
+        v => panic!("{v:?} is not an object under construction"),
+    }
+}
+
+/// `Outer.make(3)`: `new Outer; dup; invokespecial Outer.<init>`, then `o.new Cell()`, whose
+/// constructor writes `this$0` before `super()`. Every object under construction has one
+/// number per step, shared by the caller's copies and the constructor's `this`, and prints as
+/// one reference `oN: C(…)`.
+#[test]
+fn objects_under_construction_are_one_numbered_object_per_step() {
+    let input = ConcreteInput {
+        args: vec![CValue::Int(3)],
+        heap: CHeap::new(),
+    };
+    let t = run("Outer", "make", "(I)I", &input, &TraceOptions::default()).expect("trace");
+    assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
+    let at = |class: &str, method: &str, pc: u32| {
+        (0..t.len())
+            .find(|&i| t.position(i) == (class, method, pc))
+            .unwrap_or_else(|| panic!("{class}.{method} pc {pc} runs"))
+    };
+
+    // after `new Outer; dup`: both stack entries are the same object
+    let dup = at("Outer", "make", 4);
+    let s = t.step(dup);
+    let [a, b] = s.frames[0].stack[..] else {
+        panic!("{:?}", s.frames[0].stack)
+    };
+    let n = uninit(a);
+    assert_eq!(uninit(b), n);
+    assert_eq!(s.uninit[&n].class, "Outer");
+    assert_eq!(s.uninit[&n].init, None);
+    assert_eq!(t.top_frame(dup).stack[0], t.top_frame(dup).stack[1]);
+
+    // the constructor's `this` is the object the caller still holds a copy of
+    let s = t.step(at("Outer", "<init>", 0));
+    assert_eq!(s.frames.len(), 2);
+    let n = uninit(s.frames[0].locals[0]);
+    assert_eq!(s.frames[1].pc, 4);
+    assert_eq!(s.frames[1].stack, vec![CValue::Uninit(n)]);
+    assert_eq!(s.uninit.len(), 1);
+    // past `super()` the constructor holds the object itself: the caller's copy is that object
+    let s = t.step(at("Outer", "<init>", 4));
+    let CValue::Ref(id) = s.frames[0].locals[0] else {
+        panic!("{:?}", s.frames[0].locals)
+    };
+    let n = uninit(s.frames[1].stack[0]);
+    assert_eq!(s.uninit[&n].init, Some(id));
+
+    // Outer$Cell.<init> pc 2 (putfield this$0 before super()): the receiver is `this`, the
+    // object of the caller's `new Outer$Cell`
+    let w = at("Outer$Cell", "<init>", 2);
+    let s = t.step(w);
+    let n = uninit(s.frames[0].stack[1]);
+    assert_eq!(s.frames[0].locals[0], CValue::Uninit(n));
+    assert_eq!(s.frames[1].stack, vec![CValue::Uninit(n)]);
+    assert_eq!(s.uninit[&n].class, "Outer$Cell");
+    assert!(matches!(s.frames[0].stack[0], CValue::Ref(_)));
+    assert!(matches!(t.top_frame(w).stack[1], CValue::Uninit(_)));
+
+    // the state text: one reference per object under construction, numbered after the trace's
+    // objects
+    let prog = Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"));
+    let m = prog.find_method("Outer.make").expect("method");
+    let ctx = TextContext::for_method(m, &prog);
+    let text = print_state(&step_to_state(&t.step(dup)).expect("state"), &ctx);
+    assert!(text.starts_with("04 | x: i1 | o1, o1\n"), "{text}");
+    assert!(text.contains("o1: Outer(…)"), "{text}");
+    let text = print_state(&step_to_state(&s).expect("state"), &ctx);
+    let CValue::Ref(ObjId(outer)) = s.frames[0].stack[0] else {
+        unreachable!()
+    };
+    let cell = format!("o{}", outer + 1);
+    assert!(text.contains(&format!("{cell}: Outer$Cell(…)")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "| this: {cell}, this$0: o{outer} | o{outer}, {cell}\n"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("23 | x: i1, o: o{outer} | {cell}\n")),
+        "{text}"
+    );
+    // a checker report prints such a step as a state too
+    let report = state_text(&t, w, &ctx);
+    assert_eq!(report, text);
+}
+
+/// `new Outer$Sub(x)`: Sub's constructor runs the superclass constructor Outer(int), whose
+/// `this` is the same object under construction; once Outer(int) is past `super()` it holds the
+/// object itself, which the frames below still hold as uninitialized.
+#[test]
+fn a_superclass_constructor_shares_the_object_under_construction() {
+    let input = ConcreteInput {
+        args: vec![CValue::Int(5)],
+        heap: CHeap::new(),
+    };
+    let t = run("Outer", "chain", "(I)I", &input, &TraceOptions::default()).expect("trace");
+    assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(11))));
+    let at = |pc: u32| {
+        (0..t.len())
+            .find(|&i| t.position(i) == ("Outer", "<init>", pc))
+            .expect("Outer(int) runs")
+    };
+    let s = t.step(at(0));
+    let methods: Vec<&str> = s.frames.iter().map(|f| f.class.as_str()).collect();
+    assert_eq!(methods, ["Outer", "Outer$Sub", "Outer"]);
+    let n = uninit(s.frames[0].locals[0]);
+    assert_eq!(s.frames[1].locals[0], CValue::Uninit(n));
+    assert_eq!(s.frames[2].stack, vec![CValue::Uninit(n)]);
+    assert_eq!(s.uninit.len(), 1);
+    assert_eq!(s.uninit[&n].class, "Outer$Sub", "the class of the `new`");
+
+    let s = t.step(at(4));
+    let CValue::Ref(ObjId(id)) = s.frames[0].locals[0] else {
+        panic!("{:?}", s.frames[0].locals)
+    };
+    let n = uninit(s.frames[1].locals[0]);
+    assert_eq!(s.frames[2].stack, vec![CValue::Uninit(n)]);
+    assert_eq!(s.uninit[&n].init, Some(ObjId(id)));
+    let prog = Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"));
+    let m = prog.find_method("Outer.chain").expect("method");
+    let text = print_state(
+        &step_to_state(&s).expect("state"),
+        &TextContext::for_method(m, &prog),
+    );
+    let o = format!("o{id}");
+    assert!(text.contains(&format!("04 | this: {o}, v: i")), "{text}");
+    assert!(text.contains(&format!("04 | this: {o}, x: i")), "{text}");
+    assert!(text.contains(&format!("05 | x: i1 | {o}\n")), "{text}");
+    assert!(text.contains(&format!("{o}: Outer$Sub(v=")), "{text}");
+    assert_eq!(text.matches("(…)").count(), 0, "{text}");
+}
+
+/// `jtg trace` prints every step of a method that constructs objects, as text and as JSON.
+#[test]
+fn jtg_trace_prints_objects_under_construction() {
+    let dir = std::env::temp_dir().join(format!("jtg-trace-uninit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("make.txt");
+    std::fs::write(&input, "00 | x: i1 | ε\ni1: 3\n").unwrap();
+    let fx = fixtures();
+    let trace = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
+            .arg("trace")
+            .arg(&fx)
+            .args(["Outer.make", "--input"])
+            .arg(&input)
+            .args(["--format", format])
+            .output()
+            .expect("run jtg");
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(0), "{format}: {stderr}");
+        assert!(stderr.is_empty(), "{format}: {stderr}");
+        stdout
+    };
+    let text = trace("text");
+    assert!(text.contains("o1: Outer(…)"), "{text}");
+    assert!(text.contains("  04 | x: i1 | o1, o1\n"), "{text}");
+    assert!(text.contains("Outer$Cell(…)"), "{text}");
+    assert!(text.ends_with("end\n  end: return i2\n  i2: 3\n"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&trace("json")).expect("JSON");
+    let steps = json["steps"].as_array().expect("steps");
+    assert_eq!(steps.len(), text.matches("\nstep ").count() + 1);
+    assert!(
+        steps[2].as_str().unwrap().contains("o1: Outer(…)"),
+        "{json}"
+    );
+    assert_eq!(json["end"], "end: return i2\ni2: 3");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -421,8 +629,10 @@ fn replay_handles_new_objects_and_array_stores() {
     };
     assert_eq!(field(&s.heap, h, "val"), CValue::Int(3));
     assert!(
-        t.steps()
-            .any(|s| s.frames[0].stack.contains(&CValue::Uninit)),
+        t.steps().any(|s| s.frames[0]
+            .stack
+            .iter()
+            .any(|v| matches!(v, CValue::Uninit(_)))),
         "new shows an uninitialised ref"
     );
     assert!(

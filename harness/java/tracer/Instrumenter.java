@@ -6,7 +6,9 @@
  * the operand stack into fresh temporaries (at slots >= the original max_locals), records
  * (method id, original pc, depth, locals, stack) through static calls into Recorder, and
  * reloads the stack. The inserted code has no branches, so the original StackMapTable frames
- * stay valid; the JVM verifier (kept on) checks the result.
+ * stay valid (only their names of objects under construction are moved from the probe of a
+ * `new` to the `new` itself); the JVM verifier (kept on) checks the result. An object under
+ * construction is recorded by its site: the pc of its `new`, or -1 for `this` before `super()`.
  *
  * Original pcs come from a scan of the Code attribute (opcode length table incl.
  * tableswitch/lookupswitch padding and wide), paired 1:1 with ASM's instruction visits.
@@ -69,7 +71,11 @@ public final class Instrumenter {
         return methodNames.get(mid);
     }
 
-    /** [maxLocals, (pc, opcode, aux)*] of method {@code mid}; aux = pops for invokes, string index of "owner.name" for putfield, else -1. */
+    /**
+     * [maxLocals, (pc, opcode, aux)*] of method {@code mid}; aux = pops for invokes, string index
+     * of "owner.name:desc" for putfield, string index of the class for new, the local slot for
+     * loads and stores, else -1.
+     */
     public static synchronized int[] methodInfo(int mid) {
         return methodInfos.get(mid);
     }
@@ -403,6 +409,15 @@ public final class Instrumenter {
         final String owner, name, desc;
         final Set<Label> handlers = new HashSet<>();
         final List<int[]> info = new ArrayList<>();
+        /** Labels visited since the last original instruction (they sit before its probe). */
+        final List<Label> pending = new ArrayList<>();
+        /**
+         * Stack map labels of `new` instructions -> the label placed right at the `new`, after
+         * its probe (see {@link #visitTypeInsn}).
+         */
+        final Map<Label, Label> atNew = new HashMap<>();
+        /** The label marking each `new` (the AnalyzerAdapter's uninitialized type) -> its pc. */
+        final Map<Label, Integer> newPcs = new HashMap<>();
         int idx = 1;
         boolean atHandler;
 
@@ -432,9 +447,33 @@ public final class Instrumenter {
         @Override
         public void visitLabel(Label label) {
             super.visitLabel(label);
+            pending.add(label);
             if (handlers.contains(label)) {
                 atHandler = true;
             }
+        }
+
+        /** Stack map types with the labels of `new` instructions moved to the `new` itself. */
+        private Object[] atNew(int n, Object[] types) {
+            if (types == null || atNew.isEmpty()) {
+                return types;
+            }
+            Object[] out = null;
+            for (int i = 0; i < n; i++) {
+                Label l = types[i] instanceof Label ? atNew.get(types[i]) : null;
+                if (l != null) {
+                    if (out == null) {
+                        out = types.clone();
+                    }
+                    out[i] = l;
+                }
+            }
+            return out == null ? types : out;
+        }
+
+        @Override
+        public void visitFrame(int type, int nLocal, Object[] local, int nStack, Object[] stack) {
+            super.visitFrame(type, nLocal, atNew(nLocal, local), nStack, atNew(nStack, stack));
         }
 
         private void push(int v) {
@@ -473,8 +512,24 @@ public final class Instrumenter {
             }
         }
 
-        /** Records kind {@code k} from slot {@code slot} (value already not on the stack). */
-        private void record(int k, int slot) {
+        /** Site of an uninitialized value: pc of its `new`, -1 for `this` before `super()`. */
+        private int site(Object type) {
+            if (type == Opcodes.UNINITIALIZED_THIS) {
+                return -1;
+            }
+            Integer pc = newPcs.get(type);
+            if (pc == null) { // a stack map frame naming a `new` further down the code
+                throw new IllegalArgumentException("uninitialized value of a `new` not visited yet in "
+                        + owner + "." + name + desc);
+            }
+            return pc;
+        }
+
+        /**
+         * Records kind {@code k} from slot {@code slot} (value already not on the stack);
+         * {@code type} is the AnalyzerAdapter's type of the value.
+         */
+        private void record(int k, int slot, Object type) {
             switch (k) {
                 case K_INT: load(k, slot); rec("i", "(I)V"); break;
                 case K_FLOAT: load(k, slot); rec("f", "(F)V"); break;
@@ -482,29 +537,32 @@ public final class Instrumenter {
                 case K_DOUBLE: load(k, slot); rec("d", "(D)V"); break;
                 case K_REF: load(k, slot); rec("a", "(Ljava/lang/Object;)V"); break;
                 case K_TOP: rec("top", "()V"); break;
-                default: rec("uninit", "()V"); break;
+                default: push(site(type)); rec("uninit", "(I)V"); break;
             }
         }
 
-        /** Called before every original instruction with its opcode and aux info. */
-        private void probe(int opcode, int aux) {
+        /** Called before every original instruction with its opcode and aux info; returns its pc. */
+        private int probe(int opcode, int aux) {
             if (idx >= pcs.length) {
                 throw new IllegalStateException("instruction count mismatch in " + owner + "." + name + desc);
             }
             int pc = pcs[idx++];
             boolean handler = atHandler;
             atHandler = false;
+            pending.clear();
             info.add(new int[] {pc, opcode, aux});
             if (aa.locals == null) {
-                return; // unreachable code
+                return pc; // unreachable code
             }
             List<Object> loc = aa.locals;
             List<Object> st = aa.stack;
             int nl = Math.min(loc.size(), maxLocals);
             int[] kinds = new int[st.size()];
+            Object[] types = new Object[st.size()];
             int n = 0;
             for (int i = 0; i < st.size(); i++) {
                 int k = kindOf(st.get(i));
+                types[n] = st.get(i);
                 kinds[n++] = k;
                 if (k == K_LONG || k == K_DOUBLE) {
                     i++; // skip the TOP half
@@ -525,15 +583,16 @@ public final class Instrumenter {
             push(n);
             rec(handler ? "beginH" : "begin", "(IIII)V");
             for (int s = 0; s < nl; s++) {
-                record(kindOf(loc.get(s)), s);
+                record(kindOf(loc.get(s)), s, loc.get(s));
             }
             for (int k = n - 1; k >= 0; k--) { // top of stack first
-                record(kinds[k], slots[k]);
+                record(kinds[k], slots[k], types[k]);
             }
             rec("end", "()V");
             for (int k = 0; k < n; k++) {
                 load(kinds[k], slots[k]);
             }
+            return pc;
         }
 
         private void probe(int opcode) {
@@ -560,13 +619,34 @@ public final class Instrumenter {
             if (opcode == Opcodes.RET) {
                 throw new IllegalArgumentException("jsr/ret is not supported");
             }
-            probe(opcode);
+            probe(opcode, var);
             super.visitVarInsn(opcode, var);
         }
 
+        /**
+         * A stack map frame names an uninitialized value by the label at its `new` (JVMS
+         * Uninitialized(offset)). The reader's label at a `new` sits before the probe, so after
+         * the probe a fresh label marks the `new` itself and the frames are rewritten to name it
+         * (a frame that names a `new` not visited yet, only possible after a backward jump, is
+         * left as it is).
+         */
         @Override
         public void visitTypeInsn(int opcode, String type) {
-            probe(opcode);
+            if (opcode != Opcodes.NEW) {
+                probe(opcode);
+                super.visitTypeInsn(opcode, type);
+                return;
+            }
+            List<Label> before = new ArrayList<>(pending);
+            int pc = probe(opcode, Recorder.intern(type));
+            Label at = new Label();
+            mv.visitLabel(at);
+            for (Label l : before) {
+                atNew.put(l, at);
+            }
+            // the AnalyzerAdapter types the new object as `at` (the probe's instructions cleared
+            // its pending labels), and so do the rewritten frames
+            newPcs.put(at, pc);
             super.visitTypeInsn(opcode, type);
         }
 

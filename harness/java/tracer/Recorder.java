@@ -3,7 +3,10 @@
  *
  * Trace buffer (int[]), per step: mid, pc, depth, nLocals, nStack, then nLocals + nStack tagged
  * values (locals by slot, then the operand stack TOP FIRST). Tags: INT v | FLOAT bits |
- * LONG hi lo | DOUBLE hi lo | REF id (0 = null) | TOP | UNINIT.
+ * LONG hi lo | DOUBLE hi lo | REF id (0 = null) | TOP | UNINIT site. An UNINIT value is an
+ * object whose constructor has not run yet; its site is the original pc of the `new` that
+ * created it, or -1 for `this` in a constructor before `super()` (within one frame the verifier
+ * makes equal sites one object).
  *
  * Objects get ids at first sight (identity map). At first sight an object and every not yet
  * seen object reachable from it are dumped into the heap log (int[]):
@@ -245,8 +248,12 @@ public final class Recorder {
         buf[pos++] = T_TOP;
     }
 
-    public static void uninit() {
-        buf[pos++] = T_UNINIT;
+    /** An object under construction; {@code site}: pc of its `new`, -1 for uninitialized `this`. */
+    public static void uninit(int site) {
+        int p = pos;
+        buf[p] = T_UNINIT;
+        buf[p + 1] = site;
+        pos = p + 2;
     }
 
     public static void end() {

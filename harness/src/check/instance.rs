@@ -165,7 +165,7 @@ fn fail<T>(condition: Condition, reason: impl Into<String>) -> Result<T, Failure
 
 /// The witness of `c ⊑ s`: the concrete value of every reference of `s` the walk reached
 /// ([`CValue::Int`], [`CValue::Null`], [`CValue::Ref`], or [`CValue::Uninit`] for an object
-/// whose constructor has not returned).
+/// whose constructor has not returned; its number is not compared).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Witness {
     pub map: BTreeMap<Ref, CValue>,
@@ -286,7 +286,7 @@ fn show(v: &CValue) -> String {
         CValue::Null => "null".into(),
         CValue::Ref(id) => id.to_string(),
         CValue::Top => "(no value)".into(),
-        CValue::Uninit => "(uninitialized object)".into(),
+        CValue::Uninit(_) => "(uninitialized object)".into(),
     }
 }
 
@@ -484,10 +484,10 @@ impl<'a> Walk<'a> {
 
     fn visit(&mut self, r: Ref, v: CValue) -> Result<(), Failure> {
         if let Some(prev) = self.map.get(&r).copied() {
-            if prev == v || v == CValue::Uninit {
+            if prev == v || matches!(v, CValue::Uninit(_)) {
                 return Ok(());
             }
-            if prev != CValue::Uninit {
+            if !matches!(prev, CValue::Uninit(_)) {
                 let first = self.place(r);
                 let pos = self.path();
                 let cond = if r.is_int() {
@@ -575,7 +575,7 @@ impl<'a> Walk<'a> {
                 self.bind(r, v);
                 return Ok(());
             }
-            CValue::Uninit => {
+            CValue::Uninit(_) => {
                 self.bind(r, v);
                 return Ok(());
             }
@@ -973,7 +973,7 @@ impl<'a> Walk<'a> {
             let (Some(from), Some(to)) = (self.get(m.from), self.get(m.to)) else {
                 continue; // a reference the walk did not reach (under an uninitialized object)
             };
-            if from == CValue::Uninit || to == CValue::Uninit {
+            if matches!(from, CValue::Uninit(_)) || matches!(to, CValue::Uninit(_)) {
                 continue;
             }
             let mut cur = from;
