@@ -186,6 +186,16 @@ pub fn concrete_instance(
     s: &State,
     types: &dyn Subtyping,
 ) -> Result<Witness, Failure> {
+    walk_roots(c, s, types)?.finish()
+}
+
+/// The first half of `c ⊑ s`: the walk from the roots, conditions (a)–(e), which binds every
+/// reference of `s` it reaches. [`Walked::finish`] checks the heap predicates on the result.
+pub fn walk_roots<'a>(
+    c: &Concrete<'a>,
+    s: &'a State,
+    types: &'a dyn Subtyping,
+) -> Result<Walked<'a>, Failure> {
     let mut w = Walk {
         s,
         heap: c.heap,
@@ -196,10 +206,41 @@ pub fn concrete_instance(
         objects: Vec::new(),
     };
     w.roots(c)?;
-    w.distinct()?;
-    w.shapes()?;
-    w.must_reach()?;
-    Ok(Witness { map: w.map })
+    Ok(Walked(w))
+}
+
+/// A walk from the roots that succeeded. The heap predicate conditions (f), (h), (j), (k), (n)
+/// that remain are a function of `s`, the concrete heap and [`Walked::object_witnesses`]
+/// alone, so a caller that has seen them hold for equal arguments may skip them
+/// ([`Walked::witness`]).
+pub struct Walked<'a>(Walk<'a>);
+
+impl Walked<'_> {
+    /// The witnesses of the object references (and `null` / uninitialized values bound to
+    /// them), in reference order.
+    pub fn object_witnesses(&self) -> Vec<(Ref, CValue)> {
+        self.0
+            .map
+            .iter()
+            .filter(|(r, _)| r.is_obj())
+            .map(|(r, v)| (*r, *v))
+            .collect()
+    }
+
+    /// Checks the heap predicates: the witness of `c ⊑ s`, or the first condition that failed.
+    pub fn finish(self) -> Result<Witness, Failure> {
+        let w = self.0;
+        w.distinct()?;
+        w.shapes()?;
+        w.must_reach()?;
+        Ok(Witness { map: w.map })
+    }
+
+    /// The witness without checking the heap predicates: only for a caller that saw them hold
+    /// for the same `s`, an equal heap and equal [`Walked::object_witnesses`].
+    pub fn witness(self) -> Witness {
+        Witness { map: self.0.map }
+    }
 }
 
 /// A reference, its witness object, the first hidden edges out of it and `H(r)`.

@@ -33,11 +33,11 @@
 //! trace whose run overflowed (up to the overflowing step; the rest is outside the model, see
 //! [`first_overflow`]).
 
-use super::instance::{concrete_instance, Concrete, Condition, Failure, Witness};
+use super::instance::{concrete_instance, walk_roots, Concrete, Condition, Failure, Witness};
 use crate::trace::{CFrame, CHeap, CObject, CValue, Step, Trace, TraceEnd};
 use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
-use jtg_engine::state::{wrap32, ArithOp, IntSemantics, MethodId, Subtyping};
+use jtg_engine::state::{wrap32, ArithOp, IntSemantics, MethodId, Ref, Subtyping};
 use jtg_engine::{Graph, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
@@ -173,6 +173,50 @@ pub enum Extent {
     Prefix { last: usize },
 }
 
+/// What matching one run remembers to avoid repeated work; every shortcut is exact.
+struct RunMemo<'r> {
+    /// The step materialised last: (index, frames kept (`usize::MAX`: all), the step). The
+    /// candidates of a refinement and the targets of a node's edges all read the same step.
+    last: Option<(usize, usize, Rc<Cow<'r, Step>>)>,
+    /// Per node, the object witnesses and the steps on whose heaps the heap predicates held
+    /// last (at most [`SHAPES_HELD`], oldest first): they are a function of the node, the heap
+    /// and the object witnesses alone ([`Walked`]), so an equal heap and equal witnesses need
+    /// no second check (a loop that does not write the heap meets the same heap at every
+    /// iteration, and the same witnesses when it walks around a small structure).
+    shapes_held: FxHashMap<NodeId, Vec<HeldShapes<'r>>>,
+}
+
+/// Object witnesses and the step whose heap the heap predicates of a node held on.
+type HeldShapes<'r> = (Vec<(Ref, CValue)>, Rc<Cow<'r, Step>>);
+
+/// How many [`HeldShapes`] a node keeps.
+const SHAPES_HELD: usize = 4;
+
+impl<'r> RunMemo<'r> {
+    fn new() -> Self {
+        RunMemo {
+            last: None,
+            shapes_held: FxHashMap::default(),
+        }
+    }
+
+    /// Step `i` of `run` with its `frames` top frames (`usize::MAX`: all).
+    fn step(&mut self, run: &'r dyn ConcreteRun, i: usize, frames: usize) -> Rc<Cow<'r, Step>> {
+        if let Some((j, k, s)) = &self.last {
+            if (*j, *k) == (i, frames) {
+                return Rc::clone(s);
+            }
+        }
+        let s = Rc::new(if frames == usize::MAX {
+            run.step(i)
+        } else {
+            run.top_step(i, frames)
+        });
+        self.last = Some((i, frames, Rc::clone(&s)));
+        s
+    }
+}
+
 /// Graph-side data the matcher needs, prepared once per graph.
 pub struct Matcher<'g> {
     pub graph: &'g Graph,
@@ -245,9 +289,10 @@ impl<'g> Matcher<'g> {
     /// The witness of `node` for the state before step `i` (or the run's end); `depth` frames
     /// of the run belong to callers of an abstracted call being followed (`in_call`), and are
     /// not compared.
-    fn witness(
+    fn witness<'r>(
         &self,
-        run: &dyn ConcreteRun,
+        run: &'r dyn ConcreteRun,
+        memo: &mut RunMemo<'r>,
         node: NodeId,
         i: usize,
         depth: usize,
@@ -258,18 +303,19 @@ impl<'g> Matcher<'g> {
             return self.callee_end(run, state, i, depth);
         }
         if i < run.len() {
-            let step = if in_call {
+            let frames = if in_call {
                 let n = run.depth(i);
                 if n <= depth {
                     return control(format!(
                         "the abstracted call has returned (the run has {n} frames, the caller {depth}), s is still in it"
                     ));
                 }
-                run.top_step(i, n - depth)
+                n - depth
             } else {
-                run.step(i)
+                usize::MAX
             };
-            concrete_instance(
+            let step = memo.step(run, i, frames);
+            let walked = walk_roots(
                 &Concrete {
                     frames: &step.frames,
                     heap: &step.heap,
@@ -277,7 +323,20 @@ impl<'g> Matcher<'g> {
                 },
                 state,
                 self.types,
-            )
+            )?;
+            let objects = walked.object_witnesses();
+            let held = memo.shapes_held.entry(node).or_default();
+            if held.iter().any(|(seen, held)| {
+                *seen == objects && (Rc::ptr_eq(held, &step) || held.heap == step.heap)
+            }) {
+                return Ok(walked.witness());
+            }
+            let w = walked.finish()?;
+            if held.len() == SHAPES_HELD {
+                held.remove(0);
+            }
+            held.push((objects, step));
+            Ok(w)
         } else {
             let heap = if run.is_empty() {
                 CHeap::new()
@@ -456,7 +515,9 @@ impl<'g> Matcher<'g> {
         // (call node, call step, enclosing context) -> context
         let mut ctx_ids: FxHashMap<(NodeId, usize, usize), usize> = FxHashMap::default();
         let mut arena: Vec<(NodeId, Option<usize>)> = Vec::new();
-        let mut entered: FxHashSet<(NodeId, usize, usize)> = FxHashSet::default();
+        // about one entry per step and candidate: sized up front, not grown step by step
+        let mut entered: FxHashSet<(NodeId, usize, usize)> =
+            FxHashSet::with_capacity_and_hasher(2 * (last + 1), Default::default());
         let mut todo = vec![Item {
             node: self.graph.start,
             step: 0,
@@ -465,6 +526,7 @@ impl<'g> Matcher<'g> {
             ctx: 0,
         }];
         let mut checked = 0usize;
+        let mut memo = RunMemo::new();
         while let Some(it) = todo.pop() {
             if !entered.insert((it.node, it.step, it.ctx)) {
                 continue;
@@ -472,7 +534,7 @@ impl<'g> Matcher<'g> {
             let depth = ctxs[it.ctx].depth;
             let w = match it.witness {
                 Some(w) => w,
-                None => match self.witness(run, it.node, it.step, depth, it.ctx != 0) {
+                None => match self.witness(run, &mut memo, it.node, it.step, depth, it.ctx != 0) {
                     Ok(w) => Rc::new(w),
                     Err(f) => {
                         let via = it.parent.map(|p| arena[p].0);
@@ -508,7 +570,7 @@ impl<'g> Matcher<'g> {
                         continue;
                     }
                     let r = self
-                        .witness(run, e.to, it.step, pdepth, parent != 0)
+                        .witness(run, &mut memo, e.to, it.step, pdepth, parent != 0)
                         .map_err(|f| f.to_string())
                         // return edges carry no type labels: no source step heap is needed
                         .and_then(|w2| {
@@ -571,7 +633,7 @@ impl<'g> Matcher<'g> {
                         (it.ctx, depth, it.ctx != 0)
                     };
                     let via = Some((e.from, e.kind));
-                    match self.witness(run, e.to, next, depth, in_call) {
+                    match self.witness(run, &mut memo, e.to, next, depth, in_call) {
                         Err(f) => note(&mut stuck, next, e.to, via, || f.to_string()),
                         Ok(w2) => {
                             match self.labels_hold(&e.labels, &w, Some(&w2), (run, it.step)) {
