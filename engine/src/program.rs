@@ -122,6 +122,18 @@ impl Program {
         seen
     }
 
+    /// The static field a `getstatic`/`putstatic` accesses: the class that declares it (field
+    /// resolution, JVMS §5.4.3.2) and its name. javac names the class the source qualified the
+    /// field with (`Sub.count` for a `count` declared in a superclass), so two instructions may
+    /// name one field through different classes. A field no analysed class declares (a JDK
+    /// class's, or a missing one) keeps the instruction's class.
+    pub fn static_key(&self, f: &crate::class::FieldRef) -> crate::state::StaticField {
+        match self.hierarchy.resolve_field(&f.class, &f.name) {
+            Ok(Some(r)) => (r.class, f.name.clone()),
+            _ => (f.class.clone(), f.name.clone()),
+        }
+    }
+
     /// The type of a static field as the instructions that access it declare it (`None` when
     /// no `getstatic`/`putstatic` of the class path names it).
     pub fn static_type(&self, key: &crate::state::StaticField) -> Option<&FieldType> {
@@ -136,7 +148,7 @@ impl Program {
                             if let crate::class::Insn::GetStatic(f)
                             | crate::class::Insn::PutStatic(f) = insn
                             {
-                                out.insert((f.class.clone(), f.name.clone()), f.desc.clone());
+                                out.insert(self.static_key(f), f.desc.clone());
                             }
                         }
                     }

@@ -44,7 +44,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             Ok(Flow::Next)
         }
         Insn::GetStatic(f) => {
-            let key = (f.class.clone(), f.name.clone());
+            let key = ex.cx.prog.static_key(f);
             let r = match ex.st.statics.get(&key) {
                 Some(r) => *r,
                 None => {
@@ -59,7 +59,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         }
         Insn::PutStatic(f) => {
             let v = ex.pop()?;
-            ex.st.statics.insert((f.class.clone(), f.name.clone()), v);
+            ex.st.statics.insert(ex.cx.prog.static_key(f), v);
             Ok(Flow::Next)
         }
         _ => Err(ex.unsupported("instruction not modelled".into())),

@@ -96,7 +96,7 @@ pub fn read_statics(prog: &Program) -> Vec<(StaticField, FieldType)> {
         for m in &class.methods {
             for (_, insn) in m.code.iter().flat_map(|c| c.insns.iter()) {
                 if let Insn::GetStatic(f) = insn {
-                    out.insert((f.class.clone(), f.name.clone()), f.desc.clone());
+                    out.insert(prog.static_key(f), f.desc.clone());
                 }
             }
         }
