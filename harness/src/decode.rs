@@ -105,22 +105,20 @@ impl MethodMeta {
             let (pc, op, aux) = (t[0] as u32, t[1] as u8, t[2]);
             ops.insert(pc, (op, aux));
             stores_slot0 |= (OP_ISTORE..=OP_ASTORE).contains(&op) && aux == 0;
-            if op == OP_NEW {
-                let s = usize::try_from(aux)
+            // the aux of `new` and `putfield` is an index into the string table
+            let string = |what: &str| {
+                usize::try_from(aux)
                     .ok()
                     .and_then(|a| strings.get(a))
                     .ok_or_else(|| {
-                        HarnessError::Decode(format!("bad new string {aux} in {name}"))
-                    })?;
-                news.insert(pc, s.clone());
+                        HarnessError::Decode(format!("bad {what} string {aux} in {name}"))
+                    })
+            };
+            if op == OP_NEW {
+                news.insert(pc, string("new")?.clone());
             }
             if op == OP_PUTFIELD {
-                let s = usize::try_from(aux)
-                    .ok()
-                    .and_then(|a| strings.get(a))
-                    .ok_or_else(|| {
-                        HarnessError::Decode(format!("bad putfield string {aux} in {name}"))
-                    })?;
+                let s = string("putfield")?;
                 let (q, d) = s
                     .rsplit_once(':')
                     .ok_or_else(|| HarnessError::Decode(format!("bad field ref {s}")))?;
