@@ -36,14 +36,13 @@ fn unsupported_features_name_class_method_pc_and_opcode() {
             ],
         ),
         (
-            // javac 9+ null-checks the outer instance of `o.new Cell()` with
-            // java.util.Objects.requireNonNull, a JDK class the engine has no model of
-            "Outer.make",
+            // a JDK class outside java.lang that the engine has no model of
+            "Unsupported.objectsHash",
             vec![
-                "Outer.make(I)I",
-                "pc 19",
+                "Unsupported.objectsHash(Ljava/lang/Object;)I",
+                "pc 1",
                 "invokestatic",
-                "java.util.Objects",
+                "library class java.util.Objects is not modelled",
             ],
         ),
         (

@@ -46,4 +46,9 @@ public class Outer {
         Sub s = new Sub(x);
         return s.v + s.w;
     }
+
+    /** `o.new Cell()` on a maybe-null `o`: javac's Objects.requireNonNull throws the NPE. */
+    static int cellOf(Outer o) {
+        return o.new Cell().get();
+    }
 }

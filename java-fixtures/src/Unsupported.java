@@ -5,4 +5,6 @@ public class Unsupported {
     static String show(int x) { return Integer.toString(x); }
 
     static int hash(Object o) { return o.hashCode(); }
+
+    static int objectsHash(Object o) { return java.util.Objects.hashCode(o); }
 }

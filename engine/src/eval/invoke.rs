@@ -318,6 +318,18 @@ fn library(
             let r = ex.st.new_int(Interval::literal(i128::from(this == o)));
             ex.push(r)?;
         }
+        LibraryCall::RequireNonNull => {
+            let o = ex.peek(0)?;
+            if o.is_null() {
+                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+            }
+            if !ex.st.value(o).is_some_and(HeapValue::exists) {
+                if let Some(flow) = ex.need_realized(o)? {
+                    return Ok(flow);
+                }
+            }
+            // the argument, known to exist, stays on the stack as the result
+        }
         LibraryCall::ArrayClone => {
             let a = ex.peek(0)?;
             if let Some(flow) = ex.need_realized(a)? {

@@ -12,6 +12,8 @@
 //!   call reaches `java.lang.Object`'s own method: the receiver's class and its class-path
 //!   ancestors do not override it and the first JDK ancestor is `Object` or an exception class.
 //! - `clone()` of an array is a shallow copy.
+//! - `java.util.Objects.requireNonNull(Object)` throws `NullPointerException` on `null` and
+//!   returns its argument otherwise (javac 9+ emits it for `outer.new Inner()`).
 
 use crate::class::{FieldType, Hierarchy};
 use crate::error::EngineError;
@@ -60,6 +62,8 @@ pub enum LibraryCall {
     /// `clone()` of an array: a new array of the same type and length with the same
     /// elements (a shallow copy), for primitive arrays and arrays with known elements.
     ArrayClone,
+    /// `Objects.requireNonNull(Object)`: NullPointerException on `null`, else the argument.
+    RequireNonNull,
 }
 
 /// The model of `class.name desc`, if any.
@@ -84,6 +88,9 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
         ("java/lang/Math", "max", "(II)I") => Some(MathMax),
         ("java/lang/Math", "min", "(II)I") => Some(MathMin),
         ("java/lang/Math", "abs", "(I)I") => Some(MathAbs),
+        ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;)Ljava/lang/Object;") => {
+            Some(RequireNonNull)
+        }
         _ => None,
     }
 }
