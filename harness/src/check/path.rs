@@ -184,6 +184,9 @@ struct RunMemo<'r> {
     /// no second check (a loop that does not write the heap meets the same heap at every
     /// iteration, and the same witnesses when it walks around a small structure).
     shapes_held: FxHashMap<NodeId, Vec<HeldShapes<'r>>>,
+    /// Entries in `shapes_held`; past [`HELD_IN_ALL`] it starts over, which bounds the memory
+    /// the held steps keep alive on large graphs.
+    held_in_all: usize,
 }
 
 /// Object witnesses and the step whose heap the heap predicates of a node held on.
@@ -192,11 +195,15 @@ type HeldShapes<'r> = (Vec<(Ref, CValue)>, Rc<Cow<'r, Step>>);
 /// How many [`HeldShapes`] a node keeps.
 const SHAPES_HELD: usize = 4;
 
+/// How many [`HeldShapes`] a run keeps in all.
+const HELD_IN_ALL: usize = 1024;
+
 impl<'r> RunMemo<'r> {
     fn new() -> Self {
         RunMemo {
             last: None,
             shapes_held: FxHashMap::default(),
+            held_in_all: 0,
         }
     }
 
@@ -325,15 +332,23 @@ impl<'g> Matcher<'g> {
                 self.types,
             )?;
             let objects = walked.object_witnesses();
-            let held = memo.shapes_held.entry(node).or_default();
-            if held.iter().any(|(seen, held)| {
-                *seen == objects && (Rc::ptr_eq(held, &step) || held.heap == step.heap)
-            }) {
-                return Ok(walked.witness());
+            if let Some(held) = memo.shapes_held.get(&node) {
+                if held.iter().any(|(seen, held)| {
+                    *seen == objects && (Rc::ptr_eq(held, &step) || held.heap == step.heap)
+                }) {
+                    return Ok(walked.witness());
+                }
             }
             let w = walked.finish()?;
+            if memo.held_in_all == HELD_IN_ALL {
+                memo.shapes_held.clear();
+                memo.held_in_all = 0;
+            }
+            let held = memo.shapes_held.entry(node).or_default();
             if held.len() == SHAPES_HELD {
                 held.remove(0);
+            } else {
+                memo.held_in_all += 1;
             }
             held.push((objects, step));
             Ok(w)
