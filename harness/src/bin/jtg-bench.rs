@@ -4,7 +4,9 @@
 //! overhead ratio, recorded steps per second, and the end-to-end `trace_method` time (loader,
 //! input, run, pulling and decoding the buffers; classes are instrumented once per process).
 //!
-//! Then the graph-construction benchmark of the fixture suite (`bench/graph.rs`).
+//! Then the graph-construction benchmark of the fixture suite (`bench/graph.rs`), the corpus
+//! graphs (`bench/corpus.rs`), the checker's throughput, and the `jtg check` commands of the
+//! thesis examples end to end.
 //!
 //! Usage: `cargo run --release -p jtg-harness --bin jtg-bench -- [iterations] [repeats]`
 //! (defaults 100000 and 7; fixtures from `JTG_FIXTURES` or `build/fixtures`).
@@ -146,13 +148,74 @@ fn main() -> ExitCode {
         eprintln!("jtg-bench: corpus: {e}");
         return ExitCode::FAILURE;
     }
-    match check_bench(&cp[0], repeats) {
+    if let Err(e) = check_bench(&cp[0], repeats) {
+        eprintln!("jtg-bench: check: {e}");
+        return ExitCode::FAILURE;
+    }
+    match check_end_to_end(&cp[0], &repo) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("jtg-bench: check: {e}");
+            eprintln!("jtg-bench: jtg check: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// The `jtg check` commands of the thesis examples end to end, as a user runs them (a process
+/// each: JVM start, graph, inputs, tracing, matching): `List.contains -n 10000` (median of 3)
+/// and `List.get` from the cyclic start state with its default inputs (one run).
+fn check_end_to_end(fixtures: &std::path::Path, repo: &std::path::Path) -> Result<(), String> {
+    let jtg = std::env::current_exe()
+        .map_err(|e| e.to_string())?
+        .with_file_name("jtg");
+    if !jtg.is_file() {
+        println!(
+            "\n== jtg check end to end: {} not built, skipped",
+            jtg.display()
+        );
+        return Ok(());
+    }
+    let fx = fixtures.to_string_lossy().to_string();
+    let get_start = repo.join("java-fixtures/start/List.get.cyclic.state");
+    let get_start = get_start.to_string_lossy().to_string();
+    let runs: [(&str, Vec<&str>, usize); 2] = [
+        (
+            "List.contains -n 10000 --seed 1",
+            vec!["check", &fx, "List.contains", "-n", "10000", "--seed", "1"],
+            3,
+        ),
+        (
+            "List.get --start List.get.cyclic.state --seed 1",
+            vec![
+                "check", &fx, "List.get", "--start", &get_start, "--seed", "1",
+            ],
+            1,
+        ),
+    ];
+    println!("\n== jtg check end to end (a process each, JVM start included)");
+    for (name, args, n) in runs {
+        let mut times = Vec::new();
+        let mut summary = String::new();
+        for _ in 0..n {
+            let t0 = Instant::now();
+            let out = std::process::Command::new(&jtg)
+                .args(&args)
+                .output()
+                .map_err(|e| format!("{}: {e}", jtg.display()))?;
+            times.push(t0.elapsed().as_secs_f64());
+            if !out.status.success() {
+                return Err(format!(
+                    "jtg {name} exited with {}: {}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ));
+            }
+            summary = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        }
+        println!("  {name:<48} {:>8.2} s wall", median(times));
+        println!("    {summary}");
+    }
+    Ok(())
 }
 
 /// Checker throughput: `List.get` from the thesis' cyclic start state (Fig. 2.13) on a 3-node
