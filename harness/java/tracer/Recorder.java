@@ -13,7 +13,8 @@
  *   step, id, classStr, kind, then kind INSTANCE: nFields, (keyStr, tagged value)*
  *                                   kind ARRAY: elemDescStr, length, tagged value*
  *                                   kind STRING: length
- * (java.lang.String is recorded by its length only.) Later writes are not logged here; the
+ * (java.lang.String is recorded by its length only; instances record the fields their program
+ * classes declare, none of a JDK class: see instanceFields.) Later writes are not logged here; the
  * Rust decoder replays putfield / xastore from the recorded pre-state operands. In verify mode
  * a full snapshot of every known object is taken at pseudo-random steps (same encoding, into a
  * separate buffer) so the replay can be checked.
@@ -546,9 +547,16 @@ public final class Recorder {
     }
 
     /** Non-static fields of {@code c} and its superclasses, most derived class first. */
+    /**
+     * The instance fields of {@code c} the engine models: those its program classes declare
+     * (loaded by an {@link InstrumentingLoader}), none of a JDK class. A program class that
+     * extends a JDK class (an exception, say) carries the JDK's private state (Throwable's
+     * backtrace, its cause pointing back at itself, ...), which the engine does not model and
+     * the trace would otherwise show as shapes no abstract state can have.
+     */
     static ArrayList<Field> instanceFields(Class<?> c) {
         ArrayList<Field> out = new ArrayList<>();
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+        for (Class<?> k = c; k != null && k.getClassLoader() instanceof InstrumentingLoader; k = k.getSuperclass()) {
             for (Field f : k.getDeclaredFields()) {
                 if (!Modifier.isStatic(f.getModifiers())) {
                     out.add(f);
