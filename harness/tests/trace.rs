@@ -60,6 +60,13 @@ fn field(heap: &CHeap, v: CValue, name: &str) -> CValue {
     }
 }
 
+/// The first step of `t` at pc `pc` of `class.method`.
+fn first_at(t: &Trace, class: &str, method: &str, pc: u32) -> usize {
+    (0..t.len())
+        .find(|&i| t.position(i) == (class, method, pc))
+        .unwrap_or_else(|| panic!("{class}.{method} pc {pc} never runs"))
+}
+
 fn pcs(t: &Trace) -> Vec<u32> {
     (0..t.len()).map(|i| t.position(i).2).collect()
 }
@@ -390,16 +397,11 @@ fn replay_skips_writes_to_an_object_before_its_super_constructor() {
     };
     let t = run("Outer", "make", "(I)I", &input, &opts).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
-    let i = (0..t.len())
-        .find(|&i| t.position(i) == ("Outer$Cell", "get", 0))
-        .expect("Cell.get runs");
-    let s = t.step(i);
+    let s = t.step(first_at(&t, "Outer$Cell", "get", 0));
     let cell = s.frames[0].locals[0];
     let outer = field(&s.heap, cell, "this$0");
     assert_eq!(field(&s.heap, outer, "v"), CValue::Int(3));
-    let write = (0..t.len())
-        .find(|&i| t.position(i) == ("Outer$Cell", "<init>", 2))
-        .expect("the early putfield runs");
+    let write = first_at(&t, "Outer$Cell", "<init>", 2); // the early putfield
     assert!(matches!(t.top_frame(write).stack[1], CValue::Uninit(_)));
 }
 
@@ -447,11 +449,7 @@ fn objects_under_construction_are_one_numbered_object_per_step() {
     };
     let t = run("Outer", "make", "(I)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
-    let at = |class: &str, method: &str, pc: u32| {
-        (0..t.len())
-            .find(|&i| t.position(i) == (class, method, pc))
-            .unwrap_or_else(|| panic!("{class}.{method} pc {pc} runs"))
-    };
+    let at = |class: &str, method: &str, pc: u32| first_at(&t, class, method, pc);
 
     // after `new Outer; dup`: both stack entries are the same object
     let dup = at("Outer", "make", 4);
@@ -531,11 +529,7 @@ fn a_superclass_constructor_shares_the_object_under_construction() {
     };
     let t = run("Outer", "chain", "(I)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(11))));
-    let at = |pc: u32| {
-        (0..t.len())
-            .find(|&i| t.position(i) == ("Outer", "<init>", pc))
-            .expect("Outer(int) runs")
-    };
+    let at = |pc: u32| first_at(&t, "Outer", "<init>", pc);
     let s = t.step(at(0));
     let methods: Vec<&str> = s.frames.iter().map(|f| f.class.as_str()).collect();
     assert_eq!(methods, ["Outer", "Outer$Sub", "Outer"]);
