@@ -304,10 +304,8 @@ fn library(
             let (o, this) = (ex.peek(0)?, ex.peek(1)?);
             // the receiver was realized for dispatch; the argument only needs to be known
             // null or existing
-            if !o.is_null() && !ex.st.value(o).is_some_and(HeapValue::exists) {
-                if let Some(flow) = ex.need_realized(o)? {
-                    return Ok(flow);
-                }
+            if let Some(flow) = ex.need_null_or_existing(o)? {
+                return Ok(flow);
             }
             if this != o && ex.st.preds.may_equal(this, o) {
                 let succs = refine::equality::refine(&ex.before, this, o, ex.cx.prog);
@@ -323,10 +321,8 @@ fn library(
             if o.is_null() {
                 return exception::throw_builtin(ex, "java/lang/NullPointerException");
             }
-            if !ex.st.value(o).is_some_and(HeapValue::exists) {
-                if let Some(flow) = ex.need_realized(o)? {
-                    return Ok(flow);
-                }
+            if let Some(flow) = ex.need_null_or_existing(o)? {
+                return Ok(flow);
             }
             // the argument, known to exist, stays on the stack as the result
         }

@@ -261,6 +261,15 @@ impl Exec<'_> {
         Ok(Some(Flow::Refine(EdgeKind::Refine, succs)))
     }
 
+    /// Refinement needed before `r` is known to be `null` or an existing object (uses that do
+    /// not read its fields): none if it is either already, else [`Exec::need_realized`].
+    pub fn need_null_or_existing(&self, r: Ref) -> Result<Option<Flow>, EngineError> {
+        if r.is_null() || self.st.value(r).is_some_and(HeapValue::exists) {
+            return Ok(None);
+        }
+        self.need_realized(r)
+    }
+
     /// Refinement needed before `r` may be written through: every `=?` partner is resolved
     /// first, so that aliases see the write (spec §6.2 putfield).
     pub fn need_unaliased(&self, r: Ref) -> Option<Flow> {
