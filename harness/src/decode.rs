@@ -11,6 +11,8 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
+use rustc_hash::FxHashSet;
+
 use crate::error::HarnessError;
 use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId, UninitObj};
 
@@ -241,6 +243,9 @@ pub(crate) struct TraceData {
     /// Number of frames of each step (the length of its caller chain, itself included).
     depth: Vec<u32>,
     heap: HeapHist,
+    /// Heap version of each step: the number of replayed writes visible at it. Two steps of one
+    /// version see every object with the same values.
+    version: Vec<u32>,
 }
 
 impl std::fmt::Debug for TraceData {
@@ -465,6 +470,7 @@ impl TraceData {
             caller,
             depth: depths,
             heap: hist,
+            version: Vec::new(),
         };
         // 3. replay writes
         data.replay()?;
@@ -496,6 +502,11 @@ impl TraceData {
 
     pub(crate) fn depth(&self, i: usize) -> usize {
         self.depth[i] as usize
+    }
+
+    pub(crate) fn site(&self, i: usize) -> (u32, u32) {
+        let (mid, pc, ..) = self.header(i);
+        (mid, pc)
     }
 
     pub(crate) fn position(&self, i: usize) -> (&str, &str, u32) {
@@ -655,6 +666,52 @@ impl TraceData {
         heap
     }
 
+    /// The heap reachable from `frames` (of step `i`) as a part of `prev`'s, the heap of step
+    /// `j`: `None` unless the two steps see the same heap version and `prev` holds everything
+    /// reachable from `frames`; `prev` itself if that is all of it.
+    pub(crate) fn reachable_in(
+        &self,
+        i: usize,
+        frames: &[CFrame],
+        (j, prev): (usize, &Arc<CHeap>),
+    ) -> Option<Arc<CHeap>> {
+        if self.version.get(i)? != self.version.get(j)? {
+            return None;
+        }
+        let mut seen: FxHashSet<ObjId> = FxHashSet::default();
+        let mut todo: Vec<ObjId> = frames
+            .iter()
+            .flat_map(|f| f.locals.iter().chain(&f.stack))
+            .filter_map(|v| match v {
+                CValue::Ref(id) => Some(*id),
+                _ => None,
+            })
+            .collect();
+        while let Some(id) = todo.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            let refs = |v: &CValue| match v {
+                CValue::Ref(id) => Some(*id),
+                _ => None,
+            };
+            match prev.get(&id)? {
+                CObject::Instance { fields, .. } => todo.extend(fields.values().filter_map(refs)),
+                CObject::Array { elems, .. } => todo.extend(elems.iter().filter_map(refs)),
+                CObject::Str { .. } => {}
+            }
+        }
+        if seen.len() == prev.len() {
+            return Some(Arc::clone(prev));
+        }
+        Some(Arc::new(
+            prev.iter()
+                .filter(|(id, _)| seen.contains(id))
+                .map(|(id, o)| (*id, o.clone()))
+                .collect(),
+        ))
+    }
+
     pub(crate) fn known_heap(&self, i: usize) -> CHeap {
         self.heap
             .objs
@@ -742,6 +799,16 @@ impl TraceData {
                 let d = elem.bytes().next().unwrap_or(b'L');
                 writes.push((arr.0, idx as u32, i as u32, truncate(d, value)));
             }
+        }
+        // a write recorded at step k is visible from step k + 1 on
+        self.version = vec![0; n];
+        for &(_, _, step, _) in &writes {
+            if let Some(v) = self.version.get_mut(step as usize + 1) {
+                *v += 1;
+            }
+        }
+        for i in 1..n {
+            self.version[i] += self.version[i - 1];
         }
         for (id, slot, step, v) in writes {
             self.heap

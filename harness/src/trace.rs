@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -83,7 +84,9 @@ pub struct Step {
     /// Top (currently executing) frame first.
     pub frames: Vec<CFrame>,
     /// Objects reachable from the frames' locals and stacks, with field values as of this step.
-    pub heap: CHeap,
+    /// Shared: consecutive steps that neither write the heap nor reach other objects have one
+    /// heap ([`Trace::step_after`]).
+    pub heap: Arc<CHeap>,
     /// The objects under construction the frames hold, by their [`CValue::Uninit`] number.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub uninit: BTreeMap<u32, UninitObj>,
@@ -141,7 +144,25 @@ impl Trace {
     /// The full state before step `i` (frames top first + reachable heap). Panics if `i >= len()`.
     pub fn step(&self, i: usize) -> Step {
         let (frames, uninit) = self.data.frames(i);
-        let heap = self.data.reachable_heap(i, &frames);
+        let heap = Arc::new(self.data.reachable_heap(i, &frames));
+        Step {
+            frames,
+            heap,
+            uninit,
+        }
+    }
+
+    /// [`Trace::step`] (`k = usize::MAX`) or [`Trace::top_step`] of step `i`, equal to it, but
+    /// with the heap taken from `prev`, a step materialised from this trace before, where that
+    /// is exact: no object was written or first seen between the two steps and everything
+    /// reachable from step `i`'s frames is in `prev`'s heap. A loop that only reads the heap
+    /// then shares one heap across its iterations (and the checker compares it by pointer).
+    pub fn step_after(&self, i: usize, k: usize, prev: (usize, &Step)) -> Step {
+        let (frames, uninit) = self.data.top_frames(i, k);
+        let heap = self
+            .data
+            .reachable_in(i, &frames, (prev.0, &prev.1.heap))
+            .unwrap_or_else(|| Arc::new(self.data.reachable_heap(i, &frames)));
         Step {
             frames,
             heap,
@@ -154,7 +175,7 @@ impl Trace {
     /// independent of the frames below. Panics if `i >= len()`.
     pub fn top_step(&self, i: usize, k: usize) -> Step {
         let (frames, uninit) = self.data.top_frames(i, k);
-        let heap = self.data.reachable_heap(i, &frames);
+        let heap = Arc::new(self.data.reachable_heap(i, &frames));
         Step {
             frames,
             heap,
@@ -162,9 +183,17 @@ impl Trace {
         }
     }
 
-    /// All steps, materialised one at a time.
+    /// All steps, materialised one at a time (each from the one before, [`Trace::step_after`]).
     pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
-        (0..self.len()).map(move |i| self.step(i))
+        let mut prev: Option<Step> = None;
+        (0..self.len()).map(move |i| {
+            let s = match &prev {
+                Some(p) => self.step_after(i, usize::MAX, (i - 1, p)),
+                None => self.step(i),
+            };
+            prev = Some(s.clone());
+            s
+        })
     }
 
     /// Only the executing frame of step `i` (cheaper than [`Trace::step`]). Its
@@ -185,6 +214,12 @@ impl Trace {
     /// `(class, method, pc)` of the executing frame at step `i`, without decoding values.
     pub fn position(&self, i: usize) -> (&str, &str, u32) {
         self.data.position(i)
+    }
+
+    /// Where step `i` executes: a number of its method (the same for all steps of a method
+    /// in this trace) and the pc, without decoding anything.
+    pub fn site(&self, i: usize) -> (u32, u32) {
+        self.data.site(i)
     }
 
     /// The heap reachable from the frames of step `i`, as of step `i`.

@@ -11,7 +11,7 @@ use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{build_graph, Graph, Options, Program};
 use jtg_harness::check::path::Matcher;
-use jtg_harness::check::{check_run, Target, Verdict};
+use jtg_harness::check::{check_run, check_runs, Target, Verdict};
 use std::path::PathBuf;
 
 fn program() -> Program {
@@ -114,6 +114,13 @@ fn broken_contains_is_caught() {
                 "{stuck:?}"
             );
             assert!(!stuck.candidates.is_empty());
+            // candidates are tried without reasons; the stuck run is matched again with them
+            for c in &stuck.candidates {
+                assert!(
+                    !c.reason.is_empty() && !c.reason.ends_with(": "),
+                    "no reason: {c:?}"
+                );
+            }
         }
         v => panic!("not caught: {v:?}"),
     }
@@ -465,4 +472,51 @@ fn stack_overflow_is_a_cut() {
         "{:?}",
         c.verdict
     );
+}
+
+/// `check_runs` by several threads gives the checks of `check_run` one by one, in order, on a
+/// graph where some runs pass and one does not (the null successor removed).
+#[test]
+fn parallel_checks_are_the_sequential_checks() {
+    let prog = program();
+    let m = prog.find_method("List.contains").expect("method");
+    let mut g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    let k = g
+        .edges
+        .iter()
+        .position(|e| {
+            e.kind == EdgeKind::Refine
+                && e.labels
+                    .iter()
+                    .any(|l| matches!(l, Label::Note(n) if n.ends_with("= null")))
+        })
+        .expect("a null refinement");
+    g.edges.remove(k);
+    let target = Target::new(&prog, m.clone(), vec![fixtures()]).expect("target");
+    let inputs: Vec<State> = CONTAINS_INPUTS
+        .iter()
+        .cycle()
+        .take(9)
+        .map(|t| parse(&prog, &m, t))
+        .collect();
+    let traces: Vec<_> = target
+        .trace_batch(&inputs, 100_000)
+        .into_iter()
+        .map(|t| t.expect("trace"))
+        .collect();
+    let runs: Vec<&jtg_harness::Trace> = traces.iter().collect();
+    let matcher = Matcher::new(&g, &prog, IntSemantics::Unbounded);
+    let key = |c: &jtg_harness::check::TraceCheck| {
+        (c.verdict.clone(), c.steps, c.cut, c.path.clone(), c.checked)
+    };
+    let one: Vec<_> = runs
+        .iter()
+        .map(|r| key(&check_run(&matcher, &prog, *r, IntSemantics::Unbounded)))
+        .collect();
+    assert!(one.iter().any(|c| c.0 == Verdict::Pass));
+    assert!(one.iter().any(|c| matches!(c.0, Verdict::Violation(_))));
+    for jobs in [1, 2, 4] {
+        let many = check_runs(&matcher, &prog, &runs, IntSemantics::Unbounded, jobs);
+        assert_eq!(many.iter().map(key).collect::<Vec<_>>(), one, "{jobs} jobs");
+    }
 }

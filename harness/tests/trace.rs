@@ -914,3 +914,64 @@ fn switch_padding_and_wide_pcs() {
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
     assert_eq!(pcs(&t), vec![0, 1, 40, 41]);
 }
+
+/// `Trace::step_after` (a step materialised from the one before, sharing its heap where
+/// nothing was written) is `Trace::step`, for every step and frame count, on runs that write
+/// fields (in-place reverse), create objects and store into arrays (build), and only read
+/// (get on a cyclic list, where consecutive steps then share one heap).
+#[test]
+fn steps_materialised_from_the_step_before_are_the_steps() {
+    let runs = [
+        (
+            "Mutate",
+            "reverse",
+            "(LMutate;)LMutate;",
+            ConcreteInput {
+                args: vec![CValue::Ref(ObjId(1))],
+                heap: list("Mutate", &[1, 2, 3, 4], None),
+            },
+        ),
+        (
+            "Mutate",
+            "build",
+            "(I)LMutate;",
+            ConcreteInput {
+                args: vec![CValue::Int(4)],
+                heap: CHeap::new(),
+            },
+        ),
+        (
+            "List",
+            "get",
+            "(I)I",
+            ConcreteInput {
+                args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
+                heap: list("List", &[1, 2, 3], Some(0)),
+            },
+        ),
+    ];
+    for (class, method, desc, input) in runs {
+        let t = run(class, method, desc, &input, &TraceOptions::default()).expect("trace");
+        let mut shared = 0;
+        for k in [usize::MAX, 1] {
+            let mut prev = t.step(0);
+            for i in 1..t.len() {
+                let s = t.step_after(i, k, (i - 1, &prev));
+                let direct = if k == usize::MAX {
+                    t.step(i)
+                } else {
+                    t.top_step(i, k)
+                };
+                assert_eq!(s, direct, "{class}.{method} step {i}, {k} frames");
+                shared += usize::from(std::sync::Arc::ptr_eq(&s.heap, &prev.heap));
+                prev = s;
+            }
+        }
+        let steps: Vec<_> = t.steps().collect();
+        assert_eq!(steps, (0..t.len()).map(|i| t.step(i)).collect::<Vec<_>>());
+        if method == "get" {
+            // a read-only loop: most steps reuse the heap of the step before
+            assert!(shared > t.len(), "{shared} shared of 2 × {}", t.len());
+        }
+    }
+}

@@ -10,6 +10,7 @@
 //!
 //! Usage: `cargo run --release -p jtg-harness --bin jtg-bench -- [iterations] [repeats]`
 //! (defaults 100000 and 7; fixtures from `JTG_FIXTURES` or `build/fixtures`).
+//! `JTG_BENCH=trace,graph,corpus,check,e2e` (any subset) runs only those sections.
 
 #[path = "bench/corpus.rs"]
 mod corpus;
@@ -30,6 +31,18 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// CPU time of the calling thread so far (Linux `/proc/thread-self/schedstat`), if readable.
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
+
+/// Whether the section `name` is selected by `JTG_BENCH` (all are when it is unset).
+fn section(name: &str) -> bool {
+    std::env::var("JTG_BENCH").map_or(true, |v| v.split(',').any(|s| s.trim() == name))
+}
+
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let iters: i32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
@@ -44,6 +57,43 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
+    if section("trace") {
+        if let Err(e) = trace_bench(&fixtures, iters, repeats) {
+            eprintln!("jtg-bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let cp = [fixtures];
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    if section("graph") {
+        if let Err(e) = graph::run(&cp[0], &repo, repeats) {
+            eprintln!("jtg-bench: graph construction: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if section("corpus") {
+        if let Err(e) = corpus::run(&repo) {
+            eprintln!("jtg-bench: corpus: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if section("check") {
+        if let Err(e) = check_bench(&cp[0], repeats) {
+            eprintln!("jtg-bench: check: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if section("e2e") {
+        if let Err(e) = check_end_to_end(&cp[0], &repo) {
+            eprintln!("jtg-bench: jtg check: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The tracing benchmark (module docs).
+fn trace_bench(fixtures: &std::path::Path, iters: i32, repeats: usize) -> Result<(), String> {
     let mut heap = CHeap::new();
     for i in 0..3u32 {
         let fields = BTreeMap::from([
@@ -66,33 +116,22 @@ fn main() -> ExitCode {
         max_steps: 12 * iters as u64 + 100,
         ..TraceOptions::default()
     };
-    let cp = [fixtures];
+    let cp = [fixtures.to_path_buf()];
     let (mut plain, mut traced, mut total, mut decode) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut steps = 0;
     for r in 0..repeats + 1 {
-        let p = match run_plain(&cp, "Bench", "walk", "(LList;I)I", &input, &opts) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("jtg-bench: plain run failed: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
+        let p = run_plain(&cp, "Bench", "walk", "(LList;I)I", &input, &opts)
+            .map_err(|e| format!("plain run failed: {e}"))?;
         let t0 = Instant::now();
-        let t = match trace_method(&cp, "Bench", "walk", "(LList;I)I", &input, &opts) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("jtg-bench: traced run failed: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
+        let t = trace_method(&cp, "Bench", "walk", "(LList;I)I", &input, &opts)
+            .map_err(|e| format!("traced run failed: {e}"))?;
         let wall = t0.elapsed().as_secs_f64();
         if !matches!(t.end, TraceEnd::Returned(Some(_))) || t.end != p.end {
-            eprintln!(
-                "jtg-bench: traced run ended {:?}, plain run {:?}",
+            return Err(format!(
+                "traced run ended {:?}, plain run {:?}",
                 t.end, p.end
-            );
-            return ExitCode::FAILURE;
+            ));
         }
         // consumer side: materialise every executing frame
         let t1 = Instant::now();
@@ -139,26 +178,7 @@ fn main() -> ExitCode {
         "  top_frame() over all steps              {:>10.3} ms",
         d * 1e3
     );
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    if let Err(e) = graph::run(&cp[0], &repo, repeats) {
-        eprintln!("jtg-bench: graph construction: {e}");
-        return ExitCode::FAILURE;
-    }
-    if let Err(e) = corpus::run(&repo) {
-        eprintln!("jtg-bench: corpus: {e}");
-        return ExitCode::FAILURE;
-    }
-    if let Err(e) = check_bench(&cp[0], repeats) {
-        eprintln!("jtg-bench: check: {e}");
-        return ExitCode::FAILURE;
-    }
-    match check_end_to_end(&cp[0], &repo) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("jtg-bench: jtg check: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    Ok(())
 }
 
 /// The `jtg check` commands of the thesis examples end to end, as a user runs them (a process
@@ -247,15 +267,20 @@ fn check_bench(fixtures: &std::path::Path, repeats: usize) -> Result<(), String>
     let rec = Recorded::of(&trace);
     let materialise = t0.elapsed().as_secs_f64();
     let matcher = Matcher::new(&g, &prog, IntSemantics::Unbounded);
-    let mut times = Vec::new();
+    let (mut times, mut cpu) = (Vec::new(), Vec::new());
     for _ in 0..repeats {
+        let c0 = thread_cpu_seconds();
         let c = check_run(&matcher, &prog, &rec, IntSemantics::Unbounded);
+        if let (Some(a), Some(b)) = (c0, thread_cpu_seconds()) {
+            cpu.push(b - a);
+        }
         if c.verdict != Verdict::Pass {
             return Err(format!("List.get trace does not pass: {:?}", c.verdict));
         }
         times.push(c.match_nanos as f64 / 1e9);
     }
     let t = median(times);
+    let cpu = (!cpu.is_empty()).then(|| median(cpu));
     let steps = rec.steps.len();
     let c = check_run(&matcher, &prog, &rec, IntSemantics::Unbounded);
     let t1 = Instant::now();
@@ -267,6 +292,14 @@ fn check_bench(fixtures: &std::path::Path, repeats: usize) -> Result<(), String>
         t * 1e3,
         steps as f64 / t / 1e6
     );
+    if let Some(c) = cpu {
+        // the same on the thread's CPU clock: what a loaded machine does not distort
+        println!(
+            "  matching, thread CPU time               {:>10.3} ms  = {:.2} M steps/s",
+            c * 1e3,
+            steps as f64 / c / 1e6
+        );
+    }
     println!(
         "  (node, step) instance checks            {:>10}  = {:.2} per step; overflow scan {:.3} ms",
         c.checked,

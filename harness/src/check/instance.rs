@@ -156,19 +156,57 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-fn fail<T>(condition: Condition, reason: impl Into<String>) -> Result<T, Failure> {
-    Err(Failure {
-        condition,
-        reason: reason.into(),
-    })
-}
-
 /// The witness of `c ⊑ s`: the concrete value of every reference of `s` the walk reached
 /// ([`CValue::Int`], [`CValue::Null`], [`CValue::Ref`], or [`CValue::Uninit`] for an object
 /// whose constructor has not returned; its number is not compared).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Witness {
-    pub map: BTreeMap<Ref, CValue>,
+    pub map: RefMap,
+}
+
+/// References of `s` to concrete values: a vector sorted by reference (states have a few
+/// dozen references; one allocation, binary search).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RefMap(Vec<(Ref, CValue)>);
+
+impl RefMap {
+    pub fn get(&self, r: &Ref) -> Option<&CValue> {
+        self.0
+            .binary_search_by(|(k, _)| k.cmp(r))
+            .ok()
+            .map(|k| &self.0[k].1)
+    }
+
+    fn insert(&mut self, r: Ref, v: CValue) {
+        match self.0.binary_search_by(|(k, _)| k.cmp(&r)) {
+            Ok(k) => self.0[k].1 = v,
+            Err(k) => self.0.insert(k, (r, v)),
+        }
+    }
+
+    /// In reference order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Ref, &CValue)> {
+        self.0.iter().map(|(r, v)| (r, v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'a> IntoIterator for &'a RefMap {
+    type Item = (&'a Ref, &'a CValue);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (Ref, CValue)>,
+        fn(&'a (Ref, CValue)) -> (&'a Ref, &'a CValue),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(r, v)| (r, v))
+    }
 }
 
 impl Witness {
@@ -186,24 +224,27 @@ pub fn concrete_instance(
     s: &State,
     types: &dyn Subtyping,
 ) -> Result<Witness, Failure> {
-    walk_roots(c, s, types)?.finish()
+    walk_roots(c, s, types, true)?.finish()
 }
 
 /// The first half of `c ⊑ s`: the walk from the roots, conditions (a)–(e), which binds every
 /// reference of `s` it reaches. [`Walked::finish`] checks the heap predicates on the result.
+/// Without `explain`, a [`Failure`] has the condition but an empty reason (cheaper).
 pub fn walk_roots<'a>(
     c: &Concrete<'a>,
     s: &'a State,
     types: &'a dyn Subtyping,
+    explain: bool,
 ) -> Result<Walked<'a>, Failure> {
     let mut w = Walk {
         s,
         heap: c.heap,
         types,
-        map: BTreeMap::new(),
+        map: RefMap(Vec::with_capacity(16)),
         path: Vec::new(),
         explicit: FxHashSet::default(),
         objects: Vec::new(),
+        explain,
     };
     w.roots(c)?;
     Ok(Walked(w))
@@ -229,7 +270,8 @@ impl Walked<'_> {
 
     /// Checks the heap predicates: the witness of `c ⊑ s`, or the first condition that failed.
     pub fn finish(self) -> Result<Witness, Failure> {
-        let w = self.0;
+        let mut w = self.0;
+        w.collect_explicit();
         w.distinct()?;
         w.shapes()?;
         w.must_reach()?;
@@ -308,14 +350,18 @@ struct Walk<'a> {
     s: &'a State,
     heap: &'a CHeap,
     types: &'a dyn Subtyping,
-    map: BTreeMap<Ref, CValue>,
+    map: RefMap,
     /// The access path being visited, as segments: it is only read in messages, so it is
     /// formatted ([`Walk::path`]) only when a condition fails.
     path: Vec<Seg<'a>>,
-    /// Concrete edges `s` shows: (object, field or element index).
+    /// Concrete edges `s` shows: (object, field or element index). Only the heap predicates
+    /// read them: [`Walked::finish`] collects them ([`Walk::collect_explicit`]).
     explicit: FxHashSet<(ObjId, EdgeName<'a>)>,
     /// Object references bound to objects, with how much of them is hidden.
     objects: Vec<(Ref, ObjId, Hidden)>,
+    /// Whether a failure says why ([`Failure::reason`]); a matcher trying candidates only
+    /// needs to know which fail, and formats reasons only for a run that gets stuck.
+    explain: bool,
 }
 
 fn show(v: &CValue) -> String {
@@ -368,18 +414,32 @@ fn children(o: &CObject) -> impl Iterator<Item = Edge<'_>> {
 }
 
 impl<'a> Walk<'a> {
+    fn fail<T, R: Into<String>>(
+        &self,
+        condition: Condition,
+        reason: impl FnOnce() -> R,
+    ) -> Result<T, Failure> {
+        Err(Failure {
+            condition,
+            reason: if self.explain {
+                reason().into()
+            } else {
+                String::new()
+            },
+        })
+    }
+
     fn roots(&mut self, c: &Concrete<'_>) -> Result<(), Failure> {
         let s = self.s;
         if let Some(end) = c.end {
             let Some(se) = &s.end else {
-                return fail(
-                    Condition::Control,
+                return self.fail(Condition::Control, || {
                     format!(
                         "the run ended ({}) but s is at {}",
                         end_text(end),
                         position(s)
-                    ),
-                );
+                    )
+                });
             };
             return match (se, end) {
                 (End::Return(None), TraceEnd::Returned(None)) => Ok(()),
@@ -392,27 +452,24 @@ impl<'a> Walk<'a> {
                     }
                     _ => self.unrecorded_exception(*r, class),
                 },
-                _ => fail(
-                    Condition::Control,
-                    format!("s ends with {}, the run {}", end_kind(se), end_text(end)),
-                ),
+                _ => self.fail(Condition::Control, || {
+                    format!("s ends with {}, the run {}", end_kind(se), end_text(end))
+                }),
             };
         }
         if s.is_end() {
-            return fail(
-                Condition::Control,
-                "s is a program end, the run is still executing",
-            );
+            return self.fail(Condition::Control, || {
+                "s is a program end, the run is still executing"
+            });
         }
         if s.frames.len() != c.frames.len() {
-            return fail(
-                Condition::Control,
+            return self.fail(Condition::Control, || {
                 format!(
                     "s has {} frames, the run {}",
                     s.frames.len(),
                     c.frames.len()
-                ),
-            );
+                )
+            });
         }
         // both lists are checked top first; the engine keeps frames bottom first
         for (k, (sf, cf)) in s.frames.iter().rev().zip(c.frames).enumerate() {
@@ -420,38 +477,34 @@ impl<'a> Walk<'a> {
                 || *sf.method.name != *cf.method
                 || *sf.method.desc != *cf.desc
             {
-                return fail(
-                    Condition::Control,
+                return self.fail(Condition::Control, || {
                     format!(
                         "frame {k}: s is in {}, the run in {}.{}{}",
                         sf.method,
                         cf.class.replace('/', "."),
                         cf.method,
                         cf.desc
-                    ),
-                );
+                    )
+                });
             }
             if sf.pc != cf.pc {
-                return fail(
-                    Condition::Control,
-                    format!("frame {k}: s is at pc {}, the run at pc {}", sf.pc, cf.pc),
-                );
+                return self.fail(Condition::Control, || {
+                    format!("frame {k}: s is at pc {}, the run at pc {}", sf.pc, cf.pc)
+                });
             }
             if sf.exception.is_some() {
-                return fail(
-                    Condition::Control,
-                    format!("frame {k}: s has a pending exception, a recorded step never has"),
-                );
+                return self.fail(Condition::Control, || {
+                    format!("frame {k}: s has a pending exception, a recorded step never has")
+                });
             }
             if sf.stack.len() != cf.stack.len() {
-                return fail(
-                    Condition::Control,
+                return self.fail(Condition::Control, || {
                     format!(
                         "frame {k}: s has {} stack slots, the run {}",
                         sf.stack.len(),
                         cf.stack.len()
-                    ),
-                );
+                    )
+                });
             }
         }
         for (k, (sf, cf)) in s.frames.iter().rev().zip(c.frames).enumerate() {
@@ -486,14 +539,13 @@ impl<'a> Walk<'a> {
         if ok {
             Ok(())
         } else {
-            fail(
-                Condition::Object,
+            self.fail(Condition::Object, || {
                 format!(
                     "thrown: s throws {r} = {}, the run threw {}",
                     self.value_text(r),
                     display_type(class)
-                ),
-            )
+                )
+            })
         }
     }
 
@@ -536,14 +588,13 @@ impl<'a> Walk<'a> {
                 } else {
                     Condition::SameReference
                 };
-                return fail(
-                    cond,
+                return self.fail(cond, || {
                     format!(
                         "{r} is at {first} and {pos}, which hold {} and {}",
                         show(&prev),
                         show(&v)
-                    ),
-                );
+                    )
+                });
             }
             // an object met uninitialized earlier is now seen with its identity
         }
@@ -552,28 +603,25 @@ impl<'a> Walk<'a> {
                 if v == CValue::Null {
                     Ok(())
                 } else {
-                    fail(
-                        Condition::Null,
-                        format!("{}: s has null, the run {}", self.path(), show(&v)),
-                    )
+                    self.fail(Condition::Null, || {
+                        format!("{}: s has null, the run {}", self.path(), show(&v))
+                    })
                 }
             }
             Ref::Int(_) => {
                 let Some(iv) = self.s.int(r) else {
-                    return fail(
-                        Condition::Integer,
-                        format!("{}: {r} has no interval in s", self.path()),
-                    );
+                    return self.fail(Condition::Integer, || {
+                        format!("{}: {r} has no interval in s", self.path())
+                    });
                 };
                 match v {
                     CValue::Int(x) if iv.contains(i128::from(x)) => {
                         self.bind(r, v);
                         Ok(())
                     }
-                    _ => fail(
-                        Condition::Integer,
-                        format!("{}: {r} = {iv} in s, the run has {}", self.path(), show(&v)),
-                    ),
+                    _ => self.fail(Condition::Integer, || {
+                        format!("{}: {r} = {iv} in s, the run has {}", self.path(), show(&v))
+                    }),
                 }
             }
             Ref::Obj(_) => self.visit_object(r, v),
@@ -588,13 +636,12 @@ impl<'a> Walk<'a> {
         let heap: &'a CHeap = self.heap;
         match heap.get(&id) {
             Some(o) => Ok(o),
-            None => fail(
-                Condition::Object,
+            None => self.fail(Condition::Object, || {
                 format!(
                     "{}: {r} meets {id}, which the trace did not record",
                     self.path()
-                ),
-            ),
+                )
+            }),
         }
     }
 
@@ -605,10 +652,9 @@ impl<'a> Walk<'a> {
     fn visit_object(&mut self, r: Ref, v: CValue) -> Result<(), Failure> {
         let s = self.s;
         let Some(hv) = s.value(r) else {
-            return fail(
-                Condition::Object,
-                format!("{}: {r} has no heap value in s", self.path()),
-            );
+            return self.fail(Condition::Object, || {
+                format!("{}: {r} has no heap value in s", self.path())
+            });
         };
         let id = match v {
             CValue::Ref(id) => id,
@@ -621,29 +667,26 @@ impl<'a> Walk<'a> {
                 return Ok(());
             }
             _ => {
-                return fail(
-                    Condition::Object,
-                    format!("{}: {r} = {hv} in s, the run has {}", self.path(), show(&v)),
-                )
+                return self.fail(Condition::Object, || {
+                    format!("{}: {r} = {hv} in s, the run has {}", self.path(), show(&v))
+                })
             }
         };
         let obj = self.concrete(id, r)?;
         self.bind(r, v);
         match hv {
-            HeapValue::Int(_) => fail(
-                Condition::Object,
-                format!("{}: {r} is an integer in s", self.path()),
-            ),
+            HeapValue::Int(_) => self.fail(Condition::Object, || {
+                format!("{}: {r} is an integer in s", self.path())
+            }),
             HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
                 if !self.type_ok(obj, ty) {
-                    return fail(
-                        Condition::Object,
+                    return self.fail(Condition::Object, || {
                         format!(
                             "{}: {r} = {hv} in s, the run has {id} of class {}",
                             self.path(),
                             display_type(&class_of(obj))
-                        ),
-                    );
+                        )
+                    });
                 }
                 self.objects.push((r, id, Hidden::All));
                 Ok(())
@@ -651,30 +694,25 @@ impl<'a> Walk<'a> {
             HeapValue::Object { class, fields } => {
                 let cclass = class_of(obj);
                 if *class != cclass {
-                    return fail(
-                        Condition::Object,
+                    return self.fail(Condition::Object, || {
                         format!(
                             "{}: {r} = {hv} in s, the run has {id} of class {}",
                             self.path(),
                             display_type(&cclass)
-                        ),
-                    );
+                        )
+                    });
                 }
                 // every listed field first, then the walk below them
-                for (f, rf) in fields {
-                    let cv = match obj {
-                        CObject::Instance { fields: cf, .. } => cf.get(f).copied(),
-                        CObject::Str { len } if f == "count" => Some(CValue::Int(*len)),
-                        _ => None,
+                for f in fields.keys() {
+                    let has = match obj {
+                        CObject::Instance { fields: cf, .. } => cf.contains_key(f),
+                        CObject::Str { .. } => f == "count",
+                        CObject::Array { .. } => false,
                     };
-                    let Some(cv) = cv else {
-                        return fail(
-                            Condition::Object,
-                            format!("{}: {r} has field {f} in s, {id} has none", self.path()),
-                        );
-                    };
-                    if matches!(cv, CValue::Ref(_)) && rf.is_obj() {
-                        self.explicit.insert((id, EdgeName::Field(f.as_str())));
+                    if !has {
+                        return self.fail(Condition::Object, || {
+                            format!("{}: {r} has field {f} in s, {id} has none", self.path())
+                        });
                     }
                 }
                 self.objects.push((r, id, Hidden::Unlisted));
@@ -690,23 +728,20 @@ impl<'a> Walk<'a> {
             }
             HeapValue::Array { ty, len, elems } => {
                 let CObject::Array { elems: ce, .. } = obj else {
-                    return fail(
-                        Condition::Object,
-                        format!("{}: {r} = {hv} in s, {id} is not an array", self.path()),
-                    );
+                    return self.fail(Condition::Object, || {
+                        format!("{}: {r} = {hv} in s, {id} is not an array", self.path())
+                    });
                 };
                 if !self.type_ok(obj, ty) {
-                    return fail(
-                        Condition::Object,
+                    return self.fail(Condition::Object, || {
                         format!(
                             "{}: {r} = {hv} in s, the run has {id} of type {}",
                             self.path(),
                             display_type(&class_of(obj))
-                        ),
-                    );
+                        )
+                    });
                 }
                 let n = i32::try_from(ce.len()).unwrap_or(i32::MAX);
-                let ce = ce.clone();
                 self.visit_child(*len, CValue::Int(n), EdgeName::Field("len"))?;
                 match elems {
                     None => {
@@ -715,28 +750,58 @@ impl<'a> Walk<'a> {
                     }
                     Some(es) => {
                         if es.len() != ce.len() {
-                            return fail(
-                                Condition::Object,
+                            return self.fail(Condition::Object, || {
                                 format!(
                                     "{}: {r} has {} elements in s, {id} has {}",
                                     self.path(),
                                     es.len(),
                                     ce.len()
-                                ),
-                            );
-                        }
-                        for (k, cv) in ce.iter().enumerate() {
-                            if matches!(cv, CValue::Ref(_)) && es[k].is_obj() {
-                                self.explicit.insert((id, EdgeName::Elem(k)));
-                            }
+                                )
+                            });
                         }
                         self.objects.push((r, id, Hidden::Unlisted));
-                        for (k, (re, cv)) in es.iter().zip(&ce).enumerate() {
+                        for (k, (re, cv)) in es.iter().zip(ce).enumerate() {
                             self.visit_child(*re, *cv, EdgeName::Elem(k))?;
                         }
                         Ok(())
                     }
                 }
+            }
+        }
+    }
+
+    /// The concrete edges `s` shows: the object-valued fields and elements `s` lists, with
+    /// an object reference, on the objects of realized references.
+    fn collect_explicit(&mut self) {
+        let s = self.s;
+        for &(r, id, hidden) in &self.objects {
+            if hidden != Hidden::Unlisted {
+                continue;
+            }
+            let Some(obj) = self.heap.get(&id) else {
+                continue;
+            };
+            match (s.value(r), obj) {
+                (Some(HeapValue::Object { fields, .. }), CObject::Instance { fields: cf, .. }) => {
+                    for (f, rf) in fields {
+                        if rf.is_obj() && matches!(cf.get(f), Some(CValue::Ref(_))) {
+                            self.explicit.insert((id, EdgeName::Field(f.as_str())));
+                        }
+                    }
+                }
+                (
+                    Some(HeapValue::Array {
+                        elems: Some(es), ..
+                    }),
+                    CObject::Array { elems: ce, .. },
+                ) => {
+                    for (k, (re, cv)) in es.iter().zip(ce).enumerate() {
+                        if re.is_obj() && matches!(cv, CValue::Ref(_)) {
+                            self.explicit.insert((id, EdgeName::Elem(k)));
+                        }
+                    }
+                }
+                _ => {}
             }
         }
     }
@@ -753,14 +818,11 @@ impl<'a> Walk<'a> {
             for (k, a) in refs.iter().enumerate() {
                 for b in &refs[k + 1..] {
                     if !self.s.preds.may_equal(*a, *b) {
-                        return fail(
-                            Condition::Distinct,
-                            format!(
+                        return self.fail(Condition::Distinct, || format!(
                                 "{a} (at {}) and {b} (at {}) are both {id}, but s has no {a} =? {b}",
                                 self.place(*a),
                                 self.place(*b)
-                            ),
-                        );
+                            ));
                     }
                 }
             }
@@ -873,14 +935,13 @@ impl<'a> Walk<'a> {
                             o.map_or_else(String::new, |o| o.to_string())
                         )
                     };
-                    return fail(
-                        Condition::Disjoint,
+                    return self.fail(Condition::Disjoint, || {
                         format!(
                             "{a} (at {}) and {b} (at {}): {what}, but s has no {a} %$ {b}",
                             self.place(*a),
                             self.place(*b)
-                        ),
-                    );
+                        )
+                    });
                 }
             }
         }
@@ -897,24 +958,18 @@ impl<'a> Walk<'a> {
             let (dag, cycle) = self.classify(*id, first, None);
             if let Some((from, f, to)) = dag {
                 if !may_share {
-                    return fail(
-                        Condition::Tree,
-                        format!(
+                    return self.fail(Condition::Tree, || format!(
                             "below {r} (at {}, {id}) two paths meet at {to} (edge {from}{f}), but s has neither {r}♦ nor {r} %$ {r}",
                             self.place(*r)
-                        ),
-                    );
+                        ));
                 }
             }
             if let Some((from, f, to)) = cycle {
                 let Some(fields) = cyc else {
-                    return fail(
-                        Condition::Cycle,
-                        format!(
+                    return self.fail(Condition::Cycle, || format!(
                             "below {r} (at {}, {id}) there is a cycle (edge {from}{f} back to {to}), but s has no {r}⟲",
                             self.place(*r)
-                        ),
-                    );
+                        ));
                 };
                 self.cycles_use(*r, *id, first, fields)?;
             }
@@ -932,14 +987,11 @@ impl<'a> Walk<'a> {
     ) -> Result<(), Failure> {
         for f in fields {
             if let (_, Some((from, g, to))) = self.classify(id, first, Some(f.as_str())) {
-                return fail(
-                    Condition::Cycle,
-                    format!(
+                return self.fail(Condition::Cycle, || format!(
                         "below {r} (at {}) there is a cycle without field {f} (edge {from}{g} back to {to}), but s has {r}⟲{}",
                         self.place(r),
                         jtg_engine::state::fmt_fields(fields)
-                    ),
-                );
+                    ));
             }
         }
         Ok(())
@@ -1025,8 +1077,7 @@ impl<'a> Walk<'a> {
                     break;
                 }
                 let CValue::Ref(id) = cur else {
-                    return fail(
-                        Condition::MustReach,
+                    return self.fail(Condition::MustReach, || {
                         format!(
                             "{}→!{f}{}: following {f} from {} runs into null before {}",
                             m.from,
@@ -1034,12 +1085,11 @@ impl<'a> Walk<'a> {
                             show(&from),
                             show(&to),
                             f = fields()
-                        ),
-                    );
+                        )
+                    });
                 };
                 if !seen.insert(id) {
-                    return fail(
-                        Condition::MustReach,
+                    return self.fail(Condition::MustReach, || {
                         format!(
                             "{}→!{f}{}: following {f} from {} cycles without meeting {}",
                             m.from,
@@ -1047,8 +1097,8 @@ impl<'a> Walk<'a> {
                             show(&from),
                             show(&to),
                             f = fields()
-                        ),
-                    );
+                        )
+                    });
                 }
                 let next = match self.heap.get(&id) {
                     Some(CObject::Instance { fields: fs, .. }) => {
@@ -1057,15 +1107,14 @@ impl<'a> Walk<'a> {
                     _ => None,
                 };
                 let Some(next) = next else {
-                    return fail(
-                        Condition::MustReach,
+                    return self.fail(Condition::MustReach, || {
                         format!(
                             "{}→!{f}{}: {id} has no field of {f}",
                             m.from,
                             m.to,
                             f = fields()
-                        ),
-                    );
+                        )
+                    });
                 };
                 cur = next;
             }

@@ -185,6 +185,46 @@ pub fn check_run(
     }
 }
 
+/// [`check_run`] on each of `runs`, by `jobs` threads (each takes the next unchecked run, so
+/// long and short runs balance); the checks in the order of `runs`.
+pub fn check_runs<R: ConcreteRun + Sync>(
+    matcher: &Matcher<'_>,
+    prog: &Program,
+    runs: &[&R],
+    sem: IntSemantics,
+    jobs: usize,
+) -> Vec<TraceCheck> {
+    let jobs = jobs.clamp(1, runs.len().max(1));
+    if jobs == 1 {
+        return runs
+            .iter()
+            .map(|r| check_run(matcher, prog, *r, sem))
+            .collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<(usize, TraceCheck)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(r) = runs.get(k) else { break };
+                        done.push((k, check_run(matcher, prog, *r, sem)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    out.sort_by_key(|(k, _)| *k);
+    out.into_iter().map(|(_, c)| c).collect()
+}
+
 /// Greedy shrinking: repeatedly replaces `input` by the first of `candidates(input)` whose run
 /// still violates the graph (re-running the JVM for each), until none does or `max_runs` runs
 /// were spent. Returns the smallest failing input found and its check.

@@ -41,8 +41,8 @@ use jtg_engine::state::{wrap32, ArithOp, IntSemantics, MethodId, Ref, Subtyping}
 use jtg_engine::{Graph, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// A recorded run as the matcher reads it.
 pub trait ConcreteRun {
@@ -67,6 +67,23 @@ pub trait ConcreteRun {
         let mut s = s.into_owned();
         s.frames.truncate(k);
         Cow::Owned(s)
+    }
+    /// Step `i` with its `k` top frames (`usize::MAX`: all), as [`ConcreteRun::step`] or
+    /// [`ConcreteRun::top_step`], where the run may reuse parts of `prev`, a step `j` it
+    /// returned before.
+    fn step_after(&self, i: usize, k: usize, prev: (usize, &Step)) -> Cow<'_, Step> {
+        let _ = prev;
+        if k == usize::MAX {
+            self.step(i)
+        } else {
+            self.top_step(i, k)
+        }
+    }
+    /// Where step `i` executes, as a method number (of this run) and pc, if the run knows
+    /// that without decoding the frame.
+    fn site(&self, i: usize) -> Option<(u32, u32)> {
+        let _ = i;
+        None
     }
     /// Only the executing frame of step `i` (cheaper where the run can do that).
     fn top_frame(&self, i: usize) -> Cow<'_, CFrame> {
@@ -99,11 +116,17 @@ impl ConcreteRun for Trace {
     fn top_frame(&self, i: usize) -> Cow<'_, CFrame> {
         Cow::Owned(Trace::top_frame(self, i))
     }
+    fn site(&self, i: usize) -> Option<(u32, u32)> {
+        Some(Trace::site(self, i))
+    }
     fn depth(&self, i: usize) -> usize {
         Trace::depth(self, i)
     }
     fn top_step(&self, i: usize, k: usize) -> Cow<'_, Step> {
         Cow::Owned(Trace::top_step(self, i, k))
+    }
+    fn step_after(&self, i: usize, k: usize, prev: (usize, &Step)) -> Cow<'_, Step> {
+        Cow::Owned(Trace::step_after(self, i, k, prev))
     }
     fn end(&self) -> &TraceEnd {
         &self.end
@@ -175,52 +198,90 @@ pub enum Extent {
 
 /// What matching one run remembers to avoid repeated work; every shortcut is exact.
 struct RunMemo<'r> {
-    /// The step materialised last: (index, frames kept (`usize::MAX`: all), the step). The
-    /// candidates of a refinement and the targets of a node's edges all read the same step.
-    last: Option<(usize, usize, Rc<Cow<'r, Step>>)>,
-    /// Per node, the object witnesses and the steps on whose heaps the heap predicates held
-    /// last (at most [`SHAPES_HELD`], oldest first): they are a function of the node, the heap
-    /// and the object witnesses alone ([`Walked`]), so an equal heap and equal witnesses need
-    /// no second check (a loop that does not write the heap meets the same heap at every
-    /// iteration, and the same witnesses when it walks around a small structure).
-    shapes_held: FxHashMap<NodeId, Vec<HeldShapes<'r>>>,
-    /// Entries in `shapes_held`; past [`HELD_IN_ALL`] it starts over, which bounds the memory
-    /// the held steps keep alive on large graphs.
-    held_in_all: usize,
+    /// Whether failures say why (else they are only failures).
+    explain: bool,
+    /// The step materialised last: (index, frames kept (`usize::MAX`: all), the step, the id
+    /// of its heap). The candidates of a refinement and the targets of a node's edges all read
+    /// the same step; the next step is materialised from it ([`ConcreteRun::step_after`]).
+    last: Option<(usize, usize, Rc<Cow<'r, Step>>, u32)>,
+    /// Heap ids: equal ids are equal heaps. By pointer first (consecutive steps that only read
+    /// the heap share one), then by content against the heaps interned last.
+    heap_ids: FxHashMap<*const CHeap, u32>,
+    /// One heap per id, by id.
+    heaps: Vec<Arc<CHeap>>,
+    /// Every heap in `heap_ids`, held so that no pointer there is freed and reused.
+    alive: Vec<Arc<CHeap>>,
+    /// (node, heap id, object witnesses) on which the node's heap predicates held: they are a
+    /// function of the node, the heap and the object witnesses alone ([`Walked`]), so an equal
+    /// triple needs no second check (a loop that does not write the heap meets the same heap
+    /// at every iteration, and the same witnesses whenever it walks around a structure).
+    shapes_held: FxHashSet<HeldShape>,
 }
 
-/// Object witnesses and the step whose heap the heap predicates of a node held on.
-type HeldShapes<'r> = (Vec<(Ref, CValue)>, Rc<Cow<'r, Step>>);
+/// A node, a heap id and object witnesses on which the node's heap predicates held.
+type HeldShape = (NodeId, u32, Vec<(Ref, CValue)>);
 
-/// How many [`HeldShapes`] a node keeps.
-const SHAPES_HELD: usize = 4;
+/// Past this many held shapes or heaps a run's memo starts over (bounds its memory).
+const HELD_IN_ALL: usize = 4096;
 
-/// How many [`HeldShapes`] a run keeps in all.
-const HELD_IN_ALL: usize = 1024;
+/// How many of the heaps interned last a new heap is compared with by content.
+const HEAPS_COMPARED: usize = 4;
 
 impl<'r> RunMemo<'r> {
-    fn new() -> Self {
+    fn new(explain: bool) -> Self {
         RunMemo {
+            explain,
             last: None,
-            shapes_held: FxHashMap::default(),
-            held_in_all: 0,
+            heap_ids: FxHashMap::default(),
+            heaps: Vec::new(),
+            alive: Vec::new(),
+            shapes_held: FxHashSet::default(),
         }
     }
 
-    /// Step `i` of `run` with its `frames` top frames (`usize::MAX`: all).
-    fn step(&mut self, run: &'r dyn ConcreteRun, i: usize, frames: usize) -> Rc<Cow<'r, Step>> {
-        if let Some((j, k, s)) = &self.last {
+    /// Step `i` of `run` with its `frames` top frames (`usize::MAX`: all), and its heap id.
+    fn step(
+        &mut self,
+        run: &'r dyn ConcreteRun,
+        i: usize,
+        frames: usize,
+    ) -> (Rc<Cow<'r, Step>>, u32) {
+        if let Some((j, k, s, id)) = &self.last {
             if (*j, *k) == (i, frames) {
-                return Rc::clone(s);
+                return (Rc::clone(s), *id);
             }
         }
-        let s = Rc::new(if frames == usize::MAX {
-            run.step(i)
-        } else {
-            run.top_step(i, frames)
+        let s = Rc::new(match &self.last {
+            Some((j, _, prev, _)) => run.step_after(i, frames, (*j, prev)),
+            None if frames == usize::MAX => run.step(i),
+            None => run.top_step(i, frames),
         });
-        self.last = Some((i, frames, Rc::clone(&s)));
-        s
+        let id = self.heap_id(&s.heap);
+        self.last = Some((i, frames, Rc::clone(&s), id));
+        (s, id)
+    }
+
+    fn heap_id(&mut self, heap: &Arc<CHeap>) -> u32 {
+        if let Some(&id) = self.heap_ids.get(&Arc::as_ptr(heap)) {
+            return id;
+        }
+        if self.alive.len() >= HELD_IN_ALL || self.shapes_held.len() >= HELD_IN_ALL {
+            self.heap_ids.clear();
+            self.heaps.clear();
+            self.alive.clear();
+            self.shapes_held.clear();
+        }
+        let n = self.heaps.len();
+        let id = (n.saturating_sub(HEAPS_COMPARED)..n)
+            .rev()
+            .find(|&k| *self.heaps[k] == **heap)
+            .unwrap_or_else(|| {
+                self.heaps.push(Arc::clone(heap));
+                n
+            }) as u32;
+        self.alive.push(Arc::clone(heap));
+        self.heap_ids.insert(Arc::as_ptr(heap), id);
+        id
     }
 }
 
@@ -229,7 +290,7 @@ pub struct Matcher<'g> {
     pub graph: &'g Graph,
     out: Vec<Vec<usize>>,
     prog: &'g Program,
-    types: &'g dyn Subtyping,
+    types: &'g (dyn Subtyping + Sync),
     sem: IntSemantics,
     /// Per node: it has a `call` edge of an abstracted call (its `return` edges continue the
     /// caller once the callee's path ends).
@@ -321,7 +382,7 @@ impl<'g> Matcher<'g> {
             } else {
                 usize::MAX
             };
-            let step = memo.step(run, i, frames);
+            let (step, heap_id) = memo.step(run, i, frames);
             let walked = walk_roots(
                 &Concrete {
                     frames: &step.frames,
@@ -330,31 +391,18 @@ impl<'g> Matcher<'g> {
                 },
                 state,
                 self.types,
+                memo.explain,
             )?;
-            let objects = walked.object_witnesses();
-            if let Some(held) = memo.shapes_held.get(&node) {
-                if held.iter().any(|(seen, held)| {
-                    *seen == objects && (Rc::ptr_eq(held, &step) || held.heap == step.heap)
-                }) {
-                    return Ok(walked.witness());
-                }
+            let key = (node, heap_id, walked.object_witnesses());
+            if memo.shapes_held.contains(&key) {
+                return Ok(walked.witness());
             }
             let w = walked.finish()?;
-            if memo.held_in_all == HELD_IN_ALL {
-                memo.shapes_held.clear();
-                memo.held_in_all = 0;
-            }
-            let held = memo.shapes_held.entry(node).or_default();
-            if held.len() == SHAPES_HELD {
-                held.remove(0);
-            } else {
-                memo.held_in_all += 1;
-            }
-            held.push((objects, step));
+            memo.shapes_held.insert(key);
             Ok(w)
         } else {
             let heap = if run.is_empty() {
-                CHeap::new()
+                Arc::default()
             } else {
                 run.step(run.len() - 1).heap.clone()
             };
@@ -390,7 +438,7 @@ impl<'g> Matcher<'g> {
                 );
             }
             let heap = if run.is_empty() {
-                CHeap::new()
+                Arc::default()
             } else {
                 run.step(run.len() - 1).heap.clone()
             };
@@ -482,6 +530,15 @@ impl<'g> Matcher<'g> {
 
     /// Matches `run` from the start node.
     pub fn run(&self, run: &dyn ConcreteRun, extent: Extent) -> Matched {
+        // Candidates are tried without formatting why they fail; a run that gets stuck (a
+        // violation, rare) is matched again to say why.
+        match self.run_explaining(run, extent, false) {
+            Matched::Stuck(_) => self.run_explaining(run, extent, true),
+            m => m,
+        }
+    }
+
+    fn run_explaining(&self, run: &dyn ConcreteRun, extent: Extent, explain: bool) -> Matched {
         let last = match extent {
             Extent::Full => match run.end() {
                 TraceEnd::Cut { .. } => run.len().saturating_sub(1),
@@ -530,9 +587,9 @@ impl<'g> Matcher<'g> {
         // (call node, call step, enclosing context) -> context
         let mut ctx_ids: FxHashMap<(NodeId, usize, usize), usize> = FxHashMap::default();
         let mut arena: Vec<(NodeId, Option<usize>)> = Vec::new();
-        // about one entry per step and candidate: sized up front, not grown step by step
-        let mut entered: FxHashSet<(NodeId, usize, usize)> =
-            FxHashSet::with_capacity_and_hasher(2 * (last + 1), Default::default());
+        let mut entered: FxHashSet<(NodeId, usize, usize)> = FxHashSet::default();
+        // the step of the last item after which nothing else was pending
+        let mut alone_at = 0;
         let mut todo = vec![Item {
             node: self.graph.start,
             step: 0,
@@ -541,8 +598,20 @@ impl<'g> Matcher<'g> {
             ctx: 0,
         }];
         let mut checked = 0usize;
-        let mut memo = RunMemo::new();
+        let mut memo = RunMemo::new(explain);
         while let Some(it) = todo.pop() {
+            if todo.is_empty() && it.step > alone_at {
+                // Everything from here on descends from `it`, and steps never decrease: no
+                // earlier step can be entered again. Forgetting them keeps the set small;
+                // the triples of this step are forgotten too, but only once per step, so a
+                // cycle of non-executing edges is still caught on its second lap.
+                alone_at = it.step;
+                if entered.capacity() > 64 {
+                    entered = FxHashSet::default();
+                } else {
+                    entered.clear();
+                }
+            }
             if !entered.insert((it.node, it.step, it.ctx)) {
                 continue;
             }
@@ -589,8 +658,14 @@ impl<'g> Matcher<'g> {
                         .map_err(|f| f.to_string())
                         // return edges carry no type labels: no source step heap is needed
                         .and_then(|w2| {
-                            self.labels_hold(&e.labels, &cw, Some(&w2), (run, usize::MAX))
-                                .map(|()| w2)
+                            self.labels_hold(
+                                &e.labels,
+                                &cw,
+                                Some(&w2),
+                                (run, usize::MAX),
+                                memo.explain,
+                            )
+                            .map(|()| w2)
                         });
                     match r {
                         Err(reason) => {
@@ -651,7 +726,13 @@ impl<'g> Matcher<'g> {
                     match self.witness(run, &mut memo, e.to, next, depth, in_call) {
                         Err(f) => note(&mut stuck, next, e.to, via, || f.to_string()),
                         Ok(w2) => {
-                            match self.labels_hold(&e.labels, &w, Some(&w2), (run, it.step)) {
+                            match self.labels_hold(
+                                &e.labels,
+                                &w,
+                                Some(&w2),
+                                (run, it.step),
+                                memo.explain,
+                            ) {
                                 Err(why) => note(&mut stuck, next, e.to, via, || why),
                                 Ok(()) => todo.push(Item {
                                     node: e.to,
@@ -664,12 +745,22 @@ impl<'g> Matcher<'g> {
                         }
                     }
                 } else {
-                    match self.labels_hold(&e.labels, &w, None, (run, it.step)) {
-                        Err(why) => note(&mut stuck, it.step, e.to, Some((e.from, e.kind)), || why),
-                        Ok(()) => todo.push(Item {
+                    // the target's witness now, not when it is popped: a candidate that does
+                    // not take the state is never pending (then nothing is pending for most
+                    // of a run, see `alone_at`)
+                    let via = Some((e.from, e.kind));
+                    if let Err(why) =
+                        self.labels_hold(&e.labels, &w, None, (run, it.step), memo.explain)
+                    {
+                        note(&mut stuck, it.step, e.to, via, || why);
+                        continue;
+                    }
+                    match self.witness(run, &mut memo, e.to, it.step, depth, it.ctx != 0) {
+                        Err(f) => note(&mut stuck, it.step, e.to, via, || f.to_string()),
+                        Ok(w2) => todo.push(Item {
                             node: e.to,
                             step: it.step,
-                            witness: None,
+                            witness: Some(Rc::new(w2)),
                             parent: Some(me),
                             ctx: it.ctx,
                         }),
@@ -697,7 +788,9 @@ impl<'g> Matcher<'g> {
         src: &Witness,
         dst: Option<&Witness>,
         (run, step): (&dyn ConcreteRun, usize),
+        explain: bool,
     ) -> Result<(), String> {
+        let why = |reason: &dyn Fn() -> String| if explain { reason() } else { String::new() };
         for l in labels {
             match l {
                 Label::Type { r, ty, holds } => {
@@ -709,10 +802,12 @@ impl<'g> Matcher<'g> {
                         continue;
                     };
                     if self.types.is_subtype(&class, ty) != *holds {
-                        return Err(format!(
-                            "label `{l}` does not hold: the run's object is a {}",
-                            class.replace('/', ".")
-                        ));
+                        return Err(why(&|| {
+                            format!(
+                                "label `{l}` does not hold: the run's object is a {}",
+                                class.replace('/', ".")
+                            )
+                        }));
                     }
                 }
                 Label::Rel { a, cond, b } => {
@@ -720,10 +815,12 @@ impl<'g> Matcher<'g> {
                         continue;
                     };
                     if !cond_holds(*cond, x, y) {
-                        return Err(format!(
-                            "label `{l}` does not hold: the run has {x} {} {y}",
-                            cond.symbol()
-                        ));
+                        return Err(why(&|| {
+                            format!(
+                                "label `{l}` does not hold: the run has {x} {} {y}",
+                                cond.symbol()
+                            )
+                        }));
                     }
                 }
                 Label::Arith { res, op, a, b } => {
@@ -739,17 +836,21 @@ impl<'g> Matcher<'g> {
                         None => None,
                     };
                     let Some(exact) = exact(*op, x, y) else {
-                        return Err(format!("label `{l}`: the operation is undefined on the run's values ({x}, {y:?})"));
+                        return Err(why(&|| {
+                            format!("label `{l}`: the operation is undefined on the run's values ({x}, {y:?})")
+                        }));
                     };
                     let want = match self.sem {
                         IntSemantics::Unbounded => exact,
                         IntSemantics::Java => wrap32(exact),
                     };
                     if i128::from(r) != want {
-                        return Err(format!(
-                            "label `{l}` does not hold: the run computed {r} from {x}{}",
-                            y.map_or_else(String::new, |y| format!(" and {y}"))
-                        ));
+                        return Err(why(&|| {
+                            format!(
+                                "label `{l}` does not hold: the run computed {r} from {x}{}",
+                                y.map_or_else(String::new, |y| format!(" and {y}"))
+                            )
+                        }));
                     }
                 }
                 Label::Note(_) => {}
@@ -806,21 +907,35 @@ fn exact(op: ArithOp, x: i128, y: Option<i128>) -> Option<i128> {
 /// `iinc` whose mathematical result differs from the JVM's). Under unbounded integers the run
 /// leaves the model there: the engine's labels and intervals denote mathematical integers.
 pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
-    // keyed by a hash of (class, method, desc, pc): no allocation per step
-    let mut cache: HashMap<u64, Option<Insn>> = HashMap::new();
+    /// A step's instruction, by the run's own method number or, for runs without one, by a
+    /// hash of (class, method, desc); with the pc. No allocation per step.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    enum Key {
+        Site(u32, u32),
+        Hashed(u64, u32),
+    }
+    let mut cache: FxHashMap<Key, Option<Insn>> = FxHashMap::default();
     for i in 0..run.len() {
-        let f = run.top_frame(i);
-        let key = {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            (&f.class, &f.method, &f.desc, f.pc).hash(&mut h);
-            h.finish()
+        let mut frame = None;
+        let key = match run.site(i) {
+            Some((m, pc)) => Key::Site(m, pc),
+            None => {
+                use std::hash::{Hash, Hasher};
+                let f = frame.insert(run.top_frame(i));
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                (&f.class, &f.method, &f.desc).hash(&mut h);
+                Key::Hashed(h.finish(), f.pc)
+            }
         };
         let insn = cache
             .entry(key)
-            .or_insert_with(|| arith_insn(prog, &f.class, &f.method, &f.desc, f.pc))
+            .or_insert_with(|| {
+                let f = frame.get_or_insert_with(|| run.top_frame(i));
+                arith_insn(prog, &f.class, &f.method, &f.desc, f.pc)
+            })
             .clone();
         let Some(insn) = insn else { continue };
+        let f = frame.unwrap_or_else(|| run.top_frame(i));
         let int = |k: usize| match f.stack.get(k) {
             Some(CValue::Int(v)) => Some(i128::from(*v)),
             _ => None,

@@ -7,7 +7,6 @@
 use super::path::{ConcreteRun, Stuck};
 use super::Summary;
 use crate::concrete::{end_to_state, step_to_state};
-use crate::trace::CHeap;
 use jtg_engine::state::text::{print_state, LocalNames, TextContext};
 use jtg_engine::state::MethodId;
 use jtg_engine::Graph;
@@ -49,7 +48,7 @@ pub fn state_text(run: &dyn ConcreteRun, i: usize, ctx: &TextContext<'_>) -> Str
         }
     } else {
         let heap = if run.is_empty() {
-            CHeap::new()
+            std::sync::Arc::default()
         } else {
             run.step(run.len() - 1).heap.clone()
         };

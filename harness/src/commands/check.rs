@@ -14,9 +14,10 @@ use jtg_engine::state::{IntSemantics, State};
 use jtg_engine::{build_graph, EngineError, Graph, Options};
 use jtg_harness::check::path::Matcher;
 use jtg_harness::check::report::{failure, summary_json, summary_junit, FailureReport};
-use jtg_harness::check::{check_run, shrink, Summary, Target, TraceRecord, Verdict};
+use jtg_harness::check::{check_run, check_runs, shrink, Summary, Target, TraceRecord, Verdict};
 use jtg_harness::gen::{GenConfig, Generator};
 use jtg_harness::journal::stable_hash;
+use jtg_harness::Trace;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -69,6 +70,10 @@ pub struct Args {
     pub shrink_runs: usize,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Threads that match traces against the graph (default: the machine's cores). Results
+    /// do not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
     #[command(flatten)]
     pub journal: JournalArgs,
 }
@@ -138,6 +143,10 @@ fn q(s: &str) -> String {
 pub fn run(a: Args) -> Result<ExitCode> {
     let (prog, m) = load(&a.classpath, &a.method)?;
     let sem: IntSemantics = a.ints.into();
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
     let graph = graph_for(&prog, &m, a.graph.as_deref(), a.start.as_deref(), sem)?;
     let start = graph.nodes[graph.start].state.clone();
     let target = Target::new(&prog, m.clone(), entries(&a.classpath))?;
@@ -289,9 +298,15 @@ pub fn run(a: Args) -> Result<ExitCode> {
         }
         let states: Vec<State> = chunk.iter().map(|(_, _, _, s)| s.clone()).collect();
         let traces = target.trace_batch(&states, a.max_steps);
+        // a tracing error stops the command at its case, after the cases before it
+        let ok = traces.iter().take_while(|t| t.is_ok()).count();
+        let runs: Vec<&Trace> = traces[..ok].iter().flatten().collect();
+        let mut checks = check_runs(&matcher, &prog, &runs, sem, jobs).into_iter();
         for ((k, name, replay, input), trace) in chunk.into_iter().zip(traces) {
             let trace = trace.with_context(|| format!("tracing {name}"))?;
-            let c = check_run(&matcher, &prog, &trace, sem);
+            let c = checks
+                .next()
+                .unwrap_or_else(|| check_run(&matcher, &prog, &trace, sem));
             summary.add(&c);
             let mut record = journal.as_ref().map(|_| TraceRecord::of(&c));
             if let Verdict::Violation(stuck) = &c.verdict {
