@@ -8,8 +8,9 @@
 //! graphs (`bench/corpus.rs`), the checker's throughput, and the `jtg check` commands of the
 //! thesis examples end to end.
 //!
-//! Usage: `cargo run --release -p jtg-harness --bin jtg-bench -- [iterations] [repeats]`
-//! (defaults 100000 and 7; fixtures from `JTG_FIXTURES` or `build/fixtures`).
+//! Usage: `cargo run --release -p jtg-harness --bin jtg-bench -- [--trace] [iterations] [repeats]`
+//! (defaults 100000 and 7; fixtures from `JTG_FIXTURES` or `build/fixtures`; `--trace`: the
+//! tracing benchmark only).
 
 #[path = "bench/corpus.rs"]
 mod corpus;
@@ -31,7 +32,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() -> ExitCode {
-    let mut args = std::env::args().skip(1);
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    let trace_only = all.iter().any(|a| a == "--trace");
+    let mut args = all.into_iter().filter(|a| a != "--trace");
     let iters: i32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let repeats: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(7).max(1);
     let fixtures = std::env::var_os("JTG_FIXTURES")
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
     let (mut plain, mut traced, mut total, mut decode) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut steps = 0;
+    let mut cold = (0.0, 0.0);
     for r in 0..repeats + 1 {
         let p = match run_plain(&cp, "Bench", "walk", "(LList;I)I", &input, &opts) {
             Ok(p) => p,
@@ -104,7 +108,9 @@ fn main() -> ExitCode {
         let frames = t1.elapsed().as_secs_f64();
         steps = t.len();
         if r == 0 {
-            continue; // warm-up (JVM start, first ASM use)
+            // warm-up (JVM start, first ASM use, buffers grown from their small size)
+            cold = (p.run_nanos as f64, t.run_nanos as f64);
+            continue;
         }
         plain.push(p.run_nanos as f64);
         traced.push(t.run_nanos as f64);
@@ -127,6 +133,12 @@ fn main() -> ExitCode {
         t / p
     );
     println!(
+        "  first (warm-up) run: plain {:.3} ms, traced {:.3} ms = {:.1} ns/step",
+        cold.0 / 1e6,
+        cold.1 / 1e6,
+        cold.1 / steps as f64
+    );
+    println!(
         "  recorded steps per second               {:>10.2} M",
         steps as f64 / t * 1e3
     );
@@ -139,6 +151,9 @@ fn main() -> ExitCode {
         "  top_frame() over all steps              {:>10.3} ms",
         d * 1e3
     );
+    if trace_only {
+        return ExitCode::SUCCESS;
+    }
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     if let Err(e) = graph::run(&cp[0], &repo, repeats) {
         eprintln!("jtg-bench: graph construction: {e}");
