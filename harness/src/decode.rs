@@ -4,7 +4,8 @@
 //! history, so the heap as of any step is a binary search per slot). Also checks the replayed
 //! heap against the recorder's full snapshots in `verify_replay` mode.
 //!
-//! A step is `mid, pc, depth` and its values untagged (locals by slot, then the stack top
+//! A step is its header (`mid << 16 | pc, depth`, or `-1, mid, pc, depth` for a method id that
+//! does not fit in 16 bits) and its values untagged (locals by slot, then the stack top
 //! first): their kinds are static per pc and come from the method table's layouts
 //! ([`StepLayout`]); a `Top` or an object under construction takes no ints. Heap records keep
 //! tagged values. Objects under construction are known by their site (the pc of their `new`, -1
@@ -53,7 +54,8 @@ const OP_NEW: u8 = 0xbb;
 const UNSEEN: u32 = u32::MAX;
 
 const NONE: u32 = u32::MAX;
-const HEADER: usize = 3;
+/// First int of a step header whose method id does not fit in 16 bits (no pc is 0xffff).
+const WIDE: i32 = -1;
 
 /// A `putfield` target as written in the instruction.
 #[derive(Clone, Debug)]
@@ -387,6 +389,18 @@ enum Val {
     New(i32),
 }
 
+/// The step header at `p`: (mid, pc, depth, offset of the values), None if truncated.
+fn header_at(buf: &[i32], p: usize) -> Option<(u32, u32, usize, usize)> {
+    let w = *buf.get(p)?;
+    if w == WIDE {
+        let h = buf.get(p + 1..p + 4)?;
+        Some((h[0] as u32, h[1] as u32, h[2] as usize, p + 4))
+    } else {
+        let depth = *buf.get(p + 1)?;
+        Some(((w as u32) >> 16, w as u32 & 0xffff, depth as usize, p + 2))
+    }
+}
+
 /// Reads one untagged step value of kind `k` at `*p` (decode() checked the step's length).
 fn read_val(k: Kind, buf: &[i32], p: &mut usize) -> Val {
     let at = *p;
@@ -537,18 +551,16 @@ impl TraceData {
         let mut active: Vec<u32> = Vec::new();
         let mut p = 0usize;
         while p < buf.len() {
-            if p + HEADER > buf.len() {
+            let Some((mid, pc, depth, values)) = header_at(&buf, p) else {
                 return Err(bad("truncated step header"));
-            }
-            let mid = buf[p] as u32;
+            };
             if mid as usize >= methods.len() {
                 return Err(bad(format!(
                     "unknown method id {mid} at step {}",
                     off.len()
                 )));
             }
-            let pc = buf[p + 1] as u32;
-            let depth = buf[p + 2].max(1) as usize;
+            let depth = depth.max(1);
             let i = off.len() as u32;
             let Some(layout) = methods[mid as usize].layout(pc) else {
                 return Err(bad(format!(
@@ -556,7 +568,7 @@ impl TraceData {
                 )));
             };
             off.push(p as u32);
-            p += HEADER + layout.ints;
+            p = values + layout.ints;
             if p > buf.len() {
                 return Err(bad("truncated step values"));
             }
@@ -592,10 +604,10 @@ impl TraceData {
         self.off.len()
     }
 
-    fn header(&self, i: usize) -> (u32, u32, usize) {
-        let p = self.off[i] as usize;
-        let b = &self.buf[p..p + HEADER];
-        (b[0] as u32, b[1] as u32, b[2] as usize)
+    /// (mid, pc, depth, offset of the values) of step `i`.
+    fn header(&self, i: usize) -> (u32, u32, usize, usize) {
+        // decode() read every step's header
+        header_at(&self.buf, self.off[i] as usize).unwrap_or((0, 0, 0, 0))
     }
 
     fn meta(&self, mid: u32) -> &Arc<MethodMeta> {
@@ -615,14 +627,13 @@ impl TraceData {
 
     /// Locals (padded to max_locals with Top) and stack (top first) of step `i`.
     fn values(&self, i: usize) -> (Vec<Val>, Vec<Val>) {
-        let (mid, pc, _) = self.header(i);
+        let (mid, pc, _, mut p) = self.header(i);
         let m = self.meta(mid);
         let top = Val::C(CValue::Top);
         // decode() checked that the step has a layout and its values are in the buffer
         let Some(layout) = m.layout(pc) else {
             return (vec![top; m.max_locals], Vec::new());
         };
-        let mut p = self.off[i] as usize + HEADER;
         let (lk, sk) = layout.kinds.split_at(layout.nl);
         let mut locals: Vec<Val> = lk.iter().map(|&k| read_val(k, &self.buf, &mut p)).collect();
         let stack: Vec<Val> = sk.iter().map(|&k| read_val(k, &self.buf, &mut p)).collect();
@@ -783,7 +794,7 @@ impl TraceData {
         let n = self.len();
         let mut writes: Vec<(u32, u32, u32, CValue)> = Vec::new(); // (id, slot, step, value)
         for i in 0..n {
-            let (mid, pc, depth) = self.header(i);
+            let (mid, pc, depth, _) = self.header(i);
             let m = self.meta(mid);
             let Some((op, _)) = m.op(pc) else { continue };
             let len = match op {
@@ -794,7 +805,7 @@ impl TraceData {
             if i + 1 >= n {
                 continue;
             }
-            let (mid2, pc2, depth2) = self.header(i + 1);
+            let (mid2, pc2, depth2, _) = self.header(i + 1);
             if mid2 != mid || depth2 != depth || pc2 != pc + len {
                 continue; // the store threw
             }
@@ -928,5 +939,23 @@ fn truncate(desc: u8, v: CValue) -> CValue {
         (b'C', CValue::Int(x)) => CValue::Int(x as u16 as i32),
         (b'S', CValue::Int(x)) => CValue::Int(x as i16 as i32),
         _ => v,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_headers_pack_method_and_pc_or_escape_wide_method_ids() {
+        // mid 3, pc 17, depth 2, then one value; mid 0x8001 packs into a negative int
+        let buf = [3 << 16 | 17, 2, 42, (0x8001u32 << 16 | 5) as i32, 1];
+        assert_eq!(header_at(&buf, 0), Some((3, 17, 2, 2)));
+        assert_eq!(header_at(&buf, 3), Some((0x8001, 5, 1, 5)));
+        // a method id above 16 bits: -1, mid, pc, depth
+        let wide = [WIDE, 70_000, 65_534, 4, 7];
+        assert_eq!(header_at(&wide, 0), Some((70_000, 65_534, 4, 4)));
+        assert_eq!(header_at(&wide[..3], 0), None);
+        assert_eq!(header_at(&buf[..1], 0), None);
     }
 }

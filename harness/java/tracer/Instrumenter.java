@@ -609,10 +609,16 @@ public final class Instrumenter {
                 ints += width(kinds[k]);
             }
             layouts.add(layout);
-            push(mid);
-            push(pc);
-            push(ints);
-            rec(handler ? "beginH" : "begin", "(III)V");
+            if (mid < 1 << 16) { // one header int: mid << 16 | pc (pc < 0xffff)
+                push(mid << 16 | pc);
+                push(ints);
+                rec(handler ? "beginH" : "begin", "(II)V");
+            } else {
+                push(mid);
+                push(pc);
+                push(ints);
+                rec(handler ? "beginHWide" : "beginWide", "(III)V");
+            }
             for (int s = 0; s < nl; s++) {
                 record(kindOf(loc.get(s)), s);
             }

@@ -1,7 +1,8 @@
 /*
  * Runtime side of the tracer: the static calls that instrumented code makes.
  *
- * Trace buffer (int[]), per step: mid, pc, depth, then the step's values untagged: the locals by
+ * Trace buffer (int[]), per step: mid << 16 | pc, depth (or -1, mid, pc, depth if the method id
+ * does not fit in 16 bits; no pc is 0xffff), then the step's values untagged: the locals by
  * slot, then the operand stack TOP FIRST. Their kinds are static per pc, so the instrumenter's
  * method table has them (the layout of each pc, see Instrumenter.methodInfo) and the values are
  * INT v | FLOAT bits | LONG hi lo | DOUBLE hi lo | REF id (0 = null); a TOP or an UNINIT value
@@ -142,8 +143,37 @@ public final class Recorder {
         depth--;
     }
 
-    /** Opens a step at {@code pc} of method {@code mid} that writes {@code n} value ints. */
-    public static void begin(int mid, int pc, int n) {
+    /** Opens a step at {@code at} = mid << 16 | pc that writes {@code n} value ints. */
+    public static void begin(int at, int n) {
+        int p = start(2 + n);
+        buf[p] = at;
+        buf[p + 1] = depth;
+        pos = p + 2;
+    }
+
+    /** {@link #begin} for a method id that does not fit in 16 bits. */
+    public static void beginWide(int mid, int pc, int n) {
+        int p = start(4 + n);
+        int[] b = buf;
+        b[p] = -1;
+        b[p + 1] = mid;
+        b[p + 2] = pc;
+        b[p + 3] = depth;
+        pos = p + 4;
+    }
+
+    /** Starts a step of {@code ints} ints; returns its position in {@link #buf}. */
+    private static int start(int ints) {
+        int p = pos;
+        if (open || p + ints > buf.length || steps >= maxSteps || broken != null) {
+            return startSlow(ints);
+        }
+        stepStart = p;
+        open = true;
+        return p;
+    }
+
+    private static int startSlow(int ints) {
         if (broken != null) {
             throw broken;
         }
@@ -156,7 +186,7 @@ public final class Recorder {
             throw new StepBudgetExceeded(maxSteps);
         }
         try {
-            int need = pos + 3 + n;
+            int need = pos + ints;
             if (need > buf.length) {
                 buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
             }
@@ -166,12 +196,7 @@ public final class Recorder {
         }
         stepStart = pos;
         open = true;
-        int[] b = buf;
-        int p = pos;
-        b[p] = mid;
-        b[p + 1] = pc;
-        b[p + 2] = depth;
-        pos = p + 3;
+        return pos;
     }
 
     /** Probe of static initialisers: they are not traced, but they spend the step budget. */
@@ -183,7 +208,18 @@ public final class Recorder {
     }
 
     /** First probe of an exception handler: re-synchronise the depth counter by a stack walk. */
-    public static void beginH(int mid, int pc, int n) {
+    public static void beginH(int at, int n) {
+        resync();
+        begin(at, n);
+    }
+
+    /** {@link #beginH} for a method id that does not fit in 16 bits. */
+    public static void beginHWide(int mid, int pc, int n) {
+        resync();
+        beginWide(mid, pc, n);
+    }
+
+    private static void resync() {
         if (broken != null) {
             throw broken;
         }
@@ -193,7 +229,6 @@ public final class Recorder {
             broken = e;
             throw e;
         }
-        begin(mid, pc, n);
     }
 
     private static int walkDepth() {
@@ -227,31 +262,39 @@ public final class Recorder {
         pos = p + 2;
     }
 
+    // The probes' entry points stay within C2's MaxInlineSize (35 bytecodes) with their rare
+    // paths in separate methods: a call site the profile does not count as hot inlines only such
+    // small methods, and a call per recorded value costs more than the value.
+
     public static void a(Object o) {
-        int id = 0;
-        if (o != null) {
-            try {
-                id = id(o);
-            } catch (StackOverflowError e) {
-                broken = e;
-                throw e;
-            }
+        buf[pos++] = o == null ? 0 : ref(o);
+    }
+
+    private static int ref(Object o) {
+        try {
+            return id(o);
+        } catch (StackOverflowError e) {
+            broken = e;
+            throw e;
         }
-        buf[pos++] = id;
     }
 
     public static void end() {
         open = false;
         long s = steps++;
         if (s == nextSnap) {
-            try {
-                snapshot(s);
-            } catch (StackOverflowError e) {
-                broken = e;
-                throw e;
-            }
-            nextSnap = s + 1 + rnd.nextInt(16);
+            snap(s);
         }
+    }
+
+    private static void snap(long s) {
+        try {
+            snapshot(s);
+        } catch (StackOverflowError e) {
+            broken = e;
+            throw e;
+        }
+        nextSnap = s + 1 + rnd.nextInt(16);
     }
 
     // ---- object ids and the heap log -------------------------------------------------------
