@@ -4,9 +4,13 @@
 //! history, so the heap as of any step is a binary search per slot). Also checks the replayed
 //! heap against the recorder's full snapshots in `verify_replay` mode.
 //!
-//! Objects under construction are recorded by their site (the pc of their `new`, -1 for `this`
-//! before `super()`); materialising the frames of a step numbers them ([`CValue::Uninit`]) and
-//! finds their classes ([`UninitObj`]).
+//! A step is its header (`mid << 16 | pc, depth`, or `-1, mid, pc, depth` for a method id that
+//! does not fit in 16 bits) and its values untagged (locals by slot, then the stack top
+//! first): their kinds are static per pc and come from the method table's layouts
+//! ([`StepLayout`]); a `Top` or an object under construction takes no ints. Heap records keep
+//! tagged values. Objects under construction are known by their site (the pc of their `new`, -1
+//! for `this` before `super()`, in the layout); materialising the frames of a step numbers them
+//! ([`CValue::Uninit`]) and finds their classes ([`UninitObj`]).
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
@@ -21,8 +25,15 @@ const T_FLOAT: i32 = 1;
 const T_LONG: i32 = 2;
 const T_DOUBLE: i32 = 3;
 const T_REF: i32 = 4;
-const T_TOP: i32 = 5;
-const T_UNINIT: i32 = 6;
+
+/// Layout codes (the low 3 bits; an object under construction has its site + 1 above them).
+const K_INT: i32 = 0;
+const K_FLOAT: i32 = 1;
+const K_LONG: i32 = 2;
+const K_DOUBLE: i32 = 3;
+const K_REF: i32 = 4;
+const K_TOP: i32 = 5;
+const K_UNINIT: i32 = 6;
 
 const K_INSTANCE: i32 = 0;
 const K_ARRAY: i32 = 1;
@@ -45,7 +56,8 @@ const OP_NEW: u8 = 0xbb;
 const UNSEEN: u32 = u32::MAX;
 
 const NONE: u32 = u32::MAX;
-const HEADER: usize = 5;
+/// First int of a step header whose method id does not fit in 16 bits (no pc is 0xffff).
+const WIDE: i32 = -1;
 
 /// A `putfield` target as written in the instruction.
 #[derive(Clone, Debug)]
@@ -60,6 +72,40 @@ pub(crate) struct FieldRef {
 /// The instrumenter's method table as pulled so far: method id -> its facts (ids are dense and
 /// never reused; instrumented classes are cached, so a run may use methods of earlier runs).
 pub(crate) type MethodTable = Arc<Vec<Arc<MethodMeta>>>;
+
+/// What a step at one pc records: the kinds of its locals and stack entries.
+#[derive(Clone, Debug)]
+struct StepLayout {
+    /// Number of locals recorded (a prefix of the slots).
+    nl: usize,
+    /// Locals by slot, then the stack top first.
+    kinds: Box<[Kind]>,
+    /// Ints the values take in the trace buffer.
+    ints: usize,
+}
+
+/// The static kind of a recorded value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Int,
+    Float,
+    Long,
+    Double,
+    Ref,
+    Top,
+    /// An object under construction from its site.
+    New(i32),
+}
+
+impl Kind {
+    fn width(self) -> usize {
+        match self {
+            Kind::Long | Kind::Double => 2,
+            Kind::Top | Kind::New(_) => 0,
+            _ => 1,
+        }
+    }
+}
 
 /// Static facts about one instrumented method, from the instrumenter's table.
 #[derive(Clone, Debug)]
@@ -77,10 +123,14 @@ pub(crate) struct MethodMeta {
     /// Whether some instruction stores into local slot 0 (else slot 0 of a constructor is
     /// `this` throughout).
     stores_slot0: bool,
+    /// pc -> index into `layouts` (`NONE`: no probe there).
+    layout_at: Vec<u32>,
+    layouts: Vec<StepLayout>,
 }
 
 impl MethodMeta {
-    /// Builds the metadata from `"class name desc"` and `[maxLocals, (pc, opcode, aux)*]`.
+    /// Builds the metadata from `"class name desc"` and
+    /// `[maxLocals, nInsns, (pc, opcode, aux)*nInsns, (pc, nl, ns, code*(nl + ns))*]`.
     pub(crate) fn parse(
         name: &str,
         info: &[i32],
@@ -91,19 +141,25 @@ impl MethodMeta {
         else {
             return Err(HarnessError::Decode(format!("bad method name {name:?}")));
         };
-        let Some((&max_locals, rest)) = info.split_first() else {
+        let [max_locals, n_insns, rest @ ..] = info else {
             return Err(HarnessError::Decode(format!(
                 "empty method info for {name}"
             )));
         };
-        if rest.len() % 3 != 0 {
+        let max_locals = *max_locals;
+        let Some((insns, mut lays)) = usize::try_from(*n_insns)
+            .ok()
+            .and_then(|n| n.checked_mul(3))
+            .filter(|&n| n <= rest.len())
+            .map(|n| rest.split_at(n))
+        else {
             return Err(HarnessError::Decode(format!("bad method info for {name}")));
-        }
+        };
         let mut ops = HashMap::new();
         let mut fields = HashMap::new();
         let mut news = HashMap::new();
         let mut stores_slot0 = false;
-        for t in rest.chunks_exact(3) {
+        for t in insns.chunks_exact(3) {
             let (pc, op, aux) = (t[0] as u32, t[1] as u8, t[2]);
             ops.insert(pc, (op, aux));
             stores_slot0 |= (OP_ISTORE..=OP_ASTORE).contains(&op) && aux == 0;
@@ -137,6 +193,64 @@ impl MethodMeta {
                 );
             }
         }
+        let mut layout_at = Vec::new();
+        let mut layouts = Vec::new();
+        while let [pc, nl, ns, more @ ..] = lays {
+            let bad_layout = || HarnessError::Decode(format!("bad layout at pc {pc} in {name}"));
+            let (Ok(pc), Ok(nl), Ok(ns)) = (
+                u16::try_from(*pc),
+                usize::try_from(*nl),
+                usize::try_from(*ns),
+            ) else {
+                return Err(bad_layout());
+            };
+            if more.len() < nl + ns || !ops.contains_key(&(pc as u32)) {
+                return Err(bad_layout());
+            }
+            let (codes, next) = more.split_at(nl + ns);
+            lays = next;
+            let kinds = codes
+                .iter()
+                .map(|&c| {
+                    Ok(match c & 7 {
+                        K_INT => Kind::Int,
+                        K_FLOAT => Kind::Float,
+                        K_LONG => Kind::Long,
+                        K_DOUBLE => Kind::Double,
+                        K_REF => Kind::Ref,
+                        K_TOP => Kind::Top,
+                        K_UNINIT => {
+                            let site = (c >> 3) - 1;
+                            let known = match u32::try_from(site) {
+                                Ok(site) => news.contains_key(&site),
+                                Err(_) => site == -1,
+                            };
+                            if !known {
+                                return Err(HarnessError::Decode(format!(
+                                    "object under construction from pc {site} at pc {pc} in \
+                                     {name}, not a `new`"
+                                )));
+                            }
+                            Kind::New(site)
+                        }
+                        _ => return Err(bad_layout()),
+                    })
+                })
+                .collect::<Result<Box<[Kind]>, HarnessError>>()?;
+            let ints = kinds.iter().map(|k| k.width()).sum();
+            let pc = pc as usize;
+            if layout_at.len() <= pc {
+                layout_at.resize(pc + 1, NONE);
+            }
+            if layout_at[pc] != NONE {
+                return Err(bad_layout());
+            }
+            layout_at[pc] = layouts.len() as u32;
+            layouts.push(StepLayout { nl, kinds, ints });
+        }
+        if !lays.is_empty() {
+            return Err(HarnessError::Decode(format!("bad layouts in {name}")));
+        }
         Ok(MethodMeta {
             class: class.to_string(),
             name: mname.to_string(),
@@ -146,7 +260,15 @@ impl MethodMeta {
             fields,
             news,
             stores_slot0,
+            layout_at,
+            layouts,
         })
+    }
+
+    /// The layout of a step at `pc`, if the method has a probe there.
+    fn layout(&self, pc: u32) -> Option<&StepLayout> {
+        let i = *self.layout_at.get(pc as usize)?;
+        self.layouts.get(i as usize)
     }
 
     fn op(&self, pc: u32) -> Option<(u8, i32)> {
@@ -272,8 +394,39 @@ enum Val {
     New(i32),
 }
 
-/// Reads one tagged value at `*p`.
-fn read_val(buf: &[i32], p: &mut usize) -> Result<Val, HarnessError> {
+/// The step header at `p`: (mid, pc, depth, offset of the values), None if truncated.
+fn header_at(buf: &[i32], p: usize) -> Option<(u32, u32, usize, usize)> {
+    let w = *buf.get(p)?;
+    if w == WIDE {
+        let h = buf.get(p + 1..p + 4)?;
+        Some((h[0] as u32, h[1] as u32, h[2] as usize, p + 4))
+    } else {
+        let depth = *buf.get(p + 1)?;
+        Some(((w as u32) >> 16, w as u32 & 0xffff, depth as usize, p + 2))
+    }
+}
+
+/// Reads one untagged step value of kind `k` at `*p` (decode() checked the step's length).
+fn read_val(k: Kind, buf: &[i32], p: &mut usize) -> Val {
+    let at = *p;
+    *p += k.width();
+    let long = || ((buf[at] as u32 as u64) << 32) | buf[at + 1] as u32 as u64;
+    Val::C(match k {
+        Kind::Int => CValue::Int(buf[at]),
+        Kind::Float => CValue::Float(buf[at] as u32),
+        Kind::Long => CValue::Long(long() as i64),
+        Kind::Double => CValue::Double(long()),
+        Kind::Ref => match buf[at] {
+            0 => CValue::Null,
+            id => CValue::Ref(ObjId(id as u32)),
+        },
+        Kind::Top => CValue::Top,
+        Kind::New(site) => return Val::New(site),
+    })
+}
+
+/// Reads one tagged value of a heap record at `*p`.
+fn read_field(buf: &[i32], p: &mut usize) -> Result<CValue, HarnessError> {
     let get = |i: usize| buf.get(i).copied().ok_or_else(|| bad("truncated value"));
     let tag = get(*p)?;
     let v = match tag {
@@ -303,28 +456,9 @@ fn read_val(buf: &[i32], p: &mut usize) -> Result<Val, HarnessError> {
                 _ => CValue::Uninit(UNSEEN),
             }
         }
-        T_TOP => {
-            *p += 1;
-            CValue::Top
-        }
-        T_UNINIT => {
-            *p += 2;
-            return Ok(Val::New(get(*p - 1)?));
-        }
         t => return Err(bad(format!("bad value tag {t} at {}", *p))),
     };
-    Ok(Val::C(v))
-}
-
-/// Reads one tagged value of a heap record (never an object under construction).
-fn read_field(buf: &[i32], p: &mut usize) -> Result<CValue, HarnessError> {
-    match read_val(buf, p)? {
-        Val::C(v) => Ok(v),
-        Val::New(_) => Err(bad(format!(
-            "uninitialized value in a heap record at {}",
-            *p
-        ))),
-    }
+    Ok(v)
 }
 
 /// One heap-log / snapshot record: (step, id, object).
@@ -422,33 +556,26 @@ impl TraceData {
         let mut active: Vec<u32> = Vec::new();
         let mut p = 0usize;
         while p < buf.len() {
-            if p + HEADER > buf.len() {
+            let Some((mid, pc, depth, values)) = header_at(&buf, p) else {
                 return Err(bad("truncated step header"));
-            }
-            let mid = buf[p] as u32;
+            };
             if mid as usize >= methods.len() {
                 return Err(bad(format!(
                     "unknown method id {mid} at step {}",
                     off.len()
                 )));
             }
-            let depth = buf[p + 2].max(1) as usize;
-            let n = buf[p + 3] as usize + buf[p + 4] as usize;
+            let depth = depth.max(1);
             let i = off.len() as u32;
+            let Some(layout) = methods[mid as usize].layout(pc) else {
+                return Err(bad(format!(
+                    "no layout for pc {pc} of method {mid} at step {i}"
+                )));
+            };
             off.push(p as u32);
-            p += HEADER;
-            for _ in 0..n {
-                if let Val::New(site) = read_val(&buf, &mut p)? {
-                    let known = match u32::try_from(site) {
-                        Ok(pc) => methods[mid as usize].news.contains_key(&pc),
-                        Err(_) => site == -1,
-                    };
-                    if !known {
-                        return Err(bad(format!(
-                            "object under construction from pc {site} at step {i}, not a `new`"
-                        )));
-                    }
-                }
+            p = values + layout.ints;
+            if p > buf.len() {
+                return Err(bad("truncated step values"));
             }
             active.truncate(depth - 1);
             caller.push(active.last().copied().unwrap_or(NONE));
@@ -483,16 +610,10 @@ impl TraceData {
         self.off.len()
     }
 
-    fn header(&self, i: usize) -> (u32, u32, usize, usize, usize) {
-        let p = self.off[i] as usize;
-        let b = &self.buf[p..p + HEADER];
-        (
-            b[0] as u32,
-            b[1] as u32,
-            b[2] as usize,
-            b[3] as usize,
-            b[4] as usize,
-        )
+    /// (mid, pc, depth, offset of the values) of step `i`.
+    fn header(&self, i: usize) -> (u32, u32, usize, usize) {
+        // decode() read every step's header
+        header_at(&self.buf, self.off[i] as usize).unwrap_or((0, 0, 0, 0))
     }
 
     fn meta(&self, mid: u32) -> &Arc<MethodMeta> {
@@ -517,14 +638,17 @@ impl TraceData {
 
     /// Locals (padded to max_locals with Top) and stack (top first) of step `i`.
     fn values(&self, i: usize) -> (Vec<Val>, Vec<Val>) {
-        let (mid, _, _, nl, ns) = self.header(i);
-        let max_locals = self.meta(mid).max_locals;
-        let mut p = self.off[i] as usize + HEADER;
+        let (mid, pc, _, mut p) = self.header(i);
+        let m = self.meta(mid);
         let top = Val::C(CValue::Top);
-        let mut next = || read_val(&self.buf, &mut p).unwrap_or(top); // validated in decode()
-        let mut locals: Vec<Val> = (0..nl).map(|_| next()).collect();
-        let stack: Vec<Val> = (0..ns).map(|_| next()).collect();
-        locals.resize(max_locals.max(nl), top);
+        // decode() checked that the step has a layout and its values are in the buffer
+        let Some(layout) = m.layout(pc) else {
+            return (vec![top; m.max_locals], Vec::new());
+        };
+        let (lk, sk) = layout.kinds.split_at(layout.nl);
+        let mut locals: Vec<Val> = lk.iter().map(|&k| read_val(k, &self.buf, &mut p)).collect();
+        let stack: Vec<Val> = sk.iter().map(|&k| read_val(k, &self.buf, &mut p)).collect();
+        locals.resize(m.max_locals.max(layout.nl), top);
         (locals, stack)
     }
 
@@ -727,7 +851,7 @@ impl TraceData {
         let n = self.len();
         let mut writes: Vec<(u32, u32, u32, CValue)> = Vec::new(); // (id, slot, step, value)
         for i in 0..n {
-            let (mid, pc, depth, ..) = self.header(i);
+            let (mid, pc, depth, _) = self.header(i);
             let m = self.meta(mid);
             let Some((op, _)) = m.op(pc) else { continue };
             let len = match op {
@@ -738,7 +862,7 @@ impl TraceData {
             if i + 1 >= n {
                 continue;
             }
-            let (mid2, pc2, depth2, ..) = self.header(i + 1);
+            let (mid2, pc2, depth2, _) = self.header(i + 1);
             if mid2 != mid || depth2 != depth || pc2 != pc + len {
                 continue; // the store threw
             }
@@ -882,5 +1006,23 @@ fn truncate(desc: u8, v: CValue) -> CValue {
         (b'C', CValue::Int(x)) => CValue::Int(x as u16 as i32),
         (b'S', CValue::Int(x)) => CValue::Int(x as i16 as i32),
         _ => v,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_headers_pack_method_and_pc_or_escape_wide_method_ids() {
+        // mid 3, pc 17, depth 2, then one value; mid 0x8001 packs into a negative int
+        let buf = [3 << 16 | 17, 2, 42, (0x8001u32 << 16 | 5) as i32, 1];
+        assert_eq!(header_at(&buf, 0), Some((3, 17, 2, 2)));
+        assert_eq!(header_at(&buf, 3), Some((0x8001, 5, 1, 5)));
+        // a method id above 16 bits: -1, mid, pc, depth
+        let wide = [WIDE, 70_000, 65_534, 4, 7];
+        assert_eq!(header_at(&wide, 0), Some((70_000, 65_534, 4, 4)));
+        assert_eq!(header_at(&wide[..3], 0), None);
+        assert_eq!(header_at(&buf[..1], 0), None);
     }
 }

@@ -19,7 +19,10 @@
  * a static initialiser that does not terminate ends the run at the step budget.
  *
  * Every instrumented method is registered in a process-wide table (method id -> class,
- * name, descriptor, max_locals, per-pc opcode + auxiliary info) that the Rust side pulls.
+ * name, descriptor, max_locals, per-pc opcode + auxiliary info, per-pc value layout) that the
+ * Rust side pulls. The kinds of the locals and stack entries at a pc are static (the verifier's
+ * types), so the layout is emitted once here and a step records untagged values only; a TOP or
+ * an object under construction (its site is static too) records nothing.
  */
 package tracer;
 
@@ -72,9 +75,12 @@ public final class Instrumenter {
     }
 
     /**
-     * [maxLocals, (pc, opcode, aux)*] of method {@code mid}; aux = pops for invokes, string index
-     * of "owner.name:desc" for putfield, string index of the class for new, the local slot for
-     * loads and stores, else -1.
+     * [maxLocals, nInsns, (pc, opcode, aux)*nInsns, (pc, nl, ns, code*(nl + ns))*] of method
+     * {@code mid}; aux = pops for invokes, string index of "owner.name:desc" for putfield, string
+     * index of the class for new, the local slot for loads and stores, else -1. The second part
+     * has one layout per probed (reachable) instruction: the kinds of the locals (by slot) and
+     * of the stack entries (top first) its step records, a code each: {@code kind}, or for an
+     * object under construction {@code K_UNINIT | (site + 1) << 3}.
      */
     public static synchronized int[] methodInfo(int mid) {
         return methodInfos.get(mid);
@@ -390,6 +396,11 @@ public final class Instrumenter {
 
     private static final int K_INT = 0, K_FLOAT = 1, K_LONG = 2, K_DOUBLE = 3, K_REF = 4, K_TOP = 5, K_UNINIT = 6;
 
+    /** Ints a value of kind {@code k} takes in the trace buffer. */
+    private static int width(int k) {
+        return k == K_LONG || k == K_DOUBLE ? 2 : k == K_TOP || k == K_UNINIT ? 0 : 1;
+    }
+
     private static int kindOf(Object t) {
         if (t == Opcodes.INTEGER) return K_INT;
         if (t == Opcodes.FLOAT) return K_FLOAT;
@@ -409,6 +420,8 @@ public final class Instrumenter {
         final String owner, name, desc;
         final Set<Label> handlers = new HashSet<>();
         final List<int[]> info = new ArrayList<>();
+        /** Per probe: pc, nl, ns, codes (see {@link Instrumenter#methodInfo}). */
+        final List<int[]> layouts = new ArrayList<>();
         /** Labels visited since the last original instruction (they sit before its probe). */
         final List<Label> pending = new ArrayList<>();
         /**
@@ -429,7 +442,7 @@ public final class Instrumenter {
             this.owner = owner;
             this.name = name;
             this.desc = desc;
-            this.mid = register(owner, name, desc, new int[] {maxLocals});
+            this.mid = register(owner, name, desc, new int[] {maxLocals, 0});
         }
 
         @Override
@@ -525,19 +538,23 @@ public final class Instrumenter {
             return pc;
         }
 
+        /** Layout code of a value of kind {@code k} and AnalyzerAdapter type {@code type}. */
+        private int code(int k, Object type) {
+            return k == K_UNINIT ? K_UNINIT | (site(type) + 1) << 3 : k;
+        }
+
         /**
-         * Records kind {@code k} from slot {@code slot} (value already not on the stack);
-         * {@code type} is the AnalyzerAdapter's type of the value.
+         * Records kind {@code k} from slot {@code slot} (value already not on the stack). TOP and
+         * objects under construction record nothing: the layout has them.
          */
-        private void record(int k, int slot, Object type) {
+        private void record(int k, int slot) {
             switch (k) {
                 case K_INT: load(k, slot); rec("i", "(I)V"); break;
                 case K_FLOAT: load(k, slot); rec("f", "(F)V"); break;
                 case K_LONG: load(k, slot); rec("j", "(J)V"); break;
                 case K_DOUBLE: load(k, slot); rec("d", "(D)V"); break;
                 case K_REF: load(k, slot); rec("a", "(Ljava/lang/Object;)V"); break;
-                case K_TOP: rec("top", "()V"); break;
-                default: push(site(type)); rec("uninit", "(I)V"); break;
+                default: break;
             }
         }
 
@@ -577,16 +594,36 @@ public final class Instrumenter {
             for (int k = n - 1; k >= 0; k--) {
                 store(kinds[k], slots[k]);
             }
-            push(mid);
-            push(pc);
-            push(nl);
-            push(n);
-            rec(handler ? "beginH" : "begin", "(IIII)V");
+            int[] layout = new int[3 + nl + n];
+            layout[0] = pc;
+            layout[1] = nl;
+            layout[2] = n;
+            int ints = 0;
             for (int s = 0; s < nl; s++) {
-                record(kindOf(loc.get(s)), s, loc.get(s));
+                int k = kindOf(loc.get(s));
+                layout[3 + s] = code(k, loc.get(s));
+                ints += width(k);
             }
             for (int k = n - 1; k >= 0; k--) { // top of stack first
-                record(kinds[k], slots[k], types[k]);
+                layout[3 + nl + (n - 1 - k)] = code(kinds[k], types[k]);
+                ints += width(kinds[k]);
+            }
+            layouts.add(layout);
+            if (mid < 1 << 16) { // one header int: mid << 16 | pc (pc < 0xffff)
+                push(mid << 16 | pc);
+                push(ints);
+                rec(handler ? "beginH" : "begin", "(II)V");
+            } else {
+                push(mid);
+                push(pc);
+                push(ints);
+                rec(handler ? "beginHWide" : "beginWide", "(III)V");
+            }
+            for (int s = 0; s < nl; s++) {
+                record(kindOf(loc.get(s)), s);
+            }
+            for (int k = n - 1; k >= 0; k--) { // top of stack first
+                record(kinds[k], slots[k]);
             }
             rec("end", "()V");
             for (int k = 0; k < n; k++) {
@@ -714,10 +751,20 @@ public final class Instrumenter {
                 throw new IllegalStateException("instruction count mismatch in " + owner + "." + name + desc
                         + ": " + (idx - 1) + " visited, " + (pcs.length - 1) + " in Code");
             }
-            int[] out = new int[1 + 3 * info.size()];
+            int len = 2 + 3 * info.size();
+            for (int[] l : layouts) {
+                len += l.length;
+            }
+            int[] out = new int[len];
             out[0] = maxLocals;
+            out[1] = info.size();
             for (int i = 0; i < info.size(); i++) {
-                System.arraycopy(info.get(i), 0, out, 1 + 3 * i, 3);
+                System.arraycopy(info.get(i), 0, out, 2 + 3 * i, 3);
+            }
+            int o = 2 + 3 * info.size();
+            for (int[] l : layouts) {
+                System.arraycopy(l, 0, out, o, l.length);
+                o += l.length;
             }
             setInfo(mid, out);
             super.visitEnd();

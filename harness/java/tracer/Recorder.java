@@ -1,12 +1,14 @@
 /*
  * Runtime side of the tracer: the static calls that instrumented code makes.
  *
- * Trace buffer (int[]), per step: mid, pc, depth, nLocals, nStack, then nLocals + nStack tagged
- * values (locals by slot, then the operand stack TOP FIRST). Tags: INT v | FLOAT bits |
- * LONG hi lo | DOUBLE hi lo | REF id (0 = null) | TOP | UNINIT site. An UNINIT value is an
- * object whose constructor has not run yet; its site is the original pc of the `new` that
- * created it, or -1 for `this` in a constructor before `super()` (within one frame the verifier
- * makes equal sites one object).
+ * Trace buffer (int[]), per step: mid << 16 | pc, depth (or -1, mid, pc, depth if the method id
+ * does not fit in 16 bits; no pc is 0xffff), then the step's values untagged: the locals by
+ * slot, then the operand stack TOP FIRST. Their kinds are static per pc, so the instrumenter's
+ * method table has them (the layout of each pc, see Instrumenter.methodInfo) and the values are
+ * INT v | FLOAT bits | LONG hi lo | DOUBLE hi lo | REF id (0 = null); a TOP or an UNINIT value
+ * takes no ints. An UNINIT value is an object whose constructor has not run yet; its site (in the
+ * layout) is the original pc of the `new` that created it, or -1 for `this` in a constructor
+ * before `super()` (within one frame the verifier makes equal sites one object).
  *
  * Objects get ids at first sight (identity map). At first sight an object and every not yet
  * seen object reachable from it are dumped into the heap log (int[]):
@@ -17,7 +19,8 @@
  * classes declare, none of a JDK class: see instanceFields.) Later writes are not logged here; the
  * Rust decoder replays putfield / xastore from the recorded pre-state operands. In verify mode
  * a full snapshot of every known object is taken at pseudo-random steps (same encoding, into a
- * separate buffer) so the replay can be checked.
+ * separate buffer) so the replay can be checked. Heap records keep tagged values: INT v |
+ * FLOAT bits | LONG hi lo | DOUBLE hi lo | REF id (0 = null, -1 in a snapshot: never seen).
  *
  * A step budget ends the run with StepBudgetExceeded; static initialisers spend it through
  * tick(). A StackOverflowError inside recorder
@@ -37,7 +40,8 @@ import java.util.SplittableRandom;
 public final class Recorder {
     private Recorder() {}
 
-    public static final int T_INT = 0, T_FLOAT = 1, T_LONG = 2, T_DOUBLE = 3, T_REF = 4, T_TOP = 5, T_UNINIT = 6;
+    /** Tags of heap-record values (trace steps are untagged). */
+    public static final int T_INT = 0, T_FLOAT = 1, T_LONG = 2, T_DOUBLE = 3, T_REF = 4;
     public static final int K_INSTANCE = 0, K_ARRAY = 1, K_STRING = 2;
 
     // ---- strings (process-wide, never reset; Rust pulls new entries) ----------------------
@@ -60,6 +64,8 @@ public final class Recorder {
 
     // ---- per-run state ---------------------------------------------------------------------
     static int[] buf = new int[1 << 12];
+    /** Trace buffers up to this many ints (64 MiB) are kept from run to run. */
+    static final int KEEP_TRACE_INTS = 1 << 24;
     static int pos;
     static int stepStart;
     static boolean open;
@@ -89,8 +95,10 @@ public final class Recorder {
 
     /** Clears all per-run state. {@code seed} is used only if {@code verifyReplay}. */
     public static void reset(long max, boolean verifyReplay, long seed) {
-        // buffers are reused unless a long run grew them (then they are dropped)
-        if (buf.length > 1 << 16) {
+        // buffers are reused unless a long run grew them (then they are dropped); the trace
+        // buffer is kept up to KEEP_TRACE_INTS: regrowing it would cost a long run more than
+        // recording its steps (zeroed allocations and copies of the doubled arrays)
+        if (buf.length > KEEP_TRACE_INTS) {
             buf = new int[1 << 12];
         }
         pos = 0;
@@ -135,7 +143,37 @@ public final class Recorder {
         depth--;
     }
 
-    public static void begin(int mid, int pc, int nl, int ns) {
+    /** Opens a step at {@code at} = mid << 16 | pc that writes {@code n} value ints. */
+    public static void begin(int at, int n) {
+        int p = start(2 + n);
+        buf[p] = at;
+        buf[p + 1] = depth;
+        pos = p + 2;
+    }
+
+    /** {@link #begin} for a method id that does not fit in 16 bits. */
+    public static void beginWide(int mid, int pc, int n) {
+        int p = start(4 + n);
+        int[] b = buf;
+        b[p] = -1;
+        b[p + 1] = mid;
+        b[p + 2] = pc;
+        b[p + 3] = depth;
+        pos = p + 4;
+    }
+
+    /** Starts a step of {@code ints} ints; returns its position in {@link #buf}. */
+    private static int start(int ints) {
+        int p = pos;
+        if (open || p + ints > buf.length || steps >= maxSteps || broken != null) {
+            return startSlow(ints);
+        }
+        stepStart = p;
+        open = true;
+        return p;
+    }
+
+    private static int startSlow(int ints) {
         if (broken != null) {
             throw broken;
         }
@@ -148,7 +186,7 @@ public final class Recorder {
             throw new StepBudgetExceeded(maxSteps);
         }
         try {
-            int need = pos + 5 + 3 * (nl + ns);
+            int need = pos + ints;
             if (need > buf.length) {
                 buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
             }
@@ -158,14 +196,7 @@ public final class Recorder {
         }
         stepStart = pos;
         open = true;
-        int[] b = buf;
-        int p = pos;
-        b[p] = mid;
-        b[p + 1] = pc;
-        b[p + 2] = depth;
-        b[p + 3] = nl;
-        b[p + 4] = ns;
-        pos = p + 5;
+        return pos;
     }
 
     /** Probe of static initialisers: they are not traced, but they spend the step budget. */
@@ -177,7 +208,18 @@ public final class Recorder {
     }
 
     /** First probe of an exception handler: re-synchronise the depth counter by a stack walk. */
-    public static void beginH(int mid, int pc, int nl, int ns) {
+    public static void beginH(int at, int n) {
+        resync();
+        begin(at, n);
+    }
+
+    /** {@link #beginH} for a method id that does not fit in 16 bits. */
+    public static void beginHWide(int mid, int pc, int n) {
+        resync();
+        beginWide(mid, pc, n);
+    }
+
+    private static void resync() {
         if (broken != null) {
             throw broken;
         }
@@ -187,7 +229,6 @@ public final class Recorder {
             broken = e;
             throw e;
         }
-        begin(mid, pc, nl, ns);
     }
 
     private static int walkDepth() {
@@ -199,76 +240,61 @@ public final class Recorder {
     }
 
     public static void i(int v) {
-        int p = pos;
-        buf[p] = T_INT;
-        buf[p + 1] = v;
-        pos = p + 2;
+        buf[pos++] = v;
     }
 
     public static void f(float v) {
-        int p = pos;
-        buf[p] = T_FLOAT;
-        buf[p + 1] = Float.floatToRawIntBits(v);
-        pos = p + 2;
+        buf[pos++] = Float.floatToRawIntBits(v);
     }
 
     public static void j(long v) {
         int p = pos;
-        buf[p] = T_LONG;
-        buf[p + 1] = (int) (v >>> 32);
-        buf[p + 2] = (int) v;
-        pos = p + 3;
+        buf[p] = (int) (v >>> 32);
+        buf[p + 1] = (int) v;
+        pos = p + 2;
     }
 
     public static void d(double v) {
         long bits = Double.doubleToRawLongBits(v);
         int p = pos;
-        buf[p] = T_DOUBLE;
-        buf[p + 1] = (int) (bits >>> 32);
-        buf[p + 2] = (int) bits;
-        pos = p + 3;
+        buf[p] = (int) (bits >>> 32);
+        buf[p + 1] = (int) bits;
+        pos = p + 2;
     }
+
+    // The probes' entry points stay within C2's MaxInlineSize (35 bytecodes) with their rare
+    // paths in separate methods: a call site the profile does not count as hot inlines only such
+    // small methods, and a call per recorded value costs more than the value.
 
     public static void a(Object o) {
-        int id = 0;
-        if (o != null) {
-            try {
-                id = id(o);
-            } catch (StackOverflowError e) {
-                broken = e;
-                throw e;
-            }
+        buf[pos++] = o == null ? 0 : ref(o);
+    }
+
+    private static int ref(Object o) {
+        try {
+            return id(o);
+        } catch (StackOverflowError e) {
+            broken = e;
+            throw e;
         }
-        int p = pos;
-        buf[p] = T_REF;
-        buf[p + 1] = id;
-        pos = p + 2;
-    }
-
-    public static void top() {
-        buf[pos++] = T_TOP;
-    }
-
-    /** An object under construction; {@code site}: pc of its `new`, -1 for uninitialized `this`. */
-    public static void uninit(int site) {
-        int p = pos;
-        buf[p] = T_UNINIT;
-        buf[p + 1] = site;
-        pos = p + 2;
     }
 
     public static void end() {
         open = false;
         long s = steps++;
         if (s == nextSnap) {
-            try {
-                snapshot(s);
-            } catch (StackOverflowError e) {
-                broken = e;
-                throw e;
-            }
-            nextSnap = s + 1 + rnd.nextInt(16);
+            snap(s);
         }
+    }
+
+    private static void snap(long s) {
+        try {
+            snapshot(s);
+        } catch (StackOverflowError e) {
+            broken = e;
+            throw e;
+        }
+        nextSnap = s + 1 + rnd.nextInt(16);
     }
 
     // ---- object ids and the heap log -------------------------------------------------------

@@ -120,6 +120,7 @@ fn trace_bench(fixtures: &std::path::Path, iters: i32, repeats: usize) -> Result
     let (mut plain, mut traced, mut total, mut decode) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut steps = 0;
+    let mut cold = (0.0, 0.0);
     for r in 0..repeats + 1 {
         let p = run_plain(&cp, "Bench", "walk", "(LList;I)I", &input, &opts)
             .map_err(|e| format!("plain run failed: {e}"))?;
@@ -143,7 +144,9 @@ fn trace_bench(fixtures: &std::path::Path, iters: i32, repeats: usize) -> Result
         let frames = t1.elapsed().as_secs_f64();
         steps = t.len();
         if r == 0 {
-            continue; // warm-up (JVM start, first ASM use)
+            // warm-up (JVM start, first ASM use, buffers grown from their small size)
+            cold = (p.run_nanos as f64, t.run_nanos as f64);
+            continue;
         }
         plain.push(p.run_nanos as f64);
         traced.push(t.run_nanos as f64);
@@ -164,6 +167,12 @@ fn trace_bench(fixtures: &std::path::Path, iters: i32, repeats: usize) -> Result
     println!(
         "  overhead traced/plain                   {:>10.1} x",
         t / p
+    );
+    println!(
+        "  first (warm-up) run: plain {:.3} ms, traced {:.3} ms = {:.1} ns/step",
+        cold.0 / 1e6,
+        cold.1 / 1e6,
+        cold.1 / steps as f64
     );
     println!(
         "  recorded steps per second               {:>10.2} M",
