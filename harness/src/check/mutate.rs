@@ -38,6 +38,38 @@
 //!   nothing; the structure below is governed by the predicates of its children. (The
 //!   engine's `⊑` is stricter here — condition (m) wants `⟲` on every reference of a cycle —
 //!   which is sound for the engine and does not matter for concrete states.)
+//! * **interval invariant**: `narrow-interval` of `r` at node `n` to `J` when the forward
+//!   interval invariant of the graph ([`Invariant`], module `invariant`) puts `r`'s witness
+//!   at `n` inside `J` on every path the check can match from the start node. The invariant
+//!   uses only what the check verifies on such a path (node intervals, edge labels whose
+//!   operands it binds) and what the JVM guarantees (a refinement, split or instance edge keeps
+//!   the concrete state; an instruction changes only the locals, stack entries and heap it
+//!   writes). So on a trace the original accepts, every node of its path still takes the
+//!   concrete state — `n` included, with the same witness — and every label is evaluated
+//!   on the same witnesses: the mutant accepts it along the same path.
+//! * **distinct positions**: dropping `a =? b` at a node where the must-distinct analysis
+//!   (module `distinct`) shows that every position of `a` and every position of `b` never
+//!   hold one object on a matchable path: the check's condition (f) never needs the
+//!   predicate there. The analysis starts from the nodes' own distinctness (two references
+//!   without `=?` are different objects, which the check verifies at every node of a path)
+//!   and carries it along edges by positions, like the interval invariant.
+//! * **unreachable**: a node-state mutant of a node that no path the check can match from the
+//!   start node reaches (only dead edges lead to it, see below).
+//! * **dead edge**: `drop-refinement`, `flip-label` or `retarget-instance` of an edge that no
+//!   matchable path takes — its source is unreachable, a relation label contradicts the
+//!   source's interval invariant, a value the check surely reads (a stack entry, a live
+//!   local) falls outside the target's interval, or the target puts one existing object at
+//!   two surely read positions that the source shows distinct (e.g. `cur = head` after a
+//!   step along an acyclic list). The original's accepted paths avoid the edge, so they are
+//!   paths of the mutant too (for a flipped label: the mutant accepts at least as much).
+//!
+//! The analyses read a local only where the method's bytecode keeps it live (module
+//! `liveness`): the check skips a local the recorder shows untyped, and a live local never is.
+//! * **instance-preserving under the interval invariant**: a retargeted instance edge whose
+//!   source state, with its intervals narrowed to the invariant, is an instance of the new
+//!   target by the engine's `⊑`: every concrete state the check meets at the source is an
+//!   instance of that narrowed state, so the edge is correct for all of them (the same trust
+//!   in the engine's `⊑` as instance-preserving).
 //!
 //! With `jtg mutate --enumerate`, a survivor is re-checked on ten times as many inputs of
 //! another seed and larger structures; one that survives that too is listed as equivalent by
@@ -54,9 +86,52 @@
 //! inputs it no longer covers).
 
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
-use jtg_engine::state::{ArithOp, HeapValue, Interval, MustReach, Ref, State};
+use jtg_engine::state::{ArithOp, HeapValue, IntSemantics, Interval, MustReach, Ref, State};
 use jtg_engine::{Graph, Program};
 use std::collections::BTreeSet;
+
+mod distinct;
+mod invariant;
+mod liveness;
+use distinct::Distinct;
+pub use invariant::Invariant;
+
+/// The graph analyses behind the proofs: the interval invariant and the must-distinct
+/// positions, each excluding the edges the other shows dead.
+pub struct Analyses {
+    pub intervals: Invariant,
+    distinct: Distinct,
+    facts: Vec<invariant::Facts>,
+}
+
+impl Analyses {
+    pub fn of(g: &Graph, prog: &Program, sem: IntSemantics) -> Analyses {
+        let facts = invariant::facts(g, prog);
+        let first = Invariant::of(g, &facts, sem, None);
+        let distinct = Distinct::of(g, &facts, &first.edges);
+        let intervals = Invariant::of(g, &facts, sem, Some(&distinct.dead));
+        Analyses {
+            intervals,
+            distinct,
+            facts,
+        }
+    }
+
+    /// Whether no matchable path reaches node `n`.
+    pub fn unreachable(&self, n: NodeId) -> bool {
+        self.intervals.nodes[n].is_none() || self.distinct.nodes[n].is_none()
+    }
+
+    /// Whether no matchable path takes edge `k`.
+    pub fn dead(&self, k: usize) -> bool {
+        !self.intervals.edges[k] || self.distinct.dead[k]
+    }
+
+    /// Whether `a` and `b` are never one object at node `n`.
+    pub fn never_same(&self, n: NodeId, a: Ref, b: Ref) -> bool {
+        self.distinct.never_same(&self.facts[n], n, a, b)
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Operator {
@@ -145,8 +220,10 @@ impl Mutant {
 }
 
 /// Every mutant of `g`, in a fixed order.
-pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
+pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
     let mut out = Vec::new();
+    let an = Analyses::of(g, prog, sem);
+    let gone = |n: NodeId| an.unreachable(n).then(|| UNREACHABLE.to_string());
     let push = |out: &mut Vec<Mutant>,
                 op: Operator,
                 desc: String,
@@ -175,13 +252,14 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
         for &k in &outs {
             let e = &g.edges[k];
             let m = Change::RemoveEdge(k);
+            let eq = an.dead(k).then(|| DEAD_EDGE.to_string());
             push(
                 &mut out,
                 Operator::DropRefinement,
                 format!("drop the {} edge {} → {}", e.kind, e.from, e.to),
                 m,
                 false,
-                None,
+                eq,
             );
         }
     }
@@ -196,31 +274,45 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
             }
             for (side, narrowed) in narrow(iv) {
                 let m = Change::SetInt(n, *r, narrowed);
+                let eq = match &an.intervals.nodes[n] {
+                    _ if an.unreachable(n) => Some(UNREACHABLE.to_string()),
+                    None => Some(UNREACHABLE.to_string()),
+                    Some(ivs) => ivs
+                        .get(r)
+                        .filter(|i| i.is_subset_of(&narrowed))
+                        .map(|i| format!("{INVARIANT}: {r} ∈ {i} at node {n} on every path")),
+                };
                 push(
                     &mut out,
                     Operator::NarrowInterval,
                     format!("node {n}: {r} = {iv} narrowed at its {side} end to {narrowed}"),
                     m,
                     start,
-                    None,
+                    eq,
                 );
             }
         }
         let p = &st.preds;
         for &(a, b) in &p.may_equal {
             let m = Change::RemoveMayEqual(n, a, b);
+            let eq = gone(n).or_else(|| {
+                an.never_same(n, a, b)
+                    .then(|| format!("{DISTINCT}: {a} and {b} are never one object at node {n}"))
+            });
             push(
                 &mut out,
                 Operator::DropPredicate,
                 format!("node {n}: drop {a} =? {b}"),
                 m,
                 start,
-                None,
+                eq,
             );
         }
         for &(a, b) in &p.joins {
             let m = Change::RemoveJoin(n, a, b);
-            let eq = if realized(st, a) && realized(st, b) {
+            let eq = if an.unreachable(n) {
+                gone(n)
+            } else if realized(st, a) && realized(st, b) {
                 Some(VACUOUS_REALIZED.to_string())
             } else if a == b && p.is_non_tree(a) {
                 Some(REDUNDANT.to_string())
@@ -240,7 +332,9 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
         }
         for &r in &p.non_tree {
             let m = Change::RemoveNonTree(n, r);
-            let eq = if realized(st, r) {
+            let eq = if an.unreachable(n) {
+                gone(n)
+            } else if realized(st, r) {
                 Some(VACUOUS_REALIZED.to_string())
             } else if p.joins(r, r) {
                 Some(REDUNDANT.to_string())
@@ -258,7 +352,7 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
         }
         for r in p.cyclic.keys() {
             let m = Change::RemoveCyclic(n, *r);
-            let eq = realized(st, *r).then(|| VACUOUS_REALIZED.to_string());
+            let eq = gone(n).or_else(|| realized(st, *r).then(|| VACUOUS_REALIZED.to_string()));
             push(
                 &mut out,
                 Operator::DropPredicate,
@@ -296,13 +390,14 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
             }
             if let Some(f) = flip(l) {
                 let m = Change::SetLabel(k, j, f.clone());
+                let eq = an.dead(k).then(|| DEAD_EDGE.to_string());
                 push(
                     &mut out,
                     Operator::FlipLabel,
                     format!("edge {} → {}: `{l}` becomes `{f}`", e.from, e.to),
                     m,
                     false,
-                    None,
+                    eq,
                 );
             }
             let m = Change::RemoveLabel(k, j);
@@ -327,18 +422,24 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
                 continue;
             }
             let m = Change::Retarget(k, t);
-            let eq = jtg_engine::instance_of::is_instance(
-                &g.nodes[e.from].state,
-                &g.nodes[t].state,
-                prog,
-            )
-            .is_ok()
-            .then(|| {
-                format!(
+            let is = |s: &State| {
+                jtg_engine::instance_of::is_instance(s, &g.nodes[t].state, prog).is_ok()
+            };
+            let eq = if an.dead(k) {
+                Some(DEAD_EDGE.to_string())
+            } else if is(&g.nodes[e.from].state) {
+                Some(format!(
                     "instance-preserving: node {} ⊑ node {t} by the engine's ⊑",
                     e.from
-                )
-            });
+                ))
+            } else if an.intervals.tightened(g, e.from).is_some_and(|s| is(&s)) {
+                Some(format!(
+                    "instance-preserving under the interval invariant: node {} with its intervals narrowed to the invariant ⊑ node {t} by the engine's ⊑",
+                    e.from
+                ))
+            } else {
+                None
+            };
             push(
                 &mut out,
                 Operator::RetargetInstance,
@@ -352,6 +453,12 @@ pub fn mutants(g: &Graph, prog: &Program) -> Vec<Mutant> {
     out
 }
 
+const UNREACHABLE: &str =
+    "unreachable: no path the check can match from the start node reaches the node";
+const INVARIANT: &str = "interval invariant";
+const DISTINCT: &str = "distinct positions";
+const DEAD_EDGE: &str =
+    "dead edge: by the interval invariant, no path the check can match takes the edge";
 const VACUOUS_REALIZED: &str = "vacuous-realized: the reference is realized with every field listed, so it has no hidden region for the permission to apply to";
 const REDUNDANT: &str =
     "redundant: r♦ and r %$ r grant the same permission (j), and the other one stays";

@@ -97,7 +97,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             base.len()
         );
     }
-    let all = mutants(&graph, &prog);
+    let all = mutants(&graph, &prog, sem);
     let derived = all.len();
     let picked = sample(all, a.max_mutants);
     let runs: Vec<&dyn ConcreteRun> = base.iter().map(|t| t as &dyn ConcreteRun).collect();
@@ -131,6 +131,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
             };
         }
     }
+    // an equivalence proof that a run refutes is a bug of the proof: report it, fail
+    let refuted: Vec<&str> = picked
+        .iter()
+        .zip(&fates)
+        .filter(|(mu, f)| mu.equivalent.is_some() && matches!(f, Fate::Killed { .. }))
+        .map(|(mu, _)| mu.description.as_str())
+        .collect();
+    for d in &refuted {
+        println!("  REFUTED    equivalence claimed for a killed mutant: {d}");
+    }
     let report = MutationReport {
         mutants: picked
             .iter()
@@ -140,7 +150,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         derived,
     };
     print_report(&m.to_string(), &report, a.verbose);
-    Ok(if report.score() >= a.min_score {
+    Ok(if report.score() >= a.min_score && refuted.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

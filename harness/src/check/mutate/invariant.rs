@@ -1,0 +1,641 @@
+//! Interval invariants of a graph: per node, per integer reference, an interval containing the
+//! reference's witness value on every partial path the check can match from the start node.
+//!
+//! The facts used are only ones the check verifies or the JVM guarantees:
+//!
+//! * a node's own interval (the check's condition (c));
+//! * the labels of an edge on the path (`res = a op b`, `a cond b`), where the check evaluated
+//!   them — it skips a label whose operand the witness does not bind, so a label constrains
+//!   only when its operands are *surely bound* (see [`Facts::surely_bound`]);
+//! * *positions*: an access path `lvk.slot.f.g` / `osk.j.f` / `result`, read like the check's
+//!   walk. Refinement, split and instance edges keep the concrete state, so a position names
+//!   the same value at both ends; an `eval` edge executes one instruction, whose effect on the
+//!   top frame's locals and stack is known (the frames below are untouched, and the heap too
+//!   unless the instruction writes it or may run a class initializer); a `return` edge of an
+//!   inlined call pops the callee's frame and pushes the result on the caller's stack.
+//!
+//! A position is a conditional fact, "if the run's value there is an integer the check reads,
+//! it lies in I": the check skips a local the JVM's verifier leaves untyped (a dead local at a
+//! merge point), so a reference held only by locals may be unbound. A reference's interval is
+//! the intersection over its positions that are surely read, or the hull over all of them.
+//!
+//! The fixpoint joins the contributions of all incoming edges (hull) and widens after a few
+//! rounds; every transfer is monotone and capped by the node's own interval, so it terminates.
+
+use jtg_engine::class::{ArrayKind, FieldType, Insn, Kind};
+use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
+use jtg_engine::state::{ArithOp, End, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
+use jtg_engine::{Graph, Program};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Where an access path starts (frames counted from the top, stack entries from the top).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Root {
+    Local(usize, usize),
+    Stack(usize, usize),
+    Result,
+}
+
+/// One step of an access path below a root.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Seg {
+    Field(String),
+    Elem(usize),
+}
+
+pub(super) type Pos = (Root, Vec<Seg>);
+
+/// The integer positions of one node's state and what its instruction reads.
+pub(super) struct Facts {
+    /// Integer positions, each with the reference the state puts there.
+    at: BTreeMap<Pos, Ref>,
+    /// Object positions (no `null`), each with its reference.
+    pub(super) objs: BTreeMap<Pos, Ref>,
+    /// The instruction the top frame executes next (none for program ends).
+    insn: Option<Insn>,
+    /// Locals (frame from the top, slot) that are live at their frame's pc (see `liveness`):
+    /// the check always compares them.
+    live: BTreeSet<(usize, usize)>,
+}
+
+/// The live locals per method and pc, computed once per method.
+type LiveCache = HashMap<MethodId, Option<HashMap<u32, BTreeSet<usize>>>>;
+
+/// The facts of every node of `g`.
+pub(super) fn facts(g: &Graph, prog: &Program) -> Vec<Facts> {
+    let mut cache = LiveCache::new();
+    g.nodes
+        .iter()
+        .map(|n| Facts::of(&n.state, prog, &mut cache))
+        .collect()
+}
+
+impl Facts {
+    fn of(s: &State, prog: &Program, cache: &mut LiveCache) -> Facts {
+        let mut at = BTreeMap::new();
+        let mut objs = BTreeMap::new();
+        let mut expanded = BTreeSet::new();
+        let mut live = BTreeSet::new();
+        for (k, f) in s.frames.iter().rev().enumerate() {
+            let by_pc = cache.entry(f.method.clone()).or_insert_with(|| {
+                let m = prog.method(&f.method).ok()?;
+                m.code.as_ref().map(super::liveness::live_in)
+            });
+            if let Some(slots) = by_pc.as_ref().and_then(|m| m.get(&f.pc)) {
+                live.extend(slots.iter().map(|&slot| (k, slot)));
+            }
+        }
+        for (k, f) in s.frames.iter().rev().enumerate() {
+            for (slot, r) in f.locals.iter().enumerate() {
+                if let Some(r) = r {
+                    walk(
+                        s,
+                        *r,
+                        (Root::Local(k, slot), vec![]),
+                        &mut at,
+                        &mut objs,
+                        &mut expanded,
+                    );
+                }
+            }
+            for (j, r) in f.stack.iter().rev().enumerate() {
+                walk(
+                    s,
+                    *r,
+                    (Root::Stack(k, j), vec![]),
+                    &mut at,
+                    &mut objs,
+                    &mut expanded,
+                );
+            }
+        }
+        if let Some(End::Return(Some(r))) = &s.end {
+            walk(
+                s,
+                *r,
+                (Root::Result, vec![]),
+                &mut at,
+                &mut objs,
+                &mut expanded,
+            );
+        }
+        let insn = s.top().and_then(|f| {
+            let c = prog.hierarchy.classpath().load(&f.method.class).ok()?;
+            let m = c.method(&f.method.name, Some(&f.method.desc)).ok()?;
+            m.code.as_ref()?.at(f.pc).cloned()
+        });
+        Facts {
+            at,
+            objs,
+            insn,
+            live,
+        }
+    }
+
+    /// Whether the check always reads position `p` of the run: a stack entry, the result, or a
+    /// live local (not below an object, which may be uninitialized and then not walked).
+    pub(super) fn surely_read(&self, p: &Pos) -> bool {
+        p.1.is_empty()
+            && match p.0 {
+                Root::Stack(..) | Root::Result => true,
+                Root::Local(k, slot) => self.live.contains(&(k, slot)),
+            }
+    }
+
+    /// Whether the check surely binds `r`: it is an integer directly on a stack (stack entries
+    /// are always compared), or in a live local (see `liveness`).
+    fn surely_bound(&self, r: Ref) -> bool {
+        let read = match &self.insn {
+            Some(Insn::Load(_, i)) | Some(Insn::IInc { index: i, .. }) => Some(usize::from(*i)),
+            _ => None,
+        };
+        self.at.iter().any(|(p, x)| {
+            *x == r
+                && (self.surely_read(p)
+                    || (p.1.is_empty() && p.0 == Root::Local(0, read.unwrap_or(usize::MAX))))
+        })
+    }
+}
+
+/// Records the integer positions below `r` (each object expanded once, like the check's walk).
+fn walk(
+    s: &State,
+    r: Ref,
+    pos: Pos,
+    at: &mut BTreeMap<Pos, Ref>,
+    objs: &mut BTreeMap<Pos, Ref>,
+    expanded: &mut BTreeSet<Ref>,
+) {
+    if r.is_int() {
+        at.insert(pos, r);
+        return;
+    }
+    if !r.is_obj() {
+        return;
+    }
+    objs.insert(pos.clone(), r);
+    if !expanded.insert(r) {
+        return;
+    }
+    let child = |seg: Seg| {
+        let mut p = pos.clone();
+        p.1.push(seg);
+        p
+    };
+    match s.value(r) {
+        Some(HeapValue::Object { fields, .. }) => {
+            for (f, rf) in fields {
+                walk(s, *rf, child(Seg::Field(f.clone())), at, objs, expanded);
+            }
+        }
+        Some(HeapValue::Array { len, elems, .. }) => {
+            walk(s, *len, child(Seg::Field("len".into())), at, objs, expanded);
+            for (k, re) in elems.iter().flatten().enumerate() {
+                walk(s, *re, child(Seg::Elem(k)), at, objs, expanded);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Per node, the interval of every integer reference of its state (`None`: no path from the
+/// start node reaches the node).
+pub struct Invariant {
+    pub nodes: Vec<Option<BTreeMap<Ref, Interval>>>,
+    /// Per edge, whether a path the check can match may take it (its source is reached and
+    /// its labels and target intervals do not contradict the source's invariant).
+    pub edges: Vec<bool>,
+}
+
+impl Invariant {
+    /// Node `n`'s state with every integer interval narrowed to the invariant (`None`: the node
+    /// is unreachable). Every concrete state the check can meet at `n` is an instance of it.
+    pub fn tightened(&self, g: &Graph, n: NodeId) -> Option<State> {
+        let ivs = self.nodes[n].as_ref()?;
+        let mut st = g.nodes[n].state.clone();
+        for (r, iv) in ivs {
+            if let Some(HeapValue::Int(own)) = st.heap.get(r) {
+                let v = own.intersect(iv).unwrap_or(*own);
+                st.heap.insert(*r, HeapValue::Int(v));
+            }
+        }
+        Some(st)
+    }
+}
+
+/// Rounds a node may grow before its changing bounds are widened to infinity.
+const WIDEN_AFTER: usize = 6;
+
+impl Invariant {
+    /// `dead`: edges another sound analysis showed no matchable path takes.
+    pub(super) fn of(
+        g: &Graph,
+        facts: &[Facts],
+        sem: IntSemantics,
+        dead: Option<&[bool]>,
+    ) -> Invariant {
+        let own = |n: NodeId| -> BTreeMap<Ref, Interval> {
+            g.nodes[n]
+                .state
+                .heap
+                .iter()
+                .filter_map(|(r, v)| match v {
+                    HeapValue::Int(iv) => Some((*r, *iv)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
+        let mut abstract_caller = vec![false; g.nodes.len()];
+        for (k, e) in g.edges.iter().enumerate() {
+            out[e.from].push(k);
+            abstract_caller[e.from] |= e.kind == EdgeKind::Call
+                && e.labels
+                    .iter()
+                    .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of ")));
+        }
+        let mut inv: Vec<Option<BTreeMap<Ref, Interval>>> = vec![None; g.nodes.len()];
+        let mut rounds = vec![0usize; g.nodes.len()];
+        inv[g.start] = Some(own(g.start));
+        let mut todo = vec![g.start];
+        while let Some(n) = todo.pop() {
+            let Some(src) = inv[n].clone() else { continue };
+            for &k in &out[n] {
+                if dead.is_some_and(|d| d[k]) {
+                    continue;
+                }
+                let e = &g.edges[k];
+                let t = e.to;
+                let contrib = match contribution(
+                    e.kind,
+                    &e.labels,
+                    (&g.nodes[n].state, &facts[n], &src),
+                    (&g.nodes[t].state, &facts[t]),
+                    abstract_caller[n],
+                    sem,
+                ) {
+                    Some(c) => c,
+                    None => continue,
+                };
+                let new = match &inv[t] {
+                    None => contrib,
+                    Some(old) => {
+                        let mut m = old.clone();
+                        for (r, iv) in &contrib {
+                            let h = m.get(r).map_or(*iv, |o| o.hull(iv));
+                            m.insert(*r, h);
+                        }
+                        if rounds[t] >= WIDEN_AFTER {
+                            let own_t = own(t);
+                            for (r, iv) in m.iter_mut() {
+                                let Some(o) = old.get(r) else { continue };
+                                let cap = own_t.get(r).copied().unwrap_or(Interval::TOP);
+                                let lo = if iv.lo == o.lo { iv.lo } else { cap.lo };
+                                let hi = if iv.hi == o.hi { iv.hi } else { cap.hi };
+                                *iv = Interval::new(lo, hi).unwrap_or(cap);
+                            }
+                        }
+                        if m == *old {
+                            continue;
+                        }
+                        m
+                    }
+                };
+                rounds[t] += 1;
+                inv[t] = Some(new);
+                todo.push(t);
+            }
+        }
+        let edges = g
+            .edges
+            .iter()
+            .enumerate()
+            .map(|(k, e)| {
+                !dead.is_some_and(|d| d[k])
+                    && inv[e.from].as_ref().is_some_and(|src| {
+                        contribution(
+                            e.kind,
+                            &e.labels,
+                            (&g.nodes[e.from].state, &facts[e.from], src),
+                            (&g.nodes[e.to].state, &facts[e.to]),
+                            abstract_caller[e.from],
+                            sem,
+                        )
+                        .is_some()
+                    })
+            })
+            .collect();
+        Invariant { nodes: inv, edges }
+    }
+}
+
+/// What one edge tells its target: an interval per integer reference of the target, or
+/// `None` when the edge cannot be taken (a relation label contradicts the source).
+fn contribution(
+    kind: EdgeKind,
+    labels: &[Label],
+    (s, sf, src): (&State, &Facts, &BTreeMap<Ref, Interval>),
+    (t, tf): (&State, &Facts),
+    abstract_caller: bool,
+    sem: IntSemantics,
+) -> Option<BTreeMap<Ref, Interval>> {
+    let mut src = src.clone();
+    for l in labels {
+        if let Label::Rel { a, cond, b } = l {
+            refine(&mut src, sf, *a, *cond, *b)?;
+        }
+    }
+    let get = |o: &Operand| -> Option<Interval> {
+        match o {
+            Operand::Lit(v) => Some(Interval::literal(*v)),
+            Operand::Ref(r) => src.get(r).copied(),
+        }
+    };
+    let bound = |o: &Operand| match o {
+        Operand::Lit(_) => true,
+        Operand::Ref(r) => sf.surely_bound(*r),
+    };
+    // per target position, the interval of the source position it mirrors
+    let mut per_ref: BTreeMap<Ref, (Vec<Interval>, Vec<Interval>)> = BTreeMap::new();
+    for (p, r) in &tf.at {
+        let from = if abstract_caller && kind == EdgeKind::Return {
+            None
+        } else {
+            source_of(kind, s, sf, t, p)
+        };
+        let iv = from
+            .and_then(|q| sf.at.get(&q))
+            .and_then(|x| src.get(x))
+            .copied()
+            .unwrap_or(Interval::TOP);
+        let sure = p.1.is_empty() && matches!(p.0, Root::Stack(..) | Root::Result);
+        let e = per_ref.entry(*r).or_default();
+        if sure {
+            e.0.push(iv);
+        } else {
+            e.1.push(iv);
+        }
+    }
+    let mut res = BTreeMap::new();
+    for (r, v) in &t.heap {
+        let HeapValue::Int(own) = v else { continue };
+        let mut iv = match per_ref.get(r) {
+            // a value the check surely reads outside the target's interval: never taken
+            Some((sure, _)) if !sure.is_empty() => {
+                sure.iter().try_fold(*own, |a, b| a.intersect(b))?
+            }
+            Some((_, maybe)) if !maybe.is_empty() => {
+                maybe.iter().skip(1).fold(maybe[0], |a, b| a.hull(b))
+            }
+            _ => Interval::TOP,
+        };
+        if kind.is_step() {
+            for l in labels {
+                let Label::Arith { res, op, a, b } = l else {
+                    continue;
+                };
+                if res != r || !bound(a) || !b.as_ref().is_none_or(bound) {
+                    continue;
+                }
+                let (Some(x), y) = (get(a), b.as_ref().map(get)) else {
+                    continue;
+                };
+                if let Some(v) = arith(*op, x, y.flatten(), sem) {
+                    iv = iv.intersect(&v).unwrap_or(iv);
+                }
+            }
+        }
+        res.insert(*r, iv.intersect(own).unwrap_or(*own));
+    }
+    Some(res)
+}
+
+/// The interval of `a op b`, when the label's operands determine one.
+fn arith(op: ArithOp, a: Interval, b: Option<Interval>, sem: IntSemantics) -> Option<Interval> {
+    let b = match (op, b) {
+        (ArithOp::Neg, _) => a,
+        (_, Some(b)) => b,
+        _ => return None,
+    };
+    if matches!(op, ArithOp::Div | ArithOp::Rem) && b.contains(0) {
+        return None;
+    }
+    let v = Interval::exact(op, &a, &b);
+    match sem {
+        IntSemantics::Unbounded => Some(v),
+        // a wrapped result may be anywhere
+        IntSemantics::Java => (!v.overflows_java()).then_some(v),
+    }
+}
+
+/// Narrows the source intervals by a relation label that held (the check evaluated it with
+/// the source witness). `None`: the label cannot hold. A bound of one side is only used on
+/// the other when the check surely binds it (else the label is not evaluated).
+fn refine(
+    src: &mut BTreeMap<Ref, Interval>,
+    sf: &Facts,
+    a: Operand,
+    cond: jtg_engine::class::Cond,
+    b: Operand,
+) -> Option<()> {
+    use jtg_engine::class::Cond;
+    let side = |o: Operand, src: &BTreeMap<Ref, Interval>| match o {
+        Operand::Lit(v) => Some((Interval::literal(v), true, None)),
+        Operand::Ref(r) => src.get(&r).map(|iv| (*iv, sf.surely_bound(r), Some(r))),
+    };
+    let (Some((ia, ba, ra)), Some((ib, bb, rb))) = (side(a, src), side(b, src)) else {
+        return Some(());
+    };
+    // x cond y, narrowed for x
+    let narrow = |x: Interval, cond: Cond, y: Interval| -> Option<Interval> {
+        let lim = |lo: Option<i128>, hi: Option<i128>| Interval::new(lo, hi);
+        let part = match cond {
+            Cond::Lt => lim(None, y.hi.map(|h| h - 1))?,
+            Cond::Le => lim(None, y.hi)?,
+            Cond::Gt => lim(y.lo.map(|l| l + 1), None)?,
+            Cond::Ge => lim(y.lo, None)?,
+            Cond::Eq => y,
+            Cond::Ne => match y.as_literal() {
+                Some(v) if x.lo == Some(v) => lim(Some(v + 1), None)?,
+                Some(v) if x.hi == Some(v) => lim(None, Some(v - 1))?,
+                _ => Interval::TOP,
+            },
+        };
+        x.intersect(&part)
+    };
+    let flip = |c: Cond| match c {
+        Cond::Lt => Cond::Gt,
+        Cond::Gt => Cond::Lt,
+        Cond::Le => Cond::Ge,
+        Cond::Ge => Cond::Le,
+        c => c,
+    };
+    if let Some(ra) = ra.filter(|_| bb) {
+        match narrow(ia, cond, ib) {
+            Some(v) => {
+                src.insert(ra, v);
+            }
+            None if ba => return None,
+            None => {}
+        }
+    }
+    if let Some(rb) = rb.filter(|_| ba) {
+        match narrow(ib, flip(cond), ia) {
+            Some(v) => {
+                src.insert(rb, v);
+            }
+            None if bb => return None,
+            None => {}
+        }
+    }
+    Some(())
+}
+
+/// The source position whose concrete value the target position `p` holds after the edge,
+/// if the edge determines one.
+pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Pos) -> Option<Pos> {
+    let (root, path) = p;
+    match kind {
+        // the same concrete state at both ends
+        EdgeKind::Refine | EdgeKind::Split | EdgeKind::Instance => Some(p.clone()),
+        EdgeKind::Eval => {
+            let sf_top = s.top()?;
+            if sf_top.exception.is_some() {
+                return None;
+            }
+            let insn = sf.insn.as_ref()?;
+            let keep_heap = keeps_heap(insn);
+            let with = |r: Root| (path.is_empty() || keep_heap).then(|| (r, path.clone()));
+            if t.is_end() {
+                return match (root, insn, s.frames.len()) {
+                    (Root::Result, Insn::Return(Some(Kind::Int | Kind::Ref)), 1) => {
+                        Some((Root::Stack(0, 0), path.clone()))
+                    }
+                    _ => None,
+                };
+            }
+            if t.frames.len() != s.frames.len() {
+                return None;
+            }
+            match *root {
+                Root::Result => None,
+                Root::Local(k, slot) if k > 0 => with(Root::Local(k, slot)),
+                Root::Stack(k, j) if k > 0 => with(Root::Stack(k, j)),
+                Root::Local(_, slot) => match insn {
+                    Insn::Store(kind, i) => {
+                        let i = usize::from(*i);
+                        if slot == i {
+                            with(Root::Stack(0, 0))
+                        } else if slot == i + 1 && matches!(kind, Kind::Long | Kind::Double) {
+                            None
+                        } else {
+                            with(Root::Local(0, slot))
+                        }
+                    }
+                    Insn::IInc { index, .. } if usize::from(*index) == slot => None,
+                    _ => with(Root::Local(0, slot)),
+                },
+                Root::Stack(_, j) => {
+                    let (pops, pushes) = stack_effect(insn)?;
+                    let (ls, lt) = (sf_top.stack.len(), t.top()?.stack.len());
+                    if ls < pops || lt != ls - pops + pushes {
+                        return None;
+                    }
+                    match insn {
+                        Insn::Load(_, i) if j == 0 => with(Root::Local(0, usize::from(*i))),
+                        Insn::Dup if j < 2 => with(Root::Stack(0, 0)),
+                        // the field of the object popped (the heap is unchanged)
+                        Insn::GetField(f) if j == 0 => {
+                            let mut q = vec![Seg::Field(f.name.clone())];
+                            q.extend(path.iter().cloned());
+                            Some((Root::Stack(0, 0), q))
+                        }
+                        Insn::Swap if j < 2 => with(Root::Stack(0, 1 - j)),
+                        Insn::Swap => with(Root::Stack(0, j)),
+                        _ if j < pushes => None,
+                        _ => with(Root::Stack(0, j - pushes + pops)),
+                    }
+                }
+            }
+        }
+        EdgeKind::Return => {
+            // an inlined callee's frame returns into its caller (one frame fewer)
+            let insn = sf.insn.as_ref()?;
+            let Insn::Return(kind) = insn else {
+                return None;
+            };
+            if t.is_end() || t.frames.len() + 1 != s.frames.len() {
+                return None;
+            }
+            let pushed = usize::from(kind.is_some());
+            let (ls, lt) = (
+                s.frames[s.frames.len() - 2].stack.len(),
+                t.top()?.stack.len(),
+            );
+            match *root {
+                Root::Result => None,
+                Root::Local(k, slot) => Some((Root::Local(k + 1, slot), path.clone())),
+                Root::Stack(k, j) if k > 0 => Some((Root::Stack(k + 1, j), path.clone())),
+                Root::Stack(_, j) => {
+                    if lt != ls + pushed {
+                        None
+                    } else if j < pushed {
+                        matches!(kind, Some(Kind::Int | Kind::Ref))
+                            .then(|| (Root::Stack(0, 0), path.clone()))
+                    } else {
+                        Some((Root::Stack(1, j - pushed), path.clone()))
+                    }
+                }
+            }
+        }
+        EdgeKind::Call => None,
+    }
+}
+
+/// Whether the instruction leaves every existing object as it was (no field or element
+/// write, no call, no allocation or static access that may run a class initializer).
+fn keeps_heap(insn: &Insn) -> bool {
+    !matches!(
+        insn,
+        Insn::PutField(_)
+            | Insn::PutStatic(_)
+            | Insn::GetStatic(_)
+            | Insn::ArrayStore(_)
+            | Insn::Invoke { .. }
+            | Insn::InvokeDynamic { .. }
+            | Insn::New(_)
+            | Insn::NewArray(_)
+            | Insn::ANewArray(_)
+            | Insn::MultiANewArray { .. }
+            | Insn::AThrow
+            | Insn::MonitorEnter
+            | Insn::MonitorExit
+            | Insn::Jsr(_)
+            | Insn::Ret(_)
+    )
+}
+
+/// Stack entries (values) an instruction pops and pushes when it completes normally; only
+/// for instructions on single-slot values, where values and slots agree.
+fn stack_effect(insn: &Insn) -> Option<(usize, usize)> {
+    let one = |k: &Kind| matches!(k, Kind::Int | Kind::Ref | Kind::Float);
+    Some(match insn {
+        Insn::Nop | Insn::Goto(_) | Insn::IInc { .. } => (0, 0),
+        Insn::AConstNull | Insn::IConst(_) => (0, 1),
+        Insn::Load(k, _) if one(k) => (0, 1),
+        Insn::Store(k, _) if one(k) => (1, 0),
+        Insn::Dup => (1, 2),
+        Insn::Swap => (2, 2),
+        Insn::Pop => (1, 0),
+        Insn::Arith(Kind::Int, jtg_engine::class::ArithOp::Neg) => (1, 1),
+        Insn::Arith(Kind::Int, _) => (2, 1),
+        Insn::I2B | Insn::I2C | Insn::I2S => (1, 1),
+        Insn::If { .. } | Insn::IfNull { .. } | Insn::IfNonNull { .. } => (1, 0),
+        Insn::IfICmp { .. } | Insn::IfACmp { .. } => (2, 0),
+        Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => (1, 0),
+        Insn::GetField(f) if !matches!(f.desc, FieldType::Long | FieldType::Double) => (1, 1),
+        Insn::ArrayLoad(k) if !matches!(k, ArrayKind::Long | ArrayKind::Double) => (2, 1),
+        Insn::ArrayLength | Insn::CheckCast(_) | Insn::InstanceOf(_) => (1, 1),
+        _ => return None,
+    })
+}

@@ -1,0 +1,189 @@
+//! Mutation testing's equivalence proofs (`make fixtures`): each proof classifies the mutants
+//! it should, and no mutant it classifies equivalent is killed by a run.
+
+mod common;
+use common::fixtures;
+
+use jtg_engine::class::ClassPath;
+use jtg_engine::graph::EdgeKind;
+use jtg_engine::state::{IntSemantics, Interval, MethodId, Ref};
+use jtg_engine::{build_graph, Graph, Options, Program};
+use jtg_harness::check::mutate::{mutants, run_mutants, sample, Analyses, Change, Fate, Mutant};
+use jtg_harness::check::path::ConcreteRun;
+use jtg_harness::check::Target;
+use jtg_harness::gen::{GenConfig, Generator};
+use jtg_harness::Trace;
+
+const SEM: IntSemantics = IntSemantics::Unbounded;
+
+fn program() -> Program {
+    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
+}
+
+fn graph(prog: &Program, spec: &str) -> Graph {
+    let m = prog.find_method(spec).expect("method");
+    let st = prog.default_start(&m, SEM).expect("start");
+    let opts = Options {
+        ints: SEM,
+        ..Default::default()
+    };
+    build_graph(prog, &m, st, &opts).expect("graph")
+}
+
+/// Runs of `n` generated inputs from the graph's start state.
+fn runs(prog: &Program, g: &Graph, n: u64) -> Vec<Trace> {
+    let m: &MethodId = &g.method;
+    let start = g.nodes[g.start].state.clone();
+    let cfg = GenConfig {
+        seed: 3,
+        max_size: 6,
+        ints: SEM,
+    };
+    let gen = Generator::new(prog, m, &start, cfg).expect("generator");
+    let states: Vec<_> = (0..n).map(|k| gen.case(k).expect("case").state).collect();
+    let target = Target::new(prog, m.clone(), vec![fixtures()]).expect("target");
+    target
+        .trace_batch(&states, 2_000)
+        .into_iter()
+        .map(|t| t.expect("trace"))
+        .collect()
+}
+
+fn narrowing<'a>(ms: &'a [Mutant], node: usize, r: Ref, to: &str) -> &'a Mutant {
+    let to = Interval::parse(to).expect("interval");
+    ms.iter()
+        .find(|m| matches!(m.change, Change::SetInt(n, x, iv) if n == node && x == r && iv == to))
+        .unwrap_or_else(|| panic!("no narrowing of {r} at node {node} to {to}"))
+}
+
+fn claims(m: &Mutant, reason: &str) -> bool {
+    m.equivalent
+        .as_deref()
+        .is_some_and(|w| w.starts_with(reason))
+}
+
+#[test]
+fn interval_invariant_follows_the_first_iteration_and_the_loop() {
+    let prog = program();
+    let g = graph(&prog, "ListOps.length");
+    let inv = Analyses::of(&g, &prog, SEM).intervals;
+    // node 15 is only entered from node 14 (n = 1) by an instance edge; node 28 from node 27
+    // (n = 2) and from the loop's end (n = i9 + 1 with i9 ≥ 2)
+    let at = |n: usize, r: u32| inv.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
+    assert_eq!(at(15, 5), Interval::literal(1));
+    assert_eq!(at(22, 8), Interval::literal(2));
+    assert_eq!(at(28, 9), Interval::at_least(2));
+    assert_eq!(at(35, 12), Interval::at_least(3));
+    let ms = mutants(&g, &prog, SEM);
+    assert!(claims(
+        narrowing(&ms, 15, Ref::Int(5), "1"),
+        "interval invariant"
+    ));
+    assert!(claims(
+        narrowing(&ms, 28, Ref::Int(9), "[≥1]"),
+        "interval invariant"
+    ));
+    // wrong narrowings: the value 1 does occur at node 15, 2 at node 28
+    assert!(narrowing(&ms, 15, Ref::Int(5), "0").equivalent.is_none());
+    assert!(narrowing(&ms, 28, Ref::Int(9), "0").equivalent.is_none());
+    // the start node takes every input: nothing narrowed there is equivalent
+    assert!(ms
+        .iter()
+        .filter(|m| matches!(m.change, Change::SetInt(n, ..) if n == g.start))
+        .all(|m| m.equivalent.is_none()));
+}
+
+#[test]
+fn interval_invariant_does_not_cross_an_unlabelled_arithmetic_step() {
+    // a hand-broken graph: without the label `i8 = i5 + 1`, nothing ties n after the
+    // increment to n before it, so the increment's result keeps its own interval
+    let prog = program();
+    let mut g = graph(&prog, "ListOps.length");
+    let k = g
+        .edges
+        .iter()
+        .position(|e| e.from == 20 && e.to == 22 && e.kind == EdgeKind::Eval)
+        .expect("edge 20 → 22");
+    g.edges[k].labels.clear();
+    let inv = Analyses::of(&g, &prog, SEM).intervals;
+    let at = |n: usize, r: u32| inv.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
+    assert_eq!(at(20, 5), Interval::literal(1));
+    assert_eq!(at(22, 8), Interval::new(Some(1), Some(2)).unwrap());
+}
+
+#[test]
+fn distinct_positions_rule_out_returning_to_the_head() {
+    // Statics.clearLastPositive walks `cur` from `head.next` on an acyclic list: the
+    // refinement `cur = head` at the loop (node 28 → 29) is never taken, so nothing below
+    // node 29 is reached, while the other case (node 30) is
+    let prog = program();
+    let g = graph(&prog, "Statics.clearLastPositive");
+    let an = Analyses::of(&g, &prog, SEM);
+    let edge = |from: usize, to: usize| {
+        g.edges
+            .iter()
+            .position(|e| e.from == from && e.to == to)
+            .expect("edge")
+    };
+    assert!(an.dead(edge(28, 29)));
+    assert!(!an.dead(edge(28, 30)));
+    assert!(an.unreachable(31) && !an.unreachable(30));
+    let ms = mutants(&g, &prog, SEM);
+    let drop = |n: usize, d: &str| {
+        ms.iter()
+            .find(|m| m.description == format!("node {n}: drop {d}"))
+            .unwrap_or_else(|| panic!("no mutant drop {d} at node {n}"))
+    };
+    assert!(claims(drop(31, "o2 =? o3"), "unreachable"));
+    // the same fact at node 28 itself: head and cur are never one object there
+    assert!(claims(drop(28, "o2 =? o6"), "distinct positions"));
+    // `last` is a static field, which the check does not walk: no claim about it
+    assert!(drop(28, "o2 =? o5").equivalent.is_none());
+}
+
+/// The reasons the graph analyses give.
+const ANALYSES: [&str; 4] = [
+    "interval invariant",
+    "unreachable",
+    "distinct positions",
+    "dead edge",
+];
+
+/// Every mutant the graph analyses call equivalent survives real runs, and the runs do kill
+/// others (so the comparison can fail). At most 40 claims and 20 other mutants per graph, to
+/// keep the test short.
+#[test]
+fn no_proven_equivalent_is_killed() {
+    let prog = program();
+    for spec in [
+        "ListOps.length",
+        "ListOps.countPositive",
+        "Types.depth",
+        "Statics.clearLastPositive",
+    ] {
+        let g = graph(&prog, spec);
+        let all = mutants(&g, &prog, SEM);
+        let (claimed, others): (Vec<Mutant>, Vec<Mutant>) = all
+            .into_iter()
+            .partition(|m| ANALYSES.iter().any(|r| claims(m, r)));
+        assert!(!claimed.is_empty(), "{spec}: no claim of the analyses");
+        let mut ms = sample(claimed, 40);
+        ms.extend(sample(others, 20));
+        let traces = runs(&prog, &g, 25);
+        let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
+        let fates = run_mutants(&g, &prog, SEM, &ms, &rs);
+        let mut killed = 0;
+        for (m, f) in ms.iter().zip(&fates) {
+            if let Fate::Killed { input, step } = f {
+                killed += 1;
+                assert!(
+                    m.equivalent.is_none(),
+                    "{spec}: {} is killed (input {input}, step {step}) but claimed equivalent: {:?}",
+                    m.description,
+                    m.equivalent
+                );
+            }
+        }
+        assert!(killed > 0, "{spec}: no mutant killed");
+    }
+}
