@@ -110,9 +110,9 @@ impl Kind {
 /// Static facts about one instrumented method, from the instrumenter's table.
 #[derive(Clone, Debug)]
 pub(crate) struct MethodMeta {
-    pub class: String,
-    pub name: String,
-    pub desc: String,
+    pub class: Arc<str>,
+    pub name: Arc<str>,
+    pub desc: Arc<str>,
     pub max_locals: usize,
     /// pc -> (opcode, aux): aux = popped entries for invokes, the local slot for loads and
     /// stores, a string index for `putfield` and `new`.
@@ -252,9 +252,9 @@ impl MethodMeta {
             return Err(HarnessError::Decode(format!("bad layouts in {name}")));
         }
         Ok(MethodMeta {
-            class: class.to_string(),
-            name: mname.to_string(),
-            desc: desc.to_string(),
+            class: class.into(),
+            name: mname.into(),
+            desc: desc.into(),
             max_locals: max_locals.max(0) as usize,
             ops,
             fields,
@@ -636,18 +636,27 @@ impl TraceData {
         (&m.class, &m.name, pc)
     }
 
-    /// Locals (padded to max_locals with Top) and stack (top first) of step `i`.
-    fn values(&self, i: usize) -> (Vec<Val>, Vec<Val>) {
+    /// Locals (padded to max_locals with `top`) and stack (top first) of step `i`, each value
+    /// passed through `number` (which numbers objects under construction).
+    fn values<T: Clone>(
+        &self,
+        i: usize,
+        mut number: impl FnMut(Val) -> T,
+        top: T,
+    ) -> (Vec<T>, Vec<T>) {
         let (mid, pc, _, mut p) = self.header(i);
         let m = self.meta(mid);
-        let top = Val::C(CValue::Top);
         // decode() checked that the step has a layout and its values are in the buffer
         let Some(layout) = m.layout(pc) else {
             return (vec![top; m.max_locals], Vec::new());
         };
         let (lk, sk) = layout.kinds.split_at(layout.nl);
-        let mut locals: Vec<Val> = lk.iter().map(|&k| read_val(k, &self.buf, &mut p)).collect();
-        let stack: Vec<Val> = sk.iter().map(|&k| read_val(k, &self.buf, &mut p)).collect();
+        let mut locals = Vec::with_capacity(m.max_locals.max(layout.nl));
+        locals.extend(lk.iter().map(|&k| number(read_val(k, &self.buf, &mut p))));
+        let stack: Vec<T> = sk
+            .iter()
+            .map(|&k| number(read_val(k, &self.buf, &mut p)))
+            .collect();
         locals.resize(m.max_locals.max(layout.nl), top);
         (locals, stack)
     }
@@ -669,12 +678,13 @@ impl TraceData {
     ) -> (CFrame, Option<(u32, bool)>) {
         let (mid, pc, ..) = self.header(i);
         let m = self.meta(mid);
-        let (locals, stack) = self.values(i);
         // An uninstrumented frame in between (a JDK constructor calling back into the program)
         // is not visible in the depth counter: only a constructor of the right class takes
         // the object.
         let this = passed
-            .filter(|&(n, new)| m.name == "<init>" && (!new || objs[n as usize].class == m.class))
+            .filter(|&(n, new)| {
+                &*m.name == "<init>" && (!new || *objs[n as usize].class == *m.class)
+            })
             .map(|(n, _)| n);
         let mut sites: Vec<(i32, u32)> = this.map(|n| (-1, n)).into_iter().collect();
         let (locals, mut stack) = {
@@ -688,16 +698,14 @@ impl TraceData {
                     let class = match u32::try_from(site) {
                         // decode() checked that the site is a `new` of this method
                         Ok(site) => m.news.get(&site).cloned().unwrap_or_default(),
-                        Err(_) => m.class.clone(),
+                        Err(_) => m.class.to_string(),
                     };
                     objs.push(UninitObj { class, init: None });
                     sites.push((site, n));
                     CValue::Uninit(n)
                 }
             };
-            let locals: Vec<CValue> = locals.into_iter().map(&mut number).collect();
-            let stack: Vec<CValue> = stack.into_iter().map(&mut number).collect();
-            (locals, stack)
+            self.values(i, &mut number, CValue::Top)
         };
         if let (Some(n), false, Some(&CValue::Ref(id))) = (this, m.stores_slot0, locals.first()) {
             // past `super()`: slot 0 of the constructor is still `this`
@@ -866,7 +874,7 @@ impl TraceData {
             if mid2 != mid || depth2 != depth || pc2 != pc + len {
                 continue; // the store threw
             }
-            let (_, stack) = self.values(i);
+            let (_, stack) = self.values(i, |v| v, Val::C(CValue::Top));
             if op == OP_PUTFIELD {
                 if matches!(stack.get(1), Some(Val::New(_))) {
                     // a constructor's write before `super()` (javac's `this$0` of an inner

@@ -48,10 +48,10 @@ pub enum CValue {
 /// One frame of an instrumented method.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CFrame {
-    /// Internal class name (`java/lang/String` style).
-    pub class: String,
-    pub method: String,
-    pub desc: String,
+    /// Internal class name (`java/lang/String` style). Shared by all frames of the method.
+    pub class: Arc<str>,
+    pub method: Arc<str>,
+    pub desc: Arc<str>,
     /// Bytecode offset of the next instruction (for caller frames: the invoke being executed).
     pub pc: u32,
     /// Exactly `max_locals` entries.

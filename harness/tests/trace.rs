@@ -233,7 +233,7 @@ fn caught_exception_resumes_in_the_handler_with_call_stack() {
     // inside div, the caller frame is caught at the invoke with its arguments popped
     let s = t.step(5);
     assert_eq!(s.frames.len(), 2);
-    assert_eq!(s.frames[1].method, "caught");
+    assert_eq!(&*s.frames[1].method, "caught");
     assert_eq!(s.frames[1].pc, 2);
     assert!(s.frames[1].stack.is_empty());
     assert_eq!(s.frames[0].locals, vec![CValue::Int(5), CValue::Int(0)]);
@@ -531,7 +531,7 @@ fn a_superclass_constructor_shares_the_object_under_construction() {
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(11))));
     let at = |pc: u32| first_at(&t, "Outer", "<init>", pc);
     let s = t.step(at(0));
-    let methods: Vec<&str> = s.frames.iter().map(|f| f.class.as_str()).collect();
+    let methods: Vec<&str> = s.frames.iter().map(|f| &*f.class).collect();
     assert_eq!(methods, ["Outer", "Outer$Sub", "Outer"]);
     let n = uninit(s.frames[0].locals[0]);
     assert_eq!(s.frames[1].locals[0], CValue::Uninit(n));
@@ -631,7 +631,7 @@ fn replay_handles_new_objects_and_array_stores() {
     );
     assert!(
         t.steps()
-            .any(|s| s.frames.len() == 2 && s.frames[0].method == "<init>"),
+            .any(|s| s.frames.len() == 2 && &*s.frames[0].method == "<init>"),
         "constructor frames traced"
     );
 

@@ -97,9 +97,9 @@ pub trait ConcreteRun {
 
 fn empty_frame() -> CFrame {
     CFrame {
-        class: String::new(),
-        method: String::new(),
-        desc: String::new(),
+        class: "".into(),
+        method: "".into(),
+        desc: "".into(),
         pc: 0,
         locals: vec![],
         stack: vec![],
