@@ -581,8 +581,6 @@ impl<'a> Walk<'a> {
                 return Ok(());
             }
             if !matches!(prev, CValue::Uninit(_)) {
-                let first = self.place(r);
-                let pos = self.path();
                 let cond = if r.is_int() {
                     Condition::Integer
                 } else {
@@ -590,7 +588,9 @@ impl<'a> Walk<'a> {
                 };
                 return self.fail(cond, || {
                     format!(
-                        "{r} is at {first} and {pos}, which hold {} and {}",
+                        "{r} is at {} and {}, which hold {} and {}",
+                        self.place(r),
+                        self.path(),
                         show(&prev),
                         show(&v)
                     )
