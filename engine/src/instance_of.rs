@@ -38,8 +38,11 @@ use crate::state::{display_type, End, FieldSet, HeapValue, Interval, Ref, State,
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 
+mod signature;
 #[cfg(test)]
 mod tests;
+
+pub use signature::{width_for as signature_width, Signature};
 
 /// Witness of `s' ⊑ s`: maps every reference of the general state `s` reached by the walk to
 /// the reference of `s'` at the same positions. When an integer reference of `s` sits at two
