@@ -36,10 +36,13 @@
 
 use crate::state::{display_type, End, FieldSet, HeapValue, Interval, Ref, State, Subtyping};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
+use std::fmt::{self, Write as _};
 
+mod signature;
 #[cfg(test)]
 mod tests;
+
+pub use signature::{width_for as signature_width, Signature};
 
 /// Witness of `s' ⊑ s`: maps every reference of the general state `s` reached by the walk to
 /// the reference of `s'` at the same positions. When an integer reference of `s` sits at two
@@ -96,6 +99,7 @@ pub fn is_instance(
         sp: specific,
         types,
         map: BTreeMap::new(),
+        paths: Vec::new(),
         first: BTreeMap::new(),
     }
     .run(&roots)?;
@@ -110,12 +114,38 @@ pub fn is_instance(
     Ok(Witness { map })
 }
 
-/// A root of both states: its printed position, the reference in `s` and the one in `s'`.
-type Root = (String, Ref, Ref);
+/// A root of both states: its position, the reference in `s` and the one in `s'`.
+type Root<'a> = (RootName<'a>, Ref, Ref);
+
+/// A root position, printed only for messages (the check itself never needs the text).
+#[derive(Clone, Copy, Debug)]
+enum RootName<'a> {
+    /// Frame (0 = top), local slot.
+    Local(usize, usize),
+    /// Frame, stack slot (0 = top).
+    Stack(usize, usize),
+    Exc(usize),
+    Static(&'a str, &'a str),
+    Result,
+    Thrown,
+}
+
+impl fmt::Display for RootName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RootName::Local(i, slot) => write!(f, "lv{i}.{slot}"),
+            RootName::Stack(i, k) => write!(f, "os{i}.{k}"),
+            RootName::Exc(i) => write!(f, "exc{i}"),
+            RootName::Static(class, field) => write!(f, "sf.{}.{field}", display_type(class)),
+            RootName::Result => f.write_str("result"),
+            RootName::Thrown => f.write_str("thrown"),
+        }
+    }
+}
 
 /// (a) Control, and the list of root pairs in walk order (frames bottom to top: locals by slot,
 /// stack bottom to top, pending exception; then statics by key; then the end result).
-fn control(sp: &State, g: &State) -> Result<Vec<Root>, Mismatch> {
+fn control<'a>(sp: &State, g: &'a State) -> Result<Vec<Root<'a>>, Mismatch> {
     if sp.frames.len() != g.frames.len() {
         return Err(no(
             'a',
@@ -153,7 +183,7 @@ fn control(sp: &State, g: &State) -> Result<Vec<Root>, Mismatch> {
             let Some(r) = *r else { continue };
             // An unset slot of s' is unconstrained while s constrains it: not an instance.
             match fs.locals.get(slot).copied().flatten() {
-                Some(r2) => roots.push((format!("lv{i}.{slot}"), r, r2)),
+                Some(r2) => roots.push((RootName::Local(i, slot), r, r2)),
                 None => {
                     return Err(no(
                         'a',
@@ -164,10 +194,10 @@ fn control(sp: &State, g: &State) -> Result<Vec<Root>, Mismatch> {
         }
         let h = fg.stack.len();
         for (b, (r, r2)) in fg.stack.iter().zip(&fs.stack).enumerate() {
-            roots.push((format!("os{i}.{}", h - 1 - b), *r, *r2));
+            roots.push((RootName::Stack(i, h - 1 - b), *r, *r2));
         }
         match (fg.exception, fs.exception) {
-            (Some(r), Some(r2)) => roots.push((format!("exc{i}"), r, r2)),
+            (Some(r), Some(r2)) => roots.push((RootName::Exc(i), r, r2)),
             (None, None) => {}
             (e, e2) => {
                 return Err(no(
@@ -194,9 +224,9 @@ fn control(sp: &State, g: &State) -> Result<Vec<Root>, Mismatch> {
             ),
         ));
     }
-    for ((class, field), r) in &g.statics {
-        let name = format!("sf.{}.{field}", display_type(class));
-        match sp.statics.get(&(class.clone(), field.clone())) {
+    for (key, r) in &g.statics {
+        let name = RootName::Static(&key.0, &key.1);
+        match sp.statics.get(key) {
             Some(r2) => roots.push((name, *r, *r2)),
             None => return Err(no('a', format!("{name} is known in s but not in s'"))),
         }
@@ -204,9 +234,9 @@ fn control(sp: &State, g: &State) -> Result<Vec<Root>, Mismatch> {
     match (&g.end, &sp.end) {
         (None, None) | (Some(End::Return(None)), Some(End::Return(None))) => {}
         (Some(End::Return(Some(r))), Some(End::Return(Some(r2)))) => {
-            roots.push(("result".into(), *r, *r2))
+            roots.push((RootName::Result, *r, *r2))
         }
-        (Some(End::Throw(r)), Some(End::Throw(r2))) => roots.push(("thrown".into(), *r, *r2)),
+        (Some(End::Throw(r)), Some(End::Throw(r2))) => roots.push((RootName::Thrown, *r, *r2)),
         (e, e2) => {
             return Err(no(
                 'a',
@@ -232,21 +262,45 @@ struct LockStep<'a> {
     sp: &'a State,
     types: &'a dyn Subtyping,
     map: BTreeMap<Ref, Ref>,
+    /// The positions walked so far, as a trie (printed only for messages).
+    paths: Vec<PathNode<'a>>,
     /// The first position of each reference of `s`, for messages.
-    first: BTreeMap<Ref, String>,
+    first: BTreeMap<Ref, usize>,
+}
+
+/// A position of the lock-step walk: its parent position and the last step.
+struct PathNode<'a> {
+    parent: Option<usize>,
+    step: PathStep<'a>,
+}
+
+enum PathStep<'a> {
+    Root(RootName<'a>),
+    Field(&'a str),
+    Len,
+    Elem(usize),
 }
 
 fn literal(st: &State, r: Ref) -> Option<i128> {
     st.int(r).and_then(Interval::as_literal)
 }
 
-impl LockStep<'_> {
-    fn run(mut self, roots: &[Root]) -> Result<BTreeMap<Ref, Ref>, Mismatch> {
-        let mut todo: Vec<Root> = roots.iter().rev().cloned().collect();
+impl<'a> LockStep<'a> {
+    fn run(mut self, roots: &[Root<'a>]) -> Result<BTreeMap<Ref, Ref>, Mismatch> {
+        let mut todo: Vec<(usize, Ref, Ref)> = roots
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(k, (_, r, r2))| (k, *r, *r2))
+            .collect();
+        self.paths.extend(roots.iter().map(|(name, _, _)| PathNode {
+            parent: None,
+            step: PathStep::Root(*name),
+        }));
         while let Some((pos, r, r2)) = todo.pop() {
             // Value conditions first, so that a realized-vs-unknown mismatch is reported as
             // (d) even when (e) fails at the same position.
-            let children = self.values(&pos, r, r2)?;
+            self.values(pos, r, r2)?;
             if r.is_null() {
                 continue;
             }
@@ -259,11 +313,12 @@ impl LockStep<'_> {
                         (Some(a), Some(b)) if a == b
                     );
                     if !same_literal {
-                        let at = self.first.get(&r).map_or("?", String::as_str);
+                        let at = self.first.get(&r).map_or("?".into(), |&p| self.name(p));
                         return Err(no(
                             'e',
                             format!(
-                                "{r} is at {at} and {pos} in s, but s' has {prev} and {r2} there"
+                                "{r} is at {at} and {} in s, but s' has {prev} and {r2} there",
+                                self.name(pos)
                             ),
                         ));
                     }
@@ -271,31 +326,96 @@ impl LockStep<'_> {
                 None => {
                     self.map.insert(r, r2);
                     self.first.insert(r, pos);
-                    todo.extend(children.into_iter().rev());
+                    self.push_children(pos, r, r2, &mut todo);
                 }
             }
         }
         Ok(self.map)
     }
 
-    /// Checks (b)–(d) at one position and returns the child positions that `s` realizes.
-    fn values(&self, pos: &str, r: Ref, r2: Ref) -> Result<Vec<Root>, Mismatch> {
+    fn name(&self, id: usize) -> String {
+        let mut steps = Vec::new();
+        let mut cur = Some(id);
+        while let Some(c) = cur {
+            steps.push(&self.paths[c].step);
+            cur = self.paths[c].parent;
+        }
+        let mut out = String::new();
+        for s in steps.into_iter().rev() {
+            let _ = match s {
+                PathStep::Root(n) => write!(out, "{n}"),
+                PathStep::Field(f) => write!(out, ".{f}"),
+                PathStep::Len => write!(out, ".len"),
+                PathStep::Elem(k) => write!(out, "[{k}]"),
+            };
+        }
+        out
+    }
+
+    fn child(&mut self, parent: usize, step: PathStep<'a>) -> usize {
+        self.paths.push(PathNode {
+            parent: Some(parent),
+            step,
+        });
+        self.paths.len() - 1
+    }
+
+    /// Pushes the child positions of `pos` that `s` realizes, once [`Self::values`] accepted
+    /// it, so that they are popped in order.
+    fn push_children(&mut self, pos: usize, r: Ref, r2: Ref, todo: &mut Vec<(usize, Ref, Ref)>) {
+        let start = todo.len();
+        match (self.g.value(r), self.sp.value(r2)) {
+            (
+                Some(HeapValue::Object { fields, .. }),
+                Some(HeapValue::Object { fields: f2, .. }),
+            ) => {
+                for ((f, c), c2) in fields.iter().zip(f2.values()) {
+                    let id = self.child(pos, PathStep::Field(f));
+                    todo.push((id, *c, *c2));
+                }
+            }
+            (
+                Some(HeapValue::Array { len, elems, .. }),
+                Some(HeapValue::Array {
+                    len: len2,
+                    elems: elems2,
+                    ..
+                }),
+            ) => {
+                let id = self.child(pos, PathStep::Len);
+                todo.push((id, *len, *len2));
+                if let (Some(e), Some(e2)) = (elems, elems2) {
+                    for (k, (a, b)) in e.iter().zip(e2).enumerate() {
+                        let id = self.child(pos, PathStep::Elem(k));
+                        todo.push((id, *a, *b));
+                    }
+                }
+            }
+            _ => {}
+        }
+        todo[start..].reverse();
+    }
+
+    /// Checks (b)–(d) at one position (the children of a realized value are pushed by
+    /// [`Self::push_children`]).
+    fn values(&self, pos: usize, r: Ref, r2: Ref) -> Result<(), Mismatch> {
+        let pos = || self.name(pos);
         if r.is_null() {
             return if r2.is_null() {
-                Ok(vec![])
+                Ok(())
             } else {
-                Err(no('c', format!("{pos}: null in s, {r2} in s'")))
+                Err(no('c', format!("{}: null in s, {r2} in s'", pos())))
             };
         }
         let Some(v) = self.g.value(r) else {
-            return Err(no('d', format!("{pos}: {r} has no heap value in s")));
+            return Err(no('d', format!("{}: {r} has no heap value in s", pos())));
         };
         let v2 = if r2.is_null() {
             None
         } else {
             match self.sp.value(r2) {
                 Some(v2) => Some(v2),
-                None => return Err(no('d', format!("{pos}: {r2} has no heap value in s'"))),
+                None => return Err(no('d', format!("{}: {r2} has no heap value in s'", pos()))),
             }
         };
         let shown = |v2: Option<&HeapValue>| v2.map_or("null".to_string(), |v| v.to_string());
@@ -303,18 +423,22 @@ impl LockStep<'_> {
             |v2: &HeapValue, ty: &str| v2.type_name().is_some_and(|t| self.types.is_subtype(t, ty));
         match v {
             HeapValue::Int(iv) => match v2 {
-                Some(HeapValue::Int(iv2)) if iv2.is_subset_of(iv) => Ok(vec![]),
+                Some(HeapValue::Int(iv2)) if iv2.is_subset_of(iv) => Ok(()),
                 _ => Err(no(
                     'b',
-                    format!("{pos}: {r} is {iv} in s, but {r2} is {} in s'", shown(v2)),
+                    format!(
+                        "{}: {r} is {iv} in s, but {r2} is {} in s'",
+                        pos(),
+                        shown(v2)
+                    ),
                 )),
             },
             HeapValue::Unknown { ty } => match v2 {
-                None => Ok(vec![]),
-                Some(v2) if !matches!(v2, HeapValue::Int(_)) && sub(v2, ty) => Ok(vec![]),
+                None => Ok(()),
+                Some(v2) if !matches!(v2, HeapValue::Int(_)) && sub(v2, ty) => Ok(()),
                 Some(v2) => Err(no(
                     'd',
-                    format!("{pos}: {r} is {v} in s, but {r2} is {v2} in s'"),
+                    format!("{}: {r} is {v} in s, but {r2} is {v2} in s'", pos()),
                 )),
             },
             HeapValue::Abstract { ty } => match v2 {
@@ -322,12 +446,13 @@ impl LockStep<'_> {
                     if !matches!(v2, HeapValue::Int(_) | HeapValue::Unknown { .. })
                         && sub(v2, ty) =>
                 {
-                    Ok(vec![])
+                    Ok(())
                 }
                 _ => Err(no(
                     'd',
                     format!(
-                        "{pos}: {r} is {v} (exists) in s, but {r2} is {} in s'",
+                        "{}: {r} is {v} (exists) in s, but {r2} is {} in s'",
+                        pos(),
                         shown(v2)
                     ),
                 )),
@@ -336,66 +461,52 @@ impl LockStep<'_> {
                 Some(HeapValue::Object {
                     class: c2,
                     fields: f2,
-                }) if c2 == class && f2.keys().eq(fields.keys()) => Ok(fields
-                    .iter()
-                    .filter_map(|(f, c)| Some((format!("{pos}.{f}"), *c, *f2.get(f)?)))
-                    .collect()),
+                }) if c2 == class && f2.keys().eq(fields.keys()) => Ok(()),
                 _ => Err(no(
                     'd',
                     format!(
-                        "{pos}: {r} is {v} in s, but {r2} is {} in s' (needs the same class \
+                        "{}: {r} is {v} in s, but {r2} is {} in s' (needs the same class \
                          and fields)",
+                        pos(),
                         shown(v2)
                     ),
                 )),
             },
-            HeapValue::Array { ty, len, elems } => {
+            HeapValue::Array { ty, elems, .. } => {
                 let bad = || {
                     no(
                         'd',
-                        format!("{pos}: {r} is {v} in s, but {r2} is {} in s'", shown(v2)),
+                        format!(
+                            "{}: {r} is {v} in s, but {r2} is {} in s'",
+                            pos(),
+                            shown(v2)
+                        ),
                     )
                 };
-                let Some(
-                    w2 @ HeapValue::Array {
-                        len: len2,
-                        elems: elems2,
-                        ..
-                    },
-                ) = v2
-                else {
+                let Some(w2 @ HeapValue::Array { elems: elems2, .. }) = v2 else {
                     return Err(bad());
                 };
                 if !sub(w2, ty) {
                     return Err(bad());
                 }
-                let mut out = vec![(format!("{pos}.len"), *len, *len2)];
                 match (elems, elems2) {
-                    (None, _) => {}
-                    (Some(e), Some(e2)) if e.len() == e2.len() => {
-                        out.extend(
-                            e.iter()
-                                .zip(e2)
-                                .enumerate()
-                                .map(|(k, (a, b))| (format!("{pos}[{k}]"), *a, *b)),
-                        );
-                    }
-                    _ => return Err(bad()),
+                    (None, _) => Ok(()),
+                    (Some(e), Some(e2)) if e.len() == e2.len() => Ok(()),
+                    _ => Err(bad()),
                 }
-                Ok(out)
             }
         }
     }
 }
 
 /// One step of an access path below a root.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Step {
-    Field(String),
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Step<'a> {
+    Field(&'a str),
     Elem(usize),
 }
 
-impl fmt::Display for Step {
+impl fmt::Display for Step<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Step::Field(n) => write!(f, ".{n}"),
@@ -405,11 +516,11 @@ impl fmt::Display for Step {
 }
 
 /// A position of `s'` holding an object reference, as a node of the position trie.
-struct Node {
+struct Node<'a> {
     parent: Option<usize>,
     /// Root index for roots, the step from the parent otherwise.
     root: usize,
-    step: Option<Step>,
+    step: Option<Step<'a>>,
     depth: usize,
     /// The reference of `s'` here.
     r2: Ref,
@@ -419,6 +530,15 @@ struct Node {
     mrp: usize,
     /// The reference of `s` at the maximal realized prefix.
     t: Ref,
+}
+
+/// Field names borrowed from the states.
+type Fields<'a> = BTreeSet<&'a str>;
+
+/// Prints like [`crate::state::fmt_fields`].
+fn fmt_names(f: &Fields) -> String {
+    let names: Vec<&str> = f.iter().copied().collect();
+    format!("{{{}}}", names.join(","))
 }
 
 /// How two positions with the same MRP reference relate (for (g)–(m)).
@@ -438,18 +558,18 @@ enum Relation {
 struct Positions<'a> {
     g: &'a State,
     sp: &'a State,
-    roots: Vec<String>,
-    nodes: Vec<Node>,
+    roots: Vec<RootName<'a>>,
+    nodes: Vec<Node<'a>>,
     /// The nodes holding each object reference of `s'`.
     by_ref: BTreeMap<Ref, Vec<usize>>,
 }
 
 impl<'a> Positions<'a> {
-    fn enumerate(sp: &'a State, g: &'a State, roots: &[Root]) -> Result<Self, Mismatch> {
+    fn enumerate(sp: &'a State, g: &'a State, roots: &[Root<'a>]) -> Result<Self, Mismatch> {
         let mut p = Positions {
             g,
             sp,
-            roots: roots.iter().map(|r| r.0.clone()).collect(),
+            roots: roots.iter().map(|r| r.0).collect(),
             nodes: Vec::new(),
             by_ref: BTreeMap::new(),
         };
@@ -485,7 +605,7 @@ impl<'a> Positions<'a> {
                 (n.r2, n.sref, n.mrp, n.depth, n.root)
             };
             let gval = sref.and_then(|r| self.g.value(r));
-            let mut kids: Vec<(Step, Ref, Option<Ref>)> = Vec::new();
+            let mut kids: Vec<(Step<'a>, Ref, Option<Ref>)> = Vec::new();
             match self.sp.value(r2) {
                 Some(HeapValue::Object { fields, .. }) => {
                     for (f, c2) in fields {
@@ -493,7 +613,7 @@ impl<'a> Positions<'a> {
                             Some(HeapValue::Object { fields: gf, .. }) => gf.get(f).copied(),
                             _ => None,
                         };
-                        kids.push((Step::Field(f.clone()), *c2, c));
+                        kids.push((Step::Field(f), *c2, c));
                     }
                 }
                 Some(HeapValue::Array {
@@ -572,7 +692,7 @@ impl<'a> Positions<'a> {
             let n = &self.nodes[c];
             match &n.step {
                 Some(s) => steps.push(s.to_string()),
-                None => steps.push(self.roots[n.root].clone()),
+                None => steps.push(self.roots[n.root].to_string()),
             }
             cur = n.parent;
         }
@@ -598,11 +718,11 @@ impl<'a> Positions<'a> {
         v
     }
 
-    fn suffix(&self, id: usize) -> Vec<&Step> {
+    fn suffix(&self, id: usize) -> Vec<Step<'a>> {
         self.path_from_mrp(id)
             .into_iter()
             .skip(1)
-            .filter_map(|n| self.nodes[n].step.as_ref())
+            .filter_map(|n| self.nodes[n].step)
             .collect()
     }
 
@@ -623,20 +743,23 @@ impl<'a> Positions<'a> {
     }
 
     /// The field names on the suffix of `long` after its first `skip` steps.
-    fn cycle_fields(&self, long: usize, skip: usize) -> FieldSet {
+    fn cycle_fields(&self, long: usize, skip: usize) -> Fields<'a> {
         self.suffix(long)
             .into_iter()
             .skip(skip)
             .filter_map(|s| match s {
-                Step::Field(f) => Some(f.clone()),
+                Step::Field(f) => Some(f),
                 Step::Elem(_) => None,
             })
             .collect()
     }
 
     /// `t⟲F` in `s` with `F ⊆ fields`.
-    fn cycle_allowed(&self, t: Ref, fields: &FieldSet) -> bool {
-        self.g.preds.cyclic(t).is_some_and(|f| f.is_subset(fields))
+    fn cycle_allowed(&self, t: Ref, fields: &Fields) -> bool {
+        self.g
+            .preds
+            .cyclic(t)
+            .is_some_and(|f| f.iter().all(|x| fields.contains(x.as_str())))
     }
 
     /// Self-sharing permission of `t`: `t %$ t` or `t♦`.
@@ -660,14 +783,15 @@ impl<'a> Positions<'a> {
             }
             m
         };
-        let need = |r: Ref, i: usize, q: Ref, j: usize, why: &str| {
+        let need = |r: Ref, i: usize, q: Ref, j: usize, why: &dyn Fn() -> String| {
             if r == q || self.g.preds.may_equal(r, q) {
                 Ok(())
             } else {
                 Err(no(
                     'f',
                     format!(
-                        "{why} at {} and {}, where s has {r} and {q} without {r}=?{q}",
+                        "{} at {} and {}, where s has {r} and {q} without {r}=?{q}",
+                        why(),
                         self.name(i),
                         self.name(j)
                     ),
@@ -678,7 +802,7 @@ impl<'a> Positions<'a> {
             let m: Vec<(Ref, usize)> = realized(x).into_iter().collect();
             for (k, &(r, i)) in m.iter().enumerate() {
                 for &(q, j) in &m[k + 1..] {
-                    need(r, i, q, j, &format!("s' has {x}"))?;
+                    need(r, i, q, j, &|| format!("s' has {x}"))?;
                 }
             }
         }
@@ -686,7 +810,7 @@ impl<'a> Positions<'a> {
             let (ma, mb) = (realized(a), realized(b));
             for (&r, &i) in &ma {
                 for (&q, &j) in &mb {
-                    need(r, i, q, j, &format!("s' has {a}=?{b}"))?;
+                    need(r, i, q, j, &|| format!("s' has {a}=?{b}"))?;
                 }
             }
         }
@@ -717,12 +841,17 @@ impl<'a> Positions<'a> {
     /// thesis' merged state G (Fig. 2.13) has `⟲{n}` and no self-joins, yet B ⊑ G, where the
     /// equality `this =? this.next` of B lands below G's `cur`. A self-join without `⟲` is not
     /// taken as a cycle permission (the stricter choice).
-    fn hidden_equality(&self, a: usize, b: usize, what: &str) -> Result<(), Mismatch> {
+    fn hidden_equality(
+        &self,
+        a: usize,
+        b: usize,
+        what: &dyn Fn() -> String,
+    ) -> Result<(), Mismatch> {
         if self.realized(a) && self.realized(b) {
             return Ok(()); // (f)
         }
         let (ta, tb) = (self.nodes[a].t, self.nodes[b].t);
-        let at = || format!("{what} at {} and {}", self.name(a), self.name(b));
+        let at = || format!("{} at {} and {}", what(), self.name(a), self.name(b));
         match self.relation(a, b) {
             Relation::Same => Ok(()),
             Relation::Apart if self.g.preds.joins(ta, tb) => Ok(()),
@@ -737,7 +866,7 @@ impl<'a> Positions<'a> {
                         format!(
                             "{}: a cycle below {ta} in s, which needs {ta}⟲F with F ⊆ {}",
                             at(),
-                            crate::state::fmt_fields(&f)
+                            fmt_names(&f)
                         ),
                     ))
                 }
@@ -755,14 +884,14 @@ impl<'a> Positions<'a> {
             let tags = self.tags(x);
             for (k, &a) in tags.iter().enumerate() {
                 for &b in &tags[k + 1..] {
-                    self.hidden_equality(a, b, &format!("s' has {x}"))?;
+                    self.hidden_equality(a, b, &|| format!("s' has {x}"))?;
                 }
             }
         }
         for &(x, y) in &self.sp.preds.may_equal {
             for a in self.tags(x) {
                 for b in self.tags(y) {
-                    self.hidden_equality(a, b, &format!("s' has {x}=?{y}"))?;
+                    self.hidden_equality(a, b, &|| format!("s' has {x}=?{y}"))?;
                 }
             }
         }
@@ -834,9 +963,10 @@ impl<'a> Positions<'a> {
             }
         }
         for (&x, f2) in &self.sp.preds.cyclic {
+            let names: Fields = f2.iter().map(String::as_str).collect();
             for a in self.tags(x) {
                 let t = self.nodes[a].t;
-                if !self.cycle_allowed(t, f2) {
+                if !self.cycle_allowed(t, &names) {
                     return Err(no(
                         'k',
                         format!(
@@ -923,14 +1053,8 @@ impl<'a> Positions<'a> {
     /// by the engine are unaffected.
     fn check_cycles(&self) -> Result<(), Mismatch> {
         for (b, nb) in self.nodes.iter().enumerate() {
-            let mut on_cycle = vec![b];
-            let mut fields = FieldSet::new();
             let mut cur = b;
             while let Some(p) = self.nodes[cur].parent {
-                if let Some(Step::Field(f)) = &self.nodes[cur].step {
-                    fields.insert(f.clone());
-                }
-                on_cycle.push(p);
                 cur = p;
                 let np = &self.nodes[p];
                 if np.r2 != nb.r2 {
@@ -938,6 +1062,20 @@ impl<'a> Positions<'a> {
                 }
                 if np.sref.is_some() && np.sref == nb.sref {
                     continue; // s realizes this cycle
+                }
+                // the nodes from b up to p, and the fields of the steps between them
+                let mut on_cycle = vec![b];
+                let mut fields = Fields::new();
+                let mut c = b;
+                while c != p {
+                    if let Some(Step::Field(f)) = self.nodes[c].step {
+                        fields.insert(f);
+                    }
+                    let Some(up) = self.nodes[c].parent else {
+                        break;
+                    };
+                    on_cycle.push(up);
+                    c = up;
                 }
                 for &q in &on_cycle {
                     let t = self.nodes[q].t;
@@ -949,7 +1087,7 @@ impl<'a> Positions<'a> {
                                 self.name(p),
                                 self.name(b),
                                 nb.r2,
-                                crate::state::fmt_fields(&fields)
+                                fmt_names(&fields)
                             ),
                         ));
                     }

@@ -20,7 +20,7 @@ use crate::class::Insn;
 use crate::error::EngineError;
 use crate::eval::summary::{self, CallAbstraction, CallSite};
 use crate::eval::{self, fill_static, Ctx, Step};
-use crate::instance_of::is_instance;
+use crate::instance_of::{is_instance, signature_width, Signature};
 use crate::merge::{merge, MergeOptions};
 use crate::program::{Options, Program};
 use crate::refine::Succ;
@@ -62,7 +62,16 @@ struct Builder<'a> {
     merged: Vec<bool>,
     /// Whether a node has an outgoing instance edge (it is not expanded).
     redirected: Vec<bool>,
-    at: HashMap<Position, Vec<NodeId>>,
+    /// The program position of each node, as an index into `at`.
+    pos: Vec<usize>,
+    /// Position numbers.
+    positions: HashMap<Position, usize>,
+    /// The nodes at each position, in creation order.
+    at: Vec<Vec<NodeId>>,
+    /// Each node's [`Signature`], computed when first needed.
+    sigs: Vec<Option<Signature>>,
+    /// The width of the signatures at each position, fixed by the first one.
+    widths: Vec<Option<usize>>,
     queue: VecDeque<NodeId>,
     /// The entry node of each abstracted method's graph (call abstraction).
     entries: HashMap<MethodId, NodeId>,
@@ -94,17 +103,20 @@ pub fn build_graph_until(
         prog,
         opts,
         graph: Graph::new(method.clone(), start),
-        parent: vec![None],
-        merged: vec![false],
-        redirected: vec![false],
-        at: HashMap::new(),
+        parent: Vec::new(),
+        merged: Vec::new(),
+        redirected: Vec::new(),
+        pos: Vec::new(),
+        positions: HashMap::new(),
+        at: Vec::new(),
+        sigs: Vec::new(),
+        widths: Vec::new(),
         queue: VecDeque::from([0]),
         entries: HashMap::new(),
         sites: Vec::new(),
         deadline: deadline.map(|d| Instant::now() + d),
     };
-    let p = position(&b.graph.nodes[0].state);
-    b.at.entry(p).or_default().push(0);
+    b.register(0, None, false);
     match b.run() {
         Ok(()) => Ok(b.graph),
         Err(error) => Err(BuildFailure {
@@ -172,11 +184,7 @@ impl Builder<'_> {
                     });
                 }
                 let e = self.graph.add_node(a.entry);
-                self.parent.push(None);
-                self.merged.push(false);
-                self.redirected.push(false);
-                let p = position(&self.graph.nodes[e].state);
-                self.at.entry(p).or_default().push(e);
+                self.register(e, None, false);
                 self.entries.insert(callee.clone(), e);
                 self.queue.push_back(e);
                 e
@@ -271,13 +279,28 @@ impl Builder<'_> {
             ))
         })?;
         let id = self.graph.add_node(state);
-        self.parent.push(Some(from));
-        self.merged.push(false);
-        self.redirected.push(false);
+        self.register(id, Some(from), false);
         self.graph.add_edge(from, id, kind, labels);
-        let p = position(&self.graph.nodes[id].state);
-        self.at.entry(p).or_default().push(id);
         Ok(id)
+    }
+
+    /// Records the bookkeeping of the new node `id`.
+    fn register(&mut self, id: NodeId, parent: Option<NodeId>, merged: bool) {
+        self.parent.push(parent);
+        self.merged.push(merged);
+        self.redirected.push(false);
+        let next = self.positions.len();
+        let p = *self
+            .positions
+            .entry(position(&self.graph.nodes[id].state))
+            .or_insert(next);
+        if p == self.at.len() {
+            self.at.push(Vec::new());
+            self.widths.push(None);
+        }
+        self.pos.push(p);
+        self.at[p].push(id);
+        self.sigs.push(None);
     }
 
     fn instance_edge(&mut self, from: NodeId, to: NodeId) {
@@ -294,9 +317,10 @@ impl Builder<'_> {
         if backward {
             self.loop_head(id)
         } else {
-            let p = position(&self.graph.nodes[id].state);
-            let cands: Vec<NodeId> = self.at.get(&p).cloned().unwrap_or_default();
-            for m in cands {
+            let p = self.pos[id];
+            // the nodes at p stay the same meanwhile (`id` is the last of them)
+            for k in 0..self.at[p].len() {
+                let m = self.at[p][k];
                 if m != id && self.is_inner(m) && self.instance_of(id, m) {
                     self.instance_edge(id, m);
                     return Ok(());
@@ -312,13 +336,31 @@ impl Builder<'_> {
         !self.redirected[m]
     }
 
-    fn instance_of(&self, specific: NodeId, general: NodeId) -> bool {
+    fn instance_of(&mut self, specific: NodeId, general: NodeId) -> bool {
+        // the signatures are a necessary condition, far cheaper than the check itself
+        self.sig(general);
+        self.sig(specific);
+        if let (Some(g), Some(s)) = (&self.sigs[general], &self.sigs[specific]) {
+            if !g.admits(s) {
+                return false;
+            }
+        }
         is_instance(
             &self.graph.nodes[specific].state,
             &self.graph.nodes[general].state,
             self.prog,
         )
         .is_ok()
+    }
+
+    fn sig(&mut self, n: NodeId) {
+        if self.sigs[n].is_none() {
+            let width = &mut self.widths[self.pos[n]];
+            let sig = Signature::of(&self.graph.nodes[n].state, |features| {
+                *width.get_or_insert_with(|| signature_width(features))
+            });
+            self.sigs[n] = Some(sig);
+        }
     }
 
     /// Whether the step from `n` to `succ` was a jump to an earlier instruction of the same
@@ -352,11 +394,11 @@ impl Builder<'_> {
     /// A state `id` at a loop head: instance edge to an ancestor at the same position, or
     /// merge with the nearest one.
     fn loop_head(&mut self, id: NodeId) -> Result<(), EngineError> {
-        let p = position(&self.graph.nodes[id].state);
+        let p = self.pos[id];
         let mut ancestors = Vec::new();
         let mut cur = self.parent[id];
         while let Some(a) = cur {
-            if position(&self.graph.nodes[a].state) == p && self.is_inner(a) {
+            if self.pos[a] == p && self.is_inner(a) {
                 ancestors.push(a);
             }
             cur = self.parent[a];
@@ -372,9 +414,10 @@ impl Builder<'_> {
             self.queue.push_back(id);
             return Ok(());
         };
-        let method = &p
-            .last()
-            .map(|(m, _)| m.clone())
+        let method = &self.graph.nodes[id]
+            .state
+            .top()
+            .map(|f| f.method.clone())
             .ok_or_else(|| EngineError::Internal("loop head without frames".into()))?;
         let opts = MergeOptions {
             widen: self.merged[m],
@@ -408,10 +451,7 @@ impl Builder<'_> {
             });
         }
         let gid = self.graph.add_node(g);
-        self.parent.push(Some(id));
-        self.merged.push(true);
-        self.redirected.push(false);
-        self.at.entry(p).or_default().push(gid);
+        self.register(gid, Some(id), true);
         self.instance_edge(id, gid);
         self.queue.push_back(gid);
         Ok(())

@@ -17,9 +17,29 @@ fn st(text: &str) -> State {
 
 fn yes(specific: &str, general: &str) -> Witness {
     match is_instance(&st(specific), &st(general), &FlatTypes) {
-        Ok(w) => w,
+        Ok(w) => {
+            assert!(
+                admits(&st(general), &st(specific)),
+                "the signature rejects an instance\ns' = {specific}\ns = {general}"
+            );
+            w
+        }
         Err(m) => panic!("expected an instance, got {m}\ns' = {specific}\ns = {general}"),
     }
+}
+
+/// The signature filter of `s' ⊑ s`, both filters as wide as the larger state needs.
+fn admits(general: &State, specific: &State) -> bool {
+    let mut width = 0;
+    Signature::of(general, |n| {
+        width = signature_width(n);
+        width
+    });
+    Signature::of(specific, |n| {
+        width = width.max(signature_width(n));
+        width
+    });
+    Signature::of(general, |_| width).admits(&Signature::of(specific, |_| width))
 }
 
 fn not(specific: &str, general: &str, letter: char) -> Mismatch {
@@ -501,6 +521,73 @@ fn position_budget_answers_no() {
     assert!(is_instance(&st(&c), &st(&c), &FlatTypes).is_err());
 }
 
+// ---- the signature filter --------------------------------------------------------------------
+
+#[test]
+fn signature_rejects_what_the_walk_rejects_near_the_roots() {
+    let list = "00 | l0: o1, l1: i1 | ε\no1: List(next=o2, val=i2)  o2: List(?)  i1: Z  i2: Z";
+    let cases = [
+        // null where s has a list, and the reverse
+        ("00 | l0: null, l1: i1 | ε\ni1: Z", list, 'd'),
+        (list, "00 | l0: null, l1: i1 | ε\ni1: Z", 'c'),
+        // a literal of s' outside the literal of s
+        (
+            "00 | l0: null, l1: i1 | ε\ni1: 2",
+            "00 | l0: null, l1: i1 | ε\ni1: 1",
+            'b',
+        ),
+        // a sign s fixes and s' does not
+        (
+            "00 | l0: null, l1: i1 | ε\ni1: Z",
+            "00 | l0: null, l1: i1 | ε\ni1: [>=0]",
+            'b',
+        ),
+        // s realizes a field's object, s' does not know it
+        (
+            "00 | l0: o1, l1: i1 | ε\no1: List(next=o2, val=i2)  o2: List(?)  i1: Z  i2: Z",
+            "00 | l0: o1, l1: i1 | ε\no1: List(next=o2, val=i2)  o2: List(next=null, val=i3)  i1: Z  i2: Z  i3: Z",
+            'd',
+        ),
+        // different stack heights
+        ("00 | l0: null, l1: i1 | i1\ni1: Z", "00 | l0: null, l1: i1 | ε\ni1: Z", 'a'),
+    ];
+    for (specific, general, letter) in cases {
+        not(specific, general, letter);
+        assert!(
+            !admits(&st(general), &st(specific)),
+            "{specific}\n⊑?\n{general}"
+        );
+    }
+    // but an unknown object admits null and realized objects alike
+    let unknown = "00 | l0: o1, l1: i1 | ε\no1: List(?)  i1: Z";
+    assert!(admits(
+        &st(unknown),
+        &st("00 | l0: null, l1: i1 | ε\ni1: Z")
+    ));
+    assert!(admits(&st(unknown), &st(list)));
+}
+
+#[test]
+fn signature_of_a_state_with_too_many_positions_admits_everything() {
+    // a binary DAG below 20 locals: more than MAX_POSITIONS positions within DEPTH
+    let n = 10;
+    let mut heap = String::new();
+    for k in 1..n {
+        heap.push_str(&format!("o{k}: Pair(a=o{}, b=o{})  ", k + 1, k + 1));
+    }
+    heap.push_str(&format!("o{n}: Pair(a=null, b=null)"));
+    let locals = |v: &str| {
+        (0..20)
+            .map(|k| format!("l{k}: {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let big = st(&format!("00 | {} | ε\n{heap}", locals("o1")));
+    let null = st(&format!("00 | {} | ε\n", locals("null")));
+    assert!(admits(&null, &big));
+    assert!(!admits(&big, &null));
+}
+
 // ---- properties ------------------------------------------------------------------------------
 
 #[derive(Clone, Debug)]
@@ -656,7 +743,47 @@ impl Arbitrary for Renamed {
     }
 }
 
+#[derive(Clone, Debug)]
+struct SamePosition(State, State);
+
+impl Arbitrary for SamePosition {
+    fn arbitrary(g: &mut Gen) -> SamePosition {
+        let a = ArbState::arbitrary(g).0;
+        let mut b = ArbState::arbitrary(g).0;
+        b.frames[0].pc = a.frames[0].pc;
+        b.frames[0].stack.truncate(a.frames[0].stack.len());
+        while b.frames[0].stack.len() < a.frames[0].stack.len() {
+            b.frames[0].stack.push(Ref::Null);
+        }
+        b.gc();
+        SamePosition(a, b)
+    }
+}
+
 quickcheck! {
+    /// The signature never rejects an instance: among two random states and their merge,
+    /// every instance the full check finds is admitted.
+    fn signature_admits_every_instance(p: SamePosition) -> bool {
+        let SamePosition(a, b) = p;
+        let opts = crate::merge::MergeOptions::default();
+        let mut states = vec![a.clone(), b.clone()];
+        states.extend(crate::merge::merge(&a, &b, &FlatTypes, &opts).ok());
+        for s in &states {
+            for t in &states {
+                if is_instance(s, t, &FlatTypes).is_ok() && !admits(t, s) {
+                    panic!("the signature rejects an instance\n{s:?}\n⊑\n{t:?}");
+                }
+            }
+        }
+        true
+    }
+
+    fn signature_admits_renamings(r: Renamed) -> bool {
+        let Renamed(s, sigma) = r;
+        let t = rename_all(&s, &sigma);
+        admits(&s, &t) && admits(&t, &s)
+    }
+
     fn reflexive_with_identity_witness(s: ArbState) -> bool {
         let s = s.0;
         match is_instance(&s, &s, &FlatTypes) {
