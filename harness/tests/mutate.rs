@@ -141,9 +141,76 @@ fn distinct_positions_rule_out_returning_to_the_head() {
     assert!(drop(28, "o2 =? o5").equivalent.is_none());
 }
 
+#[test]
+fn relational_invariant_keeps_the_decrement_tied_to_the_loop_test() {
+    // List.get: `x-- > 0` stores i3 = i1 − 1 before the test of i1 (node 4 refines to node 5,
+    // i1 ≤ 0, and node 6, i1 ≥ 1); the interval invariant has i3 ∈ Z there, the relation
+    // i3 = i1 − 1 gives i3 ≥ 0 on the way into the loop and i3 ≤ −1 on the way out
+    let prog = program();
+    let g = graph(&prog, "List.get");
+    let an = Analyses::of(&g, &prog, SEM);
+    let iv = |n: usize| {
+        an.intervals.nodes[n]
+            .as_ref()
+            .expect("reached")
+            .get(&Ref::Int(3))
+            .copied()
+    };
+    assert!(!iv(6).is_some_and(|i| i.is_subset_of(&Interval::at_least(0))));
+    assert_eq!(
+        an.related_interval(6, Ref::Int(3)),
+        Some(Interval::at_least(0))
+    );
+    assert_eq!(
+        an.related_interval(5, Ref::Int(3)),
+        Interval::new(None, Some(-1))
+    );
+    let ms = mutants(&g, &prog, SEM);
+    assert!(claims(
+        narrowing(&ms, 6, Ref::Int(3), "[≥0]"),
+        "relational invariant"
+    ));
+    assert!(claims(
+        narrowing(&ms, 5, Ref::Int(3), "[≤0]"),
+        "relational invariant"
+    ));
+    // in the loop, x was positive before its decrement: the test finds x = 0 when it fails
+    assert!(claims(
+        narrowing(&ms, 21, Ref::Int(10), "0"),
+        "relational invariant"
+    ));
+    // wrong narrowings: x − 1 is positive on entering the loop with x ≥ 2; x ≤ −1 fails
+    // the first test, so node 5's x keeps 0 and below; node 21's x is 0, not below
+    assert!(narrowing(&ms, 6, Ref::Int(3), "[≤0]").equivalent.is_none());
+    assert!(narrowing(&ms, 21, Ref::Int(10), "[≤-1]")
+        .equivalent
+        .is_none());
+    assert!(narrowing(&ms, 5, Ref::Int(4), "[≤-1]").equivalent.is_none());
+}
+
+#[test]
+fn relational_invariant_needs_the_arithmetic_label() {
+    // without the label `i3 = i1 − 1`, nothing ties the decremented value to the tested one
+    let prog = program();
+    let mut g = graph(&prog, "List.get");
+    let k = g
+        .edges
+        .iter()
+        .position(|e| e.from == 3 && e.to == 4 && e.kind == EdgeKind::Eval)
+        .expect("edge 3 → 4");
+    g.edges[k].labels.clear();
+    let an = Analyses::of(&g, &prog, SEM);
+    assert!(!an
+        .related_interval(6, Ref::Int(3))
+        .is_some_and(|i| i.is_subset_of(&Interval::at_least(0))));
+    let ms = mutants(&g, &prog, SEM);
+    assert!(narrowing(&ms, 6, Ref::Int(3), "[≥0]").equivalent.is_none());
+}
+
 /// The reasons the graph analyses give.
-const ANALYSES: [&str; 4] = [
+const ANALYSES: [&str; 5] = [
     "interval invariant",
+    "relational invariant",
     "unreachable",
     "distinct positions",
     "dead edge",
@@ -157,6 +224,7 @@ fn no_proven_equivalent_is_killed() {
     let prog = program();
     for spec in [
         "ListOps.length",
+        "List.get",
         "ListOps.countPositive",
         "Types.depth",
         "Statics.clearLastPositive",

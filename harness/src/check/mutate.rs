@@ -47,6 +47,17 @@
 //!   writes). So on a trace the original accepts, every node of its path still takes the
 //!   concrete state — `n` included, with the same witness — and every label is evaluated
 //!   on the same witnesses: the mutant accepts it along the same path.
+//! * **relational invariant**: `narrow-interval` of `r` at node `n` to `J` when the
+//!   difference constraints `x − y ≤ c` between the node's integer references (module
+//!   `relations`) bound `r`'s witness inside `J` on every matchable path — e.g. `x = i − 1`
+//!   taken before the loop test `i ≥ 1`, which the interval invariant's hull at the join
+//!   forgets. The facts and their reading are the interval invariant's (node intervals, the
+//!   invariant itself, labels with surely bound operands, positions carried along edges),
+//!   plus `res = a ± b` as an exact difference when the operands' intervals rule out
+//!   wrapping; so the argument above applies unchanged. The constraints also make nodes
+//!   **unreachable** and edges **dead** (a relation label or target interval that contradicts
+//!   them), and narrow the source state of **instance-preserving under the interval
+//!   invariant** further.
 //! * **distinct positions**: dropping `a =? b` at a node where the must-distinct analysis
 //!   (module `distinct`) shows that every position of `a` and every position of `b` never
 //!   hold one object on a matchable path: the check's condition (f) never needs the
@@ -93,14 +104,17 @@ use std::collections::BTreeSet;
 mod distinct;
 mod invariant;
 mod liveness;
+mod relations;
 use distinct::Distinct;
 pub use invariant::Invariant;
+use relations::Relations;
 
 /// The graph analyses behind the proofs: the interval invariant and the must-distinct
 /// positions, each excluding the edges the other shows dead.
 pub struct Analyses {
     pub intervals: Invariant,
     distinct: Distinct,
+    relations: Relations,
     facts: Vec<invariant::Facts>,
 }
 
@@ -110,21 +124,56 @@ impl Analyses {
         let first = Invariant::of(g, &facts, sem, None);
         let distinct = Distinct::of(g, &facts, &first.edges);
         let intervals = Invariant::of(g, &facts, sem, Some(&distinct.dead));
+        let dead = |k: usize| !intervals.edges[k] || distinct.dead[k];
+        let relations = Relations::of(g, &facts, &intervals, dead, sem);
         Analyses {
             intervals,
             distinct,
+            relations,
             facts,
         }
     }
 
     /// Whether no matchable path reaches node `n`.
     pub fn unreachable(&self, n: NodeId) -> bool {
-        self.intervals.nodes[n].is_none() || self.distinct.nodes[n].is_none()
+        self.intervals.nodes[n].is_none()
+            || self.distinct.nodes[n].is_none()
+            || self.relations.unreachable(n)
     }
 
     /// Whether no matchable path takes edge `k`.
     pub fn dead(&self, k: usize) -> bool {
-        !self.intervals.edges[k] || self.distinct.dead[k]
+        !self.intervals.edges[k] || self.distinct.dead[k] || !self.relations.edges[k]
+    }
+
+    /// Node `n`'s state with every integer interval narrowed to the interval invariant and
+    /// the difference constraints (`None`: unreachable); every concrete state the check can
+    /// meet at `n` is an instance of it.
+    pub fn tightened(&self, g: &Graph, n: NodeId) -> Option<State> {
+        let mut st = self.intervals.tightened(g, n)?;
+        let ints: Vec<(Ref, Interval)> = st
+            .heap
+            .iter()
+            .filter_map(|(r, v)| match v {
+                HeapValue::Int(iv) => Some((*r, *iv)),
+                _ => None,
+            })
+            .collect();
+        for (r, own) in ints {
+            if let Some(v) = self
+                .relations
+                .interval(n, r)
+                .and_then(|i| i.intersect(&own))
+            {
+                st.heap.insert(r, HeapValue::Int(v));
+            }
+        }
+        Some(st)
+    }
+
+    /// The interval the difference constraints give `r` at node `n` (module `relations`).
+    pub fn related_interval(&self, n: NodeId, r: Ref) -> Option<Interval> {
+        self.relations.interval(n, r)
     }
 
     /// Whether `a` and `b` are never one object at node `n`.
@@ -280,7 +329,14 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                     Some(ivs) => ivs
                         .get(r)
                         .filter(|i| i.is_subset_of(&narrowed))
-                        .map(|i| format!("{INVARIANT}: {r} ∈ {i} at node {n} on every path")),
+                        .map(|i| format!("{INVARIANT}: {r} ∈ {i} at node {n} on every path"))
+                        .or_else(|| {
+                            an.related_interval(n, *r)
+                                .filter(|i| i.is_subset_of(&narrowed))
+                                .map(|i| {
+                                    format!("{RELATIONAL}: {r} ∈ {i} at node {n} on every path")
+                                })
+                        }),
                 };
                 push(
                     &mut out,
@@ -432,7 +488,7 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                     "instance-preserving: node {} ⊑ node {t} by the engine's ⊑",
                     e.from
                 ))
-            } else if an.intervals.tightened(g, e.from).is_some_and(|s| is(&s)) {
+            } else if an.tightened(g, e.from).is_some_and(|s| is(&s)) {
                 Some(format!(
                     "instance-preserving under the interval invariant: node {} with its intervals narrowed to the invariant ⊑ node {t} by the engine's ⊑",
                     e.from
@@ -457,6 +513,7 @@ const UNREACHABLE: &str =
     "unreachable: no path the check can match from the start node reaches the node";
 const INVARIANT: &str = "interval invariant";
 const DISTINCT: &str = "distinct positions";
+const RELATIONAL: &str = "relational invariant";
 const DEAD_EDGE: &str =
     "dead edge: by the interval invariant, no path the check can match takes the edge";
 const VACUOUS_REALIZED: &str = "vacuous-realized: the reference is realized with every field listed, so it has no hidden region for the permission to apply to";

@@ -132,6 +132,16 @@ impl Facts {
         }
     }
 
+    /// The integer positions and the reference at each.
+    pub(super) fn at_positions(&self) -> impl Iterator<Item = (&Pos, &Ref)> {
+        self.at.iter()
+    }
+
+    /// The integer reference at position `p`, if any.
+    pub(super) fn at_position(&self, p: &Pos) -> Option<Ref> {
+        self.at.get(p).copied()
+    }
+
     /// Whether the check always reads position `p` of the run: a stack entry, the result, or a
     /// live local (not below an object, which may be uninitialized and then not walked).
     pub(super) fn surely_read(&self, p: &Pos) -> bool {
@@ -144,16 +154,18 @@ impl Facts {
 
     /// Whether the check surely binds `r`: it is an integer directly on a stack (stack entries
     /// are always compared), or in a live local (see `liveness`).
-    fn surely_bound(&self, r: Ref) -> bool {
+    pub(super) fn surely_bound(&self, r: Ref) -> bool {
+        self.at.iter().any(|(p, x)| *x == r && self.binds(p))
+    }
+
+    /// Whether the check surely binds the reference at position `p`: `p` is surely read, or
+    /// is the local the next instruction reads (the verifier keeps it typed).
+    pub(super) fn binds(&self, p: &Pos) -> bool {
         let read = match &self.insn {
             Some(Insn::Load(_, i)) | Some(Insn::IInc { index: i, .. }) => Some(usize::from(*i)),
             _ => None,
         };
-        self.at.iter().any(|(p, x)| {
-            *x == r
-                && (self.surely_read(p)
-                    || (p.1.is_empty() && p.0 == Root::Local(0, read.unwrap_or(usize::MAX))))
-        })
+        self.surely_read(p) || (p.1.is_empty() && p.0 == Root::Local(0, read.unwrap_or(usize::MAX)))
     }
 }
 
@@ -411,7 +423,12 @@ fn contribution(
 }
 
 /// The interval of `a op b`, when the label's operands determine one.
-fn arith(op: ArithOp, a: Interval, b: Option<Interval>, sem: IntSemantics) -> Option<Interval> {
+pub(super) fn arith(
+    op: ArithOp,
+    a: Interval,
+    b: Option<Interval>,
+    sem: IntSemantics,
+) -> Option<Interval> {
     let b = match (op, b) {
         (ArithOp::Neg, _) => a,
         (_, Some(b)) => b,
