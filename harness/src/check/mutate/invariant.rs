@@ -257,15 +257,7 @@ impl Invariant {
                 })
                 .collect()
         };
-        let mut out: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
-        let mut abstract_caller = vec![false; g.nodes.len()];
-        for (k, e) in g.edges.iter().enumerate() {
-            out[e.from].push(k);
-            abstract_caller[e.from] |= e.kind == EdgeKind::Call
-                && e.labels
-                    .iter()
-                    .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of ")));
-        }
+        let (out, abstract_caller) = adjacency(g);
         let mut inv: Vec<Option<BTreeMap<Ref, Interval>>> = vec![None; g.nodes.len()];
         let mut rounds = vec![0usize; g.nodes.len()];
         inv[g.start] = Some(own(g.start));
@@ -655,4 +647,19 @@ fn stack_effect(insn: &Insn) -> Option<(usize, usize)> {
         Insn::ArrayLength | Insn::CheckCast(_) | Insn::InstanceOf(_) => (1, 1),
         _ => return None,
     })
+}
+
+/// The outgoing edges of every node, and whether it makes an abstracted call (a `call` edge
+/// labelled `abstract call of M`: its `return` edges are not steps of its own method graph).
+pub(super) fn adjacency(g: &Graph) -> (Vec<Vec<usize>>, Vec<bool>) {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
+    let mut abstract_caller = vec![false; g.nodes.len()];
+    for (k, e) in g.edges.iter().enumerate() {
+        out[e.from].push(k);
+        abstract_caller[e.from] |= e.kind == EdgeKind::Call
+            && e.labels
+                .iter()
+                .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of ")));
+    }
+    (out, abstract_caller)
 }

@@ -119,15 +119,7 @@ impl Relations {
             }
             Some(d)
         };
-        let mut out: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
-        let mut abstract_caller = vec![false; g.nodes.len()];
-        for (k, e) in g.edges.iter().enumerate() {
-            out[e.from].push(k);
-            abstract_caller[e.from] |= e.kind == EdgeKind::Call
-                && e.labels
-                    .iter()
-                    .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of ")));
-        }
+        let (out, abstract_caller) = super::invariant::adjacency(g);
         let mut nodes: Vec<Option<Dbm>> = vec![None; g.nodes.len()];
         let mut rounds = vec![0usize; g.nodes.len()];
         nodes[g.start] = base(g.start).and_then(|mut d| close(&mut d).map(|_| d));
