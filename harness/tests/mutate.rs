@@ -56,6 +56,16 @@ fn narrowing<'a>(ms: &'a [Mutant], node: usize, r: Ref, to: &str) -> &'a Mutant 
         .unwrap_or_else(|| panic!("no narrowing of {r} at node {node} to {to}"))
 }
 
+/// A hand-broken graph: the eval edge `from → to` without its labels.
+fn drop_labels(g: &mut Graph, from: usize, to: usize) {
+    let k = g
+        .edges
+        .iter()
+        .position(|e| e.from == from && e.to == to && e.kind == EdgeKind::Eval)
+        .unwrap_or_else(|| panic!("edge {from} → {to}"));
+    g.edges[k].labels.clear();
+}
+
 fn claims(m: &Mutant, reason: &str) -> bool {
     m.equivalent
         .as_deref()
@@ -99,12 +109,7 @@ fn interval_invariant_does_not_cross_an_unlabelled_arithmetic_step() {
     // increment to n before it, so the increment's result keeps its own interval
     let prog = program();
     let mut g = graph(&prog, "ListOps.length");
-    let k = g
-        .edges
-        .iter()
-        .position(|e| e.from == 20 && e.to == 22 && e.kind == EdgeKind::Eval)
-        .expect("edge 20 → 22");
-    g.edges[k].labels.clear();
+    drop_labels(&mut g, 20, 22);
     let inv = Analyses::of(&g, &prog, SEM).intervals;
     let at = |n: usize, r: u32| inv.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
     assert_eq!(at(20, 5), Interval::literal(1));
@@ -193,12 +198,7 @@ fn relational_invariant_needs_the_arithmetic_label() {
     // without the label `i3 = i1 − 1`, nothing ties the decremented value to the tested one
     let prog = program();
     let mut g = graph(&prog, "List.get");
-    let k = g
-        .edges
-        .iter()
-        .position(|e| e.from == 3 && e.to == 4 && e.kind == EdgeKind::Eval)
-        .expect("edge 3 → 4");
-    g.edges[k].labels.clear();
+    drop_labels(&mut g, 3, 4);
     let an = Analyses::of(&g, &prog, SEM);
     assert!(!an
         .related_interval(6, Ref::Int(3))

@@ -188,25 +188,6 @@ impl RefMap {
     pub fn iter(&self) -> impl Iterator<Item = (&Ref, &CValue)> {
         self.0.iter().map(|(r, v)| (r, v))
     }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl<'a> IntoIterator for &'a RefMap {
-    type Item = (&'a Ref, &'a CValue);
-    type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (Ref, CValue)>,
-        fn(&'a (Ref, CValue)) -> (&'a Ref, &'a CValue),
-    >;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(r, v)| (r, v))
-    }
 }
 
 impl Witness {
@@ -809,7 +790,7 @@ impl<'a> Walk<'a> {
     /// (f): different references of `s` on one object need `=?`.
     fn distinct(&self) -> Result<(), Failure> {
         let mut by_obj: BTreeMap<ObjId, Vec<Ref>> = BTreeMap::new();
-        for (r, v) in &self.map {
+        for (r, v) in self.map.iter() {
             if let (true, CValue::Ref(id)) = (r.is_obj(), v) {
                 by_obj.entry(*id).or_default().push(*r);
             }

@@ -71,8 +71,7 @@ pub trait ConcreteRun {
     /// Step `i` with its `k` top frames (`usize::MAX`: all), as [`ConcreteRun::step`] or
     /// [`ConcreteRun::top_step`], where the run may reuse parts of `prev`, a step `j` it
     /// returned before.
-    fn step_after(&self, i: usize, k: usize, prev: (usize, &Step)) -> Cow<'_, Step> {
-        let _ = prev;
+    fn step_after(&self, i: usize, k: usize, _prev: (usize, &Step)) -> Cow<'_, Step> {
         if k == usize::MAX {
             self.step(i)
         } else {
@@ -81,8 +80,7 @@ pub trait ConcreteRun {
     }
     /// Where step `i` executes, as a method number (of this run) and pc, if the run knows
     /// that without decoding the frame.
-    fn site(&self, i: usize) -> Option<(u32, u32)> {
-        let _ = i;
+    fn site(&self, _i: usize) -> Option<(u32, u32)> {
         None
     }
     /// Only the executing frame of step `i` (cheaper where the run can do that).

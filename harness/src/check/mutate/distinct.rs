@@ -113,18 +113,14 @@ impl Distinct {
         let Some(md) = &self.nodes[n] else {
             return true;
         };
-        let pa: Vec<&Pos> = f
-            .objs
-            .iter()
-            .filter(|(_, r)| **r == a)
-            .map(|(p, _)| p)
-            .collect();
-        let pb: Vec<&Pos> = f
-            .objs
-            .iter()
-            .filter(|(_, r)| **r == b)
-            .map(|(p, _)| p)
-            .collect();
+        let positions = |x: Ref| -> Vec<&Pos> {
+            f.objs
+                .iter()
+                .filter(|(_, r)| **r == x)
+                .map(|(p, _)| p)
+                .collect()
+        };
+        let (pa, pb) = (positions(a), positions(b));
         !pa.is_empty()
             && !pb.is_empty()
             && pa
