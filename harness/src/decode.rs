@@ -18,7 +18,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashSet;
 
 use crate::error::HarnessError;
-use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId, UninitObj};
+use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId, Objects, UninitObj};
 
 const T_INT: i32 = 0;
 const T_FLOAT: i32 = 1;
@@ -368,6 +368,9 @@ pub(crate) struct TraceData {
     /// Heap version of each step: the number of replayed writes visible at it. Two steps of one
     /// version see every object with the same values.
     version: Vec<u32>,
+    /// The object of every replayed write, in step order: the writes visible at step `i` are
+    /// the first `version[i]`.
+    written: Vec<u32>,
 }
 
 impl std::fmt::Debug for TraceData {
@@ -598,6 +601,7 @@ impl TraceData {
             depth: depths,
             heap: hist,
             version: Vec::new(),
+            written: Vec::new(),
         };
         // 3. replay writes
         data.replay()?;
@@ -844,6 +848,44 @@ impl TraceData {
         ))
     }
 
+    pub(crate) fn heap_version(&self, i: usize) -> u32 {
+        self.version[i]
+    }
+
+    /// Every object of the trace, with its values as of step `i` ([`Objects`]), from `prev`
+    /// (the objects of step `j`) where that is cheaper: the same objects if no write lies
+    /// between, else `prev`'s with the written objects laid over them while the overlay stays
+    /// small (about the square root of the heap: a full copy then pays for that many steps).
+    pub(crate) fn objects_after(&self, i: usize, prev: Option<(usize, &Objects)>) -> Objects {
+        let v = self.version[i] as usize;
+        if let Some((j, p)) = prev {
+            let vj = self.version[j] as usize;
+            if vj == v {
+                return p.clone();
+            }
+            let limit = 16 + p.base.len().isqrt();
+            if vj < v && p.over.len() + (v - vj) <= limit {
+                let mut over = (*p.over).clone();
+                for &id in &self.written[vj..v] {
+                    if let Some(o) = self.heap.object_at(id, i as u32) {
+                        over.insert(ObjId(id), o);
+                    }
+                }
+                return Objects {
+                    base: Arc::clone(&p.base),
+                    over: Arc::new(over),
+                };
+            }
+        }
+        let all = self
+            .heap
+            .objs
+            .keys()
+            .filter_map(|&id| Some((ObjId(id), self.heap.object_at(id, i as u32)?)))
+            .collect::<CHeap>();
+        Objects::from(Arc::new(all))
+    }
+
     pub(crate) fn known_heap(&self, i: usize) -> CHeap {
         self.heap
             .objs
@@ -942,6 +984,7 @@ impl TraceData {
         for i in 1..n {
             self.version[i] += self.version[i - 1];
         }
+        self.written = writes.iter().map(|&(id, ..)| id).collect();
         for (id, slot, step, v) in writes {
             self.heap
                 .writes

@@ -17,4 +17,6 @@ pub use input::ConcreteInput;
 pub use run::{
     run_plain, trace_batch, trace_method, tracer_stats, PlainRun, TraceOptions, TracerStats,
 };
-pub use trace::{CFrame, CHeap, CObject, CValue, ObjId, Step, Trace, TraceEnd, UninitObj};
+pub use trace::{
+    CFrame, CHeap, CObject, CValue, ObjId, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
+};

@@ -78,6 +78,47 @@ pub enum CObject {
 /// A heap: objects by id.
 pub type CHeap = BTreeMap<ObjId, CObject>;
 
+/// The objects of one step as the checker reads them: every object the step's frames reach,
+/// with its values as of the step, and possibly others (unreachable ones, or ones the run
+/// creates later: nothing reaches them). Two layers, `over` before `base`, so that the view of
+/// a step after a few writes shares every object not written with the view before
+/// ([`Trace::view_after`]).
+#[derive(Clone, Debug, Default)]
+pub struct Objects {
+    pub(crate) base: Arc<CHeap>,
+    pub(crate) over: Arc<CHeap>,
+}
+
+impl Objects {
+    pub fn get(&self, id: &ObjId) -> Option<&CObject> {
+        self.over.get(id).or_else(|| self.base.get(id))
+    }
+
+    pub fn contains_key(&self, id: &ObjId) -> bool {
+        self.get(id).is_some()
+    }
+}
+
+impl From<Arc<CHeap>> for Objects {
+    fn from(base: Arc<CHeap>) -> Objects {
+        Objects {
+            base,
+            over: Arc::default(),
+        }
+    }
+}
+
+/// A step as the checker reads it ([`Trace::view_after`]): the frames of [`Step`] and
+/// [`Objects`] instead of the reachable heap.
+#[derive(Clone, Debug)]
+pub struct StepView {
+    /// Top (currently executing) frame first.
+    pub frames: Vec<CFrame>,
+    pub objects: Objects,
+    /// Equal keys are equal [`Objects`] (within one run); `None` if the run cannot tell.
+    pub heap_key: Option<u32>,
+}
+
 /// The concrete state before one executed instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
@@ -167,6 +208,22 @@ impl Trace {
             frames,
             heap,
             uninit,
+        }
+    }
+
+    /// Step `i` with its `k` top frames (`usize::MAX`: all) as the checker reads it: the
+    /// objects are every object of the trace with its values at step `i`, built from `prev`
+    /// (the view of step `j`) where that is cheaper. A loop then costs per step what it
+    /// writes, not the size of the heap it reaches; the key is the heap version of the step.
+    pub fn view_after(&self, i: usize, k: usize, prev: Option<(usize, &StepView)>) -> StepView {
+        let (frames, _) = self.data.top_frames(i, k);
+        let objects = self
+            .data
+            .objects_after(i, prev.map(|(j, v)| (j, &v.objects)));
+        StepView {
+            frames,
+            objects,
+            heap_key: Some(self.data.heap_version(i)),
         }
     }
 

@@ -287,7 +287,7 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
                 };
                 let c = Concrete {
                     frames: &step.frames,
-                    heap: &step.heap,
+                    heap: &jtg_harness::Objects::from(step.heap.clone()),
                     end: None,
                 };
                 for n in &g.nodes {

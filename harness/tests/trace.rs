@@ -915,13 +915,10 @@ fn switch_padding_and_wide_pcs() {
     assert_eq!(pcs(&t), vec![0, 1, 40, 41]);
 }
 
-/// `Trace::step_after` (a step materialised from the one before, sharing its heap where
-/// nothing was written) is `Trace::step`, for every step and frame count, on runs that write
-/// fields (in-place reverse), create objects and store into arrays (build), and only read
-/// (get on a cyclic list, where consecutive steps then share one heap).
-#[test]
-fn steps_materialised_from_the_step_before_are_the_steps() {
-    let runs = [
+/// Runs that write fields (in-place reverse), create objects and store into arrays (build),
+/// and only read (get on a cyclic list).
+fn heap_runs() -> Vec<(&'static str, &'static str, &'static str, ConcreteInput)> {
+    vec![
         (
             "Mutate",
             "reverse",
@@ -949,7 +946,15 @@ fn steps_materialised_from_the_step_before_are_the_steps() {
                 heap: list("List", &[1, 2, 3], Some(0)),
             },
         ),
-    ];
+    ]
+}
+
+/// `Trace::step_after` (a step materialised from the one before, sharing its heap where
+/// nothing was written) is `Trace::step`, for every step and frame count, on `heap_runs`
+/// (get on a cyclic list only reads: consecutive steps then share one heap).
+#[test]
+fn steps_materialised_from_the_step_before_are_the_steps() {
+    let runs = heap_runs();
     for (class, method, desc, input) in runs {
         let t = run(class, method, desc, &input, &TraceOptions::default()).expect("trace");
         let mut shared = 0;
@@ -972,6 +977,57 @@ fn steps_materialised_from_the_step_before_are_the_steps() {
         if method == "get" {
             // a read-only loop: most steps reuse the heap of the step before
             assert!(shared > t.len(), "{shared} shared of 2 × {}", t.len());
+        }
+    }
+}
+
+/// The checker's view of a step (`Trace::view_after`) has the step's frames and every object
+/// the step reaches with its values at the step, whichever view it was built from: the one of
+/// the step before, one far before or after (the matcher backtracks), or none; views with
+/// equal keys have equal objects.
+#[test]
+fn views_hold_every_reachable_object_as_of_the_step() {
+    for (class, method, desc, input) in heap_runs() {
+        let t = run(class, method, desc, &input, &TraceOptions::default()).expect("trace");
+        let n = t.len();
+        for k in [usize::MAX, 1] {
+            let direct = |i: usize| {
+                if k == usize::MAX {
+                    t.step(i)
+                } else {
+                    t.top_step(i, k)
+                }
+            };
+            // forward one step at a time, then jumps back and forth
+            let order = (0..n)
+                .chain((0..n).rev().step_by(7))
+                .chain((0..n).step_by(5));
+            let mut prev: Option<(usize, jtg_harness::StepView)> = None;
+            let mut by_key: BTreeMap<u32, usize> = BTreeMap::new();
+            for i in order {
+                let v = t.view_after(i, k, prev.as_ref().map(|(j, v)| (*j, v)));
+                let s = direct(i);
+                assert_eq!(v.frames, s.frames, "{class}.{method} step {i}, {k} frames");
+                for (id, o) in s.heap.iter() {
+                    assert_eq!(
+                        v.objects.get(id),
+                        Some(o),
+                        "{class}.{method} step {i}, {k} frames: object {id}"
+                    );
+                }
+                let key = v.heap_key.expect("a trace knows its heap versions");
+                let first = *by_key.entry(key).or_insert(i);
+                for (id, o) in t.known_heap_at(first).iter() {
+                    if s.heap.contains_key(id) {
+                        assert_eq!(
+                            v.objects.get(id),
+                            Some(o),
+                            "key {key}: steps {first} and {i}"
+                        );
+                    }
+                }
+                prev = Some((i, v));
+            }
         }
     }
 }

@@ -61,20 +61,21 @@
 //! the relation label of the split edge. Objects of JDK classes other than `String` are modelled
 //! without fields by the engine; their concrete fields are outside the model and ignored.
 
-use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId, TraceEnd};
+use crate::trace::{CFrame, CObject, CValue, ObjId, Objects, TraceEnd};
 use jtg_engine::state::{display_type, End, FieldSet, HeapValue, Ref, State, Subtyping};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::rc::Rc;
 
-/// The concrete side: frames top first (as the harness records them) and the reachable heap,
-/// or a program end.
+/// The concrete side: frames top first (as the harness records them) and objects that include
+/// everything reachable from them ([`Objects`]), or a program end.
 #[derive(Clone, Copy, Debug)]
 pub struct Concrete<'a> {
     /// Top (executing) frame first; empty for a program end.
     pub frames: &'a [CFrame],
-    pub heap: &'a CHeap,
+    pub heap: &'a Objects,
     /// `Some` for a program end (never [`TraceEnd::Cut`]).
     pub end: Option<&'a TraceEnd>,
 }
@@ -251,10 +252,16 @@ impl Walked<'_> {
 
     /// Checks the heap predicates: the witness of `c ⊑ s`, or the first condition that failed.
     pub fn finish(self) -> Result<Witness, Failure> {
+        self.finish_with(None)
+    }
+
+    /// [`Walked::finish`] with hidden regions taken from and added to `memo` (which must be
+    /// [`ReachMemo::of`] this heap).
+    pub fn finish_with(self, memo: Option<&mut ReachMemo>) -> Result<Witness, Failure> {
         let mut w = self.0;
         w.collect_explicit();
         w.distinct()?;
-        w.shapes()?;
+        w.shapes(memo)?;
         w.must_reach()?;
         Ok(Witness { map: w.map })
     }
@@ -266,8 +273,29 @@ impl Walked<'_> {
     }
 }
 
-/// A reference, its witness object, the first hidden edges out of it and `H(r)`.
-type Region<'a> = (Ref, ObjId, Vec<Edge<'a>>, BTreeSet<ObjId>);
+/// The objects of one hidden region `H(r)`.
+type Reach = FxHashSet<ObjId>;
+
+/// Hidden regions `H(r)` of one heap by their first edges' targets: a loop that keeps a large
+/// structure apart from a few other objects walks it once per heap, not once per step and
+/// node.
+#[derive(Default)]
+pub struct ReachMemo {
+    heap: Option<u32>,
+    sets: FxHashMap<Vec<ObjId>, Rc<Reach>>,
+}
+
+impl ReachMemo {
+    /// The memo for the heap with id `heap` (equal ids: equal heaps): emptied if it held
+    /// another one's.
+    pub fn of(&mut self, heap: u32) -> &mut ReachMemo {
+        if self.heap != Some(heap) {
+            self.heap = Some(heap);
+            self.sets.clear();
+        }
+        self
+    }
+}
 
 /// The name of a concrete edge: a field or an array element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -329,7 +357,7 @@ enum Hidden {
 
 struct Walk<'a> {
     s: &'a State,
-    heap: &'a CHeap,
+    heap: &'a Objects,
     types: &'a dyn Subtyping,
     map: RefMap,
     /// The access path being visited, as segments: it is only read in messages, so it is
@@ -614,7 +642,7 @@ impl<'a> Walk<'a> {
     }
 
     fn concrete(&self, id: ObjId, r: Ref) -> Result<&'a CObject, Failure> {
-        let heap: &'a CHeap = self.heap;
+        let heap: &'a Objects = self.heap;
         match heap.get(&id) {
             Some(o) => Ok(o),
             None => self.fail(Condition::Object, || {
@@ -859,7 +887,7 @@ impl<'a> Walk<'a> {
 
     /// The first hidden edges out of the witness object of a reference.
     fn hidden_edges(&self, id: ObjId, hidden: Hidden) -> Vec<Edge<'a>> {
-        let heap: &'a CHeap = self.heap;
+        let heap: &'a Objects = self.heap;
         let Some(o) = heap.get(&id) else {
             return vec![];
         };
@@ -868,10 +896,19 @@ impl<'a> Walk<'a> {
             .collect()
     }
 
-    /// `H(r)`: objects reachable from the first hidden edges of `id`.
-    fn hidden_reach(&self, first: &[Edge<'a>]) -> BTreeSet<ObjId> {
-        let mut seen = BTreeSet::new();
-        let mut todo: Vec<ObjId> = first.iter().map(|(_, t)| *t).collect();
+    /// `H(r)`: objects reachable from the first hidden edges of `id`; from `memo` if it has
+    /// the set for this heap and these edges (`H(r)` is a function of the two).
+    fn hidden_reach(&self, first: &[Edge<'a>], memo: &mut Option<&mut ReachMemo>) -> Rc<Reach> {
+        let mut roots: Vec<ObjId> = first.iter().map(|(_, t)| *t).collect();
+        if let Some(m) = memo {
+            roots.sort_unstable();
+            roots.dedup();
+            if let Some(r) = m.sets.get(&roots) {
+                return Rc::clone(r);
+            }
+        }
+        let mut seen = Reach::default();
+        let mut todo = roots.clone();
         while let Some(o) = todo.pop() {
             if !seen.insert(o) {
                 continue;
@@ -880,37 +917,56 @@ impl<'a> Walk<'a> {
                 todo.extend(children(obj).map(|(_, t)| t));
             }
         }
+        let seen = Rc::new(seen);
+        if let Some(m) = memo {
+            m.sets.insert(roots, Rc::clone(&seen));
+        }
         seen
     }
 
-    /// (h), (j), (k) on the hidden regions.
-    fn shapes(&self) -> Result<(), Failure> {
+    /// (h), (j), (k) on the hidden regions. Each walk is done only where a predicate does not
+    /// already allow every shape: a loop over a structure that `s` lets share and cycle
+    /// freely then costs nothing per step, however large the structure.
+    fn shapes(&self, mut memo: Option<&mut ReachMemo>) -> Result<(), Failure> {
         let preds = &self.s.preds;
-        let mut regions: Vec<Region> = Vec::new();
         let mut seen_refs = BTreeSet::new();
-        for &(r, id, hidden) in &self.objects {
-            if !seen_refs.insert(r) {
-                continue;
+        let regions: Vec<(Ref, ObjId, Vec<Edge<'a>>)> = self
+            .objects
+            .iter()
+            .filter(|(r, ..)| seen_refs.insert(*r))
+            .map(|&(r, id, hidden)| (r, id, self.hidden_edges(id, hidden)))
+            .collect();
+        // (h): `H(r)` only for references in a pair that may not join
+        let n = regions.len();
+        let mut reach: Vec<Option<Rc<Reach>>> = vec![None; n];
+        for k in 0..n {
+            for l in k + 1..n {
+                if !preds.joins(regions[k].0, regions[l].0) {
+                    for m in [k, l] {
+                        if reach[m].is_none() {
+                            reach[m] = Some(self.hidden_reach(&regions[m].2, &mut memo));
+                        }
+                    }
+                }
             }
-            let first = self.hidden_edges(id, hidden);
-            let reach = self.hidden_reach(&first);
-            regions.push((r, id, first, reach));
         }
-        // (h)
-        for (k, (a, ida, _, ha)) in regions.iter().enumerate() {
-            for (b, idb, _, hb) in &regions[k + 1..] {
-                if ha.is_empty() && hb.is_empty() {
+        for (k, (a, ida, _)) in regions.iter().enumerate() {
+            for (l, (b, idb, _)) in regions.iter().enumerate().skip(k + 1) {
+                let (Some(ha), Some(hb)) = (&reach[k], &reach[l]) else {
+                    continue;
+                };
+                if preds.joins(*a, *b) || (ha.is_empty() && hb.is_empty()) {
                     continue;
                 }
                 let meet =
                     ha.contains(idb) || hb.contains(ida) || ha.iter().any(|o| hb.contains(o));
-                if meet && !preds.joins(*a, *b) {
+                if meet {
                     let what = if ha.contains(idb) {
                         format!("{idb} (the object of {b}) is reachable from {a} through fields s does not show")
                     } else if hb.contains(ida) {
                         format!("{ida} (the object of {a}) is reachable from {b} through fields s does not show")
                     } else {
-                        let o = ha.iter().find(|o| hb.contains(o)).copied();
+                        let o = ha.iter().filter(|o| hb.contains(o)).min().copied();
                         format!(
                             "{} is reachable from both through fields s does not show",
                             o.map_or_else(String::new, |o| o.to_string())
@@ -927,16 +983,22 @@ impl<'a> Walk<'a> {
             }
         }
         // (j), (k)
-        for (r, id, first, _) in &regions {
+        for (r, id, first) in &regions {
             if first.is_empty() {
                 continue;
             }
             let may_share = preds.is_non_tree(*r) || preds.joins(*r, *r);
             let cyc = preds.cyclic(*r);
-            if may_share && cyc.is_some_and(|f| f.is_empty()) {
-                continue; // every shape is allowed
+            match (may_share, cyc) {
+                (true, Some(fields)) if fields.is_empty() => continue, // every shape is allowed
+                // only cycles matter, and a cycle without one of `fields` is what fails
+                (true, Some(fields)) => {
+                    self.cycles_use(*r, *id, first, fields)?;
+                    continue;
+                }
+                _ => {}
             }
-            let (dag, cycle) = self.classify(*id, first, None);
+            let (dag, cycle) = self.classify(*id, first, None, !may_share);
             if let Some((from, f, to)) = dag {
                 if !may_share {
                     return self.fail(Condition::Tree, || format!(
@@ -967,7 +1029,7 @@ impl<'a> Walk<'a> {
         fields: &FieldSet,
     ) -> Result<(), Failure> {
         for f in fields {
-            if let (_, Some((from, g, to))) = self.classify(id, first, Some(f.as_str())) {
+            if let (_, Some((from, g, to))) = self.classify(id, first, Some(f.as_str()), false) {
                 return self.fail(Condition::Cycle, || format!(
                         "below {r} (at {}) there is a cycle without field {f} (edge {from}{g} back to {to}), but s has {r}⟲{}",
                         self.place(r),
@@ -980,13 +1042,15 @@ impl<'a> Walk<'a> {
 
     /// Depth-first classification of the hidden region rooted at `root` (first edges `first`,
     /// then every edge), ignoring edges of field `skip`: the first cross/forward edge (DAG
-    /// sharing) and the first back edge (a cycle), each as (from, field, to).
+    /// sharing) and the first back edge (a cycle), each as (from, field, to). Without
+    /// `want_dag` it stops at the first cycle (and may miss a DAG edge).
     #[allow(clippy::type_complexity)]
     fn classify(
         &self,
         root: ObjId,
         first: &[Edge<'a>],
         skip: Option<&str>,
+        want_dag: bool,
     ) -> (
         Option<(ObjId, EdgeName<'a>, ObjId)>,
         Option<(ObjId, EdgeName<'a>, ObjId)>,
@@ -995,7 +1059,7 @@ impl<'a> Walk<'a> {
         let mut state: FxHashMap<ObjId, u8> = FxHashMap::default();
         let mut dag = None;
         let mut cycle = None;
-        let heap: &'a CHeap = self.heap;
+        let heap: &'a Objects = self.heap;
         let kept = |(f, _): &Edge<'a>| skip.is_none_or(|sk| *f != EdgeName::Field(sk));
         // the out-edges of every object on the stack, in one buffer: an entry of `stack` is
         // (object, end of its edges in `edges`, next edge to take)
@@ -1034,7 +1098,7 @@ impl<'a> Walk<'a> {
                     }
                 }
             }
-            if dag.is_some() && cycle.is_some() {
+            if cycle.is_some() && (dag.is_some() || !want_dag) {
                 break;
             }
         }

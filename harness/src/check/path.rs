@@ -33,8 +33,10 @@
 //! trace whose run overflowed (up to the overflowing step; the rest is outside the model, see
 //! [`first_overflow`]).
 
-use super::instance::{concrete_instance, walk_roots, Concrete, Condition, Failure, Witness};
-use crate::trace::{CFrame, CHeap, CObject, CValue, Step, Trace, TraceEnd};
+use super::instance::{
+    concrete_instance, walk_roots, Concrete, Condition, Failure, ReachMemo, Witness,
+};
+use crate::trace::{CFrame, CHeap, CObject, CValue, Objects, Step, StepView, Trace, TraceEnd};
 use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
 use jtg_engine::state::{wrap32, ArithOp, IntSemantics, MethodId, Ref, Subtyping};
@@ -68,14 +70,19 @@ pub trait ConcreteRun {
         s.frames.truncate(k);
         Cow::Owned(s)
     }
-    /// Step `i` with its `k` top frames (`usize::MAX`: all), as [`ConcreteRun::step`] or
-    /// [`ConcreteRun::top_step`], where the run may reuse parts of `prev`, a step `j` it
-    /// returned before.
-    fn step_after(&self, i: usize, k: usize, _prev: (usize, &Step)) -> Cow<'_, Step> {
-        if k == usize::MAX {
+    /// Step `i` with its `k` top frames (`usize::MAX`: all) as the matcher reads it
+    /// ([`StepView`]), where the run may build it from `prev`, a view of step `j` it returned
+    /// before.
+    fn view(&self, i: usize, k: usize, _prev: Option<(usize, &StepView)>) -> StepView {
+        let s = if k == usize::MAX {
             self.step(i)
         } else {
             self.top_step(i, k)
+        };
+        StepView {
+            frames: s.frames.clone(),
+            objects: Objects::from(Arc::clone(&s.heap)),
+            heap_key: None,
         }
     }
     /// Where step `i` executes, as a method number (of this run) and pc, if the run knows
@@ -123,8 +130,8 @@ impl ConcreteRun for Trace {
     fn top_step(&self, i: usize, k: usize) -> Cow<'_, Step> {
         Cow::Owned(Trace::top_step(self, i, k))
     }
-    fn step_after(&self, i: usize, k: usize, prev: (usize, &Step)) -> Cow<'_, Step> {
-        Cow::Owned(Trace::step_after(self, i, k, prev))
+    fn view(&self, i: usize, k: usize, prev: Option<(usize, &StepView)>) -> StepView {
+        Trace::view_after(self, i, k, prev)
     }
     fn end(&self) -> &TraceEnd {
         &self.end
@@ -195,15 +202,16 @@ pub enum Extent {
 }
 
 /// What matching one run remembers to avoid repeated work; every shortcut is exact.
-struct RunMemo<'r> {
+struct RunMemo {
     /// Whether failures say why (else they are only failures).
     explain: bool,
-    /// The step materialised last: (index, frames kept (`usize::MAX`: all), the step, the id
-    /// of its heap). The candidates of a refinement and the targets of a node's edges all read
-    /// the same step; the next step is materialised from it ([`ConcreteRun::step_after`]).
-    last: Option<(usize, usize, Rc<Cow<'r, Step>>, u32)>,
-    /// Heap ids: equal ids are equal heaps. By pointer first (consecutive steps that only read
-    /// the heap share one), then by content against the heaps interned last.
+    /// The view built last: (index, frames kept (`usize::MAX`: all), the view, the id of its
+    /// objects). The candidates of a refinement and the targets of a node's edges all read the
+    /// same step; the next view is built from it ([`ConcreteRun::view`]).
+    last: Option<(usize, usize, Rc<StepView>, u32)>,
+    /// Ids of unkeyed objects ([`StepView::heap_key`] `None`): equal ids are equal objects. By
+    /// pointer first (views that share one heap), then by content against the heaps interned
+    /// last.
     heap_ids: FxHashMap<*const CHeap, u32>,
     /// One heap per id, by id.
     heaps: Vec<Arc<CHeap>>,
@@ -214,6 +222,8 @@ struct RunMemo<'r> {
     /// triple needs no second check (a loop that does not write the heap meets the same heap
     /// at every iteration, and the same witnesses whenever it walks around a structure).
     shapes_held: FxHashSet<HeldShape>,
+    /// Hidden regions of the heap checked last.
+    reach: ReachMemo,
 }
 
 /// A node, a heap id and object witnesses on which the node's heap predicates held.
@@ -225,7 +235,7 @@ const HELD_IN_ALL: usize = 4096;
 /// How many of the heaps interned last a new heap is compared with by content.
 const HEAPS_COMPARED: usize = 4;
 
-impl<'r> RunMemo<'r> {
+impl RunMemo {
     fn new(explain: bool) -> Self {
         RunMemo {
             explain,
@@ -234,40 +244,40 @@ impl<'r> RunMemo<'r> {
             heaps: Vec::new(),
             alive: Vec::new(),
             shapes_held: FxHashSet::default(),
+            reach: ReachMemo::default(),
         }
     }
 
-    /// Step `i` of `run` with its `frames` top frames (`usize::MAX`: all), and its heap id.
-    fn step(
-        &mut self,
-        run: &'r dyn ConcreteRun,
-        i: usize,
-        frames: usize,
-    ) -> (Rc<Cow<'r, Step>>, u32) {
-        if let Some((j, k, s, id)) = &self.last {
+    /// Step `i` of `run` with its `frames` top frames (`usize::MAX`: all), and the id of its
+    /// objects.
+    fn view(&mut self, run: &dyn ConcreteRun, i: usize, frames: usize) -> (Rc<StepView>, u32) {
+        if let Some((j, k, v, id)) = &self.last {
             if (*j, *k) == (i, frames) {
-                return (Rc::clone(s), *id);
+                return (Rc::clone(v), *id);
             }
         }
-        let s = Rc::new(match &self.last {
-            Some((j, _, prev, _)) => run.step_after(i, frames, (*j, prev)),
-            None if frames == usize::MAX => run.step(i),
-            None => run.top_step(i, frames),
-        });
-        let id = self.heap_id(&s.heap);
-        self.last = Some((i, frames, Rc::clone(&s), id));
-        (s, id)
+        let v = Rc::new(run.view(i, frames, self.last.as_ref().map(|(j, _, v, _)| (*j, &**v))));
+        let id = self.heap_id(&v);
+        self.last = Some((i, frames, Rc::clone(&v), id));
+        (v, id)
     }
 
-    fn heap_id(&mut self, heap: &Arc<CHeap>) -> u32 {
-        if let Some(&id) = self.heap_ids.get(&Arc::as_ptr(heap)) {
-            return id;
-        }
+    fn heap_id(&mut self, v: &StepView) -> u32 {
         if self.alive.len() >= HELD_IN_ALL || self.shapes_held.len() >= HELD_IN_ALL {
             self.heap_ids.clear();
             self.heaps.clear();
             self.alive.clear();
             self.shapes_held.clear();
+            // unkeyed ids restart from 0
+            self.reach = ReachMemo::default();
+        }
+        if let Some(key) = v.heap_key {
+            return key;
+        }
+        // an unkeyed view is one heap ([`ConcreteRun::view`]'s default)
+        let heap = &v.objects.base;
+        if let Some(&id) = self.heap_ids.get(&Arc::as_ptr(heap)) {
+            return id;
         }
         let n = self.heaps.len();
         let id = (n.saturating_sub(HEAPS_COMPARED)..n)
@@ -325,6 +335,15 @@ fn is_abstract_call(e: &jtg_engine::graph::Edge) -> bool {
             .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of ")))
 }
 
+/// The objects of the run's last step (those of its program end).
+fn last_objects(run: &dyn ConcreteRun) -> Objects {
+    if run.is_empty() {
+        Objects::default()
+    } else {
+        Objects::from(Arc::clone(&run.step(run.len() - 1).heap))
+    }
+}
+
 fn control<T>(reason: String) -> Result<T, Failure> {
     Err(Failure {
         condition: Condition::Control,
@@ -355,10 +374,10 @@ impl<'g> Matcher<'g> {
     /// The witness of `node` for the state before step `i` (or the run's end); `depth` frames
     /// of the run belong to callers of an abstracted call being followed (`in_call`), and are
     /// not compared.
-    fn witness<'r>(
+    fn witness(
         &self,
-        run: &'r dyn ConcreteRun,
-        memo: &mut RunMemo<'r>,
+        run: &dyn ConcreteRun,
+        memo: &mut RunMemo,
         node: NodeId,
         i: usize,
         depth: usize,
@@ -380,11 +399,11 @@ impl<'g> Matcher<'g> {
             } else {
                 usize::MAX
             };
-            let (step, heap_id) = memo.step(run, i, frames);
+            let (view, heap_id) = memo.view(run, i, frames);
             let walked = walk_roots(
                 &Concrete {
-                    frames: &step.frames,
-                    heap: &step.heap,
+                    frames: &view.frames,
+                    heap: &view.objects,
                     end: None,
                 },
                 state,
@@ -395,15 +414,11 @@ impl<'g> Matcher<'g> {
             if memo.shapes_held.contains(&key) {
                 return Ok(walked.witness());
             }
-            let w = walked.finish()?;
+            let w = walked.finish_with(Some(memo.reach.of(heap_id)))?;
             memo.shapes_held.insert(key);
             Ok(w)
         } else {
-            let heap = if run.is_empty() {
-                Arc::default()
-            } else {
-                run.step(run.len() - 1).heap.clone()
-            };
+            let heap = last_objects(run);
             concrete_instance(
                 &Concrete {
                     frames: &[],
@@ -435,11 +450,7 @@ impl<'g> Matcher<'g> {
                     "the run ended without an exception inside an abstracted call".to_string(),
                 );
             }
-            let heap = if run.is_empty() {
-                Arc::default()
-            } else {
-                run.step(run.len() - 1).heap.clone()
-            };
+            let heap = last_objects(run);
             return concrete_instance(
                 &Concrete {
                     frames: &[],
@@ -510,7 +521,7 @@ impl<'g> Matcher<'g> {
         concrete_instance(
             &Concrete {
                 frames: &[],
-                heap: &step.heap,
+                heap: &Objects::from(Arc::clone(&step.heap)),
                 end: Some(&end),
             },
             state,
