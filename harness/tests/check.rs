@@ -233,10 +233,12 @@ fn list_input(var: &str, len: usize, back: Option<usize>, vals: &[i32], extra: &
 /// Differential property: on (node state, concrete step) pairs at the same program position,
 /// drawn from real runs of fixture methods on random lists, the engine's `⊑` (applied to the
 /// step as a concrete state) saying "instance" implies the checker saying so. The converse
-/// disagreements are counted and printed (the engine's check may be conservative).
+/// disagreements are counted and printed (the engine's check may be conservative). The
+/// checker's verdict is the same on the matcher's reading of the step (a view of all objects
+/// built from the step before, hidden regions memoised per heap across nodes).
 #[test]
 fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
-    use jtg_harness::check::instance::{concrete_instance, Concrete};
+    use jtg_harness::check::instance::{concrete_instance, walk_roots, Concrete, RegionMemo};
     use jtg_harness::concrete::step_to_state;
     use rand::{Rng, SeedableRng};
     let prog = program();
@@ -280,9 +282,20 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
             }
             let st = parse(&prog, &m, &text);
             let trace = target.trace(&st, 10_000).expect("trace");
+            let mut view: Option<(usize, jtg_harness::StepView)> = None;
+            let mut memo = RegionMemo::default();
             for i in 0..trace.len() {
                 let step = trace.step(i);
+                // the matcher's reading: a view built from the step before, regions memoised
+                let v = trace.view_after(i, usize::MAX, view.as_ref().map(|(j, v)| (*j, v)));
+                let cv = Concrete {
+                    frames: &v.frames,
+                    heap: &v.objects,
+                    end: None,
+                };
+                let key = v.heap_key.expect("a trace has heap versions");
                 let Ok(cs) = step_to_state(&step) else {
+                    view = Some((i, v));
                     continue;
                 };
                 let c = Concrete {
@@ -303,6 +316,14 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
                     pairs += 1;
                     let engine = jtg_engine::instance_of::is_instance(&cs, &n.state, &prog);
                     let mine = concrete_instance(&c, &n.state, &prog);
+                    let memoised = walk_roots(&cv, &n.state, &prog, false)
+                        .and_then(|w| w.finish_with(Some(memo.of(key))));
+                    assert_eq!(
+                        mine.as_ref().err().map(|f| f.condition),
+                        memoised.as_ref().err().map(|f| f.condition),
+                        "{method} node {} step {i}: the view and the memo change the verdict\ninput:\n{text}",
+                        n.id
+                    );
                     match (&engine, &mine) {
                         (Ok(_), Ok(_)) => both += 1,
                         (Ok(_), Err(f)) => panic!(
@@ -318,6 +339,7 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
                         (Err(_), Err(_)) => {}
                     }
                 }
+                view = Some((i, v));
             }
         }
     }

@@ -256,8 +256,8 @@ impl Walked<'_> {
     }
 
     /// [`Walked::finish`] with hidden regions taken from and added to `memo` (which must be
-    /// [`ReachMemo::of`] this heap).
-    pub fn finish_with(self, memo: Option<&mut ReachMemo>) -> Result<Witness, Failure> {
+    /// [`RegionMemo::of`] this heap).
+    pub fn finish_with(self, memo: Option<&mut RegionMemo>) -> Result<Witness, Failure> {
         let mut w = self.0;
         w.collect_explicit();
         w.distinct()?;
@@ -276,25 +276,46 @@ impl Walked<'_> {
 /// The objects of one hidden region `H(r)`.
 type Reach = FxHashSet<ObjId>;
 
-/// Hidden regions `H(r)` of one heap by their first edges' targets: a loop that keeps a large
-/// structure apart from a few other objects walks it once per heap, not once per step and
-/// node.
+/// What is known of the hidden regions of one heap: `H(r)` by the targets of the first edges,
+/// and whether a region has a DAG edge / a cycle ([`Walk::classify`]) by its root, first
+/// edges, skipped field and mode. A loop that keeps a large structure apart from a few other
+/// objects, or walks a cursor along it, then classifies the structure once per heap, not once
+/// per step and node.
 #[derive(Default)]
-pub struct ReachMemo {
+pub struct RegionMemo {
     heap: Option<u32>,
     sets: FxHashMap<Vec<ObjId>, Rc<Reach>>,
+    shapes: FxHashMap<ShapeKey, (bool, bool)>,
 }
 
-impl ReachMemo {
+/// A region's root, its first edges' targets (sorted, with repetitions: two first edges to
+/// one object are a DAG edge), the field skipped and whether DAG edges are wanted.
+type ShapeKey = (ObjId, Vec<ObjId>, Option<Box<str>>, bool);
+
+impl RegionMemo {
     /// The memo for the heap with id `heap` (equal ids: equal heaps): emptied if it held
     /// another one's.
-    pub fn of(&mut self, heap: u32) -> &mut ReachMemo {
+    pub fn of(&mut self, heap: u32) -> &mut RegionMemo {
         if self.heap != Some(heap) {
             self.heap = Some(heap);
             self.sets.clear();
+            self.shapes.clear();
         }
         self
     }
+}
+
+/// The first DAG edge and the first back edge of a region, each as (from, field, to).
+type ClassifiedEdges<'a> = (
+    Option<(ObjId, EdgeName<'a>, ObjId)>,
+    Option<(ObjId, EdgeName<'a>, ObjId)>,
+);
+
+/// ` (edge o.f back to p)`, for messages.
+fn back_edge(e: Option<(ObjId, EdgeName<'_>, ObjId)>) -> String {
+    e.map_or_else(String::new, |(from, f, to)| {
+        format!(" (edge {from}{f} back to {to})")
+    })
 }
 
 /// The name of a concrete edge: a field or an array element.
@@ -898,7 +919,7 @@ impl<'a> Walk<'a> {
 
     /// `H(r)`: objects reachable from the first hidden edges of `id`; from `memo` if it has
     /// the set for this heap and these edges (`H(r)` is a function of the two).
-    fn hidden_reach(&self, first: &[Edge<'a>], memo: &mut Option<&mut ReachMemo>) -> Rc<Reach> {
+    fn hidden_reach(&self, first: &[Edge<'a>], memo: &mut Option<&mut RegionMemo>) -> Rc<Reach> {
         let mut roots: Vec<ObjId> = first.iter().map(|(_, t)| *t).collect();
         if let Some(m) = memo {
             roots.sort_unstable();
@@ -927,7 +948,7 @@ impl<'a> Walk<'a> {
     /// (h), (j), (k) on the hidden regions. Each walk is done only where a predicate does not
     /// already allow every shape: a loop over a structure that `s` lets share and cycle
     /// freely then costs nothing per step, however large the structure.
-    fn shapes(&self, mut memo: Option<&mut ReachMemo>) -> Result<(), Failure> {
+    fn shapes(&self, mut memo: Option<&mut RegionMemo>) -> Result<(), Failure> {
         let preds = &self.s.preds;
         let mut seen_refs = BTreeSet::new();
         let regions: Vec<(Ref, ObjId, Vec<Edge<'a>>)> = self
@@ -993,31 +1014,66 @@ impl<'a> Walk<'a> {
                 (true, Some(fields)) if fields.is_empty() => continue, // every shape is allowed
                 // only cycles matter, and a cycle without one of `fields` is what fails
                 (true, Some(fields)) => {
-                    self.cycles_use(*r, *id, first, fields)?;
+                    self.cycles_use(*r, *id, first, fields, &mut memo)?;
                     continue;
                 }
                 _ => {}
             }
-            let (dag, cycle) = self.classify(*id, first, None, !may_share);
-            if let Some((from, f, to)) = dag {
-                if !may_share {
-                    return self.fail(Condition::Tree, || format!(
-                            "below {r} (at {}, {id}) two paths meet at {to} (edge {from}{f}), but s has neither {r}♦ nor {r} %$ {r}",
-                            self.place(*r)
-                        ));
-                }
+            let (dag, cycle) = self.classify_memo(*id, first, None, !may_share, &mut memo);
+            if dag && !may_share {
+                return self.fail(Condition::Tree, || {
+                    let meet = match self.classify(*id, first, None, true).0 {
+                        Some((from, f, to)) => format!("two paths meet at {to} (edge {from}{f})"),
+                        None => "two paths meet".into(),
+                    };
+                    format!(
+                        "below {r} (at {}, {id}) {meet}, but s has neither {r}♦ nor {r} %$ {r}",
+                        self.place(*r)
+                    )
+                });
             }
-            if let Some((from, f, to)) = cycle {
+            if cycle {
                 let Some(fields) = cyc else {
-                    return self.fail(Condition::Cycle, || format!(
-                            "below {r} (at {}, {id}) there is a cycle (edge {from}{f} back to {to}), but s has no {r}⟲",
+                    return self.fail(Condition::Cycle, || {
+                        let edge = back_edge(self.classify(*id, first, None, false).1);
+                        format!(
+                            "below {r} (at {}, {id}) there is a cycle{edge}, but s has no {r}⟲",
                             self.place(*r)
-                        ));
+                        )
+                    });
                 };
-                self.cycles_use(*r, *id, first, fields)?;
+                self.cycles_use(*r, *id, first, fields, &mut memo)?;
             }
         }
         Ok(())
+    }
+
+    /// Whether [`Walk::classify`] finds a DAG edge and a cycle, from `memo` where it has them.
+    fn classify_memo(
+        &self,
+        root: ObjId,
+        first: &[Edge<'a>],
+        skip: Option<&str>,
+        want_dag: bool,
+        memo: &mut Option<&mut RegionMemo>,
+    ) -> (bool, bool) {
+        let flags = |(d, c): ClassifiedEdges<'a>| (d.is_some(), c.is_some());
+        let Some(m) = memo else {
+            return flags(self.classify(root, first, skip, want_dag));
+        };
+        let mut targets: Vec<ObjId> = first
+            .iter()
+            .filter(|(f, _)| skip.is_none_or(|sk| *f != EdgeName::Field(sk)))
+            .map(|(_, t)| *t)
+            .collect();
+        targets.sort_unstable();
+        let key = (root, targets, skip.map(Box::from), want_dag);
+        if let Some(&r) = m.shapes.get(&key) {
+            return r;
+        }
+        let r = flags(self.classify(root, first, skip, want_dag));
+        m.shapes.insert(key, r);
+        r
     }
 
     /// Every cycle of the hidden region of `r` traverses every field of `fields`.
@@ -1027,14 +1083,21 @@ impl<'a> Walk<'a> {
         id: ObjId,
         first: &[Edge<'a>],
         fields: &FieldSet,
+        memo: &mut Option<&mut RegionMemo>,
     ) -> Result<(), Failure> {
         for f in fields {
-            if let (_, Some((from, g, to))) = self.classify(id, first, Some(f.as_str()), false) {
-                return self.fail(Condition::Cycle, || format!(
-                        "below {r} (at {}) there is a cycle without field {f} (edge {from}{g} back to {to}), but s has {r}⟲{}",
+            if self
+                .classify_memo(id, first, Some(f.as_str()), false, memo)
+                .1
+            {
+                return self.fail(Condition::Cycle, || {
+                    let edge = back_edge(self.classify(id, first, Some(f.as_str()), false).1);
+                    format!(
+                        "below {r} (at {}) there is a cycle without field {f}{edge}, but s has {r}⟲{}",
                         self.place(r),
                         jtg_engine::state::fmt_fields(fields)
-                    ));
+                    )
+                });
             }
         }
         Ok(())
@@ -1044,17 +1107,13 @@ impl<'a> Walk<'a> {
     /// then every edge), ignoring edges of field `skip`: the first cross/forward edge (DAG
     /// sharing) and the first back edge (a cycle), each as (from, field, to). Without
     /// `want_dag` it stops at the first cycle (and may miss a DAG edge).
-    #[allow(clippy::type_complexity)]
     fn classify(
         &self,
         root: ObjId,
         first: &[Edge<'a>],
         skip: Option<&str>,
         want_dag: bool,
-    ) -> (
-        Option<(ObjId, EdgeName<'a>, ObjId)>,
-        Option<(ObjId, EdgeName<'a>, ObjId)>,
-    ) {
+    ) -> ClassifiedEdges<'a> {
         // 0 = unvisited, 1 = on the stack, 2 = done
         let mut state: FxHashMap<ObjId, u8> = FxHashMap::default();
         let mut dag = None;

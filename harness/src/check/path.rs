@@ -34,7 +34,7 @@
 //! [`first_overflow`]).
 
 use super::instance::{
-    concrete_instance, walk_roots, Concrete, Condition, Failure, ReachMemo, Witness,
+    concrete_instance, walk_roots, Concrete, Condition, Failure, RegionMemo, Witness,
 };
 use crate::trace::{CFrame, CHeap, CObject, CValue, Objects, Step, StepView, Trace, TraceEnd};
 use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
@@ -223,7 +223,7 @@ struct RunMemo {
     /// at every iteration, and the same witnesses whenever it walks around a structure).
     shapes_held: FxHashSet<HeldShape>,
     /// Hidden regions of the heap checked last.
-    reach: ReachMemo,
+    reach: RegionMemo,
 }
 
 /// A node, a heap id and object witnesses on which the node's heap predicates held.
@@ -244,7 +244,7 @@ impl RunMemo {
             heaps: Vec::new(),
             alive: Vec::new(),
             shapes_held: FxHashSet::default(),
-            reach: ReachMemo::default(),
+            reach: RegionMemo::default(),
         }
     }
 
@@ -269,7 +269,7 @@ impl RunMemo {
             self.alive.clear();
             self.shapes_held.clear();
             // unkeyed ids restart from 0
-            self.reach = ReachMemo::default();
+            self.reach = RegionMemo::default();
         }
         if let Some(key) = v.heap_key {
             return key;
