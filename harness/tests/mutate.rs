@@ -208,7 +208,8 @@ fn relational_invariant_needs_the_arithmetic_label() {
 }
 
 /// The reasons the graph analyses give.
-const ANALYSES: [&str; 5] = [
+const ANALYSES: [&str; 6] = [
+    "acyclic join",
     "interval invariant",
     "relational invariant",
     "unreachable",
@@ -226,6 +227,9 @@ fn no_proven_equivalent_is_killed() {
         "ListOps.length",
         "List.get",
         "ListOps.countPositive",
+        "ListOps.hasCycle",
+        "ListOps.removeFirst",
+        "ListOps.reverse",
         "Types.depth",
         "Statics.clearLastPositive",
     ] {
@@ -254,4 +258,76 @@ fn no_proven_equivalent_is_killed() {
         }
         assert!(killed > 0, "{spec}: no mutant killed");
     }
+}
+
+/// The graph of `spec` from a start state of `java-fixtures/start/`.
+fn graph_from(prog: &Program, spec: &str, start: &str) -> Graph {
+    use jtg_engine::state::text::{parse_state, TextContext};
+    let m = prog.find_method(spec).expect("method");
+    let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../java-fixtures/start")
+        .join(start);
+    let text = std::fs::read_to_string(&p).expect("start file");
+    let st = parse_state(&text, &TextContext::for_method(m.clone(), prog)).expect("state");
+    let opts = Options {
+        ints: SEM,
+        ..Default::default()
+    };
+    build_graph(prog, &m, st, &opts).expect("graph")
+}
+
+#[test]
+fn acyclic_reach_keeps_fast_ahead_of_slow() {
+    // Floyd's loop on an acyclic list: at the loop head (node 32) `fast` is reachable from
+    // `slow` in at least one step, and `fast` has no ⟲, so they are never one object
+    let prog = program();
+    let g = graph(&prog, "ListOps.hasCycle");
+    let ms = mutants(&g, &prog, SEM);
+    let drop = |ms: &[Mutant], n: usize, d: &str| {
+        ms.iter()
+            .find(|m| m.description == format!("node {n}: drop {d}"))
+            .unwrap_or_else(|| panic!("no mutant drop {d} at node {n}"))
+            .clone()
+    };
+    assert!(claims(&drop(&ms, 32, "o8 =? o9"), "distinct positions"));
+    // the lasso start allows cycles (o5⟲): `fast = slow.next` may be `slow` (node 35), and
+    // the refinement `o5 = o4` (node 39 → 41) is taken
+    let g = graph_from(&prog, "ListOps.hasCycle", "ListOps.hasCycle.lasso.state");
+    let ms = mutants(&g, &prog, SEM);
+    assert!(drop(&ms, 35, "o4 =? o5").equivalent.is_none());
+    let an = Analyses::of(&g, &prog, SEM);
+    let k = g
+        .edges
+        .iter()
+        .position(|e| e.from == 39 && e.to == 41)
+        .expect("edge");
+    assert!(!an.dead(k));
+}
+
+#[test]
+fn acyclic_join_needs_the_path_back_and_no_cycle() {
+    // ListOps.reverse, node 37: `o6: List(next=o5)` after `cur.next = prev`, `o5: List(?)`
+    // without ⟲: o6's object below o5 would close a cycle there, so `o5 %$ o6` is implied
+    let prog = program();
+    let g = graph(&prog, "ListOps.reverse");
+    let find = |ms: &[Mutant], d: &str| {
+        ms.iter()
+            .find(|m| m.description == d)
+            .unwrap_or_else(|| panic!("no mutant {d}"))
+            .clone()
+    };
+    let ms = mutants(&g, &prog, SEM);
+    assert!(claims(&find(&ms, "node 37: drop o5 %$ o6"), "acyclic join"));
+    // with o5⟲ the cycle is allowed, and the join is needed
+    let mut h = g.clone();
+    h.nodes[37]
+        .state
+        .preds
+        .cyclic
+        .insert(Ref::Obj(5), Default::default());
+    let ms = mutants(&h, &prog, SEM);
+    assert!(!claims(
+        &find(&ms, "node 37: drop o5 %$ o6"),
+        "acyclic join"
+    ));
 }

@@ -52,8 +52,11 @@
 //!   into `null`, an object without an `F` field, or a repeated object fails.
 //!
 //! Deliberate gaps, all in the direction of accepting: a JVM value the recorder marks
-//! *uninitialized* (after `new`, before the constructor returns) carries no identity; it is
-//! accepted wherever `s` has a (possibly) non-null object and is never walked further. A local
+//! *uninitialized* (after `new`, before `super()` has returned in a constructor frame of the
+//! object) carries no identity; it is accepted wherever `s` has a (possibly) non-null object
+//! and is never walked further. (Once a constructor frame above has run `super()`, the object
+//! has its identity there, and the matcher presents the frames below with that object instead,
+//! `path::constructed`: it is walked like any other.) A local
 //! the recorder marks unusable (`Top`: the verifier's type at a merge point, a dead local the
 //! engine may still hold) is not compared: the code cannot read it before overwriting it. Static
 //! fields are not recorded by the tracer, so `s`'s statics are not checked. The `T:`/`F:` flag

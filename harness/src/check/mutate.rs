@@ -38,6 +38,14 @@
 //!   nothing; the structure below is governed by the predicates of its children. (The
 //!   engine's `⊑` is stricter here — condition (m) wants `⟲` on every reference of a cycle —
 //!   which is sound for the engine and does not matter for concrete states.)
+//! * **acyclic join**: dropping `a %$ b` where `b` is a realized object listing every field of
+//!   its class and the state shows a path of realized fields from `b` to `a`, and `a` is
+//!   `C(?)` or `C(…)` without `⟲`. `b` has no hidden region (`H(b) = ∅`), so the check's
+//!   condition (h) can only fail by `b`'s object lying in `H(a)`, everything reachable from
+//!   `a`'s object; with the explicit path back from `b` to `a` (which the check walks) that
+//!   is a cycle through `a`'s object inside its hidden region, which condition (k) rejects at
+//!   the same node. So every state the original node takes, the mutant's takes (e.g. `cur.next
+//!   = prev` in an in-place reversal).
 //! * **interval invariant**: `narrow-interval` of `r` at node `n` to `J` when the forward
 //!   interval invariant of the graph ([`Invariant`], module `invariant`) puts `r`'s witness
 //!   at `n` inside `J` on every path the check can match from the start node. The invariant
@@ -63,7 +71,15 @@
 //!   hold one object on a matchable path: the check's condition (f) never needs the
 //!   predicate there. The analysis starts from the nodes' own distinctness (two references
 //!   without `=?` are different objects, which the check verifies at every node of a path)
-//!   and carries it along edges by positions, like the interval invariant.
+//!   and carries it along edges by positions, like the interval invariant. It also starts
+//!   from the pairs that **reach and acyclicity** give (module `reach`): where position `q`'s
+//!   object is reachable from `p`'s in at least one step on every matchable path (a must
+//!   analysis over explicit fields, equal references, heap-preserving edges, transitivity and
+//!   classes with a single reference field), and `p`'s or `q`'s reference is `C(?)`/`C(…)`
+//!   without `⟲`, one object at both would put a cycle in that reference's hidden region,
+//!   which the check's condition (k) rejects at the node itself (e.g. `fast` always ahead of
+//!   `slow` in Floyd's loop over an acyclic list). These pairs also make edges **dead** and
+//!   nodes **unreachable** (an equality refinement `slow = fast`).
 //! * **unreachable**: a node-state mutant of a node that no path the check can match from the
 //!   start node reaches (only dead edges lead to it, see below).
 //! * **dead edge**: `drop-refinement`, `flip-label` or `retarget-instance` of an edge that no
@@ -104,6 +120,7 @@ use std::collections::BTreeSet;
 mod distinct;
 mod invariant;
 mod liveness;
+mod reach;
 mod relations;
 use distinct::Distinct;
 pub use invariant::Invariant;
@@ -122,7 +139,11 @@ impl Analyses {
     pub fn of(g: &Graph, prog: &Program, sem: IntSemantics) -> Analyses {
         let facts = invariant::facts(g, prog);
         let first = Invariant::of(g, &facts, sem, None);
-        let distinct = Distinct::of(g, &facts, &first.edges);
+        let acyclic = reach::acyclic(g, prog, &facts, &first.edges);
+        let feasible: Vec<bool> = (0..g.edges.len())
+            .map(|k| first.edges[k] && !acyclic.dead[k])
+            .collect();
+        let distinct = Distinct::of(g, &facts, &feasible, &acyclic.pairs);
         let intervals = Invariant::of(g, &facts, sem, Some(&distinct.dead));
         let dead = |k: usize| !intervals.edges[k] || distinct.dead[k];
         let relations = Relations::of(g, &facts, &intervals, dead, sem);
@@ -370,6 +391,10 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                 gone(n)
             } else if realized(st, a) && realized(st, b) {
                 Some(VACUOUS_REALIZED.to_string())
+            } else if let Some(why) =
+                cyclic_join(prog, st, a, b).or_else(|| cyclic_join(prog, st, b, a))
+            {
+                Some(why)
             } else if a == b && p.is_non_tree(a) {
                 Some(REDUNDANT.to_string())
             } else if a == b {
@@ -519,6 +544,51 @@ const DEAD_EDGE: &str =
 const VACUOUS_REALIZED: &str = "vacuous-realized: the reference is realized with every field listed, so it has no hidden region for the permission to apply to";
 const REDUNDANT: &str =
     "redundant: r♦ and r %$ r grant the same permission (j), and the other one stays";
+
+/// `Some(reason)` when `a %$ b` is implied by the rest of the state (see the module docs,
+/// **acyclic join**): `b` is a realized object listing every field of its class, the state
+/// shows a path of realized fields from `b` to `a`, and `a` is `C(?)`/`C(…)` without `⟲`.
+fn cyclic_join(prog: &Program, st: &State, a: Ref, b: Ref) -> Option<String> {
+    if a == b
+        || !matches!(
+            st.value(a)?,
+            HeapValue::Unknown { .. } | HeapValue::Abstract { .. }
+        )
+    {
+        return None;
+    }
+    if st.preds.cyclic(a).is_some() {
+        return None;
+    }
+    let HeapValue::Object { class, fields } = st.value(b)? else {
+        return None;
+    };
+    let all = jtg_engine::models::instance_fields(prog, class).ok()?;
+    if all.len() != fields.len() || all.iter().any(|(f, ..)| !fields.contains_key(f)) {
+        return None;
+    }
+    // the explicit fields below `b`, through realized objects only
+    let mut todo: Vec<Ref> = fields.values().copied().collect();
+    let mut seen = BTreeSet::new();
+    while let Some(x) = todo.pop() {
+        if x == a {
+            return Some(format!(
+                "acyclic join: {b} lists every field and reaches {a} through them, and {a} has no ⟲: {b}'s object in {a}'s hidden region would close a cycle there"
+            ));
+        }
+        if !seen.insert(x) {
+            continue;
+        }
+        match st.value(x) {
+            Some(HeapValue::Object { fields, .. }) => todo.extend(fields.values().copied()),
+            Some(HeapValue::Array {
+                elems: Some(es), ..
+            }) => todo.extend(es.iter().copied()),
+            _ => {}
+        }
+    }
+    None
+}
 
 /// Whether `r` is a realized object or an array with known elements (no hidden region).
 fn realized(st: &State, r: Ref) -> bool {

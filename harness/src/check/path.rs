@@ -36,13 +36,16 @@
 use super::instance::{
     concrete_instance, walk_roots, Concrete, Condition, Failure, RegionMemo, Witness,
 };
-use crate::trace::{CFrame, CHeap, CObject, CValue, Objects, Step, StepView, Trace, TraceEnd};
+use crate::trace::{
+    CFrame, CHeap, CObject, CValue, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
+};
 use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
 use jtg_engine::state::{wrap32, ArithOp, IntSemantics, MethodId, Ref, Subtyping};
 use jtg_engine::{Graph, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -79,8 +82,10 @@ pub trait ConcreteRun {
         } else {
             self.top_step(i, k)
         };
+        let mut frames = s.frames.clone();
+        constructed(&mut frames, &s.uninit);
         StepView {
-            frames: s.frames.clone(),
+            frames,
             objects: Objects::from(Arc::clone(&s.heap)),
             heap_key: None,
         }
@@ -98,6 +103,23 @@ pub trait ConcreteRun {
         }
     }
     fn end(&self) -> &TraceEnd;
+}
+
+/// Replaces every object under construction that a constructor frame above has already
+/// initialised (`super()` returned there, [`UninitObj::init`]) by that object: it is one JVM
+/// object with an identity, which the frames below still hold under the verifier's
+/// uninitialized type. The check then walks it like any other object (its fields, and the
+/// integers below them), instead of accepting it unseen.
+pub fn constructed(frames: &mut [CFrame], uninit: &BTreeMap<u32, UninitObj>) {
+    for f in frames {
+        for v in f.locals.iter_mut().chain(f.stack.iter_mut()) {
+            if let CValue::Uninit(n) = *v {
+                if let Some(id) = uninit.get(&n).and_then(|o| o.init) {
+                    *v = CValue::Ref(id);
+                }
+            }
+        }
+    }
 }
 
 fn empty_frame() -> CFrame {
@@ -131,7 +153,19 @@ impl ConcreteRun for Trace {
         Cow::Owned(Trace::top_step(self, i, k))
     }
     fn view(&self, i: usize, k: usize, prev: Option<(usize, &StepView)>) -> StepView {
-        Trace::view_after(self, i, k, prev)
+        let mut v = Trace::view_after(self, i, k, prev);
+        // objects under construction are rare: only then decode which ones have an identity
+        let held = |f: &CFrame| {
+            f.locals
+                .iter()
+                .chain(&f.stack)
+                .any(|v| matches!(v, CValue::Uninit(_)))
+        };
+        if v.frames.iter().any(held) {
+            let (_, uninit) = self.data.top_frames(i, k);
+            constructed(&mut v.frames, &uninit);
+        }
+        v
     }
     fn end(&self) -> &TraceEnd {
         &self.end

@@ -15,6 +15,9 @@
 //! | share | `h %$ g` for an already built `g ≠ h` | a tree whose last free slot points into `g`'s structure |
 //! | alias | `h =? g` for an already built non-null `g` | `g`'s object itself |
 //!
+//! (For classes with two or more reference fields, a cycle or panhandle plan adds up to three
+//! further back edges of its kind, each with probability 1/2.)
+//!
 //! A hole with `h →!F t` always gets the *reach* plan: an F-chain of fresh nodes whose last
 //! F-field is `t`'s object (length 0, i.e. `h` is `t`, only with `h =? t`).
 //!
@@ -32,6 +35,9 @@ use std::collections::BTreeMap;
 
 /// Probability that an open reference slot of a tree gets a child.
 const GROW: f64 = 0.6;
+
+/// At most this many back edges after the first in a cycle or panhandle plan.
+const MORE_CYCLES: usize = 3;
 
 /// A node of a structure built for one hole.
 struct Node {
@@ -166,7 +172,15 @@ impl Build<'_, '_> {
                 let lo = if panhandle { 2.min(max) } else { 1 };
                 let n = self.rng.gen_range(lo..=max);
                 let t = self.tree(&class, n)?;
-                self.back_edge(&t, f, panhandle)?;
+                let mut closed = self.back_edge(&t, f, panhandle)?;
+                // with several reference fields, often more cycles of the same kind (an object
+                // that is its own item inside a cyclic list): every cycle they make together
+                // still uses every field of F, see `back_edge`
+                let mut more = 0;
+                while closed && ref_slots >= 2 && more < MORE_CYCLES && self.rng.gen_bool(0.5) {
+                    closed = self.back_edge(&t, f, panhandle)?;
+                    more += 1;
+                }
                 Ok(t.nodes[0].r)
             }
             Plan::Dag => {
@@ -362,8 +376,12 @@ impl Build<'_, '_> {
 
     /// Closes one cycle: a free slot of a node `x` points to an ancestor-or-self `a` of `x`
     /// (the root for a full cycle, a node below it for a panhandle) such that the cycle
-    /// `a → … → x → a` uses every field of `need`. Leaves the tree alone if no slot fits.
-    fn back_edge(&mut self, t: &Tree, need: &[String], panhandle: bool) -> Result<(), GenError> {
+    /// `a → … → x → a` uses every field of `need`. Leaves the tree alone if no slot fits
+    /// (returns whether it closed one). Several such edges keep `⟲need`: a cycle of a tree
+    /// with back edges enters the subtree of every node on the tree path from the highest
+    /// target `a` it visits to that back edge's source `x` through its tree edge (back edges
+    /// stay inside the subtree of their target), so it uses every field of that one cycle.
+    fn back_edge(&mut self, t: &Tree, need: &[String], panhandle: bool) -> Result<bool, GenError> {
         let mut options = Vec::new();
         for (i, n) in t.nodes.iter().enumerate() {
             let up = Self::path_up(t, i);
@@ -388,11 +406,12 @@ impl Build<'_, '_> {
                 }
             }
         }
-        if !options.is_empty() {
-            let (x, f, a) = options.swap_remove(self.rng.gen_range(0..options.len()));
-            self.set_field(x, &f, a);
+        if options.is_empty() {
+            return Ok(false);
         }
-        Ok(())
+        let (x, f, a) = options.swap_remove(self.rng.gen_range(0..options.len()));
+        self.set_field(x, &f, a);
+        Ok(true)
     }
 
     /// One edge from a free slot of a node `x` to a node that is no ancestor of `x`: two paths

@@ -17,7 +17,7 @@ use jtg_engine::graph::{Graph, NodeId};
 use jtg_engine::state::{HeapValue, Ref, State};
 use std::collections::BTreeSet;
 
-type Pairs = BTreeSet<(Pos, Pos)>;
+pub(super) type Pairs = BTreeSet<(Pos, Pos)>;
 
 /// The must-distinct pairs per node (`None`: no path from the start node reaches it) and the
 /// edges no such path takes.
@@ -56,10 +56,17 @@ fn existing(s: &State, r: Ref) -> bool {
 }
 
 impl Distinct {
-    /// `feasible`: edges another sound analysis has not ruled out.
-    pub(super) fn of(g: &Graph, facts: &[Facts], feasible: &[bool]) -> Distinct {
+    /// `feasible`: edges another sound analysis has not ruled out; `extra`: further pairs per
+    /// node that hold on every matchable path (module `reach`).
+    pub(super) fn of(g: &Graph, facts: &[Facts], feasible: &[bool], extra: &[Pairs]) -> Distinct {
         let n = g.nodes.len();
-        let own: Vec<Pairs> = (0..n).map(|k| own(&g.nodes[k].state, &facts[k])).collect();
+        let own: Vec<Pairs> = (0..n)
+            .map(|k| {
+                let mut p = own(&g.nodes[k].state, &facts[k]);
+                p.extend(extra[k].iter().cloned());
+                p
+            })
+            .collect();
         let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (k, e) in g.edges.iter().enumerate() {

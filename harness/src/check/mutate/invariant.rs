@@ -152,6 +152,18 @@ impl Facts {
             }
     }
 
+    /// Whether the instruction the top frame executes next leaves every existing object as
+    /// it was (see [`keeps_heap`]); `false` for program ends.
+    pub(super) fn keeps_heap(&self) -> bool {
+        self.insn.as_ref().is_some_and(keeps_heap)
+    }
+
+    /// Whether the next instruction allocates an object (`new`), whose value is then
+    /// uninitialized until its constructor runs `super()`.
+    pub(super) fn allocates(&self) -> bool {
+        matches!(self.insn, Some(Insn::New(_)))
+    }
+
     /// Whether the check surely binds `r`: it is an integer directly on a stack (stack entries
     /// are always compared), or in a live local (see `liveness`).
     pub(super) fn surely_bound(&self, r: Ref) -> bool {
