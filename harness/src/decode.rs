@@ -750,7 +750,7 @@ impl TraceData {
     /// frame up, so that a constructor's `this` before `super()` can take the number of the
     /// object the frame below is constructing.
     pub(crate) fn top_frames(&self, i: usize, k: usize) -> (Vec<CFrame>, BTreeMap<u32, UninitObj>) {
-        let mut chain = Vec::new();
+        let mut chain: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
         let mut j = i as u32;
         while j != NONE && chain.len() < k {
             chain.push(j as usize);

@@ -101,9 +101,11 @@ impl Objects {
 
 impl From<Arc<CHeap>> for Objects {
     fn from(base: Arc<CHeap>) -> Objects {
+        // one empty overlay for all: no allocation per view
+        static EMPTY: std::sync::OnceLock<Arc<CHeap>> = std::sync::OnceLock::new();
         Objects {
             base,
-            over: Arc::default(),
+            over: Arc::clone(EMPTY.get_or_init(Arc::default)),
         }
     }
 }

@@ -67,6 +67,7 @@
 use crate::trace::{CFrame, CObject, CValue, ObjId, Objects, TraceEnd};
 use jtg_engine::state::{display_type, End, FieldSet, HeapValue, Ref, State, Subtyping};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -168,29 +169,108 @@ pub struct Witness {
     pub map: RefMap,
 }
 
-/// References of `s` to concrete values: a vector sorted by reference (states have a few
-/// dozen references; one allocation, binary search).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RefMap(Vec<(Ref, CValue)>);
+/// References of `s` to concrete values, dense by reference number (states number their
+/// references from 1 and have a few dozen): O(1) lookups and inserts on the walk's hot path.
+/// One vector: the integer references `0..ints`, then the object references.
+#[derive(Clone, Debug, Default)]
+pub struct RefMap {
+    slots: Vec<Option<CValue>>,
+    ints: usize,
+}
 
 impl RefMap {
-    pub fn get(&self, r: &Ref) -> Option<&CValue> {
-        self.0
-            .binary_search_by(|(k, _)| k.cmp(r))
-            .ok()
-            .map(|k| &self.0[k].1)
-    }
-
-    fn insert(&mut self, r: Ref, v: CValue) {
-        match self.0.binary_search_by(|(k, _)| k.cmp(&r)) {
-            Ok(k) => self.0[k].1 = v,
-            Err(k) => self.0.insert(k, (r, v)),
+    fn index(&self, r: Ref) -> Option<usize> {
+        match r {
+            Ref::Null => None,
+            Ref::Int(n) => Some(n as usize).filter(|&n| n < self.ints),
+            Ref::Obj(n) => Some(self.ints + n as usize),
         }
     }
 
+    pub fn get(&self, r: &Ref) -> Option<&CValue> {
+        self.slots.get(self.index(*r)?)?.as_ref()
+    }
+
+    fn insert(&mut self, r: Ref, v: CValue) {
+        if let Ref::Int(n) = r {
+            if n as usize >= self.ints {
+                // room for more integers: the objects move up
+                let more = n as usize + 1 - self.ints;
+                self.slots
+                    .splice(self.ints..self.ints, std::iter::repeat_n(None, more));
+                self.ints += more;
+            }
+        }
+        let Some(k) = self.index(r) else { return };
+        if self.slots.len() <= k {
+            self.slots.resize(k + 1, None);
+        }
+        self.slots[k] = Some(v);
+    }
+
     /// In reference order.
-    pub fn iter(&self) -> impl Iterator<Item = (&Ref, &CValue)> {
-        self.0.iter().map(|(r, v)| (r, v))
+    pub fn iter(&self) -> impl Iterator<Item = (Ref, &CValue)> + '_ {
+        let ints = self.slots[..self.ints].iter().enumerate();
+        let ints = ints.filter_map(|(n, v)| Some((Ref::Int(n as u32), v.as_ref()?)));
+        ints.chain(self.objects())
+    }
+
+    /// The object references, in reference order.
+    pub fn objects(&self) -> impl Iterator<Item = (Ref, &CValue)> + '_ {
+        let objs = self.slots[self.ints..].iter().enumerate();
+        objs.filter_map(|(n, v)| Some((Ref::Obj(n as u32), v.as_ref()?)))
+    }
+}
+
+/// Equal when they map the same references to the same values, whatever room they have.
+impl PartialEq for RefMap {
+    fn eq(&self, o: &RefMap) -> bool {
+        self.iter().eq(o.iter())
+    }
+}
+
+impl Eq for RefMap {}
+
+/// The heap values of a state, dense by reference number: what the walk looks up for every
+/// reference it meets, without a search of the state's ordered heap. A matcher builds one
+/// per node, once.
+#[derive(Clone, Debug, Default)]
+pub struct StateIndex<'a> {
+    ints: Vec<Option<&'a HeapValue>>,
+    objs: Vec<Option<&'a HeapValue>>,
+}
+
+impl<'a> StateIndex<'a> {
+    pub fn of(s: &'a State) -> StateIndex<'a> {
+        let mut idx = StateIndex::default();
+        for (r, v) in &s.heap {
+            let (vec, n) = match *r {
+                Ref::Null => continue,
+                Ref::Int(n) => (&mut idx.ints, n as usize),
+                Ref::Obj(n) => (&mut idx.objs, n as usize),
+            };
+            if vec.len() <= n {
+                vec.resize(n + 1, None);
+            }
+            vec[n] = Some(v);
+        }
+        idx
+    }
+
+    pub fn value(&self, r: Ref) -> Option<&'a HeapValue> {
+        match r {
+            Ref::Null => None,
+            Ref::Int(n) => self.ints.get(n as usize).copied().flatten(),
+            Ref::Obj(n) => self.objs.get(n as usize).copied().flatten(),
+        }
+    }
+
+    /// An empty [`RefMap`] with room for every reference of the state.
+    fn ref_map(&self) -> RefMap {
+        RefMap {
+            slots: vec![None; self.ints.len() + self.objs.len()],
+            ints: self.ints.len(),
+        }
     }
 }
 
@@ -221,14 +301,26 @@ pub fn walk_roots<'a>(
     types: &'a dyn Subtyping,
     explain: bool,
 ) -> Result<Walked<'a>, Failure> {
+    walk_indexed(c, s, Cow::Owned(StateIndex::of(s)), types, explain)
+}
+
+/// [`walk_roots`] with `idx`, the [`StateIndex`] of `s`.
+pub fn walk_indexed<'a>(
+    c: &Concrete<'a>,
+    s: &'a State,
+    idx: Cow<'a, StateIndex<'a>>,
+    types: &'a dyn Subtyping,
+    explain: bool,
+) -> Result<Walked<'a>, Failure> {
     let mut w = Walk {
         s,
+        map: idx.ref_map(),
+        idx,
         heap: c.heap,
         types,
-        map: RefMap(Vec::with_capacity(16)),
         path: Vec::new(),
         explicit: FxHashSet::default(),
-        objects: Vec::new(),
+        objects: SmallVec::new(),
         explain,
     };
     w.roots(c)?;
@@ -245,12 +337,15 @@ impl Walked<'_> {
     /// The witnesses of the object references (and `null` / uninitialized values bound to
     /// them), in reference order.
     pub fn object_witnesses(&self) -> Vec<(Ref, CValue)> {
-        self.0
-            .map
-            .iter()
-            .filter(|(r, _)| r.is_obj())
-            .map(|(r, v)| (*r, *v))
-            .collect()
+        let mut out = Vec::new();
+        self.object_witnesses_into(&mut out);
+        out
+    }
+
+    /// [`Walked::object_witnesses`] into `out` (cleared first), reusing its allocation.
+    pub fn object_witnesses_into(&self, out: &mut Vec<(Ref, CValue)>) {
+        out.clear();
+        out.extend(self.0.map.objects().map(|(r, v)| (r, *v)));
     }
 
     /// Checks the heap predicates: the witness of `c ⊑ s`, or the first condition that failed.
@@ -379,8 +474,12 @@ enum Hidden {
     Unlisted,
 }
 
+/// An object's listed fields: name, reference in `s`, concrete value (objects have few).
+type SmallFields<'a> = SmallVec<[(&'a str, Ref, CValue); 4]>;
+
 struct Walk<'a> {
     s: &'a State,
+    idx: Cow<'a, StateIndex<'a>>,
     heap: &'a Objects,
     types: &'a dyn Subtyping,
     map: RefMap,
@@ -391,7 +490,7 @@ struct Walk<'a> {
     /// read them: [`Walked::finish`] collects them ([`Walk::collect_explicit`]).
     explicit: FxHashSet<(ObjId, EdgeName<'a>)>,
     /// Object references bound to objects, with how much of them is hidden.
-    objects: Vec<(Ref, ObjId, Hidden)>,
+    objects: SmallVec<[(Ref, ObjId, Hidden); 8]>,
     /// Whether a failure says why ([`Failure::reason`]); a matcher trying candidates only
     /// needs to know which fail, and formats reasons only for a run that gets stuck.
     explain: bool,
@@ -590,13 +689,19 @@ impl<'a> Walk<'a> {
 
     /// Visits a root: `pos` starts the path.
     fn visit_at(&mut self, r: Ref, v: CValue, pos: Root) -> Result<(), Failure> {
-        self.path.clear();
-        self.path.push(Seg::Root(pos));
+        // the path is only read in reasons
+        if self.explain {
+            self.path.clear();
+            self.path.push(Seg::Root(pos));
+        }
         self.visit(r, v)
     }
 
     /// Visits a child: `seg` extends the path for the duration of the visit.
     fn visit_child(&mut self, r: Ref, v: CValue, seg: EdgeName<'a>) -> Result<(), Failure> {
+        if !self.explain {
+            return self.visit(r, v);
+        }
         self.path.push(Seg::Edge(seg));
         let res = self.visit(r, v);
         self.path.pop();
@@ -642,7 +747,7 @@ impl<'a> Walk<'a> {
                 }
             }
             Ref::Int(_) => {
-                let Some(iv) = self.s.int(r) else {
+                let Some(iv) = self.idx.value(r).and_then(HeapValue::as_int) else {
                     return self.fail(Condition::Integer, || {
                         format!("{}: {r} has no interval in s", self.path())
                     });
@@ -683,8 +788,7 @@ impl<'a> Walk<'a> {
     }
 
     fn visit_object(&mut self, r: Ref, v: CValue) -> Result<(), Failure> {
-        let s = self.s;
-        let Some(hv) = s.value(r) else {
+        let Some(hv) = self.idx.value(r) else {
             return self.fail(Condition::Object, || {
                 format!("{}: {r} has no heap value in s", self.path())
             });
@@ -736,26 +840,23 @@ impl<'a> Walk<'a> {
                     });
                 }
                 // every listed field first, then the walk below them
-                for f in fields.keys() {
-                    let has = match obj {
-                        CObject::Instance { fields: cf, .. } => cf.contains_key(f),
-                        CObject::Str { .. } => f == "count",
-                        CObject::Array { .. } => false,
+                let mut values = SmallFields::new();
+                for (f, rf) in fields {
+                    let cv = match obj {
+                        CObject::Instance { fields: cf, .. } => cf.get(f).copied(),
+                        CObject::Str { len } => (f == "count").then_some(CValue::Int(*len)),
+                        CObject::Array { .. } => None,
                     };
-                    if !has {
+                    let Some(cv) = cv else {
                         return self.fail(Condition::Object, || {
                             format!("{}: {r} has field {f} in s, {id} has none", self.path())
                         });
-                    }
+                    };
+                    values.push((f.as_str(), *rf, cv));
                 }
                 self.objects.push((r, id, Hidden::Unlisted));
-                for (f, rf) in fields {
-                    let cv = match obj {
-                        CObject::Instance { fields: cf, .. } => cf[f],
-                        CObject::Str { len } => CValue::Int(*len),
-                        CObject::Array { .. } => unreachable!("checked above"),
-                    };
-                    self.visit_child(*rf, cv, EdgeName::Field(f.as_str()))?;
+                for &(f, rf, cv) in &values {
+                    self.visit_child(rf, cv, EdgeName::Field(f))?;
                 }
                 Ok(())
             }
@@ -842,9 +943,9 @@ impl<'a> Walk<'a> {
     /// (f): different references of `s` on one object need `=?`.
     fn distinct(&self) -> Result<(), Failure> {
         let mut by_obj: BTreeMap<ObjId, Vec<Ref>> = BTreeMap::new();
-        for (r, v) in self.map.iter() {
-            if let (true, CValue::Ref(id)) = (r.is_obj(), v) {
-                by_obj.entry(*id).or_default().push(*r);
+        for (r, v) in self.map.objects() {
+            if let CValue::Ref(id) = v {
+                by_obj.entry(*id).or_default().push(r);
             }
         }
         for (id, refs) in by_obj {
@@ -1259,5 +1360,53 @@ fn position(s: &State) -> String {
     match s.top() {
         Some(f) => format!("pc {} of {}", f.pc, f.method),
         None => "a program end".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quickcheck::quickcheck;
+
+    fn refs(ops: &[(bool, u8, i32)]) -> Vec<(Ref, CValue)> {
+        ops.iter()
+            .map(|&(obj, n, v)| {
+                let r = if obj {
+                    Ref::Obj(u32::from(n % 40))
+                } else {
+                    Ref::Int(u32::from(n % 40))
+                };
+                (r, CValue::Int(v))
+            })
+            .collect()
+    }
+
+    quickcheck! {
+        /// The dense map behaves like an ordered map, whatever room it starts with.
+        fn ref_map_is_an_ordered_map(ops: Vec<(bool, u8, i32)>, ints: u8, objs: u8) -> bool {
+            let mut dense = RefMap {
+                slots: vec![None; usize::from(ints % 8) + usize::from(objs % 8)],
+                ints: usize::from(ints % 8),
+            };
+            let mut plain = BTreeMap::new();
+            for (r, v) in refs(&ops) {
+                dense.insert(r, v);
+                plain.insert(r, v);
+            }
+            let mut fresh = RefMap::default();
+            for (r, v) in plain.iter().rev() {
+                fresh.insert(*r, *v);
+            }
+            dense.iter().map(|(r, v)| (r, *v)).eq(plain.iter().map(|(r, v)| (*r, *v)))
+                && plain.iter().all(|(r, v)| dense.get(r) == Some(v))
+                && dense.get(&Ref::Null).is_none()
+                && dense.get(&Ref::Int(1000)).is_none()
+                && dense.get(&Ref::Obj(1000)).is_none()
+                && dense == fresh
+                && dense
+                    .objects()
+                    .map(|(r, v)| (r, *v))
+                    .eq(plain.iter().filter(|(r, _)| r.is_obj()).map(|(r, v)| (*r, *v)))
+        }
     }
 }

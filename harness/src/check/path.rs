@@ -34,7 +34,7 @@
 //! [`first_overflow`]).
 
 use super::instance::{
-    concrete_instance, walk_roots, Concrete, Condition, Failure, RegionMemo, Witness,
+    concrete_instance, walk_indexed, Concrete, Condition, Failure, RegionMemo, StateIndex, Witness,
 };
 use crate::trace::{
     CFrame, CHeap, CObject, CValue, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
@@ -256,6 +256,8 @@ struct RunMemo {
     /// triple needs no second check (a loop that does not write the heap meets the same heap
     /// at every iteration, and the same witnesses whenever it walks around a structure).
     shapes_held: FxHashSet<HeldShape>,
+    /// A spare vector for the object witnesses of a [`HeldShape`] being looked up.
+    key_buf: Vec<(Ref, CValue)>,
     /// Hidden regions of the heap checked last.
     reach: RegionMemo,
 }
@@ -278,6 +280,7 @@ impl RunMemo {
             heaps: Vec::new(),
             alive: Vec::new(),
             shapes_held: FxHashSet::default(),
+            key_buf: Vec::new(),
             reach: RegionMemo::default(),
         }
     }
@@ -337,6 +340,8 @@ pub struct Matcher<'g> {
     /// Per node: it has a `call` edge of an abstracted call (its `return` edges continue the
     /// caller once the callee's path ends).
     calls_abstractly: Vec<bool>,
+    /// Per node: its state's heap values by reference number.
+    index: Vec<StateIndex<'g>>,
 }
 
 struct Item {
@@ -402,6 +407,11 @@ impl<'g> Matcher<'g> {
             types: prog,
             sem,
             calls_abstractly,
+            index: graph
+                .nodes
+                .iter()
+                .map(|n| StateIndex::of(&n.state))
+                .collect(),
         }
     }
 
@@ -434,23 +444,33 @@ impl<'g> Matcher<'g> {
                 usize::MAX
             };
             let (view, heap_id) = memo.view(run, i, frames);
-            let walked = walk_roots(
+            let walked = walk_indexed(
                 &Concrete {
                     frames: &view.frames,
                     heap: &view.objects,
                     end: None,
                 },
                 state,
+                Cow::Borrowed(&self.index[node]),
                 self.types,
                 memo.explain,
             )?;
-            let key = (node, heap_id, walked.object_witnesses());
+            // the key's vector is reused until a key is kept
+            let mut objs = std::mem::take(&mut memo.key_buf);
+            walked.object_witnesses_into(&mut objs);
+            let key = (node, heap_id, objs);
             if memo.shapes_held.contains(&key) {
+                memo.key_buf = key.2;
                 return Ok(walked.witness());
             }
-            let w = walked.finish_with(Some(memo.reach.of(heap_id)))?;
-            memo.shapes_held.insert(key);
-            Ok(w)
+            let w = walked.finish_with(Some(memo.reach.of(heap_id)));
+            match w {
+                Ok(_) => {
+                    memo.shapes_held.insert(key);
+                }
+                Err(_) => memo.key_buf = key.2,
+            }
+            w
         } else {
             let heap = last_objects(run);
             concrete_instance(
@@ -594,14 +614,19 @@ impl<'g> Matcher<'g> {
             candidates: vec![],
         };
         // only the candidates of the deepest step are reported: a reason for a shallower
-        // step is never formatted
+        // step is never formatted. Without `explain` nothing is noted: a stuck run is
+        // matched again to say why ([`Matcher::run`]).
         fn note<R: Into<String>>(
+            explain: bool,
             stuck: &mut Stuck,
             step: usize,
             node: NodeId,
             via: Option<(NodeId, EdgeKind)>,
             reason: impl FnOnce() -> R,
         ) {
+            if !explain {
+                return;
+            }
             if step > stuck.step || stuck.candidates.is_empty() {
                 if step > stuck.step {
                     stuck.candidates.clear();
@@ -666,7 +691,7 @@ impl<'g> Matcher<'g> {
                     Err(f) => {
                         let via = it.parent.map(|p| arena[p].0);
                         let via = via.map(|n| (n, self.kind_between(n, it.node)));
-                        note(&mut stuck, it.step, it.node, via, || f.to_string());
+                        note(explain, &mut stuck, it.step, it.node, via, || f.to_string());
                         continue;
                     }
                 },
@@ -711,9 +736,14 @@ impl<'g> Matcher<'g> {
                             .map(|()| w2)
                         });
                     match r {
-                        Err(reason) => {
-                            note(&mut stuck, it.step, e.to, Some((caller, e.kind)), || reason)
-                        }
+                        Err(reason) => note(
+                            explain,
+                            &mut stuck,
+                            it.step,
+                            e.to,
+                            Some((caller, e.kind)),
+                            || reason,
+                        ),
                         Ok(w2) => todo.push(Item {
                             node: e.to,
                             step: it.step,
@@ -732,7 +762,7 @@ impl<'g> Matcher<'g> {
                 } else {
                     "an open leaf of the graph (no outgoing edge)".to_string()
                 };
-                note(&mut stuck, it.step + 1, it.node, None, || what);
+                note(explain, &mut stuck, it.step + 1, it.node, None, || what);
                 continue;
             }
             let calls_abstractly = self.calls_abstractly[it.node];
@@ -767,7 +797,7 @@ impl<'g> Matcher<'g> {
                     };
                     let via = Some((e.from, e.kind));
                     match self.witness(run, &mut memo, e.to, next, depth, in_call) {
-                        Err(f) => note(&mut stuck, next, e.to, via, || f.to_string()),
+                        Err(f) => note(explain, &mut stuck, next, e.to, via, || f.to_string()),
                         Ok(w2) => {
                             match self.labels_hold(
                                 &e.labels,
@@ -776,7 +806,7 @@ impl<'g> Matcher<'g> {
                                 (run, it.step),
                                 memo.explain,
                             ) {
-                                Err(why) => note(&mut stuck, next, e.to, via, || why),
+                                Err(why) => note(explain, &mut stuck, next, e.to, via, || why),
                                 Ok(()) => todo.push(Item {
                                     node: e.to,
                                     step: next,
@@ -795,11 +825,11 @@ impl<'g> Matcher<'g> {
                     if let Err(why) =
                         self.labels_hold(&e.labels, &w, None, (run, it.step), memo.explain)
                     {
-                        note(&mut stuck, it.step, e.to, via, || why);
+                        note(explain, &mut stuck, it.step, e.to, via, || why);
                         continue;
                     }
                     match self.witness(run, &mut memo, e.to, it.step, depth, it.ctx != 0) {
-                        Err(f) => note(&mut stuck, it.step, e.to, via, || f.to_string()),
+                        Err(f) => note(explain, &mut stuck, it.step, e.to, via, || f.to_string()),
                         Ok(w2) => todo.push(Item {
                             node: e.to,
                             step: it.step,
