@@ -676,3 +676,44 @@ fn static_fields_are_checked() {
     assert!(n_narrowed > 0, "no node has a merged last");
     names_last(verdict(&prog, &narrowed, second, IntSemantics::Unbounded));
 }
+
+/// `StaticAlias.bump` writes one static field through two names (`count` and `Sub.count`): the
+/// trace keys both by the declaring class as the graph does. The intact graph passes; one whose
+/// node after the write through `Sub.count` says the static is 2 (its interval narrowed off the
+/// value 1) is caught there. (With the two names kept apart, the run would not know `count`
+/// at that node: the read after it shows another value than the 0 written first, so the field
+/// is unknown in between, and the narrowed graph would pass.)
+#[test]
+fn static_fields_are_keyed_by_their_declaring_class() {
+    use jtg_engine::state::{HeapValue, Interval};
+    let prog = program();
+    let m = prog.find_method("StaticAlias.bump").expect("method");
+    let g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    let input = "00 | ε | ε";
+    assert_eq!(
+        verdict(&prog, &g, input, IntSemantics::Unbounded),
+        Verdict::Pass
+    );
+    let key = ("StaticAlias".to_string(), "count".to_string());
+    // the node before `getstatic count` (pc 12): the static is its only root
+    let n = g
+        .nodes
+        .iter()
+        .position(|n| n.state.frames.first().is_some_and(|f| f.pc == 12))
+        .expect("node at pc 12");
+    let mut bad = g.clone();
+    let st = &mut bad.nodes[n].state;
+    let r = st.statics[&key];
+    assert_eq!(st.int(r), Some(&Interval::literal(1)));
+    st.heap.insert(r, HeapValue::Int(Interval::literal(2)));
+    match verdict(&prog, &bad, input, IntSemantics::Unbounded) {
+        Verdict::Violation(stuck) => assert!(
+            stuck
+                .candidates
+                .iter()
+                .any(|c| c.node == n && c.reason.contains("sf.StaticAlias.count")),
+            "{stuck:?}"
+        ),
+        v => panic!("not caught: {v:?}"),
+    }
+}
