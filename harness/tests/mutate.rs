@@ -268,6 +268,7 @@ fn no_proven_equivalent_is_killed() {
         "ListOps.reverse",
         "Types.depth",
         "Statics.clearLastPositive",
+        "ListOps.copy",
     ] {
         let g = graph(&prog, spec);
         let all = mutants(&g, &prog, SEM);
@@ -366,4 +367,32 @@ fn acyclic_join_needs_the_path_back_and_no_cycle() {
         &find(&ms, "node 37: drop o5 %$ o6"),
         "acyclic join"
     ));
+}
+
+/// `ListOps.copy`: after the first iteration `tail` is the list node the loop created, so the
+/// test `tail == null` of a later iteration (the refinements `o6 = null` at node 53 and
+/// `o14 = null` at node 86, below merged loop heads that forgot it) is never taken. The fact
+/// is carried across the inlined constructor call (`call` and `return` edges keep the
+/// caller's locals); the first iteration, where `tail` is `null` (node 23), stays reachable.
+#[test]
+fn non_null_positions_survive_inlined_calls() {
+    let prog = program();
+    let g = graph(&prog, "ListOps.copy");
+    let an = Analyses::of(&g, &prog, SEM);
+    let null_refinement = |from: usize| {
+        g.edges
+            .iter()
+            .position(|e| {
+                e.from == from
+                    && e.kind == EdgeKind::Refine
+                    && e.labels.iter().any(
+                        |l| matches!(l, jtg_engine::graph::Label::Note(n) if n.ends_with("= null")),
+                    )
+            })
+            .unwrap_or_else(|| panic!("no null refinement from node {from}"))
+    };
+    assert!(an.dead(null_refinement(53)));
+    assert!(an.dead(null_refinement(86)));
+    assert!(an.unreachable(56));
+    assert!(!an.unreachable(23) && !an.unreachable(24));
 }

@@ -12,8 +12,9 @@
 //!   the same value at both ends; an `eval` edge executes one instruction, whose effect on the
 //!   top frame's locals and stack is known (the frames below are untouched, and the heap too
 //!   unless the instruction writes it or may run a class initializer: a static field access
-//!   does not where its class is initialised already, [`initialized`]); a `return` edge of an
-//!   inlined call pops the callee's frame and pushes the result on the caller's stack.
+//!   does not where its class is initialised already, [`initialized`]); a `call` edge of an
+//!   inlined call pushes the callee's frame and pops the arguments off the caller's stack; a
+//!   `return` edge pops the callee's frame and pushes the result on the caller's stack.
 //!
 //! A position is a conditional fact, "if the run's value there is an integer the check reads,
 //! it lies in I": the check skips a local the JVM's verifier leaves untyped (a dead local at a
@@ -620,7 +621,24 @@ pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Po
                 }
             }
         }
-        EdgeKind::Call => None,
+        EdgeKind::Call => {
+            // an inlined call pushes the callee's frame: the frames below keep their locals and
+            // stacks, except that the caller's stack has lost the arguments (as the check
+            // reads a caller frame, too). Nothing below a root: `invokestatic` may run a class
+            // initializer. (An abstracted call leads to a method graph's one-frame entry.)
+            if t.is_end() || t.frames.len() != s.frames.len() + 1 || !path.is_empty() {
+                return None;
+            }
+            let ls = s.top()?.stack.len();
+            let lt = t.frames[t.frames.len() - 2].stack.len();
+            let pops = ls.checked_sub(lt)?;
+            match *root {
+                Root::Local(k, slot) if k > 0 => Some((Root::Local(k - 1, slot), vec![])),
+                Root::Stack(1, j) => Some((Root::Stack(0, j + pops), vec![])),
+                Root::Stack(k, j) if k > 1 => Some((Root::Stack(k - 1, j), vec![])),
+                _ => None,
+            }
+        }
     }
 }
 
