@@ -231,13 +231,18 @@ fn uninit_refs(st: &mut State, step: &Step) -> Result<UninitRefs, HarnessError> 
     Ok(out)
 }
 
-/// The concrete state of one trace step.
+/// The concrete state of one trace step, with the static fields the run knows there.
 pub fn step_to_state(step: &Step) -> Result<State, HarnessError> {
     let mut st = State::default();
     let uninit = uninit_refs(&mut st, step)?;
     for f in step.frames.iter().rev() {
         let fr = frame(&mut st, f, &uninit)?;
         st.frames.push(fr);
+    }
+    for (key, v) in &step.statics {
+        let r = to_ref(&mut st, v, &uninit)?
+            .ok_or_else(|| bad(format!("static field {}.{} without value", key.0, key.1)))?;
+        st.statics.insert(key.clone(), r);
     }
     add_heap(&mut st, &step.heap)?;
     Ok(st)

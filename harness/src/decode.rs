@@ -4,6 +4,19 @@
 //! history, so the heap as of any step is a binary search per slot). Also checks the replayed
 //! heap against the recorder's full snapshots in `verify_replay` mode.
 //!
+//! Static fields: the recorder does not log them; the decoder learns a static's value from the
+//! accesses that complete (the next step of the accessing frame is the instruction after it):
+//! a `getstatic` shows it on that step's operand stack, a `putstatic` sets it to the recorded
+//! pre-state operand. From that step on the field is known and the accesses are replayed like
+//! writes to objects ([`StaticHist`]). Code the tracer does not see can write statics too: a
+//! class initialiser (`<clinit>` is not traced; it runs inside the access, `new` or call that
+//! initialises its class, and methods it calls are traced as frames above that step), or the
+//! JDK through reflection. A later `getstatic` that reads another value than the replayed one
+//! reveals such a write; the field is then unknown from the step after the last observation up
+//! to the read, as the write could lie anywhere in between. A field is known by the key the
+//! instruction names (`class.name`) until [`TraceData::resolve_statics`] maps the names to the
+//! declaring classes (one field named through a subclass and its own class is one key).
+//!
 //! A step is its header (`mid << 16 | pc, depth`, or `-1, mid, pc, depth` for a method id that
 //! does not fit in 16 bits) and its values untagged (locals by slot, then the stack top
 //! first): their kinds are static per pc and come from the method table's layouts
@@ -17,8 +30,10 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
+use jtg_engine::state::StaticField;
+
 use crate::error::HarnessError;
-use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId, Objects, UninitObj};
+use crate::trace::{CFrame, CHeap, CObject, CStatics, CValue, ObjId, Objects, UninitObj};
 
 const T_INT: i32 = 0;
 const T_FLOAT: i32 = 1;
@@ -43,6 +58,8 @@ const OP_ISTORE: u8 = 0x36;
 const OP_ASTORE: u8 = 0x3a;
 const OP_IASTORE: u8 = 0x4f;
 const OP_SASTORE: u8 = 0x56;
+const OP_GETSTATIC: u8 = 0xb2;
+const OP_PUTSTATIC: u8 = 0xb3;
 const OP_PUTFIELD: u8 = 0xb5;
 const OP_INVOKEVIRTUAL: u8 = 0xb6;
 const OP_INVOKESPECIAL: u8 = 0xb7;
@@ -59,7 +76,7 @@ const NONE: u32 = u32::MAX;
 /// First int of a step header whose method id does not fit in 16 bits (no pc is 0xffff).
 const WIDE: i32 = -1;
 
-/// A `putfield` target as written in the instruction.
+/// A `putfield`, `getstatic` or `putstatic` field as written in the instruction.
 #[derive(Clone, Debug)]
 pub(crate) struct FieldRef {
     /// `owner.name`, the key of a shadowed field declared in `owner`.
@@ -67,6 +84,13 @@ pub(crate) struct FieldRef {
     name: String,
     /// First character of the field descriptor.
     desc: u8,
+}
+
+impl FieldRef {
+    /// The class the instruction names.
+    fn owner(&self) -> &str {
+        &self.qualified[..self.qualified.len() - self.name.len() - 1]
+    }
 }
 
 /// The instrumenter's method table as pulled so far: method id -> its facts (ids are dense and
@@ -115,7 +139,7 @@ pub(crate) struct MethodMeta {
     pub desc: Arc<str>,
     pub max_locals: usize,
     /// pc -> (opcode, aux): aux = popped entries for invokes, the local slot for loads and
-    /// stores, a string index for `putfield` and `new`.
+    /// stores, a string index for `putfield`, `getstatic`, `putstatic` and `new`.
     ops: HashMap<u32, (u8, i32)>,
     fields: HashMap<u32, FieldRef>,
     /// pc of a `new` -> the class it instantiates.
@@ -163,7 +187,8 @@ impl MethodMeta {
             let (pc, op, aux) = (t[0] as u32, t[1] as u8, t[2]);
             ops.insert(pc, (op, aux));
             stores_slot0 |= (OP_ISTORE..=OP_ASTORE).contains(&op) && aux == 0;
-            // the aux of `new` and `putfield` is an index into the string table
+            // the aux of `new` and of field instructions but `getfield` is an index into the
+            // string table
             let string = |what: &str| {
                 usize::try_from(aux)
                     .ok()
@@ -175,8 +200,8 @@ impl MethodMeta {
             if op == OP_NEW {
                 news.insert(pc, string("new")?.clone());
             }
-            if op == OP_PUTFIELD {
-                let s = string("putfield")?;
+            if matches!(op, OP_PUTFIELD | OP_GETSTATIC | OP_PUTSTATIC) {
+                let s = string("field")?;
                 let (q, d) = s
                     .rsplit_once(':')
                     .ok_or_else(|| HarnessError::Decode(format!("bad field ref {s}")))?;
@@ -353,6 +378,91 @@ impl HeapHist {
     }
 }
 
+/// One completed access to a static field: the field holds `value` at step `from`, the step
+/// after the access in the accessing frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct StaticAccess {
+    from: u32,
+    /// Index into [`StaticHist::named`].
+    field: u32,
+    value: CValue,
+    /// A `getstatic` (it observes the value) rather than a `putstatic` (it sets it).
+    read: bool,
+}
+
+/// What the run knows of static fields, step by step (see the module docs).
+#[derive(Clone, Debug, Default)]
+struct StaticHist {
+    /// The fields as instructions name them: (class, name).
+    named: Vec<StaticField>,
+    /// Every completed access, ordered by `from`.
+    accesses: Vec<StaticAccess>,
+    /// The distinct keys the named fields resolve to.
+    keys: Vec<StaticField>,
+    /// Per key: from which step on it holds which value (`None`: not known), by step.
+    hist: Vec<Vec<(u32, Option<CValue>)>>,
+}
+
+impl StaticHist {
+    /// Groups the accesses by the key `key` gives each named field and replays them per key.
+    fn group(&mut self, key: &dyn Fn(&str, &str) -> StaticField) {
+        let mut index: BTreeMap<StaticField, usize> = BTreeMap::new();
+        self.keys.clear();
+        let of_named: Vec<usize> = self
+            .named
+            .iter()
+            .map(|(class, name)| {
+                let k = key(class, name);
+                *index.entry(k.clone()).or_insert_with(|| {
+                    self.keys.push(k);
+                    self.keys.len() - 1
+                })
+            })
+            .collect();
+        self.hist = vec![Vec::new(); self.keys.len()];
+        // per key: the last step at which an access showed its value
+        let mut seen = vec![0u32; self.keys.len()];
+        for a in &self.accesses {
+            let k = of_named[a.field as usize];
+            let h = &mut self.hist[k];
+            let last = std::mem::replace(&mut seen[k], a.from);
+            let known = h.last().and_then(|e| e.1);
+            if known == Some(a.value) {
+                continue;
+            }
+            if a.read && known.is_some() && last + 1 < a.from {
+                // a write the tracer did not see (a class initialiser): somewhere after the
+                // last observation, up to this read
+                h.push((last + 1, None));
+            }
+            match h.last_mut() {
+                Some(e) if e.0 == a.from => e.1 = Some(a.value),
+                _ => h.push((a.from, Some(a.value))),
+            }
+        }
+    }
+
+    /// The steps at which the known statics change (with repetitions), sorted.
+    fn changes(&self) -> Vec<u32> {
+        let mut c: Vec<u32> = self.hist.iter().flatten().map(|(from, _)| *from).collect();
+        c.sort_unstable();
+        c
+    }
+
+    /// The known static fields at step `step`, by key.
+    fn at(&self, step: u32) -> CStatics {
+        self.keys
+            .iter()
+            .zip(&self.hist)
+            .filter_map(|(k, h)| {
+                let n = h.partition_point(|(from, _)| *from <= step);
+                let v = h.get(n.checked_sub(1)?)?.1?;
+                Some((k.clone(), v))
+            })
+            .collect()
+    }
+}
+
 /// The decoded, compact form of a trace (see [`crate::trace::Trace`]).
 #[derive(Clone)]
 pub(crate) struct TraceData {
@@ -365,11 +475,15 @@ pub(crate) struct TraceData {
     /// Number of frames of each step (the length of its caller chain, itself included).
     depth: Vec<u32>,
     heap: HeapHist,
-    /// Heap version of each step: the number of replayed writes visible at it. Two steps of one
-    /// version see every object with the same values.
+    /// Every replayed object write: (first step that sees it, object), in step order.
+    obj_writes: Vec<(u32, u32)>,
+    statics: StaticHist,
+    /// Heap version of each step: the number of replayed object writes and changes of known
+    /// static fields visible at it. Two steps of one version see every object with the same
+    /// values and the same static fields.
     version: Vec<u32>,
-    /// The object of every replayed write, in step order: the writes visible at step `i` are
-    /// the first `version[i]`.
+    /// The object of every change, in step order (`NONE` for a static field): the changes
+    /// visible at step `i` are the first `version[i]`.
     written: Vec<u32>,
 }
 
@@ -600,6 +714,8 @@ impl TraceData {
             caller,
             depth: depths,
             heap: hist,
+            obj_writes: Vec::new(),
+            statics: StaticHist::default(),
             version: Vec::new(),
             written: Vec::new(),
         };
@@ -769,6 +885,8 @@ impl TraceData {
         (frames, objs)
     }
 
+    /// The objects reachable from `frames` (of step `i`) and the static fields known at step
+    /// `i`, as of step `i`.
     pub(crate) fn reachable_heap(&self, i: usize, frames: &[CFrame]) -> CHeap {
         let mut heap = CHeap::new();
         let mut queue: VecDeque<ObjId> = VecDeque::new();
@@ -783,6 +901,9 @@ impl TraceData {
                 .chain(&f.stack)
                 .for_each(|v| push(v, &mut queue));
         }
+        self.statics_at(i)
+            .values()
+            .for_each(|v| push(v, &mut queue));
         while let Some(id) = queue.pop_front() {
             if heap.contains_key(&id) {
                 continue;
@@ -802,9 +923,10 @@ impl TraceData {
         heap
     }
 
-    /// The heap reachable from `frames` (of step `i`) as a part of `prev`'s, the heap of step
-    /// `j`: `None` unless the two steps see the same heap version and `prev` holds everything
-    /// reachable from `frames`; `prev` itself if that is all of it.
+    /// The heap reachable from `frames` (of step `i`) and the known static fields as a part of
+    /// `prev`'s, the heap of step `j`: `None` unless the two steps see the same heap version
+    /// (so the same static fields) and `prev` holds everything reachable; `prev` itself if
+    /// that is all of it.
     pub(crate) fn reachable_in(
         &self,
         i: usize,
@@ -815,9 +937,11 @@ impl TraceData {
             return None;
         }
         let mut seen: FxHashSet<ObjId> = FxHashSet::default();
+        let statics = self.statics_at(i);
         let mut todo: Vec<ObjId> = frames
             .iter()
             .flat_map(|f| f.locals.iter().chain(&f.stack))
+            .chain(statics.values())
             .filter_map(|v| match v {
                 CValue::Ref(id) => Some(*id),
                 _ => None,
@@ -895,11 +1019,100 @@ impl TraceData {
             .collect()
     }
 
+    /// The step at which the instruction of step `i` (`len` bytes long) has completed
+    /// normally: the next step of its frame, if that is the instruction after it. Steps in
+    /// between are frames above (methods a class initialiser that the instruction ran calls).
+    fn continuation(&self, i: usize, len: u32) -> Option<usize> {
+        let (mid, pc, ..) = self.header(i);
+        let d = self.depth[i];
+        let j = (i + 1..self.len()).find(|&j| self.depth[j] <= d)?;
+        let (mid2, pc2, ..) = self.header(j);
+        (self.depth[j] == d && self.caller[j] == self.caller[i] && mid2 == mid && pc2 == pc + len)
+            .then_some(j)
+    }
+
+    /// Records a completed `getstatic` / `putstatic` at step `i` (see [`StaticHist`]).
+    fn static_access(
+        &self,
+        i: usize,
+        op: u8,
+        named: &mut BTreeMap<StaticField, u32>,
+        out: &mut StaticHist,
+    ) -> Result<(), HarnessError> {
+        let Some(j) = self.continuation(i, 3) else {
+            return Ok(()); // it threw (or the run was cut)
+        };
+        let (mid, pc, ..) = self.header(i);
+        let f = &self.meta(mid).fields[&pc];
+        let (read, value) = if op == OP_GETSTATIC {
+            let (_, stack) = self.values(j, |v| v, Val::C(CValue::Top));
+            (true, stack.first().copied())
+        } else {
+            let (_, stack) = self.values(i, |v| v, Val::C(CValue::Top));
+            (false, stack.first().copied())
+        };
+        let Some(Val::C(value)) = value else {
+            return Err(bad(format!(
+                "static field {} at step {i} without a value: {value:?}",
+                f.qualified
+            )));
+        };
+        let key = (f.owner().to_string(), f.name.clone());
+        let field = *named.entry(key.clone()).or_insert_with(|| {
+            out.named.push(key);
+            out.named.len() as u32 - 1
+        });
+        out.accesses.push(StaticAccess {
+            from: j as u32,
+            field,
+            value: truncate(f.desc, value),
+            read,
+        });
+        Ok(())
+    }
+
+    /// Maps every static field as instructions name it, `(class, name)`, to the key `key`
+    /// gives it (the declaring class and the name: two names of one field are one key), and
+    /// replays the accesses per key again.
+    pub(crate) fn resolve_statics(&mut self, key: &dyn Fn(&str, &str) -> StaticField) {
+        self.statics.group(key);
+        self.index_versions();
+    }
+
+    /// The known static fields at step `i`.
+    pub(crate) fn statics_at(&self, i: usize) -> CStatics {
+        self.statics.at(i as u32)
+    }
+
+    /// [`TraceData::version`] and [`TraceData::written`] from the object writes and the
+    /// changes of the static fields.
+    fn index_versions(&mut self) {
+        let n = self.len();
+        let statics = self.statics.changes();
+        let mut all: Vec<(u32, u32)> = self.obj_writes.clone();
+        all.extend(statics.iter().map(|&from| (from, NONE)));
+        // stable: within a step, the order does not matter (all are visible from it)
+        all.sort_by_key(|&(from, _)| from);
+        self.version = vec![0; n];
+        for &(from, _) in &all {
+            if let Some(v) = self.version.get_mut(from as usize) {
+                *v += 1;
+            }
+        }
+        for i in 1..n {
+            self.version[i] += self.version[i - 1];
+        }
+        self.written = all.iter().map(|&(_, id)| id).collect();
+    }
+
     /// Re-applies every putfield / xastore whose instruction completed (the next step is the
-    /// fall-through in the same frame) to the write history.
+    /// fall-through in the same frame) to the write history, and every completed static field
+    /// access to the static history.
     fn replay(&mut self) -> Result<(), HarnessError> {
         let n = self.len();
         let mut writes: Vec<(u32, u32, u32, CValue)> = Vec::new(); // (id, slot, step, value)
+        let mut statics = StaticHist::default();
+        let mut named = BTreeMap::new();
         for i in 0..n {
             let (mid, pc, depth, _) = self.header(i);
             let m = self.meta(mid);
@@ -907,6 +1120,10 @@ impl TraceData {
             let len = match op {
                 OP_PUTFIELD => 3,
                 OP_IASTORE..=OP_SASTORE => 1,
+                OP_GETSTATIC | OP_PUTSTATIC => {
+                    self.static_access(i, op, &mut named, &mut statics)?;
+                    continue;
+                }
                 _ => continue,
             };
             if i + 1 >= n {
@@ -975,16 +1192,13 @@ impl TraceData {
             }
         }
         // a write recorded at step k is visible from step k + 1 on
-        self.version = vec![0; n];
-        for &(_, _, step, _) in &writes {
-            if let Some(v) = self.version.get_mut(step as usize + 1) {
-                *v += 1;
-            }
-        }
-        for i in 1..n {
-            self.version[i] += self.version[i - 1];
-        }
-        self.written = writes.iter().map(|&(id, ..)| id).collect();
+        self.obj_writes = writes.iter().map(|&(id, _, k, _)| (k + 1, id)).collect();
+        // accesses at deeper steps (inside a class initialiser's calls) complete earlier
+        statics.accesses.sort_by_key(|a| a.from);
+        self.statics = statics;
+        self.statics
+            .group(&|class, name| (class.to_string(), name.to_string()));
+        self.index_versions();
         for (id, slot, step, v) in writes {
             self.heap
                 .writes
@@ -1075,5 +1289,220 @@ mod tests {
         assert_eq!(header_at(&wide, 0), Some((70_000, 65_534, 4, 4)));
         assert_eq!(header_at(&wide[..3], 0), None);
         assert_eq!(header_at(&buf[..1], 0), None);
+    }
+
+    const OP_POP: i32 = 0x57;
+    const OP_RETURN: i32 = 0xb1;
+    const OP_INVOKESTATIC: i32 = 0xb8;
+    const OP_ICONST_0: i32 = 0x03;
+
+    /// One method from `(pc, opcode, aux, stack kinds top first)` rows (no locals).
+    fn method(name: &str, rows: &[(i32, i32, i32, &[i32])], strings: &[String]) -> MethodMeta {
+        let mut info = vec![0, rows.len() as i32];
+        for &(pc, op, aux, _) in rows {
+            info.extend([pc, op, aux]);
+        }
+        for &(pc, _, _, stack) in rows {
+            info.extend([pc, 0, stack.len() as i32]);
+            info.extend(stack);
+        }
+        MethodMeta::parse(name, &info, strings).expect("method info")
+    }
+
+    fn strings(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Decodes `steps` (method id, pc, depth, values) over `methods`, with heap log `heap`.
+    fn decode(
+        methods: Vec<MethodMeta>,
+        steps: &[(i32, i32, i32, &[i32])],
+        heap: &[i32],
+        strings: &[String],
+    ) -> TraceData {
+        let mut trace = Vec::new();
+        for &(mid, pc, depth, vals) in steps {
+            trace.extend([mid << 16 | pc, depth]);
+            trace.extend(vals);
+        }
+        let (data, _) = TraceData::decode(Raw {
+            trace,
+            heap: heap.to_vec(),
+            snapshots: vec![],
+            strings,
+            methods: Arc::new(methods.into_iter().map(Arc::new).collect()),
+        })
+        .expect("decode");
+        data
+    }
+
+    fn key(c: &str, n: &str) -> StaticField {
+        (c.to_string(), n.to_string())
+    }
+
+    /// `getstatic` makes a field known from the next step on with the value on that step's
+    /// stack (a long as one value); `putstatic` sets it to its recorded operand (a boolean
+    /// narrowed as the JVM does); a reference static's objects are reachable at a step whose
+    /// frames do not hold them; only changes of the known statics change the heap version.
+    #[test]
+    fn statics_are_known_from_their_first_access() {
+        let st = strings(&["T.x:I", "T.big:J", "T.flag:Z", "T.o:LT;", "T", "next"]);
+        let m = method(
+            "T m ()V",
+            &[
+                (0, OP_GETSTATIC as i32, 0, &[]),
+                (3, OP_GETSTATIC as i32, 0, &[K_INT]),
+                (6, OP_PUTSTATIC as i32, 2, &[K_INT, K_INT]),
+                (9, OP_GETSTATIC as i32, 1, &[K_INT]),
+                (12, OP_PUTSTATIC as i32, 1, &[K_LONG, K_INT]),
+                (15, OP_GETSTATIC as i32, 3, &[K_INT]),
+                (18, OP_POP, -1, &[K_REF, K_INT]),
+                (19, OP_RETURN, -1, &[K_INT]),
+            ],
+            &st,
+        );
+        let big = -5_000_000_000i64;
+        let steps: [(i32, i32, i32, &[i32]); 8] = [
+            (0, 0, 1, &[]),
+            (0, 3, 1, &[6]),
+            (0, 6, 1, &[6, 6]),
+            (0, 9, 1, &[7]),
+            (0, 12, 1, &[(big >> 32) as i32, big as i32, 7]),
+            (0, 15, 1, &[7]),
+            (0, 18, 1, &[1, 7]),
+            (0, 19, 1, &[7]),
+        ];
+        // objects 1 and 2 (1.next = 2), first seen at step 6
+        let heap = [
+            6, 1, 4, K_INSTANCE, 1, 5, T_REF, 2, //
+            6, 2, 4, K_INSTANCE, 1, 5, T_REF, 0,
+        ];
+        let d = decode(vec![m], &steps, &heap, &st);
+        assert!(d.statics_at(0).is_empty());
+        // the read of step 0 and the repeated read of step 1 (no change)
+        assert_eq!(
+            d.statics_at(1),
+            CStatics::from([(key("T", "x"), CValue::Int(6))])
+        );
+        assert_eq!(d.heap_version(1), 1);
+        assert_eq!(d.heap_version(2), 1);
+        // 6 into a boolean is 0
+        assert_eq!(
+            d.statics_at(3).get(&key("T", "flag")),
+            Some(&CValue::Int(0))
+        );
+        assert_eq!(
+            d.statics_at(4).get(&key("T", "big")),
+            Some(&CValue::Long(big))
+        );
+        assert_eq!(
+            d.statics_at(5).get(&key("T", "big")),
+            Some(&CValue::Long(big))
+        );
+        assert_eq!(
+            d.heap_version(5),
+            3,
+            "the put of the value read changes nothing"
+        );
+        let at7 = d.statics_at(7);
+        assert_eq!(at7.get(&key("T", "o")), Some(&CValue::Ref(ObjId(1))));
+        assert_eq!(at7.len(), 4);
+        // step 7's frame holds no reference: the objects are the static's
+        let (frames, _) = d.frames(7);
+        let h = d.reachable_heap(7, &frames);
+        assert_eq!(h.keys().copied().collect::<Vec<_>>(), [ObjId(1), ObjId(2)]);
+        assert_eq!(d.heap_version(7), 4);
+    }
+
+    /// One field named through two classes is two keys until resolved, then one; a read that
+    /// disagrees with the replayed value (a write the tracer did not see) makes the field
+    /// unknown from the step after the last access that showed the old value up to the read.
+    #[test]
+    fn statics_resolve_to_one_key_and_unseen_writes_forget() {
+        let st = strings(&["Sub.x:I", "T.x:I"]);
+        let m = method(
+            "T m ()V",
+            &[
+                (0, OP_GETSTATIC as i32, 0, &[]),
+                (3, OP_POP, -1, &[K_INT]),
+                (4, OP_ICONST_0, -1, &[]),
+                (5, OP_PUTSTATIC as i32, 1, &[K_INT]),
+                (8, OP_GETSTATIC as i32, 1, &[]),
+                (11, OP_POP, -1, &[K_INT]),
+                (12, OP_ICONST_0, -1, &[]),
+                (13, OP_POP, -1, &[K_INT]),
+                (14, OP_GETSTATIC as i32, 0, &[]),
+                (17, OP_RETURN, -1, &[K_INT]),
+            ],
+            &st,
+        );
+        let steps: [(i32, i32, i32, &[i32]); 10] = [
+            (0, 0, 1, &[]),
+            (0, 3, 1, &[4]),
+            (0, 4, 1, &[]),
+            (0, 5, 1, &[8]),
+            (0, 8, 1, &[]),
+            (0, 11, 1, &[8]),
+            (0, 12, 1, &[]),
+            (0, 13, 1, &[0]),
+            (0, 14, 1, &[]),
+            (0, 17, 1, &[3]),
+        ];
+        let mut d = decode(vec![m], &steps, &[], &st);
+        // unresolved, two fields: `Sub.x` read 4 then 3 (unknown in between)
+        assert_eq!(d.statics_at(1).get(&key("Sub", "x")), Some(&CValue::Int(4)));
+        assert_eq!(
+            d.statics_at(5),
+            CStatics::from([(key("T", "x"), CValue::Int(8))])
+        );
+        assert_eq!(d.statics_at(9).get(&key("Sub", "x")), Some(&CValue::Int(3)));
+        d.resolve_statics(&|_, name| key("T", name));
+        let x = |d: &TraceData, i| d.statics_at(i).get(&key("T", "x")).copied();
+        assert_eq!(d.statics_at(2).len(), 1);
+        assert_eq!(x(&d, 1), Some(CValue::Int(4)));
+        assert_eq!(x(&d, 4), Some(CValue::Int(8)));
+        // 8 last shown at step 5, 3 read at step 9: unknown in between
+        assert_eq!(x(&d, 5), Some(CValue::Int(8)));
+        for i in 6..9 {
+            assert_eq!(x(&d, i), None, "step {i}");
+        }
+        assert_eq!(x(&d, 9), Some(CValue::Int(3)));
+        let versions: Vec<u32> = (0..10).map(|i| d.heap_version(i)).collect();
+        assert_eq!(versions, [0, 1, 1, 1, 2, 2, 3, 3, 3, 4]);
+    }
+
+    /// An access completes at the next step of its frame: steps of frames above in between
+    /// (a class initialiser's calls) do not see it; an access whose frame continues elsewhere
+    /// (a handler: it threw) is no access.
+    #[test]
+    fn static_accesses_complete_in_their_frame() {
+        let st = strings(&["T.x:I", "T.y:I"]);
+        let m = method(
+            "T m ()V",
+            &[
+                (0, OP_GETSTATIC as i32, 0, &[]),
+                (3, OP_GETSTATIC as i32, 1, &[K_INT]),
+                (6, OP_POP, -1, &[K_INT, K_INT]),
+                (20, OP_RETURN, -1, &[K_REF]),
+            ],
+            &st,
+        );
+        let init = method("T helper ()V", &[(0, OP_INVOKESTATIC, 0, &[])], &st);
+        let steps: [(i32, i32, i32, &[i32]); 5] = [
+            (0, 0, 1, &[]),
+            // a method the initialiser calls, above the getstatic
+            (1, 0, 2, &[]),
+            (0, 3, 1, &[5]),
+            // getstatic T.y threw: the handler at pc 20
+            (0, 20, 1, &[0]),
+            (0, 20, 1, &[0]),
+        ];
+        let d = decode(vec![m, init], &steps, &[], &st);
+        assert!(d.statics_at(1).is_empty());
+        assert_eq!(
+            d.statics_at(2),
+            CStatics::from([(key("T", "x"), CValue::Int(5))])
+        );
+        assert_eq!(d.statics_at(4).len(), 1);
     }
 }

@@ -1,6 +1,7 @@
 //! Concrete traces: the data types handed to the checker. A [`Trace`] is the sequence of
 //! states *before* each executed bytecode instruction of the analysed program (all frames of
-//! instrumented methods, top first, and the heap reachable from them) plus how the run ended.
+//! instrumented methods, top first, the static fields the run knows, and the heap reachable
+//! from them) plus how the run ended.
 //!
 //! Memory: a trace keeps the compact recorded buffers and a per-field write history; each
 //! [`Step`] (frames + reachable heap as of that step) is materialised on demand by
@@ -10,6 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
+use jtg_engine::state::StaticField;
 use serde::{Deserialize, Serialize};
 
 use crate::decode::TraceData;
@@ -78,6 +80,32 @@ pub enum CObject {
 /// A heap: objects by id.
 pub type CHeap = BTreeMap<ObjId, CObject>;
 
+/// The static fields a run knows at a step, by key (declaring class, name; see
+/// [`Trace::resolve_statics`]): each one the run has read (`getstatic`) or written
+/// (`putstatic`) before, with its value at the step. A field the run has not accessed yet is
+/// not known: its value then comes from the class's initialiser (or an earlier run), which
+/// the trace does not show.
+pub type CStatics = BTreeMap<StaticField, CValue>;
+
+/// Serde of [`CStatics`] as a list of `(class, name, value)` (JSON maps need string keys).
+mod statics_serde {
+    use super::{CStatics, CValue};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(m: &CStatics, s: S) -> Result<S::Ok, S::Error> {
+        let v: Vec<(&str, &str, &CValue)> = m
+            .iter()
+            .map(|((c, n), v)| (c.as_str(), n.as_str(), v))
+            .collect();
+        v.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<CStatics, D::Error> {
+        let v: Vec<(String, String, CValue)> = Vec::deserialize(d)?;
+        Ok(v.into_iter().map(|(c, n, v)| ((c, n), v)).collect())
+    }
+}
+
 /// The objects of one step as the checker reads them: every object the step's frames reach,
 /// with its values as of the step, and possibly others (unreachable ones, or ones the run
 /// creates later: nothing reaches them). Two layers, `over` before `base`, so that the view of
@@ -117,7 +145,10 @@ pub struct StepView {
     /// Top (currently executing) frame first.
     pub frames: Vec<CFrame>,
     pub objects: Objects,
-    /// Equal keys are equal [`Objects`] (within one run); `None` if the run cannot tell.
+    /// The static fields the run knows at the step.
+    pub statics: Arc<CStatics>,
+    /// Equal keys are equal [`Objects`] and equal [`StepView::statics`] (within one run);
+    /// `None` if the run cannot tell.
     pub heap_key: Option<u32>,
 }
 
@@ -126,10 +157,17 @@ pub struct StepView {
 pub struct Step {
     /// Top (currently executing) frame first.
     pub frames: Vec<CFrame>,
-    /// Objects reachable from the frames' locals and stacks, with field values as of this step.
-    /// Shared: consecutive steps that neither write the heap nor reach other objects have one
-    /// heap ([`Trace::step_after`]).
+    /// Objects reachable from the frames' locals and stacks and from the known static fields,
+    /// with field values as of this step. Shared: consecutive steps that neither write the
+    /// heap nor reach other objects have one heap ([`Trace::step_after`]).
     pub heap: Arc<CHeap>,
+    /// The static fields the run knows at this step.
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        with = "statics_serde"
+    )]
+    pub statics: CStatics,
     /// The objects under construction the frames hold, by their [`CValue::Uninit`] number.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub uninit: BTreeMap<u32, UninitObj>,
@@ -191,6 +229,7 @@ impl Trace {
         Step {
             frames,
             heap,
+            statics: self.data.statics_at(i),
             uninit,
         }
     }
@@ -209,6 +248,7 @@ impl Trace {
         Step {
             frames,
             heap,
+            statics: self.data.statics_at(i),
             uninit,
         }
     }
@@ -216,17 +256,38 @@ impl Trace {
     /// Step `i` with its `k` top frames (`usize::MAX`: all) as the checker reads it: the
     /// objects are every object of the trace with its values at step `i`, built from `prev`
     /// (the view of step `j`) where that is cheaper. A loop then costs per step what it
-    /// writes, not the size of the heap it reaches; the key is the heap version of the step.
+    /// writes, not the size of the heap it reaches; the key is the heap version of the step
+    /// (which counts changes of the known static fields too).
     pub fn view_after(&self, i: usize, k: usize, prev: Option<(usize, &StepView)>) -> StepView {
         let (frames, _) = self.data.top_frames(i, k);
         let objects = self
             .data
             .objects_after(i, prev.map(|(j, v)| (j, &v.objects)));
+        let version = self.data.heap_version(i);
+        let statics = match prev {
+            Some((j, v)) if self.data.heap_version(j) == version => Arc::clone(&v.statics),
+            _ => Arc::new(self.data.statics_at(i)),
+        };
         StepView {
             frames,
             objects,
-            heap_key: Some(self.data.heap_version(i)),
+            statics,
+            heap_key: Some(version),
         }
+    }
+
+    /// Keys the static fields by `key(class, name)` of the class and name an instruction
+    /// names: the program's field resolution (`Program::static_key`, the declaring class), so
+    /// that the fields are keyed as the engine's states key them. Until then a field is keyed
+    /// by the names of the instructions that access it.
+    pub fn resolve_statics(&mut self, key: &dyn Fn(&str, &str) -> StaticField) {
+        self.data.resolve_statics(key);
+    }
+
+    /// The static fields the run knows at step `i` (`i <= len()`; at `len()` after the last
+    /// step: as at the last step, which cannot complete an access of its own).
+    pub fn statics_at(&self, i: usize) -> CStatics {
+        self.data.statics_at(i)
     }
 
     /// The state before step `i` restricted to its `k` top frames (all of them if it has
@@ -238,6 +299,7 @@ impl Trace {
         Step {
             frames,
             heap,
+            statics: self.data.statics_at(i),
             uninit,
         }
     }

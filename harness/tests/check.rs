@@ -244,9 +244,17 @@ fn objects_past_super_are_walked() {
     );
 }
 
-/// A tiny stand-in for the input generator (tests only): a list of `len` nodes with values in
-/// -3..=3 whose last node links to `back` (a cycle or lasso) or to null.
-fn list_input(var: &str, len: usize, back: Option<usize>, vals: &[i32], extra: &str) -> String {
+/// A tiny stand-in for the input generator (tests only): a list of `len` nodes of `class`
+/// (fields `next`, `val`) with values in -3..=3 whose last node links to `back` (a cycle or
+/// lasso) or to null.
+fn list_input(
+    class: &str,
+    var: &str,
+    len: usize,
+    back: Option<usize>,
+    vals: &[i32],
+    extra: &str,
+) -> String {
     if len == 0 {
         return format!("00 | {var}: null{extra} | ε\n");
     }
@@ -258,7 +266,11 @@ fn list_input(var: &str, len: usize, back: Option<usize>, vals: &[i32], extra: &
         } else {
             back.map_or("null".into(), |b| format!("o{}", b + 1))
         };
-        heap.push_str(&format!("o{}: List(next={next}, val=i{})  ", k + 1, k + 10));
+        heap.push_str(&format!(
+            "o{}: {class}(next={next}, val=i{})  ",
+            k + 1,
+            k + 10
+        ));
         ints.push_str(&format!("i{}: {}  ", k + 10, vals[k % vals.len()]));
     }
     format!("00 | {var}: o1{extra} | ε\n{heap}\n{ints}\n")
@@ -266,7 +278,8 @@ fn list_input(var: &str, len: usize, back: Option<usize>, vals: &[i32], extra: &
 
 /// Differential property: on (node state, concrete step) pairs at the same program position,
 /// drawn from real runs of fixture methods on random lists, the engine's `⊑` (applied to the
-/// step as a concrete state) saying "instance" implies the checker saying so. The converse
+/// step as a concrete state, with the static fields the run knows) saying "instance" implies
+/// the checker saying so. `Statics.clearLastPositive` brings states with a static field. The converse
 /// disagreements are counted and printed (the engine's check may be conservative). The
 /// checker's verdict is the same on the matcher's reading of the step (a view of all objects
 /// built from the step before, hidden regions memoised per heap across nodes).
@@ -277,7 +290,7 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
     use rand::{Rng, SeedableRng};
     let prog = program();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
-    let cases: [(&str, Option<&str>, &str, &str); 5] = [
+    let cases: [(&str, Option<&str>, &str, &str); 6] = [
         ("List.contains", None, "cur", ", x: i1"),
         (
             "List.contains",
@@ -293,8 +306,11 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
         ),
         ("ListOps.reverse", None, "cur", ""),
         ("ListOps.countPositive", None, "cur", ""),
+        ("Statics.clearLastPositive", None, "head", ""),
     ];
     let (mut pairs, mut both, mut only_checker) = (0usize, 0usize, 0usize);
+    // pairs where the node and the step have a static field, and where both say instance
+    let (mut static_pairs, mut static_both) = (0usize, 0usize);
     let mut examples = Vec::new();
     for (method, start, var, extra) in cases {
         let m = prog.find_method(method).expect("method");
@@ -310,7 +326,8 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
             let len = rng.gen_range(0..5);
             let back = (cyclic_ok && len > 0 && rng.gen_bool(0.5)).then(|| rng.gen_range(0..len));
             let vals: Vec<i32> = (0..4).map(|_| rng.gen_range(-3..=3)).collect();
-            let mut text = list_input(var, len, back, &vals, extra);
+            let class = method.split('.').next().filter(|c| *c == "Statics");
+            let mut text = list_input(class.unwrap_or("List"), var, len, back, &vals, extra);
             if !extra.is_empty() {
                 text.push_str(&format!("i1: {}\n", rng.gen_range(-3..=3)));
             }
@@ -325,8 +342,13 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
                 let cv = Concrete {
                     frames: &v.frames,
                     heap: &v.objects,
+                    statics: &v.statics,
                     end: None,
                 };
+                assert_eq!(
+                    *v.statics, step.statics,
+                    "{method} step {i}: the view's statics"
+                );
                 let key = v.heap_key.expect("a trace has heap versions");
                 let Ok(cs) = step_to_state(&step) else {
                     view = Some((i, v));
@@ -335,6 +357,7 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
                 let c = Concrete {
                     frames: &step.frames,
                     heap: &jtg_harness::Objects::from(step.heap.clone()),
+                    statics: &step.statics,
                     end: None,
                 };
                 for n in &g.nodes {
@@ -348,8 +371,11 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
                         continue;
                     }
                     pairs += 1;
+                    let with_statics = !n.state.statics.is_empty() && !cs.statics.is_empty();
+                    static_pairs += usize::from(with_statics);
                     let engine = jtg_engine::instance_of::is_instance(&cs, &n.state, &prog);
                     let mine = concrete_instance(&c, &n.state, &prog);
+                    static_both += usize::from(with_statics && engine.is_ok() && mine.is_ok());
                     let memoised = walk_roots(&cv, &n.state, &prog, false)
                         .and_then(|w| w.finish_with(Some(memo.of(key))));
                     assert_eq!(
@@ -378,7 +404,8 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
         }
     }
     eprintln!(
-        "differential: {pairs} pairs, {both} instances for both, {only_checker} only for the checker"
+        "differential: {pairs} pairs, {both} instances for both, {only_checker} only for the checker; \
+         {static_pairs} pairs with statics, {static_both} instances for both"
     );
     for e in &examples {
         eprintln!("{e}");
@@ -386,6 +413,10 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
     assert!(
         both > 100,
         "too few positive pairs ({both}) to mean anything"
+    );
+    assert!(
+        static_both > 10,
+        "too few positive pairs with static fields ({static_both}) to mean anything"
     );
 }
 
@@ -569,5 +600,120 @@ fn parallel_checks_are_the_sequential_checks() {
     for jobs in [1, 2, 4] {
         let many = check_runs(&matcher, &prog, &runs, IntSemantics::Unbounded, jobs);
         assert_eq!(many.iter().map(key).collect::<Vec<_>>(), one, "{jobs} jobs");
+    }
+}
+
+/// Static fields are roots of `c ⊑ s`. In `Statics.clearLastPositive` the loop sets the static
+/// `last` to positive cells; when the head is one, only `last =? head` at the merged loop head
+/// lets the run through. A graph without that `=?` (at every node where `last` and `head` are
+/// different references) is caught, and so is one whose merged nodes say `last` is null
+/// (narrowed); the reasons name the static. The intact graph passes.
+#[test]
+fn static_fields_are_checked() {
+    use jtg_engine::state::Ref;
+    let prog = program();
+    let m = prog
+        .find_method("Statics.clearLastPositive")
+        .expect("method");
+    let g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    let key = ("Statics".to_string(), "last".to_string());
+    let head_first = "00 | head: o1 | ε\no1: Statics(next=o2, val=i1)  o2: Statics(next=null, val=i2)\ni1: 5  i2: -1";
+    let second = "00 | head: o1 | ε\no1: Statics(next=o2, val=i1)  o2: Statics(next=null, val=i2)\ni1: 5  i2: 7";
+    for input in [head_first, second] {
+        assert_eq!(
+            verdict(&prog, &g, input, IntSemantics::Unbounded),
+            Verdict::Pass,
+            "{input}"
+        );
+    }
+    let names_last = |v: Verdict| match v {
+        Verdict::Violation(stuck) => {
+            assert!(
+                stuck
+                    .candidates
+                    .iter()
+                    .any(|c| c.reason.contains("sf.Statics.last")),
+                "{stuck:?}"
+            );
+        }
+        v => panic!("not caught: {v:?}"),
+    };
+    // drop `last =? head`
+    let mut dropped = g.clone();
+    let mut n_dropped = 0;
+    for n in &mut dropped.nodes {
+        let st = &mut n.state;
+        let (Some(&last), Some(Some(head))) = (
+            st.statics.get(&key),
+            st.frames.first().and_then(|f| f.locals.first()),
+        ) else {
+            continue;
+        };
+        if last != *head && st.preds.may_equal(last, *head) {
+            st.preds.remove_may_equal(last, *head);
+            n_dropped += 1;
+        }
+    }
+    assert!(n_dropped > 0, "no node has last =? head");
+    names_last(verdict(
+        &prog,
+        &dropped,
+        head_first,
+        IntSemantics::Unbounded,
+    ));
+    // narrow `last` to null where it is a merged (abstract) reference
+    let mut narrowed = g.clone();
+    let mut n_narrowed = 0;
+    for n in &mut narrowed.nodes {
+        let st = &mut n.state;
+        if let Some(r) = st.statics.get_mut(&key) {
+            if r.is_obj() && !st.preds.may_equal_partners(*r).is_empty() {
+                *r = Ref::Null;
+                n_narrowed += 1;
+            }
+        }
+    }
+    assert!(n_narrowed > 0, "no node has a merged last");
+    names_last(verdict(&prog, &narrowed, second, IntSemantics::Unbounded));
+}
+
+/// `StaticAlias.bump` writes one static field through two names (`count` and `Sub.count`): the
+/// trace keys both by the declaring class as the graph does. The intact graph passes; one whose
+/// node after the write through `Sub.count` says the static is 2 (its interval narrowed off the
+/// value 1) is caught there. (With the two names kept apart, the run would not know `count`
+/// at that node: the read after it shows another value than the 0 written first, so the field
+/// is unknown in between, and the narrowed graph would pass.)
+#[test]
+fn static_fields_are_keyed_by_their_declaring_class() {
+    use jtg_engine::state::{HeapValue, Interval};
+    let prog = program();
+    let m = prog.find_method("StaticAlias.bump").expect("method");
+    let g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    let input = "00 | ε | ε";
+    assert_eq!(
+        verdict(&prog, &g, input, IntSemantics::Unbounded),
+        Verdict::Pass
+    );
+    let key = ("StaticAlias".to_string(), "count".to_string());
+    // the node before `getstatic count` (pc 12): the static is its only root
+    let n = g
+        .nodes
+        .iter()
+        .position(|n| n.state.frames.first().is_some_and(|f| f.pc == 12))
+        .expect("node at pc 12");
+    let mut bad = g.clone();
+    let st = &mut bad.nodes[n].state;
+    let r = st.statics[&key];
+    assert_eq!(st.int(r), Some(&Interval::literal(1)));
+    st.heap.insert(r, HeapValue::Int(Interval::literal(2)));
+    match verdict(&prog, &bad, input, IntSemantics::Unbounded) {
+        Verdict::Violation(stuck) => assert!(
+            stuck
+                .candidates
+                .iter()
+                .any(|c| c.node == n && c.reason.contains("sf.StaticAlias.count")),
+            "{stuck:?}"
+        ),
+        v => panic!("not caught: {v:?}"),
     }
 }

@@ -142,8 +142,44 @@ fn distinct_positions_rule_out_returning_to_the_head() {
     assert!(claims(drop(31, "o2 =? o3"), "unreachable"));
     // the same fact at node 28 itself: head and cur are never one object there
     assert!(claims(drop(28, "o2 =? o6"), "distinct positions"));
-    // `last` is a static field, which the check does not walk: no claim about it
+    // `last` is a static field, which the analyses do not track: no claim about it (the
+    // check compares it, tests/check.rs `static_fields_are_checked`)
     assert!(drop(28, "o2 =? o5").equivalent.is_none());
+}
+
+/// `putstatic Statics.last` in `Statics.clearLastPositive` runs no class initializer (the
+/// method's own class is initialised), so it leaves the heap as it was and the reach facts
+/// carry across it: `cur` stays strictly below `head` around the loop, and `cur = head` is
+/// never taken at the loop head entered from later iterations either (nodes 84 and 157, after
+/// the loop body wrote `last`); what lies below is unreachable.
+#[test]
+fn static_accesses_of_an_initialised_class_keep_the_heap() {
+    let prog = program();
+    let g = graph(&prog, "Statics.clearLastPositive");
+    let an = Analyses::of(&g, &prog, SEM);
+    let cur_is_head: Vec<usize> = g
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            e.kind == EdgeKind::Refine
+                && e.labels
+                    .iter()
+                    .any(|l| matches!(l, jtg_engine::graph::Label::Note(n) if n == "o6 = o2"))
+        })
+        .map(|(k, _)| k)
+        .collect();
+    let from: Vec<usize> = cur_is_head.iter().map(|&k| g.edges[k].from).collect();
+    assert!(from.contains(&84) && from.contains(&157), "{from:?}");
+    for k in cur_is_head {
+        assert!(an.dead(k), "edge {} → {}", g.edges[k].from, g.edges[k].to);
+    }
+    let ms = mutants(&g, &prog, SEM);
+    let m = ms
+        .iter()
+        .find(|m| m.description == "node 199: drop o2 =? o5")
+        .expect("mutant");
+    assert!(claims(m, "unreachable"), "{:?}", m.equivalent);
 }
 
 #[test]
@@ -232,6 +268,7 @@ fn no_proven_equivalent_is_killed() {
         "ListOps.reverse",
         "Types.depth",
         "Statics.clearLastPositive",
+        "ListOps.copy",
     ] {
         let g = graph(&prog, spec);
         let all = mutants(&g, &prog, SEM);
@@ -330,4 +367,32 @@ fn acyclic_join_needs_the_path_back_and_no_cycle() {
         &find(&ms, "node 37: drop o5 %$ o6"),
         "acyclic join"
     ));
+}
+
+/// `ListOps.copy`: after the first iteration `tail` is the list node the loop created, so the
+/// test `tail == null` of a later iteration (the refinements `o6 = null` at node 53 and
+/// `o14 = null` at node 86, below merged loop heads that forgot it) is never taken. The fact
+/// is carried across the inlined constructor call (`call` and `return` edges keep the
+/// caller's locals); the first iteration, where `tail` is `null` (node 23), stays reachable.
+#[test]
+fn non_null_positions_survive_inlined_calls() {
+    let prog = program();
+    let g = graph(&prog, "ListOps.copy");
+    let an = Analyses::of(&g, &prog, SEM);
+    let null_refinement = |from: usize| {
+        g.edges
+            .iter()
+            .position(|e| {
+                e.from == from
+                    && e.kind == EdgeKind::Refine
+                    && e.labels.iter().any(
+                        |l| matches!(l, jtg_engine::graph::Label::Note(n) if n.ends_with("= null")),
+                    )
+            })
+            .unwrap_or_else(|| panic!("no null refinement from node {from}"))
+    };
+    assert!(an.dead(null_refinement(53)));
+    assert!(an.dead(null_refinement(86)));
+    assert!(an.unreachable(56));
+    assert!(!an.unreachable(23) && !an.unreachable(24));
 }

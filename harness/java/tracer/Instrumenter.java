@@ -76,8 +76,9 @@ public final class Instrumenter {
 
     /**
      * [maxLocals, nInsns, (pc, opcode, aux)*nInsns, (pc, nl, ns, code*(nl + ns))*] of method
-     * {@code mid}; aux = pops for invokes, string index of "owner.name:desc" for putfield, string
-     * index of the class for new, the local slot for loads and stores, else -1. The second part
+     * {@code mid}; aux = pops for invokes, string index of "owner.name:desc" for putfield,
+     * getstatic and putstatic, string index of the class for new, the local slot for loads and
+     * stores, else -1. The second part
      * has one layout per probed (reachable) instruction: the kinds of the locals (by slot) and
      * of the stack entries (top first) its step records, a code each: {@code kind}, or for an
      * object under construction {@code K_UNINIT | (site + 1) << 3}.
@@ -689,7 +690,8 @@ public final class Instrumenter {
 
         @Override
         public void visitFieldInsn(int opcode, String owner, String name, String desc) {
-            probe(opcode, opcode == Opcodes.PUTFIELD ? Recorder.intern(owner + "." + name + ":" + desc) : -1);
+            // the decoder replays putfield and tracks static fields (getstatic, putstatic)
+            probe(opcode, opcode == Opcodes.GETFIELD ? -1 : Recorder.intern(owner + "." + name + ":" + desc));
             super.visitFieldInsn(opcode, owner, name, desc);
         }
 

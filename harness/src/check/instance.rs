@@ -9,8 +9,9 @@
 //! # The reading
 //!
 //! A lock-step walk from the roots (locals and operand stack of every frame, or the result of a
-//! program end) binds every reference `r` of `s` it reaches to the concrete value at the same
-//! place; the resulting map is the **witness**. For a reference `r` and its concrete value `v`:
+//! program end, and the static fields of `s` that the run knows) binds every reference `r` of
+//! `s` it reaches to the concrete value at the same place; the resulting map is the
+//! **witness**. For a reference `r` and its concrete value `v`:
 //!
 //! * **(b) integers**: `r` an integer reference with interval `I`: `v` is an `int` in `I`. The
 //!   same integer reference at two places needs equal values (integers have no identity).
@@ -58,13 +59,23 @@
 //! has its identity there, and the matcher presents the frames below with that object instead,
 //! `path::constructed`: it is walked like any other.) A local
 //! the recorder marks unusable (`Top`: the verifier's type at a merge point, a dead local the
-//! engine may still hold) is not compared: the code cannot read it before overwriting it. Static
-//! fields are not recorded by the tracer, so `s`'s statics are not checked. The `T:`/`F:` flag
+//! engine may still hold) is not compared: the code cannot read it before overwriting it.
+//!
+//! Static fields are roots like locals, keyed by declaring class and name as the engine keys
+//! them ([`crate::trace::CStatics`]). The run knows a static from its first completed
+//! `getstatic` or `putstatic` on (the decoder replays them, `decode.rs`); a static of `s` that
+//! the run has not accessed yet is not compared. That only weakens the check: its concrete
+//! value is whatever the class initialiser (or an earlier run) left there, which the engine
+//! does not model before the first access either (it gives the field its most general value
+//! there). A static the run knows and `s` does not is not compared either (`s` says nothing
+//! about it). A static that code the tracer does not see (a class initialiser run in the
+//! middle of the run) overwrites is unknown from the last observation of its old value until
+//! a read shows the new one. The `T:`/`F:` flag
 //! of a split state constrains the next comparison, not the heap; the matcher checks it through
 //! the relation label of the split edge. Objects of JDK classes other than `String` are modelled
 //! without fields by the engine; their concrete fields are outside the model and ignored.
 
-use crate::trace::{CFrame, CObject, CValue, ObjId, Objects, TraceEnd};
+use crate::trace::{CFrame, CObject, CStatics, CValue, ObjId, Objects, TraceEnd};
 use jtg_engine::state::{display_type, End, FieldSet, HeapValue, Ref, State, Subtyping};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
@@ -80,6 +91,8 @@ pub struct Concrete<'a> {
     /// Top (executing) frame first; empty for a program end.
     pub frames: &'a [CFrame],
     pub heap: &'a Objects,
+    /// The static fields the run knows (for a program end: as at its last step).
+    pub statics: &'a CStatics,
     /// `Some` for a program end (never [`TraceEnd::Cut`]).
     pub end: Option<&'a TraceEnd>,
 }
@@ -434,20 +447,27 @@ impl fmt::Display for EdgeName<'_> {
 
 /// Where an access path starts.
 #[derive(Clone, Copy, Debug)]
-enum Root {
+enum Root<'a> {
     /// Local `slot` of frame `k` (0 = top).
     Local(usize, usize),
     /// Stack entry `j` (0 = top) of frame `k`.
     Stack(usize, usize),
     Result,
     Thrown,
+    /// A static field: declaring class, name.
+    Static(&'a str, &'a str),
 }
 
 /// One segment of an access path.
 #[derive(Clone, Copy, Debug)]
 enum Seg<'a> {
-    Root(Root),
+    Root(Root<'a>),
     Edge(EdgeName<'a>),
+}
+
+/// `sf.C.f`, the name of a static field as a root (as the engine names it).
+fn static_name(class: &str, name: &str) -> String {
+    format!("sf.{}.{name}", display_type(class))
 }
 
 impl fmt::Display for Seg<'_> {
@@ -457,6 +477,7 @@ impl fmt::Display for Seg<'_> {
             Seg::Root(Root::Stack(k, j)) => write!(f, "os{k}.{j}"),
             Seg::Root(Root::Result) => f.write_str("result"),
             Seg::Root(Root::Thrown) => f.write_str("thrown"),
+            Seg::Root(Root::Static(c, n)) => f.write_str(&static_name(c, n)),
             Seg::Edge(e) => e.fmt(f),
         }
     }
@@ -562,6 +583,23 @@ impl<'a> Walk<'a> {
     }
 
     fn roots(&mut self, c: &Concrete<'_>) -> Result<(), Failure> {
+        self.frame_roots(c)?;
+        self.static_roots(c.statics)
+    }
+
+    /// The static fields of `s` that the run knows (see the module docs: the others are not
+    /// compared).
+    fn static_roots(&mut self, statics: &CStatics) -> Result<(), Failure> {
+        let s = self.s;
+        for (key, r) in &s.statics {
+            if let Some(v) = statics.get(key) {
+                self.visit_at(*r, *v, Root::Static(&key.0, &key.1))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn frame_roots(&mut self, c: &Concrete<'_>) -> Result<(), Failure> {
         let s = self.s;
         if let Some(end) = c.end {
             let Some(se) = &s.end else {
@@ -688,7 +726,7 @@ impl<'a> Walk<'a> {
     }
 
     /// Visits a root: `pos` starts the path.
-    fn visit_at(&mut self, r: Ref, v: CValue, pos: Root) -> Result<(), Failure> {
+    fn visit_at(&mut self, r: Ref, v: CValue, pos: Root<'a>) -> Result<(), Failure> {
         // the path is only read in reasons
         if self.explain {
             self.path.clear();
@@ -983,6 +1021,9 @@ impl<'a> Walk<'a> {
             Some(End::Return(Some(x))) => todo.push_back((*x, "result".into())),
             Some(End::Throw(x)) => todo.push_back((*x, "thrown".into())),
             _ => {}
+        }
+        for ((class, name), x) in &s.statics {
+            todo.push_back((*x, static_name(class, name)));
         }
         let mut seen = BTreeSet::new();
         while let Some((x, p)) = todo.pop_front() {

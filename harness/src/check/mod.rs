@@ -74,7 +74,8 @@ impl<'a> Target<'a> {
     }
 
     /// Runs the method on every input state, in order, as [`Target::trace`] would, but many
-    /// runs per JVM call ([`trace_batch`]).
+    /// runs per JVM call ([`trace_batch`]). The traces key static fields as the program's
+    /// states do ([`Trace::resolve_statics`] with [`Program::static_key`]).
     pub fn trace_batch(&self, inputs: &[State], max_steps: u64) -> Vec<Result<Trace, CheckError>> {
         let opts = TraceOptions {
             max_steps,
@@ -100,12 +101,24 @@ impl<'a> Target<'a> {
             &opts,
         )
         .into_iter();
+        // static fields keyed as the engine keys them: by the class that declares them
+        let key = |class: &str, name: &str| {
+            self.prog.static_key(&jtg_engine::class::FieldRef {
+                class: class.to_string(),
+                name: name.to_string(),
+                desc: jtg_engine::class::FieldType::Int,
+            })
+        };
         out.into_iter()
             .map(|o| match o {
                 Some(e) => e,
                 None => traces
                     .next()
                     .unwrap_or_else(|| Err(HarnessError::Decode("missing trace".into())))
+                    .map(|mut t| {
+                        t.resolve_statics(&key);
+                        t
+                    })
                     .map_err(CheckError::from),
             })
             .collect()

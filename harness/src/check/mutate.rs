@@ -85,9 +85,12 @@
 //! * **dead edge**: `drop-refinement`, `flip-label` or `retarget-instance` of an edge that no
 //!   matchable path takes — its source is unreachable, a relation label contradicts the
 //!   source's interval invariant, a value the check surely reads (a stack entry, a live
-//!   local) falls outside the target's interval, or the target puts one existing object at
-//!   two surely read positions that the source shows distinct (e.g. `cur = head` after a
-//!   step along an acyclic list). The original's accepted paths avoid the edge, so they are
+//!   local) falls outside the target's interval, the target puts one existing object at two
+//!   surely read positions that the source shows distinct (e.g. `cur = head` after a step
+//!   along an acyclic list), or the target puts `null` at a surely read local or stack entry
+//!   that holds an object on every matchable path (module `nonnull`: e.g. `tail == null`
+//!   tested again after a loop iteration set `tail` to a new object). The original's accepted
+//!   paths avoid the edge, so they are
 //!   paths of the mutant too (for a flipped label: the mutant accepts at least as much).
 //!
 //! The analyses read a local only where the method's bytecode keeps it live (module
@@ -120,10 +123,12 @@ use std::collections::BTreeSet;
 mod distinct;
 mod invariant;
 mod liveness;
+mod nonnull;
 mod reach;
 mod relations;
 use distinct::Distinct;
 pub use invariant::Invariant;
+use nonnull::NonNull;
 use relations::Relations;
 
 /// The graph analyses behind the proofs: the interval invariant and the must-distinct
@@ -131,6 +136,7 @@ use relations::Relations;
 pub struct Analyses {
     pub intervals: Invariant,
     distinct: Distinct,
+    nonnull: NonNull,
     relations: Relations,
     facts: Vec<invariant::Facts>,
 }
@@ -143,13 +149,19 @@ impl Analyses {
         let feasible: Vec<bool> = (0..g.edges.len())
             .map(|k| first.edges[k] && !acyclic.dead[k])
             .collect();
+        let nonnull = NonNull::of(g, &facts, &feasible);
+        let feasible: Vec<bool> = (0..g.edges.len())
+            .map(|k| feasible[k] && !nonnull.dead[k])
+            .collect();
         let distinct = Distinct::of(g, &facts, &feasible, &acyclic.pairs);
+        // `distinct.dead` includes every edge that is not `feasible`
         let intervals = Invariant::of(g, &facts, sem, Some(&distinct.dead));
         let dead = |k: usize| !intervals.edges[k] || distinct.dead[k];
         let relations = Relations::of(g, &facts, &intervals, dead, sem);
         Analyses {
             intervals,
             distinct,
+            nonnull,
             relations,
             facts,
         }
@@ -159,12 +171,16 @@ impl Analyses {
     pub fn unreachable(&self, n: NodeId) -> bool {
         self.intervals.nodes[n].is_none()
             || self.distinct.nodes[n].is_none()
+            || self.nonnull.nodes[n].is_none()
             || self.relations.unreachable(n)
     }
 
     /// Whether no matchable path takes edge `k`.
     pub fn dead(&self, k: usize) -> bool {
-        !self.intervals.edges[k] || self.distinct.dead[k] || !self.relations.edges[k]
+        !self.intervals.edges[k]
+            || self.distinct.dead[k]
+            || self.nonnull.dead[k]
+            || !self.relations.edges[k]
     }
 
     /// Node `n`'s state with every integer interval narrowed to the interval invariant and

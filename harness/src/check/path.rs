@@ -37,7 +37,7 @@ use super::instance::{
     concrete_instance, walk_indexed, Concrete, Condition, Failure, RegionMemo, StateIndex, Witness,
 };
 use crate::trace::{
-    CFrame, CHeap, CObject, CValue, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
+    CFrame, CHeap, CObject, CStatics, CValue, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
 };
 use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
@@ -87,6 +87,13 @@ pub trait ConcreteRun {
         StepView {
             frames,
             objects: Objects::from(Arc::clone(&s.heap)),
+            statics: if s.statics.is_empty() {
+                // one empty map for all: no allocation per view
+                static NONE: std::sync::OnceLock<Arc<CStatics>> = std::sync::OnceLock::new();
+                Arc::clone(NONE.get_or_init(Arc::default))
+            } else {
+                Arc::new(s.statics.clone())
+            },
             heap_key: None,
         }
     }
@@ -374,12 +381,14 @@ fn is_abstract_call(e: &jtg_engine::graph::Edge) -> bool {
             .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of ")))
 }
 
-/// The objects of the run's last step (those of its program end).
-fn last_objects(run: &dyn ConcreteRun) -> Objects {
+/// The objects and static fields of the run's last step (those of its program end: the last
+/// step is the return or the throw that ends the run, which accesses no static field).
+fn last_objects(run: &dyn ConcreteRun) -> (Objects, CStatics) {
     if run.is_empty() {
-        Objects::default()
+        (Objects::default(), CStatics::default())
     } else {
-        Objects::from(Arc::clone(&run.step(run.len() - 1).heap))
+        let s = run.step(run.len() - 1);
+        (Objects::from(Arc::clone(&s.heap)), s.statics.clone())
     }
 }
 
@@ -448,6 +457,7 @@ impl<'g> Matcher<'g> {
                 &Concrete {
                     frames: &view.frames,
                     heap: &view.objects,
+                    statics: &view.statics,
                     end: None,
                 },
                 state,
@@ -472,11 +482,12 @@ impl<'g> Matcher<'g> {
             }
             w
         } else {
-            let heap = last_objects(run);
+            let (heap, statics) = last_objects(run);
             concrete_instance(
                 &Concrete {
                     frames: &[],
                     heap: &heap,
+                    statics: &statics,
                     end: Some(run.end()),
                 },
                 state,
@@ -504,11 +515,12 @@ impl<'g> Matcher<'g> {
                     "the run ended without an exception inside an abstracted call".to_string(),
                 );
             }
-            let heap = last_objects(run);
+            let (heap, statics) = last_objects(run);
             return concrete_instance(
                 &Concrete {
                     frames: &[],
                     heap: &heap,
+                    statics: &statics,
                     end: Some(run.end()),
                 },
                 state,
@@ -576,6 +588,7 @@ impl<'g> Matcher<'g> {
             &Concrete {
                 frames: &[],
                 heap: &Objects::from(Arc::clone(&step.heap)),
+                statics: &step.statics,
                 end: Some(&end),
             },
             state,

@@ -11,8 +11,10 @@
 //!   walk. Refinement, split and instance edges keep the concrete state, so a position names
 //!   the same value at both ends; an `eval` edge executes one instruction, whose effect on the
 //!   top frame's locals and stack is known (the frames below are untouched, and the heap too
-//!   unless the instruction writes it or may run a class initializer); a `return` edge of an
-//!   inlined call pops the callee's frame and pushes the result on the caller's stack.
+//!   unless the instruction writes it or may run a class initializer: a static field access
+//!   does not where its class is initialised already, [`initialized`]); a `call` edge of an
+//!   inlined call pushes the callee's frame and pops the arguments off the caller's stack; a
+//!   `return` edge pops the callee's frame and pushes the result on the caller's stack.
 //!
 //! A position is a conditional fact, "if the run's value there is an integer the check reads,
 //! it lies in I": the check skips a local the JVM's verifier leaves untyped (a dead local at a
@@ -56,6 +58,9 @@ pub(super) struct Facts {
     /// Locals (frame from the top, slot) that are live at their frame's pc (see `liveness`):
     /// the check always compares them.
     live: BTreeSet<(usize, usize)>,
+    /// The instruction is a static field access that cannot run a class initializer (see
+    /// [`initialized`]).
+    no_init: bool,
 }
 
 /// The live locals per method and pc, computed once per method.
@@ -124,11 +129,18 @@ impl Facts {
             let m = c.method(&f.method.name, Some(&f.method.desc)).ok()?;
             m.code.as_ref()?.at(f.pc).cloned()
         });
+        let no_init = match &insn {
+            Some(Insn::GetStatic(f) | Insn::PutStatic(f)) => {
+                initialized(prog, s, &f.class, &f.name)
+            }
+            _ => false,
+        };
         Facts {
             at,
             objs,
             insn,
             live,
+            no_init,
         }
     }
 
@@ -155,7 +167,7 @@ impl Facts {
     /// Whether the instruction the top frame executes next leaves every existing object as
     /// it was (see [`keeps_heap`]); `false` for program ends.
     pub(super) fn keeps_heap(&self) -> bool {
-        self.insn.as_ref().is_some_and(keeps_heap)
+        self.insn.as_ref().is_some_and(keeps_heap) || self.no_init
     }
 
     /// Whether the next instruction allocates an object (`new`), whose value is then
@@ -525,7 +537,7 @@ pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Po
                 return None;
             }
             let insn = sf.insn.as_ref()?;
-            let keep_heap = keeps_heap(insn);
+            let keep_heap = sf.keeps_heap();
             let with = |r: Root| (path.is_empty() || keep_heap).then(|| (r, path.clone()));
             if t.is_end() {
                 return match (root, insn, s.frames.len()) {
@@ -609,12 +621,61 @@ pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Po
                 }
             }
         }
-        EdgeKind::Call => None,
+        EdgeKind::Call => {
+            // an inlined call pushes the callee's frame: the frames below keep their locals and
+            // stacks, except that the caller's stack has lost the arguments (as the check
+            // reads a caller frame, too). Nothing below a root: `invokestatic` may run a class
+            // initializer. (An abstracted call leads to a method graph's one-frame entry.)
+            if t.is_end() || t.frames.len() != s.frames.len() + 1 || !path.is_empty() {
+                return None;
+            }
+            let ls = s.top()?.stack.len();
+            let lt = t.frames[t.frames.len() - 2].stack.len();
+            let pops = ls.checked_sub(lt)?;
+            match *root {
+                Root::Local(k, slot) if k > 0 => Some((Root::Local(k - 1, slot), vec![])),
+                Root::Stack(1, j) => Some((Root::Stack(0, j + pops), vec![])),
+                Root::Stack(k, j) if k > 1 => Some((Root::Stack(k - 1, j), vec![])),
+                _ => None,
+            }
+        }
     }
 }
 
+/// Whether a `getstatic` / `putstatic` of field `class.name` in state `s` surely runs no class
+/// initializer: the class declaring the field (field resolution, as `Program::static_key`)
+/// is the class of a method on `s`'s frames or one of its superclasses. Such a method runs
+/// only once its class's initialization has completed or is in progress on this thread (the
+/// entry's class is initialised before the run; `invokestatic` initialises the class of the
+/// method it calls; an instance method's receiver was created by `new` or an input builder
+/// that initialise its class; JVMS §5.5), and initialising a class initialises its
+/// superclasses first. An access to a field of such a class then reads or writes the field and
+/// nothing else: `putstatic` writes no object, `getstatic` none at all.
+fn initialized(prog: &Program, s: &State, class: &str, name: &str) -> bool {
+    let declaring = prog
+        .static_key(&jtg_engine::class::FieldRef {
+            class: class.to_string(),
+            name: name.to_string(),
+            desc: FieldType::Int,
+        })
+        .0;
+    s.frames.iter().any(|f| {
+        let mut c = Some(f.method.class.to_string());
+        // a bounded walk up the superclass chain (class files may be malformed)
+        for _ in 0..64 {
+            match c {
+                Some(ref x) if *x == declaring => return true,
+                Some(x) => c = prog.hierarchy.super_of(&x).ok().flatten(),
+                None => return false,
+            }
+        }
+        false
+    })
+}
+
 /// Whether the instruction leaves every existing object as it was (no field or element
-/// write, no call, no allocation or static access that may run a class initializer).
+/// write, no call, no allocation or static access that may run a class initializer; see
+/// [`initialized`] for the static accesses that cannot).
 fn keeps_heap(insn: &Insn) -> bool {
     !matches!(
         insn,
@@ -655,6 +716,8 @@ fn stack_effect(insn: &Insn) -> Option<(usize, usize)> {
         Insn::IfICmp { .. } | Insn::IfACmp { .. } => (2, 0),
         Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => (1, 0),
         Insn::GetField(f) if !matches!(f.desc, FieldType::Long | FieldType::Double) => (1, 1),
+        Insn::GetStatic(f) if !matches!(f.desc, FieldType::Long | FieldType::Double) => (0, 1),
+        Insn::PutStatic(f) if !matches!(f.desc, FieldType::Long | FieldType::Double) => (1, 0),
         Insn::ArrayLoad(k) if !matches!(k, ArrayKind::Long | ArrayKind::Double) => (2, 1),
         Insn::ArrayLength | Insn::CheckCast(_) | Insn::InstanceOf(_) => (1, 1),
         _ => return None,
