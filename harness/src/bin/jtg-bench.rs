@@ -267,7 +267,8 @@ fn check_bench(fixtures: &std::path::Path, repeats: usize) -> Result<(), String>
         |p: PathBuf| std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()));
     let start = parse_state(&read(root.join("start/List.get.cyclic.state"))?, &ctx)
         .map_err(|e| e.to_string())?;
-    let input_text = read(root.join("inputs/List.get.cyclic3.state"))?.replace("i1: 7", "i1: 5000");
+    let input_text =
+        read(root.join("inputs/List.get.cyclic3.state"))?.replace("i1: 7", "i1: 50000");
     let input = parse_state(&input_text, &ctx).map_err(|e| e.to_string())?;
     let g = build_graph(&prog, &m, start, &Options::default()).map_err(|f| f.error.to_string())?;
     let target =
@@ -310,7 +311,7 @@ fn check_bench(fixtures: &std::path::Path, repeats: usize) -> Result<(), String>
     let t1 = Instant::now();
     let _ = jtg_harness::check::path::first_overflow(&rec, &prog);
     let scan = t1.elapsed().as_secs_f64();
-    println!("jtg-bench: check of List.get (cyclic start, Fig. 2.13) on a 3-node ring, x = 5000, {steps} steps, {} nodes, median of {repeats}", g.nodes.len());
+    println!("jtg-bench: check of List.get (cyclic start, Fig. 2.13) on a 3-node ring, x = 50000, {steps} steps, {} nodes, median of {repeats}", g.nodes.len());
     println!(
         "  matching (steps materialised)           {:>10.3} ms  = {:.2} M steps/s",
         t * 1e3,
