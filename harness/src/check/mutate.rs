@@ -123,6 +123,7 @@ use std::collections::BTreeSet;
 mod distinct;
 mod invariant;
 mod liveness;
+mod must;
 mod nonnull;
 mod reach;
 mod relations;

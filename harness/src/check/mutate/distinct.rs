@@ -6,15 +6,15 @@
 //! intervals of [`super::Invariant`] (same positions at both ends of a refinement, split or
 //! instance edge; an instruction's effect on an `eval` edge). A pair is a conditional fact:
 //! "if the run shows an object at both positions, the objects differ". The greatest fixpoint
-//! (intersection over incoming edges, starting from "all pairs") holds on every path by
-//! induction on its length.
+//! ([`must::fixpoint`]) holds on every path by induction on its length.
 //!
 //! An edge is *dead* when its target puts one existing object at two positions the check
 //! surely reads whose sources are a distinct pair: no run takes it.
 
 use super::invariant::{source_of, Facts, Pos};
+use super::must::{self, existing};
 use jtg_engine::graph::{Graph, NodeId};
-use jtg_engine::state::{HeapValue, Ref, State};
+use jtg_engine::state::{Ref, State};
 use std::collections::BTreeSet;
 
 pub(super) type Pairs = BTreeSet<(Pos, Pos)>;
@@ -47,14 +47,6 @@ fn own(s: &State, f: &Facts) -> Pairs {
     out
 }
 
-/// Whether `r` is an existing object (never null) in `s`.
-fn existing(s: &State, r: Ref) -> bool {
-    matches!(
-        s.value(r),
-        Some(HeapValue::Object { .. } | HeapValue::Abstract { .. } | HeapValue::Array { .. })
-    )
-}
-
 impl Distinct {
     /// `feasible`: edges another sound analysis has not ruled out; `extra`: further pairs per
     /// node that hold on every matchable path (module `reach`).
@@ -67,51 +59,17 @@ impl Distinct {
                 p
             })
             .collect();
-        let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (k, e) in g.edges.iter().enumerate() {
-            incoming[e.to].push(k);
-            outgoing[e.from].push(k);
+        let m = must::fixpoint(
+            g,
+            &own,
+            feasible,
+            |k, src| dead(g, facts, k, src),
+            |k, src| transfer(g, facts, k, src),
+        );
+        Distinct {
+            nodes: m.nodes,
+            dead: m.dead,
         }
-        let mut md: Vec<Option<Pairs>> = vec![None; n];
-        md[g.start] = Some(own[g.start].clone());
-        let mut todo: Vec<NodeId> = (0..n).collect();
-        while let Some(t) = todo.pop() {
-            if t == g.start {
-                continue;
-            }
-            let mut acc: Option<Pairs> = None;
-            for &k in &incoming[t] {
-                let e = &g.edges[k];
-                let Some(src) = md[e.from].as_ref() else {
-                    continue;
-                };
-                if !feasible[k] || dead(g, facts, k, src) {
-                    continue;
-                }
-                let tr = transfer(g, facts, k, src);
-                acc = Some(match acc {
-                    None => tr,
-                    Some(a) => a.intersection(&tr).cloned().collect(),
-                });
-            }
-            let Some(mut new) = acc else { continue };
-            new.extend(own[t].iter().cloned());
-            if md[t].as_ref() != Some(&new) {
-                md[t] = Some(new);
-                todo.extend(outgoing[t].iter().map(|&k| g.edges[k].to));
-            }
-        }
-        let dead = (0..g.edges.len())
-            .map(|k| {
-                let e = &g.edges[k];
-                match md[e.from].as_ref() {
-                    None => true,
-                    Some(src) => !feasible[k] || dead(g, facts, k, src),
-                }
-            })
-            .collect();
-        Distinct { nodes: md, dead }
     }
 
     /// Whether the run values of every position of `a` and every position of `b` at node `n`

@@ -7,8 +7,7 @@
 //! either). Edges carry the facts from their source positions like the intervals of
 //! [`super::Invariant`] ([`source_of`]: the same value at both ends of a refinement, split or
 //! instance edge; an instruction's effect on an `eval` edge; an inlined `return`). The greatest
-//! fixpoint (intersection over incoming edges, starting from "all positions") holds on every
-//! path by induction on its length.
+//! fixpoint ([`must::fixpoint`]) holds on every path by induction on its length.
 //!
 //! An edge is *dead* when its target puts `null` at a position the check surely reads whose
 //! source holds an object on every matchable path: the check rejects the target for every run
@@ -16,8 +15,9 @@
 //! iteration of a loop that set `tail` to a new object, after a merge forgot it).
 
 use super::invariant::{source_of, Facts, Pos, Root};
-use jtg_engine::graph::{Graph, NodeId};
-use jtg_engine::state::{HeapValue, Ref, State};
+use super::must::{self, existing};
+use jtg_engine::graph::Graph;
+use jtg_engine::state::{Ref, State};
 use std::collections::BTreeSet;
 
 type Positions = BTreeSet<Pos>;
@@ -46,14 +46,6 @@ fn roots(s: &State) -> Vec<(Pos, Ref)> {
     out
 }
 
-/// Whether `r` is an existing object (never null) in `s`.
-fn existing(s: &State, r: Ref) -> bool {
-    matches!(
-        s.value(r),
-        Some(HeapValue::Object { .. } | HeapValue::Abstract { .. } | HeapValue::Array { .. })
-    )
-}
-
 /// Surely read root positions holding an existing object.
 fn own(s: &State, f: &Facts) -> Positions {
     roots(s)
@@ -68,51 +60,17 @@ impl NonNull {
     pub(super) fn of(g: &Graph, facts: &[Facts], feasible: &[bool]) -> NonNull {
         let n = g.nodes.len();
         let own: Vec<Positions> = (0..n).map(|k| own(&g.nodes[k].state, &facts[k])).collect();
-        let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (k, e) in g.edges.iter().enumerate() {
-            incoming[e.to].push(k);
-            outgoing[e.from].push(k);
+        let m = must::fixpoint(
+            g,
+            &own,
+            feasible,
+            |k, src| dead(g, facts, k, src),
+            |k, src| transfer(g, facts, k, src),
+        );
+        NonNull {
+            nodes: m.nodes,
+            dead: m.dead,
         }
-        let mut nn: Vec<Option<Positions>> = vec![None; n];
-        nn[g.start] = Some(own[g.start].clone());
-        let mut todo: Vec<NodeId> = (0..n).collect();
-        while let Some(t) = todo.pop() {
-            if t == g.start {
-                continue;
-            }
-            let mut acc: Option<Positions> = None;
-            for &k in &incoming[t] {
-                let e = &g.edges[k];
-                let Some(src) = nn[e.from].as_ref() else {
-                    continue;
-                };
-                if !feasible[k] || dead(g, facts, k, src) {
-                    continue;
-                }
-                let tr = transfer(g, facts, k, src);
-                acc = Some(match acc {
-                    None => tr,
-                    Some(a) => a.intersection(&tr).cloned().collect(),
-                });
-            }
-            let Some(mut new) = acc else { continue };
-            new.extend(own[t].iter().cloned());
-            if nn[t].as_ref() != Some(&new) {
-                nn[t] = Some(new);
-                todo.extend(outgoing[t].iter().map(|&k| g.edges[k].to));
-            }
-        }
-        let dead = (0..g.edges.len())
-            .map(|k| {
-                let e = &g.edges[k];
-                match nn[e.from].as_ref() {
-                    None => true,
-                    Some(src) => !feasible[k] || dead(g, facts, k, src),
-                }
-            })
-            .collect();
-        NonNull { nodes: nn, dead }
     }
 }
 
