@@ -47,6 +47,23 @@ pub(super) enum Seg {
 
 pub(super) type Pos = (Root, Vec<Seg>);
 
+/// The root positions of a state (locals and stack entries of every frame, frames and stack
+/// entries counted from the top) with their references, `null` included.
+pub(super) fn roots(s: &State) -> Vec<(Pos, Ref)> {
+    let mut out = Vec::new();
+    for (k, f) in s.frames.iter().rev().enumerate() {
+        for (slot, r) in f.locals.iter().enumerate() {
+            if let Some(r) = r {
+                out.push(((Root::Local(k, slot), vec![]), *r));
+            }
+        }
+        for (j, r) in f.stack.iter().rev().enumerate() {
+            out.push(((Root::Stack(k, j), vec![]), *r));
+        }
+    }
+    out
+}
+
 /// The integer positions of one node's state and what its instruction reads.
 pub(super) struct Facts {
     /// Integer positions, each with the reference the state puts there.

@@ -14,10 +14,10 @@
 //! that gets there, so no run takes the edge (e.g. `tail == null` tested again in a later
 //! iteration of a loop that set `tail` to a new object, after a merge forgot it).
 
-use super::invariant::{source_of, Facts, Pos, Root};
+use super::invariant::{roots, source_of, Facts, Pos};
 use super::must::{self, existing};
 use jtg_engine::graph::Graph;
-use jtg_engine::state::{Ref, State};
+use jtg_engine::state::State;
 use std::collections::BTreeSet;
 
 type Positions = BTreeSet<Pos>;
@@ -27,23 +27,6 @@ type Positions = BTreeSet<Pos>;
 pub(super) struct NonNull {
     pub(super) nodes: Vec<Option<Positions>>,
     pub(super) dead: Vec<bool>,
-}
-
-/// The root positions of `s` (frames and stack entries counted from the top) and their
-/// references.
-fn roots(s: &State) -> Vec<(Pos, Ref)> {
-    let mut out = Vec::new();
-    for (k, f) in s.frames.iter().rev().enumerate() {
-        for (slot, r) in f.locals.iter().enumerate() {
-            if let Some(r) = r {
-                out.push(((Root::Local(k, slot), vec![]), *r));
-            }
-        }
-        for (j, r) in f.stack.iter().rev().enumerate() {
-            out.push(((Root::Stack(k, j), vec![]), *r));
-        }
-    }
-    out
 }
 
 /// Surely read root positions holding an existing object.

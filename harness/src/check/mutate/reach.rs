@@ -31,7 +31,8 @@
 //! puts an existing object there is never taken (**dead**; e.g. `slow` null while `fast` is
 //! not, after `slow = slow.next` ran off a list that `fast` was still on).
 
-use super::invariant::{source_of, Facts, Pos};
+use super::invariant::{roots, source_of, Facts, Pos};
+use super::must::existing;
 use jtg_engine::graph::{EdgeKind, Graph, NodeId};
 use jtg_engine::state::{HeapValue, Ref, State};
 use jtg_engine::Program;
@@ -276,32 +277,6 @@ pub(super) fn acyclic(g: &Graph, prog: &Program, facts: &[Facts], feasible: &[bo
         }
     }
     out
-}
-
-/// The root positions of a state (locals and stack entries of every frame, frames and stack
-/// entries counted from the top) with their references, `null` included.
-fn roots(s: &State) -> Vec<(Pos, Ref)> {
-    use super::invariant::Root;
-    let mut v = Vec::new();
-    for (k, f) in s.frames.iter().rev().enumerate() {
-        for (slot, r) in f.locals.iter().enumerate() {
-            if let Some(r) = r {
-                v.push(((Root::Local(k, slot), vec![]), *r));
-            }
-        }
-        for (j, r) in f.stack.iter().rev().enumerate() {
-            v.push(((Root::Stack(k, j), vec![]), *r));
-        }
-    }
-    v
-}
-
-/// Whether `r` is an object (never null) in `s`.
-fn existing(s: &State, r: Ref) -> bool {
-    matches!(
-        s.value(r),
-        Some(HeapValue::Object { .. } | HeapValue::Abstract { .. } | HeapValue::Array { .. })
-    )
 }
 
 /// The facts edge `k` carries into its target (its instruction keeps the heap); `None` when
