@@ -15,6 +15,11 @@
 //! collisions only set more bits of `have`, so they can let a non-instance pass, never reject
 //! an instance. When `s'` has more positions than [`MAX_POSITIONS`] within the depth, its
 //! `have` would be incomplete and it admits everything.
+//!
+//! Beside the filters, a signature lists the interval of every integer in a local or on the
+//! operand stack, keyed exactly by (frame, slot): `s' ⊑ s` needs an integer there in `s'` whose
+//! interval is a subset. States at one loop head mostly differ in these intervals alone, which
+//! the filters cannot compare.
 
 use crate::state::{End, HeapValue, Interval, Ref, State};
 use std::collections::VecDeque;
@@ -31,6 +36,14 @@ pub struct Signature {
     have: Box<[u64]>,
     /// `have` lists the features of every position within [`DEPTH`].
     complete: bool,
+    /// The intervals of the integers in locals and on operand stacks, by [`root_key`], sorted.
+    root_ints: Box<[(u64, Interval)]>,
+}
+
+/// An exact key of a local (`stack` false) or operand stack slot of frame `frame` (0 at the
+/// bottom): no two root positions share one, so intervals are only compared at equal positions.
+fn root_key(frame: usize, stack: bool, slot: usize) -> u64 {
+    ((frame as u64) << 33) | ((stack as u64) << 32) | slot as u64
 }
 
 /// A Bloom filter width (in 64-bit words) for `n` features: 16 bits per feature, a power of
@@ -56,6 +69,7 @@ const HEIGHT: u64 = 12;
 const EXCEPTION: u64 = 13;
 const STATIC: u64 = 14;
 const END: u64 = 15;
+const SET: u64 = 16;
 
 // Position steps.
 const LOCAL: u64 = 21;
@@ -116,17 +130,28 @@ impl Signature {
     pub fn of(s: &State, width: impl FnOnce(usize) -> usize) -> Signature {
         let mut f = Features::default();
         let mut todo: VecDeque<(u64, Ref, usize)> = VecDeque::new();
+        let mut root_ints = Vec::new();
+        let mut root_int = |key: u64, r: Ref| {
+            if let Some(HeapValue::Int(iv)) = s.value(r) {
+                root_ints.push((key, *iv));
+            }
+        };
         for (idx, fr) in s.frames.iter().enumerate() {
             let frame = mix(0, idx as u64);
             f.both(frame, HEIGHT, fr.stack.len() as u64);
             f.both(frame, EXCEPTION, fr.exception.is_some() as u64);
             for (slot, r) in fr.locals.iter().enumerate() {
                 if let Some(r) = *r {
-                    todo.push_back((mix(mix(frame, LOCAL), slot as u64), r, 0));
+                    let pos = mix(mix(frame, LOCAL), slot as u64);
+                    // (a): a local `s` sets is set in every instance, whatever it holds
+                    f.both(pos, SET, 0);
+                    todo.push_back((pos, r, 0));
+                    root_int(root_key(idx, false, slot), r);
                 }
             }
             for (b, r) in fr.stack.iter().enumerate() {
                 todo.push_back((mix(mix(frame, STACK), b as u64), *r, 0));
+                root_int(root_key(idx, true, b), *r);
             }
             if let Some(r) = fr.exception {
                 todo.push_back((mix(frame, EXC), r, 0));
@@ -208,22 +233,38 @@ impl Signature {
         for &x in &f.have {
             set(&mut have, x);
         }
+        // keys are pushed in increasing order (frames, then locals before stack, by slot)
+        debug_assert!(root_ints.windows(2).all(|w| w[0].0 < w[1].0));
         Signature {
             need,
             have,
             complete,
+            root_ints: root_ints.into_boxed_slice(),
         }
     }
 
     /// `false` only if `specific ⊑ self` is impossible.
     pub fn admits(&self, specific: &Signature) -> bool {
         !specific.complete
-            || self.need.len() != specific.have.len()
-            || self
-                .need
-                .iter()
-                .zip(&specific.have)
-                .all(|(n, h)| n & !h == 0)
+            || (self.ints_admit(specific)
+                && (self.need.len() != specific.have.len()
+                    || self
+                        .need
+                        .iter()
+                        .zip(&specific.have)
+                        .all(|(n, h)| n & !h == 0)))
+    }
+
+    /// Every root integer of `self` is a root integer of `specific` with a subset interval (both
+    /// lists are sorted by key, so one merge walk decides it).
+    fn ints_admit(&self, specific: &Signature) -> bool {
+        let mut theirs = specific.root_ints.iter();
+        self.root_ints.iter().all(|(key, iv)| {
+            theirs
+                .by_ref()
+                .find(|(k, _)| k >= key)
+                .is_some_and(|(k, iv2)| k == key && iv2.is_subset_of(iv))
+        })
     }
 }
 

@@ -550,6 +550,24 @@ fn signature_rejects_what_the_walk_rejects_near_the_roots() {
         ),
         // different stack heights
         ("00 | l0: null, l1: i1 | i1\ni1: Z", "00 | l0: null, l1: i1 | ε\ni1: Z", 'a'),
+        // an interval of s' wider than that of s, with the same signs (the root intervals)
+        (
+            "00 | l0: null, l1: i1 | ε\ni1: [0,10]",
+            "00 | l0: null, l1: i1 | ε\ni1: [0,5]",
+            'b',
+        ),
+        // the same on the operand stack
+        (
+            "00 | l0: null | i1\ni1: [3,9]",
+            "00 | l0: null | i1\ni1: [4,9]",
+            'b',
+        ),
+        // a local s sets (to an unknown object, which needs nothing else) and s' does not
+        (
+            "00 | l1: i1 | ε\ni1: Z",
+            "00 | l0: o1, l1: i1 | ε\no1: List(?)  i1: Z",
+            'a',
+        ),
     ];
     for (specific, general, letter) in cases {
         not(specific, general, letter);
@@ -565,6 +583,11 @@ fn signature_rejects_what_the_walk_rejects_near_the_roots() {
         &st("00 | l0: null, l1: i1 | ε\ni1: Z")
     ));
     assert!(admits(&st(unknown), &st(list)));
+    // narrower intervals, and intervals at other positions than those of s, are admitted
+    assert!(admits(
+        &st("00 | l0: null, l1: i1 | ε\ni1: [0,5]"),
+        &st("00 | l0: null, l1: i1, l2: i2 | ε\ni1: [1,2]  i2: Z"),
+    ));
 }
 
 #[test]
