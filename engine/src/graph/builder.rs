@@ -25,7 +25,7 @@ use crate::merge::{merge, MergeOptions};
 use crate::program::{Options, Program};
 use crate::refine::Succ;
 use crate::state::{End, HeapValue, MethodId, State};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 /// A construction that did not finish: the error, and the graph built so far.
@@ -44,6 +44,10 @@ impl std::fmt::Debug for BuildFailure {
         )
     }
 }
+
+/// Expanded states at one position past which a new evaluation successor there is merged
+/// ([`Builder::parallel_partner`]).
+const PARALLEL_MERGE_AFTER: usize = 64;
 
 /// The program position of a state: the methods and pcs of its frames, bottom to top.
 type Position = Vec<(MethodId, u32)>;
@@ -326,9 +330,50 @@ impl Builder<'_> {
                     return Ok(());
                 }
             }
+            if let Some(m) = self.parallel_partner(id) {
+                return self.merge_into(id, m);
+            }
             self.queue.push_back(id);
             Ok(())
         }
+    }
+
+    /// The node a new evaluation successor `id` is merged with when many expanded states have
+    /// reached its position on parallel paths: [I] merges such states (spec §7.3, "parallel
+    /// path merging") so that the case analyses of straight-line code (one equality refinement
+    /// per `=?` partner before a `putfield`) do not multiply. The partner is the last merged
+    /// node there, so repeated merges widen one chain; else the last expanded node.
+    fn parallel_partner(&self, id: NodeId) -> Option<NodeId> {
+        let here = &self.at[self.pos[id]];
+        if here.len() <= PARALLEL_MERGE_AFTER {
+            return None;
+        }
+        // parallel: not on the construction path of `id` (earlier loop iterations are, and
+        // loop heads have their own merging)
+        let mut path = HashSet::new();
+        let mut cur = self.parent[id];
+        while let Some(a) = cur {
+            path.insert(a);
+            cur = self.parent[a];
+        }
+        let expanded = here
+            .iter()
+            .filter(|&&m| m != id && self.is_inner(m) && !path.contains(&m));
+        if expanded.clone().count() < PARALLEL_MERGE_AFTER {
+            return None;
+        }
+        let st = &self.graph.nodes[id].state;
+        let fits = |m: NodeId| {
+            let other = &self.graph.nodes[m].state;
+            // what `merge` requires besides the position (statics are filled by `merge_into`)
+            other.split == st.split
+                && other.frames.iter().zip(&st.frames).all(|(a, b)| {
+                    a.exception.is_some() == b.exception.is_some() && a.stack.len() == b.stack.len()
+                })
+        };
+        let cands: Vec<NodeId> = expanded.copied().filter(|&m| fits(m)).collect();
+        let last_merged = cands.iter().rev().find(|&&m| self.merged[m]);
+        last_merged.or(cands.last()).copied()
     }
 
     /// Nodes that are expanded (not themselves redirected by an instance edge).
@@ -414,6 +459,13 @@ impl Builder<'_> {
             self.queue.push_back(id);
             return Ok(());
         };
+        self.merge_into(id, m)
+    }
+
+    /// Generalizes the new state `id` with the expanded node `m` at its position: the merged
+    /// state is added, reached from `id` by an instance edge, and expanded. The first merge with
+    /// `m` takes hulls; a merge with a merged `m` widens.
+    fn merge_into(&mut self, id: NodeId, m: NodeId) -> Result<(), EngineError> {
         let method = &self.graph.nodes[id]
             .state
             .top()
