@@ -35,7 +35,7 @@
 //!   other) needs `♦` at the MRP of the common prefix (l); `⟲` does not admit DAGs.
 
 use crate::state::{display_type, End, FieldSet, HeapValue, Interval, Ref, State, Subtyping};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::{self, Write as _};
 
 mod signature;
@@ -500,7 +500,7 @@ impl<'a> LockStep<'a> {
 }
 
 /// One step of an access path below a root.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Step<'a> {
     Field(&'a str),
     Elem(usize),
@@ -530,6 +530,17 @@ struct Node<'a> {
     mrp: usize,
     /// The reference of `s` at the maximal realized prefix.
     t: Ref,
+    /// The steps from the maximal realized prefix down to here, as a node of
+    /// [`Positions::suffixes`] (0: none, the position is realized).
+    sfx: u32,
+}
+
+/// A suffix (steps below a maximal realized prefix) as a node of a trie: the suffix one step
+/// shorter, the last step, and the length.
+struct Suffix<'a> {
+    up: u32,
+    step: Option<Step<'a>>,
+    len: u32,
 }
 
 /// Field names borrowed from the states.
@@ -562,6 +573,10 @@ struct Positions<'a> {
     nodes: Vec<Node<'a>>,
     /// The nodes holding each object reference of `s'`.
     by_ref: BTreeMap<Ref, Vec<usize>>,
+    /// The suffixes of the nodes, interned: equal suffixes have one number, so the relations
+    /// of positions below one reference of `s` (same, cycle, DAG) need no step vectors.
+    suffixes: Vec<Suffix<'a>>,
+    suffix_ids: HashMap<(u32, Step<'a>), u32>,
 }
 
 impl<'a> Positions<'a> {
@@ -572,6 +587,12 @@ impl<'a> Positions<'a> {
             roots: roots.iter().map(|r| r.0).collect(),
             nodes: Vec::new(),
             by_ref: BTreeMap::new(),
+            suffixes: vec![Suffix {
+                up: 0,
+                step: None,
+                len: 0,
+            }],
+            suffix_ids: HashMap::new(),
         };
         for (k, (_, r, r2)) in roots.iter().enumerate() {
             if !r2.is_obj() {
@@ -587,6 +608,7 @@ impl<'a> Positions<'a> {
                 sref: Some(*r),
                 mrp: id,
                 t: *r,
+                sfx: 0,
             });
             p.expand(id)?;
         }
@@ -642,6 +664,18 @@ impl<'a> Positions<'a> {
                     None if sref.is_some() => (id, self.nodes[id].t),
                     None => (mrp, self.nodes[mrp].t),
                 };
+                // an unrealized child extends the suffix of its parent (empty when the parent
+                // is realized: it is the child's maximal realized prefix)
+                let csfx = if c.is_some() {
+                    0
+                } else {
+                    let up = if sref.is_some() {
+                        0
+                    } else {
+                        self.nodes[id].sfx
+                    };
+                    self.suffix_id(up, step)
+                };
                 if cid >= MAX_POSITIONS {
                     return Err(no(
                         'l',
@@ -660,6 +694,7 @@ impl<'a> Positions<'a> {
                     sref: c,
                     mrp: cmrp,
                     t: ct,
+                    sfx: csfx,
                 });
                 if !self.repeats_on_path(cid) {
                     todo.push(cid);
@@ -718,25 +753,53 @@ impl<'a> Positions<'a> {
         v
     }
 
+    fn suffix_id(&mut self, up: u32, step: Step<'a>) -> u32 {
+        let next = self.suffixes.len() as u32;
+        let id = *self.suffix_ids.entry((up, step)).or_insert(next);
+        if id == next {
+            let len = self.suffixes[up as usize].len + 1;
+            self.suffixes.push(Suffix {
+                up,
+                step: Some(step),
+                len,
+            });
+        }
+        id
+    }
+
+    /// The steps from the MRP of `id` down to `id`.
     fn suffix(&self, id: usize) -> Vec<Step<'a>> {
-        self.path_from_mrp(id)
-            .into_iter()
-            .skip(1)
-            .filter_map(|n| self.nodes[n].step)
-            .collect()
+        let mut out = Vec::new();
+        let mut k = self.nodes[id].sfx;
+        while k != 0 {
+            let sf = &self.suffixes[k as usize];
+            out.extend(sf.step);
+            k = sf.up;
+        }
+        out.reverse();
+        out
+    }
+
+    /// Whether suffix `short` is a prefix of suffix `long`.
+    fn is_prefix(&self, short: u32, long: u32) -> bool {
+        let (ls, mut k) = (self.suffixes[short as usize].len, long);
+        while self.suffixes[k as usize].len > ls {
+            k = self.suffixes[k as usize].up;
+        }
+        k == short
     }
 
     fn relation(&self, a: usize, b: usize) -> Relation {
         if self.nodes[a].t != self.nodes[b].t {
             return Relation::Apart;
         }
-        let (sa, sb) = (self.suffix(a), self.suffix(b));
+        let (sa, sb) = (self.nodes[a].sfx, self.nodes[b].sfx);
         if sa == sb {
             Relation::Same
-        } else if sb.starts_with(&sa) {
-            Relation::Cycle(b, sa.len())
-        } else if sa.starts_with(&sb) {
-            Relation::Cycle(a, sb.len())
+        } else if self.is_prefix(sa, sb) {
+            Relation::Cycle(b, self.suffixes[sa as usize].len as usize)
+        } else if self.is_prefix(sb, sa) {
+            Relation::Cycle(a, self.suffixes[sb as usize].len as usize)
         } else {
             Relation::Dag
         }
@@ -823,7 +886,7 @@ impl<'a> Positions<'a> {
         let mut out = Vec::new();
         for &i in self.by_ref.get(&x).into_iter().flatten() {
             let n = &self.nodes[i];
-            if seen.insert((n.t, self.suffix(i))) {
+            if seen.insert((n.t, n.sfx)) {
                 out.push(i);
             }
         }
