@@ -335,9 +335,167 @@ pub fn walk_indexed<'a>(
         explicit: FxHashSet::default(),
         objects: SmallVec::new(),
         explain,
+        defer_ints: false,
     };
     w.roots(c)?;
     Ok(Walked(w))
+}
+
+/// The shape part of `c ⊑ s` for a state with frames: [`walk_indexed`] leaving out the frame
+/// positions where `s` has an integer reference, without reasons. What it checks is then a
+/// function of `s`, the objects, the statics and [`shape_key_into`]'s values alone, so a
+/// caller may keep its result for them; [`bind_int_roots`] adds the positions left out.
+///
+/// Exact: integers have no identity, so an integer reference is accepted iff every value met
+/// for it is one int inside its interval, whatever the order of the visits (a position that
+/// could hold anything else makes [`shape_key_into`] refuse).
+pub fn walk_shape<'a>(
+    c: &Concrete<'a>,
+    s: &'a State,
+    idx: &'a StateIndex<'a>,
+    types: &'a dyn Subtyping,
+) -> Result<Walked<'a>, Failure> {
+    let mut w = Walk {
+        s,
+        map: idx.ref_map(),
+        idx: Cow::Borrowed(idx),
+        heap: c.heap,
+        types,
+        path: Vec::new(),
+        explicit: FxHashSet::default(),
+        objects: SmallVec::new(),
+        explain: false,
+        defer_ints: true,
+    };
+    w.roots(c)?;
+    Ok(Walked(w))
+}
+
+/// The values at the frame positions [`walk_shape`] visits (every one where `s` has no
+/// integer reference), into `out` (cleared first). Call only after [`frames_control`] held.
+/// `false` if a position where `s` has an integer reference holds anything but an int (or
+/// an unusable local): only the plain walk decides that case (an uninitialized object there
+/// is accepted or not depending on the order of the visits).
+pub fn shape_key_into(frames: &[CFrame], s: &State, out: &mut Vec<CValue>) -> bool {
+    out.clear();
+    for (sf, cf) in s.frames.iter().rev().zip(frames) {
+        for (slot, r) in sf.locals.iter().enumerate() {
+            let Some(r) = r else { continue };
+            let v = cf.locals.get(slot).copied().unwrap_or(CValue::Top);
+            if !r.is_int() {
+                out.push(v);
+            } else if !matches!(v, CValue::Int(_) | CValue::Top) {
+                return false;
+            }
+        }
+        for (r, v) in sf.stack.iter().rev().zip(&cf.stack) {
+            if !r.is_int() {
+                out.push(*v);
+            } else if !matches!(v, CValue::Int(_)) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Adds the frame positions [`walk_shape`] left out to its witness `w`: each int in its
+/// interval and equal to any other value of its reference. Only where [`shape_key_into`]
+/// returned `true`. The failure has no reason.
+pub fn bind_int_roots(
+    frames: &[CFrame],
+    s: &State,
+    idx: &StateIndex<'_>,
+    w: &mut Witness,
+) -> Result<(), Failure> {
+    let fail = || {
+        Err(Failure {
+            condition: Condition::Integer,
+            reason: String::new(),
+        })
+    };
+    let mut one = |r: Ref, v: CValue| -> Result<(), Failure> {
+        if let Some(prev) = w.map.get(&r) {
+            return if *prev == v { Ok(()) } else { fail() };
+        }
+        match (v, idx.value(r).and_then(HeapValue::as_int)) {
+            (CValue::Int(x), Some(iv)) if iv.contains(i128::from(x)) => {
+                w.map.insert(r, v);
+                Ok(())
+            }
+            _ => fail(),
+        }
+    };
+    for (sf, cf) in s.frames.iter().rev().zip(frames) {
+        for (slot, r) in sf.locals.iter().enumerate() {
+            let Some(r) = r else { continue };
+            if !r.is_int() {
+                continue;
+            }
+            let v = cf.locals.get(slot).copied().unwrap_or(CValue::Top);
+            if v != CValue::Top {
+                one(*r, v)?;
+            }
+        }
+        for (r, v) in sf.stack.iter().rev().zip(&cf.stack) {
+            if r.is_int() {
+                one(*r, *v)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Condition (a) for a state with frames: `s` is not a program end, and has the run's frames
+/// (methods, pcs, stack heights).
+pub fn frames_control(frames: &[CFrame], s: &State, explain: bool) -> Result<(), Failure> {
+    let fail = |reason: &dyn Fn() -> String| {
+        Err(Failure {
+            condition: Condition::Control,
+            reason: if explain { reason() } else { String::new() },
+        })
+    };
+    if s.is_end() {
+        return fail(&|| "s is a program end, the run is still executing".to_string());
+    }
+    if s.frames.len() != frames.len() {
+        return fail(&|| format!("s has {} frames, the run {}", s.frames.len(), frames.len()));
+    }
+    // both lists are checked top first; the engine keeps frames bottom first
+    for (k, (sf, cf)) in s.frames.iter().rev().zip(frames).enumerate() {
+        if *sf.method.class != *cf.class
+            || *sf.method.name != *cf.method
+            || *sf.method.desc != *cf.desc
+        {
+            return fail(&|| {
+                format!(
+                    "frame {k}: s is in {}, the run in {}.{}{}",
+                    sf.method,
+                    cf.class.replace('/', "."),
+                    cf.method,
+                    cf.desc
+                )
+            });
+        }
+        if sf.pc != cf.pc {
+            return fail(&|| format!("frame {k}: s is at pc {}, the run at pc {}", sf.pc, cf.pc));
+        }
+        if sf.exception.is_some() {
+            return fail(&|| {
+                format!("frame {k}: s has a pending exception, a recorded step never has")
+            });
+        }
+        if sf.stack.len() != cf.stack.len() {
+            return fail(&|| {
+                format!(
+                    "frame {k}: s has {} stack slots, the run {}",
+                    sf.stack.len(),
+                    cf.stack.len()
+                )
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A walk from the roots that succeeded. The heap predicate conditions (f), (h), (j), (k), (n)
@@ -515,6 +673,9 @@ struct Walk<'a> {
     /// Whether a failure says why ([`Failure::reason`]); a matcher trying candidates only
     /// needs to know which fail, and formats reasons only for a run that gets stuck.
     explain: bool,
+    /// Whether frame positions holding an integer reference of `s` are left out (the caller
+    /// checks them, [`bind_int_roots`]).
+    defer_ints: bool,
 }
 
 fn show(v: &CValue) -> String {
@@ -627,60 +788,14 @@ impl<'a> Walk<'a> {
                 }),
             };
         }
-        if s.is_end() {
-            return self.fail(Condition::Control, || {
-                "s is a program end, the run is still executing"
-            });
-        }
-        if s.frames.len() != c.frames.len() {
-            return self.fail(Condition::Control, || {
-                format!(
-                    "s has {} frames, the run {}",
-                    s.frames.len(),
-                    c.frames.len()
-                )
-            });
-        }
-        // both lists are checked top first; the engine keeps frames bottom first
-        for (k, (sf, cf)) in s.frames.iter().rev().zip(c.frames).enumerate() {
-            if *sf.method.class != *cf.class
-                || *sf.method.name != *cf.method
-                || *sf.method.desc != *cf.desc
-            {
-                return self.fail(Condition::Control, || {
-                    format!(
-                        "frame {k}: s is in {}, the run in {}.{}{}",
-                        sf.method,
-                        cf.class.replace('/', "."),
-                        cf.method,
-                        cf.desc
-                    )
-                });
-            }
-            if sf.pc != cf.pc {
-                return self.fail(Condition::Control, || {
-                    format!("frame {k}: s is at pc {}, the run at pc {}", sf.pc, cf.pc)
-                });
-            }
-            if sf.exception.is_some() {
-                return self.fail(Condition::Control, || {
-                    format!("frame {k}: s has a pending exception, a recorded step never has")
-                });
-            }
-            if sf.stack.len() != cf.stack.len() {
-                return self.fail(Condition::Control, || {
-                    format!(
-                        "frame {k}: s has {} stack slots, the run {}",
-                        sf.stack.len(),
-                        cf.stack.len()
-                    )
-                });
-            }
-        }
+        frames_control(c.frames, s, self.explain)?;
         for (k, (sf, cf)) in s.frames.iter().rev().zip(c.frames).enumerate() {
             for (slot, r) in sf.locals.iter().enumerate() {
                 // an unset slot of s accepts anything (the JVM may keep a dead value there)
                 let Some(r) = r else { continue };
+                if self.defer_ints && r.is_int() {
+                    continue;
+                }
                 let v = cf.locals.get(slot).copied().unwrap_or(CValue::Top);
                 if v == CValue::Top {
                     // the verifier's type of the slot is unusable here (a dead local at a
@@ -691,6 +806,9 @@ impl<'a> Walk<'a> {
             }
             // engine stack bottom first, harness stack top first
             for (j, (r, v)) in sf.stack.iter().rev().zip(&cf.stack).enumerate() {
+                if self.defer_ints && r.is_int() {
+                    continue;
+                }
                 self.visit_at(*r, *v, Root::Stack(k, j))?;
             }
         }

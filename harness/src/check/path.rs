@@ -34,7 +34,8 @@
 //! [`first_overflow`]).
 
 use super::instance::{
-    concrete_instance, walk_indexed, Concrete, Condition, Failure, RegionMemo, StateIndex, Witness,
+    bind_int_roots, concrete_instance, frames_control, shape_key_into, walk_indexed, walk_shape,
+    Concrete, Condition, Failure, RegionMemo, StateIndex, Witness,
 };
 use crate::trace::{
     CFrame, CHeap, CObject, CStatics, CValue, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
@@ -265,12 +266,23 @@ struct RunMemo {
     shapes_held: FxHashSet<HeldShape>,
     /// A spare vector for the object witnesses of a [`HeldShape`] being looked up.
     key_buf: Vec<(Ref, CValue)>,
+    /// The shape part of `c ⊑ s` ([`walk_shape`] and the heap predicates) by (node, heap id,
+    /// values at the positions [`shape_key_into`] reads): its witness, `None` if it failed.
+    /// In a loop that does not write the heap it is the same at every iteration; only the
+    /// integer positions are then checked per step ([`bind_int_roots`]). Not used when
+    /// explaining: a failure's reason comes from the plain walk.
+    shapes: FxHashMap<ShapeKey, Option<Rc<Witness>>>,
+    /// A spare vector for the values of a [`ShapeKey`] being looked up.
+    shape_buf: Vec<CValue>,
     /// Hidden regions of the heap checked last.
     reach: RegionMemo,
 }
 
 /// A node, a heap id and object witnesses on which the node's heap predicates held.
 type HeldShape = (NodeId, u32, Vec<(Ref, CValue)>);
+
+/// A node, a heap id and the values at the frame positions [`shape_key_into`] reads.
+type ShapeKey = (NodeId, u32, Vec<CValue>);
 
 /// Past this many held shapes or heaps a run's memo starts over (bounds its memory).
 const HELD_IN_ALL: usize = 4096;
@@ -288,6 +300,8 @@ impl RunMemo {
             alive: Vec::new(),
             shapes_held: FxHashSet::default(),
             key_buf: Vec::new(),
+            shapes: FxHashMap::default(),
+            shape_buf: Vec::new(),
             reach: RegionMemo::default(),
         }
     }
@@ -307,11 +321,15 @@ impl RunMemo {
     }
 
     fn heap_id(&mut self, v: &StepView) -> u32 {
-        if self.alive.len() >= HELD_IN_ALL || self.shapes_held.len() >= HELD_IN_ALL {
+        if self.alive.len() >= HELD_IN_ALL
+            || self.shapes_held.len() >= HELD_IN_ALL
+            || self.shapes.len() >= HELD_IN_ALL
+        {
             self.heap_ids.clear();
             self.heaps.clear();
             self.alive.clear();
             self.shapes_held.clear();
+            self.shapes.clear();
             // unkeyed ids restart from 0
             self.reach = RegionMemo::default();
         }
@@ -349,6 +367,8 @@ pub struct Matcher<'g> {
     calls_abstractly: Vec<bool>,
     /// Per node: its state's heap values by reference number.
     index: Vec<StateIndex<'g>>,
+    /// Whether [`RunMemo::shapes`] is used (else every step is walked from the roots).
+    shape_memo: bool,
 }
 
 struct Item {
@@ -421,7 +441,15 @@ impl<'g> Matcher<'g> {
                 .iter()
                 .map(|n| StateIndex::of(&n.state))
                 .collect(),
+            shape_memo: true,
         }
+    }
+
+    /// The same matcher walking every step from the roots (no [`RunMemo::shapes`]): what the
+    /// memo is compared with in tests.
+    pub fn plain(mut self) -> Self {
+        self.shape_memo = false;
+        self
     }
 
     /// The witness of `node` for the state before step `i` (or the run's end); `depth` frames
@@ -453,13 +481,23 @@ impl<'g> Matcher<'g> {
                 usize::MAX
             };
             let (view, heap_id) = memo.view(run, i, frames);
+            let c = Concrete {
+                frames: &view.frames,
+                heap: &view.objects,
+                statics: &view.statics,
+                end: None,
+            };
+            // the heap id covers the statics only where the run keys its views
+            if self.shape_memo
+                && !memo.explain
+                && (view.heap_key.is_some() || view.statics.is_empty())
+            {
+                if let Some(w) = self.by_shape(memo, node, &c, heap_id) {
+                    return w;
+                }
+            }
             let walked = walk_indexed(
-                &Concrete {
-                    frames: &view.frames,
-                    heap: &view.objects,
-                    statics: &view.statics,
-                    end: None,
-                },
+                &c,
                 state,
                 Cow::Borrowed(&self.index[node]),
                 self.types,
@@ -494,6 +532,50 @@ impl<'g> Matcher<'g> {
                 self.types,
             )
         }
+    }
+
+    /// [`Matcher::witness`] for a state with frames, from the shape part kept in `memo` for
+    /// (`node`, `heap_id`, the values at the positions [`shape_key_into`] reads) plus the
+    /// integer positions; `None` where that shortcut does not apply. Failures have no reason.
+    fn by_shape(
+        &self,
+        memo: &mut RunMemo,
+        node: NodeId,
+        c: &Concrete<'_>,
+        heap_id: u32,
+    ) -> Option<Result<Witness, Failure>> {
+        let state = &self.graph.nodes[node].state;
+        if let Err(f) = frames_control(c.frames, state, false) {
+            return Some(Err(f));
+        }
+        let mut values = std::mem::take(&mut memo.shape_buf);
+        if !shape_key_into(c.frames, state, &mut values) {
+            memo.shape_buf = values;
+            return None;
+        }
+        let key = (node, heap_id, values);
+        let base = match memo.shapes.get(&key).cloned() {
+            Some(b) => {
+                memo.shape_buf = key.2;
+                b
+            }
+            None => {
+                let b = walk_shape(c, state, &self.index[node], self.types)
+                    .and_then(|w| w.finish_with(Some(memo.reach.of(heap_id))))
+                    .ok()
+                    .map(Rc::new);
+                memo.shapes.insert(key, b.clone());
+                b
+            }
+        };
+        let Some(base) = base else {
+            return Some(Err(Failure {
+                condition: Condition::Object,
+                reason: String::new(),
+            }));
+        };
+        let mut w = Witness::clone(&base);
+        Some(bind_int_roots(c.frames, state, &self.index[node], &mut w).map(|()| w))
     }
 
     /// The witness of a program end `state` of a callee's method graph, for the state before
@@ -612,6 +694,13 @@ impl<'g> Matcher<'g> {
             Matched::Stuck(_) => self.run_explaining(run, extent, true),
             m => m,
         }
+    }
+
+    /// The first pass of [`Matcher::run`] alone: whether the run is a path (then its path),
+    /// without the second pass that says why a stuck run is stuck (which would hide a first
+    /// pass that rejects wrongly, since it does not use [`RunMemo::shapes`]). For tests.
+    pub fn first_pass(&self, run: &dyn ConcreteRun, extent: Extent) -> Matched {
+        self.run_explaining(run, extent, false)
     }
 
     fn run_explaining(&self, run: &dyn ConcreteRun, extent: Extent, explain: bool) -> Matched {
