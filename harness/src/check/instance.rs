@@ -785,19 +785,26 @@ impl<'a> Walk<'a> {
                 }
             }
             Ref::Int(_) => {
-                let Some(iv) = self.idx.value(r).and_then(HeapValue::as_int) else {
+                let Some(hv) = self.idx.value(r).filter(|v| v.is_primitive()) else {
                     return self.fail(Condition::Integer, || {
-                        format!("{}: {r} has no interval in s", self.path())
+                        format!("{}: {r} has no primitive value in s", self.path())
                     });
                 };
-                match v {
-                    CValue::Int(x) if iv.contains(i128::from(x)) => {
-                        self.bind(r, v);
-                        Ok(())
-                    }
-                    _ => self.fail(Condition::Integer, || {
-                        format!("{}: {r} = {iv} in s, the run has {}", self.path(), show(&v))
-                    }),
+                // the kinds must agree; floats are coarse (any float is an instance of `float`)
+                let ok = match (hv, v) {
+                    (HeapValue::Int(iv), CValue::Int(x)) => iv.contains(i128::from(x)),
+                    (HeapValue::Long(iv), CValue::Long(x)) => iv.contains(i128::from(x)),
+                    (HeapValue::Float, CValue::Float(_)) => true,
+                    (HeapValue::Double, CValue::Double(_)) => true,
+                    _ => false,
+                };
+                if ok {
+                    self.bind(r, v);
+                    Ok(())
+                } else {
+                    self.fail(Condition::Integer, || {
+                        format!("{}: {r} = {hv} in s, the run has {}", self.path(), show(&v))
+                    })
                 }
             }
             Ref::Obj(_) => self.visit_object(r, v),
@@ -850,9 +857,10 @@ impl<'a> Walk<'a> {
         let obj = self.concrete(id, r)?;
         self.bind(r, v);
         match hv {
-            HeapValue::Int(_) => self.fail(Condition::Object, || {
-                format!("{}: {r} is an integer in s", self.path())
-            }),
+            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float | HeapValue::Double => self
+                .fail(Condition::Object, || {
+                    format!("{}: {r} is a primitive in s", self.path())
+                }),
             HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
                 if !self.type_ok(obj, ty) {
                     return self.fail(Condition::Object, || {
