@@ -286,3 +286,35 @@ fn fits_i32(v: i128) -> bool {
 fn fits_i64(v: i128) -> bool {
     i64::try_from(v).is_ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quickcheck::quickcheck;
+
+    #[test]
+    fn l2i_keeps_ints_and_truncates_literals() {
+        for sem in [IntSemantics::Unbounded, IntSemantics::Java] {
+            let small = Interval::new(Some(-5), Some(5)).unwrap();
+            assert_eq!(l2i(&small, sem), small);
+            let big = Interval::literal(1 << 32 | 7);
+            assert_eq!(l2i(&big, sem), Interval::literal(7));
+        }
+        let wide = Interval::at_least(0);
+        assert_eq!(l2i(&wide, IntSemantics::Unbounded), Interval::TOP);
+        assert_eq!(l2i(&wide, IntSemantics::Java), Width::Int.range());
+    }
+
+    quickcheck! {
+        /// l2i contains the JVM's `(int) v` for every v of the interval
+        fn l2i_is_sound(p: i64, w: u32) -> bool {
+            let lo = i128::from(p);
+            let hi = (lo + i128::from(w)).min(i128::from(i64::MAX));
+            let v = Interval::new(Some(lo), Some(hi)).unwrap();
+            [IntSemantics::Unbounded, IntSemantics::Java].iter().all(|&sem| {
+                let r = l2i(&v, sem);
+                [lo, hi, (lo + hi) / 2].iter().all(|&x| r.contains(i128::from(x as i64 as i32)))
+            })
+        }
+    }
+}

@@ -583,4 +583,44 @@ mod tests {
                 && x.intersect(&y).is_none_or(|i| i.is_subset_of(&x) && i.is_subset_of(&y))
         }
     }
+
+    #[test]
+    fn long_wrap_is_exact_or_the_whole_range() {
+        let sem = IntSemantics::Java;
+        let max = Interval::literal(i128::from(i64::MAX));
+        let one = Interval::literal(1);
+        let sum = Interval::exact(crate::state::ArithOp::Add, &max, &one);
+        assert_eq!(
+            sum.wrap_to(sem, Width::Long),
+            Interval::literal(i128::from(i64::MIN))
+        );
+        // an int-range interval is left alone at 64 bits, unlike at 32 bits
+        let big = Interval::literal(JAVA_MAX + 1);
+        assert_eq!(big.wrap_to(sem, Width::Long), big);
+        assert_eq!(big.wrap_to(sem, Width::Int), Interval::literal(JAVA_MIN));
+        // unbounded: no wrap at all
+        assert_eq!(sum.wrap_to(IntSemantics::Unbounded, Width::Long), sum);
+        // straddling the boundary: the whole range
+        let near = Interval::new(Some(i128::from(i64::MAX) - 1), Some(i128::from(i64::MAX)));
+        let s2 = Interval::exact(crate::state::ArithOp::Add, &near.unwrap(), &one);
+        assert_eq!(s2.wrap_to(sem, Width::Long), Interval::long_range());
+    }
+
+    quickcheck! {
+        fn long_ops_contain_the_jvm_results(p: i64, w: u16, q: i64) -> bool {
+            use crate::state::ArithOp::*;
+            let lo = i128::from(p);
+            let x = Interval::new(Some(lo), Some((lo + i128::from(w)).min(i128::from(i64::MAX))))
+                .unwrap();
+            let y = Interval::literal(i128::from(q));
+            let sem = IntSemantics::Java;
+            let op = |o, a: &Interval, b: &Interval| Interval::exact(o, a, b).wrap_to(sem, Width::Long);
+            op(Add, &x, &y).contains(i128::from(p.wrapping_add(q)))
+                && op(Sub, &x, &y).contains(i128::from(p.wrapping_sub(q)))
+                && op(Mul, &x, &y).contains(i128::from(p.wrapping_mul(q)))
+                && op(Neg, &x, &x).contains(i128::from(p.wrapping_neg()))
+                && (q == 0 || op(Div, &x, &y).contains(i128::from(p.wrapping_div(q))))
+                && (q == 0 || op(Rem, &x, &y).contains(i128::from(p.wrapping_rem(q))))
+        }
+    }
 }
