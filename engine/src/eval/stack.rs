@@ -65,7 +65,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             let e = ex.invalid("store to a local slot beyond max_locals");
             let wide_below = slot
                 .checked_sub(1)
-                .and_then(|k| ex.top().ok()?.locals[k])
+                .and_then(|k| ex.top().ok()?.locals.get(k).copied().flatten())
                 .is_some_and(|p| ex.st.is_wide(p));
             let locals = &mut ex.top()?.locals;
             *locals.get_mut(slot).ok_or(e)? = Some(r);
