@@ -433,6 +433,29 @@ impl<'a> LockStep<'a> {
                     ),
                 )),
             },
+            HeapValue::Long(iv) => match v2 {
+                Some(HeapValue::Long(iv2)) if iv2.is_subset_of(iv) => Ok(()),
+                _ => Err(no(
+                    'b',
+                    format!(
+                        "{}: {r} is {v} in s, but {r2} is {} in s'",
+                        pos(),
+                        shown(v2)
+                    ),
+                )),
+            },
+            // floats are coarse: any float is an instance of any other
+            HeapValue::Float | HeapValue::Double => match v2 {
+                Some(v2) if v2 == v => Ok(()),
+                _ => Err(no(
+                    'b',
+                    format!(
+                        "{}: {r} is {v} in s, but {r2} is {} in s'",
+                        pos(),
+                        shown(v2)
+                    ),
+                )),
+            },
             HeapValue::Unknown { ty } => match v2 {
                 None => Ok(()),
                 Some(v2) if !matches!(v2, HeapValue::Int(_)) && sub(v2, ty) => Ok(()),

@@ -313,11 +313,9 @@ pub fn most_general(
         | FieldType::Boolean => st.new_int(type_range(t, sem)),
         FieldType::Object(c) => st.new_obj(HeapValue::Unknown { ty: c.clone() }),
         FieldType::Array(_) => st.new_obj(HeapValue::Unknown { ty: t.to_string() }),
-        FieldType::Long | FieldType::Float | FieldType::Double => {
-            return Err(format!(
-                "values of type {t} (only int-like and reference values are modelled)"
-            ))
-        }
+        FieldType::Long => st.new_prim(HeapValue::Long(long_range(sem))),
+        FieldType::Float => st.new_prim(HeapValue::Float),
+        FieldType::Double => st.new_prim(HeapValue::Double),
     })
 }
 
@@ -331,6 +329,26 @@ pub fn type_range(t: &FieldType, sem: IntSemantics) -> Interval {
         FieldType::Char => r(0, 65535),
         FieldType::Short => r(-32768, 32767),
         _ => Interval::most_general(sem),
+    }
+}
+
+/// The value range of `long` under `sem`: unbounded, or the 64-bit range.
+pub fn long_range(sem: IntSemantics) -> Interval {
+    match sem {
+        IntSemantics::Unbounded => Interval::TOP,
+        IntSemantics::Java => Interval::long_range(),
+    }
+}
+
+/// The JVM default value of a field or array element of type `t` (`0`, `0L`, `0.0`, `null`).
+pub fn default_value(st: &mut State, t: &FieldType) -> crate::state::Ref {
+    match t {
+        FieldType::Object(_) | FieldType::Array(_) => crate::state::Ref::Null,
+        FieldType::Long => st.new_prim(HeapValue::Long(Interval::literal(0))),
+        // floats are coarse: the default 0.0 is just some float
+        FieldType::Float => st.new_prim(HeapValue::Float),
+        FieldType::Double => st.new_prim(HeapValue::Double),
+        _ => st.new_int(Interval::literal(0)),
     }
 }
 

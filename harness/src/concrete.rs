@@ -121,11 +121,10 @@ fn to_ref(st: &mut State, v: &CValue, uninit: &UninitRefs) -> Result<Option<Ref>
         CValue::Int(x) => Some(st.new_int(Interval::literal(i128::from(*x)))),
         CValue::Uninit(k) => uninit.get(k).copied(),
         CValue::Top => None,
-        CValue::Long(_) | CValue::Float(_) | CValue::Double(_) => {
-            return Err(bad(format!(
-                "value {v:?}: only int-like and reference values are modelled"
-            )))
-        }
+        CValue::Long(x) => Some(st.new_prim(HeapValue::Long(Interval::literal(i128::from(*x))))),
+        // the state form keeps floats coarse: the value itself is not shown
+        CValue::Float(_) => Some(st.new_prim(HeapValue::Float)),
+        CValue::Double(_) => Some(st.new_prim(HeapValue::Double)),
     })
 }
 

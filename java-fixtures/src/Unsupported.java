@@ -1,6 +1,6 @@
 /** Programs using what the engine does not model: each must give an error naming it. */
 public class Unsupported {
-    static int viaFloat(int x) { float f = x * 0.5f; return (int) f; }
+    static int viaSqrt(int x) { return (int) Math.sqrt(x); }
 
     static String show(int x) { return Integer.toString(x); }
 

@@ -1,16 +1,45 @@
-//! Integer arithmetic: fresh result references with interval arithmetic and `res = a op b`
-//! labels; division and remainder first split the divisor's zero case off.
+//! Integer arithmetic on `int` and `long`: fresh result references with interval arithmetic and
+//! `res = a op b` labels; division and remainder first split the divisor's zero case off. Also
+//! `i2l`/`l2i` and `lcmp`. A long is an integer like an int (an interval); under `--ints java` its
+//! arithmetic wraps at 64 bits. Float and double operations are in [`super::float`].
 
 use super::{Exec, Flow};
 use crate::class::{ArithOp as Op, Insn, Kind};
 use crate::error::EngineError;
 use crate::graph::{EdgeKind, Label, Operand};
 use crate::refine::integer;
-use crate::state::{ArithOp, IntSemantics, Interval, Ref};
+use crate::state::{ArithOp, HeapValue, IntSemantics, Interval, Ref, Width};
+use std::cmp::Ordering;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
     match insn {
-        Insn::Arith(Kind::Int, op) => binary(ex, *op),
+        Insn::Arith(Kind::Int, op) => binary(ex, *op, Width::Int),
+        Insn::Arith(Kind::Long, op) => binary(ex, *op, Width::Long),
+        Insn::Convert {
+            from: Kind::Int,
+            to: Kind::Long,
+        } => {
+            // every int is a long: the same interval, now of kind long
+            let a = ex.pop()?;
+            let v = *ex.st.int(a).ok_or_else(|| ex.invalid("i2l of a non-int"))?;
+            let r = ex.st.new_prim(HeapValue::Long(v));
+            ex.push(r)?;
+            Ok(Flow::Next)
+        }
+        Insn::Convert {
+            from: Kind::Long,
+            to: Kind::Int,
+        } => {
+            let a = ex.pop()?;
+            let v = *ex
+                .st
+                .integral(a)
+                .ok_or_else(|| ex.invalid("l2i of a non-long"))?;
+            let r = ex.st.new_int(l2i(&v, ex.sem()));
+            ex.push(r)?;
+            Ok(Flow::Next)
+        }
+        Insn::LCmp => lcmp(ex),
         Insn::IInc { index, delta } => {
             let e = ex.invalid("iinc of an unset local");
             let old = ex
@@ -27,7 +56,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 (ArithOp::Add, i128::from(*delta))
             };
             let c = ex.st.new_int(Interval::literal(magnitude));
-            let res = apply(ex, op, old, Some(c))?;
+            let res = apply(ex, op, old, Some(c), Width::Int)?;
             let e = ex.invalid("iinc beyond max_locals");
             *ex.top()?.locals.get_mut(*index as usize).ok_or(e)? = Some(res);
             Ok(Flow::Next)
@@ -64,7 +93,59 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
     }
 }
 
-fn binary(ex: &mut Exec<'_>, op: Op) -> Result<Flow, EngineError> {
+/// `l2i`: the JVM keeps the low 32 bits. Under Java ints that is the 32-bit wrap; under
+/// unbounded ints a long outside the int range has no mathematical int counterpart, so the
+/// result is the exact truncation of a literal and otherwise any integer (sound for every run,
+/// since the JVM's result is some int).
+pub(crate) fn l2i(v: &Interval, sem: IntSemantics) -> Interval {
+    let int = Width::Int.range();
+    if v.is_subset_of(&int) {
+        return *v;
+    }
+    match (sem, v.as_literal()) {
+        (_, Some(x)) => Interval::literal(Width::Int.wrap(x)),
+        (IntSemantics::Java, None) => v.wrap_to(sem, Width::Int),
+        (IntSemantics::Unbounded, None) => Interval::TOP,
+    }
+}
+
+/// `lcmp`: -1, 0 or 1. Decided from the intervals where they decide it; when one operand is a
+/// literal the other is refined against it first (as for `if` against a literal), else the
+/// result is any of -1, 0, 1.
+fn lcmp(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let (b, a) = (ex.peek(0)?, ex.peek(1)?);
+    let e = || ex.invalid("lcmp of a non-long");
+    let va = *ex.st.integral(a).ok_or_else(e)?;
+    let vb = *ex.st.integral(b).ok_or_else(e)?;
+    let ord = if a == b {
+        Some(Ordering::Equal)
+    } else {
+        va.compare(&vb)
+    };
+    let value = match ord {
+        Some(o) => Interval::literal(o as i128),
+        None => {
+            let refine = match (va.as_literal(), vb.as_literal()) {
+                (_, Some(c)) => Some((a, va, c)),
+                (Some(c), None) => Some((b, vb, c)),
+                (None, None) => None,
+            };
+            if let Some((r, v, c)) = refine {
+                let parts = integer::partition(&v, crate::class::Cond::Eq, c);
+                let succs = integer::refine(&ex.before, r, &parts);
+                return Ok(Flow::Refine(EdgeKind::Refine, succs));
+            }
+            Interval::new(Some(-1), Some(1)).unwrap_or(Interval::TOP)
+        }
+    };
+    ex.pop()?;
+    ex.pop()?;
+    let r = ex.st.new_int(value);
+    ex.push(r)?;
+    Ok(Flow::Next)
+}
+
+fn binary(ex: &mut Exec<'_>, op: Op, width: Width) -> Result<Flow, EngineError> {
     let aop = match op {
         Op::Add => ArithOp::Add,
         Op::Sub => ArithOp::Sub,
@@ -72,11 +153,11 @@ fn binary(ex: &mut Exec<'_>, op: Op) -> Result<Flow, EngineError> {
         Op::Div => ArithOp::Div,
         Op::Rem => ArithOp::Rem,
         Op::Neg => ArithOp::Neg,
-        Op::Shl | Op::Shr | Op::Ushr | Op::And | Op::Or | Op::Xor => return bitwise(ex, op),
+        Op::Shl | Op::Shr | Op::Ushr | Op::And | Op::Or | Op::Xor => return bitwise(ex, op, width),
     };
     if aop == ArithOp::Neg {
         let a = ex.pop()?;
-        let r = apply(ex, aop, a, None)?;
+        let r = apply(ex, aop, a, None, width)?;
         ex.push(r)?;
         return Ok(Flow::Next);
     }
@@ -85,7 +166,7 @@ fn binary(ex: &mut Exec<'_>, op: Op) -> Result<Flow, EngineError> {
     if matches!(aop, ArithOp::Div | ArithOp::Rem) {
         let d = *ex
             .st
-            .int(b)
+            .integral(b)
             .ok_or_else(|| ex.invalid("division by a non-integer"))?;
         if d.as_literal() == Some(0) {
             return super::exception::throw_builtin(ex, "java/lang/ArithmeticException");
@@ -96,25 +177,25 @@ fn binary(ex: &mut Exec<'_>, op: Op) -> Result<Flow, EngineError> {
             return Ok(Flow::Refine(EdgeKind::Refine, succs));
         }
     }
-    let r = apply(ex, aop, a, Some(b))?;
+    let r = apply(ex, aop, a, Some(b), width)?;
     ex.push(r)?;
     Ok(Flow::Next)
 }
 
 /// Computes `a op b` into a fresh reference (or reuses `a` for `a + 0`, `a * 1`, `a / 1`) and
 /// labels the edge unless both operands are literals.
-fn apply(ex: &mut Exec<'_>, op: ArithOp, a: Ref, b: Option<Ref>) -> Result<Ref, EngineError> {
+fn apply(
+    ex: &mut Exec<'_>,
+    op: ArithOp,
+    a: Ref,
+    b: Option<Ref>,
+    width: Width,
+) -> Result<Ref, EngineError> {
     let sem = ex.sem();
-    let va = *ex
-        .st
-        .int(a)
-        .ok_or_else(|| ex.invalid("arithmetic on a non-integer"))?;
+    let e = || ex.invalid("arithmetic on a non-integer");
+    let va = *ex.st.integral(a).ok_or_else(e)?;
     let vb = match b {
-        Some(b) => Some(
-            *ex.st
-                .int(b)
-                .ok_or_else(|| ex.invalid("arithmetic on a non-integer"))?,
-        ),
+        Some(b) => Some(*ex.st.integral(b).ok_or_else(e)?),
         None => None,
     };
     let lit_b = vb.and_then(|v| v.as_literal());
@@ -126,15 +207,15 @@ fn apply(ex: &mut Exec<'_>, op: ArithOp, a: Ref, b: Option<Ref>) -> Result<Ref, 
         return Ok(a);
     }
     let result = match (op, vb) {
-        (ArithOp::Neg, _) => va.neg(sem),
-        (ArithOp::Add, Some(vb)) => va.add(&vb, sem),
-        (ArithOp::Sub, Some(vb)) => va.sub(&vb, sem),
-        (ArithOp::Mul, Some(vb)) => va.mul(&vb, sem),
-        (ArithOp::Div, Some(vb)) => va.div(&vb, sem),
-        (ArithOp::Rem, Some(vb)) => va.rem(&vb, sem),
+        (ArithOp::Neg, _) => Interval::exact(op, &va, &va),
+        (_, Some(vb)) => Interval::exact(op, &va, &vb),
         _ => return Err(ex.invalid("binary operation without a second operand")),
+    }
+    .wrap_to(sem, width);
+    let res = match width {
+        Width::Int => ex.st.new_int(result),
+        Width::Long => ex.st.new_prim(HeapValue::Long(result)),
     };
-    let res = ex.st.new_int(result);
     let both_literal = va.as_literal().is_some() && vb.is_none_or(|v| v.as_literal().is_some());
     if !both_literal {
         let (oa, ob) = (Operand::of(&ex.st, a), b.map(|b| Operand::of(&ex.st, b)));
@@ -149,39 +230,91 @@ fn apply(ex: &mut Exec<'_>, op: ArithOp, a: Ref, b: Option<Ref>) -> Result<Ref, 
 }
 
 /// Bitwise operations and shifts: exact on literals, otherwise the most general value (they are
-/// not interval-monotone). Shifts use the low five bits of the distance, as the JVM does.
-fn bitwise(ex: &mut Exec<'_>, op: Op) -> Result<Flow, EngineError> {
+/// not interval-monotone). Shifts use the low five (int) or six (long) bits of the distance, as
+/// the JVM does; the distance of a long shift is an int.
+fn bitwise(ex: &mut Exec<'_>, op: Op, width: Width) -> Result<Flow, EngineError> {
     let b = ex.pop()?;
     let a = ex.pop()?;
-    let (va, vb) = match (ex.st.int(a), ex.st.int(b)) {
+    let (va, vb) = match (ex.st.integral(a), ex.st.integral(b)) {
         (Some(x), Some(y)) => (x.as_literal(), y.as_literal()),
         _ => return Err(ex.invalid("bitwise operation on a non-integer")),
     };
     let sem = ex.sem();
-    let value = match (va, vb) {
-        (Some(x), Some(y)) if fits_i32(x) && fits_i32(y) => {
+    let exact = match (va, vb, width) {
+        (Some(x), Some(y), Width::Int) if fits_i32(x) && fits_i32(y) => {
             let (x, y) = (x as i32, y as i32);
-            let v = match op {
+            Some(i128::from(match op {
                 Op::And => x & y,
                 Op::Or => x | y,
                 Op::Xor => x ^ y,
                 Op::Shl => x.wrapping_shl(y as u32 & 31),
                 Op::Shr => x >> (y & 31),
                 _ => ((x as u32) >> (y as u32 & 31)) as i32,
-            };
-            Interval::literal(i128::from(v))
+            }))
         }
-        _ => match sem {
-            IntSemantics::Java => Interval::most_general(sem),
-            // bit operations are only meaningful on machine integers: results are unknown
-            IntSemantics::Unbounded => Interval::TOP,
-        },
+        (Some(x), Some(y), Width::Long) if fits_i64(x) && fits_i64(y) => {
+            let (x, y) = (x as i64, y as i64);
+            Some(i128::from(match op {
+                Op::And => x & y,
+                Op::Or => x | y,
+                Op::Xor => x ^ y,
+                Op::Shl => x.wrapping_shl(y as u32 & 63),
+                Op::Shr => x >> (y & 63),
+                _ => ((x as u64) >> (y as u32 & 63)) as i64,
+            }))
+        }
+        _ => None,
     };
-    let r = ex.st.new_int(value);
+    let value = match (exact, sem) {
+        (Some(v), _) => Interval::literal(v),
+        (None, IntSemantics::Java) => width.range(),
+        // bit operations are only meaningful on machine integers: results are unknown
+        (None, IntSemantics::Unbounded) => Interval::TOP,
+    };
+    let r = match width {
+        Width::Int => ex.st.new_int(value),
+        Width::Long => ex.st.new_prim(HeapValue::Long(value)),
+    };
     ex.push(r)?;
     Ok(Flow::Next)
 }
 
 fn fits_i32(v: i128) -> bool {
     i32::try_from(v).is_ok()
+}
+
+fn fits_i64(v: i128) -> bool {
+    i64::try_from(v).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quickcheck::quickcheck;
+
+    #[test]
+    fn l2i_keeps_ints_and_truncates_literals() {
+        for sem in [IntSemantics::Unbounded, IntSemantics::Java] {
+            let small = Interval::new(Some(-5), Some(5)).unwrap();
+            assert_eq!(l2i(&small, sem), small);
+            let big = Interval::literal(1 << 32 | 7);
+            assert_eq!(l2i(&big, sem), Interval::literal(7));
+        }
+        let wide = Interval::at_least(0);
+        assert_eq!(l2i(&wide, IntSemantics::Unbounded), Interval::TOP);
+        assert_eq!(l2i(&wide, IntSemantics::Java), Width::Int.range());
+    }
+
+    quickcheck! {
+        /// l2i contains the JVM's `(int) v` for every v of the interval
+        fn l2i_is_sound(p: i64, w: u32) -> bool {
+            let lo = i128::from(p);
+            let hi = (lo + i128::from(w)).min(i128::from(i64::MAX));
+            let v = Interval::new(Some(lo), Some(hi)).unwrap();
+            [IntSemantics::Unbounded, IntSemantics::Java].iter().all(|&sem| {
+                let r = l2i(&v, sem);
+                [lo, hi, (lo + hi) / 2].iter().all(|&x| r.contains(i128::from(x as i64 as i32)))
+            })
+        }
+    }
 }

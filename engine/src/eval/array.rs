@@ -24,7 +24,8 @@
 //!   subtype of the array's component bound throws `ArrayStoreException`; where the array's
 //!   runtime type could be narrower than its bound (a non-final component class with proper
 //!   subtypes), the result is "unsupported".
-//! * `long`, `float` and `double` arrays are unsupported (those values are not modelled).
+//! * `long`, `float` and `double` arrays hold long / coarse float values like any other
+//!   element (defaults `0L` and an unknown float).
 
 use super::{exception, field::after_write, Exec, Flow};
 use crate::class::{ArrayKind, Cond, FieldType, Insn};
@@ -48,6 +49,9 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 ArrayKind::Byte => "B",
                 ArrayKind::Char => "C",
                 ArrayKind::Short => "S",
+                ArrayKind::Long => "J",
+                ArrayKind::Float => "F",
+                ArrayKind::Double => "D",
                 other => return Err(ex.unsupported(format!("{other:?} arrays"))),
             };
             // `newarray T_BOOLEAN` decodes as a byte array kind unless the decoder says
@@ -82,8 +86,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             ex.push(len)?;
             Ok(Flow::Next)
         }
-        Insn::ArrayLoad(kind) => {
-            check_kind(ex, *kind)?;
+        Insn::ArrayLoad(_) => {
             let idx = ex.pop()?;
             let arr = ex.pop()?;
             if let Some(flow) = access_checks(ex, arr, idx)? {
@@ -98,7 +101,6 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             Ok(Flow::Next)
         }
         Insn::ArrayStore(kind) => {
-            check_kind(ex, *kind)?;
             let value = ex.pop()?;
             let idx = ex.pop()?;
             let arr = ex.pop()?;
@@ -133,15 +135,6 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             Ok(Flow::Next)
         }
         other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
-    }
-}
-
-fn check_kind(ex: &Exec<'_>, kind: ArrayKind) -> Result<(), EngineError> {
-    match kind {
-        ArrayKind::Long | ArrayKind::Float | ArrayKind::Double => {
-            Err(ex.unsupported(format!("{kind:?} arrays")))
-        }
-        _ => Ok(()),
     }
 }
 
@@ -186,21 +179,14 @@ fn alloc(ex: &mut Exec<'_>, ty: &str, counts: &[Ref]) -> Result<Ref, EngineError
             for _ in 0..n {
                 let r = if counts.len() > 1 {
                     alloc(ex, &type_string(&comp), &counts[1..])?
-                } else if comp.is_reference() {
-                    Ref::Null
-                } else if comp.is_integral() && comp.slots() == 1 {
-                    ex.st.new_int(Interval::literal(0))
                 } else {
-                    return Err(ex.unsupported(format!("arrays of {comp}")));
+                    crate::program::default_value(&mut ex.st, &comp)
                 };
                 e.push(r);
             }
             Some(e)
         }
         _ => {
-            if !(comp.is_reference() || comp.is_integral() && comp.slots() == 1) {
-                return Err(ex.unsupported(format!("arrays of {comp}")));
-            }
             // an abstract array: its reads yield most general values, which covers the
             // default elements (and the sub-arrays of a multi-dimensional array)
             None
@@ -450,6 +436,9 @@ fn store_check(
 
 /// The value an int-like store writes: `bastore`/`castore`/`sastore` truncate.
 fn narrow(ex: &mut Exec<'_>, value: Ref, comp: &FieldType) -> Result<Ref, EngineError> {
+    if matches!(comp, FieldType::Long | FieldType::Float | FieldType::Double) {
+        return Ok(value);
+    }
     let v = *ex
         .st
         .int(value)

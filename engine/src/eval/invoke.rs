@@ -7,7 +7,7 @@ use crate::error::EngineError;
 use crate::graph::EdgeKind;
 use crate::models::{self, LibraryCall};
 use crate::refine;
-use crate::state::{End, Frame, HeapValue, Interval, MethodId, Ref};
+use crate::state::{End, Frame, HeapValue, Interval, MethodId};
 use std::collections::BTreeMap;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
@@ -16,13 +16,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             let fields = models::instance_fields(ex.cx.prog, class)?;
             let mut values = BTreeMap::new();
             for (name, t, _) in fields {
-                let r = if t.is_reference() {
-                    Ref::Null
-                } else if t.is_integral() && t.slots() == 1 {
-                    ex.st.new_int(Interval::literal(0))
-                } else {
-                    return Err(ex.unsupported(format!("field {class}.{name} of type {t}")));
-                };
+                let r = crate::program::default_value(&mut ex.st, &t);
                 values.insert(name, r);
             }
             let r = ex.st.new_obj(HeapValue::Object {
@@ -34,11 +28,6 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         }
         Insn::Invoke { kind, method } => invoke(ex, *kind, method),
         Insn::Return(kind) => {
-            if let Some(k) = kind {
-                if !matches!(k, crate::class::Kind::Int | crate::class::Kind::Ref) {
-                    return Err(ex.unsupported(format!("{k:?} return values")));
-                }
-            }
             let value = if kind.is_some() {
                 Some(ex.pop()?)
             } else {
@@ -136,15 +125,8 @@ fn next_pc_of(ex: &Exec<'_>, m: &MethodId, pc: u32) -> Result<u32, EngineError> 
 }
 
 fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, EngineError> {
+    // one operand-stack entry per argument, whatever its category
     let n_args = m.desc.params.len();
-    for p in &m.desc.params {
-        if p.slots() != 1 || matches!(p, crate::class::FieldType::Float) {
-            return Err(ex.unsupported(format!(
-                "call of {}.{}{} with a {p} argument",
-                m.class, m.name, m.desc_str
-            )));
-        }
-    }
     let has_receiver = kind != InvokeKind::Static;
     let receiver = if has_receiver {
         Some(ex.peek(n_args)?)
@@ -237,11 +219,14 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     }
     args.reverse();
     let mut frame = Frame::new(id, code.max_locals as usize);
-    if args.len() > frame.locals.len() {
-        return Err(ex.invalid("arguments exceed the callee's max_locals"));
-    }
-    for (slot, a) in args.into_iter().enumerate() {
-        frame.locals[slot] = Some(a);
+    // a long or double argument takes two local slots, the value in the first
+    let widths = std::iter::repeat_n(1, usize::from(has_receiver))
+        .chain(m.desc.params.iter().map(|p| p.slots() as usize));
+    let mut slot = 0usize;
+    for (a, w) in args.into_iter().zip(widths) {
+        let e = ex.invalid("arguments exceed the callee's max_locals");
+        *frame.locals.get_mut(slot).ok_or(e)? = Some(a);
+        slot += w;
     }
     ex.st.frames.push(frame);
     ex.kind = EdgeKind::Call;

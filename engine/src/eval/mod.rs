@@ -3,8 +3,9 @@
 //! the graph builder retries on each successor.
 //!
 //! One module per instruction family: [`stack`] (loads, stores, constants, stack shuffles),
-//! [`arith`], [`array`], [`branch`], [`field`] (instance and static fields), [`invoke`] (new, calls,
-//! returns), [`exception`] (throwing and handling).
+//! [`arith`] (int and long), [`float`] (float and double), [`array`], [`branch`], [`field`]
+//! (instance and static fields), [`invoke`] (new, calls, returns), [`exception`] (throwing and
+//! handling).
 
 mod arith;
 mod array;
@@ -12,11 +13,12 @@ mod branch;
 mod exception;
 mod field;
 pub(crate) use field::fill_static;
+mod float;
 mod invoke;
 mod stack;
 pub mod summary;
 
-use crate::class::{ClassError, Insn};
+use crate::class::{ClassError, Insn, Kind};
 
 use crate::error::EngineError;
 use crate::graph::{EdgeKind, Label};
@@ -75,6 +77,9 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
         Insn::Nop => Ok(Flow::Next),
         Insn::AConstNull
         | Insn::IConst(_)
+        | Insn::LConst(_)
+        | Insn::FConst(_)
+        | Insn::DConst(_)
         | Insn::Ldc(_)
         | Insn::Load(..)
         | Insn::Store(..)
@@ -84,10 +89,28 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
         | Insn::DupX1
         | Insn::DupX2
         | Insn::Dup2
+        | Insn::Dup2X1
+        | Insn::Dup2X2
         | Insn::Swap => stack::eval(&mut ex, insn),
-        Insn::Arith(..) | Insn::IInc { .. } | Insn::I2B | Insn::I2C | Insn::I2S => {
-            arith::eval(&mut ex, insn)
+        Insn::Arith(Kind::Float | Kind::Double, _)
+        | Insn::FCmpL
+        | Insn::FCmpG
+        | Insn::DCmpL
+        | Insn::DCmpG => float::eval(&mut ex, insn),
+        Insn::Convert { from, to }
+            if [from, to]
+                .iter()
+                .any(|k| matches!(k, Kind::Float | Kind::Double)) =>
+        {
+            float::eval(&mut ex, insn)
         }
+        Insn::Arith(..)
+        | Insn::Convert { .. }
+        | Insn::LCmp
+        | Insn::IInc { .. }
+        | Insn::I2B
+        | Insn::I2C
+        | Insn::I2S => arith::eval(&mut ex, insn),
         Insn::If { .. }
         | Insn::IfICmp { .. }
         | Insn::IfACmp { .. }

@@ -1,7 +1,7 @@
 //! Loads, stores, constants and operand-stack shuffles: they move references, never values.
 
 use super::{Exec, Flow};
-use crate::class::{Constant, Insn, Kind};
+use crate::class::{Constant, Insn};
 use crate::error::EngineError;
 use crate::state::{HeapValue, Interval, Ref};
 use std::collections::BTreeMap;
@@ -13,9 +13,29 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             let r = ex.st.new_int(Interval::literal(i128::from(*v)));
             ex.push(r)?;
         }
+        Insn::LConst(v) => {
+            let r = ex
+                .st
+                .new_prim(HeapValue::Long(Interval::literal(i128::from(*v))));
+            ex.push(r)?;
+        }
+        // floats are coarse (spec §1): a constant is just some float
+        Insn::FConst(_) => {
+            let r = ex.st.new_prim(HeapValue::Float);
+            ex.push(r)?;
+        }
+        Insn::DConst(_) => {
+            let r = ex.st.new_prim(HeapValue::Double);
+            ex.push(r)?;
+        }
         Insn::Ldc(c) => {
             let r = match c {
                 Constant::Int(v) => ex.st.new_int(Interval::literal(i128::from(*v))),
+                Constant::Long(v) => ex
+                    .st
+                    .new_prim(HeapValue::Long(Interval::literal(i128::from(*v)))),
+                Constant::Float(_) => ex.st.new_prim(HeapValue::Float),
+                Constant::Double(_) => ex.st.new_prim(HeapValue::Double),
                 Constant::String(s) => {
                     // a string constant is a concrete String of known length (spec §8)
                     let len = ex.st.new_int(Interval::literal(s.chars().count() as i128));
@@ -28,8 +48,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             };
             ex.push(r)?;
         }
-        Insn::Load(kind, slot) => {
-            check_kind(ex, *kind)?;
+        Insn::Load(_, slot) => {
             let e = ex.invalid("load of an unset local variable");
             let r = ex
                 .top()?
@@ -41,61 +60,99 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             ex.push(r)?;
         }
         Insn::Store(kind, slot) => {
-            check_kind(ex, *kind)?;
             let r = ex.pop()?;
+            let slot = *slot as usize;
             let e = ex.invalid("store to a local slot beyond max_locals");
-            *ex.top()?.locals.get_mut(*slot as usize).ok_or(e)? = Some(r);
+            let wide_below = slot
+                .checked_sub(1)
+                .and_then(|k| ex.top().ok()?.locals.get(k).copied().flatten())
+                .is_some_and(|p| ex.st.is_wide(p));
+            let locals = &mut ex.top()?.locals;
+            *locals.get_mut(slot).ok_or(e)? = Some(r);
+            // as in the JVM: a long/double also takes the next slot, and a store into the
+            // second slot of a long/double destroys it
+            if kind.slots() == 2 {
+                if let Some(next) = locals.get_mut(slot + 1) {
+                    *next = None;
+                }
+            }
+            if wide_below {
+                locals[slot - 1] = None;
+            }
         }
+        // The `pop2`/`dup2` family counts category-2 values (long, double) as two units: a
+        // long is one stack entry here, so the form is chosen by the kinds of the entries.
         Insn::Pop => {
             ex.pop()?;
         }
         Insn::Pop2 => {
-            ex.pop()?;
+            if !wide(ex, 0)? {
+                ex.pop()?;
+            }
             ex.pop()?;
         }
         Insn::Dup => {
             let r = ex.peek(0)?;
             ex.push(r)?;
         }
-        Insn::DupX1 => {
-            let a = ex.pop()?;
-            let b = ex.pop()?;
-            for r in [a, b, a] {
-                ex.push(r)?;
-            }
-        }
+        Insn::DupX1 => shuffle(ex, 2, &[0, 1, 0])?,
         Insn::DupX2 => {
-            let a = ex.pop()?;
-            let b = ex.pop()?;
-            let c = ex.pop()?;
-            for r in [a, c, b, a] {
-                ex.push(r)?;
+            if wide(ex, 1)? {
+                shuffle(ex, 2, &[0, 1, 0])?
+            } else {
+                shuffle(ex, 3, &[0, 2, 1, 0])?
             }
         }
         Insn::Dup2 => {
-            let a = ex.peek(0)?;
-            let b = ex.peek(1)?;
-            ex.push(b)?;
-            ex.push(a)?;
+            if wide(ex, 0)? {
+                shuffle(ex, 1, &[0, 0])?
+            } else {
+                shuffle(ex, 2, &[1, 0, 1, 0])?
+            }
         }
-        Insn::Swap => {
-            let a = ex.pop()?;
-            let b = ex.pop()?;
-            ex.push(a)?;
-            ex.push(b)?;
+        Insn::Dup2X1 => {
+            if wide(ex, 0)? {
+                shuffle(ex, 2, &[0, 1, 0])?
+            } else {
+                shuffle(ex, 3, &[1, 0, 2, 1, 0])?
+            }
         }
+        Insn::Dup2X2 => match (wide(ex, 0)?, wide(ex, 1)?) {
+            // form 4: ..., v2, v1 (both wide) → v1, v2, v1
+            (true, true) => shuffle(ex, 2, &[0, 1, 0])?,
+            // form 2: ..., v3, v2, v1 (v1 wide) → v1, v3, v2, v1
+            (true, false) => shuffle(ex, 3, &[0, 2, 1, 0])?,
+            (false, _) => {
+                if wide(ex, 2)? {
+                    // form 3: ..., v3 (wide), v2, v1 → v2, v1, v3, v2, v1
+                    shuffle(ex, 3, &[1, 0, 2, 1, 0])?
+                } else {
+                    // form 1: ..., v4, v3, v2, v1 → v2, v1, v4, v3, v2, v1
+                    shuffle(ex, 4, &[1, 0, 3, 2, 1, 0])?
+                }
+            }
+        },
+        Insn::Swap => shuffle(ex, 2, &[0, 1])?,
         _ => return Err(ex.unsupported("instruction not modelled".into())),
     }
     Ok(Flow::Next)
 }
 
-/// Only category-1 values (int-like and references) are modelled, so `pop2`/`dup2` always act
-/// on two values.
-fn check_kind(ex: &Exec<'_>, kind: Kind) -> Result<(), EngineError> {
-    match kind {
-        Kind::Int | Kind::Ref => Ok(()),
-        other => Err(ex.unsupported(format!(
-            "{other:?} values (only int-like and reference values are modelled)"
-        ))),
+/// Whether the `k`-th stack entry from the top is a category-2 value.
+fn wide(ex: &mut Exec<'_>, k: usize) -> Result<bool, EngineError> {
+    let r = ex.peek(k)?;
+    Ok(ex.st.is_wide(r))
+}
+
+/// Pops `n` entries and pushes `order` (bottom first), each an index from the top of the popped
+/// entries (0 = the old top).
+fn shuffle(ex: &mut Exec<'_>, n: usize, order: &[usize]) -> Result<(), EngineError> {
+    let mut top = Vec::with_capacity(n);
+    for _ in 0..n {
+        top.push(ex.pop()?);
     }
+    for &k in order {
+        ex.push(top[k])?;
+    }
+    Ok(())
 }

@@ -3,7 +3,8 @@
 //!
 //! In an arithmetic label the result is a reference of the edge's target state and the operands
 //! are references of its source state (or literals). Under `--ints java` the operations are
-//! 32-bit two's-complement operations.
+//! 32-bit two's-complement operations on ints and 64-bit ones on longs (the result's kind
+//! says which).
 
 use crate::class::Cond;
 use crate::state::{ArithOp, Ref, State};
@@ -18,7 +19,7 @@ pub enum Operand {
 impl Operand {
     /// The operand for reference `r` of `state`: its literal when it has one.
     pub fn of(state: &State, r: Ref) -> Operand {
-        match state.int(r).and_then(|i| i.as_literal()) {
+        match state.integral(r).and_then(|i| i.as_literal()) {
             Some(v) => Operand::Lit(v),
             None => Operand::Ref(r),
         }

@@ -69,7 +69,10 @@ const HEIGHT: u64 = 12;
 const EXCEPTION: u64 = 13;
 const STATIC: u64 = 14;
 const END: u64 = 15;
-const SET: u64 = 16;
+const LONG: u64 = 16;
+const FLOAT: u64 = 17;
+const DOUBLE: u64 = 18;
+const SET: u64 = 19;
 
 // Position steps.
 const LOCAL: u64 = 21;
@@ -195,8 +198,16 @@ impl Signature {
                     if iv.lo.zip(iv.hi).is_some_and(|(lo, hi)| lo > hi) {
                         complete = false; // empty: a subset of every interval
                     }
-                    int_features(&mut f, pos, iv);
+                    int_features(&mut f, pos, iv, INT);
                 }
+                HeapValue::Long(iv) => {
+                    if iv.lo.zip(iv.hi).is_some_and(|(lo, hi)| lo > hi) {
+                        complete = false;
+                    }
+                    int_features(&mut f, pos, iv, LONG);
+                }
+                HeapValue::Float => f.both(pos, FLOAT, 0),
+                HeapValue::Double => f.both(pos, DOUBLE, 0),
                 HeapValue::Unknown { .. } => {}
                 HeapValue::Abstract { .. } => f.both(pos, EXISTS, 0),
                 HeapValue::Object { class, fields } => {
@@ -270,8 +281,8 @@ impl Signature {
 
 /// Integer features: that it is one, its literal, and its sign where the bounds fix it. A
 /// bound of `s` implies the same bound of every subset interval of `s'`.
-fn int_features(f: &mut Features, pos: u64, iv: &Interval) {
-    f.both(pos, INT, 0);
+fn int_features(f: &mut Features, pos: u64, iv: &Interval, kind: u64) {
+    f.both(pos, kind, 0);
     if let Some(v) = iv.as_literal() {
         f.both(pos, LIT, v as u64 ^ (v >> 64) as u64);
     }

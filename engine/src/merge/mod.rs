@@ -41,7 +41,7 @@ mod widen;
 #[cfg(test)]
 mod tests;
 
-pub use widen::merge_interval;
+pub use widen::{merge_interval, merge_long_interval};
 
 use crate::state::{
     End, FieldSet, HeapValue, IntSemantics, Interval, MustReach, Predicates, Ref, State,
@@ -218,6 +218,9 @@ fn root_slots(a: &State, b: &State) -> Result<Vec<(Slot, Ref, Ref)>, MergeError>
 enum Shape {
     Null,
     Int(Interval),
+    Long(Interval),
+    Float,
+    Double,
     Unknown(String),
     Abstract(String),
     /// Children: one per field, in name order.
@@ -298,15 +301,19 @@ impl Merger<'_> {
         let (a, b) = (self.a, self.b);
         match (ra, rb) {
             (Ref::Null, Ref::Null) => Ok(Shape::Null),
-            (Ref::Int(_), Ref::Int(_)) => {
-                let ia = a
-                    .int(ra)
-                    .ok_or_else(|| incompatible(format!("{ra} is not an integer in state A")))?;
-                let ib = b
-                    .int(rb)
-                    .ok_or_else(|| incompatible(format!("{rb} is not an integer in state B")))?;
-                Ok(Shape::Int(merge_interval(ia, ib, self.opts)))
-            }
+            (Ref::Int(_), Ref::Int(_)) => match (value_of(a, ra, "A")?, value_of(b, rb, "B")?) {
+                (HeapValue::Int(ia), HeapValue::Int(ib)) => {
+                    Ok(Shape::Int(merge_interval(ia, ib, self.opts)))
+                }
+                (HeapValue::Long(ia), HeapValue::Long(ib)) => {
+                    Ok(Shape::Long(merge_long_interval(ia, ib, self.opts)))
+                }
+                (HeapValue::Float, HeapValue::Float) => Ok(Shape::Float),
+                (HeapValue::Double, HeapValue::Double) => Ok(Shape::Double),
+                (va, vb) => Err(incompatible(format!(
+                    "one position holds {ra} = {va} in A and {rb} = {vb} in B (different kinds)"
+                ))),
+            },
             (Ref::Int(_), _) | (_, Ref::Int(_)) => Err(incompatible(format!(
                 "one position holds {ra} in A and {rb} in B (integer vs. object)"
             ))),
@@ -441,7 +448,8 @@ impl Merger<'_> {
             return false;
         }
         match (&node.shape, va) {
-            (Shape::Int(i), HeapValue::Int(j)) => i == j,
+            (Shape::Int(i), HeapValue::Int(j)) | (Shape::Long(i), HeapValue::Long(j)) => i == j,
+            (Shape::Float, HeapValue::Float) | (Shape::Double, HeapValue::Double) => true,
             (Shape::Unknown(t), HeapValue::Unknown { ty }) => t == ty,
             (Shape::Abstract(t), HeapValue::Abstract { ty }) => t == ty,
             (Shape::Object { class, .. }, HeapValue::Object { class: c, .. }) => class == c,
@@ -487,7 +495,9 @@ impl Merger<'_> {
             .map(|(i, n)| match &n.shape {
                 Shape::Null => Ref::Null,
                 _ if keep[i] => n.pair.0,
-                Shape::Int(_) => counter.fresh_int(),
+                Shape::Int(_) | Shape::Long(_) | Shape::Float | Shape::Double => {
+                    counter.fresh_int()
+                }
                 _ => counter.fresh_obj(),
             })
             .collect()
@@ -503,6 +513,9 @@ impl Merger<'_> {
             let v = match &n.shape {
                 Shape::Null => continue,
                 Shape::Int(i) => HeapValue::Int(*i),
+                Shape::Long(i) => HeapValue::Long(*i),
+                Shape::Float => HeapValue::Float,
+                Shape::Double => HeapValue::Double,
                 Shape::Unknown(ty) => HeapValue::Unknown { ty: ty.clone() },
                 Shape::Abstract(ty) => HeapValue::Abstract { ty: ty.clone() },
                 Shape::Object { class, fields } => HeapValue::Object {

@@ -135,6 +135,17 @@ fn integers_hull_widen_thresholds_java() {
         merge_interval(&a, &b, &widening(vec![JAVA_MAX + 5], IntSemantics::Java)),
         iv(Some(0), Some(JAVA_MAX))
     );
+    // longs: infinity is the 64-bit range, and a threshold beyond the int range is kept
+    let lmax = Some(i128::from(i64::MAX));
+    assert_eq!(merge_long_interval(&a, &b, &java), iv(Some(0), lmax));
+    assert_eq!(
+        merge_long_interval(&a, &b, &widening(vec![JAVA_MAX + 5], IntSemantics::Java)),
+        iv(Some(0), Some(JAVA_MAX + 4))
+    );
+    assert_eq!(
+        merge_long_interval(&a, &b, &widening(vec![], un)),
+        Interval::at_least(0)
+    );
 }
 
 /// Integers inside a state: equal intervals under different names still get a fresh
@@ -393,6 +404,15 @@ fn check_instance(specific: &State, general: &State) {
             HeapValue::Int(gi) => {
                 let si = sv.and_then(HeapValue::as_int).expect("(b) an integer");
                 assert!(si.is_subset_of(gi), "(b) {s} ⊄ {g}: {ctx_text}");
+            }
+            HeapValue::Long(gi) => {
+                let Some(HeapValue::Long(si)) = sv else {
+                    panic!("(b) {s} must be a long: {ctx_text}")
+                };
+                assert!(si.is_subset_of(gi), "(b) {s} ⊄ {g}: {ctx_text}");
+            }
+            HeapValue::Float | HeapValue::Double => {
+                assert_eq!(sv, Some(gv), "(b) {s} must be a {gv}: {ctx_text}");
             }
             HeapValue::Unknown { ty } => {
                 if let Some(t) = sv.and_then(HeapValue::type_name) {

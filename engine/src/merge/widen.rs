@@ -27,6 +27,28 @@ use crate::state::{IntSemantics, Interval, JAVA_MAX, JAVA_MIN};
 /// `new` beyond `old`'s bound moves to the nearest threshold candidate beyond it (or ±∞); bounds
 /// that did not move stay. The result always contains both inputs.
 pub fn merge_interval(old: &Interval, new: &Interval, opts: &MergeOptions) -> Interval {
+    let bounds = match opts.sem {
+        IntSemantics::Unbounded => None,
+        IntSemantics::Java => Some((JAVA_MIN, JAVA_MAX)),
+    };
+    merge_within(old, new, opts, bounds)
+}
+
+/// [`merge_interval`] for `long` values: under Java ints "infinity" is the 64-bit bound.
+pub fn merge_long_interval(old: &Interval, new: &Interval, opts: &MergeOptions) -> Interval {
+    let bounds = match opts.sem {
+        IntSemantics::Unbounded => None,
+        IntSemantics::Java => Some((i128::from(i64::MIN), i128::from(i64::MAX))),
+    };
+    merge_within(old, new, opts, bounds)
+}
+
+fn merge_within(
+    old: &Interval,
+    new: &Interval,
+    opts: &MergeOptions,
+    bounds: Option<(i128, i128)>,
+) -> Interval {
     let hull = old.hull(new);
     if !opts.widen {
         return hull;
@@ -49,7 +71,7 @@ pub fn merge_interval(old: &Interval, new: &Interval, opts: &MergeOptions) -> In
         Interval { lo, hi }
     };
     // The clamp applies to the bounds widening produced; it never cuts into the inputs.
-    clamp(widened, opts.sem).hull(&hull)
+    clamp(widened, bounds).hull(&hull)
 }
 
 /// Sorted, deduplicated threshold candidates `c - 1, c, c + 1` for every constant `c`.
@@ -82,16 +104,19 @@ fn hi_above(a: Option<i128>, b: Option<i128>) -> bool {
     }
 }
 
-/// Under Java ints, infinite or out-of-range bounds become the Java bounds.
-fn clamp(i: Interval, sem: IntSemantics) -> Interval {
-    match sem {
-        IntSemantics::Unbounded => i,
-        IntSemantics::Java => {
-            let lo = i.lo.unwrap_or(JAVA_MIN).clamp(JAVA_MIN, JAVA_MAX);
-            let hi = i.hi.unwrap_or(JAVA_MAX).clamp(JAVA_MIN, JAVA_MAX);
-            // Both inputs are Java ints, so the hull is non-empty after clamping; keep the
-            // fallback total anyway.
-            Interval::new(Some(lo), Some(hi)).unwrap_or(Interval::most_general(sem))
+/// Under Java ints, infinite or out-of-range bounds become the type's bounds.
+fn clamp(i: Interval, bounds: Option<(i128, i128)>) -> Interval {
+    match bounds {
+        None => i,
+        Some((min, max)) => {
+            let lo = i.lo.unwrap_or(min).clamp(min, max);
+            let hi = i.hi.unwrap_or(max).clamp(min, max);
+            // Both inputs are in the type's range, so the hull is non-empty after clamping;
+            // keep the fallback total anyway.
+            Interval::new(Some(lo), Some(hi)).unwrap_or(Interval {
+                lo: Some(min),
+                hi: Some(max),
+            })
         }
     }
 }

@@ -14,6 +14,9 @@
 //! - `clone()` of an array is a shallow copy.
 //! - `java.util.Objects.requireNonNull(Object)` throws `NullPointerException` on `null` and
 //!   returns its argument otherwise (javac 9+ emits it for `outer.new Inner()`).
+//!
+//! No method on longs, floats or doubles (`Float.isNaN`, `Math.sqrt`, `Long.compare`, …) is
+//! modelled: the bytecode instructions on them are (`eval/arith.rs`, `eval/float.rs`).
 
 use crate::class::{FieldType, Hierarchy};
 use crate::error::EngineError;

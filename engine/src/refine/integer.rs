@@ -1,5 +1,5 @@
-//! Integer refinement (Def. 2.18): partition the interval of `r` and rename `r` to a fresh
-//! reference per part.
+//! Integer refinement (Def. 2.18): partition the interval of `r` (an int or a long) and rename
+//! `r` to a fresh reference per part.
 
 use super::Succ;
 use crate::class::Cond;
@@ -22,7 +22,12 @@ pub fn refine(st: &State, r: Ref, parts: &[Interval]) -> Vec<Succ> {
         .map(|p| {
             let mut s = st.clone();
             let fresh = s.fresh_int();
-            s.heap.insert(fresh, HeapValue::Int(*p));
+            // a long stays a long
+            let v = match st.value(r) {
+                Some(HeapValue::Long(_)) => HeapValue::Long(*p),
+                _ => HeapValue::Int(*p),
+            };
+            s.heap.insert(fresh, v);
             s.rename(r, fresh);
             Succ::new(s)
         })

@@ -134,6 +134,13 @@ impl Interval {
             },
         }
     }
+    /// `[-2^63, 2^63-1]`, the values of a Java `long`.
+    pub fn long_range() -> Interval {
+        Interval {
+            lo: Some(i128::from(i64::MIN)),
+            hi: Some(i128::from(i64::MAX)),
+        }
+    }
     pub fn as_literal(&self) -> Option<i128> {
         match (self.lo, self.hi) {
             (Some(a), Some(b)) if a == b => Some(a),
@@ -309,18 +316,25 @@ impl Interval {
     /// Maps an exact (mathematical) result into the semantics: identity for unbounded, 32-bit
     /// wrap-around for Java (exact where it is representable, otherwise the full int range).
     fn wrap(self, sem: IntSemantics) -> Interval {
+        self.wrap_to(sem, Width::Int)
+    }
+
+    /// [`Interval::wrap`] for a value of `width` bits: under Java ints an exact result outside
+    /// the type's range wraps (exactly where the wrapped values form one interval, else the
+    /// whole range).
+    pub fn wrap_to(self, sem: IntSemantics, width: Width) -> Interval {
         match sem {
             IntSemantics::Unbounded => self,
             IntSemantics::Java => {
-                let full = Interval::most_general(IntSemantics::Java);
+                let full = width.range();
                 if self.is_subset_of(&full) {
                     return self;
                 }
                 if let (Some(lo), Some(hi)) = (self.lo, self.hi) {
-                    let span = 1i128 << 32;
-                    if hi - lo < span {
-                        let wl = wrap32(lo);
-                        let wh = wrap32(hi);
+                    let span = 1i128 << width.bits();
+                    if hi.checked_sub(lo).is_some_and(|d| d < span) {
+                        let wl = width.wrap(lo);
+                        let wh = width.wrap(hi);
                         if wl <= wh {
                             return Interval {
                                 lo: Some(wl),
@@ -412,6 +426,41 @@ impl Interval {
         };
         Interval::new(bound(a)?, bound(b)?)
     }
+}
+
+/// The width of a Java integral type with wrap-around arithmetic: `int` or `long`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Width {
+    Int,
+    Long,
+}
+
+impl Width {
+    pub fn bits(self) -> u32 {
+        match self {
+            Width::Int => 32,
+            Width::Long => 64,
+        }
+    }
+    /// All values of the type.
+    pub fn range(self) -> Interval {
+        match self {
+            Width::Int => Interval::most_general(IntSemantics::Java),
+            Width::Long => Interval::long_range(),
+        }
+    }
+    /// Two's-complement wrap of a value into the type.
+    pub fn wrap(self, v: i128) -> i128 {
+        match self {
+            Width::Int => wrap32(v),
+            Width::Long => wrap64(v),
+        }
+    }
+}
+
+/// Two's-complement wrap of a value into the 64-bit range.
+pub fn wrap64(v: i128) -> i128 {
+    (v as i64) as i128 // truncation keeps the low 64 bits
 }
 
 /// Two's-complement wrap of a value into the 32-bit range.
@@ -532,6 +581,46 @@ mod tests {
             let h = x.hull(&y);
             x.is_subset_of(&h) && y.is_subset_of(&h)
                 && x.intersect(&y).is_none_or(|i| i.is_subset_of(&x) && i.is_subset_of(&y))
+        }
+    }
+
+    #[test]
+    fn long_wrap_is_exact_or_the_whole_range() {
+        let sem = IntSemantics::Java;
+        let max = Interval::literal(i128::from(i64::MAX));
+        let one = Interval::literal(1);
+        let sum = Interval::exact(crate::state::ArithOp::Add, &max, &one);
+        assert_eq!(
+            sum.wrap_to(sem, Width::Long),
+            Interval::literal(i128::from(i64::MIN))
+        );
+        // an int-range interval is left alone at 64 bits, unlike at 32 bits
+        let big = Interval::literal(JAVA_MAX + 1);
+        assert_eq!(big.wrap_to(sem, Width::Long), big);
+        assert_eq!(big.wrap_to(sem, Width::Int), Interval::literal(JAVA_MIN));
+        // unbounded: no wrap at all
+        assert_eq!(sum.wrap_to(IntSemantics::Unbounded, Width::Long), sum);
+        // straddling the boundary: the whole range
+        let near = Interval::new(Some(i128::from(i64::MAX) - 1), Some(i128::from(i64::MAX)));
+        let s2 = Interval::exact(crate::state::ArithOp::Add, &near.unwrap(), &one);
+        assert_eq!(s2.wrap_to(sem, Width::Long), Interval::long_range());
+    }
+
+    quickcheck! {
+        fn long_ops_contain_the_jvm_results(p: i64, w: u16, q: i64) -> bool {
+            use crate::state::ArithOp::*;
+            let lo = i128::from(p);
+            let x = Interval::new(Some(lo), Some((lo + i128::from(w)).min(i128::from(i64::MAX))))
+                .unwrap();
+            let y = Interval::literal(i128::from(q));
+            let sem = IntSemantics::Java;
+            let op = |o, a: &Interval, b: &Interval| Interval::exact(o, a, b).wrap_to(sem, Width::Long);
+            op(Add, &x, &y).contains(i128::from(p.wrapping_add(q)))
+                && op(Sub, &x, &y).contains(i128::from(p.wrapping_sub(q)))
+                && op(Mul, &x, &y).contains(i128::from(p.wrapping_mul(q)))
+                && op(Neg, &x, &x).contains(i128::from(p.wrapping_neg()))
+                && (q == 0 || op(Div, &x, &y).contains(i128::from(p.wrapping_div(q))))
+                && (q == 0 || op(Rem, &x, &y).contains(i128::from(p.wrapping_rem(q))))
         }
     }
 }

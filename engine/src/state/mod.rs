@@ -13,7 +13,7 @@ pub mod text;
 mod value;
 
 pub use frame::{Frame, MethodId};
-pub use interval::{wrap32, IntSemantics, Interval, JAVA_MAX, JAVA_MIN};
+pub use interval::{wrap32, wrap64, IntSemantics, Interval, Width, JAVA_MAX, JAVA_MIN};
 pub use predicates::{fmt_fields, FieldSet, MustReach, Predicates};
 pub use refs::Ref;
 pub use value::{display_type, parse_type, HeapValue};
@@ -122,6 +122,13 @@ impl State {
         self.heap.insert(r, HeapValue::Int(v));
         r
     }
+    /// A fresh primitive reference (`i<n>`) pointing to `v` (an int, long, float or double).
+    pub fn new_prim(&mut self, v: HeapValue) -> Ref {
+        debug_assert!(v.is_primitive());
+        let r = self.fresh_int();
+        self.heap.insert(r, v);
+        r
+    }
     /// A fresh object reference pointing to `v`.
     pub fn new_obj(&mut self, v: HeapValue) -> Ref {
         let r = self.fresh_obj();
@@ -150,6 +157,14 @@ impl State {
     }
     pub fn int(&self, r: Ref) -> Option<&Interval> {
         self.heap.get(&r).and_then(HeapValue::as_int)
+    }
+    /// The interval of an int-like or long value.
+    pub fn integral(&self, r: Ref) -> Option<&Interval> {
+        self.heap.get(&r).and_then(HeapValue::as_integral)
+    }
+    /// Whether `r` holds a category-2 value (long or double).
+    pub fn is_wide(&self, r: Ref) -> bool {
+        self.heap.get(&r).is_some_and(HeapValue::is_wide)
     }
 
     /// The root references: locals, stack slots and pending exceptions of all frames, static
@@ -286,11 +301,11 @@ impl State {
         for r in self.all_refs() {
             match (r, self.heap.get(&r)) {
                 (_, None) => return Err(format!("{r} has no heap value")),
-                (Ref::Int(_), Some(v)) if v.as_int().is_none() => {
+                (Ref::Int(_), Some(v)) if !v.is_primitive() => {
                     return Err(format!("{r} is an integer reference but points to {v}"))
                 }
-                (Ref::Obj(_), Some(HeapValue::Int(i))) => {
-                    return Err(format!("{r} is an object reference but points to {i}"))
+                (Ref::Obj(_), Some(v)) if v.is_primitive() => {
+                    return Err(format!("{r} is an object reference but points to {v}"))
                 }
                 _ => {}
             }

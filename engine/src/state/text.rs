@@ -446,9 +446,13 @@ fn parse_value(c: &mut Cursor<'_>) -> Result<HeapValue, String> {
             c.pos += end + 1;
             Ok::<_, String>(&r[..end + 1])
         })?;
-        return Interval::parse(t)
-            .map(HeapValue::Int)
-            .ok_or_else(|| format!("bad interval `{t}`"));
+        let iv = Interval::parse(t).ok_or_else(|| format!("bad interval `{t}`"))?;
+        // `[≥0]L` is a long
+        if c.rest().starts_with('L') {
+            c.pos += 1;
+            return Ok(HeapValue::Long(iv));
+        }
+        return Ok(HeapValue::Int(iv));
     }
     let n = r
         .find(|ch: char| !(ch.is_alphanumeric() || "-./$_[]".contains(ch)) || ch == '(')
@@ -460,6 +464,19 @@ fn parse_value(c: &mut Cursor<'_>) -> Result<HeapValue, String> {
         return Interval::parse(head)
             .map(HeapValue::Int)
             .ok_or_else(|| format!("bad integer `{head}`"));
+    }
+    // longs: `5L`, `-3L`, `ZL`
+    if let Some(num) = head.strip_suffix('L') {
+        if num == "Z" || num == "ℤ" || num.parse::<i128>().is_ok() {
+            return Interval::parse(num)
+                .map(HeapValue::Long)
+                .ok_or_else(|| format!("bad long `{head}`"));
+        }
+    }
+    match head {
+        "float" => return Ok(HeapValue::Float),
+        "double" => return Ok(HeapValue::Double),
+        _ => {}
     }
     let ty = parse_type(head).ok_or_else(|| format!("bad type name `{head}`"))?;
     if !c.rest().starts_with('(') {

@@ -8,8 +8,17 @@ use std::fmt;
 /// A heap value. `null` is not a heap value: it is the reference [`Ref::Null`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum HeapValue {
-    /// An integer interval (a literal when both bounds agree).
+    /// An integer interval (a literal when both bounds agree): an `int` (or byte, short, char,
+    /// boolean) value.
     Int(Interval),
+    /// A `long` value: an integer interval like [`HeapValue::Int`], kept apart because a long is
+    /// one category-2 value on the stack and wraps at 64 bits under `--ints java`. Printed
+    /// with a suffix `L` (`5L`, `[≥0]L`, `ZL`).
+    Long(Interval),
+    /// A `float` value, abstracted coarsely (spec §1): any float, NaN included.
+    Float,
+    /// A `double` value, abstracted coarsely: any double, NaN included.
+    Double,
     /// `C(?)`: null, or an object of type `C` or any subtype; nothing else known.
     Unknown { ty: String },
     /// `C(…)`: an existing object of type `C` or a subtype whose fields are not realized.
@@ -71,19 +80,41 @@ impl HeapValue {
         }
     }
 
+    /// The interval of an `int`-like or `long` value.
+    pub fn as_integral(&self) -> Option<&Interval> {
+        match self {
+            HeapValue::Int(i) | HeapValue::Long(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// Whether the value is a primitive (held by an `i<n>` reference).
+    pub fn is_primitive(&self) -> bool {
+        matches!(
+            self,
+            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float | HeapValue::Double
+        )
+    }
+
+    /// Whether the value is a category-2 value (long or double: one stack entry, two local
+    /// slots, and one unit for `pop2`/`dup2`).
+    pub fn is_wide(&self) -> bool {
+        matches!(self, HeapValue::Long(_) | HeapValue::Double)
+    }
+
     /// The static type bound (class or array descriptor) of an object value.
     pub fn type_name(&self) -> Option<&str> {
         match self {
             HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => Some(ty),
             HeapValue::Object { class, .. } => Some(class),
             HeapValue::Array { ty, .. } => Some(ty),
-            HeapValue::Int(_) => None,
+            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float | HeapValue::Double => None,
         }
     }
 
     /// Whether the value is known to be a non-null object.
     pub fn exists(&self) -> bool {
-        !matches!(self, HeapValue::Unknown { .. } | HeapValue::Int(_))
+        !matches!(self, HeapValue::Unknown { .. }) && !self.is_primitive()
     }
 }
 
@@ -146,6 +177,9 @@ impl fmt::Display for HeapValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             HeapValue::Int(i) => write!(f, "{i}"),
+            HeapValue::Long(i) => write!(f, "{i}L"),
+            HeapValue::Float => f.write_str("float"),
+            HeapValue::Double => f.write_str("double"),
             HeapValue::Unknown { ty } => write!(f, "{}(?)", display_type(ty)),
             HeapValue::Abstract { ty } => write!(f, "{}(…)", display_type(ty)),
             HeapValue::Object { class, fields } => {

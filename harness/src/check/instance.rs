@@ -373,8 +373,8 @@ pub fn walk_shape<'a>(
 
 /// The values at the frame positions [`walk_shape`] visits (every one where `s` has no
 /// integer reference), into `out` (cleared first). Call only after [`frames_control`] held.
-/// `false` if a position where `s` has an integer reference holds anything but an int (or
-/// an unusable local): only the plain walk decides that case (an uninitialized object there
+/// `false` if a position where `s` has an integer reference holds anything but a primitive
+/// (or an unusable local): only the plain walk decides that case (an uninitialized object there
 /// is accepted or not depending on the order of the visits).
 pub fn shape_key_into(frames: &[CFrame], s: &State, out: &mut Vec<CValue>) -> bool {
     out.clear();
@@ -384,14 +384,14 @@ pub fn shape_key_into(frames: &[CFrame], s: &State, out: &mut Vec<CValue>) -> bo
             let v = cf.locals.get(slot).copied().unwrap_or(CValue::Top);
             if !r.is_int() {
                 out.push(v);
-            } else if !matches!(v, CValue::Int(_) | CValue::Top) {
+            } else if !(is_primitive(v) || v == CValue::Top) {
                 return false;
             }
         }
         for (r, v) in sf.stack.iter().rev().zip(&cf.stack) {
             if !r.is_int() {
                 out.push(*v);
-            } else if !matches!(v, CValue::Int(_)) {
+            } else if !is_primitive(*v) {
                 return false;
             }
         }
@@ -399,8 +399,30 @@ pub fn shape_key_into(frames: &[CFrame], s: &State, out: &mut Vec<CValue>) -> bo
     true
 }
 
-/// Adds the frame positions [`walk_shape`] left out to its witness `w`: each int in its
-/// interval and equal to any other value of its reference. Only where [`shape_key_into`]
+/// Ints, longs, floats and doubles: values without identity, so the order in which their
+/// positions are compared does not matter.
+fn is_primitive(v: CValue) -> bool {
+    matches!(
+        v,
+        CValue::Int(_) | CValue::Long(_) | CValue::Float(_) | CValue::Double(_)
+    )
+}
+
+/// Whether the run's value `v` is an instance of the primitive heap value `hv` of `s`: the
+/// kinds agree and an integer or long lies in its interval; floats are coarse (any float is an
+/// instance of `float`).
+fn primitive_holds(hv: &HeapValue, v: CValue) -> bool {
+    match (hv, v) {
+        (HeapValue::Int(iv), CValue::Int(x)) => iv.contains(i128::from(x)),
+        (HeapValue::Long(iv), CValue::Long(x)) => iv.contains(i128::from(x)),
+        (HeapValue::Float, CValue::Float(_)) => true,
+        (HeapValue::Double, CValue::Double(_)) => true,
+        _ => false,
+    }
+}
+
+/// Adds the frame positions [`walk_shape`] left out to its witness `w`: each primitive an
+/// instance of its value ([`primitive_holds`]) and equal to any other value of its reference. Only where [`shape_key_into`]
 /// returned `true`. The failure has no reason.
 pub fn bind_int_roots(
     frames: &[CFrame],
@@ -418,8 +440,8 @@ pub fn bind_int_roots(
         if let Some(prev) = w.map.get(&r) {
             return if *prev == v { Ok(()) } else { fail() };
         }
-        match (v, idx.value(r).and_then(HeapValue::as_int)) {
-            (CValue::Int(x), Some(iv)) if iv.contains(i128::from(x)) => {
+        match idx.value(r) {
+            Some(hv) if primitive_holds(hv, v) => {
                 w.map.insert(r, v);
                 Ok(())
             }
@@ -903,19 +925,18 @@ impl<'a> Walk<'a> {
                 }
             }
             Ref::Int(_) => {
-                let Some(iv) = self.idx.value(r).and_then(HeapValue::as_int) else {
+                let Some(hv) = self.idx.value(r).filter(|v| v.is_primitive()) else {
                     return self.fail(Condition::Integer, || {
-                        format!("{}: {r} has no interval in s", self.path())
+                        format!("{}: {r} has no primitive value in s", self.path())
                     });
                 };
-                match v {
-                    CValue::Int(x) if iv.contains(i128::from(x)) => {
-                        self.bind(r, v);
-                        Ok(())
-                    }
-                    _ => self.fail(Condition::Integer, || {
-                        format!("{}: {r} = {iv} in s, the run has {}", self.path(), show(&v))
-                    }),
+                if primitive_holds(hv, v) {
+                    self.bind(r, v);
+                    Ok(())
+                } else {
+                    self.fail(Condition::Integer, || {
+                        format!("{}: {r} = {hv} in s, the run has {}", self.path(), show(&v))
+                    })
                 }
             }
             Ref::Obj(_) => self.visit_object(r, v),
@@ -968,9 +989,10 @@ impl<'a> Walk<'a> {
         let obj = self.concrete(id, r)?;
         self.bind(r, v);
         match hv {
-            HeapValue::Int(_) => self.fail(Condition::Object, || {
-                format!("{}: {r} is an integer in s", self.path())
-            }),
+            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float | HeapValue::Double => self
+                .fail(Condition::Object, || {
+                    format!("{}: {r} is a primitive in s", self.path())
+                }),
             HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
                 if !self.type_ok(obj, ty) {
                     return self.fail(Condition::Object, || {

@@ -42,7 +42,7 @@ use crate::trace::{
 };
 use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
-use jtg_engine::state::{wrap32, ArithOp, IntSemantics, MethodId, Ref, Subtyping};
+use jtg_engine::state::{wrap32, wrap64, ArithOp, IntSemantics, MethodId, Ref, Subtyping};
 use jtg_engine::{Graph, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
@@ -1000,7 +1000,13 @@ impl<'g> Matcher<'g> {
                 }
                 Label::Arith { res, op, a, b } => {
                     let Some(dst) = dst else { continue };
-                    let (Some(CValue::Int(r)), Some(x)) = (dst.get(*res), value(src, a)) else {
+                    // the result's kind says whether the operation is on ints or longs
+                    let (r, wrap): (i128, fn(i128) -> i128) = match dst.get(*res) {
+                        Some(CValue::Int(r)) => (i128::from(r), wrap32),
+                        Some(CValue::Long(r)) => (i128::from(r), wrap64),
+                        _ => continue,
+                    };
+                    let Some(x) = value(src, a) else {
                         continue;
                     };
                     let y = match b {
@@ -1017,9 +1023,9 @@ impl<'g> Matcher<'g> {
                     };
                     let want = match self.sem {
                         IntSemantics::Unbounded => exact,
-                        IntSemantics::Java => wrap32(exact),
+                        IntSemantics::Java => wrap(exact),
                     };
-                    if i128::from(r) != want {
+                    if r != want {
                         return Err(why(&|| {
                             format!(
                                 "label `{l}` does not hold: the run computed {r} from {x}{}",
@@ -1049,6 +1055,7 @@ fn value(w: &Witness, o: &Operand) -> Option<i128> {
         Operand::Lit(v) => Some(*v),
         Operand::Ref(r) => match w.get(*r)? {
             CValue::Int(x) => Some(i128::from(x)),
+            CValue::Long(x) => Some(i128::from(x)),
             _ => None,
         },
     }
@@ -1079,7 +1086,8 @@ fn exact(op: ArithOp, x: i128, y: Option<i128>) -> Option<i128> {
 }
 
 /// The first step whose instruction overflows 32 bits (`iadd`, `isub`, `imul`, `idiv`, `ineg`,
-/// `iinc` whose mathematical result differs from the JVM's). Under unbounded integers the run
+/// `iinc` whose mathematical result differs from the JVM's) or 64 bits (the same `l…`
+/// instructions). Under unbounded integers the run
 /// leaves the model there: the engine's labels and intervals denote mathematical integers.
 pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
     /// A step's instruction, by the run's own method number or, for runs without one, by a
@@ -1113,15 +1121,20 @@ pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
         let f = frame.unwrap_or_else(|| run.top_frame(i));
         let int = |k: usize| match f.stack.get(k) {
             Some(CValue::Int(v)) => Some(i128::from(*v)),
+            Some(CValue::Long(v)) => Some(i128::from(*v)),
             _ => None,
+        };
+        let wrap = match insn {
+            Insn::Arith(Kind::Long, _) => wrap64,
+            _ => wrap32,
         };
         let res = match insn {
             Insn::IInc { index, delta } => match f.locals.get(usize::from(index)) {
                 Some(CValue::Int(v)) => Some(i128::from(*v) + i128::from(delta)),
                 _ => None,
             },
-            Insn::Arith(Kind::Int, Op::Neg) => int(0).map(|a| -a),
-            Insn::Arith(Kind::Int, op) => match (int(1), int(0)) {
+            Insn::Arith(Kind::Int | Kind::Long, Op::Neg) => int(0).map(|a| -a),
+            Insn::Arith(Kind::Int | Kind::Long, op) => match (int(1), int(0)) {
                 (Some(a), Some(b)) => match op {
                     Op::Add => Some(a + b),
                     Op::Sub => Some(a - b),
@@ -1133,7 +1146,7 @@ pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
             },
             _ => None,
         };
-        if res.is_some_and(|v| v != wrap32(v)) {
+        if res.is_some_and(|v| v != wrap(v)) {
             return Some(i);
         }
     }
@@ -1147,7 +1160,7 @@ fn arith_insn(prog: &Program, class: &str, method: &str, desc: &str, pc: u32) ->
     let insn = meth.code.as_ref()?.at(pc)?;
     match insn {
         Insn::IInc { .. }
-        | Insn::Arith(Kind::Int, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Neg) => {
+        | Insn::Arith(Kind::Int | Kind::Long, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Neg) => {
             Some(insn.clone())
         }
         _ => None,

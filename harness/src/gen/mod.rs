@@ -286,6 +286,11 @@ impl<'a> Generator<'a> {
                     let c = b.start_int(iv, lengths.contains(&r))?;
                     b.map.insert(r, c);
                 }
+                HeapValue::Long(_) | HeapValue::Float | HeapValue::Double => {
+                    return Err(GenError::Unsupported(format!(
+                        "{r} = {v}: the generator draws no long, float or double inputs"
+                    )))
+                }
                 HeapValue::Object { class, .. } => {
                     let c = b.out.new_obj(HeapValue::Object {
                         class: class.clone(),

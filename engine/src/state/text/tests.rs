@@ -114,7 +114,13 @@ impl Arbitrary for ArbState {
                     2 => Interval::at_least(lo.into()),
                     _ => Interval::new(Some(lo.into()), Some((lo + 3).into())).unwrap(),
                 };
-                s.new_int(iv)
+                // every primitive kind: int, long, float, double
+                match u8::arbitrary(g) % 6 {
+                    0 => s.new_prim(HeapValue::Long(iv)),
+                    1 => s.new_prim(HeapValue::Float),
+                    2 => s.new_prim(HeapValue::Double),
+                    _ => s.new_int(iv),
+                }
             })
             .collect();
         let objs: Vec<Ref> = (0..n_obj).map(|_| s.fresh_obj()).collect();
@@ -212,4 +218,37 @@ fn end_with_frames_is_rejected() {
     let s = parse_state("A.m()V 00 | ε | ε\nend: return", &TextContext::plain());
     assert!(s.is_err());
     let _ = End::Return(None);
+}
+
+#[test]
+fn longs_and_floats_print_and_parse() {
+    let m = MethodId::new("Wide", "f", "(JFD)V");
+    let ctx = TextContext::for_method(m, &NoNames);
+    let text = "00 | l0: i1, l2: i2, l3: i3, l5: i4 | i5, i6\n\
+                i1: ZL  i2: float  i3: double  i4: [≥0]L  i5: -7L  i6: [1,5]L";
+    let s = parse_state(text, &ctx).unwrap();
+    assert_eq!(s.value(Ref::Int(1)), Some(&HeapValue::Long(Interval::TOP)));
+    assert_eq!(s.value(Ref::Int(2)), Some(&HeapValue::Float));
+    assert_eq!(s.value(Ref::Int(3)), Some(&HeapValue::Double));
+    assert_eq!(
+        s.value(Ref::Int(4)),
+        Some(&HeapValue::Long(Interval::at_least(0)))
+    );
+    assert_eq!(
+        s.value(Ref::Int(5)),
+        Some(&HeapValue::Long(Interval::literal(-7)))
+    );
+    assert_eq!(print_state(&s, &ctx), text);
+    // ASCII interval spellings and the `(-∞,0]` form take the suffix too
+    let s = parse_state("00 | ε | i1, i2\ni1: (-inf,0]L  i2: [>0]L", &ctx).unwrap();
+    assert_eq!(
+        s.value(Ref::Int(1)),
+        Some(&HeapValue::Long(Interval::at_most(0)))
+    );
+    assert_eq!(
+        s.value(Ref::Int(2)),
+        Some(&HeapValue::Long(Interval::at_least(1)))
+    );
+    // a primitive behind an object reference is rejected
+    assert!(parse_state("00 | ε | o1\no1: float", &ctx).is_err());
 }
