@@ -56,7 +56,8 @@ impl Kind {
     const ALL: [Kind; 5] = [Kind::Int, Kind::Long, Kind::Float, Kind::Double, Kind::Ref];
 }
 
-/// Element kind of array loads, stores and `newarray`. `Byte` also stands for boolean arrays.
+/// Element kind of array loads, stores and `newarray`. `baload`/`bastore` serve byte and boolean
+/// arrays alike (`Byte`); `Boolean` is only the `newarray` of a `boolean[]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ArrayKind {
     Int,
@@ -67,6 +68,7 @@ pub enum ArrayKind {
     Byte,
     Char,
     Short,
+    Boolean,
 }
 
 impl ArrayKind {
@@ -88,7 +90,7 @@ impl ArrayKind {
             ArrayKind::Float => 2,
             ArrayKind::Double => 3,
             ArrayKind::Ref => 4,
-            ArrayKind::Byte => 5,
+            ArrayKind::Byte | ArrayKind::Boolean => 5,
             ArrayKind::Char => 6,
             ArrayKind::Short => 7,
         }
@@ -100,6 +102,7 @@ impl ArrayKind {
             ArrayKind::Char => 5,
             ArrayKind::Float => 6,
             ArrayKind::Double => 7,
+            ArrayKind::Boolean => 4,
             ArrayKind::Byte => 8,
             ArrayKind::Short => 9,
             ArrayKind::Int => 10,
@@ -117,6 +120,7 @@ impl ArrayKind {
             ArrayKind::Double => "double",
             ArrayKind::Ref => "reference",
             ArrayKind::Byte => "byte",
+            ArrayKind::Boolean => "boolean",
             ArrayKind::Char => "char",
             ArrayKind::Short => "short",
         }
@@ -957,7 +961,8 @@ fn decode_one(r: &mut Reader<'_>, cp: &ConstantPool<'_>) -> Result<Insn, ClassEr
         0xbc => {
             let atype = r.u8()?;
             NewArray(match atype {
-                4 | 8 => ArrayKind::Byte,
+                4 => ArrayKind::Boolean,
+                8 => ArrayKind::Byte,
                 5 => ArrayKind::Char,
                 6 => ArrayKind::Float,
                 7 => ArrayKind::Double,

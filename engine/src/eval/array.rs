@@ -47,6 +47,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             let comp = match kind {
                 ArrayKind::Int => "I",
                 ArrayKind::Byte => "B",
+                ArrayKind::Boolean => "Z",
                 ArrayKind::Char => "C",
                 ArrayKind::Short => "S",
                 ArrayKind::Long => "J",
@@ -54,8 +55,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 ArrayKind::Double => "D",
                 other => return Err(ex.unsupported(format!("{other:?} arrays"))),
             };
-            // `newarray T_BOOLEAN` decodes as a byte array kind unless the decoder says
-            // otherwise; either way the elements are 0 by default.
+            // the elements are 0 (false) by default
             new_array(ex, &format!("[{comp}"), 1)
         }
         Insn::ANewArray(c) => {
