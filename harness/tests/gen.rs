@@ -1,7 +1,7 @@
 //! `jtg_harness::gen`: random concrete instances of start states (`make fixtures` first).
 
 mod common;
-use common::fixtures;
+use common::{fixtures, suite};
 
 use jtg_engine::class::ClassPath;
 use jtg_engine::instance_of::is_instance;
@@ -21,20 +21,6 @@ fn repo() -> PathBuf {
 
 fn program() -> Program {
     Program::new(ClassPath::from_paths(&[fixtures()]).expect("fixture class path"))
-}
-
-/// `(method, start state file)` entries of java-fixtures/suite.txt.
-fn suite() -> Vec<(String, Option<String>)> {
-    let text = std::fs::read_to_string(repo().join("java-fixtures/suite.txt")).expect("suite");
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            let mut p = l.split_whitespace();
-            let m = p.next().expect("method").to_string();
-            (m, p.next().map(str::to_string))
-        })
-        .collect()
 }
 
 fn start(prog: &Program, m: &MethodId, file: Option<&str>, sem: IntSemantics) -> State {

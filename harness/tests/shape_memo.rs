@@ -5,7 +5,7 @@
 //! result with and without the memo, on the recorded trace and on its materialised steps.
 
 mod common;
-use common::fixtures;
+use common::{fixture_sources, fixtures, suite};
 
 use jtg_engine::class::ClassPath;
 use jtg_engine::state::text::{parse_state, TextContext};
@@ -15,28 +15,10 @@ use jtg_harness::check::mutate::{mutants, sample};
 use jtg_harness::check::path::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Recorded};
 use jtg_harness::check::Target;
 use jtg_harness::gen::{GenConfig, Generator};
-use std::path::PathBuf;
 
 const SEM: IntSemantics = IntSemantics::Unbounded;
 const INPUTS: u64 = 12;
 const MUTANTS: usize = 16;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../java-fixtures")
-}
-
-fn suite() -> Vec<(String, Option<String>)> {
-    let text = std::fs::read_to_string(root().join("suite.txt")).expect("suite.txt");
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            let mut parts = l.split_whitespace();
-            let m = parts.next().unwrap_or_default().to_string();
-            (m, parts.next().map(str::to_string))
-        })
-        .collect()
-}
 
 fn extent(run: &dyn ConcreteRun, prog: &Program) -> Extent {
     match first_overflow(run, prog) {
@@ -71,7 +53,8 @@ fn shape_memo_gives_the_plain_walks_results() {
         let ctx = TextContext::for_method(m.clone(), &prog);
         let st = match &start {
             Some(f) => {
-                let text = std::fs::read_to_string(root().join("start").join(f)).expect("start");
+                let text = std::fs::read_to_string(fixture_sources().join("start").join(f))
+                    .expect("start");
                 parse_state(&text, &ctx).expect("start state")
             }
             None => prog.default_start(&m, SEM).expect("default start"),

@@ -3,7 +3,7 @@
 //! engine's graph. One test binary, so one JVM for all runs.
 
 mod common;
-use common::fixtures;
+use common::{fixture_sources, fixtures, suite};
 
 use jtg_engine::class::ClassPath;
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
@@ -12,27 +12,9 @@ use jtg_engine::{build_graph, Options, Program};
 use jtg_harness::check::path::Matcher;
 use jtg_harness::check::{check_run, Summary, Target, Verdict};
 use jtg_harness::gen::{GenConfig, Generator};
-use std::path::PathBuf;
 
 const INPUTS: u64 = 1000;
 const SEED: u64 = 1;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../java-fixtures")
-}
-
-fn suite() -> Vec<(String, Option<String>)> {
-    let text = std::fs::read_to_string(root().join("suite.txt")).expect("suite.txt");
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            let mut parts = l.split_whitespace();
-            let m = parts.next().unwrap_or_default().to_string();
-            (m, parts.next().map(str::to_string))
-        })
-        .collect()
-}
 
 fn check_suite(sem: IntSemantics) {
     let prog = Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"));
@@ -43,7 +25,8 @@ fn check_suite(sem: IntSemantics) {
         let ctx = TextContext::for_method(m.clone(), &prog);
         let st = match &start {
             Some(f) => {
-                let text = std::fs::read_to_string(root().join("start").join(f)).expect("start");
+                let text = std::fs::read_to_string(fixture_sources().join("start").join(f))
+                    .expect("start");
                 parse_state(&text, &ctx).expect("start state")
             }
             None => prog.default_start(&m, sem).expect("default start"),
