@@ -35,7 +35,8 @@
 //!   other) needs `♦` at the MRP of the common prefix (l); `⟲` does not admit DAGs.
 
 use crate::state::{display_type, End, FieldSet, HeapValue, Interval, Ref, State, Subtyping};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 
 mod signature;
@@ -330,7 +331,52 @@ impl<'a> LockStep<'a> {
                 }
             }
         }
+        self.check_mapped_equalities()?;
         Ok(self.map)
+    }
+
+    /// (f) on the walked positions alone, before the positions of `s'` are enumerated: two
+    /// objects of `s` whose first positions hold the same object of `s'`, or two objects of
+    /// `s'` related by `=?`, must be equal or `=?` in `s`. Every pair of the walk is the pair of a
+    /// realized position that [`Positions::check_realized_equalities`] checks too, so this only
+    /// finds its failures sooner (the states at one program position mostly differ here).
+    fn check_mapped_equalities(&self) -> Result<(), Mismatch> {
+        let mut of: BTreeMap<Ref, Vec<Ref>> = BTreeMap::new();
+        for (&r, &r2) in &self.map {
+            if r.is_obj() && r2.is_obj() {
+                of.entry(r2).or_default().push(r);
+            }
+        }
+        let need = |r: Ref, q: Ref, why: &dyn Fn() -> String| {
+            if r == q || self.g.preds.may_equal(r, q) {
+                return Ok(());
+            }
+            let at = |t: Ref| self.first.get(&t).map_or("?".into(), |&p| self.name(p));
+            Err(no(
+                'f',
+                format!(
+                    "{} at {} and {}, where s has {r} and {q} without {r}=?{q}",
+                    why(),
+                    at(r),
+                    at(q)
+                ),
+            ))
+        };
+        for (&x, rs) in &of {
+            for (k, &r) in rs.iter().enumerate() {
+                for &q in &rs[k + 1..] {
+                    need(r, q, &|| format!("s' has {x}"))?;
+                }
+            }
+        }
+        for &(a, b) in &self.sp.preds.may_equal {
+            for &r in of.get(&a).into_iter().flatten() {
+                for &q in of.get(&b).into_iter().flatten() {
+                    need(r, q, &|| format!("s' has {a}=?{b}"))?;
+                }
+            }
+        }
+        Ok(())
     }
 
     fn name(&self, id: usize) -> String {
@@ -596,6 +642,15 @@ struct Positions<'a> {
     nodes: Vec<Node<'a>>,
     /// The nodes holding each object reference of `s'`.
     by_ref: BTreeMap<Ref, Vec<usize>>,
+    /// The first node of each distinct (MRP reference, suffix) among `by_ref[x]`: the
+    /// predicate conditions look at these once per pair of predicates, so they are kept.
+    tags: HashMap<Ref, Vec<usize>>,
+    /// The distinct MRP references of the tags of each `x`, sorted.
+    mrps: HashMap<Ref, Vec<Ref>>,
+    /// Per root: every node below it has an MRP reference with `♦` in `s`, and one with
+    /// `⟲∅` in `s` (then (l), resp. (m), cannot fail there).
+    root_non_tree: Vec<bool>,
+    root_any_cycle: Vec<bool>,
     /// The suffixes of the nodes, interned: equal suffixes have one number, so the relations
     /// of positions below one reference of `s` (same, cycle, DAG) need no step vectors.
     suffixes: Vec<Suffix<'a>>,
@@ -610,12 +665,16 @@ impl<'a> Positions<'a> {
             roots: roots.iter().map(|r| r.0).collect(),
             nodes: Vec::new(),
             by_ref: BTreeMap::new(),
+            tags: HashMap::default(),
+            mrps: HashMap::default(),
+            root_non_tree: Vec::new(),
+            root_any_cycle: Vec::new(),
             suffixes: vec![Suffix {
                 up: 0,
                 step: None,
                 len: 0,
             }],
-            suffix_ids: HashMap::new(),
+            suffix_ids: HashMap::default(),
         };
         for (k, (_, r, r2)) in roots.iter().enumerate() {
             if !r2.is_obj() {
@@ -637,6 +696,30 @@ impl<'a> Positions<'a> {
         }
         for (i, n) in p.nodes.iter().enumerate() {
             p.by_ref.entry(n.r2).or_default().push(i);
+        }
+        let mut seen = HashSet::default();
+        for (&x, ids) in &p.by_ref {
+            seen.clear();
+            let nodes = &p.nodes;
+            let tags: Vec<usize> = ids
+                .iter()
+                .copied()
+                .filter(|&i| seen.insert((nodes[i].t, nodes[i].sfx)))
+                .collect();
+            let mut mrps: Vec<Ref> = tags.iter().map(|&i| nodes[i].t).collect();
+            mrps.sort_unstable();
+            mrps.dedup();
+            p.tags.insert(x, tags);
+            p.mrps.insert(x, mrps);
+        }
+        p.root_non_tree = vec![true; roots.len()];
+        p.root_any_cycle = vec![true; roots.len()];
+        let mut seen = HashSet::default();
+        for n in &p.nodes {
+            if seen.insert((n.root, n.t)) {
+                p.root_non_tree[n.root] &= g.preds.is_non_tree(n.t);
+                p.root_any_cycle[n.root] &= p.any_cycle(n.t);
+            }
         }
         Ok(p)
     }
@@ -903,17 +986,36 @@ impl<'a> Positions<'a> {
         Ok(())
     }
 
-    /// One node per distinct (MRP reference, suffix) of `x`.
-    fn tags(&self, x: Ref) -> Vec<usize> {
-        let mut seen = BTreeSet::new();
-        let mut out = Vec::new();
-        for &i in self.by_ref.get(&x).into_iter().flatten() {
-            let n = &self.nodes[i];
-            if seen.insert((n.t, n.sfx)) {
-                out.push(i);
-            }
-        }
-        out
+    /// One node per distinct (MRP reference, suffix) of `x`, in node order.
+    fn tags(&self, x: Ref) -> &[usize] {
+        self.tags.get(&x).map_or(&[], Vec::as_slice)
+    }
+
+    fn mrps(&self, x: Ref) -> &[Ref] {
+        self.mrps.get(&x).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether every pair of tags of `x` and `y` surely passes (g)–(i), decided on their MRP
+    /// references alone: two different ones are `%$` in `s`, and a common one has the
+    /// self-sharing permission (and, with `cycles`, admits cycles through any fields). Merged
+    /// states have these predicates almost everywhere, and then the pairs of tags, whose
+    /// number is the product of two path counts, need not be looked at. "No" only means: look.
+    fn pairs_surely_fine(&self, x: Ref, y: Ref, cycles: bool) -> bool {
+        let (tx, ty) = (self.mrps(x), self.mrps(y));
+        tx.iter().all(|&ta| {
+            ty.iter().all(|&tb| {
+                if ta == tb {
+                    self.self_share(ta) && (!cycles || self.any_cycle(ta))
+                } else {
+                    self.g.preds.joins(ta, tb)
+                }
+            })
+        })
+    }
+
+    /// `t⟲∅` in `s`: cycles below `t` through any fields.
+    fn any_cycle(&self, t: Ref) -> bool {
+        self.g.preds.cyclic(t).is_some_and(|f| f.is_empty())
     }
 
     /// (g): an equality (same reference or `=?` in `s'`) between positions `a` and `b` of
@@ -967,6 +1069,9 @@ impl<'a> Positions<'a> {
 
     fn check_hidden_equalities(&self) -> Result<(), Mismatch> {
         for &x in self.by_ref.keys() {
+            if self.pairs_surely_fine(x, x, true) {
+                continue;
+            }
             let tags = self.tags(x);
             for (k, &a) in tags.iter().enumerate() {
                 for &b in &tags[k + 1..] {
@@ -975,8 +1080,11 @@ impl<'a> Positions<'a> {
             }
         }
         for &(x, y) in &self.sp.preds.may_equal {
-            for a in self.tags(x) {
-                for b in self.tags(y) {
+            if self.pairs_surely_fine(x, y, true) {
+                continue;
+            }
+            for &a in self.tags(x) {
+                for &b in self.tags(y) {
                     self.hidden_equality(a, b, &|| format!("s' has {x}=?{y}"))?;
                 }
             }
@@ -1006,8 +1114,11 @@ impl<'a> Positions<'a> {
     /// (h)/(i): every `%$` of `s'` at the MRPs of its positions.
     fn check_joins(&self) -> Result<(), Mismatch> {
         for &(x, y) in &self.sp.preds.joins {
-            for a in self.tags(x) {
-                for b in self.tags(y) {
+            if self.pairs_surely_fine(x, y, false) {
+                continue;
+            }
+            for &a in self.tags(x) {
+                for &b in self.tags(y) {
                     let (ta, tb) = (self.nodes[a].t, self.nodes[b].t);
                     let at = || format!("s' has {x}%${y} at {} and {}", self.name(a), self.name(b));
                     match self.relation(a, b) {
@@ -1038,7 +1149,7 @@ impl<'a> Positions<'a> {
     /// (j) `♦` and (k) `⟲F'` of `s'` at the MRPs of their positions.
     fn check_shape_predicates(&self) -> Result<(), Mismatch> {
         for &x in &self.sp.preds.non_tree {
-            for a in self.tags(x) {
+            for &a in self.tags(x) {
                 let t = self.nodes[a].t;
                 if !self.g.preds.is_non_tree(t) {
                     return Err(no(
@@ -1050,7 +1161,7 @@ impl<'a> Positions<'a> {
         }
         for (&x, f2) in &self.sp.preds.cyclic {
             let names: Fields = f2.iter().map(String::as_str).collect();
-            for a in self.tags(x) {
+            for &a in self.tags(x) {
                 let t = self.nodes[a].t;
                 if !self.cycle_allowed(t, &names) {
                     return Err(no(
@@ -1101,6 +1212,9 @@ impl<'a> Positions<'a> {
     fn check_dags(&self) -> Result<(), Mismatch> {
         for (&x, ids) in &self.by_ref {
             for (k, &a) in ids.iter().enumerate() {
+                if self.root_non_tree[self.nodes[a].root] {
+                    continue; // only a common prefix without `♦` fails
+                }
                 for &b in &ids[k + 1..] {
                     if self.nodes[a].root != self.nodes[b].root
                         || self.is_ancestor(a, b)
@@ -1139,6 +1253,9 @@ impl<'a> Positions<'a> {
     /// by the engine are unaffected.
     fn check_cycles(&self) -> Result<(), Mismatch> {
         for (b, nb) in self.nodes.iter().enumerate() {
+            if self.root_any_cycle[nb.root] {
+                continue; // only an MRP reference without `⟲` through the cycle's fields fails
+            }
             let mut cur = b;
             while let Some(p) = self.nodes[cur].parent {
                 cur = p;
