@@ -36,6 +36,7 @@
 
 use crate::state::{display_type, End, FieldSet, HeapValue, Interval, Ref, State, Subtyping};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 
@@ -80,11 +81,31 @@ impl std::error::Error for Mismatch {}
 /// answers "not an instance" rather than running away.
 pub const MAX_POSITIONS: usize = 4_096;
 
-fn no(condition: char, reason: impl Into<String>) -> Mismatch {
+fn no(condition: char, reason: impl FnOnce() -> String) -> Mismatch {
+    let explain = EXPLAIN.with(Cell::get);
     Mismatch {
         condition,
-        reason: reason.into(),
+        reason: if explain { reason() } else { String::new() },
     }
+}
+
+thread_local! {
+    /// Whether failures build their reason. [`instance_holds`] turns it off: the graph builder
+    /// asks "is it an instance?" hundreds of thousands of times and reads no reason.
+    static EXPLAIN: Cell<bool> = const { Cell::new(true) };
+}
+
+/// `specific ⊑ general` as [`is_instance`] decides it, without the witness and without
+/// formatting the reason of a failure.
+pub fn instance_holds(specific: &State, general: &State, types: &dyn Subtyping) -> bool {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            EXPLAIN.with(|e| e.set(self.0));
+        }
+    }
+    let _restore = Restore(EXPLAIN.with(|e| e.replace(false)));
+    is_instance(specific, general, types).is_ok()
 }
 
 /// Decides `specific ⊑ general` (spec §4.2 (a)–(n)); see the module docs for the algorithm and
@@ -148,37 +169,34 @@ impl fmt::Display for RootName<'_> {
 /// stack bottom to top, pending exception; then statics by key; then the end result).
 fn control<'a>(sp: &State, g: &'a State) -> Result<Vec<Root<'a>>, Mismatch> {
     if sp.frames.len() != g.frames.len() {
-        return Err(no(
-            'a',
+        return Err(no('a', || {
             format!(
                 "s has {} frames, s' has {}",
                 g.frames.len(),
                 sp.frames.len()
-            ),
-        ));
+            )
+        }));
     }
     let n = g.frames.len();
     let mut roots = Vec::new();
     for (idx, (fg, fs)) in g.frames.iter().zip(&sp.frames).enumerate() {
         let i = n - 1 - idx;
         if fg.method != fs.method || fg.pc != fs.pc {
-            return Err(no(
-                'a',
+            return Err(no('a', || {
                 format!(
                     "frame {i}: s is at {} {:02}, s' at {} {:02}",
                     fg.method, fg.pc, fs.method, fs.pc
-                ),
-            ));
+                )
+            }));
         }
         if fg.stack.len() != fs.stack.len() {
-            return Err(no(
-                'a',
+            return Err(no('a', || {
                 format!(
                     "frame {i}: stack height {} in s, {} in s'",
                     fg.stack.len(),
                     fs.stack.len()
-                ),
-            ));
+                )
+            }));
         }
         for (slot, r) in fg.locals.iter().enumerate() {
             let Some(r) = *r else { continue };
@@ -186,10 +204,9 @@ fn control<'a>(sp: &State, g: &'a State) -> Result<Vec<Root<'a>>, Mismatch> {
             match fs.locals.get(slot).copied().flatten() {
                 Some(r2) => roots.push((RootName::Local(i, slot), r, r2)),
                 None => {
-                    return Err(no(
-                        'a',
-                        format!("lv{i}.{slot} holds {r} in s but is unset in s'"),
-                    ))
+                    return Err(no('a', || {
+                        format!("lv{i}.{slot} holds {r} in s but is unset in s'")
+                    }))
                 }
             }
         }
@@ -201,14 +218,13 @@ fn control<'a>(sp: &State, g: &'a State) -> Result<Vec<Root<'a>>, Mismatch> {
             (Some(r), Some(r2)) => roots.push((RootName::Exc(i), r, r2)),
             (None, None) => {}
             (e, e2) => {
-                return Err(no(
-                    'a',
+                return Err(no('a', || {
                     format!(
                         "frame {i}: pending exception {} in s, {} in s'",
                         e.map_or("none".into(), |r| r.to_string()),
                         e2.map_or("none".into(), |r| r.to_string())
-                    ),
-                ))
+                    )
+                }))
             }
         }
     }
@@ -217,19 +233,18 @@ fn control<'a>(sp: &State, g: &'a State) -> Result<Vec<Root<'a>>, Mismatch> {
     // would, in s, get its first-access value at the next read, which cannot alias anything
     // of the run so far, so s would lose the aliasing s' may have.
     if let Some((class, field)) = sp.statics.keys().find(|k| !g.statics.contains_key(*k)) {
-        return Err(no(
-            'a',
+        return Err(no('a', || {
             format!(
                 "sf.{}.{field} is known in s' but not in s",
                 display_type(class)
-            ),
-        ));
+            )
+        }));
     }
     for (key, r) in &g.statics {
         let name = RootName::Static(&key.0, &key.1);
         match sp.statics.get(key) {
             Some(r2) => roots.push((name, *r, *r2)),
-            None => return Err(no('a', format!("{name} is known in s but not in s'"))),
+            None => return Err(no('a', || format!("{name} is known in s but not in s'"))),
         }
     }
     match (&g.end, &sp.end) {
@@ -239,10 +254,9 @@ fn control<'a>(sp: &State, g: &'a State) -> Result<Vec<Root<'a>>, Mismatch> {
         }
         (Some(End::Throw(r)), Some(End::Throw(r2))) => roots.push((RootName::Thrown, *r, *r2)),
         (e, e2) => {
-            return Err(no(
-                'a',
-                format!("program end {} in s, {} in s'", end_kind(e), end_kind(e2)),
-            ))
+            return Err(no('a', || {
+                format!("program end {} in s, {} in s'", end_kind(e), end_kind(e2))
+            }))
         }
     }
     Ok(roots)
@@ -315,13 +329,12 @@ impl<'a> LockStep<'a> {
                     );
                     if !same_literal {
                         let at = self.first.get(&r).map_or("?".into(), |&p| self.name(p));
-                        return Err(no(
-                            'e',
+                        return Err(no('e', || {
                             format!(
                                 "{r} is at {at} and {} in s, but s' has {prev} and {r2} there",
                                 self.name(pos)
-                            ),
-                        ));
+                            )
+                        }));
                     }
                 }
                 None => {
@@ -352,15 +365,14 @@ impl<'a> LockStep<'a> {
                 return Ok(());
             }
             let at = |t: Ref| self.first.get(&t).map_or("?".into(), |&p| self.name(p));
-            Err(no(
-                'f',
+            Err(no('f', || {
                 format!(
                     "{} at {} and {}, where s has {r} and {q} without {r}=?{q}",
                     why(),
                     at(r),
                     at(q)
-                ),
-            ))
+                )
+            }))
         };
         for (&x, rs) in &of {
             for (k, &r) in rs.iter().enumerate() {
@@ -450,18 +462,22 @@ impl<'a> LockStep<'a> {
             return if r2.is_null() {
                 Ok(())
             } else {
-                Err(no('c', format!("{}: null in s, {r2} in s'", pos())))
+                Err(no('c', || format!("{}: null in s, {r2} in s'", pos())))
             };
         }
         let Some(v) = self.g.value(r) else {
-            return Err(no('d', format!("{}: {r} has no heap value in s", pos())));
+            return Err(no('d', || format!("{}: {r} has no heap value in s", pos())));
         };
         let v2 = if r2.is_null() {
             None
         } else {
             match self.sp.value(r2) {
                 Some(v2) => Some(v2),
-                None => return Err(no('d', format!("{}: {r2} has no heap value in s'", pos()))),
+                None => {
+                    return Err(no('d', || {
+                        format!("{}: {r2} has no heap value in s'", pos())
+                    }))
+                }
             }
         };
         let shown = |v2: Option<&HeapValue>| v2.map_or("null".to_string(), |v| v.to_string());
@@ -470,45 +486,41 @@ impl<'a> LockStep<'a> {
         match v {
             HeapValue::Int(iv) => match v2 {
                 Some(HeapValue::Int(iv2)) if iv2.is_subset_of(iv) => Ok(()),
-                _ => Err(no(
-                    'b',
+                _ => Err(no('b', || {
                     format!(
                         "{}: {r} is {iv} in s, but {r2} is {} in s'",
                         pos(),
                         shown(v2)
-                    ),
-                )),
+                    )
+                })),
             },
             HeapValue::Long(iv) => match v2 {
                 Some(HeapValue::Long(iv2)) if iv2.is_subset_of(iv) => Ok(()),
-                _ => Err(no(
-                    'b',
+                _ => Err(no('b', || {
                     format!(
                         "{}: {r} is {v} in s, but {r2} is {} in s'",
                         pos(),
                         shown(v2)
-                    ),
-                )),
+                    )
+                })),
             },
             // floats are coarse: any float is an instance of any other
             HeapValue::Float | HeapValue::Double => match v2 {
                 Some(v2) if v2 == v => Ok(()),
-                _ => Err(no(
-                    'b',
+                _ => Err(no('b', || {
                     format!(
                         "{}: {r} is {v} in s, but {r2} is {} in s'",
                         pos(),
                         shown(v2)
-                    ),
-                )),
+                    )
+                })),
             },
             HeapValue::Unknown { ty } => match v2 {
                 None => Ok(()),
                 Some(v2) if !matches!(v2, HeapValue::Int(_)) && sub(v2, ty) => Ok(()),
-                Some(v2) => Err(no(
-                    'd',
-                    format!("{}: {r} is {v} in s, but {r2} is {v2} in s'", pos()),
-                )),
+                Some(v2) => Err(no('d', || {
+                    format!("{}: {r} is {v} in s, but {r2} is {v2} in s'", pos())
+                })),
             },
             HeapValue::Abstract { ty } => match v2 {
                 Some(v2)
@@ -517,40 +529,37 @@ impl<'a> LockStep<'a> {
                 {
                     Ok(())
                 }
-                _ => Err(no(
-                    'd',
+                _ => Err(no('d', || {
                     format!(
                         "{}: {r} is {v} (exists) in s, but {r2} is {} in s'",
                         pos(),
                         shown(v2)
-                    ),
-                )),
+                    )
+                })),
             },
             HeapValue::Object { class, fields } => match v2 {
                 Some(HeapValue::Object {
                     class: c2,
                     fields: f2,
                 }) if c2 == class && f2.keys().eq(fields.keys()) => Ok(()),
-                _ => Err(no(
-                    'd',
+                _ => Err(no('d', || {
                     format!(
                         "{}: {r} is {v} in s, but {r2} is {} in s' (needs the same class \
                          and fields)",
                         pos(),
                         shown(v2)
-                    ),
-                )),
+                    )
+                })),
             },
             HeapValue::Array { ty, elems, .. } => {
                 let bad = || {
-                    no(
-                        'd',
+                    no('d', || {
                         format!(
                             "{}: {r} is {v} in s, but {r2} is {} in s'",
                             pos(),
                             shown(v2)
-                        ),
-                    )
+                        )
+                    })
                 };
                 let Some(w2 @ HeapValue::Array { elems: elems2, .. }) = v2 else {
                     return Err(bad());
@@ -783,13 +792,12 @@ impl<'a> Positions<'a> {
                     self.suffix_id(up, step)
                 };
                 if cid >= MAX_POSITIONS {
-                    return Err(no(
-                        'l',
+                    return Err(no('l', || {
                         format!(
                             "s' has more than {MAX_POSITIONS} positions; refusing to decide \
                              the sharing conditions"
-                        ),
-                    ));
+                        )
+                    }));
                 }
                 self.nodes.push(Node {
                     parent: Some(id),
@@ -956,15 +964,14 @@ impl<'a> Positions<'a> {
             if r == q || self.g.preds.may_equal(r, q) {
                 Ok(())
             } else {
-                Err(no(
-                    'f',
+                Err(no('f', || {
                     format!(
                         "{} at {} and {}, where s has {r} and {q} without {r}=?{q}",
                         why(),
                         self.name(i),
                         self.name(j)
-                    ),
-                ))
+                    )
+                }))
             }
         };
         for (&x, _) in self.by_ref.iter() {
@@ -1043,27 +1050,25 @@ impl<'a> Positions<'a> {
         match self.relation(a, b) {
             Relation::Same => Ok(()),
             Relation::Apart if self.g.preds.joins(ta, tb) => Ok(()),
-            Relation::Apart => Err(no('g', format!("{}: s needs {ta}%${tb}", at()))),
+            Relation::Apart => Err(no('g', || format!("{}: s needs {ta}%${tb}", at()))),
             Relation::Cycle(long, skip) => {
                 let f = self.cycle_fields(long, skip);
                 if self.cycle_allowed(ta, &f) {
                     Ok(())
                 } else {
-                    Err(no(
-                        'g',
+                    Err(no('g', || {
                         format!(
                             "{}: a cycle below {ta} in s, which needs {ta}⟲F with F ⊆ {}",
                             at(),
                             fmt_names(&f)
-                        ),
-                    ))
+                        )
+                    }))
                 }
             }
             Relation::Dag if self.self_share(ta) => Ok(()),
-            Relation::Dag => Err(no(
-                'g',
-                format!("{}: sharing below {ta} in s, which needs {ta}%${ta}", at()),
-            )),
+            Relation::Dag => Err(no('g', || {
+                format!("{}: sharing below {ta} in s, which needs {ta}%${ta}", at())
+            })),
         }
     }
 
@@ -1124,7 +1129,7 @@ impl<'a> Positions<'a> {
                     match self.relation(a, b) {
                         Relation::Apart if self.g.preds.joins(ta, tb) => {}
                         Relation::Apart => {
-                            return Err(no('h', format!("{}: s needs {ta}%${tb}", at())))
+                            return Err(no('h', || format!("{}: s needs {ta}%${tb}", at())))
                         }
                         // The self-join at one position, or sharing between two positions below
                         // the same reference: self-sharing of that reference.
@@ -1137,7 +1142,9 @@ impl<'a> Positions<'a> {
                                 || (self.g.preds.cyclic(ta).is_some()
                                     && self.single_chain(long, skip)) => {}
                         _ => {
-                            return Err(no('i', format!("{}: s needs {ta}%${ta} (or {ta}♦)", at())))
+                            return Err(no('i', || {
+                                format!("{}: s needs {ta}%${ta} (or {ta}♦)", at())
+                            }))
                         }
                     }
                 }
@@ -1152,10 +1159,9 @@ impl<'a> Positions<'a> {
             for &a in self.tags(x) {
                 let t = self.nodes[a].t;
                 if !self.g.preds.is_non_tree(t) {
-                    return Err(no(
-                        'j',
-                        format!("s' has {x}♦ at {}, s lacks {t}♦", self.name(a)),
-                    ));
+                    return Err(no('j', || {
+                        format!("s' has {x}♦ at {}, s lacks {t}♦", self.name(a))
+                    }));
                 }
             }
         }
@@ -1164,15 +1170,14 @@ impl<'a> Positions<'a> {
             for &a in self.tags(x) {
                 let t = self.nodes[a].t;
                 if !self.cycle_allowed(t, &names) {
-                    return Err(no(
-                        'k',
+                    return Err(no('k', || {
                         format!(
                             "s' has {x}⟲{} at {}, s needs {t}⟲F with F ⊆ {}",
                             crate::state::fmt_fields(f2),
                             self.name(a),
                             crate::state::fmt_fields(f2)
-                        ),
-                    ));
+                        )
+                    }));
                 }
             }
         }
@@ -1229,15 +1234,14 @@ impl<'a> Positions<'a> {
                     let Some(c) = self.lca(a, b) else { continue };
                     let t = self.nodes[c].t;
                     if !self.g.preds.is_non_tree(t) {
-                        return Err(no(
-                            'l',
+                        return Err(no('l', || {
                             format!(
                                 "s' shares {x} at {} and {}, s lacks {t}♦ (at {})",
                                 self.name(a),
                                 self.name(b),
                                 self.name(self.nodes[c].mrp)
-                            ),
-                        ));
+                            )
+                        }));
                     }
                 }
             }
@@ -1283,16 +1287,15 @@ impl<'a> Positions<'a> {
                 for &q in &on_cycle {
                     let t = self.nodes[q].t;
                     if !self.cycle_allowed(t, &fields) {
-                        return Err(no(
-                            'm',
+                        return Err(no('m', || {
                             format!(
                                 "s' has a cycle from {} to {} ({}), s needs {t}⟲F with F ⊆ {}",
                                 self.name(p),
                                 self.name(b),
                                 nb.r2,
                                 fmt_names(&fields)
-                            ),
-                        ));
+                            )
+                        }));
                     }
                 }
             }
@@ -1320,30 +1323,28 @@ fn check_must_reach(sp: &State, g: &State, map: &BTreeMap<Ref, Ref>) -> Result<(
             match map.get(&mr.to) {
                 Some(&b2) => b2,
                 None => {
-                    return Err(no(
-                        'n',
+                    return Err(no('n', || {
                         format!(
                             "s has {}→!{}{} but {} is at no position of s",
                             mr.from,
                             crate::state::fmt_fields(&mr.fields),
                             mr.to,
                             mr.to
-                        ),
-                    ))
+                        )
+                    }))
                 }
             }
         };
         if !reaches(sp, a2, &mr.fields, b2) {
-            return Err(no(
-                'n',
+            return Err(no('n', || {
                 format!(
                     "s has {}→!{}{}, but in s' the {} path from {a2} is not known to reach {b2}",
                     mr.from,
                     crate::state::fmt_fields(&mr.fields),
                     mr.to,
                     crate::state::fmt_fields(&mr.fields)
-                ),
-            ));
+                )
+            }));
         }
     }
     Ok(())

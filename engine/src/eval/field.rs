@@ -167,7 +167,7 @@ fn may_reach_to(st: &State, target: Ref) -> BTreeSet<Ref> {
             continue;
         }
         for (k, v) in &st.heap {
-            if v.children().contains(&r) {
+            if v.children().any(|c| c == r) {
                 todo.push(*k);
             }
         }

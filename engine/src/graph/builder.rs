@@ -20,7 +20,7 @@ use crate::class::Insn;
 use crate::error::EngineError;
 use crate::eval::summary::{self, CallAbstraction, CallSite};
 use crate::eval::{self, fill_static, Ctx, Step};
-use crate::instance_of::{is_instance, signature_width, Signature};
+use crate::instance_of::{instance_holds, signature_width, Signature};
 use crate::merge::{merge, MergeOptions};
 use crate::program::{Options, Program};
 use crate::refine::Succ;
@@ -390,12 +390,11 @@ impl Builder<'_> {
                 return false;
             }
         }
-        is_instance(
+        instance_holds(
             &self.graph.nodes[specific].state,
             &self.graph.nodes[general].state,
             self.prog,
         )
-        .is_ok()
     }
 
     fn sig(&mut self, n: NodeId) {

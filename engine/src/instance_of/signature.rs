@@ -16,16 +16,19 @@
 //! an instance. When `s'` has more positions than [`MAX_POSITIONS`] within the depth, its
 //! `have` would be incomplete and it admits everything.
 //!
-//! Beside the filters, a signature lists the interval of every integer in a local or on the
-//! operand stack, keyed exactly by (frame, slot): `s' ⊑ s` needs an integer there in `s'` whose
-//! interval is a subset. States at one loop head mostly differ in these intervals alone, which
-//! the filters cannot compare.
+//! Beside the filters, a signature lists the interval of every integer within [`DEPTH`] that is
+//! not an array element, keyed by its position: `s' ⊑ s` needs an integer at the same position
+//! in `s'` whose interval is a subset ((b) holds at every position `s` realizes). States at one
+//! loop head mostly differ in these intervals alone (a counter in a local, the `size` of a
+//! list), which the filters cannot compare; array elements are many and left to the filters.
+//! Two positions may share a key (a hash); a needed interval is then admitted by any interval
+//! of `s'` under that key, so collisions only admit more.
 
 use crate::state::{End, HeapValue, Interval, Ref, State};
 use std::collections::VecDeque;
 
 /// Steps below a root whose positions get features.
-pub const DEPTH: usize = 5;
+pub const DEPTH: usize = 3;
 /// Positions enumerated per state at most; beyond, `have` is not complete.
 pub const MAX_POSITIONS: usize = 1024;
 
@@ -36,14 +39,8 @@ pub struct Signature {
     have: Box<[u64]>,
     /// `have` lists the features of every position within [`DEPTH`].
     complete: bool,
-    /// The intervals of the integers in locals and on operand stacks, by [`root_key`], sorted.
-    root_ints: Box<[(u64, Interval)]>,
-}
-
-/// An exact key of a local (`stack` false) or operand stack slot of frame `frame` (0 at the
-/// bottom): no two root positions share one, so intervals are only compared at equal positions.
-fn root_key(frame: usize, stack: bool, slot: usize) -> u64 {
-    ((frame as u64) << 33) | ((stack as u64) << 32) | slot as u64
+    /// The intervals of the integers within [`DEPTH`], by position key, sorted by key.
+    ints: Box<[(u64, Interval)]>,
 }
 
 /// A Bloom filter width (in 64-bit words) for `n` features: 16 bits per feature, a power of
@@ -132,13 +129,9 @@ impl Signature {
     /// [`width_for`]).
     pub fn of(s: &State, width: impl FnOnce(usize) -> usize) -> Signature {
         let mut f = Features::default();
-        let mut todo: VecDeque<(u64, Ref, usize)> = VecDeque::new();
-        let mut root_ints = Vec::new();
-        let mut root_int = |key: u64, r: Ref| {
-            if let Some(HeapValue::Int(iv)) = s.value(r) {
-                root_ints.push((key, *iv));
-            }
-        };
+        // (position key, reference, depth, whether the last step is an array element)
+        let mut todo: VecDeque<(u64, Ref, usize, bool)> = VecDeque::new();
+        let mut ints = Vec::new();
         for (idx, fr) in s.frames.iter().enumerate() {
             let frame = mix(0, idx as u64);
             f.both(frame, HEIGHT, fr.stack.len() as u64);
@@ -148,32 +141,30 @@ impl Signature {
                     let pos = mix(mix(frame, LOCAL), slot as u64);
                     // (a): a local `s` sets is set in every instance, whatever it holds
                     f.both(pos, SET, 0);
-                    todo.push_back((pos, r, 0));
-                    root_int(root_key(idx, false, slot), r);
+                    todo.push_back((pos, r, 0, false));
                 }
             }
             for (b, r) in fr.stack.iter().enumerate() {
-                todo.push_back((mix(mix(frame, STACK), b as u64), *r, 0));
-                root_int(root_key(idx, true, b), *r);
+                todo.push_back((mix(mix(frame, STACK), b as u64), *r, 0, false));
             }
             if let Some(r) = fr.exception {
-                todo.push_back((mix(frame, EXC), r, 0));
+                todo.push_back((mix(frame, EXC), r, 0, false));
             }
         }
         for ((class, field), r) in &s.statics {
             let pos = mix_str(mix_str(SF, class), field);
             f.both(pos, STATIC, 0);
-            todo.push_back((pos, *r, 0));
+            todo.push_back((pos, *r, 0, false));
         }
         let end = match &s.end {
             None => 0,
             Some(End::Return(None)) => 1,
             Some(End::Return(Some(r))) => {
-                todo.push_back((RESULT, *r, 0));
+                todo.push_back((RESULT, *r, 0, false));
                 2
             }
             Some(End::Throw(r)) => {
-                todo.push_back((RESULT, *r, 0));
+                todo.push_back((RESULT, *r, 0, false));
                 3
             }
         };
@@ -181,7 +172,7 @@ impl Signature {
         let mut complete = true;
         let mut seen = 0;
         // breadth first, so that a truncated `need` keeps the positions near the roots
-        while let Some((pos, r, depth)) = todo.pop_front() {
+        while let Some((pos, r, depth, elem)) = todo.pop_front() {
             seen += 1;
             if seen > MAX_POSITIONS {
                 complete = false;
@@ -199,6 +190,10 @@ impl Signature {
                         complete = false; // empty: a subset of every interval
                     }
                     int_features(&mut f, pos, iv, INT);
+                    // array elements only by their features: they are many and seldom differ
+                    if !elem {
+                        ints.push((pos, *iv));
+                    }
                 }
                 HeapValue::Long(iv) => {
                     if iv.lo.zip(iv.hi).is_some_and(|(lo, hi)| lo > hi) {
@@ -215,7 +210,7 @@ impl Signature {
                     f.both(pos, INSTANCE, mix_str(0, class));
                     if below {
                         for (name, c) in fields {
-                            todo.push_back((mix_str(mix(pos, FIELD), name), *c, depth + 1));
+                            todo.push_back((mix_str(mix(pos, FIELD), name), *c, depth + 1, false));
                         }
                     }
                 }
@@ -226,9 +221,9 @@ impl Signature {
                         f.both(pos, ELEMS, e.len() as u64);
                     }
                     if below {
-                        todo.push_back((mix(pos, LEN), *len, depth + 1));
+                        todo.push_back((mix(pos, LEN), *len, depth + 1, false));
                         for (k, c) in elems.iter().flatten().enumerate() {
-                            todo.push_back((mix(mix(pos, ELEM), k as u64), *c, depth + 1));
+                            todo.push_back((mix(mix(pos, ELEM), k as u64), *c, depth + 1, true));
                         }
                     }
                 }
@@ -244,13 +239,12 @@ impl Signature {
         for &x in &f.have {
             set(&mut have, x);
         }
-        // keys are pushed in increasing order (frames, then locals before stack, by slot)
-        debug_assert!(root_ints.windows(2).all(|w| w[0].0 < w[1].0));
+        ints.sort_unstable_by_key(|&(key, _)| key);
         Signature {
             need,
             have,
             complete,
-            root_ints: root_ints.into_boxed_slice(),
+            ints: ints.into_boxed_slice(),
         }
     }
 
@@ -266,15 +260,17 @@ impl Signature {
                         .all(|(n, h)| n & !h == 0)))
     }
 
-    /// Every root integer of `self` is a root integer of `specific` with a subset interval (both
-    /// lists are sorted by key, so one merge walk decides it).
+    /// Every integer of `self` has an integer of `specific` under its key with a subset interval
+    /// (both lists are sorted by key, so one merge walk decides it).
     fn ints_admit(&self, specific: &Signature) -> bool {
-        let mut theirs = specific.root_ints.iter();
-        self.root_ints.iter().all(|(key, iv)| {
-            theirs
-                .by_ref()
-                .find(|(k, _)| k >= key)
-                .is_some_and(|(k, iv2)| k == key && iv2.is_subset_of(iv))
+        let theirs = &specific.ints;
+        let mut from = 0;
+        self.ints.iter().all(|&(key, iv)| {
+            from += theirs[from..].partition_point(|&(k, _)| k < key);
+            theirs[from..]
+                .iter()
+                .take_while(|&&(k, _)| k == key)
+                .any(|(_, iv2)| iv2.is_subset_of(&iv))
         })
     }
 }

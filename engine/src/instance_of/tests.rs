@@ -592,15 +592,17 @@ fn signature_rejects_what_the_walk_rejects_near_the_roots() {
 
 #[test]
 fn signature_of_a_state_with_too_many_positions_admits_everything() {
-    // a binary DAG below 20 locals: more than MAX_POSITIONS positions within DEPTH
+    // a binary DAG below enough locals for more than MAX_POSITIONS positions within DEPTH
     let n = 10;
+    let per_local = (1 << (signature::DEPTH + 1)) - 1;
+    let roots = signature::MAX_POSITIONS / per_local + 1;
     let mut heap = String::new();
     for k in 1..n {
         heap.push_str(&format!("o{k}: Pair(a=o{}, b=o{})  ", k + 1, k + 1));
     }
     heap.push_str(&format!("o{n}: Pair(a=null, b=null)"));
     let locals = |v: &str| {
-        (0..20)
+        (0..roots)
             .map(|k| format!("l{k}: {v}"))
             .collect::<Vec<_>>()
             .join(", ")

@@ -40,18 +40,18 @@ pub enum HeapValue {
 
 impl HeapValue {
     /// The references this value points to, in a fixed order.
-    pub fn children(&self) -> Vec<Ref> {
-        match self {
-            HeapValue::Object { fields, .. } => fields.values().copied().collect(),
-            HeapValue::Array { len, elems, .. } => {
-                let mut v = vec![*len];
-                if let Some(e) = elems {
-                    v.extend(e.iter().copied());
-                }
-                v
-            }
-            _ => vec![],
-        }
+    pub fn children(&self) -> impl Iterator<Item = Ref> + '_ {
+        // no vector: the collector and the validity check walk every value of every new state
+        let (fields, len, elems) = match self {
+            HeapValue::Object { fields, .. } => (Some(fields), None, None),
+            HeapValue::Array { len, elems, .. } => (None, Some(*len), elems.as_ref()),
+            _ => (None, None, None),
+        };
+        fields
+            .into_iter()
+            .flat_map(|f| f.values().copied())
+            .chain(len)
+            .chain(elems.into_iter().flatten().copied())
     }
 
     /// Replaces every child reference `from` by `to`.

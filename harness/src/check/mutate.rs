@@ -520,9 +520,8 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                 continue;
             }
             let m = Change::Retarget(k, t);
-            let is = |s: &State| {
-                jtg_engine::instance_of::is_instance(s, &g.nodes[t].state, prog).is_ok()
-            };
+            let is =
+                |s: &State| jtg_engine::instance_of::instance_holds(s, &g.nodes[t].state, prog);
             let eq = if an.dead(k) {
                 Some(DEAD_EDGE.to_string())
             } else if is(&g.nodes[e.from].state) {

@@ -33,7 +33,7 @@ pub mod stats;
 pub use stats::{classify, Stats};
 
 use jtg_engine::class::FieldType;
-use jtg_engine::instance_of::is_instance;
+use jtg_engine::instance_of::{instance_holds, is_instance};
 use jtg_engine::state::text::{print_state, TextContext};
 use jtg_engine::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
 use jtg_engine::Program;
@@ -230,7 +230,7 @@ impl<'a> Generator<'a> {
     pub fn shrink(&self, concrete: &State) -> Vec<State> {
         shrink::candidates(concrete)
             .into_iter()
-            .filter(|c| is_instance(c, &self.start, self.prog).is_ok())
+            .filter(|c| instance_holds(c, &self.start, self.prog))
             .collect()
     }
 
@@ -270,7 +270,7 @@ impl<'a> Generator<'a> {
                 lengths.push(*len);
             }
             if let Some(v) = self.start.value(r) {
-                let mut kids = v.children();
+                let mut kids: Vec<Ref> = v.children().collect();
                 kids.reverse();
                 todo.extend(kids);
             }
