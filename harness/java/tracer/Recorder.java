@@ -481,8 +481,12 @@ public final class Recorder {
     // ---- pulled by Rust after a run --------------------------------------------------------
     /** The committed steps of the trace buffer. */
     public static int[] takeTrace() {
-        int end = open ? stepStart : pos;
-        return Arrays.copyOf(buf, end);
+        return Arrays.copyOf(buf, traceLength());
+    }
+
+    /** Ints of the trace recorded so far: {@code buf[0..traceLength())} (no copy). */
+    static int traceLength() {
+        return open ? stepStart : pos;
     }
 
     public static long stepCount() {
