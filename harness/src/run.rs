@@ -6,12 +6,12 @@
 //!
 //! Runs come in batches ([`trace_batch`]): one JNI session builds many inputs, `Runner.runBatch`
 //! runs them one after the other on one Java thread and leaves one record per run in a single
-//! `int[]`, pulled once. Loaders and instrumented classes are cached: each distinct class file
-//! is instrumented once per process, and the loader of a class path serves the next run as
-//! long as every class it has defined is stateless (no static initializer, no `putstatic`), so
-//! that every run starts from the initial static state as a fresh loader would give it;
-//! otherwise the batch ends after that run and the next one gets a fresh loader (see
-//! `InstrumentingLoader.java`).
+//! `int[]`, read in place (each run's buffers copied once). Loaders and instrumented classes
+//! are cached: each distinct class file is instrumented once per process, and the loader of a
+//! class path serves the next run as long as every class it has defined is stateless (no
+//! static initializer, no `putstatic`), so that every run starts from the initial static state
+//! as a fresh loader would give it; otherwise the batch ends after that run and the next one
+//! gets a fresh loader (see `InstrumentingLoader.java`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -202,7 +202,7 @@ struct RunTarget<'a> {
     record: bool,
 }
 
-/// One run's record from `Runner.takeBatch`.
+/// One run's record from `Runner.batchBuffer`.
 struct RawRun {
     end: TraceEnd,
     run_nanos: u64,

@@ -149,7 +149,7 @@ public final class Runner {
     // ---- batches -----------------------------------------------------------------------------
     /*
      * A batch runs several inputs of one method, one after the other on one Java thread, and
-     * leaves one record per run in an int[] that Rust pulls once (takeBatch):
+     * leaves one record per run in an int[] that Rust reads in place (batchBuffer, batchLength):
      *
      *   kind, resultBits hi, lo, resultId, thrownId, thrownClassStr, thrownTextStr,
      *   runNanos hi, lo, nTrace, nHeap, nSnapshots, trace ints, heap ints, snapshot ints
@@ -324,13 +324,6 @@ public final class Runner {
         emit(Recorder.hbuf, Recorder.hcommit);
         emit(Recorder.sbuf, Recorder.spos);
         Recorder.clear();
-    }
-
-    /** The records of the last batch. */
-    public static int[] takeBatch() {
-        int[] r = Arrays.copyOf(out, outPos);
-        outPos = 0;
-        return r;
     }
 
     /** The records of the last batch, in place: {@code batchBuffer()[0..batchLength())}. */
