@@ -666,10 +666,20 @@ impl TraceData {
             strings,
             methods,
         } = raw;
-        // 1. step index + caller links
-        let mut off = Vec::new();
-        let mut caller = Vec::new();
-        let mut depths = Vec::new();
+        // 1. step index + caller links, in vectors of the exact size (a first pass counts the
+        // steps: a long trace's index is then not grown by doubling)
+        let mut steps = 0usize;
+        let mut q = 0usize;
+        while let Some((mid, pc, _, values)) = header_at(&buf, q) {
+            let Some(layout) = methods.get(mid as usize).and_then(|m| m.layout(pc)) else {
+                break; // the second pass reports it
+            };
+            steps += 1;
+            q = values + layout.ints;
+        }
+        let mut off = Vec::with_capacity(steps);
+        let mut caller = Vec::with_capacity(steps);
+        let mut depths = Vec::with_capacity(steps);
         let mut active: Vec<u32> = Vec::new();
         let mut p = 0usize;
         while p < buf.len() {
@@ -758,34 +768,42 @@ impl TraceData {
 
     /// Locals (padded to max_locals with `top`) and stack (top first) of step `i`, each value
     /// passed through `number` (which numbers objects under construction).
-    fn values<T: Clone>(
+    fn values<T: Clone>(&self, i: usize, number: impl FnMut(Val) -> T, top: T) -> (Vec<T>, Vec<T>) {
+        let (mut locals, mut stack) = (Vec::new(), Vec::new());
+        self.values_into(i, number, top, &mut locals, &mut stack);
+        (locals, stack)
+    }
+
+    /// [`TraceData::values`] into `locals` and `stack` (cleared first), reusing their room.
+    fn values_into<T: Clone>(
         &self,
         i: usize,
         mut number: impl FnMut(Val) -> T,
         top: T,
-    ) -> (Vec<T>, Vec<T>) {
+        locals: &mut Vec<T>,
+        stack: &mut Vec<T>,
+    ) {
         let (mid, pc, _, mut p) = self.header(i);
         let m = self.meta(mid);
+        locals.clear();
+        stack.clear();
         // decode() checked that the step has a layout and its values are in the buffer
         let Some(layout) = m.layout(pc) else {
-            return (vec![top; m.max_locals], Vec::new());
+            locals.resize(m.max_locals, top);
+            return;
         };
         let (lk, sk) = layout.kinds.split_at(layout.nl);
-        let mut locals = Vec::with_capacity(m.max_locals.max(layout.nl));
+        locals.reserve(m.max_locals.max(layout.nl));
         locals.extend(lk.iter().map(|&k| number(read_val(k, &self.buf, &mut p))));
-        let stack: Vec<T> = sk
-            .iter()
-            .map(|&k| number(read_val(k, &self.buf, &mut p)))
-            .collect();
+        stack.extend(sk.iter().map(|&k| number(read_val(k, &self.buf, &mut p))));
         locals.resize(m.max_locals.max(layout.nl), top);
-        (locals, stack)
     }
 
     /// The frame recorded at step `i`; as a caller frame, the pending call's arguments are
     /// popped. Objects under construction get numbers from `objs` (one per site); `this` before
     /// `super()` gets the number of `passed` if the frame below passed that object as the
-    /// receiver of its constructor call and this frame is that constructor. Returns the frame
-    /// and, if its pending instruction is a constructor call on an object under construction,
+    /// receiver of its constructor call and this frame is that constructor. Writes the frame
+    /// into `out` (reusing its vectors) and returns, if its pending instruction is a constructor call on an object under construction,
     /// that object's number and whether the frame has it from a `new` of its own (then the
     /// constructor is one of exactly the `new`'s class, JVMS invokespecial; otherwise the
     /// object is its `this` and the callee is its own class's or the superclass's).
@@ -795,7 +813,8 @@ impl TraceData {
         as_caller: bool,
         passed: Option<(u32, bool)>,
         objs: &mut Vec<UninitObj>,
-    ) -> (CFrame, Option<(u32, bool)>) {
+        out: &mut CFrame,
+    ) -> Option<(u32, bool)> {
         let (mid, pc, ..) = self.header(i);
         let m = self.meta(mid);
         // An uninstrumented frame in between (a JDK constructor calling back into the program)
@@ -806,8 +825,10 @@ impl TraceData {
                 &*m.name == "<init>" && (!new || *objs[n as usize].class == *m.class)
             })
             .map(|(n, _)| n);
-        let mut sites: Vec<(i32, u32)> = this.map(|n| (-1, n)).into_iter().collect();
-        let (locals, mut stack) = {
+        let mut sites: smallvec::SmallVec<[(i32, u32); 4]> =
+            this.map(|n| (-1, n)).into_iter().collect();
+        let CFrame { locals, stack, .. } = &mut *out;
+        {
             let mut number = |v: Val| match v {
                 Val::C(c) => c,
                 Val::New(site) => {
@@ -825,8 +846,8 @@ impl TraceData {
                     CValue::Uninit(n)
                 }
             };
-            self.values(i, &mut number, CValue::Top)
-        };
+            self.values_into(i, &mut number, CValue::Top, locals, stack);
+        }
         if let (Some(n), false, Some(&CValue::Ref(id))) = (this, m.stores_slot0, locals.first()) {
             // past `super()`: slot 0 of the constructor is still `this`
             objs[n as usize].init = Some(id);
@@ -846,15 +867,18 @@ impl TraceData {
                 }
             }
         }
-        let frame = CFrame {
-            class: m.class.clone(),
-            method: m.name.clone(),
-            desc: m.desc.clone(),
-            pc,
-            locals,
-            stack,
-        };
-        (frame, receiver)
+        // the frame's names are shared by all frames of the method: kept where they are
+        if !Arc::ptr_eq(&out.class, &m.class) {
+            out.class = m.class.clone();
+        }
+        if !Arc::ptr_eq(&out.method, &m.name) {
+            out.method = m.name.clone();
+        }
+        if !Arc::ptr_eq(&out.desc, &m.desc) {
+            out.desc = m.desc.clone();
+        }
+        out.pc = pc;
+        receiver
     }
 
     pub(crate) fn frames(&self, i: usize) -> (Vec<CFrame>, BTreeMap<u32, UninitObj>) {
@@ -866,23 +890,36 @@ impl TraceData {
     /// frame up, so that a constructor's `this` before `super()` can take the number of the
     /// object the frame below is constructing.
     pub(crate) fn top_frames(&self, i: usize, k: usize) -> (Vec<CFrame>, BTreeMap<u32, UninitObj>) {
+        let mut frames = Vec::new();
+        let objs = self.top_frames_into(i, k, &mut frames);
+        (frames, (0u32..).zip(objs).collect())
+    }
+
+    /// [`TraceData::top_frames`] into `frames`, reusing its frames' room (a frame's vectors
+    /// are refilled in place). Returns the objects under construction, numbered by position
+    /// (no allocation when there are none).
+    pub(crate) fn top_frames_into(
+        &self,
+        i: usize,
+        k: usize,
+        frames: &mut Vec<CFrame>,
+    ) -> Vec<UninitObj> {
         let mut chain: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
         let mut j = i as u32;
         while j != NONE && chain.len() < k {
             chain.push(j as usize);
             j = self.caller[j as usize];
         }
+        frames.truncate(chain.len());
+        while frames.len() < chain.len() {
+            frames.push(CFrame::empty());
+        }
         let mut objs = Vec::new();
-        let mut frames = Vec::with_capacity(chain.len());
         let mut passed = None;
         for (n, &j) in chain.iter().enumerate().rev() {
-            let (frame, receiver) = self.frame_of(j, n > 0, passed, &mut objs);
-            passed = receiver;
-            frames.push(frame);
+            passed = self.frame_of(j, n > 0, passed, &mut objs, &mut frames[n]);
         }
-        frames.reverse();
-        let objs = (0u32..).zip(objs).collect();
-        (frames, objs)
+        objs
     }
 
     /// The objects reachable from `frames` (of step `i`) and the static fields known at step

@@ -6,12 +6,12 @@
 //!
 //! Runs come in batches ([`trace_batch`]): one JNI session builds many inputs, `Runner.runBatch`
 //! runs them one after the other on one Java thread and leaves one record per run in a single
-//! `int[]`, pulled once. Loaders and instrumented classes are cached: each distinct class file
-//! is instrumented once per process, and the loader of a class path serves the next run as
-//! long as every class it has defined is stateless (no static initializer, no `putstatic`), so
-//! that every run starts from the initial static state as a fresh loader would give it;
-//! otherwise the batch ends after that run and the next one gets a fresh loader (see
-//! `InstrumentingLoader.java`).
+//! `int[]`, read in place (each run's buffers copied once). Loaders and instrumented classes
+//! are cached: each distinct class file is instrumented once per process, and the loader of a
+//! class path serves the next run as long as every class it has defined is stateless (no
+//! static initializer, no `putstatic`), so that every run starts from the initial static state
+//! as a fresh loader would give it; otherwise the batch ends after that run and the next one
+//! gets a fresh loader (see `InstrumentingLoader.java`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -202,7 +202,7 @@ struct RunTarget<'a> {
     record: bool,
 }
 
-/// One run's record from `Runner.takeBatch`.
+/// One run's record from `Runner.batchBuffer`.
 struct RawRun {
     end: TraceEnd,
     run_nanos: u64,
@@ -405,22 +405,42 @@ fn session<'l>(
         .ok_or_else(|| HarnessError::Decode(format!("runBatch ran {done} of {built} inputs")))?;
     let late_failure = instrumentation_failures(env, jvm).err();
     // pull: the records, then the string and method tables they refer to
+    // in place, each run's buffers copied once into a vector of their own
     let o = env
-        .call_static_method(runner, jni_str!("takeBatch"), jni_sig!("()[I"), &[])
+        .call_static_method(runner, jni_str!("batchBuffer"), jni_sig!("()[I"), &[])
         .and_then(|v| v.l())
-        .ctx(env, "takeBatch")?;
-    let recs = int_array(env, o, "run records")?;
+        .ctx(env, "batchBuffer")?;
+    let n = env
+        .call_static_method(runner, jni_str!("batchLength"), jni_sig!("()I"), &[])
+        .and_then(|v| v.i())
+        .ctx(env, "batchLength")?;
+    let recs = env.cast_local::<JIntArray>(o).ctx(env, "run records")?;
+    let len = usize::try_from(n)
+        .ok()
+        .filter(|&n| recs.len(env).is_ok_and(|l| n <= l))
+        .ok_or_else(|| HarnessError::Decode(format!("run records: bad length {n}")))?;
     pull_strings(env, jvm, tables)?;
     pull_methods(env, jvm, tables)?;
+    let mut fetch = |start: usize, n: usize| -> Result<Option<Vec<i32>>, HarnessError> {
+        if start.checked_add(n).is_none_or(|end| end > len) {
+            return Ok(None);
+        }
+        let mut buf = vec![0i32; n];
+        if n > 0 {
+            recs.get_region(env, start as i32, &mut buf)
+                .ctx(env, "run records")?;
+        }
+        Ok(Some(buf))
+    };
     let mut out = Vec::with_capacity(done);
     let mut p = 0usize;
     for _ in 0..done {
-        out.push(read_record(&recs, &mut p, tables, t));
+        out.push(read_record(&mut fetch, &mut p, tables, t));
     }
-    if p != recs.len() {
+    if p != len {
         return Err(HarnessError::Decode(format!(
             "run records: {} ints left over after {done} runs",
-            recs.len() - p
+            len.saturating_sub(p)
         )));
     }
     // a class the last run loaded could not be instrumented (that run ended the batch)
@@ -432,15 +452,13 @@ fn session<'l>(
 
 /// Reads one run record at `*p` (see `Runner.java` for the layout).
 fn read_record(
-    recs: &[i32],
+    recs: &mut dyn FnMut(usize, usize) -> Result<Option<Vec<i32>>, HarnessError>,
     p: &mut usize,
     tables: &Tables,
     t: &RunTarget<'_>,
 ) -> Result<RawRun, HarnessError> {
     let bad = |what: &str| HarnessError::Decode(format!("run record: {what}"));
-    let h = recs
-        .get(*p..*p + RECORD_HEADER)
-        .ok_or_else(|| bad("truncated header"))?;
+    let h = recs(*p, RECORD_HEADER)?.ok_or_else(|| bad("truncated header"))?;
     let long = |hi: i32, lo: i32| ((hi as u32 as u64) << 32) | lo as u32 as u64;
     let (kind, bits, result_id, thrown_id) = (h[0], long(h[1], h[2]), h[3], h[4]);
     let string = |i: i32| -> Result<Option<String>, HarnessError> {
@@ -459,11 +477,9 @@ fn read_record(
     let lens = [h[9], h[10], h[11]].map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     *p += RECORD_HEADER;
     let mut take = |n: usize| -> Result<Vec<i32>, HarnessError> {
-        let s = recs
-            .get(*p..p.saturating_add(n))
-            .ok_or_else(|| bad("truncated buffers"))?;
+        let s = recs(*p, n)?.ok_or_else(|| bad("truncated buffers"))?;
         *p += n;
-        Ok(s.to_vec())
+        Ok(s)
     };
     let (trace, heap, snapshots) = (take(lens[0])?, take(lens[1])?, take(lens[2])?);
     let end = match kind {

@@ -48,7 +48,7 @@ pub enum CValue {
 }
 
 /// One frame of an instrumented method.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CFrame {
     /// Internal class name (`java/lang/String` style). Shared by all frames of the method.
     pub class: Arc<str>,
@@ -60,6 +60,51 @@ pub struct CFrame {
     pub locals: Vec<CValue>,
     /// TOP OF STACK FIRST. For caller frames the arguments of the pending call are popped.
     pub stack: Vec<CValue>,
+}
+
+impl CFrame {
+    /// A frame of no method, without values (room to be filled).
+    pub fn empty() -> CFrame {
+        static EMPTY: std::sync::OnceLock<Arc<str>> = std::sync::OnceLock::new();
+        let e = EMPTY.get_or_init(|| "".into());
+        CFrame {
+            class: Arc::clone(e),
+            method: Arc::clone(e),
+            desc: Arc::clone(e),
+            pc: 0,
+            locals: Vec::new(),
+            stack: Vec::new(),
+        }
+    }
+}
+
+impl Clone for CFrame {
+    fn clone(&self) -> CFrame {
+        CFrame {
+            class: Arc::clone(&self.class),
+            method: Arc::clone(&self.method),
+            desc: Arc::clone(&self.desc),
+            pc: self.pc,
+            locals: self.locals.clone(),
+            stack: self.stack.clone(),
+        }
+    }
+
+    /// Reuses the vectors of `self` (and its names where they are the same).
+    fn clone_from(&mut self, o: &CFrame) {
+        for (mine, theirs) in [
+            (&mut self.class, &o.class),
+            (&mut self.method, &o.method),
+            (&mut self.desc, &o.desc),
+        ] {
+            if !Arc::ptr_eq(mine, theirs) {
+                *mine = Arc::clone(theirs);
+            }
+        }
+        self.pc = o.pc;
+        self.locals.clone_from(&o.locals);
+        self.stack.clone_from(&o.stack);
+    }
 }
 
 /// A heap object.
@@ -140,7 +185,7 @@ impl From<Arc<CHeap>> for Objects {
 
 /// A step as the checker reads it ([`Trace::view_after`]): the frames of [`Step`] and
 /// [`Objects`] instead of the reachable heap.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct StepView {
     /// Top (currently executing) frame first.
     pub frames: Vec<CFrame>,
@@ -274,6 +319,32 @@ impl Trace {
             statics,
             heap_key: Some(version),
         }
+    }
+
+    /// [`Trace::view_after`] into `v`, which holds the view of step `prev` (if `Some`) and
+    /// is refilled in place (its frames' vectors reused). Returns the objects under
+    /// construction its frames hold, by their [`CValue::Uninit`] number (empty, without an
+    /// allocation, when there are none).
+    pub fn view_into(
+        &self,
+        i: usize,
+        k: usize,
+        prev: Option<usize>,
+        v: &mut StepView,
+    ) -> Vec<UninitObj> {
+        let objs = self.data.top_frames_into(i, k, &mut v.frames);
+        let version = self.data.heap_version(i);
+        match prev {
+            // the same objects and static fields as the view of step `j`
+            Some(j) if self.data.heap_version(j) == version => {}
+            _ => {
+                let objects = self.data.objects_after(i, prev.map(|j| (j, &v.objects)));
+                v.objects = objects;
+                v.statics = Arc::new(self.data.statics_at(i));
+            }
+        }
+        v.heap_key = Some(version);
+        objs
     }
 
     /// Keys the static fields by `key(class, name)` of the class and name an instruction

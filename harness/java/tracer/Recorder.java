@@ -480,21 +480,13 @@ public final class Recorder {
 
     // ---- pulled by Rust after a run --------------------------------------------------------
     /** The committed steps of the trace buffer. */
-    public static int[] takeTrace() {
-        int end = open ? stepStart : pos;
-        return Arrays.copyOf(buf, end);
+    /** Ints of the trace recorded so far: {@code buf[0..traceLength())} (no copy). */
+    static int traceLength() {
+        return open ? stepStart : pos;
     }
 
     public static long stepCount() {
         return steps;
-    }
-
-    public static int[] takeHeap() {
-        return Arrays.copyOf(hbuf, hcommit);
-    }
-
-    public static int[] takeSnapshots() {
-        return Arrays.copyOf(sbuf, spos);
     }
 
     public static boolean wasCut() {

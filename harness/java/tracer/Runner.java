@@ -149,7 +149,7 @@ public final class Runner {
     // ---- batches -----------------------------------------------------------------------------
     /*
      * A batch runs several inputs of one method, one after the other on one Java thread, and
-     * leaves one record per run in an int[] that Rust pulls once (takeBatch):
+     * leaves one record per run in an int[] that Rust reads in place (batchBuffer, batchLength):
      *
      *   kind, resultBits hi, lo, resultId, thrownId, thrownClassStr, thrownTextStr,
      *   runNanos hi, lo, nTrace, nHeap, nSnapshots, trace ints, heap ints, snapshot ints
@@ -160,6 +160,8 @@ public final class Runner {
      * and once the records exceed BATCH_INTS; runBatch returns how many inputs ran.
      */
     private static final int BATCH_INTS = 1 << 22;
+    /** The records buffer is kept from batch to batch up to this many ints (64 MiB). */
+    private static final int KEEP_OUT_INTS = 1 << 24;
     static int[] out = new int[1 << 12];
     static int outPos;
 
@@ -170,12 +172,13 @@ public final class Runner {
         out[outPos++] = v;
     }
 
-    private static void emit(int[] a) {
-        if (outPos + a.length > out.length) {
-            out = Arrays.copyOf(out, Math.max(outPos + a.length, out.length * 2));
+    /** Appends {@code a[0..n)}. */
+    private static void emit(int[] a, int n) {
+        if (outPos + n > out.length) {
+            out = Arrays.copyOf(out, Math.max(outPos + n, out.length * 2));
         }
-        System.arraycopy(a, 0, out, outPos, a.length);
-        outPos += a.length;
+        System.arraycopy(a, 0, out, outPos, n);
+        outPos += n;
     }
 
     /**
@@ -206,7 +209,7 @@ public final class Runner {
                 args[k][i] = (s == Type.OBJECT || s == Type.ARRAY) ? refs[k][i + off] : unbits(pt[i], prims[k][i + off]);
             }
         }
-        if (out.length > BATCH_INTS) {
+        if (out.length > KEEP_OUT_INTS) {
             out = new int[1 << 12];
         }
         outPos = 0;
@@ -302,10 +305,9 @@ public final class Runner {
                 thrownText = Recorder.intern(String.valueOf(thrown));
             }
         }
-        int[] trace = Recorder.takeTrace();
-        int[] heap = Recorder.takeHeap();
-        int[] snaps = Recorder.takeSnapshots();
-        Recorder.clear();
+        // the recorder's buffers are copied into the records as they are (no copy in between:
+        // a long run's trace would be garbage the size of the trace)
+        int nTrace = Recorder.traceLength();
         emit(kind);
         emit((int) (resultBits >>> 32));
         emit((int) resultBits);
@@ -315,25 +317,28 @@ public final class Runner {
         emit(thrownText);
         emit((int) (runNanos >>> 32));
         emit((int) runNanos);
-        emit(trace.length);
-        emit(heap.length);
-        emit(snaps.length);
-        emit(trace);
-        emit(heap);
-        emit(snaps);
+        emit(nTrace);
+        emit(Recorder.hcommit);
+        emit(Recorder.spos);
+        emit(Recorder.buf, nTrace);
+        emit(Recorder.hbuf, Recorder.hcommit);
+        emit(Recorder.sbuf, Recorder.spos);
+        Recorder.clear();
     }
 
-    /** The records of the last batch. */
-    public static int[] takeBatch() {
-        int[] r = Arrays.copyOf(out, outPos);
-        outPos = 0;
-        return r;
+    /** The records of the last batch, in place: {@code batchBuffer()[0..batchLength())}. */
+    public static int[] batchBuffer() {
+        return out;
+    }
+
+    public static int batchLength() {
+        return outPos;
     }
 
     /** Drops references and buffers kept from the last batch. */
     public static void clear() {
         outPos = 0;
-        if (out.length > BATCH_INTS) {
+        if (out.length > KEEP_OUT_INTS) {
             out = new int[1 << 12];
         }
         Recorder.clear();

@@ -177,18 +177,46 @@ impl std::error::Error for Failure {}
 /// The witness of `c ⊑ s`: the concrete value of every reference of `s` the walk reached
 /// ([`CValue::Int`], [`CValue::Null`], [`CValue::Ref`], or [`CValue::Uninit`] for an object
 /// whose constructor has not returned; its number is not compared).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Witness {
     pub map: RefMap,
+}
+
+impl Clone for Witness {
+    fn clone(&self) -> Witness {
+        Witness {
+            map: self.map.clone(),
+        }
+    }
+
+    /// Reuses the room of `self`.
+    fn clone_from(&mut self, o: &Witness) {
+        self.map.clone_from(&o.map);
+    }
 }
 
 /// References of `s` to concrete values, dense by reference number (states number their
 /// references from 1 and have a few dozen): O(1) lookups and inserts on the walk's hot path.
 /// One vector: the integer references `0..ints`, then the object references.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct RefMap {
     slots: Vec<Option<CValue>>,
     ints: usize,
+}
+
+impl Clone for RefMap {
+    fn clone(&self) -> RefMap {
+        RefMap {
+            slots: self.slots.clone(),
+            ints: self.ints,
+        }
+    }
+
+    /// Reuses the room of `self`.
+    fn clone_from(&mut self, o: &RefMap) {
+        self.slots.clone_from(&o.slots);
+        self.ints = o.ints;
+    }
 }
 
 impl RefMap {

@@ -89,14 +89,25 @@ pub trait ConcreteRun {
             frames,
             objects: Objects::from(Arc::clone(&s.heap)),
             statics: if s.statics.is_empty() {
-                // one empty map for all: no allocation per view
-                static NONE: std::sync::OnceLock<Arc<CStatics>> = std::sync::OnceLock::new();
-                Arc::clone(NONE.get_or_init(Arc::default))
+                empty_statics()
             } else {
                 Arc::new(s.statics.clone())
             },
             heap_key: None,
         }
+    }
+    /// [`ConcreteRun::view`] into `v`, which holds a view of step `prev` this run returned
+    /// before (if `Some`), refilled in place where the run can (its vectors reused).
+    fn view_into(&self, i: usize, k: usize, prev: Option<usize>, v: &mut StepView) {
+        let new = self.view(i, k, prev.map(|j| (j, &*v)));
+        *v = new;
+    }
+    /// The executing frame of step `i`, decoded into `scratch` where the run must decode it
+    /// (then its room is reused).
+    fn top_frame_in<'a>(&'a self, i: usize, scratch: &'a mut Vec<CFrame>) -> &'a CFrame {
+        scratch.clear();
+        scratch.push(self.top_frame(i).into_owned());
+        &scratch[0]
     }
     /// Where step `i` executes, as a method number (of this run) and pc, if the run knows
     /// that without decoding the frame.
@@ -130,6 +141,12 @@ pub fn constructed(frames: &mut [CFrame], uninit: &BTreeMap<u32, UninitObj>) {
     }
 }
 
+/// One empty map of static fields for all views: no allocation per view.
+fn empty_statics() -> Arc<CStatics> {
+    static NONE: std::sync::OnceLock<Arc<CStatics>> = std::sync::OnceLock::new();
+    Arc::clone(NONE.get_or_init(Arc::default))
+}
+
 fn empty_frame() -> CFrame {
     CFrame {
         class: "".into(),
@@ -161,19 +178,25 @@ impl ConcreteRun for Trace {
         Cow::Owned(Trace::top_step(self, i, k))
     }
     fn view(&self, i: usize, k: usize, prev: Option<(usize, &StepView)>) -> StepView {
-        let mut v = Trace::view_after(self, i, k, prev);
-        // objects under construction are rare: only then decode which ones have an identity
-        let held = |f: &CFrame| {
-            f.locals
-                .iter()
-                .chain(&f.stack)
-                .any(|v| matches!(v, CValue::Uninit(_)))
+        let mut v = match prev {
+            Some((_, p)) => p.clone(),
+            None => StepView::default(),
         };
-        if v.frames.iter().any(held) {
-            let (_, uninit) = self.data.top_frames(i, k);
+        self.view_into(i, k, prev.map(|(j, _)| j), &mut v);
+        v
+    }
+    fn view_into(&self, i: usize, k: usize, prev: Option<usize>, v: &mut StepView) {
+        let objs = Trace::view_into(self, i, k, prev, v);
+        // objects under construction are rare: only then find which ones have an identity
+        if !objs.is_empty() {
+            let uninit = (0u32..).zip(objs).collect();
             constructed(&mut v.frames, &uninit);
         }
-        v
+    }
+    fn top_frame_in<'a>(&'a self, i: usize, scratch: &'a mut Vec<CFrame>) -> &'a CFrame {
+        // a step has a frame
+        let _ = self.data.top_frames_into(i, 1, scratch);
+        &scratch[0]
     }
     fn end(&self) -> &TraceEnd {
         &self.end
@@ -202,6 +225,30 @@ impl ConcreteRun for Recorded {
     }
     fn step(&self, i: usize) -> Cow<'_, Step> {
         Cow::Borrowed(&self.steps[i])
+    }
+    fn view_into(&self, i: usize, k: usize, _prev: Option<usize>, v: &mut StepView) {
+        let s = &self.steps[i];
+        let frames = &s.frames[..s.frames.len().min(k)];
+        // `clone_from` keeps the room of the frames and their vectors
+        v.frames.truncate(frames.len());
+        let n = v.frames.len();
+        for (mine, theirs) in v.frames.iter_mut().zip(frames) {
+            mine.clone_from(theirs);
+        }
+        v.frames.extend_from_slice(&frames[n..]);
+        constructed(&mut v.frames, &s.uninit);
+        if !Arc::ptr_eq(&v.objects.base, &s.heap) || !v.objects.over.is_empty() {
+            v.objects = Objects::from(Arc::clone(&s.heap));
+        }
+        v.statics = if s.statics.is_empty() {
+            empty_statics()
+        } else {
+            Arc::new(s.statics.clone())
+        };
+        v.heap_key = None;
+    }
+    fn top_frame_in<'a>(&'a self, i: usize, _scratch: &'a mut Vec<CFrame>) -> &'a CFrame {
+        &self.steps[i].frames[0]
     }
     fn end(&self) -> &TraceEnd {
         &self.end
@@ -276,6 +323,9 @@ struct RunMemo {
     shape_buf: Vec<CValue>,
     /// Hidden regions of the heap checked last.
     reach: RegionMemo,
+    /// Witnesses no longer held, to be refilled ([`RunMemo::recycle`]): a loop then builds
+    /// the witness of each step without an allocation.
+    spare: Vec<Rc<Witness>>,
 }
 
 /// A node, a heap id and object witnesses on which the node's heap predicates held.
@@ -303,6 +353,14 @@ impl RunMemo {
             shapes: FxHashMap::default(),
             shape_buf: Vec::new(),
             reach: RegionMemo::default(),
+            spare: Vec::new(),
+        }
+    }
+
+    /// Keeps `w` for reuse if nothing else holds it.
+    fn recycle(&mut self, mut w: Rc<Witness>) {
+        if self.spare.len() < 16 && Rc::get_mut(&mut w).is_some() {
+            self.spare.push(w);
         }
     }
 
@@ -314,7 +372,17 @@ impl RunMemo {
                 return (Rc::clone(v), *id);
             }
         }
-        let v = Rc::new(run.view(i, frames, self.last.as_ref().map(|(j, _, v, _)| (*j, &**v))));
+        // the view of the last step is refilled in place when nothing else holds it
+        let v = match self.last.take() {
+            Some((j, _, mut v, _)) => match Rc::get_mut(&mut v) {
+                Some(m) => {
+                    run.view_into(i, frames, Some(j), m);
+                    v
+                }
+                None => Rc::new(run.view(i, frames, Some((j, &*v)))),
+            },
+            None => Rc::new(run.view(i, frames, None)),
+        };
         let id = self.heap_id(&v);
         self.last = Some((i, frames, Rc::clone(&v), id));
         (v, id)
@@ -421,6 +489,8 @@ fn control<T>(reason: String) -> Result<T, Failure> {
 
 impl<'g> Matcher<'g> {
     pub fn new(graph: &'g Graph, prog: &'g Program, sem: IntSemantics) -> Matcher<'g> {
+        // the matcher's path entries number nodes by u32s
+        assert!(graph.nodes.len() < u32::MAX as usize, "graph too large");
         let mut out = vec![Vec::new(); graph.nodes.len()];
         let mut calls_abstractly = vec![false; graph.nodes.len()];
         for (k, e) in graph.edges.iter().enumerate() {
@@ -463,10 +533,10 @@ impl<'g> Matcher<'g> {
         i: usize,
         depth: usize,
         in_call: bool,
-    ) -> Result<Witness, Failure> {
+    ) -> Result<Rc<Witness>, Failure> {
         let state = &self.graph.nodes[node].state;
         if in_call && state.is_end() {
-            return self.callee_end(run, state, i, depth);
+            return self.callee_end(run, state, i, depth).map(Rc::new);
         }
         if i < run.len() {
             let frames = if in_call {
@@ -509,7 +579,7 @@ impl<'g> Matcher<'g> {
             let key = (node, heap_id, objs);
             if memo.shapes_held.contains(&key) {
                 memo.key_buf = key.2;
-                return Ok(walked.witness());
+                return Ok(Rc::new(walked.witness()));
             }
             let w = walked.finish_with(Some(memo.reach.of(heap_id)));
             match w {
@@ -518,7 +588,7 @@ impl<'g> Matcher<'g> {
                 }
                 Err(_) => memo.key_buf = key.2,
             }
-            w
+            w.map(Rc::new)
         } else {
             let (heap, statics) = last_objects(run);
             concrete_instance(
@@ -531,6 +601,7 @@ impl<'g> Matcher<'g> {
                 state,
                 self.types,
             )
+            .map(Rc::new)
         }
     }
 
@@ -543,7 +614,7 @@ impl<'g> Matcher<'g> {
         node: NodeId,
         c: &Concrete<'_>,
         heap_id: u32,
-    ) -> Option<Result<Witness, Failure>> {
+    ) -> Option<Result<Rc<Witness>, Failure>> {
         let state = &self.graph.nodes[node].state;
         if let Err(f) = frames_control(c.frames, state, false) {
             return Some(Err(f));
@@ -574,8 +645,18 @@ impl<'g> Matcher<'g> {
                 reason: String::new(),
             }));
         };
-        let mut w = Witness::clone(&base);
-        Some(bind_int_roots(c.frames, state, &self.index[node], &mut w).map(|()| w))
+        let mut w = memo.spare.pop().unwrap_or_default();
+        let Some(wm) = Rc::get_mut(&mut w) else {
+            unreachable!("a spare witness is held by nothing else")
+        };
+        wm.clone_from(&base);
+        match bind_int_roots(c.frames, state, &self.index[node], wm) {
+            Ok(()) => Some(Ok(w)),
+            Err(f) => {
+                memo.recycle(w);
+                Some(Err(f))
+            }
+        }
     }
 
     /// The witness of a program end `state` of a callee's method graph, for the state before
@@ -756,7 +837,10 @@ impl<'g> Matcher<'g> {
         }];
         // (call node, call step, enclosing context) -> context
         let mut ctx_ids: FxHashMap<(NodeId, usize, usize), usize> = FxHashMap::default();
-        let mut arena: Vec<(NodeId, Option<usize>)> = Vec::new();
+        // every entered (node, parent entry): u32s (`NO_PARENT` for none), as a long run has
+        // one or two per step
+        const NO_PARENT: u32 = u32::MAX;
+        let mut arena: Vec<(u32, u32)> = Vec::new();
         let mut entered: FxHashSet<(NodeId, usize, usize)> = FxHashSet::default();
         // the step of the last item after which nothing else was pending
         let mut alone_at = 0;
@@ -789,9 +873,9 @@ impl<'g> Matcher<'g> {
             let w = match it.witness {
                 Some(w) => w,
                 None => match self.witness(run, &mut memo, it.node, it.step, depth, it.ctx != 0) {
-                    Ok(w) => Rc::new(w),
+                    Ok(w) => w,
                     Err(f) => {
-                        let via = it.parent.map(|p| arena[p].0);
+                        let via = it.parent.map(|p| arena[p].0 as NodeId);
                         let via = via.map(|n| (n, self.kind_between(n, it.node)));
                         note(explain, &mut stuck, it.step, it.node, via, || f.to_string());
                         continue;
@@ -800,14 +884,19 @@ impl<'g> Matcher<'g> {
             };
             checked += 1;
             let me = arena.len();
-            arena.push((it.node, it.parent));
+            assert!(
+                me < NO_PARENT as usize,
+                "more path entries than u32 numbers"
+            );
+            arena.push((it.node as u32, it.parent.map_or(NO_PARENT, |p| p as u32)));
             if it.step >= last && (it.ctx == 0 || prefix) {
                 // the prefix to check (or the whole run, ending at a program end) is covered
                 let mut path = Vec::new();
-                let mut cur = Some(me);
-                while let Some(k) = cur {
-                    path.push(arena[k].0);
-                    cur = arena[k].1;
+                let mut cur = me as u32;
+                while cur != NO_PARENT {
+                    let (node, parent) = arena[cur as usize];
+                    path.push(node as NodeId);
+                    cur = parent;
                 }
                 path.reverse();
                 return Matched::Path { path, checked };
@@ -849,12 +938,13 @@ impl<'g> Matcher<'g> {
                         Ok(w2) => todo.push(Item {
                             node: e.to,
                             step: it.step,
-                            witness: Some(Rc::new(w2)),
+                            witness: Some(w2),
                             parent: Some(me),
                             ctx: parent,
                         }),
                     }
                 }
+                memo.recycle(w);
                 continue;
             }
             let edges = &self.out[it.node];
@@ -865,6 +955,7 @@ impl<'g> Matcher<'g> {
                     "an open leaf of the graph (no outgoing edge)".to_string()
                 };
                 note(explain, &mut stuck, it.step + 1, it.node, None, || what);
+                memo.recycle(w);
                 continue;
             }
             let calls_abstractly = self.calls_abstractly[it.node];
@@ -912,7 +1003,7 @@ impl<'g> Matcher<'g> {
                                 Ok(()) => todo.push(Item {
                                     node: e.to,
                                     step: next,
-                                    witness: Some(Rc::new(w2)),
+                                    witness: Some(w2),
                                     parent: Some(me),
                                     ctx,
                                 }),
@@ -935,13 +1026,14 @@ impl<'g> Matcher<'g> {
                         Ok(w2) => todo.push(Item {
                             node: e.to,
                             step: it.step,
-                            witness: Some(Rc::new(w2)),
+                            witness: Some(w2),
                             parent: Some(me),
                             ctx: it.ctx,
                         }),
                     }
                 }
             }
+            memo.recycle(w);
         }
         Matched::Stuck(stuck)
     }
@@ -1090,35 +1182,48 @@ fn exact(op: ArithOp, x: i128, y: Option<i128>) -> Option<i128> {
 /// instructions). Under unbounded integers the run
 /// leaves the model there: the engine's labels and intervals denote mathematical integers.
 pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
-    /// A step's instruction, by the run's own method number or, for runs without one, by a
-    /// hash of (class, method, desc); with the pc. No allocation per step.
-    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-    enum Key {
-        Site(u32, u32),
-        Hashed(u64, u32),
-    }
-    let mut cache: FxHashMap<Key, Option<Insn>> = FxHashMap::default();
+    // A step's instruction, by the run's own method number and the pc, or, for runs without
+    // method numbers, by its method (compared by name: runs share the names of one method,
+    // so mostly by pointer) and the pc. No allocation or hashing of names per step.
+    let mut by_site: FxHashMap<(u32, u32), Option<Insn>> = FxHashMap::default();
+    type ByName = (Arc<str>, Arc<str>, Arc<str>, FxHashMap<u32, Option<Insn>>);
+    let mut by_name: Vec<ByName> = Vec::new();
+    let mut last_method = 0usize;
+    let same = |a: &Arc<str>, b: &Arc<str>| Arc::ptr_eq(a, b) || **a == **b;
+    let mut scratch: Vec<CFrame> = Vec::new();
     for i in 0..run.len() {
-        let mut frame = None;
-        let key = match run.site(i) {
-            Some((m, pc)) => Key::Site(m, pc),
+        let insn = match run.site(i) {
+            Some(site) => by_site
+                .entry(site)
+                .or_insert_with(|| {
+                    let f = run.top_frame_in(i, &mut scratch);
+                    arith_insn(prog, &f.class, &f.method, &f.desc, f.pc)
+                })
+                .clone(),
             None => {
-                use std::hash::{Hash, Hasher};
-                let f = frame.insert(run.top_frame(i));
-                let mut h = std::collections::hash_map::DefaultHasher::new();
-                (&f.class, &f.method, &f.desc).hash(&mut h);
-                Key::Hashed(h.finish(), f.pc)
+                let f = run.top_frame_in(i, &mut scratch);
+                let is = |m: &ByName| {
+                    same(&m.0, &f.class) && same(&m.1, &f.method) && same(&m.2, &f.desc)
+                };
+                if !by_name.get(last_method).is_some_and(is) {
+                    last_method = match by_name.iter().position(is) {
+                        Some(k) => k,
+                        None => {
+                            let (c, m, d) = (f.class.clone(), f.method.clone(), f.desc.clone());
+                            by_name.push((c, m, d, FxHashMap::default()));
+                            by_name.len() - 1
+                        }
+                    };
+                }
+                by_name[last_method]
+                    .3
+                    .entry(f.pc)
+                    .or_insert_with(|| arith_insn(prog, &f.class, &f.method, &f.desc, f.pc))
+                    .clone()
             }
         };
-        let insn = cache
-            .entry(key)
-            .or_insert_with(|| {
-                let f = frame.get_or_insert_with(|| run.top_frame(i));
-                arith_insn(prog, &f.class, &f.method, &f.desc, f.pc)
-            })
-            .clone();
         let Some(insn) = insn else { continue };
-        let f = frame.unwrap_or_else(|| run.top_frame(i));
+        let f = run.top_frame_in(i, &mut scratch);
         let int = |k: usize| match f.stack.get(k) {
             Some(CValue::Int(v)) => Some(i128::from(*v)),
             Some(CValue::Long(v)) => Some(i128::from(*v)),

@@ -129,6 +129,15 @@ fn progress(n: u64) -> Option<indicatif::ProgressBar> {
 /// Inputs traced per JVM batch (each batch is one JNI session and one Java thread).
 const BATCH: usize = 64;
 
+/// A chunk of the inputs ([`BATCH`] cases at most): the journal's records that come before
+/// its cases, the cases (index, name, replay arguments, state), and the error that ended it.
+#[derive(Default)]
+struct Chunk {
+    records: Vec<TraceRecord>,
+    cases: Vec<(usize, String, String, State)>,
+    failed: Option<jtg_harness::HarnessError>,
+}
+
 /// Shell-quotes one argument if needed.
 fn q(s: &str) -> String {
     if s.chars()
@@ -258,116 +267,173 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let pb = progress(cases.len().max(inputs.len()) as u64);
     let total = cases.len() + inputs.len();
     let mut next = 0;
-    while next < total {
-        // the next chunk of inputs, traced in one batch: (index, name, replay arguments, state)
-        let mut chunk: Vec<(usize, String, String, State)> = Vec::with_capacity(BATCH);
-        while next < total && chunk.len() < BATCH {
-            let k = next;
+    // The next chunk of inputs, traced in one batch, in case order with the journal's records
+    // of the cases between them. A failure to build an input ends the chunk; it is raised
+    // when the chunk's turn comes, before its cases are checked.
+    let mut chunk_after = |next: &mut usize| -> Chunk {
+        let mut chunk = Chunk::default();
+        while *next < total && chunk.cases.len() < BATCH {
+            let k = *next;
             // A case of the journal: its record stands for the run, taken in case order (after
             // the chunk before it) so that the reports are those of an uninterrupted run.
             if done.contains_key(&key(k)) {
-                if !chunk.is_empty() {
+                if !chunk.cases.is_empty() {
                     break;
                 }
-                next += 1;
+                *next += 1;
                 if let Some(r) = done.remove(&key(k)) {
-                    summary.add_record(&r)?;
-                    reports.extend(r.report);
-                }
-                if let Some(pb) = &pb {
-                    pb.inc(1);
+                    chunk.records.push(r);
                 }
                 continue;
             }
-            next += 1;
+            *next += 1;
             let (name, replay, input) = if k < inputs.len() {
                 inputs[k].clone()
             } else {
                 let case = cases[k - inputs.len()];
                 let Some(g) = gen else { break };
-                let sample = g
-                    .case(case)
-                    .map_err(|e| jtg_harness::HarnessError::BadInput(e.to_string()))?;
+                let sample = match g.case(case) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        chunk.failed = Some(jtg_harness::HarnessError::BadInput(e.to_string()));
+                        *next = total;
+                        break;
+                    }
+                };
                 (
                     format!("seed {} case {case}", a.seed),
                     format!("--seed {} --case {case} --max-size {}", a.seed, a.max_size),
                     sample.state,
                 )
             };
-            chunk.push((k, name, replay, input));
+            chunk.cases.push((k, name, replay, input));
         }
-        let states: Vec<State> = chunk.iter().map(|(_, _, _, s)| s.clone()).collect();
-        let traces = target.trace_batch(&states, a.max_steps);
-        // a tracing error stops the command at its case, after the cases before it
-        let ok = traces.iter().take_while(|t| t.is_ok()).count();
-        let runs: Vec<&Trace> = traces[..ok].iter().flatten().collect();
-        let mut checks = check_runs(&matcher, &prog, &runs, sem, jobs).into_iter();
-        for ((k, name, replay, input), trace) in chunk.into_iter().zip(traces) {
-            let trace = trace.with_context(|| format!("tracing {name}"))?;
-            let c = checks
-                .next()
-                .unwrap_or_else(|| check_run(&matcher, &prog, &trace, sem));
-            summary.add(&c);
-            let mut record = journal.as_ref().map(|_| TraceRecord::of(&c));
-            if let Verdict::Violation(stuck) = &c.verdict {
-                if reports.len() < a.max_reports {
-                    let mut r = failure(
-                        &graph,
-                        &prog,
-                        &m,
-                        name.clone(),
-                        print_state(&input, &ctx),
-                        &trace,
-                        stuck,
-                        format!("{base} {replay}"),
-                    );
-                    if let Ok(g) = &generator {
-                        let cand = |s: &State| g.shrink(s);
-                        let (small, sc) = shrink(
-                            &target,
-                            &matcher,
-                            &input,
-                            sem,
-                            a.max_steps,
-                            &cand,
-                            a.shrink_runs,
-                        )?;
-                        if let Verdict::Violation(ss) = &sc.verdict {
-                            let text = print_state(&small, &ctx);
-                            let file = save_input(&m, &name, &text);
-                            let replay = file.map_or_else(
-                                || r.replay.clone(),
-                                |f| format!("{base} --input {}", q(&f.to_string_lossy())),
-                            );
-                            let strace = target.trace(&small, a.max_steps)?;
-                            let sr = failure(
-                                &graph,
-                                &prog,
-                                &m,
-                                format!("{name}, shrunk"),
-                                text,
-                                &strace,
-                                ss,
-                                replay,
-                            );
-                            r.shrunk = Some(Box::new(sr));
-                        }
-                    }
-                    if let Some(rec) = &mut record {
-                        rec.report = Some(r.clone());
-                    }
-                    reports.push(r);
+        chunk
+    };
+    // Tracing runs on a thread of its own, one chunk ahead of the checks: the JVM traces the
+    // next chunk while this one is matched.
+    std::thread::scope(|scope| -> Result<()> {
+        let (want, wanted) = std::sync::mpsc::sync_channel::<Vec<State>>(1);
+        let (give, given) = std::sync::mpsc::sync_channel(1);
+        let target = &target;
+        let max_steps = a.max_steps;
+        scope.spawn(move || {
+            for states in wanted {
+                if give.send(target.trace_batch(&states, max_steps)).is_err() {
+                    break;
                 }
             }
-            if let (Some(j), Some(rec)) = (&journal, &record) {
-                j.append(&key(k), rec)?;
+        });
+        let request = |c: &Chunk| -> Result<()> {
+            if !c.cases.is_empty() {
+                let states = c.cases.iter().map(|(_, _, _, s)| s.clone()).collect();
+                want.send(states).context("the tracing thread stopped")?;
             }
-            if let Some(pb) = &pb {
-                pb.inc(1);
-                pb.set_message(format!("{} violations", summary.violations));
+            Ok(())
+        };
+        let mut cur = chunk_after(&mut next);
+        request(&cur)?;
+        loop {
+            if cur.records.is_empty() && cur.cases.is_empty() && cur.failed.is_none() {
+                break;
             }
+            let ahead = if cur.failed.is_none() {
+                let c = chunk_after(&mut next);
+                request(&c)?;
+                c
+            } else {
+                Chunk::default()
+            };
+            // as an input that cannot be built always did: nothing of its chunk is checked
+            if let Some(e) = cur.failed.take() {
+                return Err(e.into());
+            }
+            for r in cur.records.drain(..) {
+                summary.add_record(&r)?;
+                reports.extend(r.report);
+                if let Some(pb) = &pb {
+                    pb.inc(1);
+                }
+            }
+            let traces = if cur.cases.is_empty() {
+                Vec::new()
+            } else {
+                given.recv().context("the tracing thread stopped")?
+            };
+            // a tracing error stops the command at its case, after the cases before it
+            let ok = traces.iter().take_while(|t| t.is_ok()).count();
+            let runs: Vec<&Trace> = traces[..ok].iter().flatten().collect();
+            let mut checks = check_runs(&matcher, &prog, &runs, sem, jobs).into_iter();
+            drop(runs);
+            for ((k, name, replay, input), trace) in cur.cases.drain(..).zip(traces) {
+                let trace = trace.with_context(|| format!("tracing {name}"))?;
+                let c = checks
+                    .next()
+                    .unwrap_or_else(|| check_run(&matcher, &prog, &trace, sem));
+                summary.add(&c);
+                let mut record = journal.as_ref().map(|_| TraceRecord::of(&c));
+                if let Verdict::Violation(stuck) = &c.verdict {
+                    if reports.len() < a.max_reports {
+                        let mut r = failure(
+                            &graph,
+                            &prog,
+                            &m,
+                            name.clone(),
+                            print_state(&input, &ctx),
+                            &trace,
+                            stuck,
+                            format!("{base} {replay}"),
+                        );
+                        if let Ok(g) = &generator {
+                            let cand = |s: &State| g.shrink(s);
+                            let (small, sc) = shrink(
+                                target,
+                                &matcher,
+                                &input,
+                                sem,
+                                a.max_steps,
+                                &cand,
+                                a.shrink_runs,
+                            )?;
+                            if let Verdict::Violation(ss) = &sc.verdict {
+                                let text = print_state(&small, &ctx);
+                                let file = save_input(&m, &name, &text);
+                                let replay = file.map_or_else(
+                                    || r.replay.clone(),
+                                    |f| format!("{base} --input {}", q(&f.to_string_lossy())),
+                                );
+                                let strace = target.trace(&small, a.max_steps)?;
+                                let sr = failure(
+                                    &graph,
+                                    &prog,
+                                    &m,
+                                    format!("{name}, shrunk"),
+                                    text,
+                                    &strace,
+                                    ss,
+                                    replay,
+                                );
+                                r.shrunk = Some(Box::new(sr));
+                            }
+                        }
+                        if let Some(rec) = &mut record {
+                            rec.report = Some(r.clone());
+                        }
+                        reports.push(r);
+                    }
+                }
+                if let (Some(j), Some(rec)) = (&journal, &record) {
+                    j.append(&key(k), rec)?;
+                }
+                if let Some(pb) = &pb {
+                    pb.inc(1);
+                    pb.set_message(format!("{} violations", summary.violations));
+                }
+            }
+            cur = ahead;
         }
-    }
+        Ok(())
+    })?;
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
