@@ -2,7 +2,7 @@
 //! the adapters the state layer needs (local names for the text form, subtyping) and the
 //! default start state of a method.
 
-use crate::class::{ClassPath, FieldType, Hierarchy, Method};
+use crate::class::{ClassPath, FieldType, Hierarchy, ResolvedMethod};
 use crate::error::EngineError;
 use crate::liveness::Liveness;
 use crate::state::text::LocalNames;
@@ -189,9 +189,10 @@ impl Program {
     }
 
     /// Loads a method's declaration.
-    pub fn method(&self, m: &MethodId) -> Result<Method, EngineError> {
+    pub fn method(&self, m: &MethodId) -> Result<ResolvedMethod, EngineError> {
         let class = self.hierarchy.classpath().load(&m.class)?;
-        Ok(class.method(&m.name, Some(&m.desc))?.clone())
+        let index = class.method_index(&m.name, Some(&m.desc))?;
+        Ok(ResolvedMethod { class, index })
     }
 
     /// Resolves `Class.method` or `Class.method(desc)` (class dotted or slashed).

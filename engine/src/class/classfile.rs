@@ -122,12 +122,18 @@ impl Class {
     /// The method called `name`, with descriptor `desc` if given. Without a descriptor the
     /// name must be unique. Errors list the candidates.
     pub fn method(&self, name: &str, desc: Option<&str>) -> Result<&Method, ClassError> {
+        Ok(&self.methods[self.method_index(name, desc)?])
+    }
+
+    /// The index in `methods` of what [`Class::method`] finds.
+    pub fn method_index(&self, name: &str, desc: Option<&str>) -> Result<usize, ClassError> {
         let mut found = self
             .methods
             .iter()
-            .filter(|m| m.name == name && desc.is_none_or(|d| m.desc_str == d));
-        if let (Some(m), None) = (found.next(), found.next()) {
-            return Ok(m);
+            .enumerate()
+            .filter(|(_, m)| m.name == name && desc.is_none_or(|d| m.desc_str == d));
+        if let (Some((i, _)), None) = (found.next(), found.next()) {
+            return Ok(i);
         }
         let same_name: Vec<String> = self
             .methods

@@ -195,6 +195,15 @@ impl ResolvedMethod {
     }
 }
 
+/// A resolved method reads as its declaration; holding the class keeps it cheap to pass around
+/// (no copy of the decoded code).
+impl std::ops::Deref for ResolvedMethod {
+    type Target = Method;
+    fn deref(&self) -> &Method {
+        self.method()
+    }
+}
+
 /// Element type name of an array class name: `[LA;` → `A`, `[[I` → `[I`, `[I` → `I`.
 fn array_component(name: &str) -> Option<&str> {
     let rest = name.strip_prefix('[')?;
