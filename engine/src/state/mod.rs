@@ -15,7 +15,7 @@ mod value;
 pub use frame::{Frame, MethodId};
 pub use interval::{wrap32, wrap64, IntSemantics, Interval, Width, JAVA_MAX, JAVA_MIN};
 pub use predicates::{fmt_fields, FieldSet, MustReach, Predicates};
-pub use refs::Ref;
+pub use refs::{Ref, RefSet};
 pub use value::{display_type, parse_type, HeapValue};
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -213,22 +213,30 @@ impl State {
     /// Garbage collection (spec §7.6): drops unreachable references, their heap values and every
     /// predicate mentioning them.
     pub fn gc(&mut self) {
-        let live = self.reachable();
+        let mut live = RefSet::new();
+        let mut todo = self.roots();
+        while let Some(r) = todo.pop() {
+            if live.insert(r) {
+                if let Some(v) = self.heap.get(&r) {
+                    todo.extend(v.children());
+                }
+            }
+        }
         self.keep_must_reach_through(&live);
-        self.heap.retain(|r, _| live.contains(r));
-        self.preds.retain_refs(|r| live.contains(&r));
+        self.heap.retain(|r, _| live.contains(*r));
+        self.preds.retain_refs(|r| live.contains(r));
     }
 
     /// Before `x` disappears, `a →!F x` is carried on to what the F-path reaches after `x`: its
     /// realized F-successor, or the target of `x →!F b` (the path from `a` runs through `x`).
     /// This keeps `o2 →!{n} o5` when o4 is collected between N and O in Fig. 2.13.
-    fn keep_must_reach_through(&mut self, live: &BTreeSet<Ref>) {
+    fn keep_must_reach_through(&mut self, live: &RefSet) {
         loop {
             let dying: Vec<MustReach> = self
                 .preds
                 .must_reach
                 .iter()
-                .filter(|m| live.contains(&m.from) && !live.contains(&m.to))
+                .filter(|m| live.contains(m.from) && !live.contains(m.to))
                 .cloned()
                 .collect();
             let mut added = false;
@@ -298,17 +306,36 @@ impl State {
     /// Checks the well-formedness the rest of the engine relies on: every mentioned reference
     /// has a heap value of its kind, program ends have no frames, and the reverse.
     pub fn validate(&self) -> Result<(), String> {
-        for r in self.all_refs() {
-            match (r, self.heap.get(&r)) {
-                (_, None) => return Err(format!("{r} has no heap value")),
-                (Ref::Int(_), Some(v)) if !v.is_primitive() => {
-                    return Err(format!("{r} is an integer reference but points to {v}"))
-                }
-                (Ref::Obj(_), Some(v)) if v.is_primitive() => {
-                    return Err(format!("{r} is an object reference but points to {v}"))
-                }
+        // The first problem in reference order, as a check of the sorted `all_refs` would find
+        // it, without building that set for every new state.
+        let mut keys = RefSet::new();
+        let mut first: Option<(Ref, String)> = None;
+        let mut problem = |r: Ref, msg: &dyn Fn() -> String| {
+            if first.as_ref().is_none_or(|(f, _)| r < *f) {
+                first = Some((r, msg()));
+            }
+        };
+        for (&r, v) in &self.heap {
+            keys.insert(r);
+            match r {
+                Ref::Int(_) if !v.is_primitive() => problem(r, &|| {
+                    format!("{r} is an integer reference but points to {v}")
+                }),
+                Ref::Obj(_) if v.is_primitive() => problem(r, &|| {
+                    format!("{r} is an object reference but points to {v}")
+                }),
                 _ => {}
             }
+        }
+        let mentions = self.roots().into_iter().chain(self.preds.mentions());
+        let children = self.heap.values().flat_map(|v| v.children());
+        for r in mentions.chain(children) {
+            if !r.is_null() && !keys.contains(r) {
+                problem(r, &|| format!("{r} has no heap value"));
+            }
+        }
+        if let Some((_, msg)) = first {
+            return Err(msg);
         }
         for r in self.heap.keys() {
             if r.is_null() {

@@ -136,18 +136,17 @@ impl Predicates {
 
     /// Every reference mentioned.
     pub fn refs(&self) -> BTreeSet<Ref> {
-        let mut s = BTreeSet::new();
-        for &(a, b) in self.may_equal.iter().chain(self.joins.iter()) {
-            s.insert(a);
-            s.insert(b);
-        }
-        s.extend(self.non_tree.iter().copied());
-        s.extend(self.cyclic.keys().copied());
-        for m in &self.must_reach {
-            s.insert(m.from);
-            s.insert(m.to);
-        }
-        s
+        self.mentions().collect()
+    }
+
+    /// Every mention of a reference, with repetitions, in no particular order.
+    pub fn mentions(&self) -> impl Iterator<Item = Ref> + '_ {
+        let pairs = self.may_equal.iter().chain(&self.joins);
+        pairs
+            .flat_map(|&(a, b)| [a, b])
+            .chain(self.non_tree.iter().copied())
+            .chain(self.cyclic.keys().copied())
+            .chain(self.must_reach.iter().flat_map(|m| [m.from, m.to]))
     }
 
     /// Keeps only predicates whose references all satisfy `keep`.

@@ -73,6 +73,21 @@ fn errors_name_the_problem() {
         ("00 | l0: o1 | ε\no1: List(?)  o1 ?? o2", "expected"),
         ("00 | l0: i1 | ε\ni1: [5,1]", "bad interval"),
         ("00 | foo: i1 | ε\ni1: Z", "unknown local variable `foo`"),
+        // references mentioned only by a predicate or a field need heap values too
+        (
+            "00 | l0: o1 | ε\no1: List(?)  o1 =? o3",
+            "o3 has no heap value",
+        ),
+        (
+            "00 | l0: o1 | ε\no1: List(next=o4, value=i1)  i1: Z",
+            "o4 has no heap value",
+        ),
+        // of several problems, the one of the least reference (integers before objects)
+        ("00 | l0: o5, l1: i2 | ε", "i2 has no heap value"),
+        (
+            "00 | l0: o5, l1: i2 | ε\ni2: List(?)",
+            "i2 is an integer reference",
+        ),
     ] {
         let e = parse_state(text, &ctx).unwrap_err().to_string();
         assert!(e.contains(needle), "{text:?}: {e}");
