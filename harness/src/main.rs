@@ -6,6 +6,12 @@
 //! refused journal); 3 unsupported program feature; 4 node budget exceeded; 5 JVM or tracing
 //! failure (`corpus --check`: a check stopped early); 70 internal error.
 
+/// The engine clones and drops many small heap maps per node; jemalloc makes that markedly
+/// cheaper than the system allocator (see `make bench`, corpus graphs). Its symbols are
+/// prefixed, so the embedded JVM keeps the system `malloc`.
+#[global_allocator]
+static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 mod commands;
 
 use clap::{Parser, Subcommand};

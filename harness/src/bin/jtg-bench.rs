@@ -13,6 +13,12 @@
 //! (defaults 100000 and 7; fixtures from `JTG_FIXTURES` or `build/fixtures`).
 //! `JTG_BENCH=trace,graph,corpus,check,e2e` (any subset) runs only those sections.
 
+/// The engine clones and drops many small heap maps per node; jemalloc makes that markedly
+/// cheaper than the system allocator (see `make bench`, corpus graphs). Its symbols are
+/// prefixed, so the embedded JVM keeps the system `malloc`.
+#[global_allocator]
+static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[path = "bench/corpus.rs"]
 mod corpus;
 #[path = "bench/graph.rs"]

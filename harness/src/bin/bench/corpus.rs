@@ -32,12 +32,12 @@ pub fn run(repo: &Path) -> Result<(), String> {
         t.max_ms,
         t.graph_ms / 1e3
     );
-    let over: Vec<&str> = results
-        .iter()
-        .filter(|r| r.graph_ms > 2000.0)
-        .map(|r| r.jar.as_str())
-        .collect();
+    let mut over: Vec<_> = results.iter().filter(|r| r.graph_ms > 2000.0).collect();
+    over.sort_by(|a, b| b.graph_ms.total_cmp(&a.graph_ms));
     println!("  jars over 2 s: {}", over.len());
+    for r in over {
+        println!("    {} ({:.0} ms, {})", r.jar, r.graph_ms, r.status.name());
+    }
     if let Some(kb) = peak_kb() {
         println!("  peak memory (VmHWM): {:.1} MiB", kb as f64 / 1024.0);
     }
