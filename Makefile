@@ -13,12 +13,14 @@ export JTG_CORPUS ?= $(abspath $(CURDIR)/../shared/corpus)
 
 all: build
 
-# Debian packages: ASM 9.4 (bytecode instrumentation of the tracer), Graphviz (SVG pictures).
+# Debian packages: ASM 9.4 (bytecode instrumentation of the tracer), Graphviz (SVG pictures),
+# Python 3 (the demo edits a graph's JSON by hand).
 deps:
 	@missing=""; \
 	[ -f /usr/share/java/asm.jar ] || missing="$$missing libasm-java"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
 	command -v $(JAVAC) >/dev/null 2>&1 || missing="$$missing openjdk-17-jdk-headless"; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing >/dev/null; \

@@ -20,4 +20,23 @@ echo "== Soundness: every concrete run in the JVM is a path of the graph"
 $JTG check $FIX List.contains -n 10000 --seed 1
 $JTG check $FIX List.get --start java-fixtures/start/List.get.cyclic.state -n 1000 --seed 1 --max-steps 5000
 echo
+echo "== A hand-broken graph: contains' null successor of the instance refinement removed"
+$JTG graph $FIX List.contains --format json -o $OUT/contains.json
+# drop the refinement edge labelled `o1 = null`
+python3 - "$OUT/contains.json" "$OUT/broken.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+g["edges"] = [e for e in g["edges"] if not (e["kind"] == "refine" and "o1 = null" in e["labels"])]
+json.dump(g, open(sys.argv[2], "w"), indent=1)
+PY
+set +e
+$JTG check $FIX List.contains --graph $OUT/broken.json -n 200 --seed 1
+rc=$?
+set -e
+if [ $rc -ne 1 ]; then
+  echo "demo: the broken graph was not caught (exit $rc, expected 1)" >&2
+  exit 1
+fi
+echo "(exit 1: the violation above is the expected result)"
+echo
 echo "pictures: $OUT/contains.svg $OUT/get.svg"
