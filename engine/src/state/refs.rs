@@ -62,19 +62,25 @@ impl fmt::Display for Ref {
 pub struct RefSet {
     ints: Vec<u64>,
     objs: Vec<u64>,
+    /// References numbered from [`RefSet::DENSE`] on (only hand-written states have them):
+    /// bits for them would cost memory in proportion to the number.
+    sparse: std::collections::BTreeSet<Ref>,
     len: usize,
 }
 
 impl RefSet {
+    /// Numbers below this are kept as bits.
+    pub const DENSE: u32 = 1 << 16;
+
     pub fn new() -> RefSet {
         RefSet::default()
     }
 
     fn slot(&self, r: Ref) -> Option<(&[u64], usize)> {
         match r {
-            Ref::Null => None,
-            Ref::Int(n) => Some((&self.ints, n as usize)),
-            Ref::Obj(n) => Some((&self.objs, n as usize)),
+            Ref::Int(n) if n < Self::DENSE => Some((&self.ints, n as usize)),
+            Ref::Obj(n) if n < Self::DENSE => Some((&self.objs, n as usize)),
+            _ => None,
         }
     }
 
@@ -82,8 +88,13 @@ impl RefSet {
     pub fn insert(&mut self, r: Ref) -> bool {
         let (bits, n) = match r {
             Ref::Null => return false,
-            Ref::Int(n) => (&mut self.ints, n as usize),
-            Ref::Obj(n) => (&mut self.objs, n as usize),
+            Ref::Int(n) if n < Self::DENSE => (&mut self.ints, n as usize),
+            Ref::Obj(n) if n < Self::DENSE => (&mut self.objs, n as usize),
+            _ => {
+                let fresh = self.sparse.insert(r);
+                self.len += usize::from(fresh);
+                return fresh;
+            }
         };
         let (w, b) = (n / 64, 1u64 << (n % 64));
         if w >= bits.len() {
@@ -96,6 +107,11 @@ impl RefSet {
     }
 
     pub fn contains(&self, r: Ref) -> bool {
+        if let Ref::Int(n) | Ref::Obj(n) = r {
+            if n >= Self::DENSE {
+                return self.sparse.contains(&r);
+            }
+        }
         self.slot(r).is_some_and(|(bits, n)| {
             bits.get(n / 64)
                 .is_some_and(|w| w & (1u64 << (n % 64)) != 0)
@@ -122,10 +138,12 @@ mod tests {
         let mut set = RefSet::new();
         let mut model = std::collections::BTreeSet::new();
         for (kind, n) in ops {
+            // numbers on both sides of the dense bound, up to u32::MAX
+            let n = if kind & 4 == 0 { u32::from(n) } else { u32::MAX - u32::from(n) };
             let r = match kind % 3 {
                 0 => Ref::Null,
-                1 => Ref::Int(u32::from(n)),
-                _ => Ref::Obj(u32::from(n)),
+                1 => Ref::Int(n),
+                _ => Ref::Obj(n),
             };
             let fresh = !r.is_null() && model.insert(r);
             if set.insert(r) != fresh || !set.contains(r) && !r.is_null() {
@@ -134,7 +152,7 @@ mod tests {
         }
         set.len() == model.len()
             && !set.contains(Ref::Null)
-            && (0..300).all(|n| {
+            && (0..300).chain(u32::MAX - 300..=u32::MAX).all(|n| {
                 set.contains(Ref::Int(n)) == model.contains(&Ref::Int(n))
                     && set.contains(Ref::Obj(n)) == model.contains(&Ref::Obj(n))
             })
