@@ -186,16 +186,22 @@ impl State {
 
     pub fn reachable_from(&self, start: impl IntoIterator<Item = Ref>) -> BTreeSet<Ref> {
         let mut seen = BTreeSet::new();
+        self.walk(start, |r| seen.insert(r));
+        seen
+    }
+
+    /// Visits the non-null references reachable from `start`; `first_visit(r)` records `r` and
+    /// says whether it is new (the walk goes on below new ones only).
+    fn walk(&self, start: impl IntoIterator<Item = Ref>, mut first_visit: impl FnMut(Ref) -> bool) {
         let mut todo: Vec<Ref> = start.into_iter().collect();
         while let Some(r) = todo.pop() {
-            if r.is_null() || !seen.insert(r) {
+            if r.is_null() || !first_visit(r) {
                 continue;
             }
             if let Some(v) = self.heap.get(&r) {
                 todo.extend(v.children());
             }
         }
-        seen
     }
 
     /// Every reference in the state, heap keys and predicate mentions included.
@@ -214,14 +220,7 @@ impl State {
     /// predicate mentioning them.
     pub fn gc(&mut self) {
         let mut live = RefSet::new();
-        let mut todo = self.roots();
-        while let Some(r) = todo.pop() {
-            if live.insert(r) {
-                if let Some(v) = self.heap.get(&r) {
-                    todo.extend(v.children());
-                }
-            }
-        }
+        self.walk(self.roots(), |r| live.insert(r));
         self.keep_must_reach_through(&live);
         self.heap.retain(|r, _| live.contains(*r));
         self.preds.retain_refs(|r| live.contains(r));

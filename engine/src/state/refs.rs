@@ -76,14 +76,6 @@ impl RefSet {
         RefSet::default()
     }
 
-    fn slot(&self, r: Ref) -> Option<(&[u64], usize)> {
-        match r {
-            Ref::Int(n) if n < Self::DENSE => Some((&self.ints, n as usize)),
-            Ref::Obj(n) if n < Self::DENSE => Some((&self.objs, n as usize)),
-            _ => None,
-        }
-    }
-
     /// Adds `r`; false when it was already there. `null` is never a member.
     pub fn insert(&mut self, r: Ref) -> bool {
         let (bits, n) = match r {
@@ -107,15 +99,14 @@ impl RefSet {
     }
 
     pub fn contains(&self, r: Ref) -> bool {
-        if let Ref::Int(n) | Ref::Obj(n) = r {
-            if n >= Self::DENSE {
-                return self.sparse.contains(&r);
-            }
-        }
-        self.slot(r).is_some_and(|(bits, n)| {
-            bits.get(n / 64)
-                .is_some_and(|w| w & (1u64 << (n % 64)) != 0)
-        })
+        let (bits, n) = match r {
+            Ref::Null => return false,
+            Ref::Int(n) if n < Self::DENSE => (&self.ints, n as usize),
+            Ref::Obj(n) if n < Self::DENSE => (&self.objs, n as usize),
+            _ => return self.sparse.contains(&r),
+        };
+        bits.get(n / 64)
+            .is_some_and(|w| w & (1u64 << (n % 64)) != 0)
     }
 
     pub fn len(&self) -> usize {
