@@ -1,0 +1,149 @@
+//! The architecture rules of ARCHITECTURE.md, checked on the workspace's sources.
+
+use jtg_arch::{packages, Workspace};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Circles that exist today and are being taken apart (issue #24). The test fails when a new
+/// circle appears, and when one of these is gone (then delete its line here).
+const KNOWN_CIRCLES: &[(&str, &str)] = &[
+    ("jtg-engine", "crate"),
+    ("jtg-engine", "class"),
+    ("jtg-harness", "crate"),
+];
+
+#[test]
+fn no_new_module_circles() {
+    let ws = Workspace::load(&root()).expect("scan the workspace");
+    let circles = ws.circles();
+    let new: Vec<String> = circles
+        .iter()
+        .filter(|c| {
+            !KNOWN_CIRCLES
+                .iter()
+                .any(|(p, l)| c.package == *p && c.level == *l)
+        })
+        .map(|c| c.to_string())
+        .collect();
+    assert!(new.is_empty(), "new module circles:\n{}", new.join("\n"));
+    let gone: Vec<String> = KNOWN_CIRCLES
+        .iter()
+        .filter(|(p, l)| !circles.iter().any(|c| c.package == *p && c.level == *l))
+        .map(|(p, l)| format!("{p} at `{l}`"))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "these circles are gone, delete them from KNOWN_CIRCLES: {}",
+        gone.join(", ")
+    );
+}
+
+/// Crates that must not depend on others (normal, dev or build dependencies).
+const FORBIDDEN_DEPENDENCIES: &[(&str, &str, &str)] = &[
+    // the JVM side records what the JVM does and knows nothing of the abstraction it checks
+    (
+        "jtg-jvm",
+        "jtg-engine",
+        "the JVM side knows nothing of the engine",
+    ),
+];
+
+#[test]
+fn crate_dependencies_follow_the_layers() {
+    let pkgs = packages(&root()).expect("cargo metadata");
+    for (krate, dep, why) in FORBIDDEN_DEPENDENCIES {
+        if let Some(p) = pkgs.iter().find(|p| p.name == *krate) {
+            assert!(
+                !p.dependencies.iter().any(|d| d == dep),
+                "{krate} depends on {dep}: {why}"
+            );
+        }
+    }
+}
+
+/// Workspace paths a module must not name: (crate, module prefix, forbidden path prefix, why).
+const FORBIDDEN_PATHS: &[(&str, &str, &str, &str)] = &[
+    (
+        "jtg-harness",
+        "check::path",
+        "jtg_engine::instance_of",
+        "the checker decides c ⊑ s by its own reading of the predicates, never with the engine's ⊑",
+    ),
+    (
+        "jtg-harness",
+        "check::instance",
+        "jtg_engine::instance_of",
+        "the checker decides c ⊑ s by its own reading of the predicates, never with the engine's ⊑",
+    ),
+];
+
+#[test]
+fn modules_do_not_name_what_they_must_not_lean_on() {
+    let ws = Workspace::load(&root()).expect("scan the workspace");
+    let mut bad = Vec::new();
+    for (krate, module, forbidden, why) in FORBIDDEN_PATHS {
+        let Some(c) = ws.krate(krate) else { continue };
+        for (m, path) in &c.external {
+            if c.modules.is_below(*m, module) && path.join("::").starts_with(forbidden) {
+                bad.push(format!(
+                    "{} names {}: {why}",
+                    c.modules.file_of(*m),
+                    path.join("::")
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The scanner itself: a circle written on purpose is found, with its ties.
+#[test]
+fn a_planted_circle_is_found() {
+    let dir = std::env::temp_dir().join(format!("jtg-arch-{}", std::process::id()));
+    let src = dir.join("src");
+    std::fs::create_dir_all(src.join("a")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"planted\"\nversion = \"0.0.0\"\nedition = \"2021\"\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("lib.rs"),
+        "mod a;\nmod b;\npub use a::Thing;\npub fn top() {}\n",
+    )
+    .unwrap();
+    // a/mod.rs re-exports a/x.rs; b.rs imports through the re-export; a/x.rs calls into b
+    std::fs::write(src.join("a").join("mod.rs"), "mod x;\npub use x::Thing;\n").unwrap();
+    std::fs::write(
+        src.join("a").join("x.rs"),
+        "pub struct Thing;\npub fn f() { crate::b::g(); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("b.rs"),
+        "use crate::a::Thing;\npub fn g() -> Option<Thing> { crate::top(); None }\n",
+    )
+    .unwrap();
+    let ws = Workspace::load(&dir).expect("scan");
+    let circles = ws.circles();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(circles.len(), 1, "{circles:?}");
+    let c = &circles[0];
+    assert_eq!(c.level, "crate");
+    assert_eq!(c.members.len(), 2);
+    assert!(c.members[0].ends_with("src/a/"), "{:?}", c.members);
+    assert!(c.members[1].ends_with("src/b.rs"), "{:?}", c.members);
+    // the import through a/mod.rs's re-export is resolved to the defining file
+    assert!(
+        c.ties
+            .iter()
+            .any(|t| t.contains("b.rs -> ") && t.contains("a/x.rs: Thing")),
+        "{:?}",
+        c.ties
+    );
+    // b.rs -> lib.rs (`crate::top`) is an import of an ancestor: not part of a circle
+    assert!(!c.ties.iter().any(|t| t.contains("lib.rs")), "{:?}", c.ties);
+}
