@@ -29,7 +29,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use jtg_harness::{
+use jtg_jvm::{
     run_plain, trace_method, CHeap, CObject, CValue, ConcreteInput, ObjId, TraceEnd, TraceOptions,
 };
 

@@ -20,12 +20,10 @@ pub mod path;
 pub mod report;
 
 use crate::concrete::state_to_input;
-use crate::error::HarnessError;
-use crate::run::{trace_batch, TraceOptions};
-use crate::trace::{Trace, TraceEnd};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{EngineError, Graph, Program};
+use jtg_jvm::{trace_batch, JvmError, StaticKey, Trace, TraceEnd, TraceOptions};
 use path::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Stuck};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -33,7 +31,7 @@ use std::time::Instant;
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
     #[error(transparent)]
-    Harness(#[from] HarnessError),
+    Jvm(#[from] JvmError),
     #[error(transparent)]
     Engine(#[from] EngineError),
     #[error("{0}")]
@@ -103,18 +101,19 @@ impl<'a> Target<'a> {
         .into_iter();
         // static fields keyed as the engine keys them: by the class that declares them
         let key = |class: &str, name: &str| {
-            self.prog.static_key(&jtg_engine::class::FieldRef {
+            let (class, name) = self.prog.static_key(&jtg_engine::class::FieldRef {
                 class: class.to_string(),
                 name: name.to_string(),
                 desc: jtg_engine::class::FieldType::Int,
-            })
+            });
+            StaticKey { class, name }
         };
         out.into_iter()
             .map(|o| match o {
                 Some(e) => e,
                 None => traces
                     .next()
-                    .unwrap_or_else(|| Err(HarnessError::Decode("missing trace".into())))
+                    .unwrap_or_else(|| Err(JvmError::Decode("missing trace".into())))
                     .map(|mut t| {
                         t.resolve_statics(&key);
                         t

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
 use jtg_engine::Program;
 use jtg_harness::concrete::{end_to_state, state_to_input, step_to_state};
-use jtg_harness::{trace_method, Trace, TraceEnd, TraceOptions};
+use jtg_jvm::{trace_method, Trace, TraceEnd, TraceOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -10,24 +10,14 @@ use jni::signature::RuntimeFieldSignature;
 use jni::strings::JNIString;
 use jni::sys::jsize;
 use jni::{jni_sig, jni_str, Env};
-use serde::{Deserialize, Serialize};
 
-use crate::error::HarnessError;
-use crate::jvm::{string_array, JniResultExt};
-use crate::trace::{CHeap, CObject, CValue, ObjId};
+use crate::error::JvmError;
+use crate::input::ConcreteInput;
+use crate::jni_ext::{string_array, JniResultExt};
+use crate::values::{CObject, CValue, ObjId};
 
-/// Arguments and heap of one concrete run.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ConcreteInput {
-    /// Argument values in local-variable order (`this` first for instance methods). A long or
-    /// double argument is one entry (no `Top` after it).
-    pub args: Vec<CValue>,
-    /// Objects the arguments (transitively) refer to.
-    pub heap: CHeap,
-}
-
-fn bad(msg: impl Into<String>) -> HarnessError {
-    HarnessError::BadInput(msg.into())
+fn bad(msg: impl Into<String>) -> JvmError {
+    JvmError::BadInput(msg.into())
 }
 
 /// One instance field as the JVM knows it.
@@ -65,7 +55,7 @@ struct Builder<'a, 'l> {
 
 impl<'l> Builder<'_, 'l> {
     /// Class by internal name or array descriptor, through the run's loader.
-    fn class(&mut self, env: &mut Env<'l>, internal: &str) -> Result<JClass<'l>, HarnessError> {
+    fn class(&mut self, env: &mut Env<'l>, internal: &str) -> Result<JClass<'l>, JvmError> {
         if let Some(c) = self.classes.get(internal) {
             return env.new_local_ref(c).ctx(env, "local class ref");
         }
@@ -86,11 +76,7 @@ impl<'l> Builder<'_, 'l> {
         Ok(c)
     }
 
-    fn class_for_desc(
-        &mut self,
-        env: &mut Env<'l>,
-        desc: &str,
-    ) -> Result<JClass<'l>, HarnessError> {
+    fn class_for_desc(&mut self, env: &mut Env<'l>, desc: &str) -> Result<JClass<'l>, JvmError> {
         match desc.as_bytes().first() {
             Some(b'L') if desc.ends_with(';') => self.class(env, &desc[1..desc.len() - 1]),
             Some(b'[') => self.class(env, desc),
@@ -100,7 +86,7 @@ impl<'l> Builder<'_, 'l> {
         }
     }
 
-    fn layout(&mut self, env: &mut Env<'l>, class: &str) -> Result<&[FieldDesc], HarnessError> {
+    fn layout(&mut self, env: &mut Env<'l>, class: &str) -> Result<&[FieldDesc], JvmError> {
         if !self.layouts.contains_key(class) {
             let c = self.class(env, class)?;
             let arr = env
@@ -125,17 +111,6 @@ impl<'l> Builder<'_, 'l> {
             self.layouts.insert(class.to_string(), fields);
         }
         Ok(&self.layouts[class])
-    }
-}
-
-fn check_ref(heap: &CHeap, v: &CValue, what: &dyn Fn() -> String) -> Result<(), HarnessError> {
-    match v {
-        CValue::Ref(id) if !heap.contains_key(id) => Err(bad(format!(
-            "{} refers to {id}, which is not in the heap",
-            what()
-        ))),
-        CValue::Top | CValue::Uninit(_) => Err(bad(format!("{} is {v:?}, not a value", what()))),
-        _ => Ok(()),
     }
 }
 
@@ -168,28 +143,8 @@ pub(crate) fn build<'l>(
     runner: &JClass<'static>,
     loader: &JObject<'_>,
     input: &ConcreteInput,
-) -> Result<BuiltArgs<'l>, HarnessError> {
-    for (i, a) in input.args.iter().enumerate() {
-        check_ref(&input.heap, a, &|| format!("argument {i}"))?;
-    }
-    for (id, o) in &input.heap {
-        match o {
-            CObject::Instance { fields, .. } => {
-                for (k, v) in fields {
-                    check_ref(&input.heap, v, &|| format!("field {k} of {id}"))?;
-                }
-            }
-            CObject::Array { elems, .. } => {
-                for (k, v) in elems.iter().enumerate() {
-                    check_ref(&input.heap, v, &|| format!("element {k} of {id}"))?;
-                }
-            }
-            CObject::Str { len } if *len < 0 => {
-                return Err(bad(format!("string {id} has negative length")))
-            }
-            CObject::Str { .. } => {}
-        }
-    }
+) -> Result<BuiltArgs<'l>, JvmError> {
+    input.validate()?;
     env.ensure_local_capacity(input.heap.len() + 64)
         .ctx(env, "reserving local references")?;
     let mut b = Builder {
@@ -290,7 +245,7 @@ fn new_array<'l>(
     elem: &str,
     elems: &[CValue],
     ctx: &str,
-) -> Result<JObject<'l>, HarnessError> {
+) -> Result<JObject<'l>, JvmError> {
     let n = elems.len();
     let kind_err = |v: &CValue| {
         bad(format!(

@@ -4,16 +4,10 @@ mod common;
 use common::fixtures;
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
-use jtg_engine::class::ClassPath;
-use jtg_engine::state::text::{print_state, TextContext};
-use jtg_engine::Program;
-use jtg_harness::check::report::state_text;
-use jtg_harness::concrete::step_to_state;
-use jtg_harness::{
-    trace_method, CFrame, CHeap, CObject, CValue, ConcreteInput, HarnessError, ObjId, Trace,
-    TraceEnd, TraceOptions,
+use jtg_jvm::{
+    trace_method, CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, Trace, TraceEnd,
+    TraceOptions,
 };
 
 fn run(
@@ -22,7 +16,7 @@ fn run(
     desc: &str,
     input: &ConcreteInput,
     opts: &TraceOptions,
-) -> Result<Trace, HarnessError> {
+) -> Result<Trace, JvmError> {
     trace_method(&[fixtures()], class, method, desc, input, opts)
 }
 
@@ -488,34 +482,6 @@ fn objects_under_construction_are_one_numbered_object_per_step() {
     assert_eq!(s.uninit[&n].class, "Outer$Cell");
     assert!(matches!(s.frames[0].stack[0], CValue::Ref(_)));
     assert!(matches!(t.top_frame(w).stack[1], CValue::Uninit(_)));
-
-    // the state text: one reference per object under construction, numbered after the trace's
-    // objects
-    let prog = Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"));
-    let m = prog.find_method("Outer.make").expect("method");
-    let ctx = TextContext::for_method(m, &prog);
-    let text = print_state(&step_to_state(&t.step(dup)).expect("state"), &ctx);
-    assert!(text.starts_with("04 | x: i1 | o1, o1\n"), "{text}");
-    assert!(text.contains("o1: Outer(…)"), "{text}");
-    let text = print_state(&step_to_state(&s).expect("state"), &ctx);
-    let CValue::Ref(ObjId(outer)) = s.frames[0].stack[0] else {
-        unreachable!()
-    };
-    let cell = format!("o{}", outer + 1);
-    assert!(text.contains(&format!("{cell}: Outer$Cell(…)")), "{text}");
-    assert!(
-        text.contains(&format!(
-            "| this: {cell}, this$0: o{outer} | o{outer}, {cell}\n"
-        )),
-        "{text}"
-    );
-    assert!(
-        text.contains(&format!("23 | x: i1, o: o{outer} | {cell}\n")),
-        "{text}"
-    );
-    // a checker report prints such a step as a state too
-    let report = state_text(&t, w, &ctx);
-    assert_eq!(report, text);
 }
 
 /// `new Outer$Sub(x)`: Sub's constructor runs the superclass constructor Outer(int), whose
@@ -546,57 +512,6 @@ fn a_superclass_constructor_shares_the_object_under_construction() {
     let n = uninit(s.frames[1].locals[0]);
     assert_eq!(s.frames[2].stack, vec![CValue::Uninit(n)]);
     assert_eq!(s.uninit[&n].init, Some(ObjId(id)));
-    let prog = Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"));
-    let m = prog.find_method("Outer.chain").expect("method");
-    let text = print_state(
-        &step_to_state(&s).expect("state"),
-        &TextContext::for_method(m, &prog),
-    );
-    let o = format!("o{id}");
-    assert!(text.contains(&format!("04 | this: {o}, v: i")), "{text}");
-    assert!(text.contains(&format!("04 | this: {o}, x: i")), "{text}");
-    assert!(text.contains(&format!("05 | x: i1 | {o}\n")), "{text}");
-    assert!(text.contains(&format!("{o}: Outer$Sub(v=")), "{text}");
-    assert_eq!(text.matches("(…)").count(), 0, "{text}");
-}
-
-/// `jtg trace` prints every step of a method that constructs objects, as text and as JSON.
-#[test]
-fn jtg_trace_prints_objects_under_construction() {
-    let dir = std::env::temp_dir().join(format!("jtg-trace-uninit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let input = dir.join("make.txt");
-    std::fs::write(&input, "00 | x: i1 | ε\ni1: 3\n").unwrap();
-    let fx = fixtures();
-    let trace = |format: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
-            .arg("trace")
-            .arg(&fx)
-            .args(["Outer.make", "--input"])
-            .arg(&input)
-            .args(["--format", format])
-            .output()
-            .expect("run jtg");
-        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-        assert_eq!(out.status.code(), Some(0), "{format}: {stderr}");
-        assert!(stderr.is_empty(), "{format}: {stderr}");
-        stdout
-    };
-    let text = trace("text");
-    assert!(text.contains("o1: Outer(…)"), "{text}");
-    assert!(text.contains("  04 | x: i1 | o1, o1\n"), "{text}");
-    assert!(text.contains("Outer$Cell(…)"), "{text}");
-    assert!(text.ends_with("end\n  end: return i2\n  i2: 3\n"), "{text}");
-    let json: serde_json::Value = serde_json::from_str(&trace("json")).expect("JSON");
-    let steps = json["steps"].as_array().expect("steps");
-    assert_eq!(steps.len(), text.matches("\nstep ").count() + 1);
-    assert!(
-        steps[2].as_str().unwrap().contains("o1: Outer(…)"),
-        "{json}"
-    );
-    assert_eq!(json["end"], "end: return i2\ni2: 3");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -674,7 +589,7 @@ fn replay_check_detects_writes_by_uninstrumented_code() {
         ..TraceOptions::default()
     };
     match run("Mutate", "copyBlind", "([I)I", &input, &opts) {
-        Err(HarnessError::ReplayMismatch { detail, .. }) => {
+        Err(JvmError::ReplayMismatch { detail, .. }) => {
             assert!(detail.contains("snapshot"), "{detail}")
         }
         other => panic!("System.arraycopy writes must be flagged, got {other:?}"),
@@ -802,7 +717,7 @@ fn bad_inputs_are_errors() {
         &TraceOptions::default(),
     )
     .unwrap_err();
-    assert!(matches!(e, HarnessError::BadInput(_)), "{e}");
+    assert!(matches!(e, JvmError::BadInput(_)), "{e}");
     let e = run(
         "List",
         "contains",
@@ -811,7 +726,7 @@ fn bad_inputs_are_errors() {
         &TraceOptions::default(),
     )
     .unwrap_err();
-    assert!(matches!(e, HarnessError::BadInput(_)), "{e}");
+    assert!(matches!(e, JvmError::BadInput(_)), "{e}");
     let e = run(
         "NoSuchClass",
         "f",
@@ -820,7 +735,7 @@ fn bad_inputs_are_errors() {
         &TraceOptions::default(),
     )
     .unwrap_err();
-    assert!(matches!(e, HarnessError::BadInput(_)), "{e}");
+    assert!(matches!(e, JvmError::BadInput(_)), "{e}");
     let mut heap = list("List", &[1], None);
     heap.insert(
         ObjId(1),
@@ -840,7 +755,7 @@ fn bad_inputs_are_errors() {
         &TraceOptions::default(),
     )
     .unwrap_err();
-    assert!(matches!(e, HarnessError::BadInput(_)), "{e}");
+    assert!(matches!(e, JvmError::BadInput(_)), "{e}");
 }
 
 #[test]
@@ -1002,7 +917,7 @@ fn views_hold_every_reachable_object_as_of_the_step() {
             let order = (0..n)
                 .chain((0..n).rev().step_by(7))
                 .chain((0..n).step_by(5));
-            let mut prev: Option<(usize, jtg_harness::StepView)> = None;
+            let mut prev: Option<(usize, jtg_jvm::StepView)> = None;
             let mut by_key: BTreeMap<u32, usize> = BTreeMap::new();
             for i in order {
                 let v = t.view_after(i, k, prev.as_ref().map(|(j, v)| (*j, v)));
