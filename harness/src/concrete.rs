@@ -10,7 +10,9 @@
 //! it, the reference of that object).
 
 use jtg_engine::state::{End, Frame, HeapValue, Interval, MethodId, Ref, State};
-use jtg_jvm::{CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, Step, TraceEnd};
+use jtg_jvm::{
+    CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, StaticKey, Step, TraceEnd,
+};
 use std::collections::BTreeMap;
 
 fn bad(msg: impl Into<String>) -> JvmError {
@@ -18,7 +20,8 @@ fn bad(msg: impl Into<String>) -> JvmError {
 }
 
 /// The concrete input described by a concrete start state: the values of the first `n_args`
-/// local slots of its single frame and the objects they reach.
+/// local slots of its single frame, its static fields (`static:` lines) and the objects they
+/// reach.
 pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, JvmError> {
     let [frame] = st.frames.as_slice() else {
         return Err(bad("a concrete input has exactly one frame"));
@@ -104,7 +107,16 @@ pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, JvmErr
         };
         heap.insert(ObjId(n), obj);
     }
-    Ok(ConcreteInput { args, heap })
+    let statics = st
+        .statics
+        .iter()
+        .map(|((class, name), r)| Ok((StaticKey::new(class.as_str(), name.as_str()), value(*r)?)))
+        .collect::<Result<_, JvmError>>()?;
+    Ok(ConcreteInput {
+        args,
+        heap,
+        statics,
+    })
 }
 
 /// The references of the objects under construction of one step, by [`CValue::Uninit`] number.

@@ -18,6 +18,7 @@ fn run(class: &str, method: &str, desc: &str, x: i32) -> Trace {
     let input = ConcreteInput {
         args: vec![CValue::Int(x)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = trace_method(
         &[fixtures()],
@@ -133,5 +134,74 @@ fn jtg_trace_prints_objects_under_construction() {
         "{json}"
     );
     assert_eq!(json["end"], "end: return i2\ni2: 3");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `static:` lines of an input file are part of the run: `jtg trace` shows them (and an alias
+/// of a parameter) from step 0, `jtg check --input` runs such inputs, and a static the JVM
+/// cannot set is refused with a one-line error (exit 2).
+#[test]
+fn static_lines_of_an_input_are_set_before_the_run() {
+    let dir = std::env::temp_dir().join(format!("jtg-static-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let alias = write(
+        "alias.state",
+        "00 | p: o1 | ε\nstatic: StaticInput.shared=o1  StaticInput.count=i1\n\
+         o1: StaticInput(val=i2)\ni1: 2  i2: 5\n",
+    );
+    let apart = write(
+        "apart.state",
+        "00 | p: o1 | ε\nstatic: StaticInput.shared=o2  StaticInput.count=i1\n\
+         o1: StaticInput(val=i2)  o2: StaticInput(val=i3)\ni1: 2  i2: 5  i3: 7\n",
+    );
+    let fin = write(
+        "final.state",
+        "00 | p: o1 | ε\nstatic: StaticInput.LIMIT=i1\no1: StaticInput(val=i2)\ni1: 2  i2: 5\n",
+    );
+    let jtg = |args: &[&str], input: &std::path::Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
+            .arg(args[0])
+            .arg(fixtures())
+            .args(&args[1..])
+            .arg("--input")
+            .arg(input)
+            .output()
+            .expect("run jtg");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, text, err) = jtg(&["trace", "StaticInput.clearShared"], &alias);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        text.starts_with(
+            "step 0\n  00 | p: o1 | ε\n  static: StaticInput.count=i1  StaticInput.shared=o1\n"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("end\n  end: return i2\n  i2: 2\n"), "{text}");
+    // the check runs the input as written; the graph of the default start state assumes that
+    // statics do not alias parameters at entry, and the run shows where that assumption ends
+    let (code, text, err) = jtg(&["check", "StaticInput.clearShared"], &alias);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(text.contains("1 traces, 10 steps, 1 violations"), "{text}");
+    assert!(text.contains("(f) distinct objects"), "{text}");
+    let (code, text, err) = jtg(&["check", "StaticInput.clearShared"], &apart);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.contains("1 traces, 10 steps, 0 violations"), "{text}");
+    let (code, _, err) = jtg(&["trace", "StaticInput.clearShared"], &fin);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("cannot set static field StaticInput.LIMIT") && err.contains("final"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,8 +13,8 @@ use jni::{jni_sig, jni_str, Env};
 
 use crate::error::JvmError;
 use crate::input::ConcreteInput;
-use crate::jni_ext::{string_array, JniResultExt};
-use crate::values::{CObject, CValue, ObjId};
+use crate::jni_ext::{jni_err, string_array, JniResultExt};
+use crate::values::{CObject, CValue, Elems, ObjId};
 
 fn bad(msg: impl Into<String>) -> JvmError {
     JvmError::BadInput(msg.into())
@@ -28,10 +28,12 @@ struct FieldDesc {
     desc: String,
 }
 
-/// Arguments ready for `Runner.run`: raw bits of primitives and the reference arguments.
+/// Arguments ready for `Runner.runBatch`: raw bits of primitives, the reference arguments and
+/// the static fields to set (`Field, value, Field, value, …`).
 pub(crate) struct BuiltArgs<'l> {
     pub prims: jni::objects::JLongArray<'l>,
     pub refs: JObjectArray<'l>,
+    pub statics: JObjectArray<'l>,
 }
 
 /// Raw bits of a primitive value as `Runner.run` expects them.
@@ -236,14 +238,97 @@ pub(crate) fn build<'l>(
                 .ctx(env, "argument array")?;
         }
     }
-    Ok(BuiltArgs { prims, refs })
+    let statics = static_fields(env, &mut b, input, &objs)?;
+    Ok(BuiltArgs {
+        prims,
+        refs,
+        statics,
+    })
+}
+
+/// The input's static fields as `Field, value, …` for `Runner.runOne` to set: each field
+/// resolved and made settable by `Runner.staticField` (a final one refused), each value checked
+/// against its type by `Runner.staticValue`.
+fn static_fields<'l>(
+    env: &mut Env<'l>,
+    b: &mut Builder<'_, 'l>,
+    input: &ConcreteInput,
+    objs: &HashMap<ObjId, JObject<'l>>,
+) -> Result<JObjectArray<'l>, JvmError> {
+    let out = env
+        .new_object_array(
+            2 * input.statics.len() as jsize,
+            jni_str!("java/lang/Object"),
+            JObject::null(),
+        )
+        .ctx(env, "static field array")?;
+    for (k, (key, v)) in input.statics.iter().enumerate() {
+        // a static the JVM refuses is a bad input, named with the Java side's reason
+        let refused = |env: &mut Env<'l>, e| match jni_err(env, "", e) {
+            JvmError::Jni { message, .. } => {
+                JvmError::BadInput(format!("cannot set static field {key}: {message}"))
+            }
+            other => other,
+        };
+        let class = b.class(env, &key.class)?;
+        let name = env.new_string(&key.name).ctx(env, "field name")?;
+        let field = match env
+            .call_static_method(
+                b.runner,
+                jni_str!("staticField"),
+                jni_sig!("(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/reflect/Field;"),
+                &[JValue::Object(&class), JValue::Object(&name)],
+            )
+            .and_then(|v| v.l())
+        {
+            Ok(f) => f,
+            Err(e) => return Err(refused(env, e)),
+        };
+        let (kind, reference) = match v {
+            CValue::Int(_) => ('I', None),
+            CValue::Long(_) => ('J', None),
+            CValue::Float(_) => ('F', None),
+            CValue::Double(_) => ('D', None),
+            CValue::Null => ('L', None),
+            CValue::Ref(id) => ('L', Some(&objs[id])),
+            CValue::Top | CValue::Uninit(_) => {
+                return Err(bad(format!("static field {key} is {v:?}, not a value")))
+            }
+        };
+        let null = JObject::null();
+        let value = match env
+            .call_static_method(
+                b.runner,
+                jni_str!("staticValue"),
+                jni_sig!("(Ljava/lang/reflect/Field;IJLjava/lang/Object;)Ljava/lang/Object;"),
+                &[
+                    JValue::Object(&field),
+                    JValue::Int(kind as i32),
+                    JValue::Long(bits(v)),
+                    JValue::Object(reference.unwrap_or(&null)),
+                ],
+            )
+            .and_then(|v| v.l())
+        {
+            Ok(v) => v,
+            Err(e) => return Err(refused(env, e)),
+        };
+        out.set_element(env, 2 * k, &field)
+            .ctx(env, "static field array")?;
+        out.set_element(env, 2 * k + 1, &value)
+            .ctx(env, "static field array")?;
+        for o in [JObject::from(class), name.into(), field, value] {
+            env.delete_local_ref(o);
+        }
+    }
+    Ok(out)
 }
 
 fn new_array<'l>(
     env: &mut Env<'l>,
     b: &mut Builder<'_, 'l>,
     elem: &str,
-    elems: &[CValue],
+    elems: &Elems,
     ctx: &str,
 ) -> Result<JObject<'l>, JvmError> {
     let n = elems.len();

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::JvmError;
-use crate::values::{CHeap, CObject, CValue};
+use crate::values::{statics_serde, CHeap, CObject, CStatics, CValue};
 
 fn bad(msg: impl Into<String>) -> JvmError {
     JvmError::BadInput(msg.into())
@@ -16,8 +16,17 @@ pub struct ConcreteInput {
     /// Argument values in local-variable order (`this` first for instance methods). A long or
     /// double argument is one entry (no `Top` after it).
     pub args: Vec<CValue>,
-    /// Objects the arguments (transitively) refer to.
+    /// Objects the arguments and the static fields (transitively) refer to.
     pub heap: CHeap,
+    /// Static fields the run starts with, by the class that declares them (or one that
+    /// inherits them) and name: set through reflection before the run, after the classes are
+    /// initialised, and known to the trace from its first step. A final static is refused.
+    #[serde(
+        default,
+        skip_serializing_if = "CStatics::is_empty",
+        with = "statics_serde"
+    )]
+    pub statics: CStatics,
 }
 
 impl ConcreteInput {
@@ -26,6 +35,9 @@ impl ConcreteInput {
     pub fn validate(&self) -> Result<(), JvmError> {
         for (i, a) in self.args.iter().enumerate() {
             check_ref(&self.heap, a, &|| format!("argument {i}"))?;
+        }
+        for (k, v) in &self.statics {
+            check_ref(&self.heap, v, &|| format!("static field {k}"))?;
         }
         for (id, o) in &self.heap {
             match o {

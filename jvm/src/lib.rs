@@ -28,8 +28,9 @@
 //! ```
 //!
 //! Runs are bounded: by a step budget and a recording budget ([`TraceOptions`]; a run past
-//! either is cut and keeps its prefix) and by the JVM's heap (`-Xmx`, see
-//! [`DEFAULT_MAX_HEAP`]). The recorder's wire format is documented in `docs/trace-wire.md`.
+//! either is cut and keeps its prefix, [`Budget`]) and by the JVM's heap (`-Xmx`, see
+//! [`DEFAULT_XMX`]; a program's `OutOfMemoryError` ends its run like a `StackOverflowError`,
+//! [`TraceEnd::hit_jvm_limit`]). The recorder's wire format is documented in `docs/trace-wire.md`.
 
 mod build_input;
 mod decode;
@@ -50,8 +51,9 @@ pub use input::ConcreteInput;
 pub use locate::locate_libjvm;
 pub use run::{
     run_plain, trace_batch, trace_method, tracer_stats, PlainRun, TraceOptions, TracerStats,
+    DEFAULT_MAX_HEAP,
 };
 pub use step::{CFrame, Objects, Step, StepView, UninitObj};
-pub use trace::{Trace, TraceEnd};
+pub use trace::{Budget, Trace, TraceEnd};
 pub use values::{static_value, CHeap, CObject, CStatics, CValue, ObjId, StaticKey};
-pub use vm::{DEFAULT_MAX_HEAP, JVM_OPTIONS_VAR};
+pub use vm::{DEFAULT_XMX, JVM_OPTIONS_VAR};

@@ -8,12 +8,13 @@ use jni::objects::{JIntArray, JObject, JValue};
 use jni::{jni_sig, jni_str, Env};
 
 use crate::build_input;
+use crate::decode::read_statics;
 use crate::error::JvmError;
 use crate::input::ConcreteInput;
 use crate::jni_ext::{jni_err, JniResultExt};
 use crate::run::TraceOptions;
 use crate::tables::{pull_methods, pull_strings, Tables};
-use crate::trace::TraceEnd;
+use crate::trace::{Budget, TraceEnd};
 use crate::values::{CValue, ObjId, StaticKey};
 use crate::vm::Jvm;
 
@@ -21,6 +22,7 @@ use crate::vm::Jvm;
 const RETURNED: i32 = 0;
 const THREW: i32 = 1;
 const CUT: i32 = 2;
+const CUT_HEAP: i32 = 3;
 
 /// What every run of a batch shares.
 pub(crate) struct RunTarget<'a> {
@@ -44,7 +46,7 @@ pub(crate) struct RawRun {
 }
 
 /// Ints of the per-run record header (see `Runner.java`).
-const RECORD_HEADER: usize = 12;
+const RECORD_HEADER: usize = 13;
 
 /// One JNI session: the loader, the entry class, as many inputs as can be built (up to the
 /// first that cannot), one `Runner.runBatch`, one pull. Returns one result per input run
@@ -132,6 +134,9 @@ pub(crate) fn session<'l>(
     let all_refs = env
         .new_object_array(n as i32, jni_str!("[Ljava/lang/Object;"), JObject::null())
         .ctx(env, "argument arrays")?;
+    let all_statics = env
+        .new_object_array(n as i32, jni_str!("[Ljava/lang/Object;"), JObject::null())
+        .ctx(env, "argument arrays")?;
     let mut built = 0;
     let mut failed = None;
     for input in inputs {
@@ -149,6 +154,9 @@ pub(crate) fn session<'l>(
                 .ctx(env, "argument arrays")?;
             all_refs
                 .set_element(env, built, &args.refs)
+                .ctx(env, "argument arrays")?;
+            all_statics
+                .set_element(env, built, &args.statics)
                 .ctx(env, "argument arrays")?;
             Ok::<_, JvmError>(())
         });
@@ -171,15 +179,17 @@ pub(crate) fn session<'l>(
         .call_static_method(
             runner,
             jni_str!("runBatch"),
-            jni_sig!("(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;[[J[[Ljava/lang/Object;IJZJJZ)I"),
+            jni_sig!("(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;[[J[[Ljava/lang/Object;[[Ljava/lang/Object;IJJZJJZ)I"),
             &[
                 JValue::Object(&cls),
                 JValue::Object(&mname),
                 JValue::Object(&mdesc),
                 JValue::Object(&all_prims),
                 JValue::Object(&all_refs),
+                JValue::Object(&all_statics),
                 JValue::Int(built as i32),
                 JValue::Long(opts.max_steps.min(i64::MAX as u64) as i64),
+                JValue::Long(opts.max_heap.min(i64::MAX as u64) as i64),
                 JValue::Bool(opts.verify_replay.is_some()),
                 JValue::Long(opts.verify_replay.unwrap_or(0) as i64),
                 JValue::Long(opts.thread_stack_bytes.min(i64::MAX as u64) as i64),
@@ -263,7 +273,7 @@ fn read_record(
     };
     let (thrown_class, thrown_text) = (string(h[5])?, string(h[6])?);
     let run_nanos = long(h[7], h[8]);
-    let lens = [h[9], h[10], h[11]].map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let lens = [h[9], h[10], h[11], h[12]].map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     *p += RECORD_HEADER;
     let mut take = |n: usize| -> Result<Vec<i32>, JvmError> {
         let s = recs(*p, n)?.ok_or_else(|| bad("truncated buffers"))?;
@@ -271,6 +281,7 @@ fn read_record(
         Ok(s)
     };
     let (trace, heap, snapshots) = (take(lens[0])?, take(lens[1])?, take(lens[2])?);
+    let statics = read_statics(&take(lens[3])?, &tables.strings)?;
     let end = match kind {
         RETURNED => {
             let ret = t.desc.rsplit_once(')').map(|(_, r)| r).unwrap_or("V");
@@ -300,7 +311,10 @@ fn read_record(
             }
         }
         CUT => TraceEnd::Cut {
-            max_steps: t.opts.max_steps,
+            budget: Budget::Steps(t.opts.max_steps),
+        },
+        CUT_HEAP => TraceEnd::Cut {
+            budget: Budget::Heap(t.opts.max_heap),
         },
         k => return Err(JvmError::Decode(format!("unknown run end kind {k}"))),
     };
@@ -310,7 +324,7 @@ fn read_record(
         trace,
         heap,
         snapshots,
-        statics: Vec::new(),
+        statics,
     })
 }
 

@@ -21,8 +21,45 @@ pub enum TraceEnd {
     Returned(Option<CValue>),
     /// An exception escaped the entry method. `obj` is its id if the trace saw the object.
     Threw { class: String, obj: Option<ObjId> },
-    /// The step budget was exhausted; the trace holds the first `max_steps` steps.
-    Cut { max_steps: u64 },
+    /// A budget of the run was exhausted; the trace holds the steps before.
+    Cut { budget: Budget },
+}
+
+/// The budgets that cut a run ([`crate::TraceOptions`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Budget {
+    /// The step budget `max_steps`: the trace holds the first `max_steps` steps.
+    Steps(u64),
+    /// The recording budget `max_heap`: the next step would have seen an object past it.
+    Heap(u64),
+}
+
+impl std::fmt::Display for Budget {
+    /// How the cut reads after "cut": `after 100000 steps`, `by the recording budget of …`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::Steps(n) => write!(f, "after {n} steps"),
+            Budget::Heap(n) => write!(f, "by the recording budget of {n} heap values"),
+        }
+    }
+}
+
+/// Classes of the errors by which the JVM ends a run at one of its own limits: its stack, its
+/// heap (`-Xmx`) or the largest array it can allocate.
+const JVM_LIMITS: [&str; 2] = ["java/lang/StackOverflowError", "java/lang/OutOfMemoryError"];
+
+impl TraceEnd {
+    /// Whether a budget of the run cut it ([`TraceEnd::Cut`]).
+    pub fn is_cut(&self) -> bool {
+        matches!(self, TraceEnd::Cut { .. })
+    }
+
+    /// Whether the JVM ended the run at one of its own limits (a `StackOverflowError` or an
+    /// `OutOfMemoryError` escaped the method): a resource limit of the machine the run was on,
+    /// not a behaviour of the program on unbounded resources.
+    pub fn hit_jvm_limit(&self) -> bool {
+        matches!(self, TraceEnd::Threw { class, .. } if JVM_LIMITS.contains(&class.as_str()))
+    }
 }
 
 /// A recorded run.

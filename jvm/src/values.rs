@@ -46,11 +46,16 @@ pub enum CObject {
         class: String,
         fields: BTreeMap<String, CValue>,
     },
-    /// `elem`: element type descriptor (`I`, `LList;`, `[I`, ...).
-    Array { elem: String, elems: Vec<CValue> },
+    /// `elem`: element type descriptor (`I`, `LList;`, `[I`, ...). The elements are a
+    /// persistent vector: a copy shares them, and the copy of a large array after a write
+    /// costs the write, not the array ([`Elems`]).
+    Array { elem: String, elems: Elems },
     /// A `java.lang.String`, abstracted to its length.
     Str { len: i32 },
 }
+
+/// The elements of an array object (`imbl::Vector`: cloning is O(1), an update O(log n)).
+pub type Elems = imbl::Vector<CValue>;
 
 /// A heap: objects by id.
 pub type CHeap = BTreeMap<ObjId, CObject>;

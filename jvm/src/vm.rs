@@ -4,7 +4,7 @@
 //! defined through JNI into a dedicated class loader whose parent, the system loader, holds
 //! Debian's ASM jars.
 //!
-//! The JVM's heap is bounded ([`DEFAULT_MAX_HEAP`], `-Xmx`) so that a program cannot take the
+//! The JVM's heap is bounded ([`DEFAULT_XMX`], `-Xmx`) so that a program cannot take the
 //! machine: its allocations past the bound end its run with an `OutOfMemoryError`, a per-run
 //! outcome. `JTG_JVM_OPTIONS` (whitespace-separated JVM options, read once when the JVM starts)
 //! comes after jtg's own options and so overrides them, e.g. `JTG_JVM_OPTIONS=-Xmx4g`.
@@ -37,7 +37,7 @@ pub(crate) struct Jvm {
 }
 
 /// The embedded JVM's maximum heap (`-Xmx`) unless `JTG_JVM_OPTIONS` sets another.
-pub const DEFAULT_MAX_HEAP: &str = "512m";
+pub const DEFAULT_XMX: &str = "512m";
 
 /// The environment variable whose JVM options follow jtg's own.
 pub const JVM_OPTIONS_VAR: &str = "JTG_JVM_OPTIONS";
@@ -79,7 +79,7 @@ fn start() -> Result<Jvm, JvmError> {
         // ReservedStackAccess annotated method" when a traced run overflows inside a lock.
         .option("-XX:+DisplayVMOutputToStderr")
         .option("-Xlog:all=warning:stderr")
-        .option(format!("-Xmx{DEFAULT_MAX_HEAP}"));
+        .option(format!("-Xmx{DEFAULT_XMX}"));
     if cfg!(debug_assertions) {
         args = args.option("-Xcheck:jni");
     }

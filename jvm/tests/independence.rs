@@ -11,7 +11,13 @@ const WORKSPACE_CRATES: [&str; 2] = ["jtg-engine", "jtg-harness"];
 fn jtg_jvm_depends_on_no_other_workspace_crate() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
     let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .arg("--manifest-path")
         .arg(&manifest)
         .output()
@@ -25,7 +31,10 @@ fn jtg_jvm_depends_on_no_other_workspace_crate() {
     let packages = meta["packages"].as_array().expect("packages");
     let names: Vec<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
     for c in WORKSPACE_CRATES {
-        assert!(names.contains(&c), "{c} is no longer in the workspace: update this test");
+        assert!(
+            names.contains(&c),
+            "{c} is no longer in the workspace: update this test"
+        );
     }
     let jvm = packages
         .iter()
@@ -37,7 +46,10 @@ fn jtg_jvm_depends_on_no_other_workspace_crate() {
         .iter()
         .filter_map(|d| d["name"].as_str())
         .collect();
-    assert!(deps.contains(&"jni"), "the dependency list was not read: {deps:?}");
+    assert!(
+        deps.contains(&"jni"),
+        "the dependency list was not read: {deps:?}"
+    );
     for c in WORKSPACE_CRATES {
         assert!(!deps.contains(&c), "jtg-jvm depends on {c}: {deps:?}");
     }
@@ -58,7 +70,11 @@ fn no_source_of_jtg_jvm_names_another_workspace_crate() {
             }
         }
     }
-    assert!(files.len() > 10, "sources not found under {}", root.display());
+    assert!(
+        files.len() > 10,
+        "sources not found under {}",
+        root.display()
+    );
     for f in files {
         if f.ends_with("independence.rs") {
             continue;

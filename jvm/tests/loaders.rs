@@ -41,6 +41,7 @@ fn one_node(val: i32) -> ConcreteInput {
     ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
         heap: CHeap::from([(ObjId(1), node)]),
+        ..Default::default()
     }
 }
 

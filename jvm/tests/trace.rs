@@ -6,8 +6,8 @@ use common::fixtures;
 use std::collections::BTreeMap;
 
 use jtg_jvm::{
-    trace_method, CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, Trace, TraceEnd,
-    TraceOptions,
+    trace_method, Budget, CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, Trace,
+    TraceEnd, TraceOptions,
 };
 
 fn run(
@@ -70,6 +70,7 @@ fn contains_on_three_nodes() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(9)],
         heap: list("List", &[5, 7, 9], None),
+        ..Default::default()
     };
     let t = run(
         "List",
@@ -128,6 +129,7 @@ fn get_on_cyclic_list_is_an_instance_method() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
         heap: list("List", &[10, 20, 30], Some(0)),
+        ..Default::default()
     };
     let t = run("List", "get", "(I)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(20))));
@@ -153,6 +155,7 @@ fn division_by_zero_throws() {
     let input = ConcreteInput {
         args: vec![CValue::Int(1), CValue::Int(0)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Throws", "div", "(II)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(
@@ -179,6 +182,7 @@ fn null_field_read_throws_npe() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1))],
         heap,
+        ..Default::default()
     };
     let t = run(
         "Throws",
@@ -205,6 +209,7 @@ fn caught_exception_resumes_in_the_handler_with_call_stack() {
     let input = ConcreteInput {
         args: vec![CValue::Int(5)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Throws", "caught", "(I)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(-1))));
@@ -252,13 +257,19 @@ fn step_budget_cuts_an_infinite_loop() {
     let input = ConcreteInput {
         args: vec![CValue::Int(0)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let opts = TraceOptions {
         max_steps: 50,
         ..TraceOptions::default()
     };
     let t = run("Loop", "forever", "(I)I", &input, &opts).expect("trace");
-    assert_eq!(t.end, TraceEnd::Cut { max_steps: 50 });
+    assert_eq!(
+        t.end,
+        TraceEnd::Cut {
+            budget: Budget::Steps(50)
+        }
+    );
     assert_eq!(t.len(), 50);
     // iinc at pc 0, goto at pc 3: before step 2k + 1 (a goto) x = k + 1
     assert_eq!(pcs(&t)[..4], [0, 3, 0, 3]);
@@ -278,13 +289,24 @@ fn step_budget_cuts_a_spinning_static_initialiser() {
     let input = ConcreteInput {
         args: vec![CValue::Int(4)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("SpinInit", "touch", "(I)I", &input, &opts).expect("trace");
-    assert_eq!(t.end, TraceEnd::Cut { max_steps: 1_000 });
+    assert_eq!(
+        t.end,
+        TraceEnd::Cut {
+            budget: Budget::Steps(1_000)
+        }
+    );
     assert_eq!(pcs(&t), [0, 1, 2, 3, 4]);
     assert_eq!(t.top_frame(4).locals, vec![CValue::Int(5)]);
     let t = run("Spinner", "get", "()I", &ConcreteInput::default(), &opts).expect("trace");
-    assert_eq!(t.end, TraceEnd::Cut { max_steps: 1_000 });
+    assert_eq!(
+        t.end,
+        TraceEnd::Cut {
+            budget: Budget::Steps(1_000)
+        }
+    );
     assert_eq!(t.len(), 0);
 }
 
@@ -293,6 +315,7 @@ fn deep_recursion_overflows_the_stack_and_the_process_survives() {
     let input = ConcreteInput {
         args: vec![CValue::Int(0)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let opts = TraceOptions {
         max_steps: 5_000_000,
@@ -320,6 +343,7 @@ fn deep_recursion_overflows_the_stack_and_the_process_survives() {
         &ConcreteInput {
             args: vec![CValue::Int(6), CValue::Int(3)],
             heap: CHeap::new(),
+            ..Default::default()
         },
         &TraceOptions::default(),
     )
@@ -341,6 +365,7 @@ fn replayed_heap_matches_snapshots_for_in_place_reverse() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1))],
         heap: list("Mutate", &[1, 2, 3, 4, 5, 6], None),
+        ..Default::default()
     };
     for seed in 0..4 {
         let opts = TraceOptions {
@@ -388,6 +413,7 @@ fn replay_skips_writes_to_an_object_before_its_super_constructor() {
     let input = ConcreteInput {
         args: vec![CValue::Int(3)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Outer", "make", "(I)I", &input, &opts).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
@@ -412,6 +438,7 @@ fn a_new_object_across_a_branch_keeps_its_stack_map_offset() {
         let input = ConcreteInput {
             args: vec![CValue::Int(x)],
             heap: CHeap::new(),
+            ..Default::default()
         };
         let t = run("Outer", "pick", "(I)I", &input, &opts).expect("trace");
         assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(want))));
@@ -440,6 +467,7 @@ fn objects_under_construction_are_one_numbered_object_per_step() {
     let input = ConcreteInput {
         args: vec![CValue::Int(3)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Outer", "make", "(I)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
@@ -492,6 +520,7 @@ fn a_superclass_constructor_shares_the_object_under_construction() {
     let input = ConcreteInput {
         args: vec![CValue::Int(5)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Outer", "chain", "(I)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(11))));
@@ -527,6 +556,7 @@ fn replay_handles_new_objects_and_array_stores() {
         &ConcreteInput {
             args: vec![CValue::Int(4)],
             heap: CHeap::new(),
+            ..Default::default()
         },
         &opts,
     )
@@ -557,6 +587,7 @@ fn replay_handles_new_objects_and_array_stores() {
         &ConcreteInput {
             args: vec![CValue::Int(5)],
             heap: CHeap::new(),
+            ..Default::default()
         },
         &opts,
     )
@@ -569,7 +600,7 @@ fn replay_handles_new_objects_and_array_stores() {
         h[&a],
         CObject::Array {
             elem: "I".into(),
-            elems: [0, 1, 4, 9, 16].map(CValue::Int).to_vec()
+            elems: [0, 1, 4, 9, 16].map(CValue::Int).into_iter().collect()
         }
     );
 }
@@ -583,6 +614,7 @@ fn replay_check_detects_writes_by_uninstrumented_code() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1))],
         heap: CHeap::from([(ObjId(1), arr)]),
+        ..Default::default()
     };
     let opts = TraceOptions {
         verify_replay: Some(1),
@@ -614,11 +646,13 @@ fn strings_arrays_sharing_and_wide_values() {
     let mut heap = CHeap::new();
     heap.insert(ObjId(1), CObject::Str { len: 3 });
     heap.insert(ObjId(2), CObject::Str { len: 5 });
-    let elems = vec![
+    let elems = [
         CValue::Ref(ObjId(1)),
         CValue::Ref(ObjId(2)),
         CValue::Ref(ObjId(1)),
-    ];
+    ]
+    .into_iter()
+    .collect();
     heap.insert(
         ObjId(3),
         CObject::Array {
@@ -629,6 +663,7 @@ fn strings_arrays_sharing_and_wide_values() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(3))],
         heap: heap.clone(),
+        ..Default::default()
     };
     let t = run(
         "Inputs",
@@ -655,6 +690,7 @@ fn strings_arrays_sharing_and_wide_values() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Ref(ObjId(1))],
         heap: heap.clone(),
+        ..Default::default()
     };
     let t = run(
         "Inputs",
@@ -678,6 +714,7 @@ fn strings_arrays_sharing_and_wide_values() {
         &ConcreteInput {
             args,
             heap: CHeap::new(),
+            ..Default::default()
         },
         &TraceOptions::default(),
     )
@@ -708,6 +745,7 @@ fn bad_inputs_are_errors() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(9)), CValue::Int(1)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let e = run(
         "List",
@@ -751,6 +789,7 @@ fn bad_inputs_are_errors() {
         &ConcreteInput {
             args: vec![CValue::Ref(ObjId(1)), CValue::Int(1)],
             heap,
+            ..Default::default()
         },
         &TraceOptions::default(),
     )
@@ -765,6 +804,7 @@ fn big_input_and_jar_class_path() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(-1)],
         heap: list("List", &vals, None),
+        ..Default::default()
     };
     let t = run(
         "List",
@@ -794,6 +834,7 @@ fn big_input_and_jar_class_path() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
         heap: list("List", &[5, 7], None),
+        ..Default::default()
     };
     let t = trace_method(
         &[jar],
@@ -815,6 +856,7 @@ fn switch_padding_and_wide_pcs() {
     let one = |x: i32| ConcreteInput {
         args: vec![CValue::Int(x)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Switch", "dense", "(I)I", &one(1), &opts).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(1011))));
@@ -841,6 +883,7 @@ fn heap_runs() -> Vec<(&'static str, &'static str, &'static str, ConcreteInput)>
             ConcreteInput {
                 args: vec![CValue::Ref(ObjId(1))],
                 heap: list("Mutate", &[1, 2, 3, 4], None),
+                ..Default::default()
             },
         ),
         (
@@ -850,6 +893,7 @@ fn heap_runs() -> Vec<(&'static str, &'static str, &'static str, ConcreteInput)>
             ConcreteInput {
                 args: vec![CValue::Int(4)],
                 heap: CHeap::new(),
+                ..Default::default()
             },
         ),
         (
@@ -859,6 +903,7 @@ fn heap_runs() -> Vec<(&'static str, &'static str, &'static str, ConcreteInput)>
             ConcreteInput {
                 args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
                 heap: list("List", &[1, 2, 3], Some(0)),
+                ..Default::default()
             },
         ),
     ]

@@ -1561,7 +1561,7 @@ fn end_text(e: &TraceEnd) -> String {
         TraceEnd::Returned(None) => "returned".into(),
         TraceEnd::Returned(Some(v)) => format!("returned {}", show(v)),
         TraceEnd::Threw { class, .. } => format!("threw {}", display_type(class)),
-        TraceEnd::Cut { max_steps } => format!("was cut after {max_steps} steps"),
+        TraceEnd::Cut { budget } => format!("was cut {budget}"),
     }
 }
 

@@ -142,7 +142,7 @@ pub struct TraceCheck {
     pub verdict: Verdict,
     /// Recorded steps.
     pub steps: usize,
-    /// Cut by the step budget or by a `StackOverflowError` (checked as a prefix).
+    /// Cut by a budget of the run or by a limit of the JVM (checked as a prefix).
     pub cut: bool,
     /// The matched path (empty unless the verdict is `Pass` or `OutsideModel`).
     pub path: Vec<NodeId>,
@@ -152,11 +152,11 @@ pub struct TraceCheck {
     pub match_nanos: u64,
 }
 
-/// Whether a run ended because the JVM's stack ran out. The model's call stack is unbounded
-/// (and recursion is abstracted), so such a run is cut by a resource limit of the JVM, as a
-/// run is cut by the step budget: it is checked as a prefix and counted as cut.
+/// Whether a run ended because the JVM's stack or heap ran out. The model's call stack and heap
+/// are unbounded (and recursion is abstracted), so such a run is cut by a resource limit of the
+/// JVM, as a run is cut by the step budget: it is checked as a prefix and counted as cut.
 fn stack_overflow(end: &TraceEnd) -> bool {
-    matches!(end, TraceEnd::Threw { class, .. } if class == "java/lang/StackOverflowError")
+    end.hit_jvm_limit()
 }
 
 /// Checks one recorded run against the graph of `matcher`.

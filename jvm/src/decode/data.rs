@@ -13,7 +13,7 @@ use crate::decode::methods::MethodTable;
 use crate::decode::statics::StaticHist;
 use crate::decode::steps::StepIndex;
 use crate::decode::wire::{
-    Layout, NONE, OP_GETSTATIC, OP_IASTORE, OP_PUTFIELD, OP_PUTSTATIC, OP_SASTORE,
+    Layout, OP_GETSTATIC, OP_IASTORE, OP_PUTFIELD, OP_PUTSTATIC, OP_SASTORE,
 };
 use crate::error::JvmError;
 use crate::step::{CFrame, Objects, UninitObj};
@@ -24,16 +24,16 @@ use crate::values::{CHeap, CObject, CStatics, CValue, ObjId, StaticKey};
 pub(crate) struct TraceData {
     steps: StepIndex,
     heap: HeapHist,
-    /// Every replayed object write: (first step that sees it, object), in step order.
-    obj_writes: Vec<(u32, u32)>,
+    /// Every replayed object write, in step order.
+    obj_writes: Vec<Write>,
     statics: StaticHist,
     /// Heap version of each step: the number of replayed object writes and changes of known
     /// static fields visible at it. Two steps of one version see every object with the same
     /// values and the same static fields.
     version: Vec<u32>,
-    /// The object of every change, in step order (`NONE` for a static field): the changes
-    /// visible at step `i` are the first `version[i]`.
-    written: Vec<u32>,
+    /// Every change, in step order, the write to an object or `None` for a static field:
+    /// the changes visible at step `i` are the first `version[i]`.
+    changes: Vec<Option<Write>>,
 }
 
 impl std::fmt::Debug for TraceData {
@@ -68,7 +68,7 @@ impl TraceData {
             obj_writes: Vec::new(),
             statics: StaticHist::default(),
             version: Vec::new(),
-            written: Vec::new(),
+            changes: Vec::new(),
         };
         for (k, v) in statics {
             data.statics.set_at_start(k.clone(), *v);
@@ -95,11 +95,10 @@ impl TraceData {
                 _ => {}
             }
         }
-        // a write recorded at step k is visible from step k + 1 on
-        self.obj_writes = writes.iter().map(|w| (w.step + 1, w.id)).collect();
+        self.heap.add_writes(&writes);
+        self.obj_writes = writes;
         self.statics.finish();
         self.index_versions();
-        self.heap.add_writes(&writes);
         Ok(())
     }
 
@@ -228,9 +227,11 @@ impl TraceData {
     }
 
     /// Every object of the trace, with its values as of step `i` ([`Objects`]), from `prev`
-    /// (the objects of step `j`) where that is cheaper: the same objects if no write lies
-    /// between, else `prev`'s with the written objects laid over them while the overlay stays
-    /// small (about the square root of the heap: a full copy then pays for that many steps).
+    /// (the objects of step `j`) where that is cheaper: the same objects if no change lies
+    /// between, else `prev`'s with the changes in between applied to copies of the written
+    /// objects (an array's copy shares its elements: a write costs O(log n)), laid over the
+    /// others while the overlay stays small (about the square root of the heap) and folded
+    /// into a new base after that. The cost is that of the changes, not of the heap.
     pub(crate) fn objects_after(&self, i: usize, prev: Option<(usize, &Objects)>) -> Objects {
         let v = self.version[i] as usize;
         if let Some((j, p)) = prev {
@@ -238,18 +239,36 @@ impl TraceData {
             if vj == v {
                 return p.clone();
             }
-            let limit = 16 + p.base.len().isqrt();
-            if vj < v && p.over.len() + (v - vj) <= limit {
+            if vj < v {
                 let mut over = (*p.over).clone();
-                for &id in &self.written[vj..v] {
-                    if let Some(o) = self.heap.object_at(id, i as u32) {
-                        over.insert(ObjId(id), o);
-                    }
+                for w in &self.changes[vj..v] {
+                    let Some(w) = w else { continue }; // a static field
+                    let id = ObjId(w.id);
+                    let o = match over.entry(id) {
+                        std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                        std::collections::btree_map::Entry::Vacant(e) => {
+                            let Some(o) = p
+                                .get(&id)
+                                .cloned()
+                                .or_else(|| self.heap.object_at(w.id, i as u32))
+                            else {
+                                continue;
+                            };
+                            e.insert(o)
+                        }
+                    };
+                    self.heap.apply(o, w);
                 }
-                return Objects {
-                    base: Arc::clone(&p.base),
-                    over: Arc::new(over),
-                };
+                let limit = 16 + p.base.len().isqrt();
+                if over.len() <= limit {
+                    return Objects {
+                        base: Arc::clone(&p.base),
+                        over: Arc::new(over),
+                    };
+                }
+                let mut base = (*p.base).clone();
+                base.extend(over);
+                return Objects::from(Arc::new(base));
             }
         }
         let all = self
@@ -283,14 +302,19 @@ impl TraceData {
         self.statics.at(i as u32)
     }
 
-    /// [`TraceData::version`] and [`TraceData::written`] from the object writes and the
+    /// [`TraceData::version`] and [`TraceData::changes`] from the object writes and the
     /// changes of the static fields.
     fn index_versions(&mut self) {
         let n = self.len();
-        let statics = self.statics.changes();
-        let mut all: Vec<(u32, u32)> = self.obj_writes.clone();
-        all.extend(statics.iter().map(|&from| (from, NONE)));
-        // stable: within a step, the order does not matter (all are visible from it)
+        // a write recorded at step k is visible from step k + 1 on
+        let mut all: Vec<(u32, Option<Write>)> = self
+            .obj_writes
+            .iter()
+            .map(|w| (w.step + 1, Some(*w)))
+            .collect();
+        all.extend(self.statics.changes().into_iter().map(|from| (from, None)));
+        // stable: within a step, the order does not matter (all are visible from it), but the
+        // writes of one object keep their order
         all.sort_by_key(|&(from, _)| from);
         self.version = vec![0; n];
         for &(from, _) in &all {
@@ -301,6 +325,6 @@ impl TraceData {
         for i in 1..n {
             self.version[i] += self.version[i - 1];
         }
-        self.written = all.iter().map(|&(_, id)| id).collect();
+        self.changes = all.into_iter().map(|(_, w)| w).collect();
     }
 }

@@ -157,6 +157,34 @@ impl HeapHist {
         }
     }
 
+    /// Applies write `w` to `o`, a copy of its object before it.
+    pub(crate) fn apply(&self, o: &mut CObject, w: &Write) {
+        match o {
+            CObject::Instance { fields, .. } => {
+                let Some(ObjRec {
+                    base: Base::Instance { layout, .. },
+                    ..
+                }) = self.objs.get(&w.id)
+                else {
+                    return;
+                };
+                if let Some(f) = layout
+                    .keys
+                    .get(w.slot as usize)
+                    .and_then(|k| fields.get_mut(k))
+                {
+                    *f = w.value;
+                }
+            }
+            CObject::Array { elems, .. } => {
+                if let Some(e) = elems.get_mut(w.slot as usize) {
+                    *e = w.value;
+                }
+            }
+            CObject::Str { .. } => {}
+        }
+    }
+
     /// Number of objects with a write.
     pub(crate) fn written_objects(&self) -> usize {
         self.writes.len()
@@ -185,20 +213,20 @@ impl HeapHist {
     pub(crate) fn object_at(&self, id: u32, step: u32) -> Option<CObject> {
         let rec = self.objs.get(&id)?;
         let w = self.writes.get(&id);
-        let vals = |vals: &[CValue]| -> Vec<CValue> {
-            vals.iter()
-                .enumerate()
-                .map(|(s, v)| self.value_at(w, s as u32, *v, step))
-                .collect()
-        };
+        let value = |(s, v): (usize, &CValue)| self.value_at(w, s as u32, *v, step);
         Some(match &rec.base {
             Base::Instance { layout, vals: v } => CObject::Instance {
                 class: layout.class.clone(),
-                fields: layout.keys.iter().cloned().zip(vals(v)).collect(),
+                fields: layout
+                    .keys
+                    .iter()
+                    .cloned()
+                    .zip(v.iter().enumerate().map(value))
+                    .collect(),
             },
             Base::Array { elem, vals: v } => CObject::Array {
                 elem: elem.to_string(),
-                elems: vals(v),
+                elems: v.iter().enumerate().map(value).collect(),
             },
             Base::Str(len) => CObject::Str { len: *len },
         })

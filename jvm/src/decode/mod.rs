@@ -34,6 +34,7 @@ use crate::values::{CValue, StaticKey};
 
 pub(crate) use data::TraceData;
 pub(crate) use methods::{MethodMeta, MethodTable};
+pub(crate) use wire::read_statics;
 
 /// Everything the recorder produced for one run.
 pub(crate) struct Raw<'a> {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::error::JvmError;
-use crate::values::{CValue, ObjId};
+use crate::values::{CValue, ObjId, StaticKey};
 
 /// Tags of heap-record values (`Recorder.T_*`).
 pub(crate) const T_INT: i32 = 0;
@@ -272,6 +272,29 @@ pub(crate) fn read_object(
         k => return Err(bad(format!("bad object kind {k}"))),
     };
     Ok((step, id, base))
+}
+
+/// The static fields of a run record's statics section: `(classStr, nameStr, tagged value)*`.
+pub(crate) fn read_statics(
+    buf: &[i32],
+    strings: &[String],
+) -> Result<Vec<(StaticKey, CValue)>, JvmError> {
+    let string = |i: Option<&i32>| {
+        i.and_then(|&i| usize::try_from(i).ok())
+            .and_then(|i| strings.get(i))
+            .ok_or_else(|| bad("bad string index in the statics of a run record"))
+    };
+    let mut out = Vec::new();
+    let mut p = 0usize;
+    while p < buf.len() {
+        let key = StaticKey::new(
+            string(buf.get(p))?.as_str(),
+            string(buf.get(p + 1))?.as_str(),
+        );
+        p += 2;
+        out.push((key, read_field(buf, &mut p)?));
+    }
+    Ok(out)
 }
 
 /// The value a store of `v` leaves in a slot of type `desc` (the JVM narrows ints).
