@@ -9,19 +9,20 @@
 //! to `C(…)` with its known class `C` (or, once a constructor frame above has run `super()` on
 //! it, the reference of that object).
 
-use crate::error::HarnessError;
-use crate::input::ConcreteInput;
-use crate::trace::{CFrame, CHeap, CObject, CValue, ObjId, Step, TraceEnd};
 use jtg_engine::state::{End, Frame, HeapValue, Interval, MethodId, Ref, State};
+use jtg_jvm::{
+    CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, StaticKey, Step, TraceEnd,
+};
 use std::collections::BTreeMap;
 
-fn bad(msg: impl Into<String>) -> HarnessError {
-    HarnessError::BadInput(msg.into())
+fn bad(msg: impl Into<String>) -> JvmError {
+    JvmError::BadInput(msg.into())
 }
 
 /// The concrete input described by a concrete start state: the values of the first `n_args`
-/// local slots of its single frame and the objects they reach.
-pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, HarnessError> {
+/// local slots of its single frame, its static fields (`static:` lines) and the objects they
+/// reach.
+pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, JvmError> {
     let [frame] = st.frames.as_slice() else {
         return Err(bad("a concrete input has exactly one frame"));
     };
@@ -31,7 +32,7 @@ pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, Harnes
             st.preds
         )));
     }
-    let value = |r: Ref| -> Result<CValue, HarnessError> {
+    let value = |r: Ref| -> Result<CValue, JvmError> {
         match r {
             Ref::Null => Ok(CValue::Null),
             Ref::Obj(n) => Ok(CValue::Ref(ObjId(n))),
@@ -79,7 +80,7 @@ pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, Harnes
                 fields: fields
                     .iter()
                     .map(|(k, f)| Ok((k.clone(), value(*f)?)))
-                    .collect::<Result<_, HarnessError>>()?,
+                    .collect::<Result<_, JvmError>>()?,
             },
             HeapValue::Array {
                 ty,
@@ -106,7 +107,16 @@ pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, Harnes
         };
         heap.insert(ObjId(n), obj);
     }
-    Ok(ConcreteInput { args, heap })
+    let statics = st
+        .statics
+        .iter()
+        .map(|((class, name), r)| Ok((StaticKey::new(class.as_str(), name.as_str()), value(*r)?)))
+        .collect::<Result<_, JvmError>>()?;
+    Ok(ConcreteInput {
+        args,
+        heap,
+        statics,
+    })
 }
 
 /// The references of the objects under construction of one step, by [`CValue::Uninit`] number.
@@ -114,7 +124,7 @@ type UninitRefs = BTreeMap<u32, Ref>;
 
 /// A concrete value as a reference of `st` (integers get fresh literal references; an object
 /// under construction not in `uninit` has none).
-fn to_ref(st: &mut State, v: &CValue, uninit: &UninitRefs) -> Result<Option<Ref>, HarnessError> {
+fn to_ref(st: &mut State, v: &CValue, uninit: &UninitRefs) -> Result<Option<Ref>, JvmError> {
     Ok(match v {
         CValue::Null => Some(Ref::Null),
         CValue::Ref(ObjId(n)) => Some(Ref::Obj(*n)),
@@ -128,7 +138,7 @@ fn to_ref(st: &mut State, v: &CValue, uninit: &UninitRefs) -> Result<Option<Ref>
     })
 }
 
-fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, HarnessError> {
+fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, JvmError> {
     Ok(match obj {
         CObject::Instance { class, fields } => {
             let mut out = BTreeMap::new();
@@ -167,7 +177,7 @@ fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, HarnessError> 
     })
 }
 
-fn frame(st: &mut State, f: &CFrame, uninit: &UninitRefs) -> Result<Frame, HarnessError> {
+fn frame(st: &mut State, f: &CFrame, uninit: &UninitRefs) -> Result<Frame, JvmError> {
     let mut out = Frame::new(MethodId::new(&f.class, &f.method, &f.desc), f.locals.len());
     out.pc = f.pc;
     for (slot, v) in f.locals.iter().enumerate() {
@@ -185,7 +195,7 @@ fn frame(st: &mut State, f: &CFrame, uninit: &UninitRefs) -> Result<Frame, Harne
 /// One reference per object under construction in the frames of `step`: its object once a
 /// constructor has run `super()` on it, else a fresh `o<n>` (after every object id of the
 /// step) to `C(…)`, added to `st`'s heap.
-fn uninit_refs(st: &mut State, step: &Step) -> Result<UninitRefs, HarnessError> {
+fn uninit_refs(st: &mut State, step: &Step) -> Result<UninitRefs, JvmError> {
     let values = || {
         step.frames
             .iter()
@@ -231,7 +241,7 @@ fn uninit_refs(st: &mut State, step: &Step) -> Result<UninitRefs, HarnessError> 
 }
 
 /// The concrete state of one trace step, with the static fields the run knows there.
-pub fn step_to_state(step: &Step) -> Result<State, HarnessError> {
+pub fn step_to_state(step: &Step) -> Result<State, JvmError> {
     let mut st = State::default();
     let uninit = uninit_refs(&mut st, step)?;
     for f in step.frames.iter().rev() {
@@ -240,14 +250,14 @@ pub fn step_to_state(step: &Step) -> Result<State, HarnessError> {
     }
     for (key, v) in &step.statics {
         let r = to_ref(&mut st, v, &uninit)?
-            .ok_or_else(|| bad(format!("static field {}.{} without value", key.0, key.1)))?;
-        st.statics.insert(key.clone(), r);
+            .ok_or_else(|| bad(format!("static field {key} without value")))?;
+        st.statics.insert((key.class.clone(), key.name.clone()), r);
     }
     add_heap(&mut st, &step.heap)?;
     Ok(st)
 }
 
-fn add_heap(st: &mut State, heap: &CHeap) -> Result<(), HarnessError> {
+fn add_heap(st: &mut State, heap: &CHeap) -> Result<(), JvmError> {
     for (ObjId(n), obj) in heap {
         let v = heap_value(st, obj)?;
         st.heap.insert(Ref::Obj(*n), v);
@@ -258,7 +268,7 @@ fn add_heap(st: &mut State, heap: &CHeap) -> Result<(), HarnessError> {
 
 /// The program end of a trace as a concrete state (`None` for a cut trace). `heap` is the heap
 /// at the last step, for the objects a returned reference reaches.
-pub fn end_to_state(end: &TraceEnd, heap: &CHeap) -> Result<Option<State>, HarnessError> {
+pub fn end_to_state(end: &TraceEnd, heap: &CHeap) -> Result<Option<State>, JvmError> {
     let mut st = State::default();
     add_heap(&mut st, heap)?;
     let e = match end {

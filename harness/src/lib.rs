@@ -1,22 +1,9 @@
-//! jtg harness: real-JVM tracing and soundness checking of termination graphs.
+//! jtg harness: generators of concrete inputs, the soundness check of termination graphs
+//! against real-JVM traces (the JVM side is the crate `jtg-jvm`), the corpus runner and the
+//! journal of long runs.
 
 pub mod check;
 pub mod concrete;
 pub mod corpus;
-pub(crate) mod decode;
-pub mod error;
 pub mod gen;
-pub mod input;
 pub mod journal;
-pub mod jvm;
-pub mod run;
-pub mod trace;
-
-pub use error::HarnessError;
-pub use input::ConcreteInput;
-pub use run::{
-    run_plain, trace_batch, trace_method, tracer_stats, PlainRun, TraceOptions, TracerStats,
-};
-pub use trace::{
-    CFrame, CHeap, CObject, CValue, ObjId, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
-};

@@ -333,7 +333,7 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
             }
             let st = parse(&prog, &m, &text);
             let trace = target.trace(&st, 10_000).expect("trace");
-            let mut view: Option<(usize, jtg_harness::StepView)> = None;
+            let mut view: Option<(usize, jtg_jvm::StepView)> = None;
             let mut memo = RegionMemo::default();
             for i in 0..trace.len() {
                 let step = trace.step(i);
@@ -356,7 +356,7 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
                 };
                 let c = Concrete {
                     frames: &step.frames,
-                    heap: &jtg_harness::Objects::from(step.heap.clone()),
+                    heap: &jtg_jvm::Objects::from(step.heap.clone()),
                     statics: &step.statics,
                     end: None,
                 };
@@ -546,7 +546,7 @@ fn stack_overflow_is_a_cut() {
     );
     let trace = target.trace(&input, 1_000_000).expect("trace");
     assert!(
-        matches!(&trace.end, jtg_harness::TraceEnd::Threw { class, .. } if class == "java/lang/StackOverflowError"),
+        matches!(&trace.end, jtg_jvm::TraceEnd::Threw { class, .. } if class == "java/lang/StackOverflowError"),
         "{:?}",
         trace.end
     );
@@ -586,7 +586,7 @@ fn parallel_checks_are_the_sequential_checks() {
         .into_iter()
         .map(|t| t.expect("trace"))
         .collect();
-    let runs: Vec<&jtg_harness::Trace> = traces.iter().collect();
+    let runs: Vec<&jtg_jvm::Trace> = traces.iter().collect();
     let matcher = Matcher::new(&g, &prog, IntSemantics::Unbounded);
     let key = |c: &jtg_harness::check::TraceCheck| {
         (c.verdict.clone(), c.steps, c.cut, c.path.clone(), c.checked)

@@ -12,7 +12,7 @@ use jtg_harness::check::mutate::{mutants, run_mutants, sample, Analyses, Change,
 use jtg_harness::check::path::ConcreteRun;
 use jtg_harness::check::Target;
 use jtg_harness::gen::{GenConfig, Generator};
-use jtg_harness::Trace;
+use jtg_jvm::Trace;
 
 const SEM: IntSemantics = IntSemantics::Unbounded;
 

@@ -1,4 +1,4 @@
-/** Static state that must not leak from one traced run into the next (harness/tests/loaders.rs). */
+/** Static state that must not leak from one traced run into the next (jvm/tests/loaders.rs). */
 public class StaticState {
     static int counter = 41; // set by the static initializer
     static int next() { return ++counter; }

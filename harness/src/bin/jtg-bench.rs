@@ -29,7 +29,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use jtg_harness::{
+use jtg_jvm::{
     run_plain, trace_method, CHeap, CObject, CValue, ConcreteInput, ObjId, TraceEnd, TraceOptions,
 };
 
@@ -118,6 +118,7 @@ fn trace_bench(fixtures: &std::path::Path, iters: i32, repeats: usize) -> Result
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(iters)],
         heap,
+        ..Default::default()
     };
     let opts = TraceOptions {
         max_steps: 12 * iters as u64 + 100,
@@ -199,7 +200,10 @@ fn trace_bench(fixtures: &std::path::Path, iters: i32, repeats: usize) -> Result
 
 /// The `jtg check` commands of the thesis examples end to end, as a user runs them (a process
 /// each: JVM start, graph, inputs, tracing, matching): `List.contains -n 10000` (median of 3)
-/// and `List.get` from the cyclic start state with its default inputs (one run).
+/// and `List.get` from the cyclic start state with its default inputs (one run); then
+/// `Alloc.fill -n 2000`, whose inputs ask for arrays up to 2^31-1 elements, with its peak
+/// resident memory (target: under 1 GB; the JVM's heap limit and the recording budget bound
+/// it).
 fn check_end_to_end(fixtures: &std::path::Path, repo: &std::path::Path) -> Result<(), String> {
     let jtg = std::env::current_exe()
         .map_err(|e| e.to_string())?
@@ -251,7 +255,79 @@ fn check_end_to_end(fixtures: &std::path::Path, repo: &std::path::Path) -> Resul
         println!("  {name:<48} {:>8.2} s wall", median(times));
         println!("    {summary}");
     }
+    let t0 = Instant::now();
+    let (out, peak) = peak_rss(std::process::Command::new(&jtg).args([
+        "check",
+        &fx,
+        "Alloc.fill",
+        "-n",
+        "2000",
+    ]))?;
+    let wall = t0.elapsed().as_secs_f64();
+    if !out.status.success() {
+        return Err(format!(
+            "jtg check Alloc.fill exited with {}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let peak = peak.map_or("unknown".to_string(), |kb| {
+        format!("{:.0} MB", kb as f64 / 1024.0)
+    });
+    println!(
+        "  {:<48} {wall:>8.2} s wall, peak RSS {peak}",
+        "Alloc.fill -n 2000"
+    );
+    println!("    {}", String::from_utf8_lossy(&out.stdout).trim());
     Ok(())
+}
+
+/// Runs `cmd` to its end and samples its resident memory (Linux `/proc/PID/status`, `VmHWM`:
+/// the kernel's own high-water mark, read just before the process is reaped).
+fn peak_rss(
+    cmd: &mut std::process::Command,
+) -> Result<(std::process::Output, Option<u64>), String> {
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let status_file = format!("/proc/{}/status", child.id());
+    let hwm = || -> Option<u64> {
+        let s = std::fs::read_to_string(&status_file).ok()?;
+        let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    // the pipes are drained on threads: a child blocked on a full pipe would never end
+    let mut stdout = child.stdout.take().ok_or("no stdout")?;
+    let mut stderr = child.stderr.take().ok_or("no stderr")?;
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut v);
+        v
+    });
+    let err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut v);
+        v
+    });
+    let mut peak = None;
+    let status = loop {
+        // VmHWM only grows: the last reading before the exit is the peak
+        if let Some(kb) = hwm() {
+            peak = Some(kb);
+        }
+        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
+            break s;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let output = std::process::Output {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+    };
+    Ok((output, peak))
 }
 
 /// Checker throughput: `List.get` from the thesis' cyclic start state (Fig. 2.13) on a 3-node

@@ -62,7 +62,7 @@
 //! engine may still hold) is not compared: the code cannot read it before overwriting it.
 //!
 //! Static fields are roots like locals, keyed by declaring class and name as the engine keys
-//! them ([`crate::trace::CStatics`]). The run knows a static from its first completed
+//! them ([`jtg_jvm::CStatics`]). The run knows a static from its first completed
 //! `getstatic` or `putstatic` on (the decoder replays them, `decode.rs`); a static of `s` that
 //! the run has not accessed yet is not compared. That only weakens the check: its concrete
 //! value is whatever the class initialiser (or an earlier run) left there, which the engine
@@ -75,8 +75,8 @@
 //! the relation label of the split edge. Objects of JDK classes other than `String` are modelled
 //! without fields by the engine; their concrete fields are outside the model and ignored.
 
-use crate::trace::{CFrame, CObject, CStatics, CValue, ObjId, Objects, TraceEnd};
 use jtg_engine::state::{display_type, End, FieldSet, HeapValue, Ref, State, Subtyping};
+use jtg_jvm::{static_value, CFrame, CObject, CStatics, CValue, ObjId, Objects, TraceEnd};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 use std::borrow::Cow;
@@ -803,7 +803,7 @@ impl<'a> Walk<'a> {
     fn static_roots(&mut self, statics: &CStatics) -> Result<(), Failure> {
         let s = self.s;
         for (key, r) in &s.statics {
-            if let Some(v) = statics.get(key) {
+            if let Some(v) = static_value(statics, &key.0, &key.1) {
                 self.visit_at(*r, *v, Root::Static(&key.0, &key.1))?;
             }
         }
@@ -1561,7 +1561,7 @@ fn end_text(e: &TraceEnd) -> String {
         TraceEnd::Returned(None) => "returned".into(),
         TraceEnd::Returned(Some(v)) => format!("returned {}", show(v)),
         TraceEnd::Threw { class, .. } => format!("threw {}", display_type(class)),
-        TraceEnd::Cut { max_steps } => format!("was cut after {max_steps} steps"),
+        TraceEnd::Cut { budget } => format!("was cut {budget}"),
     }
 }
 

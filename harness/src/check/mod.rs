@@ -20,12 +20,10 @@ pub mod path;
 pub mod report;
 
 use crate::concrete::state_to_input;
-use crate::error::HarnessError;
-use crate::run::{trace_batch, TraceOptions};
-use crate::trace::{Trace, TraceEnd};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{EngineError, Graph, Program};
+use jtg_jvm::{trace_batch, JvmError, StaticKey, Trace, TraceEnd, TraceOptions};
 use path::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Stuck};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -33,7 +31,7 @@ use std::time::Instant;
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
     #[error(transparent)]
-    Harness(#[from] HarnessError),
+    Jvm(#[from] JvmError),
     #[error(transparent)]
     Engine(#[from] EngineError),
     #[error("{0}")]
@@ -103,18 +101,19 @@ impl<'a> Target<'a> {
         .into_iter();
         // static fields keyed as the engine keys them: by the class that declares them
         let key = |class: &str, name: &str| {
-            self.prog.static_key(&jtg_engine::class::FieldRef {
+            let (class, name) = self.prog.static_key(&jtg_engine::class::FieldRef {
                 class: class.to_string(),
                 name: name.to_string(),
                 desc: jtg_engine::class::FieldType::Int,
-            })
+            });
+            StaticKey { class, name }
         };
         out.into_iter()
             .map(|o| match o {
                 Some(e) => e,
                 None => traces
                     .next()
-                    .unwrap_or_else(|| Err(HarnessError::Decode("missing trace".into())))
+                    .unwrap_or_else(|| Err(JvmError::Decode("missing trace".into())))
                     .map(|mut t| {
                         t.resolve_statics(&key);
                         t
@@ -143,7 +142,7 @@ pub struct TraceCheck {
     pub verdict: Verdict,
     /// Recorded steps.
     pub steps: usize,
-    /// Cut by the step budget or by a `StackOverflowError` (checked as a prefix).
+    /// Cut by a budget of the run or by a limit of the JVM (checked as a prefix).
     pub cut: bool,
     /// The matched path (empty unless the verdict is `Pass` or `OutsideModel`).
     pub path: Vec<NodeId>,
@@ -153,11 +152,11 @@ pub struct TraceCheck {
     pub match_nanos: u64,
 }
 
-/// Whether a run ended because the JVM's stack ran out. The model's call stack is unbounded
-/// (and recursion is abstracted), so such a run is cut by a resource limit of the JVM, as a
-/// run is cut by the step budget: it is checked as a prefix and counted as cut.
+/// Whether a run ended because the JVM's stack or heap ran out. The model's call stack and heap
+/// are unbounded (and recursion is abstracted), so such a run is cut by a resource limit of the
+/// JVM, as a run is cut by the step budget: it is checked as a prefix and counted as cut.
 fn stack_overflow(end: &TraceEnd) -> bool {
-    matches!(end, TraceEnd::Threw { class, .. } if class == "java/lang/StackOverflowError")
+    end.hit_jvm_limit()
 }
 
 /// Checks one recorded run against the graph of `matcher`.

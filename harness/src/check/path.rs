@@ -37,13 +37,13 @@ use super::instance::{
     bind_int_roots, concrete_instance, frames_control, shape_key_into, walk_indexed, walk_shape,
     Concrete, Condition, Failure, RegionMemo, StateIndex, Witness,
 };
-use crate::trace::{
-    CFrame, CHeap, CObject, CStatics, CValue, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
-};
 use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
 use jtg_engine::state::{wrap32, wrap64, ArithOp, IntSemantics, MethodId, Ref, Subtyping};
 use jtg_engine::{Graph, Program};
+use jtg_jvm::{
+    CFrame, CHeap, CObject, CStatics, CValue, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -195,7 +195,7 @@ impl ConcreteRun for Trace {
     }
     fn top_frame_in<'a>(&'a self, i: usize, scratch: &'a mut Vec<CFrame>) -> &'a CFrame {
         // a step has a frame
-        let _ = self.data.top_frames_into(i, 1, scratch);
+        let _ = self.top_frames_into(i, 1, scratch);
         &scratch[0]
     }
     fn end(&self) -> &TraceEnd {
@@ -237,7 +237,7 @@ impl ConcreteRun for Recorded {
         }
         v.frames.extend_from_slice(&frames[n..]);
         constructed(&mut v.frames, &s.uninit);
-        if !Arc::ptr_eq(&v.objects.base, &s.heap) || !v.objects.over.is_empty() {
+        if !v.objects.is_heap(&s.heap) {
             v.objects = Objects::from(Arc::clone(&s.heap));
         }
         v.statics = if s.statics.is_empty() {
@@ -405,7 +405,7 @@ impl RunMemo {
             return key;
         }
         // an unkeyed view is one heap ([`ConcreteRun::view`]'s default)
-        let heap = &v.objects.base;
+        let heap = v.objects.base();
         if let Some(&id) = self.heap_ids.get(&Arc::as_ptr(heap)) {
             return id;
         }

@@ -17,7 +17,7 @@ use jtg_harness::check::report::{failure, summary_json, summary_junit, FailureRe
 use jtg_harness::check::{check_run, check_runs, shrink, Summary, Target, TraceRecord, Verdict};
 use jtg_harness::gen::{GenConfig, Generator};
 use jtg_harness::journal::stable_hash;
-use jtg_harness::Trace;
+use jtg_jvm::Trace;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -135,7 +135,7 @@ const BATCH: usize = 64;
 struct Chunk {
     records: Vec<TraceRecord>,
     cases: Vec<(usize, String, String, State)>,
-    failed: Option<jtg_harness::HarnessError>,
+    failed: Option<jtg_jvm::JvmError>,
 }
 
 /// Shell-quotes one argument if needed.
@@ -202,7 +202,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let gen = match (&generator, cases.is_empty()) {
         (_, true) => None,
         (Ok(g), false) => Some(g),
-        (Err(e), false) => anyhow::bail!(jtg_harness::HarnessError::BadInput(e.to_string())),
+        (Err(e), false) => anyhow::bail!(jtg_jvm::JvmError::BadInput(e.to_string())),
     };
 
     // The journal: one record per case (or input), keyed `case K` (`input`). Its header holds
@@ -295,7 +295,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 let sample = match g.case(case) {
                     Ok(s) => s,
                     Err(e) => {
-                        chunk.failed = Some(jtg_harness::HarnessError::BadInput(e.to_string()));
+                        chunk.failed = Some(jtg_jvm::JvmError::BadInput(e.to_string()));
                         *next = total;
                         break;
                     }

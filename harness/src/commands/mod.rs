@@ -131,9 +131,9 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
                 jtg_harness::gen::GenError::Unsatisfiable(_) => 2,
             };
         }
-        if let Some(h) = cause.downcast_ref::<jtg_harness::HarnessError>() {
+        if let Some(h) = cause.downcast_ref::<jtg_jvm::JvmError>() {
             return match h {
-                jtg_harness::HarnessError::BadInput(_) => 2,
+                jtg_jvm::JvmError::BadInput(_) => 2,
                 _ => 5,
             };
         }

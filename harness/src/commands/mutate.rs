@@ -11,7 +11,7 @@ use jtg_harness::check::mutate::{mutants, run_mutants, sample, Fate, MutationRep
 use jtg_harness::check::path::ConcreteRun;
 use jtg_harness::check::{check_run, Target, Verdict};
 use jtg_harness::gen::{GenConfig, Generator};
-use jtg_harness::{HarnessError, Trace};
+use jtg_jvm::{JvmError, Trace};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -57,7 +57,7 @@ fn traces(target: &Target<'_>, gen: &Generator<'_>, n: u64, max_steps: u64) -> R
         .map(|k| {
             gen.case(k)
                 .map(|s| s.state)
-                .map_err(|e| HarnessError::BadInput(e.to_string()))
+                .map_err(|e| JvmError::BadInput(e.to_string()))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut out = Vec::with_capacity(states.len());
@@ -78,8 +78,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ints: sem,
     };
     let start = graph.nodes[graph.start].state.clone();
-    let gen = Generator::new(&prog, &m, &start, cfg)
-        .map_err(|e| HarnessError::BadInput(e.to_string()))?;
+    let gen =
+        Generator::new(&prog, &m, &start, cfg).map_err(|e| JvmError::BadInput(e.to_string()))?;
     let base = traces(&target, &gen, a.n, a.max_steps).context("tracing the inputs")?;
     let matcher = jtg_harness::check::path::Matcher::new(&graph, &prog, sem);
     let broken = base
@@ -113,7 +113,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             ints: sem,
         };
         let g2 = Generator::new(&prog, &m, &start, wide)
-            .map_err(|e| HarnessError::BadInput(e.to_string()))?;
+            .map_err(|e| JvmError::BadInput(e.to_string()))?;
         let more =
             traces(&target, &g2, a.n * 10, a.max_steps).context("tracing the enumeration")?;
         let more_runs: Vec<&dyn ConcreteRun> = more.iter().map(|t| t as &dyn ConcreteRun).collect();

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
 use jtg_engine::Program;
 use jtg_harness::concrete::{end_to_state, state_to_input, step_to_state};
-use jtg_harness::{trace_method, Trace, TraceEnd, TraceOptions};
+use jtg_jvm::{trace_method, Budget, Trace, TraceEnd, TraceOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -30,6 +30,10 @@ pub struct Args {
     /// Stop the run after this many executed instructions (the trace is then "cut").
     #[arg(long, default_value_t = 100_000)]
     pub max_steps: u64,
+    /// Recording budget: heap values (one per object, field and array element) the run may
+    /// record; the step that would see more ends the trace as "cut".
+    #[arg(long, default_value_t = jtg_jvm::DEFAULT_MAX_HEAP)]
+    pub max_heap: u64,
 }
 
 /// The class path entries of a `:`-separated class path.
@@ -60,6 +64,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let input = state_to_input(&st, arg_slots(&prog, &m)?)?;
     let opts = TraceOptions {
         max_steps: a.max_steps,
+        max_heap: a.max_heap,
         ..Default::default()
     };
     let trace = trace_method(
@@ -72,8 +77,14 @@ pub fn run(a: Args) -> Result<ExitCode> {
     )
     .map_err(|e| anyhow::Error::new(e).context("tracing failed"))?;
     print_trace(&prog, &m, &trace, a.format)?;
-    if let TraceEnd::Cut { max_steps } = trace.end {
-        eprintln!("jtg: trace cut after {max_steps} steps (--max-steps)");
+    match trace.end {
+        TraceEnd::Cut {
+            budget: Budget::Steps(n),
+        } => eprintln!("jtg: trace cut after {n} steps (--max-steps)"),
+        TraceEnd::Cut {
+            budget: Budget::Heap(n),
+        } => eprintln!("jtg: trace cut by the recording budget of {n} heap values (--max-heap)"),
+        _ => {}
     }
     Ok(ExitCode::SUCCESS)
 }

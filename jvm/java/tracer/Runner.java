@@ -24,7 +24,8 @@ import org.objectweb.asm.Type;
 public final class Runner {
     private Runner() {}
 
-    public static final int RETURNED = 0, THREW = 1, CUT = 2;
+    /** Run ends: returned, threw, cut by the step budget, cut by the recording budget. */
+    public static final int RETURNED = 0, THREW = 1, CUT = 2, CUT_HEAP = 3;
 
 
     /** Loaders that may serve another run, by class path and instrumentation (most recent last). */
@@ -105,6 +106,66 @@ public final class Runner {
         return out;
     }
 
+    /**
+     * The static field {@code name} of {@code c} (declared there, in a superinterface or a
+     * superclass, as field resolution finds it), made settable. A final static is refused: the
+     * JVM may have folded its value into the code that reads it.
+     */
+    public static java.lang.reflect.Field staticField(Class<?> c, String name) throws NoSuchFieldException {
+        java.lang.reflect.Field f = resolveField(c, name);
+        if (f == null) {
+            throw new NoSuchFieldException(c.getName() + " has no field " + name);
+        }
+        if (!Modifier.isStatic(f.getModifiers())) {
+            throw new NoSuchFieldException(c.getName() + "." + name + " is not a static field");
+        }
+        if (Modifier.isFinal(f.getModifiers())) {
+            throw new IllegalArgumentException(c.getName() + "." + name + " is final: a final static cannot be set");
+        }
+        f.setAccessible(true);
+        return f;
+    }
+
+    /** Field resolution (JVMS 5.4.3.2): declared in {@code c}, its superinterfaces, its superclasses. */
+    private static java.lang.reflect.Field resolveField(Class<?> c, String name) {
+        for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+            if (f.getName().equals(name)) {
+                return f;
+            }
+        }
+        for (Class<?> i : c.getInterfaces()) {
+            java.lang.reflect.Field f = resolveField(i, name);
+            if (f != null) {
+                return f;
+            }
+        }
+        return c.getSuperclass() == null ? null : resolveField(c.getSuperclass(), name);
+    }
+
+    /**
+     * The value to set static {@code f} to: the primitive of kind {@code kind} ('I' int-like,
+     * 'J', 'F', 'D') from raw {@code bits}, or {@code ref} for kind 'L', checked against the
+     * field's type.
+     */
+    public static Object staticValue(java.lang.reflect.Field f, int kind, long bits, Object ref) {
+        Class<?> t = f.getType();
+        Type ft = Type.getType(t);
+        boolean fits;
+        switch (kind) {
+            case 'I': fits = t == int.class || t == short.class || t == byte.class || t == char.class || t == boolean.class; break;
+            case 'J': fits = t == long.class; break;
+            case 'F': fits = t == float.class; break;
+            case 'D': fits = t == double.class; break;
+            default: fits = !t.isPrimitive() && (ref == null || t.isInstance(ref)); break;
+        }
+        if (!fits) {
+            String what = kind == 'L' ? (ref == null ? "null" : ref.getClass().getName()) : "a " + (char) kind + " value";
+            throw new IllegalArgumentException(f.getDeclaringClass().getName() + "." + f.getName() + " of type "
+                    + t.getName() + " cannot hold " + what);
+        }
+        return kind == 'L' ? ref : unbits(ft, bits);
+    }
+
     static Method find(Class<?> c, String name, String desc) throws NoSuchMethodException {
         for (Class<?> k = c; k != null; k = k.getSuperclass()) {
             for (Method m : k.getDeclaredMethods()) {
@@ -152,9 +213,11 @@ public final class Runner {
      * leaves one record per run in an int[] that Rust reads in place (batchBuffer, batchLength):
      *
      *   kind, resultBits hi, lo, resultId, thrownId, thrownClassStr, thrownTextStr,
-     *   runNanos hi, lo, nTrace, nHeap, nSnapshots, trace ints, heap ints, snapshot ints
+     *   runNanos hi, lo, nTrace, nHeap, nSnapshots, nStatics, trace ints, heap ints,
+     *   snapshot ints, statics ints
      *
-     * (string ids index Recorder's table, -1 = none; thrownText only for VerifyError). The
+     * (string ids index Recorder's table, -1 = none; thrownText only for VerifyError; kind is
+     * RETURNED, THREW, CUT or CUT_HEAP; resultId -1: the result passed the recording budget). The
      * batch ends early after a run that left the loader single-use (its classes may now differ
      * from fresh ones, and the remaining inputs were built in it) or changed the thread's state,
      * and once the records exceed BATCH_INTS; runBatch returns how many inputs ran.
@@ -186,8 +249,9 @@ public final class Runner {
      * {@code refs[k][i]} for reference parameters and {@code prims[k][i]} (raw bits) for
      * primitives; index 0 is the receiver of instance methods. Returns the number of inputs run.
      */
-    public static int runBatch(Class<?> c, String name, String desc, long[][] prims, Object[][] refs, int n,
-            long maxSteps, boolean verify, long seed, long stackSize, boolean record) throws Exception {
+    public static int runBatch(Class<?> c, String name, String desc, long[][] prims, Object[][] refs,
+            Object[][] statics, int n, long maxSteps, long maxHeap, boolean verify, long seed, long stackSize,
+            boolean record) throws Exception {
         Method m = find(c, name, desc);
         m.setAccessible(true);
         boolean isStatic = Modifier.isStatic(m.getModifiers());
@@ -224,9 +288,10 @@ public final class Runner {
             Thread.UncaughtExceptionHandler ueh = me.getUncaughtExceptionHandler();
             try {
                 for (int k = 0; k < n; k++) {
-                    runOne(c, m, recvs[k], args[k], maxSteps, verify, seed, record, refResult);
+                    runOne(c, m, recvs[k], args[k], statics[k], maxSteps, maxHeap, verify, seed, record, refResult);
                     recvs[k] = null;
                     args[k] = null;
+                    statics[k] = null;
                     done[0] = k + 1;
                     boolean threadChanged = Thread.interrupted() || !tname.equals(me.getName())
                             || prio != me.getPriority() || ctx != me.getContextClassLoader()
@@ -248,19 +313,27 @@ public final class Runner {
     }
 
     /** One run of a batch: initialise the entry class, record, emit the run's record. */
-    private static void runOne(Class<?> c, Method m, Object recv, Object[] args, long maxSteps, boolean verify,
-            long seed, boolean record, boolean refResult) {
+    private static void runOne(Class<?> c, Method m, Object recv, Object[] args, Object[] statics, long maxSteps,
+            long maxHeap, boolean verify, long seed, boolean record, boolean refResult) {
         Object resultRef = null;
         long resultBits = 0;
         Throwable thrown = null;
         long runNanos = 0;
         int kind = THREW;
         // the entry class's static initialiser runs under the run's step budget (not traced)
-        Recorder.reset(record ? maxSteps : Long.MAX_VALUE, false, 0);
+        Recorder.reset(record ? maxSteps : Long.MAX_VALUE, Long.MAX_VALUE, false, 0);
         boolean initialised;
         boolean initCut = false;
         try {
             Class.forName(c.getName(), true, c.getClassLoader());
+            if (statics != null && statics.length > 0) {
+                // the run's classes no longer have their initial statics: no later run may
+                // use this loader
+                ((InstrumentingLoader) c.getClassLoader()).markSingleUse("an input set static fields");
+                for (int i = 0; i + 1 < statics.length; i += 2) {
+                    ((java.lang.reflect.Field) statics[i]).set(null, statics[i + 1]);
+                }
+            }
             initialised = true;
         } catch (Throwable e) {
             thrown = e;
@@ -270,7 +343,10 @@ public final class Runner {
         }
         if (initialised) {
             if (record) {
-                Recorder.reset(maxSteps, verify, seed);
+                Recorder.reset(maxSteps, maxHeap, verify, seed);
+                if (statics != null) {
+                    Recorder.recordStatics(statics);
+                }
             } else {
                 Recorder.clear();
             }
@@ -293,10 +369,12 @@ public final class Runner {
             // a class that failed to link or initialise stays failed in this loader
             ((InstrumentingLoader) c.getClassLoader()).markSingleUse("the run threw " + thrown);
         }
-        if (record && (initCut || Recorder.wasCut())) {
+        int resultId = kind == RETURNED && refResult ? Recorder.resultId(resultRef) : 0;
+        if (record && Recorder.wasHeapCut()) {
+            kind = CUT_HEAP;
+        } else if (record && (initCut || Recorder.wasCut())) {
             kind = CUT;
         }
-        int resultId = kind == RETURNED && refResult ? Recorder.resultId(resultRef) : 0;
         int thrownId = thrown == null ? 0 : Recorder.peekId(thrown);
         int thrownClass = -1, thrownText = -1;
         if (thrown != null) {
@@ -305,9 +383,26 @@ public final class Runner {
                 thrownText = Recorder.intern(String.valueOf(thrown));
             }
         }
+        int start = outPos;
+        try {
+            emitRecord(kind, resultBits, resultId, thrownId, thrownClass, thrownText, runNanos, true);
+        } catch (OutOfMemoryError e) {
+            // no room for the record in this JVM: the run ends as the JVM's memory limit, with
+            // no step recorded (a per-run outcome; the buffers are dropped below)
+            outPos = start;
+            emitRecord(THREW, 0, 0, 0, Recorder.intern("java/lang/OutOfMemoryError"), -1, runNanos, false);
+        }
+        Recorder.clear();
+    }
+
+    /** Appends one run's record, with the recorder's buffers or, without {@code buffers}, none. */
+    private static void emitRecord(int kind, long resultBits, int resultId, int thrownId, int thrownClass,
+            int thrownText, long runNanos, boolean buffers) {
         // the recorder's buffers are copied into the records as they are (no copy in between:
         // a long run's trace would be garbage the size of the trace)
-        int nTrace = Recorder.traceLength();
+        int nTrace = buffers ? Recorder.traceLength() : 0;
+        int nHeap = buffers ? Recorder.hcommit : 0;
+        int nSnap = buffers ? Recorder.spos : 0;
         emit(kind);
         emit((int) (resultBits >>> 32));
         emit((int) resultBits);
@@ -317,13 +412,15 @@ public final class Runner {
         emit(thrownText);
         emit((int) (runNanos >>> 32));
         emit((int) runNanos);
+        int nStatics = buffers ? Recorder.stpos : 0;
         emit(nTrace);
-        emit(Recorder.hcommit);
-        emit(Recorder.spos);
+        emit(nHeap);
+        emit(nSnap);
+        emit(nStatics);
         emit(Recorder.buf, nTrace);
-        emit(Recorder.hbuf, Recorder.hcommit);
-        emit(Recorder.sbuf, Recorder.spos);
-        Recorder.clear();
+        emit(Recorder.hbuf, nHeap);
+        emit(Recorder.sbuf, nSnap);
+        emit(Recorder.stbuf, nStatics);
     }
 
     /** The records of the last batch, in place: {@code batchBuffer()[0..batchLength())}. */

@@ -1,4 +1,4 @@
-//! Loader and instrumentation caching (`harness/src/run.rs`): a stateless program reuses one
+//! Loader and instrumentation caching (`jvm/src/run.rs`): a stateless program reuses one
 //! loader and instruments each class once; a run never sees static state left by an earlier
 //! run. One test function, so that no other test of this binary creates loaders meanwhile.
 
@@ -7,7 +7,7 @@ use common::fixtures;
 
 use std::collections::BTreeMap;
 
-use jtg_harness::{
+use jtg_jvm::{
     trace_batch, trace_method, tracer_stats, CHeap, CObject, CValue, ConcreteInput, ObjId,
     TraceEnd, TraceOptions,
 };
@@ -41,6 +41,7 @@ fn one_node(val: i32) -> ConcreteInput {
     ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
         heap: CHeap::from([(ObjId(1), node)]),
+        ..Default::default()
     }
 }
 

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use jtg_harness::jvm::locate_libjvm;
-use jtg_harness::{trace_method, ConcreteInput, HarnessError, TraceOptions};
+use jtg_jvm::locate_libjvm;
+use jtg_jvm::{trace_method, ConcreteInput, JvmError, TraceOptions};
 
 #[test]
 fn java_home_must_be_used_and_must_exist() {
@@ -12,7 +12,7 @@ fn java_home_must_be_used_and_must_exist() {
     let bogus = PathBuf::from("/nonexistent/jdk-for-jtg-test");
     std::env::set_var("JAVA_HOME", &bogus);
     match locate_libjvm() {
-        Err(HarnessError::JvmNotFound { path, .. }) => assert_eq!(path, bogus),
+        Err(JvmError::JvmNotFound { path, .. }) => assert_eq!(path, bogus),
         other => panic!("expected JvmNotFound, got {other:?}"),
     }
     // trace_method reports it too (and does not panic)
@@ -31,10 +31,7 @@ fn java_home_must_be_used_and_must_exist() {
     );
     // a JAVA_HOME that exists but holds no libjvm.so is also JvmNotFound
     std::env::set_var("JAVA_HOME", env!("CARGO_MANIFEST_DIR"));
-    assert!(matches!(
-        locate_libjvm(),
-        Err(HarnessError::JvmNotFound { .. })
-    ));
+    assert!(matches!(locate_libjvm(), Err(JvmError::JvmNotFound { .. })));
     // without JAVA_HOME, `java` on PATH (symlinks followed) is used when there is one
     std::env::remove_var("JAVA_HOME");
     if let Ok(p) = real {

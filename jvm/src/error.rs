@@ -1,11 +1,11 @@
-//! Errors of the tracing harness (`HarnessError`). Library code maps every JNI and Java-side
-//! failure into one of these variants; nothing in the harness panics on a JVM failure.
+//! Errors of the JVM side (`JvmError`). Every JNI and Java-side failure maps into one of these
+//! variants; nothing in this crate panics on a JVM failure.
 
 use std::path::PathBuf;
 
 /// Why a tracing operation failed.
 #[derive(Debug, Clone, thiserror::Error)]
-pub enum HarnessError {
+pub enum JvmError {
     /// No usable `libjvm.so` at the given place (`JAVA_HOME` or the `java` found on `PATH`).
     #[error("JVM not found at {}: {reason}", path.display())]
     JvmNotFound { path: PathBuf, reason: String },
@@ -35,9 +35,9 @@ pub enum HarnessError {
     ReplayMismatch { step: u64, detail: String },
 }
 
-impl From<jni::errors::Error> for HarnessError {
+impl From<jni::errors::Error> for JvmError {
     fn from(e: jni::errors::Error) -> Self {
-        HarnessError::Jni {
+        JvmError::Jni {
             context: "calling into the JVM".into(),
             message: e.to_string(),
         }

@@ -10,24 +10,14 @@ use jni::signature::RuntimeFieldSignature;
 use jni::strings::JNIString;
 use jni::sys::jsize;
 use jni::{jni_sig, jni_str, Env};
-use serde::{Deserialize, Serialize};
 
-use crate::error::HarnessError;
-use crate::jvm::{string_array, JniResultExt};
-use crate::trace::{CHeap, CObject, CValue, ObjId};
+use crate::error::JvmError;
+use crate::input::ConcreteInput;
+use crate::jni_ext::{jni_err, string_array, JniResultExt};
+use crate::values::{CObject, CValue, Elems, ObjId};
 
-/// Arguments and heap of one concrete run.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ConcreteInput {
-    /// Argument values in local-variable order (`this` first for instance methods). A long or
-    /// double argument is one entry (no `Top` after it).
-    pub args: Vec<CValue>,
-    /// Objects the arguments (transitively) refer to.
-    pub heap: CHeap,
-}
-
-fn bad(msg: impl Into<String>) -> HarnessError {
-    HarnessError::BadInput(msg.into())
+fn bad(msg: impl Into<String>) -> JvmError {
+    JvmError::BadInput(msg.into())
 }
 
 /// One instance field as the JVM knows it.
@@ -38,10 +28,12 @@ struct FieldDesc {
     desc: String,
 }
 
-/// Arguments ready for `Runner.run`: raw bits of primitives and the reference arguments.
+/// Arguments ready for `Runner.runBatch`: raw bits of primitives, the reference arguments and
+/// the static fields to set (`Field, value, Field, value, …`).
 pub(crate) struct BuiltArgs<'l> {
     pub prims: jni::objects::JLongArray<'l>,
     pub refs: JObjectArray<'l>,
+    pub statics: JObjectArray<'l>,
 }
 
 /// Raw bits of a primitive value as `Runner.run` expects them.
@@ -65,7 +57,7 @@ struct Builder<'a, 'l> {
 
 impl<'l> Builder<'_, 'l> {
     /// Class by internal name or array descriptor, through the run's loader.
-    fn class(&mut self, env: &mut Env<'l>, internal: &str) -> Result<JClass<'l>, HarnessError> {
+    fn class(&mut self, env: &mut Env<'l>, internal: &str) -> Result<JClass<'l>, JvmError> {
         if let Some(c) = self.classes.get(internal) {
             return env.new_local_ref(c).ctx(env, "local class ref");
         }
@@ -86,11 +78,7 @@ impl<'l> Builder<'_, 'l> {
         Ok(c)
     }
 
-    fn class_for_desc(
-        &mut self,
-        env: &mut Env<'l>,
-        desc: &str,
-    ) -> Result<JClass<'l>, HarnessError> {
+    fn class_for_desc(&mut self, env: &mut Env<'l>, desc: &str) -> Result<JClass<'l>, JvmError> {
         match desc.as_bytes().first() {
             Some(b'L') if desc.ends_with(';') => self.class(env, &desc[1..desc.len() - 1]),
             Some(b'[') => self.class(env, desc),
@@ -100,7 +88,7 @@ impl<'l> Builder<'_, 'l> {
         }
     }
 
-    fn layout(&mut self, env: &mut Env<'l>, class: &str) -> Result<&[FieldDesc], HarnessError> {
+    fn layout(&mut self, env: &mut Env<'l>, class: &str) -> Result<&[FieldDesc], JvmError> {
         if !self.layouts.contains_key(class) {
             let c = self.class(env, class)?;
             let arr = env
@@ -125,17 +113,6 @@ impl<'l> Builder<'_, 'l> {
             self.layouts.insert(class.to_string(), fields);
         }
         Ok(&self.layouts[class])
-    }
-}
-
-fn check_ref(heap: &CHeap, v: &CValue, what: &dyn Fn() -> String) -> Result<(), HarnessError> {
-    match v {
-        CValue::Ref(id) if !heap.contains_key(id) => Err(bad(format!(
-            "{} refers to {id}, which is not in the heap",
-            what()
-        ))),
-        CValue::Top | CValue::Uninit(_) => Err(bad(format!("{} is {v:?}, not a value", what()))),
-        _ => Ok(()),
     }
 }
 
@@ -168,28 +145,8 @@ pub(crate) fn build<'l>(
     runner: &JClass<'static>,
     loader: &JObject<'_>,
     input: &ConcreteInput,
-) -> Result<BuiltArgs<'l>, HarnessError> {
-    for (i, a) in input.args.iter().enumerate() {
-        check_ref(&input.heap, a, &|| format!("argument {i}"))?;
-    }
-    for (id, o) in &input.heap {
-        match o {
-            CObject::Instance { fields, .. } => {
-                for (k, v) in fields {
-                    check_ref(&input.heap, v, &|| format!("field {k} of {id}"))?;
-                }
-            }
-            CObject::Array { elems, .. } => {
-                for (k, v) in elems.iter().enumerate() {
-                    check_ref(&input.heap, v, &|| format!("element {k} of {id}"))?;
-                }
-            }
-            CObject::Str { len } if *len < 0 => {
-                return Err(bad(format!("string {id} has negative length")))
-            }
-            CObject::Str { .. } => {}
-        }
-    }
+) -> Result<BuiltArgs<'l>, JvmError> {
+    input.validate()?;
     env.ensure_local_capacity(input.heap.len() + 64)
         .ctx(env, "reserving local references")?;
     let mut b = Builder {
@@ -281,16 +238,99 @@ pub(crate) fn build<'l>(
                 .ctx(env, "argument array")?;
         }
     }
-    Ok(BuiltArgs { prims, refs })
+    let statics = static_fields(env, &mut b, input, &objs)?;
+    Ok(BuiltArgs {
+        prims,
+        refs,
+        statics,
+    })
+}
+
+/// The input's static fields as `Field, value, …` for `Runner.runOne` to set: each field
+/// resolved and made settable by `Runner.staticField` (a final one refused), each value checked
+/// against its type by `Runner.staticValue`.
+fn static_fields<'l>(
+    env: &mut Env<'l>,
+    b: &mut Builder<'_, 'l>,
+    input: &ConcreteInput,
+    objs: &HashMap<ObjId, JObject<'l>>,
+) -> Result<JObjectArray<'l>, JvmError> {
+    let out = env
+        .new_object_array(
+            2 * input.statics.len() as jsize,
+            jni_str!("java/lang/Object"),
+            JObject::null(),
+        )
+        .ctx(env, "static field array")?;
+    for (k, (key, v)) in input.statics.iter().enumerate() {
+        // a static the JVM refuses is a bad input, named with the Java side's reason
+        let refused = |env: &mut Env<'l>, e| match jni_err(env, "", e) {
+            JvmError::Jni { message, .. } => {
+                JvmError::BadInput(format!("cannot set static field {key}: {message}"))
+            }
+            other => other,
+        };
+        let class = b.class(env, &key.class)?;
+        let name = env.new_string(&key.name).ctx(env, "field name")?;
+        let field = match env
+            .call_static_method(
+                b.runner,
+                jni_str!("staticField"),
+                jni_sig!("(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/reflect/Field;"),
+                &[JValue::Object(&class), JValue::Object(&name)],
+            )
+            .and_then(|v| v.l())
+        {
+            Ok(f) => f,
+            Err(e) => return Err(refused(env, e)),
+        };
+        let (kind, reference) = match v {
+            CValue::Int(_) => ('I', None),
+            CValue::Long(_) => ('J', None),
+            CValue::Float(_) => ('F', None),
+            CValue::Double(_) => ('D', None),
+            CValue::Null => ('L', None),
+            CValue::Ref(id) => ('L', Some(&objs[id])),
+            CValue::Top | CValue::Uninit(_) => {
+                return Err(bad(format!("static field {key} is {v:?}, not a value")))
+            }
+        };
+        let null = JObject::null();
+        let value = match env
+            .call_static_method(
+                b.runner,
+                jni_str!("staticValue"),
+                jni_sig!("(Ljava/lang/reflect/Field;IJLjava/lang/Object;)Ljava/lang/Object;"),
+                &[
+                    JValue::Object(&field),
+                    JValue::Int(kind as i32),
+                    JValue::Long(bits(v)),
+                    JValue::Object(reference.unwrap_or(&null)),
+                ],
+            )
+            .and_then(|v| v.l())
+        {
+            Ok(v) => v,
+            Err(e) => return Err(refused(env, e)),
+        };
+        out.set_element(env, 2 * k, &field)
+            .ctx(env, "static field array")?;
+        out.set_element(env, 2 * k + 1, &value)
+            .ctx(env, "static field array")?;
+        for o in [JObject::from(class), name.into(), field, value] {
+            env.delete_local_ref(o);
+        }
+    }
+    Ok(out)
 }
 
 fn new_array<'l>(
     env: &mut Env<'l>,
     b: &mut Builder<'_, 'l>,
     elem: &str,
-    elems: &[CValue],
+    elems: &Elems,
     ctx: &str,
-) -> Result<JObject<'l>, HarnessError> {
+) -> Result<JObject<'l>, JvmError> {
     let n = elems.len();
     let kind_err = |v: &CValue| {
         bad(format!(

@@ -76,7 +76,7 @@ fn main() {
         });
     if !output.status.success() {
         fail(&format!(
-            "javac failed on harness/java/tracer:\n{}{}",
+            "javac failed on jvm/java/tracer:\n{}{}",
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         ));

@@ -4,15 +4,9 @@ mod common;
 use common::fixtures;
 
 use std::collections::BTreeMap;
-use std::process::Command;
 
-use jtg_engine::class::ClassPath;
-use jtg_engine::state::text::{print_state, TextContext};
-use jtg_engine::Program;
-use jtg_harness::check::report::state_text;
-use jtg_harness::concrete::step_to_state;
-use jtg_harness::{
-    trace_method, CFrame, CHeap, CObject, CValue, ConcreteInput, HarnessError, ObjId, Trace,
+use jtg_jvm::{
+    trace_method, Budget, CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, Trace,
     TraceEnd, TraceOptions,
 };
 
@@ -22,7 +16,7 @@ fn run(
     desc: &str,
     input: &ConcreteInput,
     opts: &TraceOptions,
-) -> Result<Trace, HarnessError> {
+) -> Result<Trace, JvmError> {
     trace_method(&[fixtures()], class, method, desc, input, opts)
 }
 
@@ -76,6 +70,7 @@ fn contains_on_three_nodes() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(9)],
         heap: list("List", &[5, 7, 9], None),
+        ..Default::default()
     };
     let t = run(
         "List",
@@ -134,6 +129,7 @@ fn get_on_cyclic_list_is_an_instance_method() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
         heap: list("List", &[10, 20, 30], Some(0)),
+        ..Default::default()
     };
     let t = run("List", "get", "(I)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(20))));
@@ -159,6 +155,7 @@ fn division_by_zero_throws() {
     let input = ConcreteInput {
         args: vec![CValue::Int(1), CValue::Int(0)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Throws", "div", "(II)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(
@@ -185,6 +182,7 @@ fn null_field_read_throws_npe() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1))],
         heap,
+        ..Default::default()
     };
     let t = run(
         "Throws",
@@ -211,6 +209,7 @@ fn caught_exception_resumes_in_the_handler_with_call_stack() {
     let input = ConcreteInput {
         args: vec![CValue::Int(5)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Throws", "caught", "(I)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(-1))));
@@ -258,13 +257,19 @@ fn step_budget_cuts_an_infinite_loop() {
     let input = ConcreteInput {
         args: vec![CValue::Int(0)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let opts = TraceOptions {
         max_steps: 50,
         ..TraceOptions::default()
     };
     let t = run("Loop", "forever", "(I)I", &input, &opts).expect("trace");
-    assert_eq!(t.end, TraceEnd::Cut { max_steps: 50 });
+    assert_eq!(
+        t.end,
+        TraceEnd::Cut {
+            budget: Budget::Steps(50)
+        }
+    );
     assert_eq!(t.len(), 50);
     // iinc at pc 0, goto at pc 3: before step 2k + 1 (a goto) x = k + 1
     assert_eq!(pcs(&t)[..4], [0, 3, 0, 3]);
@@ -284,13 +289,24 @@ fn step_budget_cuts_a_spinning_static_initialiser() {
     let input = ConcreteInput {
         args: vec![CValue::Int(4)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("SpinInit", "touch", "(I)I", &input, &opts).expect("trace");
-    assert_eq!(t.end, TraceEnd::Cut { max_steps: 1_000 });
+    assert_eq!(
+        t.end,
+        TraceEnd::Cut {
+            budget: Budget::Steps(1_000)
+        }
+    );
     assert_eq!(pcs(&t), [0, 1, 2, 3, 4]);
     assert_eq!(t.top_frame(4).locals, vec![CValue::Int(5)]);
     let t = run("Spinner", "get", "()I", &ConcreteInput::default(), &opts).expect("trace");
-    assert_eq!(t.end, TraceEnd::Cut { max_steps: 1_000 });
+    assert_eq!(
+        t.end,
+        TraceEnd::Cut {
+            budget: Budget::Steps(1_000)
+        }
+    );
     assert_eq!(t.len(), 0);
 }
 
@@ -299,6 +315,7 @@ fn deep_recursion_overflows_the_stack_and_the_process_survives() {
     let input = ConcreteInput {
         args: vec![CValue::Int(0)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let opts = TraceOptions {
         max_steps: 5_000_000,
@@ -326,6 +343,7 @@ fn deep_recursion_overflows_the_stack_and_the_process_survives() {
         &ConcreteInput {
             args: vec![CValue::Int(6), CValue::Int(3)],
             heap: CHeap::new(),
+            ..Default::default()
         },
         &TraceOptions::default(),
     )
@@ -347,6 +365,7 @@ fn replayed_heap_matches_snapshots_for_in_place_reverse() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1))],
         heap: list("Mutate", &[1, 2, 3, 4, 5, 6], None),
+        ..Default::default()
     };
     for seed in 0..4 {
         let opts = TraceOptions {
@@ -394,6 +413,7 @@ fn replay_skips_writes_to_an_object_before_its_super_constructor() {
     let input = ConcreteInput {
         args: vec![CValue::Int(3)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Outer", "make", "(I)I", &input, &opts).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
@@ -418,6 +438,7 @@ fn a_new_object_across_a_branch_keeps_its_stack_map_offset() {
         let input = ConcreteInput {
             args: vec![CValue::Int(x)],
             heap: CHeap::new(),
+            ..Default::default()
         };
         let t = run("Outer", "pick", "(I)I", &input, &opts).expect("trace");
         assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(want))));
@@ -446,6 +467,7 @@ fn objects_under_construction_are_one_numbered_object_per_step() {
     let input = ConcreteInput {
         args: vec![CValue::Int(3)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Outer", "make", "(I)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(3))));
@@ -488,34 +510,6 @@ fn objects_under_construction_are_one_numbered_object_per_step() {
     assert_eq!(s.uninit[&n].class, "Outer$Cell");
     assert!(matches!(s.frames[0].stack[0], CValue::Ref(_)));
     assert!(matches!(t.top_frame(w).stack[1], CValue::Uninit(_)));
-
-    // the state text: one reference per object under construction, numbered after the trace's
-    // objects
-    let prog = Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"));
-    let m = prog.find_method("Outer.make").expect("method");
-    let ctx = TextContext::for_method(m, &prog);
-    let text = print_state(&step_to_state(&t.step(dup)).expect("state"), &ctx);
-    assert!(text.starts_with("04 | x: i1 | o1, o1\n"), "{text}");
-    assert!(text.contains("o1: Outer(…)"), "{text}");
-    let text = print_state(&step_to_state(&s).expect("state"), &ctx);
-    let CValue::Ref(ObjId(outer)) = s.frames[0].stack[0] else {
-        unreachable!()
-    };
-    let cell = format!("o{}", outer + 1);
-    assert!(text.contains(&format!("{cell}: Outer$Cell(…)")), "{text}");
-    assert!(
-        text.contains(&format!(
-            "| this: {cell}, this$0: o{outer} | o{outer}, {cell}\n"
-        )),
-        "{text}"
-    );
-    assert!(
-        text.contains(&format!("23 | x: i1, o: o{outer} | {cell}\n")),
-        "{text}"
-    );
-    // a checker report prints such a step as a state too
-    let report = state_text(&t, w, &ctx);
-    assert_eq!(report, text);
 }
 
 /// `new Outer$Sub(x)`: Sub's constructor runs the superclass constructor Outer(int), whose
@@ -526,6 +520,7 @@ fn a_superclass_constructor_shares_the_object_under_construction() {
     let input = ConcreteInput {
         args: vec![CValue::Int(5)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Outer", "chain", "(I)I", &input, &TraceOptions::default()).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(11))));
@@ -546,57 +541,6 @@ fn a_superclass_constructor_shares_the_object_under_construction() {
     let n = uninit(s.frames[1].locals[0]);
     assert_eq!(s.frames[2].stack, vec![CValue::Uninit(n)]);
     assert_eq!(s.uninit[&n].init, Some(ObjId(id)));
-    let prog = Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"));
-    let m = prog.find_method("Outer.chain").expect("method");
-    let text = print_state(
-        &step_to_state(&s).expect("state"),
-        &TextContext::for_method(m, &prog),
-    );
-    let o = format!("o{id}");
-    assert!(text.contains(&format!("04 | this: {o}, v: i")), "{text}");
-    assert!(text.contains(&format!("04 | this: {o}, x: i")), "{text}");
-    assert!(text.contains(&format!("05 | x: i1 | {o}\n")), "{text}");
-    assert!(text.contains(&format!("{o}: Outer$Sub(v=")), "{text}");
-    assert_eq!(text.matches("(…)").count(), 0, "{text}");
-}
-
-/// `jtg trace` prints every step of a method that constructs objects, as text and as JSON.
-#[test]
-fn jtg_trace_prints_objects_under_construction() {
-    let dir = std::env::temp_dir().join(format!("jtg-trace-uninit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let input = dir.join("make.txt");
-    std::fs::write(&input, "00 | x: i1 | ε\ni1: 3\n").unwrap();
-    let fx = fixtures();
-    let trace = |format: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
-            .arg("trace")
-            .arg(&fx)
-            .args(["Outer.make", "--input"])
-            .arg(&input)
-            .args(["--format", format])
-            .output()
-            .expect("run jtg");
-        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-        assert_eq!(out.status.code(), Some(0), "{format}: {stderr}");
-        assert!(stderr.is_empty(), "{format}: {stderr}");
-        stdout
-    };
-    let text = trace("text");
-    assert!(text.contains("o1: Outer(…)"), "{text}");
-    assert!(text.contains("  04 | x: i1 | o1, o1\n"), "{text}");
-    assert!(text.contains("Outer$Cell(…)"), "{text}");
-    assert!(text.ends_with("end\n  end: return i2\n  i2: 3\n"), "{text}");
-    let json: serde_json::Value = serde_json::from_str(&trace("json")).expect("JSON");
-    let steps = json["steps"].as_array().expect("steps");
-    assert_eq!(steps.len(), text.matches("\nstep ").count() + 1);
-    assert!(
-        steps[2].as_str().unwrap().contains("o1: Outer(…)"),
-        "{json}"
-    );
-    assert_eq!(json["end"], "end: return i2\ni2: 3");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -612,6 +556,7 @@ fn replay_handles_new_objects_and_array_stores() {
         &ConcreteInput {
             args: vec![CValue::Int(4)],
             heap: CHeap::new(),
+            ..Default::default()
         },
         &opts,
     )
@@ -642,6 +587,7 @@ fn replay_handles_new_objects_and_array_stores() {
         &ConcreteInput {
             args: vec![CValue::Int(5)],
             heap: CHeap::new(),
+            ..Default::default()
         },
         &opts,
     )
@@ -654,7 +600,7 @@ fn replay_handles_new_objects_and_array_stores() {
         h[&a],
         CObject::Array {
             elem: "I".into(),
-            elems: [0, 1, 4, 9, 16].map(CValue::Int).to_vec()
+            elems: [0, 1, 4, 9, 16].map(CValue::Int).into_iter().collect()
         }
     );
 }
@@ -668,13 +614,14 @@ fn replay_check_detects_writes_by_uninstrumented_code() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1))],
         heap: CHeap::from([(ObjId(1), arr)]),
+        ..Default::default()
     };
     let opts = TraceOptions {
         verify_replay: Some(1),
         ..TraceOptions::default()
     };
     match run("Mutate", "copyBlind", "([I)I", &input, &opts) {
-        Err(HarnessError::ReplayMismatch { detail, .. }) => {
+        Err(JvmError::ReplayMismatch { detail, .. }) => {
             assert!(detail.contains("snapshot"), "{detail}")
         }
         other => panic!("System.arraycopy writes must be flagged, got {other:?}"),
@@ -699,11 +646,13 @@ fn strings_arrays_sharing_and_wide_values() {
     let mut heap = CHeap::new();
     heap.insert(ObjId(1), CObject::Str { len: 3 });
     heap.insert(ObjId(2), CObject::Str { len: 5 });
-    let elems = vec![
+    let elems = [
         CValue::Ref(ObjId(1)),
         CValue::Ref(ObjId(2)),
         CValue::Ref(ObjId(1)),
-    ];
+    ]
+    .into_iter()
+    .collect();
     heap.insert(
         ObjId(3),
         CObject::Array {
@@ -714,6 +663,7 @@ fn strings_arrays_sharing_and_wide_values() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(3))],
         heap: heap.clone(),
+        ..Default::default()
     };
     let t = run(
         "Inputs",
@@ -740,6 +690,7 @@ fn strings_arrays_sharing_and_wide_values() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Ref(ObjId(1))],
         heap: heap.clone(),
+        ..Default::default()
     };
     let t = run(
         "Inputs",
@@ -763,6 +714,7 @@ fn strings_arrays_sharing_and_wide_values() {
         &ConcreteInput {
             args,
             heap: CHeap::new(),
+            ..Default::default()
         },
         &TraceOptions::default(),
     )
@@ -793,6 +745,7 @@ fn bad_inputs_are_errors() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(9)), CValue::Int(1)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let e = run(
         "List",
@@ -802,7 +755,7 @@ fn bad_inputs_are_errors() {
         &TraceOptions::default(),
     )
     .unwrap_err();
-    assert!(matches!(e, HarnessError::BadInput(_)), "{e}");
+    assert!(matches!(e, JvmError::BadInput(_)), "{e}");
     let e = run(
         "List",
         "contains",
@@ -811,7 +764,7 @@ fn bad_inputs_are_errors() {
         &TraceOptions::default(),
     )
     .unwrap_err();
-    assert!(matches!(e, HarnessError::BadInput(_)), "{e}");
+    assert!(matches!(e, JvmError::BadInput(_)), "{e}");
     let e = run(
         "NoSuchClass",
         "f",
@@ -820,7 +773,7 @@ fn bad_inputs_are_errors() {
         &TraceOptions::default(),
     )
     .unwrap_err();
-    assert!(matches!(e, HarnessError::BadInput(_)), "{e}");
+    assert!(matches!(e, JvmError::BadInput(_)), "{e}");
     let mut heap = list("List", &[1], None);
     heap.insert(
         ObjId(1),
@@ -836,11 +789,12 @@ fn bad_inputs_are_errors() {
         &ConcreteInput {
             args: vec![CValue::Ref(ObjId(1)), CValue::Int(1)],
             heap,
+            ..Default::default()
         },
         &TraceOptions::default(),
     )
     .unwrap_err();
-    assert!(matches!(e, HarnessError::BadInput(_)), "{e}");
+    assert!(matches!(e, JvmError::BadInput(_)), "{e}");
 }
 
 #[test]
@@ -850,6 +804,7 @@ fn big_input_and_jar_class_path() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(-1)],
         heap: list("List", &vals, None),
+        ..Default::default()
     };
     let t = run(
         "List",
@@ -879,6 +834,7 @@ fn big_input_and_jar_class_path() {
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
         heap: list("List", &[5, 7], None),
+        ..Default::default()
     };
     let t = trace_method(
         &[jar],
@@ -900,6 +856,7 @@ fn switch_padding_and_wide_pcs() {
     let one = |x: i32| ConcreteInput {
         args: vec![CValue::Int(x)],
         heap: CHeap::new(),
+        ..Default::default()
     };
     let t = run("Switch", "dense", "(I)I", &one(1), &opts).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(1011))));
@@ -926,6 +883,7 @@ fn heap_runs() -> Vec<(&'static str, &'static str, &'static str, ConcreteInput)>
             ConcreteInput {
                 args: vec![CValue::Ref(ObjId(1))],
                 heap: list("Mutate", &[1, 2, 3, 4], None),
+                ..Default::default()
             },
         ),
         (
@@ -935,6 +893,7 @@ fn heap_runs() -> Vec<(&'static str, &'static str, &'static str, ConcreteInput)>
             ConcreteInput {
                 args: vec![CValue::Int(4)],
                 heap: CHeap::new(),
+                ..Default::default()
             },
         ),
         (
@@ -944,6 +903,7 @@ fn heap_runs() -> Vec<(&'static str, &'static str, &'static str, ConcreteInput)>
             ConcreteInput {
                 args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
                 heap: list("List", &[1, 2, 3], Some(0)),
+                ..Default::default()
             },
         ),
     ]
@@ -1002,7 +962,7 @@ fn views_hold_every_reachable_object_as_of_the_step() {
             let order = (0..n)
                 .chain((0..n).rev().step_by(7))
                 .chain((0..n).step_by(5));
-            let mut prev: Option<(usize, jtg_harness::StepView)> = None;
+            let mut prev: Option<(usize, jtg_jvm::StepView)> = None;
             let mut by_key: BTreeMap<u32, usize> = BTreeMap::new();
             for i in order {
                 let v = t.view_after(i, k, prev.as_ref().map(|(j, v)| (*j, v)));

@@ -23,9 +23,13 @@
  * FLOAT bits | LONG hi lo | DOUBLE hi lo | REF id (0 = null, -1 in a snapshot: never seen).
  *
  * A step budget ends the run with StepBudgetExceeded; static initialisers spend it through
- * tick(). A StackOverflowError inside recorder
- * code marks the recorder broken: the step in progress is dropped and every later probe
- * re-throws that error, so the run ends as a stack overflow with a consistent prefix.
+ * tick(). A recording budget bounds the heap log: every object record counts one value plus
+ * one per field or array element, and the record that would pass the budget is not written;
+ * HeapBudgetExceeded ends the run instead (the step in progress is dropped), so recording
+ * costs at most the budget, never the size of an array the program allocates. That error, and
+ * a StackOverflowError or OutOfMemoryError inside recorder code, stop the recorder: every
+ * later probe re-throws it (a program that catches it cannot go on being recorded), so the
+ * run ends with a consistent prefix.
  * Single-threaded by design: the Rust side serialises runs.
  */
 package tracer;
@@ -75,7 +79,11 @@ public final class Recorder {
     static long ticks;
     static int depth;
     static boolean cut;
-    static StackOverflowError broken;
+    /** Values the heap log may hold in this run (see the class comment), and those it holds. */
+    static long maxHeap = Long.MAX_VALUE;
+    static long heapValues;
+    /** Set when the recorder has stopped: the run's end, re-thrown by every later probe. */
+    static Error stop;
 
     static int[] hbuf = new int[1 << 10];
     static int hpos;
@@ -88,13 +96,17 @@ public final class Recorder {
     static int spos;
     static int snapshots;
 
+    /** The static fields the input set: (classStr, nameStr, tagged value)* (see recordStatics). */
+    static int[] stbuf = new int[16];
+    static int stpos;
+
     static IdMap ids = new IdMap();
     static int nextId;
     static Object[] work = new Object[64];
     static int nwork;
 
     /** Clears all per-run state. {@code seed} is used only if {@code verifyReplay}. */
-    public static void reset(long max, boolean verifyReplay, long seed) {
+    public static void reset(long max, long maxHeapValues, boolean verifyReplay, long seed) {
         // buffers are reused unless a long run grew them (then they are dropped); the trace
         // buffer is kept up to KEEP_TRACE_INTS: regrowing it would cost a long run more than
         // recording its steps (zeroed allocations and copies of the doubled arrays)
@@ -109,7 +121,9 @@ public final class Recorder {
         maxSteps = max;
         depth = 0;
         cut = false;
-        broken = null;
+        maxHeap = maxHeapValues;
+        heapValues = 0;
+        stop = null;
         if (hbuf.length > 1 << 14) {
             hbuf = new int[1 << 10];
         }
@@ -123,6 +137,7 @@ public final class Recorder {
         }
         spos = 0;
         snapshots = 0;
+        stpos = 0;
         if (ids.size > 0 || ids.keys.length > 1 << 8) {
             ids = new IdMap();
         }
@@ -165,7 +180,7 @@ public final class Recorder {
     /** Starts a step of {@code ints} ints; returns its position in {@link #buf}. */
     private static int start(int ints) {
         int p = pos;
-        if (open || p + ints > buf.length || steps >= maxSteps || broken != null) {
+        if (open || p + ints > buf.length || steps >= maxSteps || stop != null) {
             return startSlow(ints);
         }
         stepStart = p;
@@ -174,8 +189,8 @@ public final class Recorder {
     }
 
     private static int startSlow(int ints) {
-        if (broken != null) {
-            throw broken;
+        if (stop != null) {
+            throw stop;
         }
         if (open) {
             pos = stepStart; // the previous probe was interrupted (its instruction never ran)
@@ -190,8 +205,8 @@ public final class Recorder {
             if (need > buf.length) {
                 buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
             }
-        } catch (StackOverflowError e) {
-            broken = e;
+        } catch (VirtualMachineError e) {
+            stop = e;
             throw e;
         }
         stepStart = pos;
@@ -220,13 +235,13 @@ public final class Recorder {
     }
 
     private static void resync() {
-        if (broken != null) {
-            throw broken;
+        if (stop != null) {
+            throw stop;
         }
         try {
             depth = walkDepth();
-        } catch (StackOverflowError e) {
-            broken = e;
+        } catch (VirtualMachineError e) {
+            stop = e;
             throw e;
         }
     }
@@ -273,8 +288,8 @@ public final class Recorder {
     private static int ref(Object o) {
         try {
             return id(o);
-        } catch (StackOverflowError e) {
-            broken = e;
+        } catch (VirtualMachineError | HeapBudgetExceeded e) {
+            stop = e;
             throw e;
         }
     }
@@ -290,8 +305,8 @@ public final class Recorder {
     private static void snap(long s) {
         try {
             snapshot(s);
-        } catch (StackOverflowError e) {
-            broken = e;
+        } catch (VirtualMachineError e) {
+            stop = e;
             throw e;
         }
         nextSnap = s + 1 + rnd.nextInt(16);
@@ -344,9 +359,68 @@ public final class Recorder {
         hcommit = hpos;
     }
 
-    /** Id of a result value (assigned and dumped if new). */
+    /**
+     * Records the static fields an input set before the run ({@code statics}: field, value,
+     * field, value, ...): per field the strings of its declaring class and name and its tagged
+     * value; a referenced object is seen (and logged) here, at step 0. Past the recording
+     * budget the recorder stops: the run is cut before its first step.
+     */
+    public static void recordStatics(Object[] statics) {
+        int[][] box = {stbuf};
+        int[] at = {stpos};
+        int start = at[0];
+        try {
+            for (int i = 0; i + 1 < statics.length; i += 2) {
+                start = at[0];
+                java.lang.reflect.Field f = (java.lang.reflect.Field) statics[i];
+                Object v = statics[i + 1];
+                put(box, at, intern(f.getDeclaringClass().getName().replace('.', '/')));
+                put(box, at, intern(f.getName()));
+                Class<?> t = f.getType();
+                if (t == long.class) {
+                    putTagged(box, at, T_LONG, (Long) v);
+                } else if (t == double.class) {
+                    putTagged(box, at, T_DOUBLE, Double.doubleToRawLongBits((Double) v));
+                } else if (t == float.class) {
+                    putTagged(box, at, T_FLOAT, Float.floatToRawIntBits((Float) v) & 0xffffffffL);
+                } else if (t == boolean.class) {
+                    putTagged(box, at, T_INT, ((Boolean) v) ? 1 : 0);
+                } else if (t == char.class) {
+                    putTagged(box, at, T_INT, (Character) v);
+                } else if (t.isPrimitive()) {
+                    putTagged(box, at, T_INT, ((Number) v).intValue());
+                } else {
+                    putTagged(box, at, T_REF, v == null ? 0 : id(v));
+                }
+            }
+        } catch (HeapBudgetExceeded e) {
+            stop = e;
+            at[0] = start; // the field whose value passed the budget is not recorded
+        } finally {
+            stbuf = box[0];
+            stpos = at[0];
+        }
+    }
+
+    /**
+     * Id of a result value (assigned and dumped if new); -1 if dumping it would pass the
+     * recording budget (the run is then cut, see {@link #wasHeapCut}).
+     */
     public static int resultId(Object o) {
-        return o == null ? 0 : id(o);
+        if (o == null) {
+            return 0;
+        }
+        try {
+            return id(o);
+        } catch (HeapBudgetExceeded e) {
+            stop = e;
+            return -1;
+        }
+    }
+
+    /** Whether the recording budget ended the run. */
+    public static boolean wasHeapCut() {
+        return stop instanceof HeapBudgetExceeded;
     }
 
     /** Existing id of {@code o}, 0 if never seen. */
@@ -388,6 +462,15 @@ public final class Recorder {
     private static void dump(Object x, int id, int[][] box, int[] at, boolean assign) {
         Class<?> c = x.getClass();
         ClassInfo ci = ClassInfo.of(c);
+        if (assign) {
+            // the budget of the heap log: checked before anything of the record is written
+            long values = 1 + (c.isArray() ? java.lang.reflect.Array.getLength(x)
+                    : x instanceof String ? 0 : ci.offsets.length);
+            if (values > maxHeap - heapValues) {
+                throw new HeapBudgetExceeded(maxHeap);
+            }
+            heapValues += values;
+        }
         put(box, at, (int) steps);
         put(box, at, id);
         put(box, at, ci.nameStr);
@@ -495,7 +578,7 @@ public final class Recorder {
 
     /** Drops the buffers of the last run (keeps the string table). */
     public static void clear() {
-        reset(Long.MAX_VALUE, false, 0);
+        reset(Long.MAX_VALUE, Long.MAX_VALUE, false, 0);
     }
 
     /** Per-class layout for dumps: instance fields incl. inherited, read through Unsafe. */

@@ -1,0 +1,28 @@
+/**
+ * Allocation as large as an input asks: `fill(n)` allocates `new int[n]` and loops over it. The
+ * generator's boundary bias picks n = 2^31-1, which no JVM heap holds; other large n give arrays
+ * whose recording the run's recording budget bounds (jtg-jvm's TraceOptions::max_heap).
+ */
+public class Alloc {
+    /** n (n >= 0) after writing and reading back every element of a fresh int[n]. */
+    static int fill(int n) {
+        int[] b = new int[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = 1;
+        }
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            s += b[i];
+        }
+        return s;
+    }
+
+    /** fill(n), or -1 if it throws: a handler the recorder must not let run once it stopped. */
+    static int guarded(int n) {
+        try {
+            return fill(n);
+        } catch (Throwable t) {
+            return -1;
+        }
+    }
+}
