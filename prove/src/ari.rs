@@ -135,13 +135,18 @@ fn parse_term(s: &Sexpr) -> Result<Term, ParseError> {
             let Some(head) = items.first().and_then(Sexpr::atom) else {
                 return err(*l, "expected an operator application");
             };
-            let args: Vec<Term> = items[1..].iter().map(parse_term).collect::<Result<_, _>>()?;
+            let args: Vec<Term> = items[1..]
+                .iter()
+                .map(parse_term)
+                .collect::<Result<_, _>>()?;
             if args.is_empty() {
                 return err(*l, format!("({head}) without arguments"));
             }
             Ok(match head {
                 "+" => Term::Add(args),
-                "-" if args.len() == 1 => Term::Neg(Box::new(args.into_iter().next().expect("one"))),
+                "-" if args.len() == 1 => {
+                    Term::Neg(Box::new(args.into_iter().next().expect("one")))
+                }
                 "-" => Term::Sub(args),
                 "*" => Term::Mul(args),
                 other => Term::Unsupported(other.to_string()),
@@ -155,7 +160,10 @@ fn parse_formula(s: &Sexpr) -> Result<Formula, ParseError> {
         Sexpr::Atom(a, l) => match a.as_str() {
             "true" => Ok(Formula::True),
             "false" => Ok(Formula::False),
-            other => err(*l, format!("{other:?} is not a formula (Boolean variables are not supported)")),
+            other => err(
+                *l,
+                format!("{other:?} is not a formula (Boolean variables are not supported)"),
+            ),
         },
         Sexpr::List(items, l) => {
             let Some(head) = items.first().and_then(Sexpr::atom) else {
@@ -184,8 +192,12 @@ fn parse_formula(s: &Sexpr) -> Result<Formula, ParseError> {
                 ))
             };
             match head {
-                "and" => Ok(Formula::And(args.iter().map(parse_formula).collect::<Result<_, _>>()?)),
-                "or" => Ok(Formula::Or(args.iter().map(parse_formula).collect::<Result<_, _>>()?)),
+                "and" => Ok(Formula::And(
+                    args.iter().map(parse_formula).collect::<Result<_, _>>()?,
+                )),
+                "or" => Ok(Formula::Or(
+                    args.iter().map(parse_formula).collect::<Result<_, _>>()?,
+                )),
                 "not" if args.len() == 1 => Ok(Formula::Not(Box::new(parse_formula(&args[0])?))),
                 "=>" if args.len() == 2 => Ok(Formula::Or(vec![
                     Formula::Not(Box::new(parse_formula(&args[0])?)),
@@ -224,7 +236,10 @@ fn app_parts(s: &Sexpr) -> Result<(String, Vec<Term>), ParseError> {
             let Some(f) = items.first().and_then(Sexpr::atom) else {
                 return err(*l, "expected a function symbol application");
             };
-            let args = items[1..].iter().map(parse_term).collect::<Result<_, _>>()?;
+            let args = items[1..]
+                .iter()
+                .map(parse_term)
+                .collect::<Result<_, _>>()?;
             Ok((f.to_string(), args))
         }
     }
@@ -255,7 +270,8 @@ pub fn parse_ari(text: &str) -> Result<Its, ParseError> {
                 other => return err(l, format!("unsupported theory {other:?}: an ITS uses Ints")),
             },
             Some("fun") => {
-                let (Some(name), Some(ty)) = (parts.get(1).and_then(Sexpr::atom), parts.get(2)) else {
+                let (Some(name), Some(ty)) = (parts.get(1).and_then(Sexpr::atom), parts.get(2))
+                else {
                     return err(l, "expected (fun NAME TYPE)");
                 };
                 if order.iter().any(|(n, _)| n == name) {
@@ -282,13 +298,22 @@ pub fn parse_ari(text: &str) -> Result<Its, ParseError> {
                 let mut i = 3;
                 while i < parts.len() {
                     match parts[i].atom() {
-                        Some(":guard") if i + 1 < parts.len() => guard = parse_formula(&parts[i + 1])?,
+                        Some(":guard") if i + 1 < parts.len() => {
+                            guard = parse_formula(&parts[i + 1])?
+                        }
                         Some(":var") if i + 1 < parts.len() => check_vars(&parts[i + 1])?,
                         _ => return err(parts[i].line(), "expected :guard TERM or :var (…)"),
                     }
                     i += 2;
                 }
-                rules.push(RawRule { line: l, from, lhs, to, rhs, guard });
+                rules.push(RawRule {
+                    line: l,
+                    from,
+                    lhs,
+                    to,
+                    rhs,
+                    guard,
+                });
             }
             Some(other @ ("sort" | "define-fun")) => {
                 return err(l, format!("({other} …) is not supported in an ITS"));
@@ -312,7 +337,12 @@ fn check_vars(s: &Sexpr) -> Result<(), ParseError> {
     for d in decls {
         match d {
             Sexpr::List(p, _) if p.len() == 2 && p[1].atom() == Some("Int") => {}
-            other => return err(other.line(), "only (NAME Int) variable declarations are supported"),
+            other => {
+                return err(
+                    other.line(),
+                    "only (NAME Int) variable declarations are supported",
+                )
+            }
         }
     }
     Ok(())

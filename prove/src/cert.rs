@@ -152,9 +152,7 @@ pub mod big_serde {
                 .collect::<Vec<_>>()
                 .serialize(s)
         }
-        pub fn deserialize<'de, D: Deserializer<'de>>(
-            d: D,
-        ) -> Result<Vec<Vec<BigInt>>, D::Error> {
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<BigInt>>, D::Error> {
             Vec::<Vec<String>>::deserialize(d)?
                 .into_iter()
                 .map(from_strings)

@@ -62,10 +62,7 @@ pub fn check_transition(
     let successor = its.step(r, args, temps)?;
     let mut ranking = Vec::new();
     let Some(next) = &successor else {
-        return Ok(TransitionCheck {
-            successor,
-            ranking,
-        });
+        return Ok(TransitionCheck { successor, ranking });
     };
     let all: Vec<BigInt> = args.iter().chain(temps).cloned().collect();
     let rule = its.rule(r);
@@ -78,15 +75,22 @@ pub fn check_transition(
             else {
                 continue;
             };
-            let (Some(ff), Some(ft)) = (level.function(rule.from), level.function(rule.to))
-            else {
+            let (Some(ff), Some(ft)) = (level.function(rule.from), level.function(rule.to)) else {
                 continue;
             };
-            let before = ff.eval_ints(args).expect("function over the source's variables");
-            let after = ft.eval_ints(next).expect("function over the target's variables");
+            let before = ff
+                .eval_ints(args)
+                .expect("function over the source's variables");
+            let after = ft
+                .eval_ints(next)
+                .expect("function over the target's variables");
             let strict = matches!(rr.cert, RuleCert::Strict { .. });
             let drop = &before - &after;
-            let decreases = if strict { drop >= Q::one() } else { !drop.is_negative() };
+            let decreases = if strict {
+                drop >= Q::one()
+            } else {
+                !drop.is_negative()
+            };
             let bounded = !strict || !before.is_negative();
             ranking.push(RankingCheck {
                 scc: si,
@@ -99,8 +103,5 @@ pub fn check_transition(
             });
         }
     }
-    Ok(TransitionCheck {
-        successor,
-        ranking,
-    })
+    Ok(TransitionCheck { successor, ranking })
 }

@@ -141,15 +141,19 @@ pub fn instance_rows(its: &Its, inst: &RuleInstance) -> Vec<Row> {
     rows_of(&instance_guard(its, inst), n)
 }
 
+/// The LP solver hit its pivot or time limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GaveUp;
+
 /// The smallest `v` with `rows ⇒ c·x ≤ v` and its multipliers (minimising `λ·b` subject to
 /// `λ·A = c`). `Ok(None)`: no such bound (`c·x` unbounded, or the rows are unsatisfiable
-/// without a bounded certificate). `Err(())`: the solver gave up.
+/// without a bounded certificate). `Err(GaveUp)`: the solver gave up.
 pub fn best_bound(
     rows: &[Row],
     c: &[Q],
     limits: &Limits,
     stats: &mut LpStats,
-) -> Result<Option<(Q, Vec<Q>)>, ()> {
+) -> Result<Option<(Q, Vec<Q>)>, GaveUp> {
     let mut lp = Lp::new();
     for r in rows {
         lp.var(if r.eq { VarKind::Free } else { VarKind::NonNeg });
@@ -178,7 +182,7 @@ pub fn best_bound(
     match solve(&lp, limits, stats) {
         LpResult::Optimal { x, value } => Ok(Some((-value, x))),
         LpResult::Infeasible | LpResult::Unbounded => Ok(None),
-        LpResult::Unknown => Err(()),
+        LpResult::Unknown => Err(GaveUp),
     }
 }
 
@@ -294,11 +298,15 @@ mod tests {
         let l = Limits::default();
         // x ≤ 3, -x ≤ 0: max x = 3 with multiplier 1 on the first row.
         let rows = vec![row(&[1], 3, false), row(&[-1], 0, false)];
-        let (v, m) = best_bound(&rows, &[Q::one()], &l, &mut st).unwrap().unwrap();
+        let (v, m) = best_bound(&rows, &[Q::one()], &l, &mut st)
+            .unwrap()
+            .unwrap();
         assert_eq!(v, Q::int(3));
         assert_eq!(m, vec![Q::one(), Q::zero()]);
         assert!(implication(&rows, &[Q::one()], &Q::int(2), &l, &mut st).is_none());
-        assert!(best_bound(&rows[..1], &[-Q::one()], &l, &mut st).unwrap().is_none());
+        assert!(best_bound(&rows[..1], &[-Q::one()], &l, &mut st)
+            .unwrap()
+            .is_none());
         // x ≤ 0, -x ≤ -1: unsatisfiable.
         let bad = vec![row(&[1], 0, false), row(&[-1], -1, false)];
         assert!(infeasibility(&bad, &l, &mut st).is_some());

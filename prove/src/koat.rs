@@ -44,7 +44,11 @@ pub fn to_koat(its: &Its) -> String {
         "(STARTTERM (FUNCTIONSYMBOLS {}))",
         its.location(its.start()).name
     );
-    let _ = writeln!(out, "(VAR {})", names.into_iter().collect::<Vec<_>>().join(" "));
+    let _ = writeln!(
+        out,
+        "(VAR {})",
+        names.into_iter().collect::<Vec<_>>().join(" ")
+    );
     out.push_str("(RULES\n");
     for r in its.rules() {
         let from = its.location(r.from);
@@ -68,7 +72,11 @@ pub fn to_koat(its: &Its) -> String {
                     let c = if c.rel == Rel::Ne {
                         let side = bits >> k & 1;
                         k += 1;
-                        let e = if side == 0 { c.expr.clone() } else { c.expr.scaled(&-Q::one()) };
+                        let e = if side == 0 {
+                            c.expr.clone()
+                        } else {
+                            c.expr.scaled(&-Q::one())
+                        };
                         Constraint::new(e, Rel::Lt)
                     } else {
                         c.clone()
@@ -285,7 +293,9 @@ impl P {
             Some(Tok::Ident(s)) => {
                 self.pos += 1;
                 if self.peek() == Some(&Tok::LPar) {
-                    return self.err(format!("function {s}(…) inside an expression is not supported"));
+                    return self.err(format!(
+                        "function {s}(…) inside an expression is not supported"
+                    ));
                 }
                 Ok(Term::Var(s))
             }

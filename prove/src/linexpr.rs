@@ -372,7 +372,10 @@ mod tests {
         let c = Constraint::eq(&y(), &x());
         let d = Constraint::eq(&x(), &y());
         assert_eq!(c, d);
-        let e = Constraint::le(&x().scaled(&Q::frac(1, 2)), &LinExpr::constant(Q::frac(1, 3)));
+        let e = Constraint::le(
+            &x().scaled(&Q::frac(1, 2)),
+            &LinExpr::constant(Q::frac(1, 3)),
+        );
         assert_eq!(e.expr.coeff(Var(0)), Q::int(3));
         assert_eq!(e.expr.constant, Q::int(-2));
     }

@@ -60,7 +60,10 @@ impl Lp {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LpResult {
     /// An optimal point (any feasible point for an empty objective) and its value.
-    Optimal { x: Vec<Q>, value: Q },
+    Optimal {
+        x: Vec<Q>,
+        value: Q,
+    },
     Infeasible,
     Unbounded,
     /// Pivot or time limit reached.
@@ -113,9 +116,7 @@ impl Tableau {
     fn pivot(&mut self, r: usize, e: usize) {
         let p = self.rows[r][e].recip();
         let row_r: Vec<Q> = self.rows[r].iter().map(|v| v * &p).collect();
-        let nz: Vec<usize> = (0..=self.ncols)
-            .filter(|&k| !row_r[k].is_zero())
-            .collect();
+        let nz: Vec<usize> = (0..=self.ncols).filter(|&k| !row_r[k].is_zero()).collect();
         for (i, row) in self.rows.iter_mut().enumerate() {
             if i == r || row[e].is_zero() {
                 continue;
@@ -168,11 +169,10 @@ impl Tableau {
             if *used >= limits.max_pivots {
                 return Phase::Limit;
             }
-            if *used % 32 == 31 {
-                if let Some(d) = limits.deadline {
-                    if Instant::now() >= d {
-                        return Phase::Limit;
-                    }
+            // One pivot can be slow once numbers grow, so the clock is read before each.
+            if let Some(d) = limits.deadline {
+                if Instant::now() >= d {
+                    return Phase::Limit;
                 }
             }
             *used += 1;
@@ -276,9 +276,9 @@ fn solve_inner(lp: &Lp, limits: &Limits, used: &mut usize) -> LpResult {
     if n_art > 0 {
         for (i, row) in t.rows.iter().enumerate() {
             if t.basis[i] >= first_art {
-                for j in 0..first_art {
-                    if !row[j].is_zero() {
-                        t.obj[j] += &row[j];
+                for (o, v) in t.obj.iter_mut().zip(&row[..first_art]) {
+                    if !v.is_zero() {
+                        *o += v;
                     }
                 }
             }
@@ -333,10 +333,9 @@ fn solve_inner(lp: &Lp, limits: &Limits, used: &mut usize) -> LpResult {
         if cb.is_zero() {
             continue;
         }
-        for j in 0..total {
-            if !row[j].is_zero() {
-                let d = cb * &row[j];
-                t.obj[j] -= &d;
+        for (o, v) in t.obj.iter_mut().zip(&row[..total]) {
+            if !v.is_zero() {
+                *o -= &(cb * v);
             }
         }
     }
@@ -426,6 +425,7 @@ mod tests {
         }
     }
 
+    #[allow(clippy::needless_range_loop)]
     /// Solves the square system picked by `rows` exactly (Gauss–Jordan); None if singular.
     fn solve_square(a: &[Vec<Q>], b: &[Q]) -> Option<Vec<Q>> {
         let n = b.len();
@@ -517,9 +517,7 @@ mod tests {
         let r = solve(&s.lp, &Limits::default(), &mut st);
         match (r, brute_force(&s.lp)) {
             (LpResult::Infeasible, None) => true,
-            (LpResult::Optimal { x, value }, Some(best)) => {
-                satisfies(&s.lp, &x) && value == best
-            }
+            (LpResult::Optimal { x, value }, Some(best)) => satisfies(&s.lp, &x) && value == best,
             _ => false,
         }
     }
@@ -538,10 +536,7 @@ mod tests {
         lp.row(vec![(x, Q::one())], Cmp::Ge, Q::int(1));
         lp.objective = vec![(x, Q::one())];
         let mut st = LpStats::default();
-        assert_eq!(
-            solve(&lp, &Limits::default(), &mut st),
-            LpResult::Unbounded
-        );
+        assert_eq!(solve(&lp, &Limits::default(), &mut st), LpResult::Unbounded);
         lp.objective = vec![(x, -Q::one())];
         assert_eq!(
             solve(&lp, &Limits::default(), &mut st),

@@ -61,7 +61,9 @@ pub enum Certificate {
     Termination(TerminationCertificate),
     NonTermination(RecurrentSet),
     /// MAYBE: the rule sets no ranking function was found for.
-    Unproven { rule_sets: Vec<Vec<RuleInstance>> },
+    Unproven {
+        rule_sets: Vec<Vec<RuleInstance>>,
+    },
 }
 
 /// Wall-clock times in microseconds.
@@ -177,7 +179,9 @@ pub fn prove(its: &Its, opts: &Options) -> Proof {
     times.total_us = micros(t0.elapsed());
     Proof {
         verdict: Verdict::Maybe,
-        certificate: Certificate::Unproven { rule_sets: unproven },
+        certificate: Certificate::Unproven {
+            rule_sets: unproven,
+        },
         times,
         lp: stats,
         notes,

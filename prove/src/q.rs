@@ -207,8 +207,10 @@ impl Q {
     /// Bits of numerator plus denominator: a size measure for reporting.
     pub fn bits(&self) -> u64 {
         match &self.0 {
-            Repr::Small(n, d) => (64 - n.unsigned_abs().leading_zeros() + 64
-                - d.unsigned_abs().leading_zeros()) as u64,
+            Repr::Small(n, d) => {
+                (64 - n.unsigned_abs().leading_zeros() + 64 - d.unsigned_abs().leading_zeros())
+                    as u64
+            }
             Repr::Big(b) => b.numer().bits() + b.denom().bits(),
         }
     }
@@ -421,6 +423,7 @@ impl Mul<&Q> for &Q {
 
 impl Div<&Q> for &Q {
     type Output = Q;
+    #[allow(clippy::suspicious_arithmetic_impl)] // a / b = a · b⁻¹
     fn div(self, o: &Q) -> Q {
         self * &o.recip()
     }

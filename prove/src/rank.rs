@@ -14,7 +14,7 @@
 //! multipliers independently.
 
 use crate::cert::{InfeasibleRule, Level, RankedRule, RuleCert, SccProof, TerminationCertificate};
-use crate::farkas::{self, instance_rows, instances, Farkas, Row, RuleInstance};
+use crate::farkas::{self, instance_rows, instances, Farkas, GaveUp, Row, RuleInstance};
 use crate::its::{Its, LocId};
 use crate::linexpr::{LinExpr, Var};
 use crate::lp::{solve, Cmp, Limits, Lp, LpResult, LpStats, VarKind};
@@ -199,7 +199,7 @@ fn find_level(
     // All bounded, as many strict as possible.
     let modes = vec![Mode::FreeBounded; scope.len()];
     match level_lp(its, live, scope, &modes, limits, stats) {
-        Err(()) => return Search::GaveUp,
+        Err(GaveUp) => return Search::GaveUp,
         Ok(Some((fs, strict))) if !strict.is_empty() => {
             if let Some(l) = certify(its, live, scope, &fs, &strict, limits, stats) {
                 return Search::Found(l);
@@ -212,7 +212,7 @@ fn find_level(
         let mut modes = vec![Mode::Free; scope.len()];
         modes[k] = Mode::Strict;
         match level_lp(its, live, scope, &modes, limits, stats) {
-            Err(()) => return Search::GaveUp,
+            Err(GaveUp) => return Search::GaveUp,
             Ok(Some((fs, strict))) => {
                 if let Some(l) = certify(its, live, scope, &fs, &strict, limits, stats) {
                     return Search::Found(l);
@@ -244,7 +244,7 @@ fn level_lp(
     modes: &[Mode],
     limits: &Limits,
     stats: &mut LpStats,
-) -> Result<Option<(BTreeMap<LocId, LinExpr>, BTreeSet<usize>)>, ()> {
+) -> Result<Option<(BTreeMap<LocId, LinExpr>, BTreeSet<usize>)>, GaveUp> {
     let mut lp = Lp::new();
     let mut t = Template {
         base: BTreeMap::new(),
@@ -341,7 +341,7 @@ fn level_lp(
     }
     lp.objective = deltas.iter().map(|&(_, d)| (d, Q::one())).collect();
     match solve(&lp, limits, stats) {
-        LpResult::Unknown => Err(()),
+        LpResult::Unknown => Err(GaveUp),
         LpResult::Infeasible | LpResult::Unbounded => Ok(None),
         LpResult::Optimal { x, .. } => {
             let mut strict: BTreeSet<usize> = deltas

@@ -79,7 +79,17 @@ pub fn simple_cycles(its: &Its, set: &[RuleInstance], rl: &RecurLimits) -> Vec<V
     for &s in &starts {
         let mut path: Vec<&RuleInstance> = Vec::new();
         let mut visited = vec![s];
-        dfs(its, &usable, s, s, &mut path, &mut visited, rl, &mut out, budget);
+        dfs(
+            its,
+            &usable,
+            s,
+            s,
+            &mut path,
+            &mut visited,
+            rl,
+            &mut out,
+            budget,
+        );
     }
     out.sort_by_key(Vec::len);
     out.truncate(rl.max_cycles);
@@ -143,7 +153,11 @@ fn backward(its: &Its, cycle: &[RuleInstance], g: &[Constraint]) -> Option<Vec<V
             .iter()
             .map(|c| c.substitute(&|v: Var| rule.args[v.index()].clone()))
             .collect();
-        for c in guard.into_iter().map(|c| c.expect("no dropped sides")).chain(subst) {
+        for c in guard
+            .into_iter()
+            .map(|c| c.expect("no dropped sides"))
+            .chain(subst)
+        {
             if c.expr.vars().any(|v| v.index() >= arity) {
                 return None;
             }
@@ -196,7 +210,11 @@ fn composed_update(its: &Its, cycle: &[RuleInstance]) -> Option<Vec<LinExpr>> {
     for inst in cycle {
         let rule = its.rule(inst.rule);
         let arity = its.location(rule.from).arity();
-        if rule.args.iter().any(|e| e.vars().any(|v| v.index() >= arity)) {
+        if rule
+            .args
+            .iter()
+            .any(|e| e.vars().any(|v| v.index() >= arity))
+        {
             return None;
         }
         cur = rule
@@ -286,9 +304,13 @@ fn certify(
         for r in &grows {
             if r.eq {
                 let neg: Vec<Q> = r.coeffs.iter().map(|x| -x).collect();
-                en.push(farkas::implication(&premise, &neg, &-&r.rhs, limits, stats)?);
+                en.push(farkas::implication(
+                    &premise, &neg, &-&r.rhs, limits, stats,
+                )?);
             }
-            en.push(farkas::implication(&premise, &r.coeffs, &r.rhs, limits, stats)?);
+            en.push(farkas::implication(
+                &premise, &r.coeffs, &r.rhs, limits, stats,
+            )?);
         }
         enabled.push(en);
         let mut rows = premise;

@@ -58,7 +58,11 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Sexpr>, ParseError> {
                     return Err(err(line, "unbalanced ')'"));
                 }
                 let (items, l) = stack.pop().expect("nonempty");
-                stack.last_mut().expect("outer").0.push(Sexpr::List(items, l));
+                stack
+                    .last_mut()
+                    .expect("outer")
+                    .0
+                    .push(Sexpr::List(items, l));
             }
             '|' => {
                 let mut s = String::new();

@@ -77,8 +77,11 @@ fn err<T>(line: usize, msg: impl Into<String>) -> Result<T, ParseError> {
     })
 }
 
+/// A conjunction of atoms `a op b`.
+type Conj = Vec<(Term, Op, Term)>;
+
 /// Disjunctive normal form (lists of atoms); `not` pushed to the atoms.
-fn dnf(f: &Formula, neg: bool, line: usize) -> Result<Vec<Vec<(Term, Op, Term)>>, ParseError> {
+fn dnf(f: &Formula, neg: bool, line: usize) -> Result<Vec<Conj>, ParseError> {
     Ok(match (f, neg) {
         (Formula::True, false) | (Formula::False, true) => vec![vec![]],
         (Formula::True, true) | (Formula::False, false) => vec![],
@@ -88,7 +91,7 @@ fn dnf(f: &Formula, neg: bool, line: usize) -> Result<Vec<Vec<(Term, Op, Term)>>
         }
         (Formula::Not(g), _) => dnf(g, !neg, line)?,
         (Formula::And(fs), false) | (Formula::Or(fs), true) => {
-            let mut acc: Vec<Vec<(Term, Op, Term)>> = vec![vec![]];
+            let mut acc: Vec<Conj> = vec![vec![]];
             for g in fs {
                 let d = dnf(g, neg, line)?;
                 let mut next = Vec::new();
@@ -100,7 +103,10 @@ fn dnf(f: &Formula, neg: bool, line: usize) -> Result<Vec<Vec<(Term, Op, Term)>>
                     }
                 }
                 if next.len() > MAX_DISJUNCTS {
-                    return err(line, format!("guard has more than {MAX_DISJUNCTS} disjuncts"));
+                    return err(
+                        line,
+                        format!("guard has more than {MAX_DISJUNCTS} disjuncts"),
+                    );
                 }
                 acc = next;
             }
@@ -111,7 +117,10 @@ fn dnf(f: &Formula, neg: bool, line: usize) -> Result<Vec<Vec<(Term, Op, Term)>>
             for g in fs {
                 acc.extend(dnf(g, neg, line)?);
                 if acc.len() > MAX_DISJUNCTS {
-                    return err(line, format!("guard has more than {MAX_DISJUNCTS} disjuncts"));
+                    return err(
+                        line,
+                        format!("guard has more than {MAX_DISJUNCTS} disjuncts"),
+                    );
                 }
             }
             acc
@@ -154,7 +163,10 @@ fn linear(t: &Term, var: &mut dyn FnMut(&str) -> Var, line: usize) -> Result<Lin
             e
         }
         Term::Unsupported(op) => {
-            return err(line, format!("unsupported operator {op:?}: only +, -, * (by constants) are linear"));
+            return err(
+                line,
+                format!("unsupported operator {op:?}: only +, -, * (by constants) are linear"),
+            );
         }
     })
 }
@@ -207,7 +219,12 @@ pub(crate) fn build(
         }
     }
     let default = |n: usize| -> Vec<String> { (1..=n).map(|i| format!("x{i}")).collect() };
-    let var_names = |loc: &str| names.get(loc).cloned().unwrap_or_else(|| default(arity[loc]));
+    let var_names = |loc: &str| {
+        names
+            .get(loc)
+            .cloned()
+            .unwrap_or_else(|| default(arity[loc]))
+    };
     let start_has_incoming = rules.iter().any(|r| r.to == start);
     let mut its;
     let mut ids: BTreeMap<&str, LocId> = BTreeMap::new();

@@ -224,7 +224,10 @@ pub fn verify_termination(its: &Its, cert: &TerminationCertificate) -> Result<()
     }
     for inf in &cert.infeasible {
         if !current.contains(&inf.instance) {
-            return fail(format!("infeasible rule {} is not an instance", inf.instance.rule.0));
+            return fail(format!(
+                "infeasible rule {} is not an instance",
+                inf.instance.rule.0
+            ));
         }
         let rows = guard_rows(its, &inf.instance)?;
         let n = its.rule(inf.instance.rule).var_count(its);

@@ -88,14 +88,20 @@ fn increment_while_positive_is_no() {
 #[test]
 fn parallel_increment_is_no() {
     // while (x >= y) { x++; y++; }
-    let its = koat("start(x, y) -> f(x, y)  f(x, y) -> f(x + 1, y + 1) :|: x >= y", "x y");
+    let its = koat(
+        "start(x, y) -> f(x, y)  f(x, y) -> f(x + 1, y + 1) :|: x >= y",
+        "x y",
+    );
     assert_eq!(verdict(&its), Verdict::No);
 }
 
 #[test]
 fn drift_needs_the_monotonicity_candidate() {
     // while (x > 0) x = x + y: G = {x ≥ 1, y ≥ 0}.
-    let its = koat("start(x, y) -> f(x, y)  f(x, y) -> f(x + y, y) :|: x > 0", "x y");
+    let its = koat(
+        "start(x, y) -> f(x, y)  f(x, y) -> f(x + y, y) :|: x > 0",
+        "x y",
+    );
     assert_eq!(verdict(&its), Verdict::No);
 }
 

@@ -52,7 +52,11 @@ fn ari_accepts_the_lctrs_extras() {
     // (or A B) gives two rules; (=> P Q) = (or (not P) Q) gives two more.
     assert_eq!(from_loop.len(), 4);
     assert_eq!(its.rule(from_loop[0]).temps, vec!["z".to_string()]);
-    assert_eq!(its.location_by_name("done").map(|d| its.location(d).arity()), Some(0));
+    assert_eq!(
+        its.location_by_name("done")
+            .map(|d| its.location(d).arity()),
+        Some(0)
+    );
     assert_eq!(parse_ari(&to_ari(&its)).unwrap(), its);
 }
 
@@ -74,12 +78,17 @@ fn ari_errors_name_the_problem() {
         .unwrap_err()
         .to_string()
         .contains("entrypoint"));
-    assert!(parse_ari("(format LCTRS) (theory Reals) (fun f Int) (entrypoint f)")
+    assert!(
+        parse_ari("(format LCTRS) (theory Reals) (fun f Int) (entrypoint f)")
+            .unwrap_err()
+            .to_string()
+            .contains("theory")
+    );
+    let deep = format!("{}{}", "(".repeat(10_000), ")".repeat(10_000));
+    assert!(parse_ari(&deep)
         .unwrap_err()
         .to_string()
-        .contains("theory"));
-    let deep = format!("{}{}", "(".repeat(10_000), ")".repeat(10_000));
-    assert!(parse_ari(&deep).unwrap_err().to_string().contains("too deep"));
+        .contains("too deep"));
 }
 
 #[test]
@@ -188,15 +197,4 @@ fn koat_print_is_stable_with_disequalities() {
     QuickCheck::new()
         .tests(300)
         .quickcheck(prop as fn(AnyIts) -> bool);
-}
-
-#[test]
-#[ignore]
-fn show_a_random_its() {
-    let mut g = Gen::new(100);
-    for _ in 0..3 {
-        let its = random_its(&mut g, shape(true));
-        println!("{}", to_ari(&its));
-        println!("{}", to_koat(&its));
-    }
 }

@@ -12,7 +12,7 @@ use common::random_loop;
 use jtg_prove::cert::RuleCert;
 use jtg_prove::check::{check_transition, instance_matches};
 use jtg_prove::verify::{verify_nontermination, verify_termination};
-use jtg_prove::{parse_koat, prove, BigInt, Certificate, Its, Options, Proof, Q, Verdict};
+use jtg_prove::{parse_koat, prove, BigInt, Certificate, Its, Options, Proof, Verdict, Q};
 use quickcheck::{Gen, QuickCheck, TestResult};
 
 #[derive(Clone, Debug)]
@@ -67,7 +67,10 @@ fn yes_has_no_counterexample(its: &Its, p: &Proof) -> bool {
                         continue;
                     }
                     if check.ranking.is_empty() || !check.ranking.iter().all(|c| c.holds()) {
-                        eprintln!("counterexample {pt:?} for {}", its.display_rule(rr.instance.rule));
+                        eprintln!(
+                            "counterexample {pt:?} for {}",
+                            its.display_rule(rr.instance.rule)
+                        );
                         return false;
                     }
                 }
@@ -143,7 +146,10 @@ fn verdict_statistics_are_not_degenerate() {
         }
     }
     eprintln!("random loops: yes {yes} no {no} maybe {maybe}");
-    assert!(yes > 20 && no > 20 && maybe > 5, "yes {yes} no {no} maybe {maybe}");
+    assert!(
+        yes > 20 && no > 20 && maybe > 5,
+        "yes {yes} no {no} maybe {maybe}"
+    );
 }
 
 fn countdown() -> Its {

@@ -1,7 +1,7 @@
 //! Random ITSs for the property tests.
 #![allow(dead_code)]
 
-use jtg_prove::{Constraint, Its, LinExpr, Q, Rel, Rule, Var};
+use jtg_prove::{Constraint, Its, LinExpr, Rel, Rule, Var, Q};
 use quickcheck::{Arbitrary, Gen};
 
 const NAMES: &[&str] = &["a", "b", "c", "i", "n", "x", "y", "z"];
