@@ -238,3 +238,45 @@ fn proofs_survive_json() {
         }
     }
 }
+
+#[test]
+fn a_zero_budget_answers_maybe_at_once() {
+    let opts = Options {
+        timeout: std::time::Duration::ZERO,
+        ..Options::default()
+    };
+    let p = prove(&countdown(), &opts);
+    assert_eq!(p.verdict, Verdict::Maybe);
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("limit") || n.contains("timeout")),
+        "{:?}",
+        p.notes
+    );
+}
+
+#[test]
+fn check_transition_reports_a_broken_ranking_function() {
+    // What the JVM cross-check will do: run concrete transitions through a certificate.
+    let its = countdown();
+    let Certificate::Termination(cert) = prove(&its, &Options::default()).certificate else {
+        panic!()
+    };
+    let loop_rule = cert.sccs[0].levels[0].rules[0].instance.rule;
+    let v = |n: i64| BigInt::from(n);
+    let good = check_transition(&its, &cert, loop_rule, &[v(3), v(7)], &[]).unwrap();
+    assert_eq!(good.successor, Some(vec![v(2), v(8)]));
+    assert!(good.ranking.len() == 1 && good.ranking[0].holds());
+    // Rank by y, which increases: the concrete step shows it.
+    let mut bad = cert.clone();
+    bad.sccs[0].levels[0].functions[0].1 = jtg_prove::LinExpr::var(jtg_prove::Var(1));
+    let caught = check_transition(&its, &bad, loop_rule, &[v(3), v(7)], &[]).unwrap();
+    assert!(!caught.ranking[0].decreases);
+    assert_eq!(caught.ranking[0].before, Q::int(7));
+    assert_eq!(caught.ranking[0].after, Q::int(8));
+    // A guard that does not hold: no successor, nothing to rank.
+    let off = check_transition(&its, &cert, loop_rule, &[v(0), v(7)], &[]).unwrap();
+    assert_eq!(off.successor, None);
+    assert!(off.ranking.is_empty());
+}
