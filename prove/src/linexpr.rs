@@ -2,7 +2,6 @@
 
 use crate::q::{gcd_numerators, lcm_denominators, Q};
 use num_bigint::BigInt;
-use num_traits::{One, Signed};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -234,7 +233,7 @@ impl Constraint {
         let lcm = lcm_denominators(&all);
         let scaled: Vec<Q> = all.iter().map(|q| q * &Q::from(lcm.clone())).collect();
         let g = gcd_numerators(&scaled);
-        if g.is_zero_big() {
+        if num_traits::Zero::is_zero(&g) {
             return;
         }
         let mut k = Q::from(lcm) / Q::from(g);
@@ -307,33 +306,6 @@ impl Constraint {
     }
 }
 
-trait IsZeroBig {
-    fn is_zero_big(&self) -> bool;
-}
-
-impl IsZeroBig for BigInt {
-    fn is_zero_big(&self) -> bool {
-        num_traits::Zero::is_zero(self)
-    }
-}
-
-/// An affine function `Σ aᵢ·xᵢ + a₀` over the variables of one location, by position.
-pub type AffineFn = LinExpr;
-
-/// Exact integer value of an expression whose coefficients are integers.
-pub fn to_bigint(q: &Q) -> Option<BigInt> {
-    q.to_integer()
-}
-
-/// `|x|` for display of magnitudes.
-pub fn abs_big(b: &BigInt) -> BigInt {
-    if b.is_negative() {
-        -b
-    } else {
-        b.clone()
-    }
-}
-
 /// A map from variables to values for evaluation.
 pub fn point(vals: &[BigInt]) -> BTreeMap<Var, Q> {
     vals.iter()
@@ -346,11 +318,6 @@ impl fmt::Display for LinExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.display_with(&|v| format!("v{}", v.0)))
     }
-}
-
-/// `1` as a big integer (convenience for callers building points).
-pub fn big_one() -> BigInt {
-    BigInt::one()
 }
 
 #[cfg(test)]
