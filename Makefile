@@ -50,6 +50,7 @@ mutants: build
 
 bench: build
 	$(CARGO) run --release -p jtg-harness --bin jtg-bench
+	$(CARGO) bench -p jtg-prove --bench prove
 
 # Fuzzing (docs/fuzzing.md). cargo-fuzz on the stable toolchain: RUSTC_BOOTSTRAP=1 lets it use
 # the -Z flags of libFuzzer's instrumentation; `-s none`: no sanitizer (ASan needs nightly).

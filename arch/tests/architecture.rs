@@ -45,6 +45,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // the JVM side records what the JVM does and knows nothing of the abstraction it checks
     ("jtg-jvm", &[]),
     ("jtg-harness", &["jtg-engine", "jtg-jvm"]),
+    // proofs over integer transition systems; the translation from graphs will add the engine
+    ("jtg-prove", &[]),
 ];
 
 #[test]

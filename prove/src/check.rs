@@ -1,0 +1,107 @@
+//! The evaluation API for concrete runs: does a transition satisfy its rule, and do the
+//! ranking functions of a proof decrease on it. The JVM cross-check maps every concrete step
+//! onto an ITS transition and calls [`check_transition`].
+
+use crate::cert::{RuleCert, TerminationCertificate};
+use crate::farkas::{instance_guard, RuleInstance};
+use crate::its::{Its, ItsError, RuleId};
+use crate::linexpr::Var;
+use crate::q::Q;
+use num_bigint::BigInt;
+use serde::{Deserialize, Serialize};
+
+/// How one ranking function behaved on one concrete transition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankingCheck {
+    pub scc: usize,
+    pub level: usize,
+    /// The level removes this transition's rule instance (must decrease by ≥ 1 and be ≥ 0).
+    pub strict: bool,
+    pub before: Q,
+    pub after: Q,
+    /// `before − after ≥ 1` if strict, `≥ 0` if weak.
+    pub decreases: bool,
+    /// `before ≥ 0` (always true for weak rules, which need no bound).
+    pub bounded: bool,
+}
+
+impl RankingCheck {
+    pub fn holds(&self) -> bool {
+        self.decreases && self.bounded
+    }
+}
+
+/// One concrete transition checked against the ITS and a termination certificate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransitionCheck {
+    /// `None`: the guard is false on these values.
+    #[serde(with = "crate::cert::big_serde::opt_vec")]
+    pub successor: Option<Vec<BigInt>>,
+    /// Every level whose rules include an instance of this rule matching the values.
+    pub ranking: Vec<RankingCheck>,
+}
+
+/// Whether concrete values select `inst` (its resolved `≠` sides hold).
+pub fn instance_matches(its: &Its, inst: &RuleInstance, vals: &[BigInt]) -> bool {
+    let q: Vec<Q> = vals.iter().map(Q::from).collect();
+    instance_guard(its, inst)
+        .iter()
+        .flatten()
+        .all(|c| c.holds(&|v: Var| q.get(v.index()).cloned()) == Some(true))
+}
+
+/// Applies rule `r` to `args` with temporaries `temps` and evaluates every ranking function of
+/// `cert` that covers it.
+pub fn check_transition(
+    its: &Its,
+    cert: &TerminationCertificate,
+    r: RuleId,
+    args: &[BigInt],
+    temps: &[BigInt],
+) -> Result<TransitionCheck, ItsError> {
+    let successor = its.step(r, args, temps)?;
+    let mut ranking = Vec::new();
+    let Some(next) = &successor else {
+        return Ok(TransitionCheck { successor, ranking });
+    };
+    let all: Vec<BigInt> = args.iter().chain(temps).cloned().collect();
+    let rule = its.rule(r);
+    for (si, scc) in cert.sccs.iter().enumerate() {
+        for (li, level) in scc.levels.iter().enumerate() {
+            let Some(rr) = level
+                .rules
+                .iter()
+                .find(|rr| rr.instance.rule == r && instance_matches(its, &rr.instance, &all))
+            else {
+                continue;
+            };
+            let (Some(ff), Some(ft)) = (level.function(rule.from), level.function(rule.to)) else {
+                continue;
+            };
+            let before = ff
+                .eval_ints(args)
+                .expect("function over the source's variables");
+            let after = ft
+                .eval_ints(next)
+                .expect("function over the target's variables");
+            let strict = matches!(rr.cert, RuleCert::Strict { .. });
+            let drop = &before - &after;
+            let decreases = if strict {
+                drop >= Q::one()
+            } else {
+                !drop.is_negative()
+            };
+            let bounded = !strict || !before.is_negative();
+            ranking.push(RankingCheck {
+                scc: si,
+                level: li,
+                strict,
+                before,
+                after,
+                decreases,
+                bounded,
+            });
+        }
+    }
+    Ok(TransitionCheck { successor, ranking })
+}

@@ -1,0 +1,571 @@
+//! An exact rational simplex for the small linear programs of the proofs.
+//!
+//! Dense tableau, two phases (artificial variables first), Bland's rule (smallest index enters,
+//! ties in the ratio test leave by smallest basic index), so it cannot cycle; pivots are bounded
+//! and a deadline is checked, so it cannot hang either: past either limit the answer is
+//! [`LpResult::Unknown`]. All arithmetic is exact ([`Q`]), so "infeasible" and "optimal" are
+//! facts, not tolerances. docs/proving.md gives the measurements behind this choice.
+
+use crate::q::Q;
+use std::time::Instant;
+
+/// Sign restriction of an LP variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    Free,
+    NonNeg,
+}
+
+/// Relation of a row `a·x ⋈ b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Le,
+    Eq,
+    Ge,
+}
+
+/// One row `Σ coeffs ⋈ rhs` (sparse; repeated indices add up).
+#[derive(Clone, Debug)]
+pub struct LpRow {
+    pub coeffs: Vec<(usize, Q)>,
+    pub cmp: Cmp,
+    pub rhs: Q,
+}
+
+/// `maximize objective·x` subject to the rows and the variables' sign restrictions. An empty
+/// objective asks for feasibility only.
+#[derive(Clone, Debug, Default)]
+pub struct Lp {
+    pub kinds: Vec<VarKind>,
+    pub rows: Vec<LpRow>,
+    pub objective: Vec<(usize, Q)>,
+}
+
+impl Lp {
+    pub fn new() -> Lp {
+        Lp::default()
+    }
+
+    /// Adds a variable and returns its index.
+    pub fn var(&mut self, kind: VarKind) -> usize {
+        self.kinds.push(kind);
+        self.kinds.len() - 1
+    }
+
+    pub fn row(&mut self, coeffs: Vec<(usize, Q)>, cmp: Cmp, rhs: Q) {
+        self.rows.push(LpRow { coeffs, cmp, rhs });
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LpResult {
+    /// An optimal point (any feasible point for an empty objective) and its value.
+    Optimal {
+        x: Vec<Q>,
+        value: Q,
+    },
+    Infeasible,
+    Unbounded,
+    /// Pivot or time limit reached.
+    Unknown,
+}
+
+/// Bounds on one solve.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_pivots: usize,
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_pivots: 20_000,
+            deadline: None,
+        }
+    }
+}
+
+/// Counters of the solves, for the proof's statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LpStats {
+    pub solves: u64,
+    pub pivots: u64,
+    pub unknown: u64,
+}
+
+struct Tableau {
+    /// `rows[i]` has `ncols + 1` entries, the last the right-hand side.
+    rows: Vec<Vec<Q>>,
+    basis: Vec<usize>,
+    /// Reduced costs `c_j - z_j` (maximisation), `ncols` entries.
+    obj: Vec<Q>,
+    ncols: usize,
+    /// Columns that may not enter (artificials in phase 2).
+    barred: Vec<bool>,
+    pivots: usize,
+}
+
+enum Phase {
+    Optimal,
+    Unbounded,
+    Limit,
+}
+
+impl Tableau {
+    fn pivot(&mut self, r: usize, e: usize) {
+        let p = self.rows[r][e].recip();
+        let row_r: Vec<Q> = self.rows[r].iter().map(|v| v * &p).collect();
+        let nz: Vec<usize> = (0..=self.ncols).filter(|&k| !row_r[k].is_zero()).collect();
+        for (i, row) in self.rows.iter_mut().enumerate() {
+            if i == r || row[e].is_zero() {
+                continue;
+            }
+            let f = row[e].clone();
+            for &k in &nz {
+                let d = &f * &row_r[k];
+                row[k] -= &d;
+            }
+        }
+        if !self.obj[e].is_zero() {
+            let f = self.obj[e].clone();
+            for &k in &nz {
+                if k < self.ncols {
+                    let d = &f * &row_r[k];
+                    self.obj[k] -= &d;
+                }
+            }
+        }
+        self.rows[r] = row_r;
+        self.basis[r] = e;
+        self.pivots += 1;
+    }
+
+    fn run(&mut self, limits: &Limits, used: &mut usize) -> Phase {
+        loop {
+            let Some(e) = (0..self.ncols).find(|&j| !self.barred[j] && self.obj[j].is_positive())
+            else {
+                return Phase::Optimal;
+            };
+            let mut best: Option<(usize, Q)> = None;
+            for (i, row) in self.rows.iter().enumerate() {
+                if !row[e].is_positive() {
+                    continue;
+                }
+                let ratio = &row[self.ncols] / &row[e];
+                let better = match &best {
+                    None => true,
+                    Some((bi, br)) => {
+                        ratio < *br || (ratio == *br && self.basis[i] < self.basis[*bi])
+                    }
+                };
+                if better {
+                    best = Some((i, ratio));
+                }
+            }
+            let Some((r, _)) = best else {
+                return Phase::Unbounded;
+            };
+            if *used >= limits.max_pivots {
+                return Phase::Limit;
+            }
+            // One pivot can be slow once numbers grow, so the clock is read before each.
+            if let Some(d) = limits.deadline {
+                if Instant::now() >= d {
+                    return Phase::Limit;
+                }
+            }
+            *used += 1;
+            self.pivot(r, e);
+        }
+    }
+}
+
+/// Solves `lp` exactly within `limits`, counting into `stats`.
+pub fn solve(lp: &Lp, limits: &Limits, stats: &mut LpStats) -> LpResult {
+    stats.solves += 1;
+    let mut used = 0usize;
+    let r = solve_inner(lp, limits, &mut used);
+    stats.pivots += used as u64;
+    if r == LpResult::Unknown {
+        stats.unknown += 1;
+    }
+    r
+}
+
+fn solve_inner(lp: &Lp, limits: &Limits, used: &mut usize) -> LpResult {
+    // Columns: each variable (free ones split into x⁺ - x⁻), then slacks, then artificials.
+    let mut pos = Vec::with_capacity(lp.kinds.len());
+    let mut neg = Vec::with_capacity(lp.kinds.len());
+    let mut ncols = 0;
+    for k in &lp.kinds {
+        pos.push(ncols);
+        ncols += 1;
+        if *k == VarKind::Free {
+            neg.push(Some(ncols));
+            ncols += 1;
+        } else {
+            neg.push(None);
+        }
+    }
+    let m = lp.rows.len();
+    // Normalise every row to a nonnegative right-hand side.
+    let mut dense: Vec<(Vec<Q>, Cmp, Q)> = Vec::with_capacity(m);
+    for row in &lp.rows {
+        let mut a = vec![Q::zero(); ncols];
+        for (j, c) in &row.coeffs {
+            a[pos[*j]] += c;
+            if let Some(n) = neg[*j] {
+                a[n] -= c;
+            }
+        }
+        let (mut cmp, mut b) = (row.cmp, row.rhs.clone());
+        if b.is_negative() {
+            for v in a.iter_mut() {
+                *v = -&*v;
+            }
+            b = -b;
+            cmp = match cmp {
+                Cmp::Le => Cmp::Ge,
+                Cmp::Ge => Cmp::Le,
+                Cmp::Eq => Cmp::Eq,
+            };
+        }
+        dense.push((a, cmp, b));
+    }
+    let n_slack = dense.iter().filter(|(_, c, _)| *c != Cmp::Eq).count();
+    let n_art = dense.iter().filter(|(_, c, _)| *c != Cmp::Le).count();
+    let first_slack = ncols;
+    let first_art = ncols + n_slack;
+    let total = ncols + n_slack + n_art;
+    let mut t = Tableau {
+        rows: Vec::with_capacity(m),
+        basis: Vec::with_capacity(m),
+        obj: vec![Q::zero(); total],
+        ncols: total,
+        barred: vec![false; total],
+        pivots: 0,
+    };
+    let (mut s, mut a) = (first_slack, first_art);
+    for (coeffs, cmp, b) in dense {
+        let mut row = coeffs;
+        row.resize(total + 1, Q::zero());
+        row[total] = b;
+        match cmp {
+            Cmp::Le => {
+                row[s] = Q::one();
+                t.basis.push(s);
+                s += 1;
+            }
+            Cmp::Ge => {
+                row[s] = -Q::one();
+                s += 1;
+                row[a] = Q::one();
+                t.basis.push(a);
+                a += 1;
+            }
+            Cmp::Eq => {
+                row[a] = Q::one();
+                t.basis.push(a);
+                a += 1;
+            }
+        }
+        t.rows.push(row);
+    }
+    // Phase 1: maximise -Σ artificials; reduced costs are the column sums over artificial rows.
+    if n_art > 0 {
+        for (i, row) in t.rows.iter().enumerate() {
+            if t.basis[i] >= first_art {
+                for (o, v) in t.obj.iter_mut().zip(&row[..first_art]) {
+                    if !v.is_zero() {
+                        *o += v;
+                    }
+                }
+            }
+        }
+        match t.run(limits, used) {
+            Phase::Limit => return LpResult::Unknown,
+            Phase::Unbounded => unreachable!("phase 1 is bounded by 0"),
+            Phase::Optimal => {}
+        }
+        let infeasible = t
+            .rows
+            .iter()
+            .zip(&t.basis)
+            .any(|(row, &b)| b >= first_art && !row[total].is_zero());
+        if infeasible {
+            return LpResult::Infeasible;
+        }
+        // Drive artificials (at value 0) out of the basis; drop redundant rows.
+        let mut i = 0;
+        while i < t.rows.len() {
+            if t.basis[i] >= first_art {
+                match (0..first_art).find(|&j| !t.rows[i][j].is_zero()) {
+                    Some(j) => {
+                        t.pivot(i, j);
+                        *used += 1;
+                        i += 1;
+                    }
+                    None => {
+                        t.rows.swap_remove(i);
+                        t.basis.swap_remove(i);
+                    }
+                }
+            } else {
+                i += 1;
+            }
+        }
+        for j in first_art..total {
+            t.barred[j] = true;
+        }
+    }
+    // Phase 2: reduced costs of the real objective.
+    let mut c = vec![Q::zero(); total];
+    for (j, v) in &lp.objective {
+        c[pos[*j]] += v;
+        if let Some(n) = neg[*j] {
+            c[n] -= v;
+        }
+    }
+    t.obj = c.clone();
+    for (i, row) in t.rows.iter().enumerate() {
+        let cb = &c[t.basis[i]];
+        if cb.is_zero() {
+            continue;
+        }
+        for (o, v) in t.obj.iter_mut().zip(&row[..total]) {
+            if !v.is_zero() {
+                *o -= &(cb * v);
+            }
+        }
+    }
+    match t.run(limits, used) {
+        Phase::Limit => LpResult::Unknown,
+        Phase::Unbounded => LpResult::Unbounded,
+        Phase::Optimal => {
+            let mut col = vec![Q::zero(); total];
+            for (i, row) in t.rows.iter().enumerate() {
+                col[t.basis[i]] = row[total].clone();
+            }
+            let x: Vec<Q> = (0..lp.kinds.len())
+                .map(|j| match neg[j] {
+                    Some(n) => &col[pos[j]] - &col[n],
+                    None => col[pos[j]].clone(),
+                })
+                .collect();
+            let mut value = Q::zero();
+            for (j, v) in &lp.objective {
+                value += &(v * &x[*j]);
+            }
+            LpResult::Optimal { x, value }
+        }
+    }
+}
+
+/// Whether `x` satisfies every row and sign restriction of `lp` exactly.
+pub fn satisfies(lp: &Lp, x: &[Q]) -> bool {
+    if x.len() != lp.kinds.len() {
+        return false;
+    }
+    let signs = lp
+        .kinds
+        .iter()
+        .zip(x)
+        .all(|(k, v)| *k == VarKind::Free || !v.is_negative());
+    signs
+        && lp.rows.iter().all(|r| {
+            let mut s = Q::zero();
+            for (j, c) in &r.coeffs {
+                s += &(c * &x[*j]);
+            }
+            match r.cmp {
+                Cmp::Le => s <= r.rhs,
+                Cmp::Eq => s == r.rhs,
+                Cmp::Ge => s >= r.rhs,
+            }
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quickcheck::{Arbitrary, Gen, QuickCheck};
+
+    /// A small LP with every variable boxed in [-B, B] (so optimal or infeasible), integer data.
+    #[derive(Clone, Debug)]
+    struct SmallLp {
+        lp: Lp,
+    }
+
+    const B: i64 = 4;
+
+    impl Arbitrary for SmallLp {
+        fn arbitrary(g: &mut Gen) -> SmallLp {
+            let n = 1 + usize::arbitrary(g) % 3;
+            let m = usize::arbitrary(g) % 5;
+            let small = |g: &mut Gen| (i64::arbitrary(g) % 4) as i32;
+            let mut lp = Lp::new();
+            for _ in 0..n {
+                let k = if bool::arbitrary(g) {
+                    VarKind::Free
+                } else {
+                    VarKind::NonNeg
+                };
+                let v = lp.var(k);
+                lp.row(vec![(v, Q::one())], Cmp::Le, Q::int(B));
+                lp.row(vec![(v, Q::one())], Cmp::Ge, Q::int(-B));
+            }
+            for _ in 0..m {
+                let coeffs = (0..n).map(|j| (j, Q::from(small(g)))).collect();
+                let cmp = *g.choose(&[Cmp::Le, Cmp::Eq, Cmp::Ge]).unwrap();
+                lp.row(coeffs, cmp, Q::from((i64::arbitrary(g) % 7) as i32));
+            }
+            lp.objective = (0..n).map(|j| (j, Q::from(small(g)))).collect();
+            SmallLp { lp }
+        }
+    }
+
+    #[allow(clippy::needless_range_loop)]
+    /// Solves the square system picked by `rows` exactly (Gauss–Jordan); None if singular.
+    fn solve_square(a: &[Vec<Q>], b: &[Q]) -> Option<Vec<Q>> {
+        let n = b.len();
+        let mut m: Vec<Vec<Q>> = a
+            .iter()
+            .zip(b)
+            .map(|(r, v)| {
+                let mut r = r.clone();
+                r.push(v.clone());
+                r
+            })
+            .collect();
+        for c in 0..n {
+            let p = (c..n).find(|&r| !m[r][c].is_zero())?;
+            m.swap(c, p);
+            let inv = m[c][c].recip();
+            for k in 0..=n {
+                m[c][k] = &m[c][k] * &inv;
+            }
+            for r in 0..n {
+                if r != c && !m[r][c].is_zero() {
+                    let f = m[r][c].clone();
+                    for k in 0..=n {
+                        let d = &f * &m[c][k];
+                        m[r][k] -= &d;
+                    }
+                }
+            }
+        }
+        Some(m.into_iter().map(|r| r[n].clone()).collect())
+    }
+
+    /// Brute force: the optimum of a bounded LP is attained at a vertex, i.e. at the solution
+    /// of some n tight constraints (rows and sign bounds).
+    fn brute_force(lp: &Lp) -> Option<Q> {
+        let n = lp.kinds.len();
+        let mut hyper: Vec<(Vec<Q>, Q)> = Vec::new();
+        for r in &lp.rows {
+            let mut a = vec![Q::zero(); n];
+            for (j, c) in &r.coeffs {
+                a[*j] += c;
+            }
+            hyper.push((a, r.rhs.clone()));
+        }
+        for (j, k) in lp.kinds.iter().enumerate() {
+            if *k == VarKind::NonNeg {
+                let mut a = vec![Q::zero(); n];
+                a[j] = Q::one();
+                hyper.push((a, Q::zero()));
+            }
+        }
+        let mut best: Option<Q> = None;
+        let h = hyper.len();
+        let mut idx: Vec<usize> = (0..n).collect();
+        loop {
+            let a: Vec<Vec<Q>> = idx.iter().map(|&i| hyper[i].0.clone()).collect();
+            let b: Vec<Q> = idx.iter().map(|&i| hyper[i].1.clone()).collect();
+            if let Some(x) = solve_square(&a, &b) {
+                if satisfies(lp, &x) {
+                    let mut v = Q::zero();
+                    for (j, c) in &lp.objective {
+                        v += &(c * &x[*j]);
+                    }
+                    if best.as_ref().is_none_or(|bv| v > *bv) {
+                        best = Some(v);
+                    }
+                }
+            }
+            // next combination
+            let mut i = n;
+            loop {
+                if i == 0 {
+                    return best;
+                }
+                i -= 1;
+                if idx[i] < h - n + i {
+                    idx[i] += 1;
+                    for k in i + 1..n {
+                        idx[k] = idx[k - 1] + 1;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    fn agrees(s: SmallLp) -> bool {
+        let mut st = LpStats::default();
+        let r = solve(&s.lp, &Limits::default(), &mut st);
+        match (r, brute_force(&s.lp)) {
+            (LpResult::Infeasible, None) => true,
+            (LpResult::Optimal { x, value }, Some(best)) => satisfies(&s.lp, &x) && value == best,
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn simplex_agrees_with_vertex_enumeration() {
+        QuickCheck::new()
+            .tests(2000)
+            .quickcheck(agrees as fn(SmallLp) -> bool);
+    }
+
+    #[test]
+    fn unbounded_and_limits() {
+        let mut lp = Lp::new();
+        let x = lp.var(VarKind::Free);
+        lp.row(vec![(x, Q::one())], Cmp::Ge, Q::int(1));
+        lp.objective = vec![(x, Q::one())];
+        let mut st = LpStats::default();
+        assert_eq!(solve(&lp, &Limits::default(), &mut st), LpResult::Unbounded);
+        lp.objective = vec![(x, -Q::one())];
+        assert_eq!(
+            solve(&lp, &Limits::default(), &mut st),
+            LpResult::Optimal {
+                x: vec![Q::one()],
+                value: -Q::one()
+            }
+        );
+        let none = Limits {
+            max_pivots: 0,
+            deadline: None,
+        };
+        assert_eq!(solve(&lp, &none, &mut st), LpResult::Unknown);
+        assert_eq!(st.unknown, 1);
+    }
+
+    #[test]
+    fn degenerate_redundant_equalities() {
+        // x + y = 2, 2x + 2y = 4 (redundant), x - y = 0: x = y = 1.
+        let mut lp = Lp::new();
+        let x = lp.var(VarKind::Free);
+        let y = lp.var(VarKind::Free);
+        lp.row(vec![(x, Q::one()), (y, Q::one())], Cmp::Eq, Q::int(2));
+        lp.row(vec![(x, Q::int(2)), (y, Q::int(2))], Cmp::Eq, Q::int(4));
+        lp.row(vec![(x, Q::one()), (y, -Q::one())], Cmp::Eq, Q::zero());
+        let mut st = LpStats::default();
+        match solve(&lp, &Limits::default(), &mut st) {
+            LpResult::Optimal { x, .. } => assert_eq!(x, vec![Q::one(), Q::one()]),
+            r => panic!("{r:?}"),
+        }
+    }
+}

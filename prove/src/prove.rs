@@ -1,0 +1,189 @@
+//! `prove`: YES by lexicographic ranking functions, NO by recurrent sets, every certificate
+//! re-verified exactly before it is reported.
+
+use crate::cert::{RecurrentSet, TerminationCertificate};
+use crate::farkas::RuleInstance;
+use crate::its::Its;
+use crate::lp::{Limits, LpStats};
+use crate::rank::{prove_termination, RankOutcome};
+use crate::recur::{find_recurrent_set, RecurLimits};
+use crate::verify::{verify_nontermination, verify_termination};
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// What to try and how long.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Wall-clock budget of one `prove` call; past it the answer is MAYBE.
+    pub timeout: Duration,
+    /// Pivot bound of one LP.
+    pub max_pivots: usize,
+    /// A rule with more `≠` constraints than this drops them instead of splitting.
+    pub max_ne_split: usize,
+    pub termination: bool,
+    pub nontermination: bool,
+    pub recur: RecurLimits,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            timeout: Duration::from_secs(10),
+            max_pivots: 20_000,
+            max_ne_split: 4,
+            termination: true,
+            nontermination: true,
+            recur: RecurLimits::default(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    Yes,
+    No,
+    Maybe,
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Verdict::Yes => "YES",
+            Verdict::No => "NO",
+            Verdict::Maybe => "MAYBE",
+        })
+    }
+}
+
+/// What a verdict rests on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Certificate {
+    Termination(TerminationCertificate),
+    NonTermination(RecurrentSet),
+    /// MAYBE: the rule sets no ranking function was found for.
+    Unproven {
+        rule_sets: Vec<Vec<RuleInstance>>,
+    },
+}
+
+/// Wall-clock times in microseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Times {
+    pub total_us: u64,
+    pub termination_us: u64,
+    pub nontermination_us: u64,
+    pub verification_us: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proof {
+    pub verdict: Verdict,
+    pub certificate: Certificate,
+    pub times: Times,
+    pub lp: LpStats,
+    /// Certificates that failed re-verification (each a bug of the prover, never a verdict),
+    /// and limits that were hit.
+    pub notes: Vec<String>,
+}
+
+fn micros(d: Duration) -> u64 {
+    d.as_micros().min(u64::MAX as u128) as u64
+}
+
+/// Proves termination (YES) or non-termination (NO) of `its`, or answers MAYBE.
+pub fn prove(its: &Its, opts: &Options) -> Proof {
+    let t0 = Instant::now();
+    let limits = Limits {
+        max_pivots: opts.max_pivots,
+        deadline: Some(t0 + opts.timeout),
+    };
+    let mut stats = LpStats::default();
+    let mut times = Times::default();
+    let mut notes = Vec::new();
+    let mut unproven: Vec<Vec<RuleInstance>> = Vec::new();
+    if opts.termination {
+        let t = Instant::now();
+        let outcome = prove_termination(its, opts.max_ne_split, &limits, &mut stats);
+        times.termination_us = micros(t.elapsed());
+        match outcome {
+            RankOutcome::Proved(cert) => {
+                let v = Instant::now();
+                let checked = verify_termination(its, &cert);
+                times.verification_us += micros(v.elapsed());
+                match checked {
+                    Ok(()) => {
+                        times.total_us = micros(t0.elapsed());
+                        return Proof {
+                            verdict: Verdict::Yes,
+                            certificate: Certificate::Termination(cert),
+                            times,
+                            lp: stats,
+                            notes,
+                        };
+                    }
+                    Err(e) => {
+                        notes.push(format!("internal error: termination {e}"));
+                        unproven = cert
+                            .sccs
+                            .iter()
+                            .map(|s| {
+                                s.levels
+                                    .first()
+                                    .map(|l| l.rules.iter().map(|r| r.instance.clone()).collect())
+                                    .unwrap_or_default()
+                            })
+                            .collect();
+                    }
+                }
+            }
+            RankOutcome::Failed {
+                unproven: u,
+                gave_up,
+                ..
+            } => {
+                if gave_up {
+                    notes.push("the LP solver hit its pivot or time limit".to_string());
+                }
+                unproven = u;
+            }
+        }
+    } else {
+        unproven.push(crate::recur::all_instances(its, opts.max_ne_split));
+    }
+    if opts.nontermination && Instant::now() < t0 + opts.timeout {
+        let t = Instant::now();
+        let found = find_recurrent_set(its, &unproven, &opts.recur, &limits, &mut stats);
+        times.nontermination_us = micros(t.elapsed());
+        if let Some(rs) = found {
+            let v = Instant::now();
+            let checked = verify_nontermination(its, &rs);
+            times.verification_us += micros(v.elapsed());
+            match checked {
+                Ok(()) => {
+                    times.total_us = micros(t0.elapsed());
+                    return Proof {
+                        verdict: Verdict::No,
+                        certificate: Certificate::NonTermination(rs),
+                        times,
+                        lp: stats,
+                        notes,
+                    };
+                }
+                Err(e) => notes.push(format!("internal error: non-termination {e}")),
+            }
+        }
+    }
+    if Instant::now() >= t0 + opts.timeout {
+        notes.push(format!("timeout after {:?}", opts.timeout));
+    }
+    times.total_us = micros(t0.elapsed());
+    Proof {
+        verdict: Verdict::Maybe,
+        certificate: Certificate::Unproven {
+            rule_sets: unproven,
+        },
+        times,
+        lp: stats,
+        notes,
+    }
+}

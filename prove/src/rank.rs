@@ -1,0 +1,453 @@
+//! Synthesis of lexicographic linear ranking functions (YES).
+//!
+//! Per SCC of the rule graph, one *level* after another: affine functions `f_ℓ` per location
+//! (Podelski & Rybalchenko 2004, with the Farkas lemma turning "for all x satisfying the guard"
+//! into linear constraints on the coefficients and multipliers), non-increasing on all rules
+//! of the SCC and strictly decreasing (by ≥ 1) and bounded (≥ 0) on as many as possible; those
+//! are removed, SCCs are recomputed on what is left, and so on (Bradley, Manna & Sipma 2005;
+//! the "as many as possible" objective is Alias, Darte, Feautrier & Gonnord 2010).
+//!
+//! Two LPs per level: first all rules bounded (`f_ℓ ≥ 0` on every guard) maximising the number
+//! of strict rules; if none, per rule `r` one LP with `r` bounded and strict and the others weak,
+//! keeping other rules strict where the function turns out to be bounded on them too. The
+//! function found is then *certified* rule by rule (`farkas::implication`); `verify` checks those
+//! multipliers independently.
+
+use crate::cert::{InfeasibleRule, Level, RankedRule, RuleCert, SccProof, TerminationCertificate};
+use crate::farkas::{self, instance_rows, instances, Farkas, GaveUp, Row, RuleInstance};
+use crate::its::{Its, LocId};
+use crate::linexpr::{LinExpr, Var};
+use crate::lp::{solve, Cmp, Limits, Lp, LpResult, LpStats, VarKind};
+use crate::q::Q;
+use crate::scc::sccs;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Outcome of the termination search.
+#[derive(Clone, Debug)]
+pub enum RankOutcome {
+    Proved(TerminationCertificate),
+    /// Rule sets (each a union of SCCs) no level could be found for; the partial certificate
+    /// covers everything else.
+    Failed {
+        partial: TerminationCertificate,
+        unproven: Vec<Vec<RuleInstance>>,
+        /// The solver hit a limit somewhere.
+        gave_up: bool,
+    },
+}
+
+struct Prepared {
+    inst: RuleInstance,
+    rows: Vec<Row>,
+    from: LocId,
+    to: LocId,
+}
+
+/// Searches a lexicographic ranking proof for all of `its`.
+pub fn prove_termination(
+    its: &Its,
+    max_ne_split: usize,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> RankOutcome {
+    let mut all = Vec::new();
+    let mut infeasible = Vec::new();
+    let mut live = Vec::new();
+    let mut gave_up = false;
+    for r in its.rule_ids() {
+        for inst in instances(its, r, max_ne_split) {
+            all.push(inst.clone());
+            let rows = instance_rows(its, &inst);
+            match farkas::infeasibility(&rows, limits, stats) {
+                Some(cert) => infeasible.push(InfeasibleRule {
+                    instance: inst,
+                    cert,
+                }),
+                None => live.push(Prepared {
+                    inst,
+                    rows,
+                    from: its.rule(r).from,
+                    to: its.rule(r).to,
+                }),
+            }
+        }
+    }
+    let mut proofs = Vec::new();
+    let mut unproven = Vec::new();
+    for scc in cyclic_components(its, &live, &(0..live.len()).collect::<Vec<_>>()) {
+        let mut proof = SccProof {
+            locations: locations_of(&live, &scc),
+            levels: Vec::new(),
+        };
+        let mut work = vec![scc];
+        while let Some(scope) = work.pop() {
+            match find_level(its, &live, &scope, limits, stats) {
+                Search::Found(level) => {
+                    let removed: BTreeSet<&RuleInstance> = level.removed().collect();
+                    let rest: Vec<usize> = scope
+                        .iter()
+                        .copied()
+                        .filter(|&i| !removed.contains(&live[i].inst))
+                        .collect();
+                    proof.levels.push(level);
+                    let mut subs = cyclic_components(its, &live, &rest);
+                    subs.reverse(); // pop in ascending order
+                    work.extend(subs);
+                }
+                outcome => {
+                    gave_up |= matches!(outcome, Search::GaveUp);
+                    unproven.push(scope.iter().map(|&i| live[i].inst.clone()).collect());
+                }
+            }
+        }
+        proofs.push(proof);
+    }
+    let cert = TerminationCertificate {
+        instances: all,
+        infeasible,
+        sccs: proofs,
+    };
+    if unproven.is_empty() {
+        RankOutcome::Proved(cert)
+    } else {
+        RankOutcome::Failed {
+            partial: cert,
+            unproven,
+            gave_up,
+        }
+    }
+}
+
+/// Nontrivial SCCs (as instance indices into `live`) of the rules `subset`, ordered.
+fn cyclic_components(its: &Its, live: &[Prepared], subset: &[usize]) -> Vec<Vec<usize>> {
+    let n = its.locations().len();
+    let edges: Vec<(usize, usize)> = subset
+        .iter()
+        .map(|&i| (live[i].from.index(), live[i].to.index()))
+        .collect();
+    let mut comp = vec![usize::MAX; n];
+    let comps = sccs(n, &edges);
+    for (c, members) in comps.iter().enumerate() {
+        for &m in members {
+            comp[m] = c;
+        }
+    }
+    let mut by_comp: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for &i in subset {
+        let (a, b) = (live[i].from.index(), live[i].to.index());
+        if comp[a] == comp[b] {
+            by_comp.entry(comp[a]).or_default().push(i);
+        }
+    }
+    by_comp.into_values().collect()
+}
+
+fn locations_of(live: &[Prepared], scope: &[usize]) -> Vec<LocId> {
+    let s: BTreeSet<LocId> = scope
+        .iter()
+        .flat_map(|&i| [live[i].from, live[i].to])
+        .collect();
+    s.into_iter().collect()
+}
+
+enum Search {
+    Found(Level),
+    None,
+    GaveUp,
+}
+
+/// Indices of the template's LP variables.
+struct Template {
+    /// Per location: first coefficient variable; the constant follows the `arity` coefficients.
+    base: BTreeMap<LocId, usize>,
+}
+
+impl Template {
+    fn coeff(&self, l: LocId, j: usize) -> usize {
+        self.base[&l] + j
+    }
+    fn constant(&self, its: &Its, l: LocId) -> usize {
+        self.base[&l] + its.location(l).arity()
+    }
+    fn function(&self, its: &Its, l: LocId, x: &[Q]) -> LinExpr {
+        let mut f = LinExpr::constant(x[self.constant(its, l)].clone());
+        for j in 0..its.location(l).arity() {
+            f.add_term(Var(j as u32), &x[self.coeff(l, j)]);
+        }
+        f
+    }
+}
+
+/// How one rule enters the level LP.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// decrease ≥ δ (a fresh variable in [0, 1]), no boundedness
+    Free,
+    /// decrease ≥ δ and bounded
+    FreeBounded,
+    /// decrease ≥ 1 and bounded
+    Strict,
+}
+
+fn find_level(
+    its: &Its,
+    live: &[Prepared],
+    scope: &[usize],
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Search {
+    // All bounded, as many strict as possible.
+    let modes = vec![Mode::FreeBounded; scope.len()];
+    match level_lp(its, live, scope, &modes, limits, stats) {
+        Err(GaveUp) => return Search::GaveUp,
+        Ok(Some((fs, strict))) if !strict.is_empty() => {
+            if let Some(l) = certify(its, live, scope, &fs, &strict, limits, stats) {
+                return Search::Found(l);
+            }
+        }
+        Ok(_) => {}
+    }
+    // One rule bounded and strict, the others weak or strict where bounded.
+    for k in 0..scope.len() {
+        let mut modes = vec![Mode::Free; scope.len()];
+        modes[k] = Mode::Strict;
+        match level_lp(its, live, scope, &modes, limits, stats) {
+            Err(GaveUp) => return Search::GaveUp,
+            Ok(Some((fs, strict))) => {
+                if let Some(l) = certify(its, live, scope, &fs, &strict, limits, stats) {
+                    return Search::Found(l);
+                }
+            }
+            Ok(None) => {}
+        }
+    }
+    Search::None
+}
+
+/// Decrease `f_from(x̄) − f_to(ē)` as (coefficient vector over the rule's variables, constant),
+/// for fixed functions.
+fn decrease(its: &Its, p: &Prepared, f_from: &LinExpr, f_to: &LinExpr) -> (Vec<Q>, Q) {
+    let rule = its.rule(p.inst.rule);
+    let n = rule.var_count(its);
+    let mut d = f_from.clone();
+    let image = f_to.substitute(&|v: Var| rule.args[v.index()].clone());
+    d.add_scaled(&image, &-Q::one());
+    (farkas::dense(&d, n), d.constant)
+}
+
+/// Solves the level LP for `modes`; returns the functions and the rules with positive δ.
+#[allow(clippy::type_complexity)]
+fn level_lp(
+    its: &Its,
+    live: &[Prepared],
+    scope: &[usize],
+    modes: &[Mode],
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Result<Option<(BTreeMap<LocId, LinExpr>, BTreeSet<usize>)>, GaveUp> {
+    let mut lp = Lp::new();
+    let mut t = Template {
+        base: BTreeMap::new(),
+    };
+    for l in locations_of(live, scope) {
+        let first = lp.kinds.len();
+        for _ in 0..=its.location(l).arity() {
+            lp.var(VarKind::Free);
+        }
+        t.base.insert(l, first);
+    }
+    let mut deltas = Vec::new();
+    for (pos, &i) in scope.iter().enumerate() {
+        let p = &live[i];
+        let rule = its.rule(p.inst.rule);
+        let n = rule.var_count(its);
+        let arity_from = its.location(p.from).arity();
+        let mult: Vec<usize> = p
+            .rows
+            .iter()
+            .map(|r| lp.var(if r.eq { VarKind::Free } else { VarKind::NonNeg }))
+            .collect();
+        // λ·A = -(g) with g_j = a_from,j − Σ_k a_to,k·U_k[j]
+        for j in 0..n {
+            let mut coeffs: Vec<(usize, Q)> = Vec::new();
+            for (ri, r) in p.rows.iter().enumerate() {
+                if !r.coeffs[j].is_zero() {
+                    coeffs.push((mult[ri], r.coeffs[j].clone()));
+                }
+            }
+            if j < arity_from {
+                coeffs.push((t.coeff(p.from, j), Q::one()));
+            }
+            for (k, u) in rule.args.iter().enumerate() {
+                let c = u.coeff(Var(j as u32));
+                if !c.is_zero() {
+                    coeffs.push((t.coeff(p.to, k), -c));
+                }
+            }
+            lp.row(coeffs, Cmp::Eq, Q::zero());
+        }
+        // λ·b − g0 + δ ≤ 0 with g0 = a_from,c − a_to,c − Σ_k a_to,k·U_k.const
+        let mut coeffs: Vec<(usize, Q)> = Vec::new();
+        for (ri, r) in p.rows.iter().enumerate() {
+            if !r.rhs.is_zero() {
+                coeffs.push((mult[ri], r.rhs.clone()));
+            }
+        }
+        coeffs.push((t.constant(its, p.from), -Q::one()));
+        coeffs.push((t.constant(its, p.to), Q::one()));
+        for (k, u) in rule.args.iter().enumerate() {
+            if !u.constant.is_zero() {
+                coeffs.push((t.coeff(p.to, k), u.constant.clone()));
+            }
+        }
+        match modes[pos] {
+            Mode::Strict => lp.row(coeffs, Cmp::Le, -Q::one()),
+            Mode::Free | Mode::FreeBounded => {
+                let d = lp.var(VarKind::NonNeg);
+                lp.row(vec![(d, Q::one())], Cmp::Le, Q::one());
+                coeffs.push((d, Q::one()));
+                lp.row(coeffs, Cmp::Le, Q::zero());
+                deltas.push((pos, d));
+            }
+        }
+        if modes[pos] != Mode::Free {
+            // μ·A = -a_from (on the source's variables), μ·b − a_from,c ≤ 0
+            let mu: Vec<usize> = p
+                .rows
+                .iter()
+                .map(|r| lp.var(if r.eq { VarKind::Free } else { VarKind::NonNeg }))
+                .collect();
+            for j in 0..n {
+                let mut coeffs: Vec<(usize, Q)> = Vec::new();
+                for (ri, r) in p.rows.iter().enumerate() {
+                    if !r.coeffs[j].is_zero() {
+                        coeffs.push((mu[ri], r.coeffs[j].clone()));
+                    }
+                }
+                if j < arity_from {
+                    coeffs.push((t.coeff(p.from, j), Q::one()));
+                }
+                lp.row(coeffs, Cmp::Eq, Q::zero());
+            }
+            let mut coeffs: Vec<(usize, Q)> = Vec::new();
+            for (ri, r) in p.rows.iter().enumerate() {
+                if !r.rhs.is_zero() {
+                    coeffs.push((mu[ri], r.rhs.clone()));
+                }
+            }
+            coeffs.push((t.constant(its, p.from), -Q::one()));
+            lp.row(coeffs, Cmp::Le, Q::zero());
+        }
+    }
+    lp.objective = deltas.iter().map(|&(_, d)| (d, Q::one())).collect();
+    match solve(&lp, limits, stats) {
+        LpResult::Unknown => Err(GaveUp),
+        LpResult::Infeasible | LpResult::Unbounded => Ok(None),
+        LpResult::Optimal { x, .. } => {
+            let mut strict: BTreeSet<usize> = deltas
+                .iter()
+                .filter(|(_, d)| x[*d].is_positive())
+                .map(|(pos, _)| *pos)
+                .collect();
+            let mut min_delta = Q::one();
+            for &(pos, d) in &deltas {
+                if strict.contains(&pos) && x[d] < min_delta {
+                    min_delta = x[d].clone();
+                }
+            }
+            for (pos, m) in modes.iter().enumerate() {
+                if *m == Mode::Strict {
+                    strict.insert(pos);
+                }
+            }
+            // Scale so that every strict rule decreases by at least 1.
+            let k = min_delta.recip();
+            let fs = t
+                .base
+                .keys()
+                .map(|&l| (l, t.function(its, l, &x).scaled(&k)))
+                .collect();
+            Ok(Some((fs, strict)))
+        }
+    }
+}
+
+/// Certificates for fixed functions: strict candidates that are bounded (after one common
+/// shift of the constants) and decrease by ≥ 1 are strict, every other rule must be weak.
+fn certify(
+    its: &Its,
+    live: &[Prepared],
+    scope: &[usize],
+    fs: &BTreeMap<LocId, LinExpr>,
+    candidates: &BTreeSet<usize>,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<Level> {
+    // Lower bounds of f_from on the candidates' guards; the common shift makes them ≥ 0.
+    let mut lower: BTreeMap<usize, Q> = BTreeMap::new();
+    for &pos in candidates {
+        let p = &live[scope[pos]];
+        let n = its.rule(p.inst.rule).var_count(its);
+        let f = &fs[&p.from];
+        let neg = farkas::dense(&f.scaled(&-Q::one()), n);
+        // max(-f·x) = v  ⇒  f ≥ f.const − v
+        if let Ok(Some((v, _))) = farkas::best_bound(&p.rows, &neg, limits, stats) {
+            lower.insert(pos, &f.constant - &v);
+        }
+    }
+    let shift = lower
+        .values()
+        .fold(Q::zero(), |m, v| if *v < m { v.clone() } else { m });
+    let fs: BTreeMap<LocId, LinExpr> = fs
+        .iter()
+        .map(|(l, f)| {
+            let mut g = f.clone();
+            g.constant -= &shift;
+            (*l, g)
+        })
+        .collect();
+    let mut rules = Vec::new();
+    let mut any_strict = false;
+    for (pos, &i) in scope.iter().enumerate() {
+        let p = &live[i];
+        let n = its.rule(p.inst.rule).var_count(its);
+        let (g, g0) = decrease(its, p, &fs[&p.from], &fs[&p.to]);
+        // g·x + g0 ≥ δ  ⟺  (−g)·x ≤ g0 − δ
+        let neg_g: Vec<Q> = g.iter().map(|v| -v).collect();
+        let strict = if lower.contains_key(&pos) {
+            let dec = farkas::implication(&p.rows, &neg_g, &(&g0 - &Q::one()), limits, stats);
+            let f = &fs[&p.from];
+            let bnd = farkas::implication(
+                &p.rows,
+                &farkas::dense(&f.scaled(&-Q::one()), n),
+                &f.constant,
+                limits,
+                stats,
+            );
+            match (dec, bnd) {
+                (Some(decrease), Some(bounded)) => Some(RuleCert::Strict { decrease, bounded }),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let cert = match strict {
+            Some(c) => {
+                any_strict = true;
+                c
+            }
+            None => {
+                let decrease: Farkas = farkas::implication(&p.rows, &neg_g, &g0, limits, stats)?;
+                RuleCert::Weak { decrease }
+            }
+        };
+        rules.push(RankedRule {
+            instance: p.inst.clone(),
+            cert,
+        });
+    }
+    any_strict.then(|| Level {
+        functions: fs.into_iter().collect(),
+        rules,
+    })
+}

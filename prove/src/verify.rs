@@ -1,0 +1,434 @@
+//! Exact re-verification of certificates, independent of how they were found.
+//!
+//! Nothing here calls the LP solver or the synthesis code: guards are turned into rows by this
+//! module's own code, Farkas multipliers are checked by exact rational arithmetic
+//! (`λ ≥ 0` on inequalities, `λ·A = c`, `λ·b ≤ d`), the rule graph's cycles by plain
+//! reachability, and non-termination witnesses are replayed with [`Its::step`].
+
+use crate::cert::{in_set, RecurrentSet, TerminationCertificate};
+use crate::farkas::{Farkas, NeSide, RuleInstance};
+use crate::its::{Its, LocId};
+use crate::linexpr::{Constraint, LinExpr, Rel, Var};
+use crate::q::Q;
+use num_integer::Integer;
+use num_traits::Zero;
+use std::collections::BTreeSet;
+
+/// Why a certificate was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("certificate rejected: {0}")]
+pub struct VerifyError(pub String);
+
+fn fail<T>(msg: impl Into<String>) -> Result<T, VerifyError> {
+    Err(VerifyError(msg.into()))
+}
+
+/// `a·x ≤ b`, or `a·x = b` if `eq`.
+struct VRow {
+    a: Vec<Q>,
+    b: Q,
+    eq: bool,
+}
+
+/// `a·x + c ⋈ 0` as a row over `n` variables, strengthened for integer `x`.
+fn row(e: &LinExpr, strict: bool, eq: bool, n: usize) -> Result<VRow, VerifyError> {
+    let mut a = vec![Q::zero(); n];
+    for (v, q) in &e.terms {
+        match a.get_mut(v.index()) {
+            Some(slot) => *slot = q.clone(),
+            None => return fail(format!("variable {} out of scope", v.0)),
+        }
+    }
+    let mut b = -&e.constant;
+    if eq {
+        return Ok(VRow { a, b, eq: true });
+    }
+    // Integer coefficients: scale by the denominators' lcm first.
+    let lcm = a
+        .iter()
+        .chain(std::iter::once(&b))
+        .fold(num_bigint::BigInt::from(1), |m, q| m.lcm(&q.denom()));
+    let l = Q::from(lcm);
+    for x in a.iter_mut() {
+        *x = &*x * &l;
+    }
+    b = &b * &l;
+    if strict {
+        b -= &Q::one();
+    }
+    let g = a
+        .iter()
+        .fold(num_bigint::BigInt::zero(), |m, q| m.gcd(&q.numer()));
+    if !g.is_zero() {
+        let gq = Q::from(g);
+        for x in a.iter_mut() {
+            *x = &*x / &gq;
+        }
+        b = Q::from((&b / &gq).floor());
+    }
+    Ok(VRow { a, b, eq: false })
+}
+
+fn constraint_rows(c: &Constraint, n: usize) -> Result<VRow, VerifyError> {
+    match c.rel {
+        Rel::Le => row(&c.expr, false, false, n),
+        Rel::Lt => row(&c.expr, true, false, n),
+        Rel::Eq => row(&c.expr, false, true, n),
+        Rel::Ne => fail("a disequality where a polyhedron is required"),
+    }
+}
+
+/// Rows of an instance's guard, one per guard constraint, over the rule's variables.
+fn guard_rows(its: &Its, inst: &RuleInstance) -> Result<Vec<VRow>, VerifyError> {
+    let Some(rule) = its.rules().get(inst.rule.index()) else {
+        return fail(format!("no rule {}", inst.rule.0));
+    };
+    let n = rule.var_count(its);
+    let mut sides = inst.ne_sides.iter();
+    let mut out = Vec::new();
+    for c in &rule.guard {
+        out.push(match c.rel {
+            Rel::Ne => match sides.next() {
+                Some(NeSide::Less) => row(&c.expr, true, false, n)?,
+                Some(NeSide::Greater) => row(&c.expr.scaled(&-Q::one()), true, false, n)?,
+                Some(NeSide::Dropped) => VRow {
+                    a: vec![Q::zero(); n],
+                    b: Q::zero(),
+                    eq: false,
+                },
+                None => return fail(format!("rule {}: too few ≠ sides", inst.rule.0)),
+            },
+            _ => constraint_rows(c, n)?,
+        });
+    }
+    if sides.next().is_some() {
+        return fail(format!("rule {}: too many ≠ sides", inst.rule.0));
+    }
+    Ok(out)
+}
+
+/// Checks `rows ⇒ c·x ≤ d` by the multipliers.
+fn check_implication(rows: &[VRow], f: &Farkas, c: &[Q], d: &Q) -> bool {
+    if f.multipliers.len() != rows.len() {
+        return false;
+    }
+    let mut comb = vec![Q::zero(); c.len()];
+    let mut rhs = Q::zero();
+    for (r, l) in rows.iter().zip(&f.multipliers) {
+        if !r.eq && l.is_negative() {
+            return false;
+        }
+        if l.is_zero() {
+            continue;
+        }
+        if r.a.len() != c.len() {
+            return false;
+        }
+        for (s, a) in comb.iter_mut().zip(&r.a) {
+            *s += &(l * a);
+        }
+        rhs += &(l * &r.b);
+    }
+    comb.as_slice() == c && rhs <= *d
+}
+
+fn check_infeasible(rows: &[VRow], f: &Farkas, n: usize) -> bool {
+    check_implication(rows, f, &vec![Q::zero(); n], &-Q::one())
+}
+
+/// `f_from(x̄) − f_to(ē)` over the rule's variables: (coefficients, constant).
+fn decrease(its: &Its, inst: &RuleInstance, f_from: &LinExpr, f_to: &LinExpr) -> (Vec<Q>, Q) {
+    let rule = its.rule(inst.rule);
+    let n = rule.var_count(its);
+    let mut g = vec![Q::zero(); n];
+    let mut g0 = f_from.constant.clone() - &f_to.constant;
+    for (v, a) in &f_from.terms {
+        g[v.index()] += a;
+    }
+    for (k, a) in &f_to.terms {
+        let e = &rule.args[k.index()];
+        for (v, u) in &e.terms {
+            g[v.index()] -= &(a * u);
+        }
+        g0 -= &(a * &e.constant);
+    }
+    (g, g0)
+}
+
+/// Reachability between locations over the rule instances `r` (reflexive-transitive).
+fn reach(its: &Its, r: &BTreeSet<RuleInstance>) -> Vec<Vec<bool>> {
+    let n = its.locations().len();
+    let mut succ = vec![Vec::new(); n];
+    for i in r {
+        let rule = its.rule(i.rule);
+        succ[rule.from.index()].push(rule.to.index());
+    }
+    (0..n)
+        .map(|s| {
+            let mut seen = vec![false; n];
+            seen[s] = true;
+            let mut todo = vec![s];
+            while let Some(v) = todo.pop() {
+                for &w in &succ[v] {
+                    if !seen[w] {
+                        seen[w] = true;
+                        todo.push(w);
+                    }
+                }
+            }
+            seen
+        })
+        .collect()
+}
+
+/// Whether instance `i` lies on a cycle of `r` (its target reaches its source).
+fn on_cycle(its: &Its, reach: &[Vec<bool>], i: &RuleInstance) -> bool {
+    let rule = its.rule(i.rule);
+    reach[rule.to.index()][rule.from.index()]
+}
+
+/// Checks a termination certificate for `its` exactly.
+pub fn verify_termination(its: &Its, cert: &TerminationCertificate) -> Result<(), VerifyError> {
+    // Every rule is covered by its instances (Dropped matches both sides).
+    let mut current: BTreeSet<RuleInstance> = BTreeSet::new();
+    for inst in &cert.instances {
+        guard_rows(its, inst)?;
+        current.insert(inst.clone());
+    }
+    for r in its.rule_ids() {
+        let k = its
+            .rule(r)
+            .guard
+            .iter()
+            .filter(|c| c.rel == Rel::Ne)
+            .count();
+        let mine: Vec<&RuleInstance> = cert.instances.iter().filter(|i| i.rule == r).collect();
+        let covers = |bits: usize| {
+            mine.iter().any(|i| {
+                i.ne_sides.iter().enumerate().all(|(j, s)| match s {
+                    NeSide::Dropped => true,
+                    NeSide::Less => bits >> j & 1 == 0,
+                    NeSide::Greater => bits >> j & 1 == 1,
+                })
+            })
+        };
+        let all = if k > 16 {
+            mine.iter()
+                .any(|i| i.ne_sides.iter().all(|s| *s == NeSide::Dropped))
+        } else {
+            (0..1usize << k).all(covers)
+        };
+        if !all {
+            return fail(format!("rule {} is not covered by its instances", r.0));
+        }
+    }
+    for inf in &cert.infeasible {
+        if !current.contains(&inf.instance) {
+            return fail(format!(
+                "infeasible rule {} is not an instance",
+                inf.instance.rule.0
+            ));
+        }
+        let rows = guard_rows(its, &inf.instance)?;
+        let n = its.rule(inf.instance.rule).var_count(its);
+        if !check_infeasible(&rows, &inf.cert, n) {
+            return fail(format!(
+                "rule {}: infeasibility certificate does not hold",
+                inf.instance.rule.0
+            ));
+        }
+        current.remove(&inf.instance);
+    }
+    for (si, scc) in cert.sccs.iter().enumerate() {
+        for (li, level) in scc.levels.iter().enumerate() {
+            let at = format!("SCC {si} level {li}");
+            let scope: BTreeSet<RuleInstance> =
+                level.rules.iter().map(|r| r.instance.clone()).collect();
+            if !scope.is_subset(&current) {
+                return fail(format!("{at}: mentions a rule already removed or unknown"));
+            }
+            // The scope must be a union of SCCs of the current rules.
+            let reach_now = reach(its, &current);
+            for inside in &scope {
+                let a = its.rule(inside.rule);
+                for outside in current.difference(&scope) {
+                    let b = its.rule(outside.rule);
+                    if reach_now[a.to.index()][b.from.index()]
+                        && reach_now[b.to.index()][a.from.index()]
+                    {
+                        return fail(format!(
+                            "{at}: rule {} shares a cycle with rule {} outside the level",
+                            inside.rule.0, outside.rule.0
+                        ));
+                    }
+                }
+            }
+            let f = |l: LocId| -> Result<LinExpr, VerifyError> {
+                match level.function(l) {
+                    Some(e) if e.vars().all(|v| v.index() < its.location(l).arity()) => {
+                        Ok(e.clone())
+                    }
+                    Some(_) => fail(format!("{at}: function of location {} out of scope", l.0)),
+                    None => fail(format!("{at}: no function for location {}", l.0)),
+                }
+            };
+            for rr in &level.rules {
+                let rule = its.rule(rr.instance.rule);
+                let n = rule.var_count(its);
+                let rows = guard_rows(its, &rr.instance)?;
+                let (ff, ft) = (f(rule.from)?, f(rule.to)?);
+                let (g, g0) = decrease(its, &rr.instance, &ff, &ft);
+                let neg_g: Vec<Q> = g.iter().map(|v| -v).collect();
+                let ok = match &rr.cert {
+                    crate::cert::RuleCert::Weak { decrease } => {
+                        check_implication(&rows, decrease, &neg_g, &g0)
+                    }
+                    crate::cert::RuleCert::Strict { decrease, bounded } => {
+                        let mut neg_f = vec![Q::zero(); n];
+                        for (v, a) in &ff.terms {
+                            neg_f[v.index()] = -a;
+                        }
+                        check_implication(&rows, decrease, &neg_g, &(&g0 - &Q::one()))
+                            && check_implication(&rows, bounded, &neg_f, &ff.constant)
+                    }
+                };
+                if !ok {
+                    return fail(format!(
+                        "{at}: the certificate of rule {} does not hold",
+                        rr.instance.rule.0
+                    ));
+                }
+            }
+            for removed in level.removed() {
+                current.remove(removed);
+            }
+        }
+    }
+    let reach_end = reach(its, &current);
+    if let Some(i) = current.iter().find(|i| on_cycle(its, &reach_end, i)) {
+        return fail(format!("rule {} still lies on a cycle", i.rule.0));
+    }
+    Ok(())
+}
+
+/// Rows of a conjunction over location variables, `≤` rows only (equalities as two rows),
+/// over `n` variables.
+fn set_rows(set: &[Constraint], n: usize) -> Result<Vec<VRow>, VerifyError> {
+    let mut out = Vec::new();
+    for c in set {
+        let r = constraint_rows(c, n)?;
+        if r.eq {
+            out.push(VRow {
+                a: r.a.iter().map(|x| -x).collect(),
+                b: -&r.b,
+                eq: false,
+            });
+            out.push(VRow { eq: false, ..r });
+        } else {
+            out.push(r);
+        }
+    }
+    Ok(out)
+}
+
+/// Checks a recurrent set: the cycle, enabledness, closure, and the witness run.
+pub fn verify_nontermination(its: &Its, rs: &RecurrentSet) -> Result<(), VerifyError> {
+    let k = rs.cycle.len();
+    if k == 0 || rs.sets.len() != k || rs.enabled.len() != k || rs.closed.len() != k {
+        return fail("cycle, sets and certificates differ in length");
+    }
+    for i in 0..k {
+        if rs.cycle[i].ne_sides.contains(&NeSide::Dropped) {
+            return fail("a dropped disequality in a non-termination cycle (weaker guard)");
+        }
+        guard_rows(its, &rs.cycle[i])?;
+        let a = its.rule(rs.cycle[i].rule);
+        let b = its.rule(rs.cycle[(i + 1) % k].rule);
+        if a.to != b.from {
+            return fail(format!("cycle broken after rule {}", rs.cycle[i].rule.0));
+        }
+    }
+    for i in 0..k {
+        let inst = &rs.cycle[i];
+        let rule = its.rule(inst.rule);
+        let n = rule.var_count(its);
+        let arity = its.location(rule.from).arity();
+        if rs.sets[i]
+            .iter()
+            .any(|c| c.expr.vars().any(|v| v.index() >= arity))
+        {
+            return fail(format!("set {i} mentions variables beyond its location"));
+        }
+        let premise = set_rows(&rs.sets[i], n)?;
+        // Enabled: sets[i] ⇒ every guard row (equalities both ways).
+        let mut targets = Vec::new();
+        for r in guard_rows(its, inst)? {
+            if r.eq {
+                targets.push((r.a.iter().map(|x| -x).collect::<Vec<Q>>(), -&r.b));
+            }
+            targets.push((r.a, r.b));
+        }
+        if rs.enabled[i].len() != targets.len()
+            || !targets
+                .iter()
+                .zip(&rs.enabled[i])
+                .all(|((c, d), f)| check_implication(&premise, f, c, d))
+        {
+            return fail(format!("set {i} does not enable rule {}", inst.rule.0));
+        }
+        // Closed: sets[i] ∧ guard ⇒ sets[i+1](ē).
+        let mut rows = premise;
+        rows.extend(guard_rows(its, inst)?);
+        let next_loc = rule.to;
+        let next = set_rows(&rs.sets[(i + 1) % k], its.location(next_loc).arity())?;
+        if rs.closed[i].len() != next.len() {
+            return fail(format!("closure certificates of step {i} miscounted"));
+        }
+        for (t, f) in next.iter().zip(&rs.closed[i]) {
+            let mut c = vec![Q::zero(); n];
+            let mut d = t.b.clone();
+            for (kk, a) in t.a.iter().enumerate() {
+                if a.is_zero() {
+                    continue;
+                }
+                let e = &rule.args[kk];
+                for (v, u) in &e.terms {
+                    c[v.index()] += &(a * u);
+                }
+                d -= &(a * &e.constant);
+            }
+            if !check_implication(&rows, f, &c, &d) {
+                return fail(format!("step {i} (rule {}) leaves the set", inst.rule.0));
+            }
+        }
+    }
+    // The witness run from the start.
+    let mut loc = its.start();
+    let mut vals = rs.start_values.clone();
+    if rs.prefix_temps.len() != rs.prefix.len() {
+        return fail("prefix temporaries miscounted");
+    }
+    for (r, temps) in rs.prefix.iter().zip(&rs.prefix_temps) {
+        if its.rules().get(r.index()).is_none_or(|x| x.from != loc) {
+            return fail(format!("prefix rule {} does not continue the run", r.0));
+        }
+        match its.step(*r, &vals, temps) {
+            Ok(Some(next)) => vals = next,
+            Ok(None) => return fail(format!("prefix rule {}: guard false on the witness", r.0)),
+            Err(e) => return fail(e.to_string()),
+        }
+        loc = its.rule(*r).to;
+    }
+    if loc != rs.head(its) || vals != rs.witness {
+        return fail("the prefix does not reach the witness at the cycle's head");
+    }
+    if !in_set(&rs.sets[0], &rs.witness) {
+        return fail("the witness is not in the recurrent set");
+    }
+    Ok(())
+}
+
+/// Value of `f` on integer values (for the evaluation API).
+pub fn eval_fn(f: &LinExpr, vals: &[num_bigint::BigInt]) -> Option<Q> {
+    f.eval(&|v: Var| vals.get(v.index()).map(Q::from))
+}
