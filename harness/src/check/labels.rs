@@ -537,3 +537,7 @@ fn exact(op: ArithOp, x: i128, y: Option<i128>) -> Option<i128> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+#[path = "labels_tests.rs"]
+mod tests;
