@@ -263,7 +263,7 @@ fn swapped_equality_refinement_is_killed() {
         let mut m = g.clone();
         m["edges"][a]["labels"] = edges[b]["labels"].clone();
         m["edges"][b]["labels"] = edges[a]["labels"].clone();
-        let path = &dir.join(format!("eq{n}.json"));
+        let path = dir.join(format!("eq{n}.json"));
         std::fs::write(&path, m.to_string()).unwrap();
         let (code, out, err) = jtg(&[
             "check",

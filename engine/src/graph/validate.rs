@@ -89,13 +89,13 @@ fn check(g: &Graph, e: &Edge, l: &Label) -> Result<(), String> {
                 ));
             }
         }
-        Label::Returned { callee } | Label::Thrown { callee, .. } => {
-            if abstract_callee(g, e.from) != Some(callee) {
-                return Err(format!(
-                    "leaves node {}, which has no `abstract call of {callee}` edge",
-                    e.from
-                ));
-            }
+        Label::Returned { callee } | Label::Thrown { callee, .. }
+            if abstract_callee(g, e.from) != Some(callee) =>
+        {
+            return Err(format!(
+                "leaves node {}, which has no `abstract call of {callee}` edge",
+                e.from
+            ));
         }
         Label::FilledStatics { fields } => {
             if let Some((c, f)) = fields

@@ -321,9 +321,7 @@ impl<'g> Evaluator<'g> {
                 out.unbound += 1;
                 continue;
             }
-            if let Err(why) = self.label(l, &vals, ends, explain) {
-                return Err(why);
-            }
+            self.label(l, &vals, ends, explain)?;
         }
         Ok(out)
     }

@@ -3,7 +3,6 @@
 use super::*;
 use crate::check::path::Recorded;
 use crate::trace::{CFrame, ObjId, Step};
-use jtg_engine::graph::Node;
 use jtg_engine::state::{FlatTypes, Frame, HeapValue, Interval, MethodId};
 use std::collections::BTreeMap;
 use std::sync::Arc;
