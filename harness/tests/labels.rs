@@ -1,5 +1,5 @@
 //! Issue #20's label replacements, each applied by hand to the JSON form of a fixture graph
-//! (`IntLoops.negate`, edge `i2 = -i1`) and given to `jtg check --graph`: every one is killed
+//! (`IntLoops.negate`, edge `i2 = -i1`; the issue's `i4`/`i2` are `i2`/`i1` there) and given to `jtg check --graph`: every one is killed
 //! (a run violates it: exit 1) or refused before any run (an error of the graph: exit 2). So
 //! are swapped refinement labels of `List.contains`. And the evaluator, label kind by label
 //! kind, on hand-written concrete runs.
@@ -153,29 +153,31 @@ fn issue_20_replacements_are_killed_or_refused() {
 }
 
 #[test]
-fn split_relation_labels_are_checked() {
-    let dir = scratch("t2");
+fn relation_labels_are_checked() {
+    let dir = scratch("rel");
     let g = graph_json("IntLoops.negate");
-    let ge = json!({"label": "rel", "a": "i2", "cond": "ge", "b": "i1"});
-    let lt = json!({"label": "rel", "a": "i2", "cond": "lt", "b": "i1"});
-    // the split's two edges (the eval edges after them repeat the relation)
-    let splits: Vec<usize> = g["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e["kind"] == "split")
-        .map(|(k, _)| k)
-        .collect();
-    assert_eq!(splits.len(), 2);
-    let mut m = g.clone();
-    for &k in &splits {
-        let l = &m["edges"][k]["labels"][0];
-        let other = if *l == ge { lt.clone() } else { ge.clone() };
-        m["edges"][k]["labels"] = json!([other]);
+    // the branch on b after its integer refinement: `i3 < 0` and `i3 ≥ 0`
+    let lt = json!({"label": "rel", "a": "i3", "cond": "lt", "b": "0"});
+    let ge = json!({"label": "rel", "a": "i3", "cond": "ge", "b": "0"});
+    let (k_lt, k_ge) = (edge_labelled(&g, &lt), edge_labelled(&g, &ge));
+    for (name, k, label) in [
+        (
+            "lt-swapped",
+            k_lt,
+            json!({"label": "rel", "a": "0", "cond": "lt", "b": "i3"}),
+        ),
+        (
+            "ge-strict",
+            k_ge,
+            json!({"label": "rel", "a": "i3", "cond": "gt", "b": "0"}),
+        ),
+        ("lt-negated", k_lt, ge.clone()),
+    ] {
+        let mut m = g.clone();
+        m["edges"][k]["labels"] = json!([label]);
+        let (code, out, err) = check(&dir, name, "IntLoops.negate", &m);
+        assert_eq!(code, 1, "{name}: {out}{err}");
     }
-    let (code, out, err) = check(&dir, "split-swapped", "IntLoops.negate", &m);
-    assert_eq!(code, 1, "{out}{err}");
 }
 
 #[test]

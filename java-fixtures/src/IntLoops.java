@@ -11,7 +11,7 @@ public class IntLoops {
     /** A negation and a branch on its result: the labels `i = -j` and `i < 0` of issue #20. */
     static int negate(int a) {
         int b = -a;
-        if (b < a) return a - b;
+        if (b < 0) return 1 - b;
         return b;
     }
 

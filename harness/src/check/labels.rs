@@ -476,17 +476,18 @@ impl<'g> Evaluator<'g> {
         Ok(())
     }
 
-    /// The runtime class of the exception object `v` at the edge's step (or the run's end).
+    /// The runtime class of the exception object `v` at the edge's step, or of the exception
+    /// that ended the run (the callee's end node took it, whether or not the run saw the
+    /// object).
     fn exception_class(&self, v: Option<CValue>, ends: &Ends<'_>) -> Option<String> {
-        let CValue::Ref(id) = v? else { return None };
-        if ends.step < ends.run.len() {
-            ends.run.step(ends.step).heap.get(&id).map(runtime_type)
-        } else {
-            match ends.run.end() {
+        if ends.step >= ends.run.len() {
+            return match ends.run.end() {
                 TraceEnd::Threw { class, .. } => Some(class.clone()),
                 _ => None,
-            }
+            };
         }
+        let CValue::Ref(id) = v? else { return None };
+        ends.run.step(ends.step).heap.get(&id).map(runtime_type)
     }
 }
 

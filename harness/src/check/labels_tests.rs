@@ -419,3 +419,61 @@ fn abstract_call_returns_and_throws() {
         .holds(2, Phase::All, &at(Some((&returned, &w))), true)
         .is_err());
 }
+
+/// An exception that leaves the callee and the whole run: its class is the run's end's, even
+/// where the run never saw the object.
+#[test]
+fn thrown_at_the_end_of_the_run_reads_the_runs_exception() {
+    let callee = MethodId::new("M", "m", "()V");
+    let mut entry = State::default();
+    entry.frames.push(Frame::new(callee.clone(), 0));
+    let mut g = graph(
+        state(&[], &[]),
+        entry,
+        EdgeKind::Call,
+        vec![Label::AbstractCall {
+            callee: callee.clone(),
+        }],
+    );
+    let after = g.add_node(state(&[], &[]));
+    g.add_edge(
+        0,
+        after,
+        EdgeKind::Return,
+        vec![Label::Thrown {
+            class: "A".into(),
+            callee,
+        }],
+    );
+    let ev = Evaluator::new(&g, &FlatTypes, IntSemantics::Unbounded);
+    let mut r = run(&[]);
+    r.end = TraceEnd::Threw {
+        class: "A".into(),
+        obj: None,
+    };
+    let mut threw = State::default();
+    threw.end = Some(End::Throw(obj(1)));
+    threw
+        .heap
+        .insert(obj(1), HeapValue::Abstract { ty: "A".into() });
+    let w = Witness::default();
+    let ends = Ends {
+        src: &w,
+        dst: Some(&w),
+        run: &r,
+        step: r.steps.len(),
+        callee_end: Some((&threw, &w)),
+    };
+    assert!(ev.holds(1, Phase::All, &ends, true).is_ok());
+    let mut other = r.clone();
+    other.end = TraceEnd::Threw {
+        class: "B".into(),
+        obj: None,
+    };
+    let ends = Ends {
+        run: &other,
+        step: other.steps.len(),
+        ..ends
+    };
+    assert!(ev.holds(1, Phase::All, &ends, true).is_err());
+}

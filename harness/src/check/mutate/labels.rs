@@ -51,8 +51,19 @@ pub(super) fn replacements(
     };
     // an operand read in the source (every edge carrying these labels reads them there or,
     // for a non-executing edge, in the source first)
+    // another integer reference of the source than every operand of the label (a renaming
+    // onto the other operand would make `x ≥ x`, a tautology)
+    let operands: Vec<Ref> = match l {
+        Label::Arith { a, b, .. } => [Some(a), b.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter_map(|o| o.as_ref())
+            .collect(),
+        Label::Rel { a, b, .. } => [a, b].into_iter().filter_map(|o| o.as_ref()).collect(),
+        _ => vec![],
+    };
     let other_src = |o: &Operand| match o {
-        Operand::Ref(r) => other_int(src, *r).map(Operand::Ref),
+        Operand::Ref(r) => other_int(src, *r, &operands).map(Operand::Ref),
         Operand::Lit(_) => None,
     };
     match l {
@@ -125,7 +136,7 @@ pub(super) fn replacements(
             }
             // the result is read in the target of an eval edge
             let res_state = if kind.is_step() { dst } else { src };
-            if let Some(r) = other_int(res_state, *res).filter(|r| src.value(*r).is_none()) {
+            if let Some(r) = other_int(res_state, *res, &[]).filter(|r| src.value(*r).is_none()) {
                 push(arith(r, *op, *a, *b), None);
             }
         }
@@ -187,9 +198,9 @@ pub(super) fn flip(l: &Label) -> Option<Label> {
     }
 }
 
-/// Another integer reference of `st` than `r` (the next one by number, wrapping around),
-/// with an `int`/`long` value of the same kind as `r`'s.
-fn other_int(st: &State, r: Ref) -> Option<Ref> {
+/// Another integer reference of `st` than `r` and `not` (the next one by number, wrapping
+/// around), with an `int`/`long` value of the same kind as `r`'s.
+fn other_int(st: &State, r: Ref, not: &[Ref]) -> Option<Ref> {
     let long = matches!(st.value(r), Some(HeapValue::Long(_)));
     let kind_ok = |v: &HeapValue| {
         if long {
@@ -201,7 +212,7 @@ fn other_int(st: &State, r: Ref) -> Option<Ref> {
     let ints: Vec<Ref> = st
         .heap
         .iter()
-        .filter(|(x, v)| x.is_int() && **x != r && kind_ok(v))
+        .filter(|(x, v)| x.is_int() && **x != r && !not.contains(x) && kind_ok(v))
         .map(|(x, _)| *x)
         .collect();
     ints.iter()
