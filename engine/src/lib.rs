@@ -2,7 +2,8 @@
 //! AProVE's Java frontend.
 //!
 //! Data flows one way: class files ([`class`]) → abstract states ([`state`]) → symbolic
-//! evaluation ([`eval`]) and refinement ([`refine`]) → the termination graph ([`graph`]), with
+//! evaluation ([`eval`]) and refinement ([`refine`]), which label edges in the vocabulary of
+//! [`edge`], → the termination graph ([`graph`]), with
 //! the instance relation ([`instance_of`]) and merging ([`merge`]) closing loops, and
 //! renderings of the result ([`render`]).
 //!
@@ -16,6 +17,7 @@
 //! ```
 
 pub mod class;
+pub mod edge;
 pub mod error;
 pub mod eval;
 pub mod graph;

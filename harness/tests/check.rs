@@ -98,7 +98,7 @@ fn drop_null_refinement(g: &mut Graph) -> jtg_engine::graph::Edge {
             e.kind == EdgeKind::Refine
                 && e.labels
                     .iter()
-                    .any(|l| matches!(l, Label::Note(n) if n.ends_with("= null")))
+                    .any(|l| matches!(l, Label::RefEq { p, equal: true, .. } if p.is_null()))
         })
         .expect("a null refinement");
     g.edges.remove(k)
@@ -441,7 +441,7 @@ fn runs_through_abstracted_calls_are_paths() {
                 e.kind == EdgeKind::Call
                     && e.labels
                         .iter()
-                        .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of")))
+                        .any(|l| matches!(l, Label::AbstractCall { .. }))
             })
             .map(|e| e.to)
             .collect();
@@ -504,7 +504,7 @@ fn broken_abstracted_calls_are_caught() {
         e.kind == EdgeKind::Return
             && e.labels
                 .iter()
-                .any(|l| matches!(l, Label::Note(n) if n.starts_with("return from Corpus.fact")))
+                .any(|l| matches!(l, Label::Returned { callee } if &*callee.name == "fact" && &*callee.class == "Corpus"))
     };
     let mut no_return = g.clone();
     no_return.edges.retain(|e| !is_return_from(e));

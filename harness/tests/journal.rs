@@ -100,7 +100,7 @@ fn broken_contains_graph() -> PathBuf {
             e["kind"] == "refine"
                 && e["labels"]
                     .as_array()
-                    .is_some_and(|l| l.iter().any(|l| l.as_str().unwrap().ends_with("= null")))
+                    .is_some_and(|l| l.iter().any(|l| l["label"] == "ref_eq" && l["p"] == "null"))
         })
         .expect("a null refinement");
     edges.remove(k);

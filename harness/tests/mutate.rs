@@ -162,10 +162,7 @@ fn static_accesses_of_an_initialised_class_keep_the_heap() {
         .iter()
         .enumerate()
         .filter(|(_, e)| {
-            e.kind == EdgeKind::Refine
-                && e.labels
-                    .iter()
-                    .any(|l| matches!(l, jtg_engine::graph::Label::Note(n) if n == "o6 = o2"))
+            e.kind == EdgeKind::Refine && e.labels.iter().any(|l| l.to_string() == "o6 = o2")
         })
         .map(|(k, _)| k)
         .collect();
@@ -386,7 +383,7 @@ fn non_null_positions_survive_inlined_calls() {
                 e.from == from
                     && e.kind == EdgeKind::Refine
                     && e.labels.iter().any(
-                        |l| matches!(l, jtg_engine::graph::Label::Note(n) if n.ends_with("= null")),
+                        |l| matches!(l, jtg_engine::graph::Label::RefEq { p, equal: true, .. } if p.is_null()),
                     )
             })
             .unwrap_or_else(|| panic!("no null refinement from node {from}"))

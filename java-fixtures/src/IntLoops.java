@@ -8,6 +8,13 @@ public class IntLoops {
         return r;
     }
 
+    /** A negation and a branch on its result: the labels `i = -j` and `i < 0` of issue #20. */
+    static int negate(int a) {
+        int b = -a;
+        if (b < 0) return 1 - b;
+        return b;
+    }
+
     static int countDown(int x) {
         while (x > 0) x--;
         return x;

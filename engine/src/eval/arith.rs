@@ -5,8 +5,8 @@
 
 use super::{Exec, Flow};
 use crate::class::{ArithOp as Op, Insn, Kind};
+use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
-use crate::graph::{EdgeKind, Label, Operand};
 use crate::refine::integer;
 use crate::state::{ArithOp, HeapValue, IntSemantics, Interval, Ref, Width};
 use std::cmp::Ordering;

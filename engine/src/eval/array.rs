@@ -29,8 +29,8 @@
 
 use super::{exception, field::after_write, Exec, Flow};
 use crate::class::{ArrayKind, Cond, FieldType, Insn};
+use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
-use crate::graph::{EdgeKind, Label, Operand};
 use crate::program::{most_general, type_range, type_string};
 use crate::refine::{instance::may_alias, integer, split};
 use crate::state::{HeapValue, Interval, Ref, State};

@@ -4,8 +4,8 @@
 
 use super::{Exec, Flow};
 use crate::class::{Cond, Insn};
+use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
-use crate::graph::{EdgeKind, Label, Operand};
 use crate::refine::{equality, integer, split};
 use crate::state::{HeapValue, Interval, Ref, State};
 use std::cmp::Ordering;

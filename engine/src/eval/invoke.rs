@@ -3,8 +3,8 @@
 
 use super::{exception, Exec, Flow};
 use crate::class::{Insn, InvokeKind, MethodRef};
+use crate::edge::EdgeKind;
 use crate::error::EngineError;
-use crate::graph::EdgeKind;
 use crate::models::{self, LibraryCall};
 use crate::refine;
 use crate::state::{End, Frame, HeapValue, Interval, MethodId};

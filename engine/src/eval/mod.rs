@@ -20,8 +20,8 @@ pub mod summary;
 
 use crate::class::{ClassError, Insn, Kind};
 
+use crate::edge::{EdgeKind, Label};
 use crate::error::EngineError;
-use crate::graph::{EdgeKind, Label};
 use crate::program::Program;
 use crate::refine::{self, Succ};
 use crate::state::{HeapValue, IntSemantics, MethodId, Ref, State};

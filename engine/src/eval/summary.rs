@@ -38,8 +38,8 @@
 
 use super::{exception, Ctx, Exec, Flow};
 use crate::class::{FieldType, Insn};
+use crate::edge::{EdgeKind, Label};
 use crate::error::EngineError;
-use crate::graph::{EdgeKind, Label};
 use crate::program::{most_general, Program};
 use crate::refine::{instance::may_alias, Succ};
 use crate::state::{FieldSet, Frame, HeapValue, MethodId, Ref, State, StaticField};
@@ -67,7 +67,9 @@ pub struct CallSite {
 
 /// The label of the `call` edge from a call node to the callee's entry node.
 pub fn call_label(callee: &MethodId) -> Label {
-    Label::Note(format!("abstract call of {callee}"))
+    Label::AbstractCall {
+        callee: callee.clone(),
+    }
 }
 
 pub(super) fn abstract_call(
@@ -213,7 +215,9 @@ pub fn continuation(
             if let Some(f) = s.top_mut() {
                 f.pc = next;
             }
-            label = format!("return from {}", site.callee);
+            label = Label::Returned {
+                callee: site.callee.clone(),
+            };
         }
         Some(class) => {
             let e = s.new_obj(HeapValue::Abstract {
@@ -221,11 +225,10 @@ pub fn continuation(
             });
             fresh.push(e);
             exc = Some(e);
-            label = format!(
-                "{} thrown by {}",
-                crate::state::display_type(class),
-                site.callee
-            );
+            label = Label::Thrown {
+                class: class.to_string(),
+                callee: site.callee.clone(),
+            };
         }
     }
     relate(&mut s, &reached, &fresh, cx.prog);
@@ -254,7 +257,7 @@ pub fn continuation(
     }
     cx.prog.forget_dead_locals(&mut s);
     s.gc();
-    Ok(Succ::labelled(s, vec![Label::Note(label)]))
+    Ok(Succ::labelled(s, vec![label]))
 }
 
 /// Forgets what the callee may have changed: the objects reachable from `args` and the

@@ -481,13 +481,13 @@ impl Builder<'_> {
             self.with_statics_of(&self.graph.nodes[m].state, &self.graph.nodes[id].state)?;
         let newer = self.with_statics_of(&self.graph.nodes[id].state, &older)?;
         let id = if newer.statics.len() > self.graph.nodes[id].state.statics.len() {
-            let names: Vec<String> = newer
+            let fields = newer
                 .statics
                 .keys()
                 .filter(|k| !self.graph.nodes[id].state.statics.contains_key(*k))
-                .map(|(c, f)| format!("{}.{f}", c.replace('/', ".")))
+                .cloned()
                 .collect();
-            let label = Label::Note(format!("filled static fields {}", names.join(", ")));
+            let label = Label::FilledStatics { fields };
             let filled = self.add(id, newer.clone(), EdgeKind::Refine, vec![label])?;
             self.redirected[id] = true;
             filled

@@ -3,65 +3,15 @@
 //! computed or checked.
 
 mod builder;
-mod label;
+mod validate;
 
+pub use crate::edge::{EdgeKind, Label, Operand};
 pub use builder::{build_graph, build_graph_until, BuildFailure};
-pub use label::{Label, Operand};
+pub use validate::{validate_labels, LabelError};
 
 use crate::state::{MethodId, State};
-use std::fmt;
 
 pub type NodeId = usize;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum EdgeKind {
-    /// One instruction evaluated.
-    Eval,
-    /// Case analysis on a reference (instance, integer or equality refinement).
-    Refine,
-    /// Case analysis on an integer relation that no interval partition decides.
-    Split,
-    /// The source state is an instance of the target (`s ⊑ t`).
-    Instance,
-    /// An invocation pushed a frame (inlining).
-    Call,
-    /// A return popped a frame into its caller.
-    Return,
-}
-
-impl EdgeKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            EdgeKind::Eval => "eval",
-            EdgeKind::Refine => "refine",
-            EdgeKind::Split => "split",
-            EdgeKind::Instance => "instance",
-            EdgeKind::Call => "call",
-            EdgeKind::Return => "return",
-        }
-    }
-    pub fn parse(s: &str) -> Option<EdgeKind> {
-        Some(match s {
-            "eval" => EdgeKind::Eval,
-            "refine" => EdgeKind::Refine,
-            "split" => EdgeKind::Split,
-            "instance" => EdgeKind::Instance,
-            "call" => EdgeKind::Call,
-            "return" => EdgeKind::Return,
-            _ => return None,
-        })
-    }
-    /// Edges that correspond to one executed instruction.
-    pub fn is_step(self) -> bool {
-        matches!(self, EdgeKind::Eval | EdgeKind::Call | EdgeKind::Return)
-    }
-}
-
-impl fmt::Display for EdgeKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 #[derive(Clone, Debug)]
 pub struct Node {

@@ -3,7 +3,7 @@
 //! predicate.
 
 use super::Succ;
-use crate::graph::Label;
+use crate::edge::Label;
 use crate::state::{HeapValue, Ref, State, Subtyping};
 
 /// The two successors of an equality refinement (the equal case is left out when the two
@@ -11,11 +11,14 @@ use crate::state::{HeapValue, Ref, State, Subtyping};
 pub fn refine(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Vec<Succ> {
     let mut out = Vec::new();
     if let Some(eq) = identify(st, r, p, types) {
-        out.push(Succ::labelled(eq, vec![Label::Note(format!("{r} = {p}"))]));
+        out.push(Succ::labelled(eq, vec![Label::RefEq { r, p, equal: true }]));
     }
     let mut ne = st.clone();
     ne.preds.remove_may_equal(r, p);
-    out.push(Succ::labelled(ne, vec![Label::Note(format!("{r} ≠ {p}"))]));
+    out.push(Succ::labelled(
+        ne,
+        vec![Label::RefEq { r, p, equal: false }],
+    ));
     out
 }
 

@@ -4,8 +4,8 @@
 //! predicates of the refined reference.
 
 use super::Succ;
+use crate::edge::Label;
 use crate::error::EngineError;
-use crate::graph::Label;
 use crate::models;
 use crate::program::{most_general, type_string, Program};
 use crate::state::{HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
@@ -48,7 +48,14 @@ pub fn refine(
     if !exists && null_possible(st, r) {
         let mut s = st.clone();
         s.rename(r, Ref::Null);
-        out.push(Succ::labelled(s, vec![Label::Note(format!("{r} = null"))]));
+        out.push(Succ::labelled(
+            s,
+            vec![Label::RefEq {
+                r,
+                p: Ref::Null,
+                equal: true,
+            }],
+        ));
     }
     if ty.starts_with('[') {
         // an array of unknown length and contents
@@ -74,7 +81,11 @@ pub fn refine(
         );
         out.push(Succ::labelled(
             s,
-            vec![Label::Note(format!("{r} = {fresh}"))],
+            vec![Label::RefEq {
+                r,
+                p: fresh,
+                equal: true,
+            }],
         ));
         return Ok(out);
     }
@@ -95,7 +106,7 @@ pub fn refine(
         // class goes through `refine_type` or fails above.
         let mut s = st.clone();
         s.heap.insert(r, HeapValue::Abstract { ty: ty.clone() });
-        out.push(Succ::labelled(s, vec![Label::Note(format!("{r} exists"))]));
+        out.push(Succ::labelled(s, vec![Label::Exists { r }]));
         return Ok(out);
     }
     for class in classes {
@@ -126,7 +137,11 @@ pub fn refine(
         inherit_predicates(&mut s, fresh, &class, &obj_children, prog);
         out.push(Succ::labelled(
             s,
-            vec![Label::Note(format!("{r} = {fresh}"))],
+            vec![Label::RefEq {
+                r,
+                p: fresh,
+                equal: true,
+            }],
         ));
     }
     Ok(out)
@@ -144,7 +159,14 @@ pub fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> 
     if !exists && null_possible(st, r) {
         let mut s = st.clone();
         s.rename(r, Ref::Null);
-        out.push(Succ::labelled(s, vec![Label::Note(format!("{r} = null"))]));
+        out.push(Succ::labelled(
+            s,
+            vec![Label::RefEq {
+                r,
+                p: Ref::Null,
+                equal: true,
+            }],
+        ));
     }
     for holds in [true, false] {
         let mut s = st.clone();

@@ -12,7 +12,7 @@ pub mod instance;
 pub mod integer;
 pub mod split;
 
-use crate::graph::Label;
+use crate::edge::Label;
 use crate::state::State;
 
 /// One successor of a refinement or evaluation step.

@@ -4,7 +4,7 @@
 
 use super::Succ;
 use crate::class::Cond;
-use crate::graph::{Label, Operand};
+use crate::edge::{Label, Operand};
 use crate::state::{HeapValue, Ref, State};
 
 pub fn split(st: &State, a: Ref, cond: Cond, b: Ref) -> Vec<Succ> {

@@ -222,7 +222,10 @@ pub fn diff<'a>(old: &'a JsonGraph, new: &'a JsonGraph) -> GraphDiff<'a> {
 fn canonical_labels(g: &JsonGraph, k: usize) -> Vec<String> {
     let e = &g.edges[k];
     let (_, mut names) = canonical_state(&g.nodes[e.from]);
-    e.labels.iter().map(|l| canonical(l, &mut names)).collect()
+    e.labels
+        .iter()
+        .map(|l| canonical(&l.to_string(), &mut names))
+        .collect()
 }
 
 fn edge_changes(
@@ -374,7 +377,7 @@ impl GraphDiff<'_> {
                 e.from,
                 e.to,
                 e.kind,
-                e.labels.join(", ")
+                labels_text(&e.labels)
             )
             .trim_end()
             .to_string()
@@ -387,12 +390,21 @@ impl GraphDiff<'_> {
                     out,
                     "  ~ {}  (was: {})",
                     edge(self.new, n),
-                    self.old.edges[o].labels.join(", ")
+                    labels_text(&self.old.edges[o].labels)
                 ),
             };
         }
         out
     }
+}
+
+/// Labels as the graph text prints them.
+fn labels_text(labels: &[crate::graph::Label]) -> String {
+    labels
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
@@ -417,6 +429,7 @@ mod tests {
 
     fn graph(states: &[&str], edges: &[(usize, usize, &str, &str)]) -> JsonGraph {
         JsonGraph {
+            format_version: super::super::json::FORMAT_VERSION,
             method: "A.m()V".into(),
             start: 0,
             complete: true,
@@ -440,7 +453,7 @@ mod tests {
                     labels: if l.is_empty() {
                         vec![]
                     } else {
-                        vec![l.to_string()]
+                        vec![crate::graph::Label::parse(l).unwrap()]
                     },
                 })
                 .collect(),

@@ -316,6 +316,15 @@ impl<'a> StateIndex<'a> {
 }
 
 impl Witness {
+    /// The witness binding exactly `pairs` (hand-written runs in tests).
+    pub fn of_pairs(pairs: impl IntoIterator<Item = (Ref, CValue)>) -> Witness {
+        let mut w = Witness::default();
+        for (r, v) in pairs {
+            w.map.insert(r, v);
+        }
+        w
+    }
+
     pub fn get(&self, r: Ref) -> Option<CValue> {
         if r.is_null() {
             return Some(CValue::Null);

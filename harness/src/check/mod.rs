@@ -4,8 +4,9 @@
 //!
 //! * [`instance`]: the concrete instance relation `c ⊑ s` on a real heap, with witnesses, written
 //!   independently of the engine's abstract `⊑`;
-//! * [`path`]: matching a trace against the graph (refinement choices with backtracking, label
-//!   checks, program ends, cut traces, overflow);
+//! * [`path`]: matching a trace against the graph (refinement choices with backtracking,
+//!   program ends, cut traces, overflow);
+//! * [`labels`]: the one evaluator of edge labels, on every edge the matcher takes;
 //! * [`report`]: what a failing trace looks like to a user (text, JSON, JUnit);
 //! * [`mutate`]: graph mutants, to measure how much the check catches.
 //!
@@ -15,9 +16,11 @@
 //! denote 32-bit operations and every run must match in full.
 
 pub mod instance;
+pub mod labels;
 pub mod mutate;
 pub mod path;
 pub mod report;
+pub mod run;
 
 use crate::concrete::state_to_input;
 use jtg_engine::graph::NodeId;
@@ -148,6 +151,9 @@ pub struct TraceCheck {
     pub path: Vec<NodeId>,
     /// (node, step) pairs whose `c ⊑ s` succeeded.
     pub checked: usize,
+    /// Label evaluations left out because the run had not bound a reference they name (a
+    /// static field not accessed yet; see [`labels`]).
+    pub unbound_labels: usize,
     /// Time spent matching (not tracing), in nanoseconds.
     pub match_nanos: u64,
 }
@@ -180,12 +186,16 @@ pub fn check_run(
         },
         None => Extent::Full,
     };
-    let (verdict, path, checked) = match matcher.run(run, extent) {
-        Matched::Path { path, checked } => match overflow {
-            Some(k) => (Verdict::OutsideModel { step: k }, path, checked),
-            None => (Verdict::Pass, path, checked),
+    let (verdict, path, checked, unbound_labels) = match matcher.run(run, extent) {
+        Matched::Path {
+            path,
+            checked,
+            unbound,
+        } => match overflow {
+            Some(k) => (Verdict::OutsideModel { step: k }, path, checked, unbound),
+            None => (Verdict::Pass, path, checked, unbound),
         },
-        Matched::Stuck(s) => (Verdict::Violation(s), vec![], 0),
+        Matched::Stuck(s) => (Verdict::Violation(s), vec![], 0, 0),
     };
     TraceCheck {
         verdict,
@@ -193,6 +203,7 @@ pub fn check_run(
         cut,
         path,
         checked,
+        unbound_labels,
         match_nanos: t0.elapsed().as_nanos() as u64,
     }
 }
@@ -292,6 +303,9 @@ pub struct TraceRecord {
     /// The distinct nodes of the matched path, ascending.
     pub nodes: Vec<NodeId>,
     pub checked: usize,
+    /// [`TraceCheck::unbound_labels`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unbound_labels: usize,
     /// The detailed report of a violation, when the run made one (`--max-reports`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report: Option<report::FailureReport>,
@@ -313,6 +327,7 @@ impl TraceRecord {
             cut: c.cut,
             nodes,
             checked: c.checked,
+            unbound_labels: c.unbound_labels,
             report: None,
         }
     }
@@ -330,6 +345,12 @@ pub struct Summary {
     pub covered: Vec<bool>,
     pub match_nanos: u64,
     pub checked: u64,
+    /// Label evaluations left out for references the runs had not bound.
+    pub unbound_labels: u64,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -346,6 +367,7 @@ impl Summary {
         self.cut += usize::from(c.cut);
         self.match_nanos += c.match_nanos;
         self.checked += c.checked as u64;
+        self.unbound_labels += c.unbound_labels as u64;
         match c.verdict {
             Verdict::Pass => {}
             Verdict::Violation(_) => self.violations += 1,
@@ -372,6 +394,7 @@ impl Summary {
         self.steps += r.steps as u64;
         self.cut += usize::from(r.cut);
         self.checked += r.checked as u64;
+        self.unbound_labels += r.unbound_labels as u64;
         match r.outcome {
             Outcome::Pass => {}
             Outcome::Violation => self.violations += 1,

@@ -10,6 +10,11 @@
 //! * `flip-label`: negate a relation label (`<` becomes `≥`) or change an arithmetic label's
 //!   operation (`+` ↔ `-`, `*` ↔ `/`, `%` → `/`, negation → identity by `+ 0`);
 //! * `drop-label`: remove one label;
+//! * `replace-label`: replace an arithmetic or relation label by another well-formed label over
+//!   the edge's references (another operation, a constant, a copy, an added constant, another
+//!   reference; the strict/non-strict and swapped relations: module `labels`);
+//! * `swap-refinement`: exchange the `r = p` / `r ≠ p` labels of an equality refinement's
+//!   cases, or move `r = null` to another case of its refinement (module `labels`);
 //! * `retarget-instance`: point an instance edge at another node of the same program position.
 //!
 //! # Equivalent mutants
@@ -20,6 +25,8 @@
 //!
 //! * **weakening**: `drop-label` and dropping a `→!F` only remove conditions the check
 //!   verifies; every trace that matched the original matches the mutant along the same path.
+//!   So does a `replace-label` of `a < b` by `a ≤ b` (or `>` by `≥`): the new label holds
+//!   wherever the old one does.
 //! * **instance-preserving**: a retargeted instance edge whose source state is an instance of
 //!   the new target by the engine's `⊑` (`instance_of::is_instance`) is a correct instance
 //!   edge, so the mutant graph is as sound as the original. (This trusts the engine's `⊑`,
@@ -82,7 +89,8 @@
 //!   nodes **unreachable** (an equality refinement `slow = fast`).
 //! * **unreachable**: a node-state mutant of a node that no path the check can match from the
 //!   start node reaches (only dead edges lead to it, see below).
-//! * **dead edge**: `drop-refinement`, `flip-label` or `retarget-instance` of an edge that no
+//! * **dead edge**: `drop-refinement`, `flip-label`, `replace-label` or `retarget-instance` of
+//!   an edge, or `swap-refinement` among edges, that no
 //!   matchable path takes — its source is unreachable, a relation label contradicts the
 //!   source's interval invariant, a value the check surely reads (a stack entry, a live
 //!   local) falls outside the target's interval, the target puts one existing object at two
@@ -115,13 +123,14 @@
 //! a wrong graph for the same question (a start node narrowed by a mutant is killed by the
 //! inputs it no longer covers).
 
-use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
-use jtg_engine::state::{ArithOp, HeapValue, IntSemantics, Interval, MustReach, Ref, State};
+use jtg_engine::graph::{EdgeKind, Label, NodeId};
+use jtg_engine::state::{HeapValue, IntSemantics, Interval, MustReach, Ref, State};
 use jtg_engine::{Graph, Program};
 use std::collections::BTreeSet;
 
 mod distinct;
 mod invariant;
+mod labels;
 mod liveness;
 mod must;
 mod nonnull;
@@ -227,6 +236,8 @@ pub enum Operator {
     DropPredicate,
     FlipLabel,
     DropLabel,
+    ReplaceLabel,
+    SwapRefinement,
     RetargetInstance,
 }
 
@@ -238,6 +249,8 @@ impl Operator {
             Operator::DropPredicate => "drop-predicate",
             Operator::FlipLabel => "flip-label",
             Operator::DropLabel => "drop-label",
+            Operator::ReplaceLabel => "replace-label",
+            Operator::SwapRefinement => "swap-refinement",
             Operator::RetargetInstance => "retarget-instance",
         }
     }
@@ -268,6 +281,8 @@ pub enum Change {
     RemoveCyclic(NodeId, Ref),
     RemoveMustReach(NodeId, MustReach),
     SetLabel(usize, usize, Label),
+    /// Every listed edge's labels replaced.
+    SetLabels(Vec<(usize, Vec<Label>)>),
     RemoveLabel(usize, usize),
     Retarget(usize, NodeId),
 }
@@ -297,6 +312,11 @@ impl Mutant {
                 g.nodes[*n].state.preds.must_reach.remove(m);
             }
             Change::SetLabel(k, j, l) => g.edges[*k].labels[*j] = l.clone(),
+            Change::SetLabels(ls) => {
+                for (k, l) in ls {
+                    g.edges[*k].labels.clone_from(l);
+                }
+            }
             Change::RemoveLabel(k, j) => {
                 g.edges[*k].labels.remove(*j);
             }
@@ -483,10 +503,27 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
     // labels
     for (k, e) in g.edges.iter().enumerate() {
         for (j, l) in e.labels.iter().enumerate() {
-            if matches!(l, Label::Note(_)) {
+            let (src, dst) = (&g.nodes[e.from].state, &g.nodes[e.to].state);
+            for (r, weakening) in labels::replacements(l, src, dst, e.kind) {
+                let eq = weakening.or_else(|| an.dead(k).then(|| DEAD_EDGE.to_string()));
+                push(
+                    &mut out,
+                    Operator::ReplaceLabel,
+                    format!("edge {} → {}: `{l}` replaced by `{r}`", e.from, e.to),
+                    Change::SetLabel(k, j, r),
+                    false,
+                    eq,
+                );
+            }
+            // the labels the check has always evaluated; dropping a call or refinement label
+            // would change what the edge is, not only what it requires
+            if !matches!(
+                l,
+                Label::Arith { .. } | Label::Rel { .. } | Label::Type { .. }
+            ) {
                 continue;
             }
-            if let Some(f) = flip(l) {
+            if let Some(f) = labels::flip(l) {
                 let m = Change::SetLabel(k, j, f.clone());
                 let eq = an.dead(k).then(|| DEAD_EDGE.to_string());
                 push(
@@ -508,6 +545,14 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                 Some("weakening: labels only restrict the traces a path admits".into()),
             );
         }
+    }
+    // swap-refinement
+    for (desc, change, edges) in labels::swaps(g) {
+        let eq = edges
+            .iter()
+            .all(|&k| an.dead(k))
+            .then(|| DEAD_EDGE.to_string());
+        push(&mut out, Operator::SwapRefinement, desc, change, false, eq);
     }
     // retarget-instance
     for (k, e) in g.edges.iter().enumerate() {
@@ -639,38 +684,6 @@ fn narrow(iv: &Interval) -> Vec<(&'static str, Interval)> {
         v.push(("high", x));
     }
     v
-}
-
-fn flip(l: &Label) -> Option<Label> {
-    match l {
-        Label::Rel { a, cond, b } => Some(Label::Rel {
-            a: *a,
-            cond: cond.negate(),
-            b: *b,
-        }),
-        Label::Arith { res, op, a, b } => {
-            let (op, b) = match op {
-                ArithOp::Add => (ArithOp::Sub, *b),
-                ArithOp::Sub => (ArithOp::Add, *b),
-                ArithOp::Mul => (ArithOp::Div, *b),
-                ArithOp::Div => (ArithOp::Mul, *b),
-                ArithOp::Rem => (ArithOp::Div, *b),
-                ArithOp::Neg => (ArithOp::Add, Some(Operand::Lit(0))),
-            };
-            Some(Label::Arith {
-                res: *res,
-                op,
-                a: *a,
-                b,
-            })
-        }
-        Label::Type { r, ty, holds } => Some(Label::Type {
-            r: *r,
-            ty: ty.clone(),
-            holds: !holds,
-        }),
-        Label::Note(_) => None,
-    }
 }
 
 /// `Some(reason)` when every class reachable from `r`'s type has at most one reference field

@@ -5,16 +5,16 @@
 //!
 //! * refinement, split and instance edges do not execute anything: the same concrete state must
 //!   be an instance of one of their targets. All targets are tried, depth first with
-//!   backtracking; a split or refinement edge's relation labels (`i1 < i2`, over references of
-//!   its source) must hold under the source witness, which is how the `T:`/`F:` outcome of a
-//!   split is checked;
+//!   backtracking; the edge's labels must hold on that state ([`super::labels`]): a split's
+//!   `i1 < i2` is how its `T:`/`F:` outcome is checked, a refinement's `o1 = null`, `o7 ≠ o6`
+//!   or `o1 = o5` which case the run is in;
 //! * a step edge (eval, call, return) executes concrete step `i`: the state before step `i + 1`
 //!   (or the program end) must be an instance of its target, and its labels must hold —
 //!   `res = a op b` with `res` from the target's witness and the operands from the source's,
-//!   `a cond b` from the source's. Notes are informative.
+//!   `a cond b` from the source's ([`super::labels`]).
 //!
 //! **Abstracted calls** (recursion, `engine/src/eval/summary.rs`): a call node with a `call`
-//! edge labelled `abstract call of M` leads to the entry node of `M`'s method graph, a state of
+//! edge labelled `abstract call of M` ([`Label::AbstractCall`]) leads to the entry node of `M`'s method graph, a state of
 //! one frame. The callee's instructions, from its first one to the return or exception that
 //! leaves its frame, are matched against that method graph comparing only the frames from the
 //! callee's frame upwards (the run's frames at the call step are the caller's, below); the path
@@ -37,223 +37,17 @@ use super::instance::{
     bind_int_roots, concrete_instance, frames_control, shape_key_into, walk_indexed, walk_shape,
     Concrete, Condition, Failure, RegionMemo, StateIndex, Witness,
 };
-use jtg_engine::class::{ArithOp as Op, Cond, Insn, Kind};
-use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
-use jtg_engine::state::{wrap32, wrap64, ArithOp, IntSemantics, MethodId, Ref, Subtyping};
+use super::labels::{Ends, Evaluator, Phase};
+pub use super::run::{constructed, ConcreteRun, Recorded};
+use jtg_engine::class::{ArithOp as Op, Insn, Kind};
+use jtg_engine::graph::{EdgeKind, Label, NodeId};
+use jtg_engine::state::{wrap32, wrap64, IntSemantics, MethodId, Ref, Subtyping};
 use jtg_engine::{Graph, Program};
-use jtg_jvm::{
-    CFrame, CHeap, CObject, CStatics, CValue, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
-};
+use jtg_jvm::{CFrame, CHeap, CObject, CStatics, CValue, Objects, StepView, TraceEnd};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::Arc;
-
-/// A recorded run as the matcher reads it.
-pub trait ConcreteRun {
-    /// Number of recorded steps.
-    fn len(&self) -> usize;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// The state before step `i` (`i < len()`).
-    fn step(&self, i: usize) -> Cow<'_, Step>;
-    /// Number of frames at step `i`.
-    fn depth(&self, i: usize) -> usize {
-        self.step(i).frames.len()
-    }
-    /// Step `i` with only its `k` top frames (all if it has fewer) and a heap that contains
-    /// everything reachable from them (cheaper where the run can do that).
-    fn top_step(&self, i: usize, k: usize) -> Cow<'_, Step> {
-        let s = self.step(i);
-        if s.frames.len() <= k {
-            return s;
-        }
-        let mut s = s.into_owned();
-        s.frames.truncate(k);
-        Cow::Owned(s)
-    }
-    /// Step `i` with its `k` top frames (`usize::MAX`: all) as the matcher reads it
-    /// ([`StepView`]), where the run may build it from `prev`, a view of step `j` it returned
-    /// before.
-    fn view(&self, i: usize, k: usize, _prev: Option<(usize, &StepView)>) -> StepView {
-        let s = if k == usize::MAX {
-            self.step(i)
-        } else {
-            self.top_step(i, k)
-        };
-        let mut frames = s.frames.clone();
-        constructed(&mut frames, &s.uninit);
-        StepView {
-            frames,
-            objects: Objects::from(Arc::clone(&s.heap)),
-            statics: if s.statics.is_empty() {
-                empty_statics()
-            } else {
-                Arc::new(s.statics.clone())
-            },
-            heap_key: None,
-        }
-    }
-    /// [`ConcreteRun::view`] into `v`, which holds a view of step `prev` this run returned
-    /// before (if `Some`), refilled in place where the run can (its vectors reused).
-    fn view_into(&self, i: usize, k: usize, prev: Option<usize>, v: &mut StepView) {
-        let new = self.view(i, k, prev.map(|j| (j, &*v)));
-        *v = new;
-    }
-    /// The executing frame of step `i`, decoded into `scratch` where the run must decode it
-    /// (then its room is reused).
-    fn top_frame_in<'a>(&'a self, i: usize, scratch: &'a mut Vec<CFrame>) -> &'a CFrame {
-        scratch.clear();
-        scratch.push(self.top_frame(i).into_owned());
-        &scratch[0]
-    }
-    /// Where step `i` executes, as a method number (of this run) and pc, if the run knows
-    /// that without decoding the frame.
-    fn site(&self, _i: usize) -> Option<(u32, u32)> {
-        None
-    }
-    /// Only the executing frame of step `i` (cheaper where the run can do that).
-    fn top_frame(&self, i: usize) -> Cow<'_, CFrame> {
-        match self.step(i) {
-            Cow::Borrowed(s) => Cow::Borrowed(&s.frames[0]),
-            Cow::Owned(s) => Cow::Owned(s.frames.into_iter().next().unwrap_or_else(empty_frame)),
-        }
-    }
-    fn end(&self) -> &TraceEnd;
-}
-
-/// Replaces every object under construction that a constructor frame above has already
-/// initialised (`super()` returned there, [`UninitObj::init`]) by that object: it is one JVM
-/// object with an identity, which the frames below still hold under the verifier's
-/// uninitialized type. The check then walks it like any other object (its fields, and the
-/// integers below them), instead of accepting it unseen.
-pub fn constructed(frames: &mut [CFrame], uninit: &BTreeMap<u32, UninitObj>) {
-    for f in frames {
-        for v in f.locals.iter_mut().chain(f.stack.iter_mut()) {
-            if let CValue::Uninit(n) = *v {
-                if let Some(id) = uninit.get(&n).and_then(|o| o.init) {
-                    *v = CValue::Ref(id);
-                }
-            }
-        }
-    }
-}
-
-/// One empty map of static fields for all views: no allocation per view.
-fn empty_statics() -> Arc<CStatics> {
-    static NONE: std::sync::OnceLock<Arc<CStatics>> = std::sync::OnceLock::new();
-    Arc::clone(NONE.get_or_init(Arc::default))
-}
-
-fn empty_frame() -> CFrame {
-    CFrame {
-        class: "".into(),
-        method: "".into(),
-        desc: "".into(),
-        pc: 0,
-        locals: vec![],
-        stack: vec![],
-    }
-}
-
-impl ConcreteRun for Trace {
-    fn len(&self) -> usize {
-        Trace::len(self)
-    }
-    fn step(&self, i: usize) -> Cow<'_, Step> {
-        Cow::Owned(Trace::step(self, i))
-    }
-    fn top_frame(&self, i: usize) -> Cow<'_, CFrame> {
-        Cow::Owned(Trace::top_frame(self, i))
-    }
-    fn site(&self, i: usize) -> Option<(u32, u32)> {
-        Some(Trace::site(self, i))
-    }
-    fn depth(&self, i: usize) -> usize {
-        Trace::depth(self, i)
-    }
-    fn top_step(&self, i: usize, k: usize) -> Cow<'_, Step> {
-        Cow::Owned(Trace::top_step(self, i, k))
-    }
-    fn view(&self, i: usize, k: usize, prev: Option<(usize, &StepView)>) -> StepView {
-        let mut v = match prev {
-            Some((_, p)) => p.clone(),
-            None => StepView::default(),
-        };
-        self.view_into(i, k, prev.map(|(j, _)| j), &mut v);
-        v
-    }
-    fn view_into(&self, i: usize, k: usize, prev: Option<usize>, v: &mut StepView) {
-        let objs = Trace::view_into(self, i, k, prev, v);
-        // objects under construction are rare: only then find which ones have an identity
-        if !objs.is_empty() {
-            let uninit = (0u32..).zip(objs).collect();
-            constructed(&mut v.frames, &uninit);
-        }
-    }
-    fn top_frame_in<'a>(&'a self, i: usize, scratch: &'a mut Vec<CFrame>) -> &'a CFrame {
-        // a step has a frame
-        let _ = self.top_frames_into(i, 1, scratch);
-        &scratch[0]
-    }
-    fn end(&self) -> &TraceEnd {
-        &self.end
-    }
-}
-
-/// A run with every step materialised (tests, benchmarks, hand-written runs).
-#[derive(Clone, Debug)]
-pub struct Recorded {
-    pub steps: Vec<Step>,
-    pub end: TraceEnd,
-}
-
-impl Recorded {
-    pub fn of(trace: &Trace) -> Recorded {
-        Recorded {
-            steps: trace.steps().collect(),
-            end: trace.end.clone(),
-        }
-    }
-}
-
-impl ConcreteRun for Recorded {
-    fn len(&self) -> usize {
-        self.steps.len()
-    }
-    fn step(&self, i: usize) -> Cow<'_, Step> {
-        Cow::Borrowed(&self.steps[i])
-    }
-    fn view_into(&self, i: usize, k: usize, _prev: Option<usize>, v: &mut StepView) {
-        let s = &self.steps[i];
-        let frames = &s.frames[..s.frames.len().min(k)];
-        // `clone_from` keeps the room of the frames and their vectors
-        v.frames.truncate(frames.len());
-        let n = v.frames.len();
-        for (mine, theirs) in v.frames.iter_mut().zip(frames) {
-            mine.clone_from(theirs);
-        }
-        v.frames.extend_from_slice(&frames[n..]);
-        constructed(&mut v.frames, &s.uninit);
-        if !v.objects.is_heap(&s.heap) {
-            v.objects = Objects::from(Arc::clone(&s.heap));
-        }
-        v.statics = if s.statics.is_empty() {
-            empty_statics()
-        } else {
-            Arc::new(s.statics.clone())
-        };
-        v.heap_key = None;
-    }
-    fn top_frame_in<'a>(&'a self, i: usize, _scratch: &'a mut Vec<CFrame>) -> &'a CFrame {
-        &self.steps[i].frames[0]
-    }
-    fn end(&self) -> &TraceEnd {
-        &self.end
-    }
-}
 
 /// One node that did not take the concrete state, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -275,8 +69,14 @@ pub struct Stuck {
 /// The result of matching one trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Matched {
-    /// The run is a path of the graph; `path` is one node per entered (node, step), in order.
-    Path { path: Vec<NodeId>, checked: usize },
+    /// The run is a path of the graph; `path` is one node per entered (node, step), in order;
+    /// `unbound` label evaluations were left out for references the run had not bound
+    /// ([`super::labels`]).
+    Path {
+        path: Vec<NodeId>,
+        checked: usize,
+        unbound: usize,
+    },
     /// No path of the graph covers the run.
     Stuck(Stuck),
 }
@@ -326,6 +126,8 @@ struct RunMemo {
     /// Witnesses no longer held, to be refilled ([`RunMemo::recycle`]): a loop then builds
     /// the witness of each step without an allocation.
     spare: Vec<Rc<Witness>>,
+    /// Label evaluations left out for references the run had not bound.
+    unbound: usize,
 }
 
 /// A node, a heap id and object witnesses on which the node's heap predicates held.
@@ -354,6 +156,7 @@ impl RunMemo {
             shape_buf: Vec::new(),
             reach: RegionMemo::default(),
             spare: Vec::new(),
+            unbound: 0,
         }
     }
 
@@ -429,7 +232,8 @@ pub struct Matcher<'g> {
     out: Vec<Vec<usize>>,
     prog: &'g Program,
     types: &'g (dyn Subtyping + Sync),
-    sem: IntSemantics,
+    /// The labels of every edge, resolved once.
+    labels: Evaluator<'g>,
     /// Per node: it has a `call` edge of an abstracted call (its `return` edges continue the
     /// caller once the callee's path ends).
     calls_abstractly: Vec<bool>,
@@ -461,12 +265,12 @@ struct CallCtx {
     witness: Rc<Witness>,
 }
 
-/// Whether `e` is the `call` edge of an abstracted call (label `abstract call of M`).
+/// Whether `e` is the `call` edge of an abstracted call ([`Label::AbstractCall`]).
 fn is_abstract_call(e: &jtg_engine::graph::Edge) -> bool {
     e.kind == EdgeKind::Call
         && e.labels
             .iter()
-            .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of ")))
+            .any(|l| matches!(l, Label::AbstractCall { .. }))
 }
 
 /// The objects and static fields of the run's last step (those of its program end: the last
@@ -504,7 +308,7 @@ impl<'g> Matcher<'g> {
             out,
             prog,
             types: prog,
-            sem,
+            labels: Evaluator::new(graph, prog, sem),
             calls_abstractly,
             index: graph
                 .nodes
@@ -513,6 +317,12 @@ impl<'g> Matcher<'g> {
                 .collect(),
             shape_memo: true,
         }
+    }
+
+    /// The first error of the graph's labels (a reference in neither state, a label on an
+    /// edge that cannot carry it, …), naming its edge: such a graph is refused before any run.
+    pub fn label_error(&self) -> Option<&str> {
+        self.labels.plan().first_error()
     }
 
     /// The same matcher walking every step from the roots (no [`RunMemo::shapes`]): what the
@@ -899,7 +709,11 @@ impl<'g> Matcher<'g> {
                     cur = parent;
                 }
                 path.reverse();
-                return Matched::Path { path, checked };
+                return Matched::Path {
+                    path,
+                    checked,
+                    unbound: memo.unbound,
+                };
             }
             if it.ctx != 0 && self.graph.nodes[it.node].is_end() {
                 // the callee's path is through: the caller goes on at a target of one of the
@@ -907,6 +721,7 @@ impl<'g> Matcher<'g> {
                 let c = &ctxs[it.ctx];
                 let (caller, parent, cw) = (c.caller, c.parent, Rc::clone(&c.witness));
                 let pdepth = ctxs[parent].depth;
+                let end_state = &self.graph.nodes[it.node].state;
                 for &k in self.out[caller].iter().rev() {
                     let e = &self.graph.edges[k];
                     if e.kind != EdgeKind::Return {
@@ -915,16 +730,17 @@ impl<'g> Matcher<'g> {
                     let r = self
                         .witness(run, &mut memo, e.to, it.step, pdepth, parent != 0)
                         .map_err(|f| f.to_string())
-                        // return edges carry no type labels: no source step heap is needed
                         .and_then(|w2| {
-                            self.labels_hold(
-                                &e.labels,
-                                &cw,
-                                Some(&w2),
-                                (run, usize::MAX),
-                                memo.explain,
-                            )
-                            .map(|()| w2)
+                            let ends = Ends {
+                                src: &cw,
+                                dst: Some(&w2),
+                                run,
+                                step: it.step,
+                                callee_end: Some((end_state, &w)),
+                            };
+                            let ev = self.labels.holds(k, Phase::All, &ends, memo.explain)?;
+                            memo.unbound += ev.unbound;
+                            Ok(w2)
                         });
                     match r {
                         Err(reason) => note(
@@ -992,21 +808,25 @@ impl<'g> Matcher<'g> {
                     match self.witness(run, &mut memo, e.to, next, depth, in_call) {
                         Err(f) => note(explain, &mut stuck, next, e.to, via, || f.to_string()),
                         Ok(w2) => {
-                            match self.labels_hold(
-                                &e.labels,
-                                &w,
-                                Some(&w2),
-                                (run, it.step),
-                                memo.explain,
-                            ) {
+                            let ends = Ends {
+                                src: &w,
+                                dst: Some(&w2),
+                                run,
+                                step: it.step,
+                                callee_end: None,
+                            };
+                            match self.labels.holds(k, Phase::All, &ends, memo.explain) {
                                 Err(why) => note(explain, &mut stuck, next, e.to, via, || why),
-                                Ok(()) => todo.push(Item {
-                                    node: e.to,
-                                    step: next,
-                                    witness: Some(w2),
-                                    parent: Some(me),
-                                    ctx,
-                                }),
+                                Ok(ev) => {
+                                    memo.unbound += ev.unbound;
+                                    todo.push(Item {
+                                        node: e.to,
+                                        step: next,
+                                        witness: Some(w2),
+                                        parent: Some(me),
+                                        ctx,
+                                    })
+                                }
                             }
                         }
                     }
@@ -1014,22 +834,45 @@ impl<'g> Matcher<'g> {
                     // the target's witness now, not when it is popped: a candidate that does
                     // not take the state is never pending (then nothing is pending for most
                     // of a run, see `alone_at`)
+                    // labels over the source first: a split's relation decides its case before
+                    // the target's witness is built
                     let via = Some((e.from, e.kind));
-                    if let Err(why) =
-                        self.labels_hold(&e.labels, &w, None, (run, it.step), memo.explain)
+                    let mut ends = Ends {
+                        src: &w,
+                        dst: None,
+                        run,
+                        step: it.step,
+                        callee_end: None,
+                    };
+                    let before = match self.labels.holds(k, Phase::SourceOnly, &ends, memo.explain)
                     {
-                        note(explain, &mut stuck, it.step, e.to, via, || why);
-                        continue;
-                    }
+                        Ok(ev) => ev,
+                        Err(why) => {
+                            note(explain, &mut stuck, it.step, e.to, via, || why);
+                            continue;
+                        }
+                    };
                     match self.witness(run, &mut memo, e.to, it.step, depth, it.ctx != 0) {
                         Err(f) => note(explain, &mut stuck, it.step, e.to, via, || f.to_string()),
-                        Ok(w2) => todo.push(Item {
-                            node: e.to,
-                            step: it.step,
-                            witness: Some(w2),
-                            parent: Some(me),
-                            ctx: it.ctx,
-                        }),
+                        Ok(w2) => {
+                            ends.dst = Some(&w2);
+                            match self
+                                .labels
+                                .holds(k, Phase::TargetNeeded, &ends, memo.explain)
+                            {
+                                Err(why) => note(explain, &mut stuck, it.step, e.to, via, || why),
+                                Ok(after) => {
+                                    memo.unbound += before.unbound + after.unbound;
+                                    todo.push(Item {
+                                        node: e.to,
+                                        step: it.step,
+                                        witness: Some(w2),
+                                        parent: Some(me),
+                                        ctx: it.ctx,
+                                    })
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -1045,136 +888,6 @@ impl<'g> Matcher<'g> {
             .find(|e| e.to == to)
             .map_or(EdgeKind::Refine, |e| e.kind)
     }
-
-    /// Checks edge labels: operands under `src`, arithmetic results under `dst` (step edges),
-    /// runtime types in the heap of the run's source `step`.
-    /// A label mentioning a reference the witness does not bind is not checkable and passes.
-    fn labels_hold(
-        &self,
-        labels: &[Label],
-        src: &Witness,
-        dst: Option<&Witness>,
-        (run, step): (&dyn ConcreteRun, usize),
-        explain: bool,
-    ) -> Result<(), String> {
-        let why = |reason: &dyn Fn() -> String| if explain { reason() } else { String::new() };
-        for l in labels {
-            match l {
-                Label::Type { r, ty, holds } => {
-                    // the source step's heap, decoded only for the labels that need it
-                    let (Some(CValue::Ref(id)), true) = (src.get(*r), step < run.len()) else {
-                        continue;
-                    };
-                    let Some(class) = run.step(step).heap.get(&id).map(runtime_type) else {
-                        continue;
-                    };
-                    if self.types.is_subtype(&class, ty) != *holds {
-                        return Err(why(&|| {
-                            format!(
-                                "label `{l}` does not hold: the run's object is a {}",
-                                class.replace('/', ".")
-                            )
-                        }));
-                    }
-                }
-                Label::Rel { a, cond, b } => {
-                    let (Some(x), Some(y)) = (value(src, a), value(src, b)) else {
-                        continue;
-                    };
-                    if !cond_holds(*cond, x, y) {
-                        return Err(why(&|| {
-                            format!(
-                                "label `{l}` does not hold: the run has {x} {} {y}",
-                                cond.symbol()
-                            )
-                        }));
-                    }
-                }
-                Label::Arith { res, op, a, b } => {
-                    let Some(dst) = dst else { continue };
-                    // the result's kind says whether the operation is on ints or longs
-                    let (r, wrap): (i128, fn(i128) -> i128) = match dst.get(*res) {
-                        Some(CValue::Int(r)) => (i128::from(r), wrap32),
-                        Some(CValue::Long(r)) => (i128::from(r), wrap64),
-                        _ => continue,
-                    };
-                    let Some(x) = value(src, a) else {
-                        continue;
-                    };
-                    let y = match b {
-                        Some(b) => match value(src, b) {
-                            Some(y) => Some(y),
-                            None => continue,
-                        },
-                        None => None,
-                    };
-                    let Some(exact) = exact(*op, x, y) else {
-                        return Err(why(&|| {
-                            format!("label `{l}`: the operation is undefined on the run's values ({x}, {y:?})")
-                        }));
-                    };
-                    let want = match self.sem {
-                        IntSemantics::Unbounded => exact,
-                        IntSemantics::Java => wrap(exact),
-                    };
-                    if r != want {
-                        return Err(why(&|| {
-                            format!(
-                                "label `{l}` does not hold: the run computed {r} from {x}{}",
-                                y.map_or_else(String::new, |y| format!(" and {y}"))
-                            )
-                        }));
-                    }
-                }
-                Label::Note(_) => {}
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The runtime type of a concrete object as an internal name (`[I` for an `int[]`).
-fn runtime_type(o: &CObject) -> String {
-    match o {
-        CObject::Instance { class, .. } => class.clone(),
-        CObject::Array { elem, .. } => format!("[{elem}"),
-        CObject::Str { .. } => "java/lang/String".into(),
-    }
-}
-
-fn value(w: &Witness, o: &Operand) -> Option<i128> {
-    match o {
-        Operand::Lit(v) => Some(*v),
-        Operand::Ref(r) => match w.get(*r)? {
-            CValue::Int(x) => Some(i128::from(x)),
-            CValue::Long(x) => Some(i128::from(x)),
-            _ => None,
-        },
-    }
-}
-
-fn cond_holds(c: Cond, x: i128, y: i128) -> bool {
-    match c {
-        Cond::Eq => x == y,
-        Cond::Ne => x != y,
-        Cond::Lt => x < y,
-        Cond::Ge => x >= y,
-        Cond::Gt => x > y,
-        Cond::Le => x <= y,
-    }
-}
-
-/// The mathematical value of `x op y` (division truncating toward zero, as Java does).
-fn exact(op: ArithOp, x: i128, y: Option<i128>) -> Option<i128> {
-    Some(match (op, y) {
-        (ArithOp::Neg, _) => -x,
-        (ArithOp::Add, Some(y)) => x + y,
-        (ArithOp::Sub, Some(y)) => x - y,
-        (ArithOp::Mul, Some(y)) => x.checked_mul(y)?,
-        (ArithOp::Div, Some(y)) => x.checked_div(y)?,
-        (ArithOp::Rem, Some(y)) => x.checked_rem(y)?,
-        _ => return None,
-    })
 }
 
 /// The first step whose instruction overflows 32 bits (`iadd`, `isub`, `imul`, `idiv`, `ineg`,

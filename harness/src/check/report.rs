@@ -172,6 +172,7 @@ pub fn summary_json(
         "violations": s.violations,
         "outside_model": s.outside_model,
         "cut": s.cut,
+        "unbound_labels": s.unbound_labels,
         "nodes": graph_nodes,
         "node_coverage": s.node_coverage(),
         "uncovered_nodes": s.covered.iter().enumerate().filter(|(_, c)| !**c).map(|(k, _)| k).collect::<Vec<_>>(),

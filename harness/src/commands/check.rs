@@ -90,8 +90,9 @@ pub fn graph_for(
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read graph {}", path.display()))?;
+            // a graph that cannot be read is bad input (exit code 2)
             let g = json::read(&text, prog)
-                .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
+                .map_err(|e| jtg_jvm::JvmError::BadInput(format!("{}: {e}", path.display())))?;
             if g.method != *m {
                 anyhow::bail!(EngineError::StartState(format!(
                     "{} is a graph of {}, not of {m}",
@@ -160,6 +161,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let start = graph.nodes[graph.start].state.clone();
     let target = Target::new(&prog, m.clone(), entries(&a.classpath))?;
     let matcher = Matcher::new(&graph, &prog, sem);
+    // a label naming a reference in neither state (…) is an error of the graph, not a pass
+    if let Some(e) = matcher.label_error() {
+        anyhow::bail!(jtg_jvm::JvmError::BadInput(format!(
+            "the graph's labels: {e}"
+        )));
+    }
     let ctx = TextContext::for_method(m.clone(), &prog);
     let cfg = GenConfig {
         seed: a.seed,
@@ -444,6 +451,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
             for r in &reports {
                 out.push_str(&r.text());
                 out.push('\n');
+            }
+            if summary.unbound_labels > 0 {
+                out.push_str(&format!(
+                    "{} label evaluations left out: the run had not bound a reference they name (e.g. a static field not accessed yet)\n",
+                    summary.unbound_labels
+                ));
             }
             out.push_str(&format!(
                 "{m}: {} traces, {} steps, {} violations, {} outside the model, {} cut; node coverage {:.1}% ({} of {} nodes)\n",

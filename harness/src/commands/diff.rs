@@ -67,7 +67,7 @@ fn picture(g: &JsonGraph) -> Picture {
                 from: e.from,
                 to: e.to,
                 kind: EdgeKind::parse(&e.kind).unwrap_or(EdgeKind::Eval),
-                labels: e.labels.clone(),
+                labels: e.labels.iter().map(ToString::to_string).collect(),
             })
             .collect(),
     }

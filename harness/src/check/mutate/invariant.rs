@@ -751,7 +751,7 @@ pub(super) fn adjacency(g: &Graph) -> (Vec<Vec<usize>>, Vec<bool>) {
         abstract_caller[e.from] |= e.kind == EdgeKind::Call
             && e.labels
                 .iter()
-                .any(|l| matches!(l, Label::Note(n) if n.starts_with("abstract call of ")));
+                .any(|l| matches!(l, Label::AbstractCall { .. }));
     }
     (out, abstract_caller)
 }

@@ -1,0 +1,253 @@
+//! Edge labels: what an edge computed, checked or decided, as typed values.
+//!
+//! | label | text | where it stands | meaning |
+//! |---|---|---|---|
+//! | [`Label::Arith`] | `i3 = i1 - 1`, `i5 = -i2` | eval | the result (a reference of the target) is the operation on the operands (of the source); 32/64-bit under `--ints java` as the result's kind says |
+//! | [`Label::Rel`] | `i4 ≤ 0`, `i1 ≠ i2` | eval, split, refine | the relation held on the source state |
+//! | [`Label::RefEq`] | `o1 = null`, `o7 = o6`, `o7 ≠ o6` | refine | the two references are one object (or both null) / are not one object |
+//! | [`Label::Exists`] | `o1 exists` | refine | the reference is an object (not null) |
+//! | [`Label::Type`] | `o3 instanceof a.B`, `o3 !instanceof a.B` | refine | the object's runtime class is (not) a subtype of the type |
+//! | [`Label::AbstractCall`] | `abstract call of M` | call | the call of `M` is not inlined: the edge enters `M`'s method graph |
+//! | [`Label::Returned`] | `return from M` | return | the abstracted call of `M` returned normally |
+//! | [`Label::Thrown`] | `a.E thrown by M` | return | the abstracted call of `M` was left by an exception of class `a.E` |
+//! | [`Label::FilledStatics`] | `filled static fields a.B.x, a.C.y` | refine | the target knows these static fields too, with their first-access values |
+//!
+//! Where references are read ([`Label::side`]): an edge that executes an instruction (eval,
+//! call, return) reads operands in its source and an assignment's result in its target; an edge
+//! that executes nothing (refine, split, instance) has one concrete state at both ends, so each
+//! reference is read in whichever end has it (a refinement renames: `o1 = o5` names `o1` of
+//! the source and the fresh `o5` of the target).
+
+use crate::class::Cond;
+use crate::state::{ArithOp, MethodId, Ref, State, StaticField};
+use std::fmt;
+
+/// An integer operand: a reference or a literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Operand {
+    Ref(Ref),
+    Lit(i128),
+}
+
+impl Operand {
+    /// The operand for reference `r` of `state`: its literal when it has one.
+    pub fn of(state: &State, r: Ref) -> Operand {
+        match state.integral(r).and_then(|i| i.as_literal()) {
+            Some(v) => Operand::Lit(v),
+            None => Operand::Ref(r),
+        }
+    }
+    pub fn as_ref(self) -> Option<Ref> {
+        match self {
+            Operand::Ref(r) => Some(r),
+            Operand::Lit(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operand::Ref(r) => write!(f, "{r}"),
+            Operand::Lit(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Label {
+    /// `res = a op b`, or `res = -a` (`op` [`ArithOp::Neg`], `b` `None`; every other `op` has
+    /// a `b`: see [`Label::well_formed`]).
+    Arith {
+        res: Ref,
+        op: ArithOp,
+        a: Operand,
+        b: Option<Operand>,
+    },
+    /// `a cond b` between integers, a relation that held when the edge was taken.
+    Rel { a: Operand, cond: Cond, b: Operand },
+    /// `r = p` (`equal`) or `r ≠ p` between object references; `p` may be `null`. `r = p`
+    /// holds iff both are one object or both are null; `r ≠ p` iff they are not one object
+    /// (two nulls are no object, so both hold there: the engine's equality refinement keeps
+    /// such a state in both successors).
+    RefEq { r: Ref, p: Ref, equal: bool },
+    /// `r exists`: `r` is an object (existence refinement, spec §5.3 step 1).
+    Exists { r: Ref },
+    /// `r instanceof T` / `r !instanceof T`: the outcome of a type refinement (spec §5.3,
+    /// step 2) for `instanceof`/`checkcast` on an object whose static type is too wide to
+    /// enumerate its subtypes (`java.lang.Object`). `ty` is an internal name (`a/b/C`).
+    Type { r: Ref, ty: String, holds: bool },
+    /// The `call` edge of an abstracted call: into the method graph of `callee`.
+    AbstractCall { callee: MethodId },
+    /// A `return` edge of an abstracted call: `callee` returned normally.
+    Returned { callee: MethodId },
+    /// A `return` edge of an abstracted call: `callee` was left by an exception of exactly
+    /// class `class` (an internal name).
+    Thrown { class: String, callee: MethodId },
+    /// The target state knows these static fields too (first-access values), which the
+    /// source did not: how a merge gets two states that know the same statics.
+    FilledStatics { fields: Vec<StaticField> },
+}
+
+/// Which end of an edge a reference of a label is read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Source,
+    Target,
+    /// The edge executes nothing: whichever end has the reference (the source first).
+    Either,
+}
+
+impl Label {
+    /// Every reference the label names (no `null`) and where it is read on an edge that
+    /// executes an instruction (`step`) or not.
+    pub fn reads(&self, step: bool) -> Vec<(Ref, Side)> {
+        let operand = if step { Side::Source } else { Side::Either };
+        let mut out = Vec::new();
+        let mut push = |r: Ref, side: Side| {
+            if !r.is_null() {
+                out.push((r, side));
+            }
+        };
+        match self {
+            Label::Arith { res, a, b, .. } => {
+                push(*res, if step { Side::Target } else { Side::Either });
+                for o in std::iter::once(a).chain(b) {
+                    if let Operand::Ref(r) = o {
+                        push(*r, operand);
+                    }
+                }
+            }
+            Label::Rel { a, b, .. } => {
+                for o in [a, b] {
+                    if let Operand::Ref(r) = o {
+                        push(*r, operand);
+                    }
+                }
+            }
+            Label::RefEq { r, p, .. } => {
+                push(*r, operand);
+                push(*p, operand);
+            }
+            Label::Exists { r } | Label::Type { r, .. } => push(*r, operand),
+            Label::AbstractCall { .. }
+            | Label::Returned { .. }
+            | Label::Thrown { .. }
+            | Label::FilledStatics { .. } => {}
+        }
+        out
+    }
+
+    /// Whether the parts fit together: an assignment's result and operands are integer
+    /// references (or literals), negation has one operand and every other operation two; the
+    /// references of a reference label are object references (`p` may be `null`, `r` is not),
+    /// and not one reference twice; names are not empty.
+    pub fn well_formed(&self) -> Result<(), String> {
+        let int = |o: &Operand| match o {
+            Operand::Ref(r) if !r.is_int() => Err(format!("{r} is not an integer reference")),
+            _ => Ok(()),
+        };
+        match self {
+            Label::Arith { res, op, a, b } => {
+                if !res.is_int() {
+                    return Err(format!("the result {res} is not an integer reference"));
+                }
+                int(a)?;
+                match (op, b) {
+                    (ArithOp::Neg, None) => Ok(()),
+                    (ArithOp::Neg, Some(_)) => Err("negation has one operand".into()),
+                    (_, None) => Err(format!("`{}` needs two operands", op.symbol())),
+                    (_, Some(b)) => int(b),
+                }
+            }
+            Label::Rel { a, b, .. } => int(a).and_then(|()| int(b)),
+            Label::RefEq { r, p, .. } => {
+                if !r.is_obj() {
+                    Err(format!("{r} is not an object reference"))
+                } else if !(p.is_obj() || p.is_null()) {
+                    Err(format!("{p} is not an object reference"))
+                } else if r == p {
+                    Err(format!("{r} is compared with itself"))
+                } else {
+                    Ok(())
+                }
+            }
+            Label::Exists { r } | Label::Type { r, .. } if !r.is_obj() => {
+                Err(format!("{r} is not an object reference"))
+            }
+            Label::Type { ty, .. } if !valid_type(ty) => Err(format!("bad type name `{ty}`")),
+            Label::Thrown { class, .. } if !valid_class(class) => {
+                Err(format!("bad class name `{class}`"))
+            }
+            Label::FilledStatics { fields } if fields.is_empty() => {
+                Err("no static field is named".into())
+            }
+            Label::FilledStatics { fields } => match fields
+                .iter()
+                .find(|(c, f)| !valid_class(c) || f.is_empty() || f.contains(['.', ',', ' ']))
+            {
+                Some((c, f)) => Err(format!("bad static field `{c}.{f}`")),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+}
+
+/// An internal class name as labels print and read it back (dots become slashes).
+pub(super) fn valid_class(c: &str) -> bool {
+    !c.is_empty()
+        && !c.starts_with('[')
+        && !c.contains(['.', ' ', ','])
+        && c.split('/').all(|p| !p.is_empty())
+}
+
+/// A class or array type name (`[I`, `[La/B;`) as a type label carries it.
+pub(super) fn valid_type(t: &str) -> bool {
+    match t.strip_prefix('[') {
+        Some(rest) => !rest.is_empty() && !rest.contains([' ', '.']),
+        None => valid_class(t),
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Label::Arith {
+                res,
+                op: ArithOp::Neg,
+                a,
+                ..
+            } => write!(f, "{res} = -{a}"),
+            Label::Arith { res, op, a, b } => match b {
+                Some(b) => write!(f, "{res} = {a} {} {b}", op.symbol()),
+                // not well-formed; printed so that it cannot be read back
+                None => write!(f, "{res} = {a} {}", op.symbol()),
+            },
+            Label::Rel { a, cond, b } => write!(f, "{a} {} {b}", cond.symbol()),
+            Label::RefEq { r, p, equal } => {
+                write!(f, "{r} {} {p}", if *equal { "=" } else { "≠" })
+            }
+            Label::Exists { r } => write!(f, "{r} exists"),
+            Label::Type { r, ty, holds } => {
+                let kw = if *holds { "instanceof" } else { "!instanceof" };
+                write!(f, "{r} {kw} {}", ty.replace('/', "."))
+            }
+            Label::AbstractCall { callee } => write!(f, "abstract call of {callee}"),
+            Label::Returned { callee } => write!(f, "return from {callee}"),
+            Label::Thrown { class, callee } => {
+                write!(f, "{} thrown by {callee}", class.replace('/', "."))
+            }
+            Label::FilledStatics { fields } => {
+                f.write_str("filled static fields ")?;
+                for (k, (c, name)) in fields.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}.{name}", c.replace('/', "."))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
