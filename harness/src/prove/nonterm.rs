@@ -201,7 +201,7 @@ fn write_witness(cfg: &ProveConfig, m: &MethodId, text: &str) -> Result<String> 
 
 fn replay(cfg: &ProveConfig, m: &MethodId, file: &str) -> String {
     format!(
-        "jtg trace {} {} --input {file} --max-steps {}",
+        "jtg trace {} '{}' --input {file} --max-steps {}",
         cfg.classpath,
         format_args!("{}.{}{}", m.class.replace('/', "."), m.name, m.desc),
         cfg.max_steps
