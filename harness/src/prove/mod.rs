@@ -35,6 +35,11 @@ pub struct ProveConfig {
     pub timeout: Duration,
     pub witness_out: Option<PathBuf>,
     pub break_certificate: Option<BreakKind>,
+    /// ITSs with more rules, or a location with more variables, are not given to the prover.
+    pub max_rules: usize,
+    pub max_arity: usize,
+    /// Graphs with more nodes are not encoded.
+    pub max_graph: usize,
 }
 
 impl Default for ProveConfig {
@@ -48,9 +53,12 @@ impl Default for ProveConfig {
             max_steps: 100_000,
             nonterm_inputs: 20,
             max_size: 6,
-            timeout: Duration::from_secs(5),
+            timeout: Duration::from_secs(3),
             witness_out: None,
             break_certificate: None,
+            max_rules: 400,
+            max_arity: 40,
+            max_graph: 3000,
         }
     }
 }
@@ -135,6 +143,11 @@ pub fn run(
     graph: &Graph,
     cfg: &ProveConfig,
 ) -> anyhow::Result<ProveReport> {
+    if graph.nodes.len() > cfg.max_graph {
+        // encoding time grows with the graph (an instance check per refinement edge); such
+        // graphs are MAYBE unless a run of theirs repeats its state
+        return too_large_graph(prog, m, graph, cfg);
+    }
     let t = Instant::now();
     let enc = encode(graph, prog, &EncodeOptions { ints: cfg.ints })?;
     let encode_ms = ms(t.elapsed());
@@ -143,7 +156,26 @@ pub fn run(
         timeout: cfg.timeout,
         ..Options::default()
     };
-    let mut proof = prove(&enc.its, &opts);
+    // the dense exact simplex does not scale to the largest ITSs (docs/proving.md): those are
+    // MAYBE without a proof attempt rather than a run out of memory
+    let arity = enc.its.locations().iter().map(|l| l.arity()).max().unwrap_or(0);
+    let too_large = enc.its.rules().len() > cfg.max_rules || arity > cfg.max_arity;
+    let mut proof = if too_large {
+        jtg_prove::Proof {
+            verdict: jtg_prove::Verdict::Maybe,
+            certificate: Certificate::Unproven { rule_sets: vec![] },
+            times: Default::default(),
+            lp: Default::default(),
+            notes: vec![format!(
+                "ITS too large to prove: {} rules, a location with {arity} variables (limits {}, {})",
+                enc.its.rules().len(),
+                cfg.max_rules,
+                cfg.max_arity
+            )],
+        }
+    } else {
+        prove(&enc.its, &opts)
+    };
     let prove_ms = ms(t.elapsed());
     let mut report = ProveReport {
         method: m.to_string(),
@@ -277,4 +309,48 @@ fn cyclic_sccs(its: &jtg_prove::Its) -> usize {
         .iter()
         .filter(|c| c.len() > 1 || edges.iter().any(|&(a, b)| a == b && a == c[0]))
         .count()
+}
+
+/// The report of a graph too large to encode: MAYBE, or NO by a repeated state.
+fn too_large_graph(
+    prog: &Program,
+    m: &MethodId,
+    graph: &Graph,
+    cfg: &ProveConfig,
+) -> anyhow::Result<ProveReport> {
+    let t = Instant::now();
+    let mut report = ProveReport {
+        method: m.to_string(),
+        verdict: "MAYBE".into(),
+        certificate: "none".into(),
+        ranking: Vec::new(),
+        witness: None,
+        its_locations: 0,
+        its_rules: 0,
+        sccs: 0,
+        encode_ms: 0.0,
+        prove_ms: 0.0,
+        nonterm_ms: 0.0,
+        check_ms: 0.0,
+        notes: vec![format!(
+            "graph of {} nodes not encoded (limit {})",
+            graph.nodes.len(),
+            cfg.max_graph
+        )],
+        checked_runs: 0,
+        checked_transitions: 0,
+        skipped_transitions: 0,
+        violations: Vec::new(),
+    };
+    match nonterm::repeated_state(prog, m, graph, cfg) {
+        Ok(Some(w)) => {
+            report.verdict = "NO".into();
+            report.certificate = "repeated_state".into();
+            report.witness = Some(w);
+        }
+        Ok(None) => {}
+        Err(e) => report.notes.push(format!("state repetition search: {e}")),
+    }
+    report.nonterm_ms = ms(t.elapsed());
+    Ok(report)
 }
