@@ -610,7 +610,11 @@ impl<'g> Matcher<'g> {
     /// The path of `run` (as [`Matcher::first_pass`] finds it) with the witness of every
     /// entry, and the step each entry is at: what the prover's cross-check maps onto ITS
     /// transitions. `None` if the run is no path of the graph (then [`Matcher::run`] says why).
-    pub fn path_with_witnesses(&self, run: &dyn ConcreteRun, extent: Extent) -> Option<Vec<PathEntry>> {
+    pub fn path_with_witnesses(
+        &self,
+        run: &dyn ConcreteRun,
+        extent: Extent,
+    ) -> Option<Vec<PathEntry>> {
         let mut kept = Vec::new();
         match self.search(run, extent, false, Some(&mut kept)) {
             Matched::Path { path, .. } => {

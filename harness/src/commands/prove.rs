@@ -59,9 +59,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ints: a.ints.into(),
         max_nodes: a.max_nodes,
     };
-    let graph = build_graph(&prog, &m, start, &opts).map_err(|f| {
-        anyhow::Error::new(f.error).context(format!("graph of {m} incomplete"))
-    })?;
+    let graph = build_graph(&prog, &m, start, &opts)
+        .map_err(|f| anyhow::Error::new(f.error).context(format!("graph of {m} incomplete")))?;
     let cfg = ProveConfig {
         classpath: a.classpath.clone(),
         start_file: a.start.clone(),

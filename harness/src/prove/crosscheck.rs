@@ -15,7 +15,9 @@ use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{Graph, Program};
 use jtg_jvm::{CObject, CValue, TraceEnd};
 use jtg_prove::from_graph::{Encoding, Quantity};
-use jtg_prove::{check_transition, BigInt, Certificate, LinExpr, Proof, RuleId, TerminationCertificate};
+use jtg_prove::{
+    check_transition, BigInt, Certificate, LinExpr, Proof, RuleId, TerminationCertificate,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One transition of an ITS run read off a concrete run.
@@ -55,10 +57,12 @@ pub fn concrete_size(run: &dyn ConcreteRun, step: usize, v: CValue) -> Option<Bi
                     _ => None,
                 }))
             }
-            Some(CObject::Array { elems, .. }) => todo.extend(elems.iter().filter_map(|f| match f {
-                CValue::Ref(r) => Some(*r),
-                _ => None,
-            })),
+            Some(CObject::Array { elems, .. }) => {
+                todo.extend(elems.iter().filter_map(|f| match f {
+                    CValue::Ref(r) => Some(*r),
+                    _ => None,
+                }))
+            }
             Some(CObject::Str { .. }) => {}
             None => return None,
         }
@@ -296,7 +300,12 @@ pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind)
         }
         BreakKind::Rank => {
             if let Certificate::Termination(cert) = &mut proof.certificate {
-                if let Some(level) = cert.sccs.iter_mut().flat_map(|s| s.levels.iter_mut()).next() {
+                if let Some(level) = cert
+                    .sccs
+                    .iter_mut()
+                    .flat_map(|s| s.levels.iter_mut())
+                    .next()
+                {
                     for (_, f) in level.functions.iter_mut() {
                         *f = LinExpr::zero().minus(f);
                     }
@@ -382,7 +391,8 @@ pub fn run(
             let run = Recorded::of(&tr);
             report.checked_runs += 1;
             let mut skipped = 0;
-            let ts = match run_transitions(enc, graph, prog, &matcher, &run, cfg.ints, &mut skipped) {
+            let ts = match run_transitions(enc, graph, prog, &matcher, &run, cfg.ints, &mut skipped)
+            {
                 Ok(ts) => ts,
                 Err(why) => {
                     report.notes.push(format!("case {k}: {why}"));

@@ -158,7 +158,13 @@ pub fn run(
     };
     // the dense exact simplex does not scale to the largest ITSs (docs/proving.md): those are
     // MAYBE without a proof attempt rather than a run out of memory
-    let arity = enc.its.locations().iter().map(|l| l.arity()).max().unwrap_or(0);
+    let arity = enc
+        .its
+        .locations()
+        .iter()
+        .map(|l| l.arity())
+        .max()
+        .unwrap_or(0);
     let too_large = enc.its.rules().len() > cfg.max_rules || arity > cfg.max_arity;
     let mut proof = if too_large {
         jtg_prove::Proof {

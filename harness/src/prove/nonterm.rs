@@ -81,7 +81,11 @@ fn canonical(step: &Step) -> Option<String> {
     let mut out = String::new();
     let mut numbers: HashMap<ObjId, usize> = HashMap::new();
     let mut order: Vec<ObjId> = Vec::new();
-    let val = |v: &CValue, out: &mut String, numbers: &mut HashMap<ObjId, usize>, order: &mut Vec<ObjId>| -> Option<()> {
+    let val = |v: &CValue,
+               out: &mut String,
+               numbers: &mut HashMap<ObjId, usize>,
+               order: &mut Vec<ObjId>|
+     -> Option<()> {
         match v {
             CValue::Int(i) => write!(out, "I{i},").ok(),
             CValue::Long(l) => write!(out, "L{l},").ok(),
@@ -234,7 +238,12 @@ pub fn repeated_state(
     let traces = target.trace_batch(&inputs, steps);
     for (input, tr) in inputs.iter().zip(traces) {
         let Ok(tr) = tr else { continue };
-        if !matches!(tr.end, TraceEnd::Cut { budget: Budget::Steps(_) }) {
+        if !matches!(
+            tr.end,
+            TraceEnd::Cut {
+                budget: Budget::Steps(_)
+            }
+        ) {
             continue;
         }
         if let Some((i, j, k)) = find_repetition(prog, &tr) {
@@ -281,7 +290,8 @@ pub fn confirm_recurrent(
         },
     )
     .map_err(|e| e.to_string())?;
-    let target = Target::new(prog, m.clone(), entries(&cfg.classpath)).map_err(|e| e.to_string())?;
+    let target =
+        Target::new(prog, m.clone(), entries(&cfg.classpath)).map_err(|e| e.to_string())?;
     let head = rs.head(&enc.its);
     let matcher = Matcher::new(graph, prog, cfg.ints);
     let mut last = String::from("no input could be built");
@@ -312,7 +322,12 @@ pub fn confirm_recurrent(
                 continue;
             }
         };
-        if !matches!(tr.end, TraceEnd::Cut { budget: Budget::Steps(_) }) {
+        if !matches!(
+            tr.end,
+            TraceEnd::Cut {
+                budget: Budget::Steps(_)
+            }
+        ) {
             last = format!("the run of case {k} ended within {} steps", cfg.max_steps);
             continue;
         }
@@ -331,11 +346,15 @@ pub fn confirm_recurrent(
             .map(|t| &t.target)
             .collect();
         if visits.len() < 2 {
-            last = format!("the run of case {k} visits the loop head {} times", visits.len());
+            last = format!(
+                "the run of case {k} visits the loop head {} times",
+                visits.len()
+            );
             continue;
         }
         if let Some(out) = visits.iter().find(|v| !in_set(&rs.sets[0], v)) {
-            last = format!("the run of case {k} leaves the recurrent set at the loop head ({out:?})");
+            last =
+                format!("the run of case {k} leaves the recurrent set at the loop head ({out:?})");
             continue;
         }
         let text = gen.print(&input);
@@ -344,7 +363,14 @@ pub fn confirm_recurrent(
         let names = &enc.loc_vars[head.index()];
         let set: Vec<String> = rs.sets[0]
             .iter()
-            .map(|c| c.display_with(&|v| names.get(v.index()).map(|q| q.to_string()).unwrap_or_default()))
+            .map(|c| {
+                c.display_with(&|v| {
+                    names
+                        .get(v.index())
+                        .map(|q| q.to_string())
+                        .unwrap_or_default()
+                })
+            })
             .collect();
         return Ok(NoWitness {
             kind: "recurrent_set".into(),

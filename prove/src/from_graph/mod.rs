@@ -207,7 +207,9 @@ pub fn chain_locations(mut enc: Encoding) -> Result<Encoding, EncodeError> {
                 && !removed[l]
                 && into[l].len() == 1
                 && !out[l].is_empty()
-                && rules[into[l][0]].as_ref().is_some_and(|(r, _)| r.from.index() != l)
+                && rules[into[l][0]]
+                    .as_ref()
+                    .is_some_and(|(r, _)| r.from.index() != l)
         });
         let Some(l) = pick else { break };
         let (a, ao) = rules[into[l][0]].take().expect("live");
@@ -451,7 +453,10 @@ fn eliminate(
     // a temporary that only its own facts constrain is dropped with them when no argument
     // reads it: the facts are satisfiable on their own (every state has an instance)
     let mut kept: Vec<Var> = alive.into_iter().filter(|v| used.contains(v)).collect();
-    let arg_vars: BTreeSet<Var> = args.iter().flat_map(|a| a.vars().collect::<Vec<_>>()).collect();
+    let arg_vars: BTreeSet<Var> = args
+        .iter()
+        .flat_map(|a| a.vars().collect::<Vec<_>>())
+        .collect();
     let mut drop: BTreeSet<Var> = BTreeSet::new();
     for v in &kept {
         if arg_vars.contains(v) {
@@ -481,7 +486,9 @@ pub fn readable(g: &Graph, node: NodeId, q: Quantity, names: &dyn LocalNames) ->
     if let Some(f) = st.top() {
         for (slot, v) in f.locals.iter().enumerate() {
             if *v == Some(r) {
-                holder = names.local_name(&f.method, slot, f.pc).or(Some(format!("local{slot}")));
+                holder = names
+                    .local_name(&f.method, slot, f.pc)
+                    .or(Some(format!("local{slot}")));
                 break;
             }
         }
@@ -492,4 +499,3 @@ pub fn readable(g: &Graph, node: NodeId, q: Quantity, names: &dyn LocalNames) ->
         (q, None) => q.to_string(),
     }
 }
-

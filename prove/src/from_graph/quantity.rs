@@ -139,11 +139,9 @@ fn big(v: i128) -> Q {
 /// The object references held by the fields or elements of `r` (integers excluded).
 pub fn children(s: &State, r: Ref) -> Vec<Ref> {
     match s.value(r) {
-        Some(HeapValue::Object { fields, .. }) => fields
-            .values()
-            .copied()
-            .filter(|c| !c.is_int())
-            .collect(),
+        Some(HeapValue::Object { fields, .. }) => {
+            fields.values().copied().filter(|c| !c.is_int()).collect()
+        }
         Some(HeapValue::Array {
             elems: Some(elems), ..
         }) => elems.iter().copied().filter(|c| !c.is_int()).collect(),
@@ -204,9 +202,9 @@ pub fn may_reach(s: &State, target: Ref) -> BTreeSet<Ref> {
                 continue;
             }
             let reaches = children(s, *r).iter().any(|c| set.contains(c))
-                || set.iter().any(|t| {
-                    s.preds.joins(*r, *t) || s.preds.may_equal(*r, *t)
-                });
+                || set
+                    .iter()
+                    .any(|t| s.preds.joins(*r, *t) || s.preds.may_equal(*r, *t));
             if reaches {
                 set.insert(*r);
                 added = true;

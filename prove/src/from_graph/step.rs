@@ -9,7 +9,9 @@ use crate::q::Q;
 use jtg_engine::class::{Cond, FieldType, Insn};
 use jtg_engine::graph::{Edge, EdgeKind, Label, Operand};
 use jtg_engine::instance_of::is_instance;
-use jtg_engine::state::{ArithOp, HeapValue, IntSemantics, Interval, Ref, State, JAVA_MAX, JAVA_MIN};
+use jtg_engine::state::{
+    ArithOp, HeapValue, IntSemantics, Interval, Ref, State, JAVA_MAX, JAVA_MIN,
+};
 use jtg_engine::Program;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
@@ -147,7 +149,9 @@ fn carry_by_name(src: &Slots<'_>, dst: &Slots<'_>, havoc: &Havoc, out: &mut Vec<
         let r = q.reference();
         let (a, b) = match q {
             Quantity::Int(_) => (src.int(r), dst.int(r)),
-            Quantity::Size(_) if havoc.keeps(r) && src.state.value(r).is_some_and(|v| !v.is_primitive()) => {
+            Quantity::Size(_)
+                if havoc.keeps(r) && src.state.value(r).is_some_and(|v| !v.is_primitive()) =>
+            {
                 (src.size(r), dst.size(r))
             }
             Quantity::Size(_) => continue,
@@ -204,7 +208,13 @@ fn operand_interval(s: &State, o: &Operand) -> Option<Interval> {
 
 /// A label of an executed step: `res = a op b` as an exact update where it is linear (and,
 /// under Java ints, cannot wrap), `a ◦ b` as a guard.
-fn step_label(sem: IntSemantics, l: &Label, src: &Slots<'_>, dst: &Slots<'_>, out: &mut Vec<Constraint>) {
+fn step_label(
+    sem: IntSemantics,
+    l: &Label,
+    src: &Slots<'_>,
+    dst: &Slots<'_>,
+    out: &mut Vec<Constraint>,
+) {
     match l {
         Label::Arith { res, op, a, b } => {
             let Some(r) = dst.int(*res) else { return };
@@ -226,7 +236,8 @@ fn step_label(sem: IntSemantics, l: &Label, src: &Slots<'_>, dst: &Slots<'_>, ou
                 ArithOp::Div | ArithOp::Rem => None,
             };
             let Some(value) = value else { return };
-            if sem == IntSemantics::Java && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref()) {
+            if sem == IntSemantics::Java && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref())
+            {
                 return;
             }
             out.push(Constraint::eq(&r, &value));
