@@ -190,6 +190,34 @@ fn find_repetition(prog: &Program, trace: &Trace) -> Option<(usize, usize, usize
     None
 }
 
+/// Keeps the concrete arrays whose length reference is `len` as long as its new value `n`:
+/// cut, or extended by repeating their elements (an extension the start state does not allow
+/// fails the instance check that follows).
+fn resize_arrays(st: &mut State, len: jtg_engine::state::Ref, n: i128) {
+    let Ok(n) = usize::try_from(n) else { return };
+    for v in st.heap.values_mut() {
+        if let HeapValue::Array {
+            len: l,
+            elems: Some(elems),
+            ..
+        } = v
+        {
+            if *l != len || elems.len() == n {
+                continue;
+            }
+            if elems.len() > n {
+                elems.truncate(n);
+            } else if !elems.is_empty() {
+                let k = elems.len();
+                for i in k..n.min(k + 64) {
+                    let e = elems[i % k];
+                    elems.push(e);
+                }
+            }
+        }
+    }
+}
+
 fn write_witness(cfg: &ProveConfig, m: &MethodId, text: &str) -> Result<String> {
     let path = match &cfg.witness_out {
         Some(p) => p.clone(),
@@ -309,6 +337,7 @@ pub fn confirm_recurrent(
                 if let Some(HeapValue::Int(i) | HeapValue::Long(i)) = input.heap.get_mut(&c) {
                     *i = Interval::literal(v);
                 }
+                resize_arrays(&mut input, c, v);
             }
         }
         if is_instance(&input, start, prog).is_err() {
