@@ -12,6 +12,8 @@ JTG=./target/release/jtg
 OPTS=(--jobs 2 --max-nodes 20000 --max-secs 60 --quiet)
 CHECK=${CHECK:-200}
 if [[ "$CHECK" != 0 ]]; then OPTS+=(--check "$CHECK" --seed 0); fi
+# PROVE=1: termination verdicts too (a verdict column, compared with AProVE's)
+if [[ "${PROVE:-0}" != 0 ]]; then OPTS+=(--prove); fi
 {
   echo "# Termination Competition corpus"
   echo

@@ -40,4 +40,21 @@ if [ $rc -ne 1 ]; then
 fi
 echo "(exit 1: the violation above is the expected result)"
 echo
+echo "== Termination verdicts: YES with ranking functions, NO with a looping input"
+$JTG prove $FIX List.contains --check 200
+$JTG prove $FIX List.get --start java-fixtures/start/List.get.cyclic.state --check 20
+$JTG prove $FIX NonTerm.parity --max-steps 5000
+$JTG prove $FIX NonTerm.walk --start java-fixtures/start/NonTerm.walk.cyclic.state --max-steps 5000
+echo
+echo "== A hand-broken certificate: contains' ranking function negated, caught on JVM runs"
+set +e
+$JTG prove $FIX List.contains --check 20 --break-certificate rank
+rc=$?
+set -e
+if [ $rc -ne 1 ]; then
+  echo "demo: the broken certificate was not caught (exit $rc, expected 1)" >&2
+  exit 1
+fi
+echo "(exit 1: the violations above are the expected result)"
+echo
 echo "pictures: $OUT/contains.svg $OUT/get.svg"

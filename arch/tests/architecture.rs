@@ -44,9 +44,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("jtg-engine", &[]),
     // the JVM side records what the JVM does and knows nothing of the abstraction it checks
     ("jtg-jvm", &[]),
-    ("jtg-harness", &["jtg-engine", "jtg-jvm"]),
-    // proofs over integer transition systems; the translation from graphs will add the engine
-    ("jtg-prove", &[]),
+    ("jtg-harness", &["jtg-engine", "jtg-jvm", "jtg-prove"]),
+    // proofs over integer transition systems; `from_graph` reads the engine's graphs
+    ("jtg-prove", &["jtg-engine"]),
 ];
 
 #[test]

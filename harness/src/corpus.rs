@@ -78,6 +78,40 @@ pub struct JarResult {
     pub graph_ms: f64,
     /// The JVM check (`--check`); `None` when not asked for or the graph is not complete.
     pub check: Option<JarCheck>,
+    /// The termination verdict (`--prove`); `None` when not asked for or the graph is not
+    /// complete.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prove: Option<JarProve>,
+}
+
+/// The termination verdict of one complete graph (`jtg corpus --prove`, as `jtg prove`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct JarProve {
+    /// `YES`, `NO` or `MAYBE`.
+    pub verdict: String,
+    /// `ranking`, `repeated_state`, `recurrent_set` or `none`.
+    pub certificate: String,
+    /// Encoding, proof and NO search, without the cross-check.
+    pub prove_ms: f64,
+    /// With `--check N`: transitions of the N runs whose rule or ranking function failed.
+    pub prove_violations: Option<usize>,
+    /// The replay command of a NO witness, or of the first cross-check violation.
+    pub replay: Option<String>,
+    /// ITS size: locations and rules.
+    pub locations: usize,
+    pub rules: usize,
+    /// Why a step failed or was left out (the prover's notes, an error).
+    pub note: Option<String>,
+}
+
+/// `--prove`: how complete graphs get verdicts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorpusProve {
+    /// Runs of the cross-check per jar (0: none).
+    pub check: u64,
+    pub seed: u64,
+    pub max_steps: u64,
+    pub max_size: usize,
 }
 
 /// The JVM check of one complete graph.
@@ -126,6 +160,8 @@ pub struct CorpusOptions {
     pub ints: IntSemantics,
     /// Check complete graphs against the JVM.
     pub check: Option<CorpusCheck>,
+    /// Prove complete graphs terminating or not.
+    pub prove: Option<CorpusProve>,
 }
 
 impl Default for CorpusOptions {
@@ -135,6 +171,7 @@ impl Default for CorpusOptions {
             time_limit: Duration::from_secs(10),
             ints: IntSemantics::Unbounded,
             check: None,
+            prove: None,
         }
     }
 }
@@ -169,6 +206,13 @@ pub struct Totals {
     pub cut: usize,
     /// Jars whose check stopped early ([`JarCheck::error`]).
     pub check_errors: usize,
+    /// Verdicts (`--prove`).
+    pub yes: usize,
+    pub no: usize,
+    pub maybe: usize,
+    pub prove_violations: usize,
+    pub prove_median_ms: f64,
+    pub prove_p90_ms: f64,
 }
 
 /// Every `.jar` below the given directories (recursively) and every jar given directly,
@@ -230,6 +274,7 @@ pub fn analyse_jar(root: &Path, jar: &Path, opts: &CorpusOptions) -> JarResult {
         nodes,
         graph_ms: ms,
         check: None,
+        prove: None,
     };
     let main = match jar_main_class(jar) {
         Ok(Some(m)) => m,
@@ -270,6 +315,10 @@ pub fn analyse_jar(root: &Path, jar: &Path, opts: &CorpusOptions) -> JarResult {
                 .check
                 .as_ref()
                 .map(|c| check_jar(&prog, &m, jar, &name, &g, c, opts.ints)),
+            prove: opts
+                .prove
+                .as_ref()
+                .map(|p| prove_jar(&prog, &m, jar, &g, p, opts.ints)),
             jar: name,
             status: Status::Complete,
             detail: String::new(),
@@ -289,6 +338,61 @@ pub fn analyse_jar(root: &Path, jar: &Path, opts: &CorpusOptions) -> JarResult {
             ms,
         ),
     }
+}
+
+/// The verdict of the complete graph `g` of `jar` (as `jtg prove`); never fails: an error is
+/// a MAYBE with a note.
+pub fn prove_jar(
+    prog: &Program,
+    m: &MethodId,
+    jar: &Path,
+    g: &jtg_engine::Graph,
+    p: &CorpusProve,
+    ints: IntSemantics,
+) -> JarProve {
+    let cfg = crate::prove::ProveConfig {
+        classpath: jar.display().to_string(),
+        ints,
+        seed: p.seed,
+        check: p.check,
+        max_steps: p.max_steps,
+        max_size: p.max_size,
+        witness_out: Some(witness_path(jar)),
+        ..crate::prove::ProveConfig::default()
+    };
+    match crate::prove::run(prog, m, g, &cfg) {
+        Ok(r) => JarProve {
+            prove_ms: ((r.encode_ms + r.prove_ms + r.nonterm_ms) * 1e3).round() / 1e3,
+            prove_violations: (p.check > 0).then_some(r.violations.len()),
+            replay: r
+                .witness
+                .as_ref()
+                .map(|w| w.replay.clone())
+                .or_else(|| r.violations.first().map(|v| v.replay.clone())),
+            locations: r.its_locations,
+            rules: r.its_rules,
+            note: r.notes.first().cloned(),
+            verdict: r.verdict,
+            certificate: r.certificate,
+        },
+        Err(e) => JarProve {
+            verdict: "MAYBE".into(),
+            certificate: "none".into(),
+            note: Some(format!("{e:#}")),
+            ..JarProve::default()
+        },
+    }
+}
+
+/// Where the NO witness of a jar is written: beside the system's temp files, named after the
+/// jar's path.
+pub fn witness_path(jar: &Path) -> PathBuf {
+    let name: String = jar
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    std::env::temp_dir().join(format!("jtg-no-{name}.state"))
 }
 
 /// Checks the complete graph `g` of jar `name` (at `jar`) against the JVM: `c.n` random
@@ -468,6 +572,21 @@ pub fn totals(results: &[JarResult]) -> Totals {
             t.check_errors += usize::from(c.error.is_some());
         }
     }
+    let mut prove_times: Vec<f64> = Vec::new();
+    for p in results.iter().filter_map(|r| r.prove.as_ref()) {
+        match p.verdict.as_str() {
+            "YES" => t.yes += 1,
+            "NO" => t.no += 1,
+            _ => t.maybe += 1,
+        }
+        t.prove_violations += p.prove_violations.unwrap_or(0);
+        prove_times.push(p.prove_ms);
+    }
+    prove_times.sort_by(f64::total_cmp);
+    if !prove_times.is_empty() {
+        t.prove_median_ms = percentile(&prove_times, 0.5);
+        t.prove_p90_ms = percentile(&prove_times, 0.9);
+    }
     times.sort_by(f64::total_cmp);
     t.median_ms = percentile(&times, 0.5);
     t.p90_ms = percentile(&times, 0.9);
@@ -548,6 +667,14 @@ pub fn render_md(results: &[JarResult], timing: bool) -> String {
             t.checked, t.traces, t.cut, t.outside_model, t.violations, t.violating_jars, t.check_errors
         );
     }
+    let proved = results.iter().any(|r| r.prove.is_some());
+    if proved {
+        let _ = writeln!(
+            s,
+            "\nVerdicts: {} YES, {} NO, {} MAYBE; prove time per jar median {:.1} ms, 90th percentile {:.1} ms; {} cross-check violations.",
+            t.yes, t.no, t.maybe, t.prove_median_ms, t.prove_p90_ms, t.prove_violations
+        );
+    }
     for st in [Status::Unsupported, Status::Budget, Status::Error] {
         let reasons = top_reasons(results, st);
         if reasons.is_empty() {
@@ -560,8 +687,9 @@ pub fn render_md(results: &[JarResult], timing: bool) -> String {
     }
     let _ = writeln!(
         s,
-        "\n| jar | status | nodes |{}{} detail |",
+        "\n| jar | status | nodes |{}{}{} detail |",
         if timing { " ms |" } else { "" },
+        if proved { " verdict |" } else { "" },
         if checked {
             " traces | violations | cut | coverage |"
         } else {
@@ -570,8 +698,9 @@ pub fn render_md(results: &[JarResult], timing: bool) -> String {
     );
     let _ = writeln!(
         s,
-        "|---|---|---:|{}{}---|",
+        "|---|---|---:|{}{}{}---|",
         if timing { "---:|" } else { "" },
+        if proved { "---|" } else { "" },
         if checked { "---:|---:|---:|---:|" } else { "" }
     );
     for r in results {
@@ -591,7 +720,21 @@ pub fn render_md(results: &[JarResult], timing: bool) -> String {
                 100.0 * coverage(c.covered_nodes, r.nodes)
             ),
         };
+        let verdict = match (&r.prove, proved) {
+            (_, false) => String::new(),
+            (None, true) => " |".into(),
+            (Some(p), true) => format!(" {} |", p.verdict),
+        };
         let mut detail = r.detail.clone();
+        if let Some(p) = &r.prove {
+            if let Some(v) = &p.replay {
+                detail = format!(
+                    "{detail}{}{} replay: {v}",
+                    if detail.is_empty() { "" } else { "; " },
+                    p.verdict
+                );
+            }
+        }
         if let Some(c) = &r.check {
             for (what, v) in [("check stopped", &c.error), ("replay", &c.replay)] {
                 if let Some(v) = v {
@@ -604,7 +747,7 @@ pub fn render_md(results: &[JarResult], timing: bool) -> String {
         }
         let _ = writeln!(
             s,
-            "| {} | {} | {} |{time}{check} {} |",
+            "| {} | {} | {} |{time}{verdict}{check} {} |",
             r.jar,
             r.status.name(),
             r.nodes,
@@ -641,6 +784,16 @@ struct JarJson<'a> {
     check_ms: Option<f64>,
     check_error: Option<&'a str>,
     replay: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    certificate: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prove_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prove_violations: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prove_replay: Option<&'a str>,
 }
 
 impl<'a> JarJson<'a> {
@@ -662,6 +815,11 @@ impl<'a> JarJson<'a> {
             check_ms: c.map(|c| c.check_ms),
             check_error: c.and_then(|c| c.error.as_deref()),
             replay: c.and_then(|c| c.replay.as_deref()),
+            verdict: r.prove.as_ref().map(|p| p.verdict.as_str()),
+            certificate: r.prove.as_ref().map(|p| p.certificate.as_str()),
+            prove_ms: r.prove.as_ref().map(|p| p.prove_ms),
+            prove_violations: r.prove.as_ref().and_then(|p| p.prove_violations),
+            prove_replay: r.prove.as_ref().and_then(|p| p.replay.as_deref()),
         }
     }
 }
@@ -713,16 +871,45 @@ pub fn render_csv(results: &[JarResult]) -> String {
     s
 }
 
-/// Reads an expected-status list (`<status> <jar>` per line, `#` comments).
+/// Reads an expected-status list (`<status> <jar> [<verdict>]` per line, `#` comments).
 pub fn read_expected(text: &str) -> Vec<(String, Status)> {
+    read_expected_verdicts(text)
+        .into_iter()
+        .map(|(j, s, _)| (j, s))
+        .collect()
+}
+
+/// [`read_expected`] with the optional third column, the expected verdict (`YES`, `NO`,
+/// `MAYBE`).
+pub fn read_expected_verdicts(text: &str) -> Vec<(String, Status, Option<String>)> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter_map(|l| {
-            let (st, jar) = l.split_once(char::is_whitespace)?;
-            Some((jar.trim().to_string(), Status::parse(st)?))
+            let mut w = l.split_whitespace();
+            let st = Status::parse(w.next()?)?;
+            let jar = w.next()?.to_string();
+            let verdict = w.next().map(str::to_string);
+            Some((jar, st, verdict))
         })
         .collect()
+}
+
+/// AProVE's verdicts (`jar<TAB>YES|NO|MAYBE…` per line, a header line first), as the
+/// corpus's `aprove-termcomp2024.tsv` lists them.
+pub fn read_aprove(text: &str) -> std::collections::BTreeMap<String, String> {
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let (jar, v) = l.split_once('\t')?;
+            Some((jar.trim().to_string(), v.trim().to_string()))
+        })
+        .collect()
+}
+
+/// A verdict that contradicts AProVE's: YES where AProVE says NO, or NO where it says YES.
+pub fn contradicts(ours: &str, aprove: &str) -> bool {
+    matches!((ours, aprove), ("YES", "NO") | ("NO", "YES"))
 }
 
 #[cfg(test)]
@@ -762,6 +949,7 @@ mod tests {
             nodes: 1,
             graph_ms: ms,
             check: None,
+            prove: None,
         };
         let t = totals(&[
             r(Status::Complete, 1.0),

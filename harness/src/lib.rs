@@ -7,3 +7,4 @@ pub mod concrete;
 pub mod corpus;
 pub mod gen;
 pub mod journal;
+pub mod prove;

@@ -40,6 +40,8 @@ enum Command {
     Mutate(commands::mutate::Args),
     /// Termination graphs of every jar of a corpus: status, nodes, time, totals.
     Corpus(commands::corpus::Args),
+    /// Termination verdict: the graph as an integer transition system, YES / NO / MAYBE.
+    Prove(commands::prove::Args),
 }
 
 /// Exit code of a panic (an internal error).
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
             Command::Corpus(a) => commands::corpus::run(a),
             Command::Check(a) => commands::check::run(a),
             Command::Mutate(a) => commands::mutate::run(a),
+            Command::Prove(a) => commands::prove::run(a),
         }
     });
     let Ok(result) = result else {

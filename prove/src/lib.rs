@@ -6,6 +6,8 @@
 //! * [`prove()`]: YES with lexicographic linear ranking functions (Farkas certificates), NO with
 //!   a recurrent set and a witness run, MAYBE otherwise. Every certificate is re-checked by
 //!   [`verify`] (exact rational arithmetic, no solver) before it is reported.
+//! * [`from_graph`]: termination graphs of `jtg-engine` as ITSs, with the map back to nodes
+//!   and references (the rest of the crate knows no graph).
 //! * [`check::check_transition`]: a concrete transition against a rule and the ranking functions.
 //!
 //! ```
@@ -26,6 +28,7 @@ pub mod ari;
 pub mod cert;
 pub mod check;
 pub mod farkas;
+pub mod from_graph;
 pub mod its;
 pub mod koat;
 pub mod linexpr;

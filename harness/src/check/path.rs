@@ -81,6 +81,15 @@ pub enum Matched {
     Stuck(Stuck),
 }
 
+/// One entry of a matched path: the node, the step whose state (before the step; `len()`: the
+/// program end) it took, and the witness of `c ⊑ s` (the node's references to concrete values).
+#[derive(Clone, Debug)]
+pub struct PathEntry {
+    pub node: NodeId,
+    pub step: usize,
+    pub witness: Rc<Witness>,
+}
+
 /// How far a run is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Extent {
@@ -595,6 +604,36 @@ impl<'g> Matcher<'g> {
     }
 
     fn run_explaining(&self, run: &dyn ConcreteRun, extent: Extent, explain: bool) -> Matched {
+        self.search(run, extent, explain, None)
+    }
+
+    /// The path of `run` (as [`Matcher::first_pass`] finds it) with the witness of every
+    /// entry, and the step each entry is at: what the prover's cross-check maps onto ITS
+    /// transitions. `None` if the run is no path of the graph (then [`Matcher::run`] says why).
+    pub fn path_with_witnesses(
+        &self,
+        run: &dyn ConcreteRun,
+        extent: Extent,
+    ) -> Option<Vec<PathEntry>> {
+        let mut kept = Vec::new();
+        match self.search(run, extent, false, Some(&mut kept)) {
+            Matched::Path { path, .. } => {
+                debug_assert_eq!(path.len(), kept.len());
+                Some(kept)
+            }
+            Matched::Stuck(_) => None,
+        }
+    }
+
+    /// The search of [`Matcher::run_explaining`]; with `keep`, the entries of the path found
+    /// with their witnesses are written there.
+    fn search(
+        &self,
+        run: &dyn ConcreteRun,
+        extent: Extent,
+        explain: bool,
+        mut keep: Option<&mut Vec<PathEntry>>,
+    ) -> Matched {
         let last = match extent {
             Extent::Full => match run.end() {
                 TraceEnd::Cut { .. } => run.len().saturating_sub(1),
@@ -663,6 +702,8 @@ impl<'g> Matcher<'g> {
         }];
         let mut checked = 0usize;
         let mut memo = RunMemo::new(explain);
+        // per arena entry, with `keep`: its step and witness
+        let mut kept_at: Vec<(usize, Rc<Witness>)> = Vec::new();
         while let Some(it) = todo.pop() {
             if todo.is_empty() && it.step > alone_at {
                 // Everything from here on descends from `it`, and steps never decrease: no
@@ -699,6 +740,9 @@ impl<'g> Matcher<'g> {
                 "more path entries than u32 numbers"
             );
             arena.push((it.node as u32, it.parent.map_or(NO_PARENT, |p| p as u32)));
+            if keep.is_some() {
+                kept_at.push((it.step, Rc::clone(&w)));
+            }
             if it.step >= last && (it.ctx == 0 || prefix) {
                 // the prefix to check (or the whole run, ending at a program end) is covered
                 let mut path = Vec::new();
@@ -709,6 +753,20 @@ impl<'g> Matcher<'g> {
                     cur = parent;
                 }
                 path.reverse();
+                if let Some(out) = keep.as_deref_mut() {
+                    let mut cur = me as u32;
+                    while cur != NO_PARENT {
+                        let (node, parent) = arena[cur as usize];
+                        let (step, w) = &kept_at[cur as usize];
+                        out.push(PathEntry {
+                            node: node as NodeId,
+                            step: *step,
+                            witness: Rc::clone(w),
+                        });
+                        cur = parent;
+                    }
+                    out.reverse();
+                }
                 return Matched::Path {
                     path,
                     checked,

@@ -7,7 +7,7 @@
 use super::check::ints_name;
 use super::{journal_records, open_journal, Ints, JournalArgs};
 use anyhow::{bail, Context, Result};
-use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, JarResult, Status};
+use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, CorpusProve, JarResult, Status};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -67,6 +67,13 @@ pub struct Args {
     /// Write to this file instead of standard output.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Prove every complete graph terminating (YES), not terminating (NO, with a looping
+    /// input) or neither (MAYBE), as `jtg prove` does; with `--check N` also cross-check the
+    /// encoding and the certificate on N runs. Verdicts are compared with AProVE's
+    /// (`aprove-termcomp2024.tsv` in the corpus root): a YES where AProVE says NO, or a NO
+    /// where it says YES, is a contradiction.
+    #[arg(long)]
+    pub prove: bool,
     #[command(flatten)]
     pub journal: JournalArgs,
 }
@@ -86,6 +93,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
             max_steps: a.max_steps,
             max_size: a.max_size,
         }),
+        prove: a.prove.then(|| CorpusProve {
+            check: a.check.unwrap_or(0),
+            seed: a.seed,
+            max_steps: a.max_steps,
+            max_size: a.max_size,
+        }),
     };
     // The journal: one record per jar, keyed by its path. The header holds what the results
     // depend on (not --jobs: results do not depend on it; not the output options).
@@ -100,6 +113,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
             "seed": c.seed,
             "max_steps": c.max_steps,
             "max_size": c.max_size,
+        })),
+        "prove": opts.prove.as_ref().map(|p| serde_json::json!({
+            "check": p.check,
+            "seed": p.seed,
+            "max_steps": p.max_steps,
+            "max_size": p.max_size,
         })),
     });
     let journal = open_journal(&a.journal, &params)?;
@@ -152,7 +171,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
             "# Expected status per corpus jar (scripts/corpus-report.sh); harness/tests/corpus.rs checks a sample.\n",
         );
         for r in &results {
-            s.push_str(&format!("{} {}\n", r.status.name(), r.jar));
+            match &r.prove {
+                Some(p) => s.push_str(&format!("{} {} {}\n", r.status.name(), r.jar, p.verdict)),
+                None => s.push_str(&format!("{} {}\n", r.status.name(), r.jar)),
+            }
         }
         std::fs::write(p, s).with_context(|| format!("cannot write {}", p.display()))?;
     }
@@ -181,7 +203,44 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
         }
     }
-    let mut code = if t.violations > 0 {
+    let mut contradictions = 0usize;
+    if opts.prove.is_some() {
+        eprintln!(
+            "verdicts: {} YES, {} NO, {} MAYBE (prove median {:.1} ms, p90 {:.1} ms); {} cross-check violations",
+            t.yes, t.no, t.maybe, t.prove_median_ms, t.prove_p90_ms, t.prove_violations
+        );
+        let aprove = a
+            .paths
+            .iter()
+            .map(|p| p.join("aprove-termcomp2024.tsv"))
+            .find_map(|p| std::fs::read_to_string(p).ok())
+            .map(|t| corpus::read_aprove(&t))
+            .unwrap_or_default();
+        for r in &results {
+            let (Some(p), Some(theirs)) = (&r.prove, aprove.get(&r.jar)) else {
+                continue;
+            };
+            if corpus::contradicts(&p.verdict, theirs) {
+                contradictions += 1;
+                eprintln!(
+                    "  CONTRADICTION {}: jtg {}, AProVE {theirs}; replay: {}",
+                    r.jar,
+                    p.verdict,
+                    p.replay.as_deref().unwrap_or("-")
+                );
+            }
+            if p.prove_violations.unwrap_or(0) > 0 {
+                eprintln!(
+                    "  {}: {} cross-check violations; replay: {}",
+                    r.jar,
+                    p.prove_violations.unwrap_or(0),
+                    p.replay.as_deref().unwrap_or("-")
+                );
+            }
+        }
+        eprintln!("contradictions with AProVE: {contradictions}");
+    }
+    let mut code = if t.violations > 0 || t.prove_violations > 0 || contradictions > 0 {
         ExitCode::from(1)
     } else if t.check_errors > 0 {
         ExitCode::from(5)
@@ -191,7 +250,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     if let Some(p) = &a.expect {
         let text =
             std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-        let regressions: Vec<String> = corpus::read_expected(&text)
+        let mut regressions: Vec<String> = corpus::read_expected(&text)
             .into_iter()
             .filter(|(_, st)| *st == Status::Complete)
             .filter_map(|(jar, _)| {
@@ -200,6 +259,18 @@ pub fn run(a: Args) -> Result<ExitCode> {
                     .then(|| format!("{jar}: {} ({})", now.status.name(), now.detail))
             })
             .collect();
+        if opts.prove.is_some() {
+            for (jar, _, verdict) in corpus::read_expected_verdicts(&text) {
+                let (Some(want), Some(now)) = (verdict, results.iter().find(|r| r.jar == jar))
+                else {
+                    continue;
+                };
+                let got = now.prove.as_ref().map_or("-", |p| p.verdict.as_str());
+                if got != want {
+                    regressions.push(format!("{jar}: verdict {got}, expected {want}"));
+                }
+            }
+        }
         if !regressions.is_empty() {
             eprintln!("regressions against {}:", p.display());
             for r in &regressions {

@@ -17,6 +17,11 @@ pub enum Format {
     Json,
     /// SVG through Graphviz `dot` (Debian package graphviz).
     Svg,
+    /// The graph's integer transition system in the Termination Competition's ARI format
+    /// (`jtg_prove::from_graph`, docs/proving.md).
+    Ari,
+    /// The graph's integer transition system in KoAT's format.
+    Koat,
 }
 
 #[derive(clap::Args)]
@@ -60,6 +65,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
     };
     match build_graph(&prog, &m, start, &opts) {
         Ok(g) => {
+            if let Some(text) = its_text(&prog, &g, a.format, a.ints.into())? {
+                return write_out(text.into_bytes(), a.output.as_ref()).map(|()| ExitCode::SUCCESS);
+            }
             emit(&prog, &g, a.format, a.output.as_ref(), &picture)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -80,6 +88,40 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
 }
 
+/// The ITS of `g` in the ARI or KoAT format (`None` for the other formats).
+pub fn its_text(
+    prog: &Program,
+    g: &Graph,
+    format: Format,
+    ints: jtg_engine::state::IntSemantics,
+) -> Result<Option<String>> {
+    use jtg_prove::from_graph::{encode, EncodeOptions};
+    if !matches!(format, Format::Ari | Format::Koat) {
+        return Ok(None);
+    }
+    if !g.is_complete() {
+        anyhow::bail!("the graph of {} is incomplete: no ITS", g.method);
+    }
+    let enc = encode(g, prog, &EncodeOptions { ints })?;
+    Ok(Some(match format {
+        Format::Ari => jtg_prove::to_ari(&enc.its),
+        _ => jtg_prove::to_koat(&enc.its),
+    }))
+}
+
+fn write_out(bytes: Vec<u8>, output: Option<&PathBuf>) -> Result<()> {
+    match output {
+        Some(p) => {
+            std::fs::write(p, bytes).with_context(|| format!("cannot write {}", p.display()))
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&bytes)
+                .context("cannot write to standard output")
+        }
+    }
+}
+
 /// Renders `g` in `format` to `output` (or stdout); `picture` says how dot and svg draw it.
 pub fn emit(
     prog: &Program,
@@ -93,17 +135,11 @@ pub fn emit(
         Format::Json => (render::json::render(g, prog) + "\n").into_bytes(),
         Format::Dot => render::dot::render_with(g, prog, picture).into_bytes(),
         Format::Svg => svg(&render::dot::render_with(g, prog, picture))?,
+        Format::Ari | Format::Koat => {
+            anyhow::bail!("the ITS formats need a complete graph")
+        }
     };
-    match output {
-        Some(p) => {
-            std::fs::write(p, bytes).with_context(|| format!("cannot write {}", p.display()))
-        }
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&bytes)
-                .context("cannot write to standard output")
-        }
-    }
+    write_out(bytes, output)
 }
 
 /// Runs Graphviz `dot -Tsvg`.

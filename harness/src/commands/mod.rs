@@ -6,6 +6,7 @@ pub mod diff;
 pub mod gen;
 pub mod graph;
 pub mod mutate;
+pub mod prove;
 pub mod trace;
 
 use anyhow::{Context, Result};

@@ -1,0 +1,89 @@
+//! `jtg prove`: the termination verdict of a method — its graph as an integer transition
+//! system (`jtg_prove::from_graph`), proved YES (ranking functions), NO (a looping input,
+//! confirmed in the JVM) or MAYBE; with `--check N` the encoding and the proof are checked on
+//! N concrete runs (README, *Termination verdicts*).
+
+use super::{load, start_state, Ints};
+use anyhow::{Context, Result};
+use jtg_engine::{build_graph, Options};
+use jtg_harness::prove::{self, BreakKind, ProveConfig, ProveReport};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Directories and jars, `:`-separated.
+    pub classpath: String,
+    /// `Class.method` or `Class.method(descriptor)`.
+    pub method: String,
+    /// Start state in the state text form (default: most general arguments).
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+    /// Check the encoding and the certificate on N random inputs run in the JVM.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub check: u64,
+    /// Seed of the inputs (the NO search's and the check's).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    #[arg(long, value_enum, default_value_t = Ints::Unbounded)]
+    pub ints: Ints,
+    /// Fail when the graph grows beyond this many nodes.
+    #[arg(long, default_value_t = 100_000)]
+    pub max_nodes: usize,
+    /// Step budget of one JVM run (NO witnesses must run this long without ending).
+    #[arg(long, default_value_t = 100_000)]
+    pub max_steps: u64,
+    /// Where a NO witness's input file is written (default: a file in the system's temp
+    /// directory named after the method).
+    #[arg(long, value_name = "FILE")]
+    pub witness_out: Option<PathBuf>,
+    /// Testing: break the certificate before `--check` (`guard`: flip a guard of the ITS;
+    /// `rank`: a ranking function that does not decrease) to see the check catch it.
+    #[arg(long, value_enum, hide = true)]
+    pub break_certificate: Option<BreakKind>,
+}
+
+pub fn run(a: Args) -> Result<ExitCode> {
+    let (prog, m) = load(&a.classpath, &a.method)?;
+    let start = start_state(&prog, &m, a.start.as_deref(), a.ints.into())?;
+    let opts = Options {
+        ints: a.ints.into(),
+        max_nodes: a.max_nodes,
+    };
+    let graph = build_graph(&prog, &m, start, &opts)
+        .map_err(|f| anyhow::Error::new(f.error).context(format!("graph of {m} incomplete")))?;
+    let cfg = ProveConfig {
+        classpath: a.classpath.clone(),
+        start_file: a.start.clone(),
+        ints: a.ints.into(),
+        seed: a.seed,
+        check: a.check,
+        max_steps: a.max_steps,
+        witness_out: a.witness_out.clone(),
+        break_certificate: a.break_certificate,
+        ..ProveConfig::default()
+    };
+    let report: ProveReport = prove::run(&prog, &m, &graph, &cfg)?;
+    let text = match a.format {
+        Format::Text => prove::render_text(&report),
+        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+    };
+    std::io::stdout()
+        .lock()
+        .write_all(text.as_bytes())
+        .context("cannot write to standard output")?;
+    Ok(if report.violations.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,436 @@
+//! The cross-check of a verdict on concrete runs (`jtg prove --check N`): every run's path
+//! through the graph (the checker's matcher, with its witness per step) becomes a run of the
+//! ITS — locations from the path's nodes, variable values from the witnesses, sizes counted on
+//! the concrete heap ([`concrete_size`]) — and every transition must satisfy its rule (the
+//! export is sound) and decrease every ranking function that the certificate says decreases
+//! on it (the proof is sound).
+
+use super::{chain_text, BreakKind, ProveConfig, ProveReport, Violation};
+use crate::check::path::{first_overflow, ConcreteRun, Extent, Matcher, PathEntry, Recorded};
+use crate::check::Target;
+use crate::gen::{GenConfig, Generator};
+use anyhow::Result;
+use jtg_engine::graph::NodeId;
+use jtg_engine::state::{IntSemantics, MethodId, State};
+use jtg_engine::{Graph, Program};
+use jtg_jvm::{CObject, CValue, TraceEnd};
+use jtg_prove::from_graph::{Encoding, Quantity};
+use jtg_prove::{
+    check_transition, BigInt, Certificate, LinExpr, Proof, RuleId, TerminationCertificate,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One transition of an ITS run read off a concrete run.
+#[derive(Clone, Debug)]
+pub struct ConcreteTransition {
+    pub rule: RuleId,
+    /// The step of the run where the rule's first node was.
+    pub step: usize,
+    pub args: Vec<BigInt>,
+    pub temps: Vec<BigInt>,
+    pub target: Vec<BigInt>,
+}
+
+/// The number of objects reachable from `v` on the heap of step `step` (0 for null): the size
+/// the encoding's size variables denote. `None` for a value that is no reference.
+pub fn concrete_size(run: &dyn ConcreteRun, step: usize, v: CValue) -> Option<BigInt> {
+    let id = match v {
+        CValue::Null => return Some(BigInt::from(0)),
+        CValue::Ref(id) => id,
+        _ => return None,
+    };
+    let at = step.min(run.len().saturating_sub(1));
+    if run.is_empty() {
+        return None;
+    }
+    let s = run.step(at);
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![id];
+    while let Some(o) = todo.pop() {
+        if !seen.insert(o) {
+            continue;
+        }
+        match s.heap.get(&o) {
+            Some(CObject::Instance { fields, .. }) => {
+                todo.extend(fields.values().filter_map(|f| match f {
+                    CValue::Ref(r) => Some(*r),
+                    _ => None,
+                }))
+            }
+            Some(CObject::Array { elems, .. }) => {
+                todo.extend(elems.iter().filter_map(|f| match f {
+                    CValue::Ref(r) => Some(*r),
+                    _ => None,
+                }))
+            }
+            Some(CObject::Str { .. }) => {}
+            None => return None,
+        }
+    }
+    Some(BigInt::from(seen.len()))
+}
+
+fn value_of(run: &dyn ConcreteRun, e: &PathEntry, q: Quantity) -> Option<BigInt> {
+    let v = e.witness.get(q.reference())?;
+    match q {
+        Quantity::Int(_) => match v {
+            CValue::Int(i) => Some(BigInt::from(i)),
+            CValue::Long(l) => Some(BigInt::from(l)),
+            _ => None,
+        },
+        Quantity::Size(_) => concrete_size(run, e.step, v),
+    }
+}
+
+/// The ITS transitions of a matched path; `skipped` counts those with a value the run did not
+/// bind (a reference the witness leaves out).
+pub fn transitions(
+    enc: &Encoding,
+    graph: &Graph,
+    run: &dyn ConcreteRun,
+    path: &[PathEntry],
+    skipped: &mut u64,
+) -> Vec<ConcreteTransition> {
+    let chains = enc.rule_by_chain();
+    let is_loc: BTreeMap<NodeId, usize> = enc
+        .loc_node
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| n.map(|n| (n, i)))
+        .collect();
+    let mut out = Vec::new();
+    let Some(first) = path.first() else {
+        return out;
+    };
+    let start = enc.its.start();
+    // the start location stands at the first entry; the start rule of a start node that is
+    // a location composes nothing
+    if is_loc.contains_key(&first.node) {
+        if let Some(&rule) = chains.get(&(start, vec![first.node])) {
+            let vals: Option<Vec<BigInt>> = enc.loc_vars[0]
+                .iter()
+                .map(|q| value_of(run, first, *q))
+                .collect();
+            match vals {
+                Some(v) => out.push(ConcreteTransition {
+                    rule,
+                    step: first.step,
+                    args: v.clone(),
+                    temps: vec![],
+                    target: v,
+                }),
+                None => *skipped += 1,
+            }
+        }
+    }
+    // the abstracted calls entered and not yet left: the index of the call node's entry
+    let mut calls: Vec<usize> = Vec::new();
+    let mut locs: Vec<usize> = (0..path.len())
+        .filter(|&k| is_loc.contains_key(&path[k].node))
+        .collect();
+    let from_start = locs.first() != Some(&0);
+    if from_start {
+        locs.insert(0, 0);
+    }
+    for (wi, w) in locs.windows(2).enumerate() {
+        let (a, b) = (w[0], w[1]);
+        let mut chain: Vec<NodeId> = path[a..=b].iter().map(|e| e.node).collect();
+        let mut entries: Vec<&PathEntry> = path[a..=b].iter().collect();
+        let ends_call = graph.nodes[path[a].node].is_end() && !calls.is_empty();
+        if ends_call {
+            // the callee ended: the caller continues along a return edge of the call node
+            let c = calls.pop().expect("checked");
+            chain[0] = path[c].node;
+            entries[0] = &path[c];
+        }
+        let from = if wi == 0 && from_start {
+            start
+        } else {
+            match enc.location_of(chain[0]) {
+                Some(l) => l,
+                None => {
+                    *skipped += 1;
+                    continue;
+                }
+            }
+        };
+        let chain = (from, chain);
+        let Some(&rule) = chains.get(&chain) else {
+            *skipped += 1;
+            continue;
+        };
+        let enters_call = graph
+            .edges
+            .iter()
+            .any(|e| e.from == chain.1[0] && e.to == chain.1[1] && is_abstract_call(e));
+        if enters_call {
+            calls.push(a);
+        }
+        let origin = &enc.origins[rule.index()];
+        let from = enc.its.rule(rule).from;
+        let to = enc.its.rule(rule).to;
+        let args: Option<Vec<BigInt>> = enc.loc_vars[from.index()]
+            .iter()
+            .map(|q| value_of(run, entries[0], *q))
+            .collect();
+        let temps: Option<Vec<BigInt>> = origin
+            .temps
+            .iter()
+            .map(|(pos, q)| value_of(run, entries[*pos], *q))
+            .collect();
+        let target: Option<Vec<BigInt>> = enc.loc_vars[to.index()]
+            .iter()
+            .map(|q| value_of(run, entries[entries.len() - 1], *q))
+            .collect();
+        match (args, temps, target) {
+            (Some(args), Some(temps), Some(target)) => out.push(ConcreteTransition {
+                rule,
+                step: entries[0].step,
+                args,
+                temps,
+                target,
+            }),
+            _ => *skipped += 1,
+        }
+    }
+    out
+}
+
+fn is_abstract_call(e: &jtg_engine::graph::Edge) -> bool {
+    e.labels
+        .iter()
+        .any(|l| matches!(l, jtg_engine::graph::Label::AbstractCall { .. }))
+}
+
+/// What a transition violates, if anything: (kind, detail).
+pub fn check_one(
+    enc: &Encoding,
+    cert: Option<&TerminationCertificate>,
+    t: &ConcreteTransition,
+) -> Option<(String, String)> {
+    let empty = TerminationCertificate {
+        instances: vec![],
+        infeasible: vec![],
+        sccs: vec![],
+    };
+    let c = match check_transition(&enc.its, cert.unwrap_or(&empty), t.rule, &t.args, &t.temps) {
+        Ok(c) => c,
+        Err(e) => return Some(("export".into(), e.to_string())),
+    };
+    let vals = |v: &[BigInt]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &c.successor {
+        None => {
+            return Some((
+                "export".into(),
+                format!(
+                    "the guard is false on ({}) with temporaries ({})",
+                    vals(&t.args),
+                    vals(&t.temps)
+                ),
+            ))
+        }
+        Some(next) if *next != t.target => {
+            return Some((
+                "export".into(),
+                format!(
+                    "the update gives ({}), the run has ({})",
+                    vals(next),
+                    vals(&t.target)
+                ),
+            ))
+        }
+        _ => {}
+    }
+    for r in &c.ranking {
+        if !r.holds() {
+            return Some((
+                "ranking".into(),
+                format!(
+                    "SCC {} level {}: {} before, {} after ({}{})",
+                    r.scc,
+                    r.level,
+                    r.before,
+                    r.after,
+                    if r.decreases { "" } else { "does not decrease" },
+                    if r.bounded { "" } else { "; below 0" }
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// Breaks the ITS or the certificate on purpose (`--break-certificate`).
+pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind) {
+    match kind {
+        BreakKind::Guard => {
+            // the first rule with a guard on a cycle: flip its first constraint
+            let its = &enc.its;
+            let target = its.rule_ids().find(|r| {
+                let rule = its.rule(*r);
+                !rule.guard.is_empty() && rule.from != its.start()
+            });
+            if let Some(r) = target {
+                let mut rules: Vec<jtg_prove::Rule> = its.rules().to_vec();
+                let g = &mut rules[r.index()].guard[0];
+                *g = flip(g);
+                let mut rebuilt = jtg_prove::Its::new(
+                    &its.location(its.start()).name,
+                    &its.location(its.start())
+                        .vars
+                        .iter()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>(),
+                )
+                .expect("same start");
+                for l in &its.locations()[1..] {
+                    let vs: Vec<&str> = l.vars.iter().map(String::as_str).collect();
+                    rebuilt.add_location(&l.name, &vs).expect("same locations");
+                }
+                for rule in rules {
+                    rebuilt.add_rule(rule).expect("same shape");
+                }
+                enc.its = rebuilt;
+            }
+        }
+        BreakKind::Rank => {
+            if let Certificate::Termination(cert) = &mut proof.certificate {
+                if let Some(level) = cert
+                    .sccs
+                    .iter_mut()
+                    .flat_map(|s| s.levels.iter_mut())
+                    .next()
+                {
+                    for (_, f) in level.functions.iter_mut() {
+                        *f = LinExpr::zero().minus(f);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn flip(c: &jtg_prove::Constraint) -> jtg_prove::Constraint {
+    use jtg_prove::Rel;
+    let neg = LinExpr::zero().minus(&c.expr);
+    match c.rel {
+        // ¬(e ≤ 0) is −e < 0; ¬(e < 0) is −e ≤ 0
+        Rel::Le => jtg_prove::Constraint::new(neg, Rel::Lt),
+        Rel::Lt => jtg_prove::Constraint::new(neg, Rel::Le),
+        Rel::Eq => jtg_prove::Constraint::new(c.expr.clone(), Rel::Ne),
+        Rel::Ne => jtg_prove::Constraint::new(c.expr.clone(), Rel::Eq),
+    }
+}
+
+/// A concrete run's ITS transitions, or why there are none (not a path, outside the model).
+pub fn run_transitions(
+    enc: &Encoding,
+    graph: &Graph,
+    prog: &Program,
+    matcher: &Matcher<'_>,
+    run: &dyn ConcreteRun,
+    sem: IntSemantics,
+    skipped: &mut u64,
+) -> Result<Vec<ConcreteTransition>, String> {
+    let overflow = match sem {
+        IntSemantics::Unbounded => first_overflow(run, prog),
+        IntSemantics::Java => None,
+    };
+    let extent = match overflow {
+        Some(k) => Extent::Prefix { last: k },
+        None if run.end().hit_jvm_limit() || matches!(run.end(), TraceEnd::Cut { .. }) => {
+            Extent::Prefix {
+                last: run.len().saturating_sub(1),
+            }
+        }
+        None => Extent::Full,
+    };
+    let path = matcher
+        .path_with_witnesses(run, extent)
+        .ok_or_else(|| "the run is no path of the graph (see jtg check)".to_string())?;
+    Ok(transitions(enc, graph, run, &path, skipped))
+}
+
+/// Runs `cfg.check` generated inputs and checks every transition (module docs).
+pub fn run(
+    prog: &Program,
+    m: &MethodId,
+    graph: &Graph,
+    enc: &Encoding,
+    cert: Option<&TerminationCertificate>,
+    cfg: &ProveConfig,
+    report: &mut ProveReport,
+) -> Result<()> {
+    let start: &State = &graph.nodes[graph.start].state;
+    let gen = Generator::new(
+        prog,
+        m,
+        start,
+        GenConfig {
+            seed: cfg.seed,
+            max_size: cfg.max_size,
+            ints: cfg.ints,
+        },
+    )?;
+    let target = Target::new(prog, m.clone(), super::nonterm::entries(&cfg.classpath))?;
+    let matcher = Matcher::new(graph, prog, cfg.ints);
+    let mut inputs = Vec::new();
+    for k in 0..cfg.check {
+        inputs.push((k, gen.case(k)?.state));
+    }
+    for chunk in inputs.chunks(64) {
+        let states: Vec<State> = chunk.iter().map(|(_, s)| s.clone()).collect();
+        let traces = target.trace_batch(&states, cfg.max_steps);
+        for ((k, input), tr) in chunk.iter().zip(traces) {
+            let tr = tr?;
+            let run = Recorded::of(&tr);
+            report.checked_runs += 1;
+            let mut skipped = 0;
+            let ts = match run_transitions(enc, graph, prog, &matcher, &run, cfg.ints, &mut skipped)
+            {
+                Ok(ts) => ts,
+                Err(why) => {
+                    report.notes.push(format!("case {k}: {why}"));
+                    continue;
+                }
+            };
+            report.skipped_transitions += skipped;
+            for t in &ts {
+                report.checked_transitions += 1;
+                if let Some((kind, detail)) = check_one(enc, cert, t) {
+                    if report.violations.len() < 5 {
+                        report.violations.push(Violation {
+                            input: gen.print(input),
+                            step: t.step,
+                            kind,
+                            rule: format!(
+                                "{}  ({})",
+                                enc.its.display_rule(t.rule),
+                                chain_text(enc, t.rule)
+                            ),
+                            detail,
+                            replay: format!(
+                                "jtg prove {} {}{} --check {} --seed {} (case {k})",
+                                cfg.classpath,
+                                m,
+                                cfg.start_file
+                                    .as_ref()
+                                    .map(|p| format!(" --start {}", p.display()))
+                                    .unwrap_or_default(),
+                                cfg.check,
+                                cfg.seed
+                            ),
+                        });
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
+}

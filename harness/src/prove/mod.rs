@@ -1,0 +1,362 @@
+//! Termination verdicts for graphs (`jtg prove`, `jtg corpus --prove`): the graph's ITS
+//! (`jtg_prove::from_graph`), the prover, NO witnesses confirmed in the JVM ([`nonterm`]) and
+//! the cross-check of encoding and certificate on concrete runs ([`crosscheck`]).
+
+pub mod crosscheck;
+pub mod nonterm;
+mod render;
+
+pub use render::render_text;
+
+use jtg_engine::state::{IntSemantics, MethodId};
+use jtg_engine::{Graph, Program};
+use jtg_prove::from_graph::{encode, readable, EncodeOptions, Encoding};
+use jtg_prove::{prove, Certificate, Options};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How a verdict is sought and checked.
+#[derive(Clone, Debug)]
+pub struct ProveConfig {
+    pub classpath: String,
+    /// The `--start` file the graph was built from (for replay commands).
+    pub start_file: Option<PathBuf>,
+    pub ints: IntSemantics,
+    pub seed: u64,
+    /// Concrete runs of the cross-check (0: none).
+    pub check: u64,
+    /// Step budget of a JVM run.
+    pub max_steps: u64,
+    /// Inputs searched for a repeating state.
+    pub nonterm_inputs: u64,
+    pub max_size: usize,
+    /// Budget of the prover.
+    pub timeout: Duration,
+    pub witness_out: Option<PathBuf>,
+    pub break_certificate: Option<BreakKind>,
+    /// ITSs with more rules, or a location with more variables, are not given to the prover.
+    pub max_rules: usize,
+    pub max_arity: usize,
+    /// Graphs with more nodes are not encoded.
+    pub max_graph: usize,
+}
+
+impl Default for ProveConfig {
+    fn default() -> Self {
+        ProveConfig {
+            classpath: String::new(),
+            start_file: None,
+            ints: IntSemantics::Unbounded,
+            seed: 0,
+            check: 0,
+            max_steps: 100_000,
+            nonterm_inputs: 20,
+            max_size: 6,
+            timeout: Duration::from_secs(3),
+            witness_out: None,
+            break_certificate: None,
+            max_rules: 400,
+            max_arity: 40,
+            max_graph: 3000,
+        }
+    }
+}
+
+/// A hand-broken certificate, to show that `--check` catches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BreakKind {
+    /// Flip the first guard constraint of an SCC rule (`e ≤ 0` becomes `e > 0`).
+    Guard,
+    /// Replace a ranking function by its negation (it then increases where it decreased).
+    Rank,
+}
+
+/// One ranking function of a YES certificate, readable.
+#[derive(Clone, Debug, Serialize)]
+pub struct RankingFunction {
+    pub scc: usize,
+    pub level: usize,
+    /// Per location: the node, its function over readable names.
+    pub functions: Vec<(usize, String)>,
+    /// Rules the level removes (strictly decreasing), by their node chains.
+    pub strict: Vec<String>,
+}
+
+/// A NO witness: an input that never ends, why, and how to replay it.
+#[derive(Clone, Debug, Serialize)]
+pub struct NoWitness {
+    /// `repeated_state` or `recurrent_set`.
+    pub kind: String,
+    pub input_file: String,
+    pub input: String,
+    /// What repeats or the recurrent set, readable.
+    pub detail: String,
+    pub replay: String,
+}
+
+/// A violation found by the cross-check.
+#[derive(Clone, Debug, Serialize)]
+pub struct Violation {
+    pub input: String,
+    pub step: usize,
+    /// `export` (a rule's guard or update does not hold) or `ranking`.
+    pub kind: String,
+    pub rule: String,
+    pub detail: String,
+    pub replay: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ProveReport {
+    pub method: String,
+    pub verdict: String,
+    /// `ranking` (YES), `repeated_state` / `recurrent_set` (NO), `none` (MAYBE).
+    pub certificate: String,
+    pub ranking: Vec<RankingFunction>,
+    pub witness: Option<NoWitness>,
+    pub its_locations: usize,
+    pub its_rules: usize,
+    pub sccs: usize,
+    pub encode_ms: f64,
+    pub prove_ms: f64,
+    pub nonterm_ms: f64,
+    pub check_ms: f64,
+    pub notes: Vec<String>,
+    /// Concrete runs checked, transitions checked, transitions skipped (a value the run did
+    /// not bind).
+    pub checked_runs: u64,
+    pub checked_transitions: u64,
+    pub skipped_transitions: u64,
+    pub violations: Vec<Violation>,
+}
+
+fn ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// Encodes, proves, confirms a NO in the JVM, and cross-checks (see the module docs).
+pub fn run(
+    prog: &Program,
+    m: &MethodId,
+    graph: &Graph,
+    cfg: &ProveConfig,
+) -> anyhow::Result<ProveReport> {
+    if graph.nodes.len() > cfg.max_graph {
+        // encoding time grows with the graph (an instance check per refinement edge); such
+        // graphs are MAYBE unless a run of theirs repeats its state
+        return too_large_graph(prog, m, graph, cfg);
+    }
+    let t = Instant::now();
+    let enc = encode(graph, prog, &EncodeOptions { ints: cfg.ints })?;
+    let encode_ms = ms(t.elapsed());
+    let t = Instant::now();
+    let opts = Options {
+        timeout: cfg.timeout,
+        ..Options::default()
+    };
+    // the dense exact simplex does not scale to the largest ITSs (docs/proving.md): those are
+    // MAYBE without a proof attempt rather than a run out of memory
+    let arity = enc
+        .its
+        .locations()
+        .iter()
+        .map(|l| l.arity())
+        .max()
+        .unwrap_or(0);
+    let too_large = enc.its.rules().len() > cfg.max_rules || arity > cfg.max_arity;
+    let mut proof = if too_large {
+        jtg_prove::Proof {
+            verdict: jtg_prove::Verdict::Maybe,
+            certificate: Certificate::Unproven { rule_sets: vec![] },
+            times: Default::default(),
+            lp: Default::default(),
+            notes: vec![format!(
+                "ITS too large to prove: {} rules, a location with {arity} variables (limits {}, {})",
+                enc.its.rules().len(),
+                cfg.max_rules,
+                cfg.max_arity
+            )],
+        }
+    } else {
+        prove(&enc.its, &opts)
+    };
+    let prove_ms = ms(t.elapsed());
+    let mut report = ProveReport {
+        method: m.to_string(),
+        verdict: "MAYBE".into(),
+        certificate: "none".into(),
+        ranking: Vec::new(),
+        witness: None,
+        its_locations: enc.its.locations().len(),
+        its_rules: enc.its.rules().len(),
+        sccs: cyclic_sccs(&enc.its),
+        encode_ms,
+        prove_ms,
+        nonterm_ms: 0.0,
+        check_ms: 0.0,
+        notes: proof.notes.clone(),
+        checked_runs: 0,
+        checked_transitions: 0,
+        skipped_transitions: 0,
+        violations: Vec::new(),
+    };
+    let t = Instant::now();
+    match &proof.certificate {
+        Certificate::Termination(cert) => {
+            report.verdict = "YES".into();
+            report.certificate = "ranking".into();
+            report.ranking = ranking_functions(graph, prog, &enc, cert);
+        }
+        Certificate::NonTermination(rs) => {
+            match nonterm::confirm_recurrent(prog, m, graph, &enc, rs, cfg) {
+                Ok(w) => {
+                    report.verdict = "NO".into();
+                    report.certificate = "recurrent_set".into();
+                    report.witness = Some(w);
+                }
+                Err(why) => report
+                    .notes
+                    .push(format!("recurrent set not confirmed in the JVM: {why}")),
+            }
+        }
+        Certificate::Unproven { .. } => {}
+    }
+    if report.verdict == "MAYBE" {
+        match nonterm::repeated_state(prog, m, graph, cfg) {
+            Ok(Some(w)) => {
+                report.verdict = "NO".into();
+                report.certificate = "repeated_state".into();
+                report.witness = Some(w);
+            }
+            Ok(None) => {}
+            Err(e) => report.notes.push(format!("state repetition search: {e}")),
+        }
+    }
+    report.nonterm_ms = ms(t.elapsed());
+    if cfg.check > 0 {
+        let t = Instant::now();
+        let mut enc = enc;
+        if let Some(kind) = cfg.break_certificate {
+            crosscheck::break_certificate(&mut enc, &mut proof, kind);
+        }
+        let cert = match &proof.certificate {
+            Certificate::Termination(c) => Some(c),
+            _ => None,
+        };
+        crosscheck::run(prog, m, graph, &enc, cert, cfg, &mut report)?;
+        report.check_ms = ms(t.elapsed());
+    }
+    Ok(report)
+}
+
+/// The ranking functions of `cert` over readable names.
+fn ranking_functions(
+    graph: &Graph,
+    prog: &Program,
+    enc: &Encoding,
+    cert: &jtg_prove::TerminationCertificate,
+) -> Vec<RankingFunction> {
+    let mut out = Vec::new();
+    for (si, scc) in cert.sccs.iter().enumerate() {
+        for (li, level) in scc.levels.iter().enumerate() {
+            let mut functions = Vec::new();
+            for (loc, f) in &level.functions {
+                let Some(node) = enc.loc_node[loc.index()] else {
+                    continue;
+                };
+                let vars = &enc.loc_vars[loc.index()];
+                let name = |v: jtg_prove::Var| {
+                    vars.get(v.index())
+                        .map(|q| readable(graph, node, *q, prog))
+                        .unwrap_or_else(|| format!("v{}", v.0))
+                };
+                functions.push((node, f.display_with(&name)));
+            }
+            let mut strict: Vec<String> = level
+                .removed()
+                .map(|inst| chain_text(enc, inst.rule))
+                .collect();
+            // a rule split by its `≠` sides is listed once
+            strict.dedup();
+            out.push(RankingFunction {
+                scc: si,
+                level: li,
+                functions,
+                strict,
+            });
+        }
+    }
+    out
+}
+
+/// A rule as its chain of nodes: `[3] → [5] → [0]`.
+pub fn chain_text(enc: &Encoding, r: jtg_prove::RuleId) -> String {
+    let o = &enc.origins[r.index()];
+    if o.nodes.len() == 1 {
+        return format!("start → [{}]", o.nodes[0]);
+    }
+    o.nodes
+        .iter()
+        .map(|n| format!("[{n}]"))
+        .collect::<Vec<_>>()
+        .join(" → ")
+}
+
+/// The number of SCCs of the ITS's location graph that have a cycle.
+fn cyclic_sccs(its: &jtg_prove::Its) -> usize {
+    let edges: Vec<(usize, usize)> = its
+        .rules()
+        .iter()
+        .map(|r| (r.from.index(), r.to.index()))
+        .collect();
+    jtg_prove::scc::sccs(its.locations().len(), &edges)
+        .iter()
+        .filter(|c| c.len() > 1 || edges.iter().any(|&(a, b)| a == b && a == c[0]))
+        .count()
+}
+
+/// The report of a graph too large to encode: MAYBE, or NO by a repeated state.
+fn too_large_graph(
+    prog: &Program,
+    m: &MethodId,
+    graph: &Graph,
+    cfg: &ProveConfig,
+) -> anyhow::Result<ProveReport> {
+    let t = Instant::now();
+    let mut report = ProveReport {
+        method: m.to_string(),
+        verdict: "MAYBE".into(),
+        certificate: "none".into(),
+        ranking: Vec::new(),
+        witness: None,
+        its_locations: 0,
+        its_rules: 0,
+        sccs: 0,
+        encode_ms: 0.0,
+        prove_ms: 0.0,
+        nonterm_ms: 0.0,
+        check_ms: 0.0,
+        notes: vec![format!(
+            "graph of {} nodes not encoded (limit {})",
+            graph.nodes.len(),
+            cfg.max_graph
+        )],
+        checked_runs: 0,
+        checked_transitions: 0,
+        skipped_transitions: 0,
+        violations: Vec::new(),
+    };
+    match nonterm::repeated_state(prog, m, graph, cfg) {
+        Ok(Some(w)) => {
+            report.verdict = "NO".into();
+            report.certificate = "repeated_state".into();
+            report.witness = Some(w);
+        }
+        Ok(None) => {}
+        Err(e) => report.notes.push(format!("state repetition search: {e}")),
+    }
+    report.nonterm_ms = ms(t.elapsed());
+    Ok(report)
+}

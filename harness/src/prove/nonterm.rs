@@ -1,0 +1,419 @@
+//! NO witnesses, confirmed in the JVM (docs/proving.md, *NO for graphs*).
+//!
+//! * **Repeated state** ([`repeated_state`]): a run of a generated input whose full recorded
+//!   state — every frame, the heap reachable from them up to a renaming of objects, the static
+//!   fields accessed so far — is the same at steps `i`, `j` and `2j − i` never ends: the JVM is
+//!   deterministic, and the lap from `j` to `2j − i` initialised no class the lap before had
+//!   not (it executed the same instructions), so the state at `2j − i`, class initialisation
+//!   included, is the state at `j`. Assumed, and refused where it fails: nothing the lap does
+//!   depends on identity hash codes, time, randomness or other state the trace does not
+//!   record — every invoked library method is on a short list of deterministic ones, every
+//!   object is of a program class, an array or a string (compared by identity: the trace
+//!   records only a string's length).
+//! * **Recurrent set** ([`confirm_recurrent`]): the prover's set `G` at a loop head and the
+//!   start values reaching it become a JVM input (a generated instance of the start state with
+//!   the start's integers set to those values); the run must be cut by the step budget, never
+//!   end, and the ITS values at every visit of the head must lie in `G`.
+
+use super::crosscheck::run_transitions;
+use super::{NoWitness, ProveConfig};
+use crate::check::path::{Matcher, Recorded};
+use crate::check::Target;
+use crate::gen::{GenConfig, Generator};
+use anyhow::Result;
+use jtg_engine::class::Insn;
+use jtg_engine::instance_of::is_instance;
+use jtg_engine::state::{HeapValue, Interval, MethodId, State};
+use jtg_engine::{Graph, Program};
+use jtg_jvm::{Budget, CObject, CValue, ObjId, Step, Trace, TraceEnd};
+use jtg_prove::from_graph::{Encoding, Quantity};
+use jtg_prove::{cert::in_set, RecurrentSet};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// The class path entries of a `:`-separated class path.
+pub fn entries(classpath: &str) -> Vec<PathBuf> {
+    classpath
+        .split(':')
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from)
+        .collect()
+}
+
+/// Library classes whose methods are deterministic functions of what the trace records.
+const PURE_LIBRARY: &[&str] = &[
+    "java/lang/Math",
+    "java/lang/StrictMath",
+    "java/lang/Integer",
+    "java/lang/Long",
+    "java/lang/Short",
+    "java/lang/Byte",
+    "java/lang/Character",
+    "java/lang/Boolean",
+    "java/lang/String",
+];
+
+fn is_library(class: &str) -> bool {
+    ["java/", "javax/", "sun/", "jdk/", "com/sun/"]
+        .iter()
+        .any(|p| class.starts_with(p))
+}
+
+/// Whether a library method may be called inside a repeating lap.
+fn allowed_call(class: &str, name: &str) -> bool {
+    if !is_library(class) {
+        return true;
+    }
+    if class == "java/lang/Object" {
+        return name == "<init>";
+    }
+    if name == "random" || name == "hashCode" && class != "java/lang/String" || name == "intern" {
+        return false;
+    }
+    PURE_LIBRARY.contains(&class)
+}
+
+/// The canonical text of a step's state: objects numbered in the order a walk from the roots
+/// meets them, strings by identity. `None` when the state holds something the repetition
+/// argument does not cover (module docs).
+fn canonical(step: &Step) -> Option<String> {
+    let mut out = String::new();
+    let mut numbers: HashMap<ObjId, usize> = HashMap::new();
+    let mut order: Vec<ObjId> = Vec::new();
+    let val = |v: &CValue,
+               out: &mut String,
+               numbers: &mut HashMap<ObjId, usize>,
+               order: &mut Vec<ObjId>|
+     -> Option<()> {
+        match v {
+            CValue::Int(i) => write!(out, "I{i},").ok(),
+            CValue::Long(l) => write!(out, "L{l},").ok(),
+            CValue::Float(f) => write!(out, "F{f},").ok(),
+            CValue::Double(d) => write!(out, "D{d},").ok(),
+            CValue::Null => write!(out, "N,").ok(),
+            CValue::Top => write!(out, "T,").ok(),
+            CValue::Uninit(_) => None,
+            CValue::Ref(id) => {
+                if let Some(CObject::Str { .. }) = step.heap.get(id) {
+                    return write!(out, "S{id:?},").ok();
+                }
+                let n = *numbers.entry(*id).or_insert_with(|| {
+                    order.push(*id);
+                    order.len() - 1
+                });
+                write!(out, "R{n},").ok()
+            }
+        }
+    };
+    for f in &step.frames {
+        write!(out, "|{}.{}{}@{}:", f.class, f.method, f.desc, f.pc).ok()?;
+        for v in f.locals.iter().chain(&f.stack) {
+            val(v, &mut out, &mut numbers, &mut order)?;
+        }
+    }
+    for (k, v) in &step.statics {
+        write!(out, "|{}.{}=", k.class, k.name).ok()?;
+        val(v, &mut out, &mut numbers, &mut order)?;
+    }
+    let mut next = 0;
+    while next < order.len() {
+        let id = order[next];
+        next += 1;
+        match step.heap.get(&id)? {
+            CObject::Instance { class, fields } => {
+                if is_library(class) {
+                    return None;
+                }
+                write!(out, "|{class}(").ok()?;
+                for (name, v) in fields {
+                    write!(out, "{name}=").ok()?;
+                    val(v, &mut out, &mut numbers, &mut order)?;
+                }
+            }
+            CObject::Array { elem, elems } => {
+                write!(out, "|[{elem}").ok()?;
+                for v in elems.iter() {
+                    val(v, &mut out, &mut numbers, &mut order)?;
+                }
+            }
+            CObject::Str { .. } => {}
+        }
+    }
+    Some(out)
+}
+
+/// Steps `(i, j, k)` with `j − i = k − j` whose states are equal, and no lap from `i` to `k`
+/// calls a library method outside [`allowed_call`].
+fn find_repetition(prog: &Program, trace: &Trace) -> Option<(usize, usize, usize)> {
+    let mut seen: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut calls_ok: Vec<bool> = Vec::new();
+    let mut insns: HashMap<(String, String, String, u32), Option<Insn>> = HashMap::new();
+    for (k, step) in trace.steps().enumerate() {
+        let top = step.frames.first()?;
+        let key = (
+            top.class.to_string(),
+            top.method.to_string(),
+            top.desc.to_string(),
+            top.pc,
+        );
+        let insn = insns
+            .entry(key)
+            .or_insert_with(|| {
+                let m = MethodId::new(&top.class, &top.method, &top.desc);
+                let c = prog.hierarchy.classpath().load(&m.class).ok()?;
+                let meth = c.method(&m.name, Some(&m.desc)).ok()?;
+                meth.code.as_ref()?.at(top.pc).cloned()
+            })
+            .clone();
+        let ok = match &insn {
+            Some(Insn::Invoke { method, .. }) => allowed_call(&method.class, &method.name),
+            Some(Insn::InvokeDynamic { .. }) | None => false,
+            Some(_) => true,
+        };
+        calls_ok.push(ok);
+        let Some(c) = canonical(&step) else {
+            continue;
+        };
+        let prev = seen.entry(c).or_default();
+        for &j in prev.iter().rev().take(8) {
+            if 2 * j < k {
+                continue;
+            }
+            let i = 2 * j - k;
+            if prev.binary_search(&i).is_ok() && calls_ok[i..=k].iter().all(|b| *b) {
+                return Some((i, j, k));
+            }
+        }
+        prev.push(k);
+    }
+    None
+}
+
+/// Keeps the concrete arrays whose length reference is `len` as long as its new value `n`:
+/// cut, or extended by repeating their elements (an extension the start state does not allow
+/// fails the instance check that follows).
+fn resize_arrays(st: &mut State, len: jtg_engine::state::Ref, n: i128) {
+    let Ok(n) = usize::try_from(n) else { return };
+    for v in st.heap.values_mut() {
+        if let HeapValue::Array {
+            len: l,
+            elems: Some(elems),
+            ..
+        } = v
+        {
+            if *l != len || elems.len() == n {
+                continue;
+            }
+            if elems.len() > n {
+                elems.truncate(n);
+            } else if !elems.is_empty() {
+                let k = elems.len();
+                for i in k..n.min(k + 64) {
+                    let e = elems[i % k];
+                    elems.push(e);
+                }
+            }
+        }
+    }
+}
+
+fn write_witness(cfg: &ProveConfig, m: &MethodId, text: &str) -> Result<String> {
+    let path = match &cfg.witness_out {
+        Some(p) => p.clone(),
+        None => std::env::temp_dir().join(format!(
+            "jtg-no-{}.{}.state",
+            m.class.replace('/', "."),
+            m.name.replace(['<', '>'], "")
+        )),
+    };
+    std::fs::write(&path, text)?;
+    Ok(path.display().to_string())
+}
+
+fn replay(cfg: &ProveConfig, m: &MethodId, file: &str) -> String {
+    format!(
+        "jtg trace {} '{}' --input {file} --max-steps {}",
+        cfg.classpath,
+        format_args!("{}.{}{}", m.class.replace('/', "."), m.name, m.desc),
+        cfg.max_steps
+    )
+}
+
+/// Searches generated inputs for a run whose state repeats (module docs).
+pub fn repeated_state(
+    prog: &Program,
+    m: &MethodId,
+    graph: &Graph,
+    cfg: &ProveConfig,
+) -> Result<Option<NoWitness>> {
+    let start = &graph.nodes[graph.start].state;
+    let gen = Generator::new(
+        prog,
+        m,
+        start,
+        GenConfig {
+            seed: cfg.seed,
+            max_size: cfg.max_size,
+            ints: cfg.ints,
+        },
+    )?;
+    let target = Target::new(prog, m.clone(), entries(&cfg.classpath))?;
+    let steps = cfg.max_steps.min(20_000);
+    let inputs: Vec<State> = (0..cfg.nonterm_inputs)
+        .map(|k| gen.case(k).map(|s| s.state))
+        .collect::<Result<_, _>>()?;
+    let traces = target.trace_batch(&inputs, steps);
+    for (input, tr) in inputs.iter().zip(traces) {
+        let Ok(tr) = tr else { continue };
+        if !matches!(
+            tr.end,
+            TraceEnd::Cut {
+                budget: Budget::Steps(_)
+            }
+        ) {
+            continue;
+        }
+        if let Some((i, j, k)) = find_repetition(prog, &tr) {
+            let text = gen.print(input);
+            let file = write_witness(cfg, m, &text)?;
+            let top = tr.top_frame(i);
+            return Ok(Some(NoWitness {
+                kind: "repeated_state".into(),
+                input: text,
+                detail: format!(
+                    "the state before step {i} ({}.{} pc {}) recurs at steps {j} and {k} (period {})",
+                    top.class.replace('/', "."),
+                    top.method,
+                    top.pc,
+                    j - i
+                ),
+                replay: replay(cfg, m, &file),
+                input_file: file,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// Turns a recurrent set into a JVM input and confirms it (module docs); the witness, or why
+/// it was not confirmed.
+pub fn confirm_recurrent(
+    prog: &Program,
+    m: &MethodId,
+    graph: &Graph,
+    enc: &Encoding,
+    rs: &RecurrentSet,
+    cfg: &ProveConfig,
+) -> Result<NoWitness, String> {
+    let start = &graph.nodes[graph.start].state;
+    let gen = Generator::new(
+        prog,
+        m,
+        start,
+        GenConfig {
+            seed: cfg.seed,
+            max_size: cfg.max_size,
+            ints: cfg.ints,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let target =
+        Target::new(prog, m.clone(), entries(&cfg.classpath)).map_err(|e| e.to_string())?;
+    let head = rs.head(&enc.its);
+    let matcher = Matcher::new(graph, prog, cfg.ints);
+    let mut last = String::from("no input could be built");
+    for k in 0..cfg.nonterm_inputs.max(1) {
+        let Ok(sample) = gen.case(k) else { continue };
+        let mut input = sample.state;
+        let Ok(w) = is_instance(&input, start, prog) else {
+            continue;
+        };
+        // the start's integers get the start values of the certificate
+        for (q, v) in enc.loc_vars[0].iter().zip(&rs.start_values) {
+            if let Quantity::Int(r) = q {
+                let Some(&c) = w.map.get(r) else { continue };
+                let Ok(v) = i128::try_from(v) else { continue };
+                if let Some(HeapValue::Int(i) | HeapValue::Long(i)) = input.heap.get_mut(&c) {
+                    *i = Interval::literal(v);
+                }
+                resize_arrays(&mut input, c, v);
+            }
+        }
+        if is_instance(&input, start, prog).is_err() {
+            last = "the start values do not fit the start state".into();
+            continue;
+        }
+        let tr = match target.trace(&input, cfg.max_steps) {
+            Ok(t) => t,
+            Err(e) => {
+                last = e.to_string();
+                continue;
+            }
+        };
+        if !matches!(
+            tr.end,
+            TraceEnd::Cut {
+                budget: Budget::Steps(_)
+            }
+        ) {
+            last = format!("the run of case {k} ended within {} steps", cfg.max_steps);
+            continue;
+        }
+        let run = Recorded::of(&tr);
+        let mut skipped = 0;
+        let ts = match run_transitions(enc, graph, prog, &matcher, &run, cfg.ints, &mut skipped) {
+            Ok(ts) => ts,
+            Err(why) => {
+                last = why;
+                continue;
+            }
+        };
+        let visits: Vec<&Vec<jtg_prove::BigInt>> = ts
+            .iter()
+            .filter(|t| enc.its.rule(t.rule).to == head)
+            .map(|t| &t.target)
+            .collect();
+        if visits.len() < 2 {
+            last = format!(
+                "the run of case {k} visits the loop head {} times",
+                visits.len()
+            );
+            continue;
+        }
+        if let Some(out) = visits.iter().find(|v| !in_set(&rs.sets[0], v)) {
+            last =
+                format!("the run of case {k} leaves the recurrent set at the loop head ({out:?})");
+            continue;
+        }
+        let text = gen.print(&input);
+        let file = write_witness(cfg, m, &text).map_err(|e| e.to_string())?;
+        let node = enc.loc_node[head.index()].unwrap_or(graph.start);
+        let names = &enc.loc_vars[head.index()];
+        let set: Vec<String> = rs.sets[0]
+            .iter()
+            .map(|c| {
+                c.display_with(&|v| {
+                    names
+                        .get(v.index())
+                        .map(|q| q.to_string())
+                        .unwrap_or_default()
+                })
+            })
+            .collect();
+        return Ok(NoWitness {
+            kind: "recurrent_set".into(),
+            input: text,
+            detail: format!(
+                "loop head [{node}] stays in {{{}}}: {} visits in {} steps, the run cut, never ended",
+                set.join(", "),
+                visits.len(),
+                tr.len()
+            ),
+            replay: replay(cfg, m, &file),
+            input_file: file,
+        });
+    }
+    let _ = BTreeMap::<u8, u8>::new();
+    Err(last)
+}

@@ -1,0 +1,69 @@
+//! The text form of a verdict (`jtg prove`).
+
+use super::ProveReport;
+use std::fmt::Write as _;
+
+pub fn render_text(r: &ProveReport) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "{}: {}", r.method, r.verdict);
+    let _ = writeln!(
+        o,
+        "ITS: {} locations, {} rules, {} SCCs",
+        r.its_locations, r.its_rules, r.sccs
+    );
+    match r.verdict.as_str() {
+        "YES" => {
+            if r.ranking.is_empty() {
+                let _ = writeln!(o, "no cycle: every run of the ITS is finite");
+            }
+            for f in &r.ranking {
+                let _ = writeln!(o, "SCC {} level {}:", f.scc, f.level);
+                for (node, text) in &f.functions {
+                    let _ = writeln!(o, "  [{node}]  {text}");
+                }
+                for s in &f.strict {
+                    let _ = writeln!(o, "  decreases on {s}");
+                }
+            }
+        }
+        "NO" => {
+            if let Some(w) = &r.witness {
+                let _ = writeln!(o, "witness ({}): {}", w.kind, w.detail);
+                let _ = writeln!(o, "input {}:", w.input_file);
+                for line in w.input.lines() {
+                    let _ = writeln!(o, "  {line}");
+                }
+                let _ = writeln!(o, "replay: {}", w.replay);
+            }
+        }
+        _ => {}
+    }
+    for n in &r.notes {
+        let _ = writeln!(o, "note: {n}");
+    }
+    let _ = writeln!(
+        o,
+        "times: encode {:.1} ms, prove {:.1} ms, non-termination {:.1} ms, check {:.1} ms",
+        r.encode_ms, r.prove_ms, r.nonterm_ms, r.check_ms
+    );
+    if r.checked_runs > 0 {
+        let _ = writeln!(
+            o,
+            "check: {} runs, {} transitions ({} skipped: a value the run did not bind), {} violations",
+            r.checked_runs,
+            r.checked_transitions,
+            r.skipped_transitions,
+            r.violations.len()
+        );
+        for v in &r.violations {
+            let _ = writeln!(o, "VIOLATION ({}) at step {}: {}", v.kind, v.step, v.detail);
+            let _ = writeln!(o, "  rule: {}", v.rule);
+            let _ = writeln!(o, "  input:");
+            for line in v.input.lines() {
+                let _ = writeln!(o, "    {line}");
+            }
+            let _ = writeln!(o, "  replay: {}", v.replay);
+        }
+    }
+    o
+}

@@ -1,0 +1,185 @@
+//! `jtg prove` and the ITS export (docs/proving.md, *From graphs to ITS*): the verdicts of
+//! issue #19's fixtures, NO witnesses that replay, the cross-check catching a broken
+//! certificate, and the ARI export of `List.contains` read back.
+
+mod common;
+
+use jtg_engine::class::ClassPath;
+use jtg_engine::{build_graph, Options, Program};
+use jtg_prove::from_graph::{encode, EncodeOptions};
+use std::process::Command;
+
+fn jtg(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
+        .args(args)
+        .output()
+        .expect("jtg runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn fixtures() -> String {
+    common::fixtures().display().to_string()
+}
+
+fn start(name: &str) -> String {
+    common::fixture_sources()
+        .join("start")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn contains_terminates_by_the_size_of_cur() {
+    let (code, out, err) = jtg(&["prove", &fixtures(), "List.contains", "--check", "40"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("List.contains(LList;I)Z: YES"), "{out}");
+    assert!(
+        out.contains("|cur|"),
+        "a size ranking function on cur: {out}"
+    );
+    assert!(out.contains("0 violations"), "{out}");
+}
+
+#[test]
+fn get_on_a_cyclic_list_terminates_by_the_index() {
+    let (code, out, err) = jtg(&[
+        "prove",
+        &fixtures(),
+        "List.get",
+        "--start",
+        &start("List.get.cyclic.state"),
+        "--check",
+        "20",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("List.get(I)I: YES"), "{out}");
+    assert!(
+        out.contains("  [16]  x (i7)"),
+        "the index x ranks the loop: {out}"
+    );
+    assert!(out.contains("0 violations"), "{out}");
+}
+
+/// A NO names an input file that `jtg trace` replays into a cut run.
+fn assert_no_with_replay(out: &str, kind: &str) {
+    assert!(out.contains(": NO"), "{out}");
+    assert!(out.contains(&format!("witness ({kind})")), "{out}");
+    let file = out
+        .lines()
+        .find_map(|l| l.strip_prefix("input ")?.strip_suffix(':'))
+        .expect("an input file line");
+    let text = std::fs::read_to_string(file).expect("the witness file exists");
+    assert!(text.starts_with("00 |"), "{text}");
+    let replay = out
+        .lines()
+        .find_map(|l| l.strip_prefix("replay: jtg "))
+        .expect("a replay line");
+    let args: Vec<String> = replay
+        .split_whitespace()
+        .map(|a| a.trim_matches('\'').to_string())
+        .collect();
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = jtg(&refs);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("trace cut after"),
+        "the replay never ends: {err}"
+    );
+}
+
+#[test]
+fn parity_loop_does_not_terminate_on_odd_x() {
+    let (code, out, err) = jtg(&[
+        "prove",
+        &fixtures(),
+        "NonTerm.parity",
+        "--max-steps",
+        "5000",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_no_with_replay(&out, "recurrent_set");
+}
+
+#[test]
+fn cyclic_walk_does_not_terminate() {
+    let (code, out, err) = jtg(&[
+        "prove",
+        &fixtures(),
+        "NonTerm.walk",
+        "--start",
+        &start("NonTerm.walk.cyclic.state"),
+        "--max-steps",
+        "5000",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_no_with_replay(&out, "repeated_state");
+    // on acyclic lists (the default start) the same walk terminates
+    let (_, out, _) = jtg(&["prove", &fixtures(), "NonTerm.walk"]);
+    assert!(out.contains(": YES"), "{out}");
+}
+
+#[test]
+fn a_ranking_function_that_does_not_decrease_is_caught() {
+    let (code, out, err) = jtg(&[
+        "prove",
+        &fixtures(),
+        "List.contains",
+        "--check",
+        "30",
+        "--break-certificate",
+        "rank",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("VIOLATION (ranking)"), "{out}");
+    assert!(out.contains("does not decrease"), "{out}");
+    assert!(out.contains("replay: jtg prove"), "{out}");
+}
+
+#[test]
+fn a_flipped_guard_is_caught() {
+    let (code, out, err) = jtg(&[
+        "prove",
+        &fixtures(),
+        "List.contains",
+        "--check",
+        "30",
+        "--break-certificate",
+        "guard",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("VIOLATION (export)"), "{out}");
+    assert!(out.contains("the guard is false"), "{out}");
+}
+
+#[test]
+fn ari_export_of_contains_reads_back_and_is_snapshotted() {
+    let prog = Program::new(ClassPath::parse(&fixtures()).expect("class path"));
+    let m = prog.find_method("List.contains").expect("method");
+    let st = prog.default_start(&m, Default::default()).expect("start");
+    let g = build_graph(&prog, &m, st, &Options::default()).expect("graph");
+    let enc = encode(&g, &prog, &EncodeOptions::default()).expect("ITS");
+    let text = jtg_prove::to_ari(&enc.its);
+    let back = jtg_prove::parse_ari(&text).expect("our parser reads the export");
+    assert_eq!(
+        jtg_prove::to_ari(&back),
+        text,
+        "print ∘ parse is the identity"
+    );
+    assert_eq!(back.rules().len(), enc.its.rules().len());
+    // the CLI prints the same text
+    let (code, out, err) = jtg(&["graph", &fixtures(), "List.contains", "--format", "ari"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, text);
+    let koat = jtg_prove::to_koat(&enc.its);
+    assert!(jtg_prove::parse_koat(&koat).is_ok(), "{koat}");
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../../snapshots/its");
+    s.set_prepend_module_to_snapshot(false);
+    s.set_omit_expression(true);
+    s.bind(|| insta::assert_snapshot!("List.contains.ari", text));
+}

@@ -1,0 +1,501 @@
+//! From termination graphs to integer transition systems (docs/proving.md, *From graphs to
+//! ITS*; spec §9, §6–7).
+//!
+//! * **Locations**: the start node, every node with other than one incoming or one outgoing
+//!   edge (branching nodes, loop heads, program ends), and one node of every cycle that would
+//!   otherwise have none; chains of nodes in between are composed into one rule. A fresh
+//!   location `start` without incoming rules enters the start node.
+//! * **Variables** of a location: the [`Quantity`]s of its state (non-literal integers, the
+//!   size of every object reference).
+//! * **Rules**: one per chain `n₀ → … → nₖ` between locations. Every node of the chain gets its
+//!   quantities as temporaries, every node adds its facts ([`quantity::facts`]) and every edge
+//!   its constraints ([`step::edge_constraints`]); then temporaries fixed by an equality are
+//!   substituted away. What remains are temporaries of some chain node (the cross-check reads
+//!   their values from the concrete run: [`RuleOrigin::temps`]).
+
+pub mod quantity;
+mod step;
+
+use crate::its::{Its, ItsError, LocId, Rule, RuleId};
+use crate::linexpr::{Constraint, LinExpr, Rel, Var};
+use crate::q::Q;
+use jtg_engine::graph::{Graph, NodeId};
+use jtg_engine::state::text::LocalNames;
+use jtg_engine::state::IntSemantics;
+use jtg_engine::Program;
+pub use quantity::Quantity;
+use quantity::{facts, quantities, Slots};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How a graph is encoded.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EncodeOptions {
+    /// The integer semantics the graph was built with: under Java ints an assignment that may
+    /// wrap is no exact update.
+    pub ints: IntSemantics,
+}
+
+/// Where a rule comes from: the chain of graph nodes it composes and the quantities its
+/// remaining temporaries stand for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleOrigin {
+    /// `n₀ … nₖ` (for the rule out of `start`: the start node alone).
+    pub nodes: Vec<NodeId>,
+    /// Per temporary: the position in `nodes` and the quantity of that node.
+    pub temps: Vec<(usize, Quantity)>,
+}
+
+/// An ITS with the map back to the graph.
+#[derive(Clone, Debug)]
+pub struct Encoding {
+    pub its: Its,
+    /// Per location (by [`LocId`] index): its graph node (`None` for `start`).
+    pub loc_node: Vec<Option<NodeId>>,
+    /// Per location: its variables' quantities, in order.
+    pub loc_vars: Vec<Vec<Quantity>>,
+    /// Per rule (by [`RuleId`] index).
+    pub origins: Vec<RuleOrigin>,
+}
+
+impl Encoding {
+    pub fn location_of(&self, n: NodeId) -> Option<LocId> {
+        self.loc_node
+            .iter()
+            .position(|m| *m == Some(n))
+            .map(|i| LocId(i as u32))
+    }
+    /// Rules by their source location and the chain of nodes they compose.
+    pub fn rule_by_chain(&self) -> BTreeMap<(LocId, Vec<NodeId>), RuleId> {
+        self.origins
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let r = RuleId(i as u32);
+                ((self.its.rule(r).from, o.nodes.clone()), r)
+            })
+            .collect()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EncodeError {
+    #[error("ITS construction failed: {0}")]
+    Its(#[from] ItsError),
+}
+
+/// The location name of node `n`.
+pub fn location_name(n: NodeId) -> String {
+    format!("n{n}")
+}
+
+/// Which nodes are locations (see the module docs).
+pub fn locations(g: &Graph) -> BTreeSet<NodeId> {
+    let n = g.nodes.len();
+    let mut indeg = vec![0usize; n];
+    let mut out: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for e in &g.edges {
+        indeg[e.to] += 1;
+        out[e.from].push(e.to);
+    }
+    let mut locs: BTreeSet<NodeId> = (0..n)
+        .filter(|&k| k == g.start || indeg[k] != 1 || out[k].len() != 1)
+        .collect();
+    // a cycle of pass-through nodes gets one location (its smallest node, as found first)
+    let mut covered = vec![false; n];
+    loop {
+        for &l in &locs {
+            covered[l] = true;
+            for &m in &out[l] {
+                let mut cur = m;
+                while !locs.contains(&cur) && !covered[cur] {
+                    covered[cur] = true;
+                    cur = out[cur][0];
+                }
+            }
+        }
+        match (0..n).find(|&k| !covered[k]) {
+            Some(k) => {
+                locs.insert(k);
+            }
+            None => return locs,
+        }
+    }
+}
+
+/// Encodes `g` as an ITS (see the module docs and docs/proving.md).
+pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encoding, EncodeError> {
+    let locs = locations(g);
+    let node_vars: BTreeMap<NodeId, Vec<Quantity>> = g
+        .nodes
+        .iter()
+        .map(|nd| (nd.id, quantities(&nd.state)))
+        .collect();
+    let start_vars = &node_vars[&g.start];
+    let names = |qs: &[Quantity]| qs.iter().map(|q| q.var_name()).collect::<Vec<_>>();
+    let start_names = names(start_vars);
+    let refs: Vec<&str> = start_names.iter().map(String::as_str).collect();
+    let mut its = Its::new("start", &refs)?;
+    let mut enc_loc_node = vec![None];
+    let mut loc_vars = vec![start_vars.clone()];
+    let mut loc_of: BTreeMap<NodeId, LocId> = BTreeMap::new();
+    for &l in &locs {
+        let nm = names(&node_vars[&l]);
+        let refs: Vec<&str> = nm.iter().map(String::as_str).collect();
+        let id = its.add_location(&location_name(l), &refs)?;
+        loc_of.insert(l, id);
+        enc_loc_node.push(Some(l));
+        loc_vars.push(node_vars[&l].clone());
+    }
+    let succ = g.successors();
+    let mut origins = Vec::new();
+    // start(x̄) → n_start(x̄) under the start state's facts
+    {
+        let chain = RuleChain::new(g, &node_vars, g.start);
+        let (rule, origin) = chain.finish(prog, opts, its.start(), loc_of[&g.start], &[]);
+        its.add_rule(rule)?;
+        origins.push(origin);
+    }
+    for &l in &locs {
+        for e in &succ[l] {
+            let mut edges = vec![*e];
+            let mut cur = e.to;
+            while !locs.contains(&cur) {
+                let next = succ[cur][0];
+                edges.push(next);
+                cur = next.to;
+            }
+            let chain = RuleChain::new(g, &node_vars, l);
+            let (rule, origin) = chain.finish(prog, opts, loc_of[&l], loc_of[&cur], &edges);
+            its.add_rule(rule)?;
+            origins.push(origin);
+        }
+    }
+    Ok(chain_locations(Encoding {
+        its,
+        loc_node: enc_loc_node,
+        loc_vars,
+        origins,
+    })?)
+}
+
+/// Chaining: a location (not the start) entered by exactly one rule from another location
+/// is removed, that rule composed with each rule leaving it. The rule count never grows, and
+/// values that were only related by an update become related inside one rule (a loop body
+/// `x' = x − 1` and its test `x ≥ 1` at a branching node meet).
+pub fn chain_locations(mut enc: Encoding) -> Result<Encoding, EncodeError> {
+    let mut rules: Vec<Option<(Rule, RuleOrigin)>> = enc
+        .its
+        .rules()
+        .iter()
+        .cloned()
+        .zip(enc.origins.iter().cloned())
+        .map(Some)
+        .collect();
+    let nloc = enc.its.locations().len();
+    let mut removed = vec![false; nloc];
+    loop {
+        let mut into: Vec<Vec<usize>> = vec![Vec::new(); nloc];
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); nloc];
+        for (k, r) in rules.iter().enumerate() {
+            if let Some((r, _)) = r {
+                into[r.to.index()].push(k);
+                out[r.from.index()].push(k);
+            }
+        }
+        let pick = (0..nloc).find(|&l| {
+            LocId(l as u32) != enc.its.start()
+                && !removed[l]
+                && into[l].len() == 1
+                && !out[l].is_empty()
+                && rules[into[l][0]]
+                    .as_ref()
+                    .is_some_and(|(r, _)| r.from.index() != l)
+        });
+        let Some(l) = pick else { break };
+        let (a, ao) = rules[into[l][0]].take().expect("live");
+        for &k in &out[l] {
+            let (b, bo) = rules[k].take().expect("live");
+            rules[k] = Some(compose(&enc.its, &a, &ao, &b, &bo));
+        }
+        removed[l] = true;
+    }
+    // rebuild without the removed locations
+    let keep: Vec<usize> = (0..nloc).filter(|&l| !removed[l]).collect();
+    let new_id: BTreeMap<usize, LocId> = keep
+        .iter()
+        .enumerate()
+        .map(|(i, &l)| (l, LocId(i as u32)))
+        .collect();
+    let old = &enc.its;
+    let start = old.location(old.start());
+    let sv: Vec<&str> = start.vars.iter().map(String::as_str).collect();
+    let mut its = Its::new(&start.name, &sv)?;
+    for &l in &keep[1..] {
+        let loc = old.location(LocId(l as u32));
+        let vs: Vec<&str> = loc.vars.iter().map(String::as_str).collect();
+        its.add_location(&loc.name, &vs)?;
+    }
+    let mut origins = Vec::new();
+    for (mut r, o) in rules.into_iter().flatten() {
+        r.from = new_id[&r.from.index()];
+        r.to = new_id[&r.to.index()];
+        its.add_rule(r)?;
+        origins.push(o);
+    }
+    enc.loc_node = keep.iter().map(|&l| enc.loc_node[l]).collect();
+    enc.loc_vars = keep.iter().map(|&l| enc.loc_vars[l].clone()).collect();
+    enc.its = its;
+    enc.origins = origins;
+    Ok(enc)
+}
+
+/// `a` then `b` as one rule (`a` enters `b`'s source).
+fn compose(its: &Its, a: &Rule, ao: &RuleOrigin, b: &Rule, bo: &RuleOrigin) -> (Rule, RuleOrigin) {
+    let na = its.location(a.from).arity();
+    let nl = its.location(b.from).arity();
+    let ta = a.temps.len();
+    let sub = |v: Var| {
+        if v.index() < nl {
+            a.args[v.index()].clone()
+        } else {
+            LinExpr::var(Var((na + ta + v.index() - nl) as u32))
+        }
+    };
+    let mut guard = a.guard.clone();
+    guard.extend(b.guard.iter().map(|c| c.substitute(&sub)));
+    let mut args: Vec<LinExpr> = b.args.iter().map(|e| e.substitute(&sub)).collect();
+    let shift = ao.nodes.len() - 1;
+    let mut otemps = ao.temps.clone();
+    otemps.extend(bo.temps.iter().map(|(p, q)| (p + shift, *q)));
+    let mut nodes = ao.nodes.clone();
+    nodes.extend(bo.nodes.iter().skip(1));
+    let total = na + otemps.len();
+    let (guard, _, kept) = eliminate(guard, &mut args, na, total);
+    let temps: Vec<(usize, Quantity)> = kept.iter().map(|v| otemps[v.index() - na]).collect();
+    let renum: BTreeMap<Var, Var> = kept
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (*v, Var((na + i) as u32)))
+        .collect();
+    let rn = |v: Var| if v.index() < na { v } else { renum[&v] };
+    let guard = dedup(guard.iter().map(|c| c.rename(&rn)).collect());
+    let args = args.iter().map(|e| e.rename(&rn)).collect();
+    let names = temps
+        .iter()
+        .map(|(pos, q)| format!("t{pos}_{}", q.var_name()))
+        .collect();
+    (
+        Rule {
+            from: a.from,
+            to: b.to,
+            temps: names,
+            args,
+            guard,
+        },
+        RuleOrigin { nodes, temps },
+    )
+}
+
+/// A rule under construction along a chain of nodes.
+struct RuleChain<'g> {
+    g: &'g Graph,
+    node_vars: &'g BTreeMap<NodeId, Vec<Quantity>>,
+    first: NodeId,
+}
+
+impl<'g> RuleChain<'g> {
+    fn new(g: &'g Graph, node_vars: &'g BTreeMap<NodeId, Vec<Quantity>>, first: NodeId) -> Self {
+        RuleChain {
+            g,
+            node_vars,
+            first,
+        }
+    }
+
+    fn finish(
+        &self,
+        prog: &Program,
+        opts: &EncodeOptions,
+        from: LocId,
+        to: LocId,
+        edges: &[&jtg_engine::graph::Edge],
+    ) -> (Rule, RuleOrigin) {
+        let mut nodes = vec![self.first];
+        nodes.extend(edges.iter().map(|e| e.to));
+        // variables: the first node's, then every later node's quantities (temporaries)
+        let mut owner: Vec<(usize, Quantity)> = Vec::new();
+        let mut slots: Vec<Slots<'_>> = Vec::new();
+        for (pos, n) in nodes.iter().enumerate() {
+            let mut vars = BTreeMap::new();
+            for q in &self.node_vars[n] {
+                vars.insert(*q, Var(owner.len() as u32));
+                owner.push((pos, *q));
+            }
+            slots.push(Slots {
+                state: &self.g.nodes[*n].state,
+                vars,
+            });
+        }
+        let mut guard: Vec<Constraint> = Vec::new();
+        for s in &slots {
+            guard.extend(facts(s));
+        }
+        for (k, e) in edges.iter().enumerate() {
+            step::edge_constraints(prog, opts.ints, e, &slots[k], &slots[k + 1], &mut guard);
+        }
+        let n0 = self.node_vars[&self.first].len();
+        let last = slots.len() - 1;
+        // the target's values: the last node's variables (for the start rule: the first's)
+        let mut args: Vec<LinExpr> = self.node_vars[&nodes[last]]
+            .iter()
+            .map(|q| LinExpr::var(slots[last].vars[q]))
+            .collect();
+        let total = owner.len();
+        let (guard, _, kept) = eliminate(guard, &mut args, n0, total);
+        let temps: Vec<(usize, Quantity)> = kept.iter().map(|v| owner[v.index()]).collect();
+        // renumber the kept temporaries n0, n0+1, …
+        let renum: BTreeMap<Var, Var> = kept
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (*v, Var((n0 + i) as u32)))
+            .collect();
+        let rn = |v: Var| if v.index() < n0 { v } else { renum[&v] };
+        let guard: Vec<Constraint> = dedup(guard.iter().map(|c| c.rename(&rn)).collect());
+        let args: Vec<LinExpr> = args.iter().map(|a| a.rename(&rn)).collect();
+        let temp_names: Vec<String> = temps
+            .iter()
+            .map(|(pos, q)| format!("t{pos}_{}", q.var_name()))
+            .collect();
+        (
+            Rule {
+                from,
+                to,
+                temps: temp_names,
+                args,
+                guard,
+            },
+            RuleOrigin { nodes, temps },
+        )
+    }
+}
+
+fn dedup(cs: Vec<Constraint>) -> Vec<Constraint> {
+    let mut seen = std::collections::HashSet::new();
+    cs.into_iter()
+        .filter(|c| !is_trivial(c) && seen.insert(c.clone()))
+        .collect()
+}
+
+/// A constraint without variables that holds.
+fn is_trivial(c: &Constraint) -> bool {
+    if !c.expr.is_constant() {
+        return false;
+    }
+    let v = &c.expr.constant;
+    match c.rel {
+        Rel::Le => !v.is_positive(),
+        Rel::Lt => v.is_negative(),
+        Rel::Eq => v.is_zero(),
+        Rel::Ne => !v.is_zero(),
+    }
+}
+
+/// Substitutes away every temporary (index `≥ n0`) fixed by an equality with coefficient ±1
+/// (Gaussian elimination on unit pivots), and every temporary no constraint and no argument
+/// mentions any more. Returns the guard, the arguments and the temporaries kept (sorted).
+fn eliminate(
+    mut guard: Vec<Constraint>,
+    args: &mut [LinExpr],
+    n0: usize,
+    total: usize,
+) -> (Vec<Constraint>, (), Vec<Var>) {
+    let mut alive: BTreeSet<Var> = (n0..total).map(|i| Var(i as u32)).collect();
+    loop {
+        let pick = guard.iter().enumerate().find_map(|(k, c)| {
+            if c.rel != Rel::Eq {
+                return None;
+            }
+            // prefer the latest temporary: chains then resolve towards the source
+            c.expr
+                .terms
+                .iter()
+                .filter(|(v, q)| v.index() >= n0 && (q.is_one() || (-(*q).clone()).is_one()))
+                .map(|(v, q)| (*v, q.clone()))
+                .last()
+                .map(|(v, q)| (k, v, q))
+        });
+        let Some((k, v, coef)) = pick else { break };
+        let c = guard.swap_remove(k);
+        // c: coef·v + rest = 0  ⇒  v = −rest / coef
+        let mut rest = c.expr.clone();
+        rest.terms.remove(&v);
+        let value = rest.scaled(&(-Q::one() / coef));
+        let sub = |w: Var| {
+            if w == v {
+                value.clone()
+            } else {
+                LinExpr::var(w)
+            }
+        };
+        guard = guard.iter().map(|c| c.substitute(&sub)).collect();
+        for a in args.iter_mut() {
+            *a = a.substitute(&sub);
+        }
+        alive.remove(&v);
+    }
+    let mut used: BTreeSet<Var> = BTreeSet::new();
+    for c in &guard {
+        used.extend(c.expr.vars());
+    }
+    for a in args.iter() {
+        used.extend(a.vars());
+    }
+    // a temporary that only its own facts constrain is dropped with them when no argument
+    // reads it: the facts are satisfiable on their own (every state has an instance)
+    let mut kept: Vec<Var> = alive.into_iter().filter(|v| used.contains(v)).collect();
+    let arg_vars: BTreeSet<Var> = args
+        .iter()
+        .flat_map(|a| a.vars().collect::<Vec<_>>())
+        .collect();
+    let mut drop: BTreeSet<Var> = BTreeSet::new();
+    for v in &kept {
+        if arg_vars.contains(v) {
+            continue;
+        }
+        let alone = guard
+            .iter()
+            .filter(|c| c.expr.coeff(*v) != Q::zero())
+            .all(|c| c.expr.vars().count() == 1);
+        if alone {
+            drop.insert(*v);
+        }
+    }
+    if !drop.is_empty() {
+        guard.retain(|c| !c.expr.vars().any(|w| drop.contains(&w)));
+        kept.retain(|v| !drop.contains(v));
+    }
+    (guard, (), kept)
+}
+
+/// A readable name of a quantity at a node: the local variable or stack slot holding the
+/// reference when there is one (`|cur|`, `x`), else the reference (`|o3|`).
+pub fn readable(g: &Graph, node: NodeId, q: Quantity, names: &dyn LocalNames) -> String {
+    let st = &g.nodes[node].state;
+    let r = q.reference();
+    let mut holder = None;
+    if let Some(f) = st.top() {
+        for (slot, v) in f.locals.iter().enumerate() {
+            if *v == Some(r) {
+                holder = names
+                    .local_name(&f.method, slot, f.pc)
+                    .or(Some(format!("local{slot}")));
+                break;
+            }
+        }
+    }
+    match (q, holder) {
+        (Quantity::Int(_), Some(h)) => format!("{h} ({r})"),
+        (Quantity::Size(_), Some(h)) => format!("|{h}| (|{r}|)"),
+        (q, None) => q.to_string(),
+    }
+}

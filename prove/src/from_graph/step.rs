@@ -1,0 +1,299 @@
+//! What one graph edge says about the quantities of its two ends (docs/proving.md, *From
+//! graphs to ITS*): equalities that carry values over, updates from assignment labels, guards
+//! from relation labels. Each edge is read between two [`Slots`] of one rule under
+//! construction.
+
+use super::quantity::{may_reach, quantities, Quantity, Slots};
+use crate::linexpr::{Constraint, LinExpr};
+use crate::q::Q;
+use jtg_engine::class::{Cond, FieldType, Insn};
+use jtg_engine::graph::{Edge, EdgeKind, Label, Operand};
+use jtg_engine::instance_of::is_instance;
+use jtg_engine::state::{
+    ArithOp, HeapValue, IntSemantics, Interval, Ref, State, JAVA_MAX, JAVA_MIN,
+};
+use jtg_engine::Program;
+use num_bigint::BigInt;
+use std::collections::BTreeSet;
+
+/// The constraints of edge `e` from `src` to `dst`, and notes on what was weakened.
+pub fn edge_constraints(
+    prog: &Program,
+    sem: IntSemantics,
+    e: &Edge,
+    src: &Slots<'_>,
+    dst: &Slots<'_>,
+    out: &mut Vec<Constraint>,
+) {
+    let abstract_call = e
+        .labels
+        .iter()
+        .any(|l| matches!(l, Label::AbstractCall { .. }));
+    let abstract_return = e
+        .labels
+        .iter()
+        .any(|l| matches!(l, Label::Returned { .. } | Label::Thrown { .. }));
+    match e.kind {
+        EdgeKind::Eval | EdgeKind::Call | EdgeKind::Return if abstract_call => {
+            call_entry(src, dst, out);
+        }
+        EdgeKind::Eval | EdgeKind::Call | EdgeKind::Return => {
+            // names are stable along an executed step: integers never change; sizes change
+            // where the step writes a reference into the heap (or a callee may have)
+            let havoc = if abstract_return {
+                Havoc::All
+            } else {
+                written(prog, src.state)
+            };
+            carry_by_name(src, dst, &havoc, out);
+            for l in &e.labels {
+                step_label(sem, l, src, dst, out);
+            }
+        }
+        EdgeKind::Refine | EdgeKind::Split => {
+            // nothing executes: the target is an instance of the source (spec §5.1); the
+            // witness of `dst ⊑ src` says which reference of the target each one became
+            match is_instance(dst.state, src.state, prog) {
+                Ok(w) => {
+                    for (g, sp) in &w.map {
+                        equate_ref(src, *g, dst, *sp, out);
+                    }
+                }
+                Err(_) => carry_by_name(src, dst, &Havoc::None, out),
+            }
+            for l in &e.labels {
+                either_label(l, src, dst, out);
+            }
+        }
+        EdgeKind::Instance => {
+            // `src ⊑ dst`: the witness maps the general state's references to the special one's
+            if let Ok(w) = is_instance(src.state, dst.state, prog) {
+                for (g, sp) in &w.map {
+                    equate_ref(src, *sp, dst, *g, out);
+                }
+            }
+        }
+    }
+}
+
+/// Which sizes an executed step may change.
+enum Havoc {
+    None,
+    All,
+    /// Those of references that may reach one of these.
+    Reaching(BTreeSet<Ref>),
+}
+
+impl Havoc {
+    fn keeps(&self, r: Ref) -> bool {
+        match self {
+            Havoc::None => true,
+            Havoc::All => false,
+            Havoc::Reaching(set) => !set.contains(&r),
+        }
+    }
+}
+
+/// What the instruction at the top frame of `s` writes: a reference field (`putfield`), an
+/// object array element (`aastore`), or — a library model of an invocation — anything.
+fn written(prog: &Program, s: &State) -> Havoc {
+    let Some(f) = s.top() else {
+        return Havoc::None;
+    };
+    if f.exception.is_some() {
+        return Havoc::None;
+    }
+    let insn = prog
+        .hierarchy
+        .classpath()
+        .load(&f.method.class)
+        .ok()
+        .and_then(|c| {
+            c.method(&f.method.name, Some(&f.method.desc))
+                .ok()
+                .and_then(|m| m.code.as_ref().and_then(|code| code.at(f.pc).cloned()))
+        });
+    let target = |depth: usize| -> Havoc {
+        match f.stack.len().checked_sub(depth + 1).map(|k| f.stack[k]) {
+            Some(r) => Havoc::Reaching(may_reach(s, r)),
+            None => Havoc::All,
+        }
+    };
+    match insn {
+        Some(Insn::PutField(fr)) => match fr.desc {
+            FieldType::Object(_) | FieldType::Array(_) => target(1),
+            _ => Havoc::None,
+        },
+        Some(Insn::ArrayStore(_)) => {
+            // the stored value is a reference exactly when the array holds objects
+            let arr = f.stack.len().checked_sub(3).map(|k| f.stack[k]);
+            match arr.and_then(|a| s.value(a)) {
+                Some(HeapValue::Array { ty, .. })
+                    if ty.starts_with("[L") || ty.starts_with("[[") =>
+                {
+                    target(2)
+                }
+                Some(HeapValue::Array { .. }) => Havoc::None,
+                _ => Havoc::All,
+            }
+        }
+        Some(Insn::Invoke { .. }) | Some(Insn::InvokeDynamic { .. }) | None => Havoc::All,
+        Some(_) => Havoc::None,
+    }
+}
+
+/// Every quantity of `dst` whose reference `src` has too, of the same kind, equals it there
+/// (unless `havoc` says the step may have changed that size).
+fn carry_by_name(src: &Slots<'_>, dst: &Slots<'_>, havoc: &Havoc, out: &mut Vec<Constraint>) {
+    for q in quantities(dst.state) {
+        let r = q.reference();
+        let (a, b) = match q {
+            Quantity::Int(_) => (src.int(r), dst.int(r)),
+            Quantity::Size(_)
+                if havoc.keeps(r) && src.state.value(r).is_some_and(|v| !v.is_primitive()) =>
+            {
+                (src.size(r), dst.size(r))
+            }
+            Quantity::Size(_) => continue,
+        };
+        if let (Some(a), Some(b)) = (a, b) {
+            out.push(Constraint::eq(&a, &b));
+        }
+    }
+}
+
+/// `src`'s reference `a` and `dst`'s reference `b` are one value.
+fn equate_ref(src: &Slots<'_>, a: Ref, dst: &Slots<'_>, b: Ref, out: &mut Vec<Constraint>) {
+    let ints = src.state.integral(a).is_some() || dst.state.integral(b).is_some();
+    let (x, y) = if ints {
+        (src.int(a), dst.int(b))
+    } else if a.is_int() || b.is_int() {
+        (None, None)
+    } else {
+        (src.size(a), dst.size(b))
+    };
+    if let (Some(x), Some(y)) = (x, y) {
+        out.push(Constraint::eq(&x, &y));
+    }
+}
+
+/// The call edge of an abstracted call: the callee's parameters (its entry state's locals in
+/// slot order) are the caller's arguments (the top of its operand stack).
+fn call_entry(src: &Slots<'_>, dst: &Slots<'_>, out: &mut Vec<Constraint>) {
+    let (Some(caller), Some(callee)) = (src.state.top(), dst.state.top()) else {
+        return;
+    };
+    let params: Vec<Ref> = callee.locals.iter().flatten().copied().collect();
+    let Some(first) = caller.stack.len().checked_sub(params.len()) else {
+        return;
+    };
+    for (p, a) in params.iter().zip(&caller.stack[first..]) {
+        equate_ref(src, *a, dst, *p, out);
+    }
+}
+
+fn operand(s: &Slots<'_>, o: &Operand) -> Option<LinExpr> {
+    match o {
+        Operand::Lit(v) => Some(LinExpr::constant(Q::from(BigInt::from(*v)))),
+        Operand::Ref(r) => s.int(*r),
+    }
+}
+
+fn operand_interval(s: &State, o: &Operand) -> Option<Interval> {
+    match o {
+        Operand::Lit(v) => Some(Interval::literal(*v)),
+        Operand::Ref(r) => s.integral(*r).copied(),
+    }
+}
+
+/// A label of an executed step: `res = a op b` as an exact update where it is linear (and,
+/// under Java ints, cannot wrap), `a ◦ b` as a guard.
+fn step_label(
+    sem: IntSemantics,
+    l: &Label,
+    src: &Slots<'_>,
+    dst: &Slots<'_>,
+    out: &mut Vec<Constraint>,
+) {
+    match l {
+        Label::Arith { res, op, a, b } => {
+            let Some(r) = dst.int(*res) else { return };
+            let Some(x) = operand(src, a) else { return };
+            let y = b.as_ref().and_then(|b| operand(src, b));
+            let lit = |o: &Option<Operand>| match o {
+                Some(Operand::Lit(v)) => Some(*v),
+                _ => None,
+            };
+            let value = match op {
+                ArithOp::Add => y.map(|y| x.plus(&y)),
+                ArithOp::Sub => y.map(|y| x.minus(&y)),
+                ArithOp::Neg => Some(LinExpr::zero().minus(&x)),
+                ArithOp::Mul => match (lit(&Some(*a)), lit(b)) {
+                    (_, Some(k)) => Some(x.scaled(&Q::from(BigInt::from(k)))),
+                    (Some(k), _) => y.map(|y| y.scaled(&Q::from(BigInt::from(k)))),
+                    _ => None,
+                },
+                ArithOp::Div | ArithOp::Rem => None,
+            };
+            let Some(value) = value else { return };
+            if sem == IntSemantics::Java && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref())
+            {
+                return;
+            }
+            out.push(Constraint::eq(&r, &value));
+        }
+        Label::Rel { a, cond, b } => {
+            if let (Some(x), Some(y)) = (operand(src, a), operand(src, b)) {
+                out.push(relation(&x, *cond, &y));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether the exact result of `a op b` may leave the range of the result's kind.
+fn may_wrap(
+    src: &State,
+    dst: &State,
+    res: Ref,
+    op: ArithOp,
+    a: &Operand,
+    b: Option<&Operand>,
+) -> bool {
+    let (lo, hi) = match dst.value(res) {
+        Some(HeapValue::Long(_)) => (i64::MIN as i128, i64::MAX as i128),
+        _ => (JAVA_MIN, JAVA_MAX),
+    };
+    let Some(x) = operand_interval(src, a) else {
+        return true;
+    };
+    let y = b.and_then(|b| operand_interval(src, b));
+    let exact = match (op, y) {
+        (ArithOp::Neg, _) => Interval::exact(ArithOp::Sub, &Interval::literal(0), &x),
+        (_, Some(y)) => Interval::exact(op, &x, &y),
+        _ => return true,
+    };
+    !(exact.lo.is_some_and(|l| l >= lo) && exact.hi.is_some_and(|h| h <= hi))
+}
+
+/// A label of a step that executes nothing: relations between integers, read in whichever
+/// end has each reference (the source first).
+fn either_label(l: &Label, src: &Slots<'_>, dst: &Slots<'_>, out: &mut Vec<Constraint>) {
+    if let Label::Rel { a, cond, b } = l {
+        let side = |o: &Operand| operand(src, o).or_else(|| operand(dst, o));
+        if let (Some(x), Some(y)) = (side(a), side(b)) {
+            out.push(relation(&x, *cond, &y));
+        }
+    }
+}
+
+fn relation(x: &LinExpr, c: Cond, y: &LinExpr) -> Constraint {
+    match c {
+        Cond::Eq => Constraint::eq(x, y),
+        Cond::Ne => Constraint::ne(x, y),
+        Cond::Lt => Constraint::lt(x, y),
+        Cond::Le => Constraint::le(x, y),
+        Cond::Gt => Constraint::gt(x, y),
+        Cond::Ge => Constraint::ge(x, y),
+    }
+}
