@@ -51,7 +51,9 @@ pub use error::JvmError;
 pub use input::ConcreteInput;
 pub use locate::locate_libjvm;
 pub use options::{TraceOptions, DEFAULT_MAX_HEAP};
-pub use run::{run_plain, trace_batch, trace_method, tracer_stats, PlainRun, TracerStats};
+pub use run::{
+    classpath_entries, run_plain, trace_batch, trace_method, tracer_stats, PlainRun, TracerStats,
+};
 pub use step::{CFrame, Objects, Step, StepView, UninitObj};
 pub use trace::{Budget, Trace, TraceEnd};
 pub use values::{static_value, CHeap, CObject, CStatics, CValue, ObjId, StaticKey};

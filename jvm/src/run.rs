@@ -61,6 +61,16 @@ pub fn trace_method(
         .unwrap_or_else(|| Err(JvmError::Decode("a batch of one gave no run".into())))
 }
 
+/// The class path entries of a `:`-separated class path (directories and jars), as the
+/// tracer instruments them.
+pub fn classpath_entries(classpath: &str) -> Vec<PathBuf> {
+    classpath
+        .split(':')
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from)
+        .collect()
+}
+
 /// Traces `class.method desc` on every input, in order: the result for input `k` is what
 /// [`trace_method`] would give for it (each run starts from the classes' initial static state),
 /// but many runs share one JNI session and one Java thread.

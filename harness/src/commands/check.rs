@@ -5,7 +5,6 @@
 //! trace), 2 and up on errors. With `--journal FILE` every checked case is recorded as it
 //! finishes, and `--resume` continues an interrupted run (README, *Long runs*).
 
-use super::trace::entries;
 use super::{journal_records, load, open_journal, start_state, Ints, JournalArgs};
 use anyhow::{Context, Result};
 use jtg_engine::render::json;
@@ -159,7 +158,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .max(1);
     let graph = graph_for(&prog, &m, a.graph.as_deref(), a.start.as_deref(), sem)?;
     let start = graph.nodes[graph.start].state.clone();
-    let target = Target::new(&prog, m.clone(), entries(&a.classpath))?;
+    let target = Target::new(&prog, m.clone(), jtg_jvm::classpath_entries(&a.classpath))?;
     let matcher = Matcher::new(&graph, &prog, sem);
     // a label naming a reference in neither state (…) is an error of the graph, not a pass
     if let Some(e) = matcher.label_error() {

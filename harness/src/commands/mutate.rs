@@ -3,7 +3,6 @@
 //! Exit code 0 when the score reaches `--min-score`, 1 otherwise.
 
 use super::check::graph_for;
-use super::trace::entries;
 use super::{load, Ints};
 use anyhow::{Context, Result};
 use jtg_engine::state::IntSemantics;
@@ -71,7 +70,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let (prog, m) = load(&a.classpath, &a.method)?;
     let sem: IntSemantics = a.ints.into();
     let graph = graph_for(&prog, &m, None, a.start.as_deref(), sem)?;
-    let target = Target::new(&prog, m.clone(), entries(&a.classpath))?;
+    let target = Target::new(&prog, m.clone(), jtg_jvm::classpath_entries(&a.classpath))?;
     let cfg = GenConfig {
         seed: a.seed,
         max_size: a.max_size,

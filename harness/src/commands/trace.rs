@@ -36,15 +36,6 @@ pub struct Args {
     pub max_heap: u64,
 }
 
-/// The class path entries of a `:`-separated class path.
-pub fn entries(classpath: &str) -> Vec<PathBuf> {
-    classpath
-        .split(':')
-        .filter(|s| !s.is_empty())
-        .map(PathBuf::from)
-        .collect()
-}
-
 /// Number of argument slots of the method (`this` included).
 pub fn arg_slots(prog: &Program, m: &jtg_engine::state::MethodId) -> Result<usize> {
     let method = prog.method(m)?;
@@ -68,7 +59,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ..Default::default()
     };
     let trace = trace_method(
-        &entries(&a.classpath),
+        &jtg_jvm::classpath_entries(&a.classpath),
         &m.class,
         &m.name,
         &m.desc,

@@ -377,7 +377,7 @@ pub fn run(
             ints: cfg.ints,
         },
     )?;
-    let target = Target::new(prog, m.clone(), super::nonterm::entries(&cfg.classpath))?;
+    let target = Target::new(prog, m.clone(), jtg_jvm::classpath_entries(&cfg.classpath))?;
     let matcher = Matcher::new(graph, prog, cfg.ints);
     let mut inputs = Vec::new();
     for k in 0..cfg.check {

@@ -30,16 +30,6 @@ use jtg_prove::from_graph::{Encoding, Quantity};
 use jtg_prove::{cert::in_set, RecurrentSet};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::path::PathBuf;
-
-/// The class path entries of a `:`-separated class path.
-pub fn entries(classpath: &str) -> Vec<PathBuf> {
-    classpath
-        .split(':')
-        .filter(|s| !s.is_empty())
-        .map(PathBuf::from)
-        .collect()
-}
 
 /// Library classes whose methods are deterministic functions of what the trace records.
 const PURE_LIBRARY: &[&str] = &[
@@ -258,7 +248,7 @@ pub fn repeated_state(
             ints: cfg.ints,
         },
     )?;
-    let target = Target::new(prog, m.clone(), entries(&cfg.classpath))?;
+    let target = Target::new(prog, m.clone(), jtg_jvm::classpath_entries(&cfg.classpath))?;
     let steps = cfg.max_steps.min(20_000);
     let inputs: Vec<State> = (0..cfg.nonterm_inputs)
         .map(|k| gen.case(k).map(|s| s.state))
@@ -318,8 +308,8 @@ pub fn confirm_recurrent(
         },
     )
     .map_err(|e| e.to_string())?;
-    let target =
-        Target::new(prog, m.clone(), entries(&cfg.classpath)).map_err(|e| e.to_string())?;
+    let target = Target::new(prog, m.clone(), jtg_jvm::classpath_entries(&cfg.classpath))
+        .map_err(|e| e.to_string())?;
     let head = rs.head(&enc.its);
     let matcher = Matcher::new(graph, prog, cfg.ints);
     let mut last = String::from("no input could be built");

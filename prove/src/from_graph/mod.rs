@@ -170,12 +170,12 @@ pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encodin
             origins.push(origin);
         }
     }
-    Ok(chain_locations(Encoding {
+    chain_locations(Encoding {
         its,
         loc_node: enc_loc_node,
         loc_vars,
         origins,
-    })?)
+    })
 }
 
 /// Chaining: a location (not the start) entered by exactly one rule from another location
@@ -421,7 +421,7 @@ fn eliminate(
                 .iter()
                 .filter(|(v, q)| v.index() >= n0 && (q.is_one() || (-(*q).clone()).is_one()))
                 .map(|(v, q)| (*v, q.clone()))
-                .last()
+                .next_back()
                 .map(|(v, q)| (k, v, q))
         });
         let Some((k, v, coef)) = pick else { break };
