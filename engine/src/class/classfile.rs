@@ -8,9 +8,10 @@ use classfile_parser::field_info::FieldAccessFlags;
 use classfile_parser::method_info::MethodAccessFlags;
 use classfile_parser::ClassAccessFlags;
 
+use super::decode::decode_code;
 use super::descriptor::{FieldType, MethodDescriptor};
 use super::error::ClassError;
-use super::insn::{decode_code, Constant, Insn};
+use super::insn::{Constant, Insn};
 use super::pool::ConstantPool;
 
 /// A parsed class or interface.

@@ -1,7 +1,9 @@
 //! The class-loading room: class files, bytecode, class paths and the class hierarchy.
 //!
 //! - [`descriptor`]: field and method descriptors;
-//! - [`insn`]: our decoded instruction set and the bytecode decoder;
+//! - [`insn`]: our decoded instruction set;
+//! - [`mnemonic`]: the mnemonics, opcodes and text form of instructions;
+//! - [`decode`]: the bounds-checked bytecode decoder;
 //! - [`pool`]: bounds-checked constant-pool access;
 //! - [`classfile`]: the [`Class`] model built from class-file bytes;
 //! - [`classpath`]: finding and caching classes in directories and jars;
@@ -10,18 +12,19 @@
 
 pub mod classfile;
 pub mod classpath;
+pub mod decode;
 pub mod descriptor;
 pub mod error;
 pub mod hierarchy;
 pub mod insn;
+mod mnemonic;
 pub mod pool;
 
 pub use classfile::{parse_class, Class, Code, Field, Handler, LocalName, Method};
 pub use classpath::{jar_main_class, ClassPath};
+pub use decode::decode_code;
 pub use descriptor::{FieldType, MethodDescriptor};
 pub use error::ClassError;
 pub use hierarchy::{Hierarchy, ResolvedField, ResolvedMethod};
-pub use insn::{
-    decode_code, ArithOp, ArrayKind, Cond, Constant, FieldRef, Insn, InvokeKind, Kind, MethodRef,
-};
+pub use insn::{ArithOp, ArrayKind, Cond, Constant, FieldRef, Insn, InvokeKind, Kind, MethodRef};
 pub use pool::ConstantPool;
