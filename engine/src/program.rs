@@ -6,6 +6,7 @@ use crate::class::{ClassPath, FieldType, Hierarchy, ResolvedMethod};
 use crate::error::EngineError;
 use crate::liveness::Liveness;
 use crate::state::text::LocalNames;
+use crate::state::types::most_general;
 use crate::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, State, Subtyping};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -47,11 +48,33 @@ impl Program {
         }
     }
 
-    /// The static fields the program reads, with their types (computed once; see
-    /// [`crate::eval::summary::read_statics`]).
+    /// The static fields the program reads (`getstatic` anywhere in the class path), with
+    /// their declared types (computed once).
     pub fn read_statics(&self) -> &[(crate::state::StaticField, FieldType)] {
-        self.read_statics
-            .get_or_init(|| crate::eval::summary::read_statics(self))
+        self.read_statics.get_or_init(|| {
+            let cp = self.hierarchy.classpath();
+            let mut out = std::collections::BTreeMap::new();
+            for name in cp.class_names() {
+                let Ok(class) = cp.load(&name) else { continue };
+                for m in &class.methods {
+                    for (_, insn) in m.code.iter().flat_map(|c| c.insns.iter()) {
+                        if let crate::class::Insn::GetStatic(f) = insn {
+                            out.insert(self.static_key(f), f.desc.clone());
+                        }
+                    }
+                }
+            }
+            out.into_iter().collect()
+        })
+    }
+
+    /// The instance fields of `class` as the engine represents them: the class path's
+    /// declarations, or the modelled fields of a JDK class (see [`crate::models`]).
+    pub fn instance_fields(
+        &self,
+        class: &str,
+    ) -> Result<Vec<(String, FieldType, Option<Interval>)>, EngineError> {
+        crate::models::instance_fields(&self.hierarchy, class)
     }
 
     /// The classes a program starting in `entry` can name: `entry`, and transitively the
@@ -300,59 +323,6 @@ impl Program {
     }
 }
 
-/// A fresh reference with the most general value of a declared type.
-pub fn most_general(
-    st: &mut State,
-    t: &FieldType,
-    sem: IntSemantics,
-) -> Result<crate::state::Ref, String> {
-    Ok(match t {
-        FieldType::Int
-        | FieldType::Short
-        | FieldType::Byte
-        | FieldType::Char
-        | FieldType::Boolean => st.new_int(type_range(t, sem)),
-        FieldType::Object(c) => st.new_obj(HeapValue::Unknown { ty: c.clone() }),
-        FieldType::Array(_) => st.new_obj(HeapValue::Unknown { ty: t.to_string() }),
-        FieldType::Long => st.new_prim(HeapValue::Long(long_range(sem))),
-        FieldType::Float => st.new_prim(HeapValue::Float),
-        FieldType::Double => st.new_prim(HeapValue::Double),
-    })
-}
-
-/// The value range of an integral type: the JVM ranges of byte/short/char/boolean; for `int`,
-/// the range of the integer semantics.
-pub fn type_range(t: &FieldType, sem: IntSemantics) -> Interval {
-    let r = |a: i128, b: i128| Interval::new(Some(a), Some(b)).unwrap_or(Interval::TOP);
-    match t {
-        FieldType::Boolean => r(0, 1),
-        FieldType::Byte => r(-128, 127),
-        FieldType::Char => r(0, 65535),
-        FieldType::Short => r(-32768, 32767),
-        _ => Interval::most_general(sem),
-    }
-}
-
-/// The value range of `long` under `sem`: unbounded, or the 64-bit range.
-pub fn long_range(sem: IntSemantics) -> Interval {
-    match sem {
-        IntSemantics::Unbounded => Interval::TOP,
-        IntSemantics::Java => Interval::long_range(),
-    }
-}
-
-/// The JVM default value of a field or array element of type `t` (`0`, `0L`, `0.0`, `null`).
-pub fn default_value(st: &mut State, t: &FieldType) -> crate::state::Ref {
-    match t {
-        FieldType::Object(_) | FieldType::Array(_) => crate::state::Ref::Null,
-        FieldType::Long => st.new_prim(HeapValue::Long(Interval::literal(0))),
-        // floats are coarse: the default 0.0 is just some float
-        FieldType::Float => st.new_prim(HeapValue::Float),
-        FieldType::Double => st.new_prim(HeapValue::Double),
-        _ => st.new_int(Interval::literal(0)),
-    }
-}
-
 impl LocalNames for Program {
     fn local_name(&self, m: &MethodId, slot: usize, pc: u32) -> Option<String> {
         let method = self.method(m).ok()?;
@@ -397,13 +367,5 @@ impl Subtyping for Program {
             cur = self.hierarchy.super_of(&c).ok().flatten();
         }
         "java/lang/Object".to_string()
-    }
-}
-
-/// The type string the state uses for a declared type: internal class name or descriptor.
-pub fn type_string(t: &FieldType) -> String {
-    match t {
-        FieldType::Object(c) => c.clone(),
-        other => other.to_string(),
     }
 }

@@ -31,8 +31,8 @@ use super::{exception, field::after_write, Exec, Flow};
 use crate::class::{ArrayKind, Cond, FieldType, Insn};
 use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
-use crate::program::{most_general, type_range, type_string};
 use crate::refine::{instance::may_alias, integer, split};
+use crate::state::types::{default_value, most_general, type_range, type_string};
 use crate::state::{HeapValue, Interval, Ref, State};
 
 /// Longest array created as a concrete array (longer ones, and unknown lengths, are abstract).
@@ -180,7 +180,7 @@ fn alloc(ex: &mut Exec<'_>, ty: &str, counts: &[Ref]) -> Result<Ref, EngineError
                 let r = if counts.len() > 1 {
                     alloc(ex, &type_string(&comp), &counts[1..])?
                 } else {
-                    crate::program::default_value(&mut ex.st, &comp)
+                    default_value(&mut ex.st, &comp)
                 };
                 e.push(r);
             }

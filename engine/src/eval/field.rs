@@ -5,7 +5,7 @@
 use super::{exception, Exec, Flow};
 use crate::class::{FieldRef, FieldType, Insn};
 use crate::error::EngineError;
-use crate::program::most_general;
+use crate::state::types::most_general;
 use crate::state::{FieldSet, HeapValue, IntSemantics, Ref, State, StaticField};
 use std::collections::BTreeSet;
 

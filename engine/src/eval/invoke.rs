@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
     match insn {
         Insn::New(class) => {
-            let fields = models::instance_fields(ex.cx.prog, class)?;
+            let fields = models::instance_fields(&ex.cx.prog.hierarchy, class)?;
             let mut values = BTreeMap::new();
             for (name, t, _) in fields {
-                let r = crate::program::default_value(&mut ex.st, &t);
+                let r = crate::state::types::default_value(&mut ex.st, &t);
                 values.insert(name, r);
             }
             let r = ex.st.new_obj(HeapValue::Object {

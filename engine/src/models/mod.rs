@@ -20,13 +20,12 @@
 
 use crate::class::{FieldType, Hierarchy};
 use crate::error::EngineError;
-use crate::program::Program;
 use crate::state::{IntSemantics, Interval};
 
 /// The instance fields of `class` as the engine models them: `(name, type, range)` sorted by
 /// name; a `Some` range overrides the most general value of the type.
 pub fn instance_fields(
-    prog: &Program,
+    hierarchy: &Hierarchy,
     class: &str,
 ) -> Result<Vec<(String, FieldType, Option<Interval>)>, EngineError> {
     if class == "java/lang/String" {
@@ -39,8 +38,7 @@ pub fn instance_fields(
     if Hierarchy::is_builtin(class) {
         return Ok(vec![]);
     }
-    Ok(prog
-        .hierarchy
+    Ok(hierarchy
         .instance_fields(class)?
         .into_iter()
         .map(|(_, name, t)| (name, t, None))

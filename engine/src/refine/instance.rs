@@ -7,7 +7,8 @@ use super::Succ;
 use crate::edge::Label;
 use crate::error::EngineError;
 use crate::models;
-use crate::program::{most_general, type_string, Program};
+use crate::program::Program;
+use crate::state::types::{most_general, type_string};
 use crate::state::{HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
 use std::collections::BTreeMap;
 
@@ -110,7 +111,7 @@ pub fn refine(
         return Ok(out);
     }
     for class in classes {
-        let fields = models::instance_fields(prog, &class)?;
+        let fields = models::instance_fields(&prog.hierarchy, &class)?;
         let mut s = st.clone();
         let fresh = s.fresh_obj();
         let mut values = BTreeMap::new();

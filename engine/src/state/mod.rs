@@ -10,6 +10,7 @@ mod interval;
 mod predicates;
 mod refs;
 pub mod text;
+pub mod types;
 mod value;
 
 pub use frame::{Frame, MethodId};

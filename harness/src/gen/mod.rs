@@ -421,7 +421,9 @@ impl<'a> Generator<'a> {
         if let Some(v) = self.fields.borrow().get(class) {
             return Ok(v.clone());
         }
-        let v = jtg_engine::models::instance_fields(self.prog, class)
+        let v = self
+            .prog
+            .instance_fields(class)
             .map_err(|e| GenError::Unsupported(format!("fields of {class}: {e}")))?;
         self.fields
             .borrow_mut()
