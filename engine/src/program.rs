@@ -41,7 +41,7 @@ pub struct Program {
 impl Program {
     pub fn new(classpath: ClassPath) -> Program {
         Program {
-            hierarchy: Hierarchy::new(Arc::new(classpath)),
+            hierarchy: Hierarchy::new(Arc::new(classpath), crate::models::JDK_CLASSES),
             liveness: Mutex::new(HashMap::new()),
             read_statics: std::sync::OnceLock::new(),
             static_types: std::sync::OnceLock::new(),
@@ -272,7 +272,7 @@ impl Program {
         }
         let is_main = method.is_static
             && m.name.as_ref() == "main"
-            && m.desc.as_ref() == "([Ljava/lang/String;)V";
+            && m.desc.as_ref() == format!("({})V", crate::models::STRING_ARRAY);
         for p in &method.desc.params {
             let r = if is_main {
                 let len = st.new_int(
@@ -281,7 +281,7 @@ impl Program {
                         .unwrap_or(Interval::at_least(0)),
                 );
                 st.new_obj(HeapValue::Array {
-                    ty: "[Ljava/lang/String;".into(),
+                    ty: crate::models::STRING_ARRAY.into(),
                     len,
                     elems: None,
                 })
@@ -366,6 +366,6 @@ impl Subtyping for Program {
             }
             cur = self.hierarchy.super_of(&c).ok().flatten();
         }
-        "java/lang/Object".to_string()
+        crate::models::OBJECT.to_string()
     }
 }

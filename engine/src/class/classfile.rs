@@ -203,7 +203,7 @@ fn build(
     } else {
         Some(cp.class_name(cf.super_class)?.to_string())
     };
-    if super_name.is_none() && name != "java/lang/Object" {
+    if super_name.is_none() && name != super::jvms::OBJECT {
         return Err(ClassError::malformed("no superclass"));
     }
     let interfaces = cf

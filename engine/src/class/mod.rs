@@ -7,7 +7,9 @@
 //! - [`pool`]: bounds-checked constant-pool access;
 //! - [`classfile`]: the [`Class`] model built from class-file bytes;
 //! - [`classpath`]: finding and caching classes in directories and jars;
-//! - [`hierarchy`]: subtyping, fields and method resolution, with built-in JDK classes;
+//! - [`hierarchy`]: subtyping, fields and method resolution over the class path and a table
+//!   of library classes (given by `models`);
+//! - [`jvms`]: the classes the JVM specification itself names (`java/lang/Object`);
 //! - [`error`]: the [`ClassError`] type shared by all of them.
 
 pub mod classfile;
@@ -17,6 +19,7 @@ pub mod descriptor;
 pub mod error;
 pub mod hierarchy;
 pub mod insn;
+pub mod jvms;
 mod mnemonic;
 pub mod pool;
 
@@ -25,6 +28,6 @@ pub use classpath::{jar_main_class, ClassPath};
 pub use decode::decode_code;
 pub use descriptor::{FieldType, MethodDescriptor};
 pub use error::ClassError;
-pub use hierarchy::{Hierarchy, ResolvedField, ResolvedMethod};
+pub use hierarchy::{Hierarchy, LibraryClass, ResolvedField, ResolvedMethod};
 pub use insn::{ArithOp, ArrayKind, Cond, Constant, FieldRef, Insn, InvokeKind, Kind, MethodRef};
 pub use pool::ConstantPool;

@@ -5,6 +5,7 @@
 use super::{exception, Exec, Flow};
 use crate::class::{FieldRef, FieldType, Insn};
 use crate::error::EngineError;
+use crate::models::exceptions;
 use crate::state::types::most_general;
 use crate::state::{FieldSet, HeapValue, IntSemantics, Ref, State, StaticField};
 use std::collections::BTreeSet;
@@ -14,7 +15,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         Insn::GetField(f) => {
             let obj = ex.pop()?;
             if obj.is_null() {
-                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
             }
             if let Some(flow) = ex.need_realized(obj)? {
                 return Ok(flow);
@@ -27,7 +28,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             let value = ex.pop()?;
             let obj = ex.pop()?;
             if obj.is_null() {
-                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
             }
             if let Some(flow) = ex.need_realized(obj)? {
                 return Ok(flow);

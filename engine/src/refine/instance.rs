@@ -20,7 +20,7 @@ pub fn may_alias(types: &dyn Subtyping, a: &str, b: &str) -> bool {
 
 fn is_class_like(t: &str) -> bool {
     // arrays and the well-known final classes never share instances with unrelated types
-    t.starts_with('[') || t == "java/lang/String"
+    t.starts_with('[') || t == models::STRING
 }
 
 /// The refinement successors of object reference `r`. `at` names the instruction for errors.
@@ -96,7 +96,7 @@ pub fn refine(
             "no instantiable subtype of {ty} is known"
         )));
     }
-    if ty == "java/lang/Object" {
+    if ty == models::OBJECT {
         if exists {
             return Err(unsupported(
                 "instance refinement of java.lang.Object (it would need every class)".into(),
@@ -187,7 +187,7 @@ pub fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> 
             }
             (true, false) => HeapValue::Abstract { ty: t.to_string() },
             (false, _) => HeapValue::Abstract {
-                ty: "java/lang/Object".into(),
+                ty: models::OBJECT.into(),
             },
         };
         s.heap.insert(r, value);
