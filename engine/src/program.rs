@@ -2,9 +2,9 @@
 //! the adapters the state layer needs (local names for the text form, subtyping) and the
 //! default start state of a method.
 
+use crate::class::Liveness;
 use crate::class::{ClassPath, FieldType, Hierarchy, ResolvedMethod};
 use crate::error::EngineError;
-use crate::liveness::Liveness;
 use crate::state::text::LocalNames;
 use crate::state::types::most_general;
 use crate::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, State, Subtyping};
@@ -50,7 +50,7 @@ impl Program {
 
     /// The static fields the program reads (`getstatic` anywhere in the class path), with
     /// their declared types (computed once).
-    pub fn read_statics(&self) -> &[(crate::state::StaticField, FieldType)] {
+    pub(crate) fn read_statics(&self) -> &[(crate::state::StaticField, FieldType)] {
         self.read_statics.get_or_init(|| {
             let cp = self.hierarchy.classpath();
             let mut out = std::collections::BTreeMap::new();
@@ -159,7 +159,7 @@ impl Program {
 
     /// The type of a static field as the instructions that access it declare it (`None` when
     /// no `getstatic`/`putstatic` of the class path names it).
-    pub fn static_type(&self, key: &crate::state::StaticField) -> Option<&FieldType> {
+    pub(crate) fn static_type(&self, key: &crate::state::StaticField) -> Option<&FieldType> {
         self.static_types
             .get_or_init(|| {
                 let cp = self.hierarchy.classpath();
@@ -182,7 +182,7 @@ impl Program {
     }
 
     /// The live locals of a method (computed once per method).
-    pub fn liveness(&self, m: &MethodId) -> Option<Arc<Liveness>> {
+    pub(crate) fn liveness(&self, m: &MethodId) -> Option<Arc<Liveness>> {
         if let Some(l) = self.liveness.lock().ok()?.get(m) {
             return Some(l.clone());
         }
@@ -192,10 +192,10 @@ impl Program {
         Some(l)
     }
 
-    /// Forgets the dead locals of every frame (see [`crate::liveness`]). A dead local is kept
+    /// Forgets the dead locals of every frame (see [`crate::class::Liveness`]). A dead local is kept
     /// while its object is the target of a must-reach fact: it anchors that fact (as `this`
     /// anchors the cyclic list of Fig. 2.13), which keeps the graph precise.
-    pub fn forget_dead_locals(&self, st: &mut State) {
+    pub(crate) fn forget_dead_locals(&self, st: &mut State) {
         let anchors: std::collections::BTreeSet<crate::state::Ref> =
             st.preds.must_reach.iter().map(|m| m.to).collect();
         for f in &mut st.frames {

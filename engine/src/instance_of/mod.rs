@@ -52,7 +52,7 @@ use lockstep::LockStep;
 use must_reach::check_must_reach;
 use positions::Positions;
 
-pub use signature::{width_for as signature_width, Signature};
+pub(crate) use signature::{width_for as signature_width, Signature};
 
 /// Witness of `s' ⊑ s`: maps every reference of the general state `s` reached by the walk to
 /// the reference of `s'` at the same positions. When an integer reference of `s` sits at two

@@ -15,8 +15,8 @@
 //! - `java.util.Objects.requireNonNull(Object)` throws `NullPointerException` on `null` and
 //!   returns its argument otherwise (javac 9+ emits it for `outer.new Inner()`).
 //!
-//! Files: [`classes`] (which classes are the JDK's, the modelled ones and their supertypes),
-//! [`exceptions`] (what the JVM throws from instructions), `fields` (the fields the engine
+//! Files: `classes` (which classes are the JDK's, the modelled ones and their supertypes),
+//! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
 //! represents), `calls` (library methods).
 //!
 //! No method on longs, floats or doubles (`Float.isNaN`, `Math.sqrt`, `Long.compare`, …) is
