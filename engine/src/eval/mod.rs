@@ -12,7 +12,6 @@ mod array;
 mod branch;
 mod exception;
 mod field;
-pub(crate) use field::fill_static;
 mod float;
 mod invoke;
 mod stack;

@@ -1,8 +1,8 @@
 //! Values of a declared type (a field, parameter, array element or result type): the most
-//! general value, the JVM default, the value range of an integral type, and the type string
-//! the state uses for it.
+//! general value, the JVM default, the first-access value of a static field, the value range
+//! of an integral type, and the type string the state uses for it.
 
-use super::{HeapValue, IntSemantics, Interval, Ref, State};
+use super::{FieldSet, HeapValue, IntSemantics, Interval, Ref, State, StaticField};
 use crate::class::FieldType;
 
 /// A fresh reference with the most general value of a declared type.
@@ -19,6 +19,37 @@ pub fn most_general(st: &mut State, t: &FieldType, sem: IntSemantics) -> Result<
         FieldType::Float => st.new_prim(HeapValue::Float),
         FieldType::Double => st.new_prim(HeapValue::Double),
     })
+}
+
+/// The value of a static field at its first access: the most general value of its type (the
+/// class is treated as initialized, as AProVE's competition setting does). An object may have
+/// any shape, and may be (or share with) the objects of the other known statics, which class
+/// initializers may have linked; it cannot alias anything the program created or read since
+/// the entry, as the program never read this field. `Err` names an unsupported type.
+pub fn fill_static(
+    st: &mut State,
+    key: StaticField,
+    desc: &FieldType,
+    sem: IntSemantics,
+) -> Result<Ref, String> {
+    let r = most_general(st, desc, sem)?;
+    if r.is_obj() {
+        st.preds.add_join(r, r);
+        st.preds.add_non_tree(r);
+        st.preds.add_cyclic(r, FieldSet::new());
+        let others: Vec<Ref> = st
+            .statics
+            .values()
+            .copied()
+            .filter(|o| o.is_obj())
+            .collect();
+        for o in others {
+            st.preds.add_may_equal(r, o);
+            st.preds.add_join(r, o);
+        }
+    }
+    st.statics.insert(key, r);
+    Ok(r)
 }
 
 /// The value range of an integral type: the JVM ranges of byte/short/char/boolean; for `int`,
