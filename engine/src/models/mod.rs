@@ -4,7 +4,7 @@
 //!
 //! - `java.lang.String` is an object with one field `count ≥ 0` (its length, spec §8);
 //!   `length()` returns it.
-//! - `java.lang.Object.<init>()` and the no-argument / message constructors of the built-in
+//! - `java.lang.Object.<init>()` and the no-argument / message constructors of the modelled
 //!   exception classes do nothing observable (exceptions carry no fields in the model).
 //! - `Math.max/min/abs(int)` compute their results exactly on intervals.
 //! - `Object.hashCode()` (identity hash) is any int; `Object.equals(Object)` is reference
@@ -23,11 +23,11 @@
 //! modelled: the bytecode instructions on them are (`eval/arith.rs`, `eval/float.rs`).
 
 mod calls;
-pub mod classes;
-pub mod exceptions;
+mod classes;
+pub(crate) mod exceptions;
 mod fields;
 
-pub use calls::{abs, library_call, LibraryCall};
+pub(crate) use calls::{abs, library_call, LibraryCall};
 pub use classes::{
     is_always_jdk, is_final_modelled_class, is_jdk_class, is_modelled_class, is_modelled_throwable,
     JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
