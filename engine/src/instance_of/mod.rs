@@ -25,7 +25,7 @@
 //! * `t %$ u` (t ≠ u) is the only permission for hidden sharing between the structures at two
 //!   different references of `s`.
 //! * The *self-sharing* permission of `t` (two different hidden paths below `t` meet) is
-//!   `t %$ t` or `t♦`; [I] always adds the two together and both say "the structure below `t`
+//!   `t %$ t` or `t♦`; \[I\] always adds the two together and both say "the structure below `t`
 //!   need not be a tree".
 //! * A *cycle* below `t` (one position a prefix of another, same object) needs `t⟲F` with `F`
 //!   contained in the fields of the cycle; `⟲` is the cycle permission on its own (thesis

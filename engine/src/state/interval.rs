@@ -319,7 +319,7 @@ impl Interval {
         self.wrap_to(sem, Width::Int)
     }
 
-    /// [`Interval::wrap`] for a value of `width` bits: under Java ints an exact result outside
+    /// `Interval::wrap` for a value of `width` bits: under Java ints an exact result outside
     /// the type's range wraps (exactly where the wrapped values form one interval, else the
     /// whole range).
     pub fn wrap_to(self, sem: IntSemantics, width: Width) -> Interval {
