@@ -9,7 +9,7 @@ fn root() -> PathBuf {
 
 /// Circles that exist today and are being taken apart (issue #24). The test fails when a new
 /// circle appears, and when one of these is gone (then delete its line here).
-const KNOWN_CIRCLES: &[(&str, &str)] = &[("jtg-engine", "crate"), ("jtg-engine", "class")];
+const KNOWN_CIRCLES: &[(&str, &str)] = &[];
 
 #[test]
 fn no_new_module_circles() {
@@ -104,6 +104,76 @@ fn modules_do_not_name_what_they_must_not_lean_on() {
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Every JDK fact of the engine lives in `engine/src/models/` (and the classes the JVM
+/// specification itself names in `class/jvms.rs`): no other engine source outside tests spells
+/// a JDK class name.
+#[test]
+fn jdk_class_names_live_in_the_models() {
+    use syn::visit::Visit;
+    struct Literals<'a>(&'a mut Vec<String>);
+    impl<'ast> Visit<'ast> for Literals<'_> {
+        fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+            let is_test = m.attrs.iter().any(|a| {
+                a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
+            });
+            if !is_test {
+                syn::visit::visit_item_mod(self, m);
+            }
+        }
+        fn visit_lit_str(&mut self, l: &'ast syn::LitStr) {
+            self.0.push(l.value());
+        }
+    }
+    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("read engine/src").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n != "tests") {
+                    sources(&p, out);
+                }
+            } else if p.extension().is_some_and(|x| x == "rs")
+                && p.file_name().is_some_and(|n| n != "tests.rs")
+            {
+                out.push(p);
+            }
+        }
+    }
+    let src = root().join("engine/src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    files.sort();
+    let mut bad = Vec::new();
+    for f in &files {
+        let rel = f
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with("models/") || rel == "class/jvms.rs" {
+            continue;
+        }
+        let file = syn::parse_file(&std::fs::read_to_string(f).unwrap()).expect("parse");
+        let mut lits = Vec::new();
+        Literals(&mut lits).visit_file(&file);
+        for l in lits {
+            let name = l.trim_start_matches('[');
+            let name = name.strip_prefix('L').unwrap_or(name);
+            if ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+                .iter()
+                .any(|p| name.starts_with(p) || l.contains(&format!("(L{p}")))
+            {
+                bad.push(format!("engine/src/{rel}: \"{l}\""));
+            }
+        }
+    }
+    assert!(files.len() > 40, "engine sources not found: {files:?}");
+    assert!(
+        bad.is_empty(),
+        "JDK class names outside engine/src/models/ (ask the models instead):\n{}",
+        bad.join("\n")
+    );
 }
 
 /// The scanner itself: a circle written on purpose is found, with its ties.

@@ -2,10 +2,29 @@
 //! AProVE's Java frontend.
 //!
 //! Data flows one way: class files ([`class`]) → abstract states ([`state`]) → symbolic
-//! evaluation ([`eval`]) and refinement ([`refine`]), which label edges in the vocabulary of
-//! [`edge`], → the termination graph ([`graph`]), with
-//! the instance relation ([`instance_of`]) and merging ([`merge`]) closing loops, and
-//! renderings of the result ([`render`]).
+//! evaluation (`eval`) and refinement (`refine`), which label edges in the vocabulary of
+//! [`edge`], → the termination graph ([`graph`]), with the instance relation
+//! ([`instance_of`]) and merging (`merge`) closing loops, and renderings of the result
+//! ([`render`]). Everything the engine assumes about JDK classes is in [`models`].
+//!
+//! Layers, lowest first (no module imports one above it; `cargo run -p jtg-arch` checks that
+//! there are no circles): `class` < `state` < `edge` < `models` < `program` < `refine` <
+//! `eval` < `instance_of`, `merge` < `graph` < `render`.
+//!
+//! # The front door
+//!
+//! - [`Program`] (class path, hierarchy, method lookup, default start states, the fields the
+//!   engine represents) and [`Options`];
+//! - [`build_graph`] / [`graph::build_graph_until`] and the [`Graph`] they return, whose edges
+//!   carry [`edge::Label`]s; [`EngineError`] for what the engine does not model, named;
+//! - [`state`]: abstract states and their text form; [`render`]: text, DOT, JSON, diffs;
+//! - [`class`]: class files, bytecode and the class hierarchy (the checker replays
+//!   instructions from it); [`models`]: which classes are the JDK's and which fields of them
+//!   the engine represents;
+//! - [`instance_of`]: the engine's own `⊑`, for the prover and the mutation analysis (the
+//!   checker never uses it: `arch/tests/architecture.rs`).
+//!
+//! Evaluation, refinement and merging are internal.
 //!
 //! ```no_run
 //! use jtg_engine::{build_graph, class::ClassPath, Options, Program};
@@ -18,15 +37,14 @@
 
 pub mod class;
 pub mod edge;
-pub mod error;
-pub mod eval;
+mod error;
+mod eval;
 pub mod graph;
 pub mod instance_of;
-pub mod liveness;
-pub mod merge;
+mod merge;
 pub mod models;
-pub mod program;
-pub mod refine;
+mod program;
+mod refine;
 pub mod render;
 pub mod state;
 

@@ -2,10 +2,11 @@
 //! the adapters the state layer needs (local names for the text form, subtyping) and the
 //! default start state of a method.
 
+use crate::class::Liveness;
 use crate::class::{ClassPath, FieldType, Hierarchy, ResolvedMethod};
 use crate::error::EngineError;
-use crate::liveness::Liveness;
 use crate::state::text::LocalNames;
+use crate::state::types::most_general;
 use crate::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, State, Subtyping};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -40,18 +41,40 @@ pub struct Program {
 impl Program {
     pub fn new(classpath: ClassPath) -> Program {
         Program {
-            hierarchy: Hierarchy::new(Arc::new(classpath)),
+            hierarchy: Hierarchy::new(Arc::new(classpath), crate::models::JDK_CLASSES),
             liveness: Mutex::new(HashMap::new()),
             read_statics: std::sync::OnceLock::new(),
             static_types: std::sync::OnceLock::new(),
         }
     }
 
-    /// The static fields the program reads, with their types (computed once; see
-    /// [`crate::eval::summary::read_statics`]).
-    pub fn read_statics(&self) -> &[(crate::state::StaticField, FieldType)] {
-        self.read_statics
-            .get_or_init(|| crate::eval::summary::read_statics(self))
+    /// The static fields the program reads (`getstatic` anywhere in the class path), with
+    /// their declared types (computed once).
+    pub(crate) fn read_statics(&self) -> &[(crate::state::StaticField, FieldType)] {
+        self.read_statics.get_or_init(|| {
+            let cp = self.hierarchy.classpath();
+            let mut out = std::collections::BTreeMap::new();
+            for name in cp.class_names() {
+                let Ok(class) = cp.load(&name) else { continue };
+                for m in &class.methods {
+                    for (_, insn) in m.code.iter().flat_map(|c| c.insns.iter()) {
+                        if let crate::class::Insn::GetStatic(f) = insn {
+                            out.insert(self.static_key(f), f.desc.clone());
+                        }
+                    }
+                }
+            }
+            out.into_iter().collect()
+        })
+    }
+
+    /// The instance fields of `class` as the engine represents them: the class path's
+    /// declarations, or the modelled fields of a JDK class (see [`crate::models`]).
+    pub fn instance_fields(
+        &self,
+        class: &str,
+    ) -> Result<Vec<(String, FieldType, Option<Interval>)>, EngineError> {
+        crate::models::instance_fields(&self.hierarchy, class)
     }
 
     /// The classes a program starting in `entry` can name: `entry`, and transitively the
@@ -136,7 +159,7 @@ impl Program {
 
     /// The type of a static field as the instructions that access it declare it (`None` when
     /// no `getstatic`/`putstatic` of the class path names it).
-    pub fn static_type(&self, key: &crate::state::StaticField) -> Option<&FieldType> {
+    pub(crate) fn static_type(&self, key: &crate::state::StaticField) -> Option<&FieldType> {
         self.static_types
             .get_or_init(|| {
                 let cp = self.hierarchy.classpath();
@@ -159,7 +182,7 @@ impl Program {
     }
 
     /// The live locals of a method (computed once per method).
-    pub fn liveness(&self, m: &MethodId) -> Option<Arc<Liveness>> {
+    pub(crate) fn liveness(&self, m: &MethodId) -> Option<Arc<Liveness>> {
         if let Some(l) = self.liveness.lock().ok()?.get(m) {
             return Some(l.clone());
         }
@@ -169,10 +192,10 @@ impl Program {
         Some(l)
     }
 
-    /// Forgets the dead locals of every frame (see [`crate::liveness`]). A dead local is kept
+    /// Forgets the dead locals of every frame (see [`crate::class::Liveness`]). A dead local is kept
     /// while its object is the target of a must-reach fact: it anchors that fact (as `this`
     /// anchors the cyclic list of Fig. 2.13), which keeps the graph precise.
-    pub fn forget_dead_locals(&self, st: &mut State) {
+    pub(crate) fn forget_dead_locals(&self, st: &mut State) {
         let anchors: std::collections::BTreeSet<crate::state::Ref> =
             st.preds.must_reach.iter().map(|m| m.to).collect();
         for f in &mut st.frames {
@@ -249,7 +272,7 @@ impl Program {
         }
         let is_main = method.is_static
             && m.name.as_ref() == "main"
-            && m.desc.as_ref() == "([Ljava/lang/String;)V";
+            && m.desc.as_ref() == format!("({})V", crate::models::STRING_ARRAY);
         for p in &method.desc.params {
             let r = if is_main {
                 let len = st.new_int(
@@ -258,7 +281,7 @@ impl Program {
                         .unwrap_or(Interval::at_least(0)),
                 );
                 st.new_obj(HeapValue::Array {
-                    ty: "[Ljava/lang/String;".into(),
+                    ty: crate::models::STRING_ARRAY.into(),
                     len,
                     elems: None,
                 })
@@ -297,59 +320,6 @@ impl Program {
         out.sort_unstable();
         out.dedup();
         out
-    }
-}
-
-/// A fresh reference with the most general value of a declared type.
-pub fn most_general(
-    st: &mut State,
-    t: &FieldType,
-    sem: IntSemantics,
-) -> Result<crate::state::Ref, String> {
-    Ok(match t {
-        FieldType::Int
-        | FieldType::Short
-        | FieldType::Byte
-        | FieldType::Char
-        | FieldType::Boolean => st.new_int(type_range(t, sem)),
-        FieldType::Object(c) => st.new_obj(HeapValue::Unknown { ty: c.clone() }),
-        FieldType::Array(_) => st.new_obj(HeapValue::Unknown { ty: t.to_string() }),
-        FieldType::Long => st.new_prim(HeapValue::Long(long_range(sem))),
-        FieldType::Float => st.new_prim(HeapValue::Float),
-        FieldType::Double => st.new_prim(HeapValue::Double),
-    })
-}
-
-/// The value range of an integral type: the JVM ranges of byte/short/char/boolean; for `int`,
-/// the range of the integer semantics.
-pub fn type_range(t: &FieldType, sem: IntSemantics) -> Interval {
-    let r = |a: i128, b: i128| Interval::new(Some(a), Some(b)).unwrap_or(Interval::TOP);
-    match t {
-        FieldType::Boolean => r(0, 1),
-        FieldType::Byte => r(-128, 127),
-        FieldType::Char => r(0, 65535),
-        FieldType::Short => r(-32768, 32767),
-        _ => Interval::most_general(sem),
-    }
-}
-
-/// The value range of `long` under `sem`: unbounded, or the 64-bit range.
-pub fn long_range(sem: IntSemantics) -> Interval {
-    match sem {
-        IntSemantics::Unbounded => Interval::TOP,
-        IntSemantics::Java => Interval::long_range(),
-    }
-}
-
-/// The JVM default value of a field or array element of type `t` (`0`, `0L`, `0.0`, `null`).
-pub fn default_value(st: &mut State, t: &FieldType) -> crate::state::Ref {
-    match t {
-        FieldType::Object(_) | FieldType::Array(_) => crate::state::Ref::Null,
-        FieldType::Long => st.new_prim(HeapValue::Long(Interval::literal(0))),
-        // floats are coarse: the default 0.0 is just some float
-        FieldType::Float => st.new_prim(HeapValue::Float),
-        FieldType::Double => st.new_prim(HeapValue::Double),
-        _ => st.new_int(Interval::literal(0)),
     }
 }
 
@@ -396,14 +366,6 @@ impl Subtyping for Program {
             }
             cur = self.hierarchy.super_of(&c).ok().flatten();
         }
-        "java/lang/Object".to_string()
-    }
-}
-
-/// The type string the state uses for a declared type: internal class name or descriptor.
-pub fn type_string(t: &FieldType) -> String {
-    match t {
-        FieldType::Object(c) => c.clone(),
-        other => other.to_string(),
+        crate::models::OBJECT.to_string()
     }
 }

@@ -126,7 +126,7 @@ fn corpus_hierarchy_queries_are_total_or_explicit() {
         let Ok(cp) = ClassPath::from_paths(std::slice::from_ref(jar)) else {
             continue;
         };
-        let h = Hierarchy::new(Arc::new(cp));
+        let h = Hierarchy::new(Arc::new(cp), jtg_engine::models::JDK_CLASSES);
         for name in h.classpath().class_names() {
             match h.instance_fields(&name) {
                 Ok(_) => {}
@@ -162,7 +162,7 @@ fn print_corpus_shadowing() {
         let Ok(cp) = ClassPath::from_paths(std::slice::from_ref(jar)) else {
             continue;
         };
-        let h = Hierarchy::new(Arc::new(cp));
+        let h = Hierarchy::new(Arc::new(cp), jtg_engine::models::JDK_CLASSES);
         for name in h.classpath().class_names() {
             if let Err(e) = h.instance_fields(&name) {
                 seen.insert(e.to_string());

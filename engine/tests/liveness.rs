@@ -2,7 +2,7 @@
 
 mod common;
 
-use jtg_engine::liveness::Liveness;
+use jtg_engine::class::Liveness;
 
 #[test]
 fn list_get_liveness() {

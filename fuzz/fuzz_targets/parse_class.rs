@@ -5,7 +5,7 @@
 #![no_main]
 
 use jtg_engine::class::{decode_code, parse_class, ConstantPool, MethodDescriptor};
-use jtg_engine::liveness::Liveness;
+use jtg_engine::class::Liveness;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

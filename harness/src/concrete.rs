@@ -9,6 +9,7 @@
 //! to `C(…)` with its known class `C` (or, once a constructor frame above has run `super()` on
 //! it, the reference of that object).
 
+use jtg_engine::models;
 use jtg_engine::state::{End, Frame, HeapValue, Interval, MethodId, Ref, State};
 use jtg_jvm::{
     CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, StaticKey, Step, TraceEnd,
@@ -63,7 +64,7 @@ pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, JvmErr
     for (r, v) in &st.heap {
         let Ref::Obj(n) = *r else { continue };
         let obj = match v {
-            HeapValue::Object { class, fields } if class == "java/lang/String" => {
+            HeapValue::Object { class, fields } if class == models::STRING => {
                 let count = fields
                     .get("count")
                     .ok_or_else(|| bad(format!("string {r} has no count")))?;
@@ -155,7 +156,7 @@ fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, JvmError> {
         CObject::Str { len } => {
             let count = st.new_int(Interval::literal(i128::from(*len)));
             HeapValue::Object {
-                class: "java/lang/String".into(),
+                class: models::STRING.into(),
                 fields: BTreeMap::from([("count".to_string(), count)]),
             }
         }

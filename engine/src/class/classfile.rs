@@ -8,9 +8,10 @@ use classfile_parser::field_info::FieldAccessFlags;
 use classfile_parser::method_info::MethodAccessFlags;
 use classfile_parser::ClassAccessFlags;
 
+use super::decode::decode_code;
 use super::descriptor::{FieldType, MethodDescriptor};
 use super::error::ClassError;
-use super::insn::{decode_code, Constant, Insn};
+use super::insn::{Constant, Insn};
 use super::pool::ConstantPool;
 
 /// A parsed class or interface.
@@ -202,7 +203,7 @@ fn build(
     } else {
         Some(cp.class_name(cf.super_class)?.to_string())
     };
-    if super_name.is_none() && name != "java/lang/Object" {
+    if super_name.is_none() && name != super::jvms::OBJECT {
         return Err(ClassError::malformed("no superclass"));
     }
     let interfaces = cf

@@ -1,11 +1,12 @@
-//! The class hierarchy over a [`ClassPath`] plus a built-in table of modeled JDK classes.
+//! The class hierarchy over a [`ClassPath`] plus a table of library classes (the JDK classes
+//! the engine models, which `models` gives).
 //!
 //! Answers subtyping (JVMS §4.10.1.2, including arrays), enumerates concrete subtypes for
 //! type refinement, lists instance/static fields (rejecting field shadowing, since the
 //! engine identifies instance fields by name), and resolves/dispatches methods
 //! (JVMS §5.4.3.3, §5.4.6, simplified: no access checks).
 //!
-//! No JDK class file is read: the built-in table gives supers, interfaces and flags of the
+//! No JDK class file is read: the library table gives supers, interfaces and flags of the
 //! JDK classes the engine models. The table takes precedence over class-path entries of the
 //! same name, so the engine's models and the hierarchy agree.
 
@@ -16,161 +17,29 @@ use super::classfile::{Class, Field, Method};
 use super::classpath::ClassPath;
 use super::descriptor::FieldType;
 use super::error::ClassError;
+use super::jvms::{ARRAY_INTERFACES, OBJECT};
 
-/// A built-in JDK class: name, superclass, interfaces, is_interface, is_abstract.
-type Builtin = (
-    &'static str,
-    Option<&'static str>,
-    &'static [&'static str],
-    bool,
-    bool,
-);
-
-const OBJ: Option<&str> = Some("java/lang/Object");
-const RTE: Option<&str> = Some("java/lang/RuntimeException");
-const SER: &str = "java/io/Serializable";
-
-/// The modeled JDK classes, sorted by name.
-const BUILTINS: &[Builtin] = &[
-    (SER, None, &[], true, true),
-    (
-        "java/lang/AbstractStringBuilder",
-        OBJ,
-        &["java/lang/Appendable", "java/lang/CharSequence"],
-        false,
-        true,
-    ),
-    ("java/lang/Appendable", None, &[], true, true),
-    ("java/lang/ArithmeticException", RTE, &[], false, false),
-    (
-        "java/lang/ArrayIndexOutOfBoundsException",
-        Some("java/lang/IndexOutOfBoundsException"),
-        &[],
-        false,
-        false,
-    ),
-    ("java/lang/ArrayStoreException", RTE, &[], false, false),
-    ("java/lang/CharSequence", None, &[], true, true),
-    ("java/lang/ClassCastException", RTE, &[], false, false),
-    ("java/lang/Cloneable", None, &[], true, true),
-    ("java/lang/Comparable", None, &[], true, true),
-    (
-        "java/lang/Error",
-        Some("java/lang/Throwable"),
-        &[],
-        false,
-        false,
-    ),
-    (
-        "java/lang/Exception",
-        Some("java/lang/Throwable"),
-        &[],
-        false,
-        false,
-    ),
-    ("java/lang/IllegalArgumentException", RTE, &[], false, false),
-    ("java/lang/IllegalStateException", RTE, &[], false, false),
-    (
-        "java/lang/IndexOutOfBoundsException",
-        RTE,
-        &[],
-        false,
-        false,
-    ),
-    (
-        "java/lang/Integer",
-        Some("java/lang/Number"),
-        &["java/lang/Comparable"],
-        false,
-        false,
-    ),
-    ("java/lang/Iterable", None, &[], true, true),
-    ("java/lang/Math", OBJ, &[], false, false),
-    (
-        "java/lang/NegativeArraySizeException",
-        RTE,
-        &[],
-        false,
-        false,
-    ),
-    ("java/lang/NullPointerException", RTE, &[], false, false),
-    ("java/lang/Number", OBJ, &[SER], false, true),
-    ("java/lang/Object", None, &[], false, false),
-    (
-        "java/lang/OutOfMemoryError",
-        Some("java/lang/VirtualMachineError"),
-        &[],
-        false,
-        false,
-    ),
-    (
-        "java/lang/RuntimeException",
-        Some("java/lang/Exception"),
-        &[],
-        false,
-        false,
-    ),
-    (
-        "java/lang/StackOverflowError",
-        Some("java/lang/VirtualMachineError"),
-        &[],
-        false,
-        false,
-    ),
-    (
-        "java/lang/String",
-        OBJ,
-        &[SER, "java/lang/Comparable", "java/lang/CharSequence"],
-        false,
-        false,
-    ),
-    (
-        "java/lang/StringBuilder",
-        Some("java/lang/AbstractStringBuilder"),
-        &[SER, "java/lang/CharSequence"],
-        false,
-        false,
-    ),
-    (
-        "java/lang/StringIndexOutOfBoundsException",
-        Some("java/lang/IndexOutOfBoundsException"),
-        &[],
-        false,
-        false,
-    ),
-    ("java/lang/System", OBJ, &[], false, false),
-    ("java/lang/Throwable", OBJ, &[SER], false, false),
-    (
-        "java/lang/UnsupportedOperationException",
-        RTE,
-        &[],
-        false,
-        false,
-    ),
-    (
-        "java/lang/VirtualMachineError",
-        Some("java/lang/Error"),
-        &[],
-        false,
-        true,
-    ),
-];
-
-fn builtin(name: &str) -> Option<&'static Builtin> {
-    BUILTINS
-        .binary_search_by(|b| b.0.cmp(name))
-        .ok()
-        .map(|i| &BUILTINS[i])
+/// A library class the hierarchy knows without reading a class file: the JDK classes the
+/// engine models, given by `models` (this module holds no JDK fact of its own).
+#[derive(Clone, Copy, Debug)]
+pub struct LibraryClass {
+    pub name: &'static str,
+    pub super_name: Option<&'static str>,
+    pub interfaces: &'static [&'static str],
+    pub is_interface: bool,
+    pub is_abstract: bool,
+    /// A final class has no subtype but itself.
+    pub is_final: bool,
 }
 
-/// Supertype information of one class, from the built-in table or a loaded class.
+/// Supertype information of one class, from the library table or a loaded class.
 #[derive(Clone, Debug)]
 struct Info {
     super_name: Option<String>,
     interfaces: Vec<String>,
     is_interface: bool,
     is_abstract: bool,
-    /// `None` for built-in classes.
+    /// `None` for library classes.
     class: Option<Arc<Class>>,
 }
 
@@ -218,20 +87,32 @@ fn is_primitive_descriptor(s: &str) -> bool {
     matches!(s, "B" | "C" | "D" | "F" | "I" | "J" | "S" | "Z")
 }
 
-/// Subtype queries and member lookup over a class path and the built-in JDK classes.
+/// Subtype queries and member lookup over a class path and a table of library classes.
 #[derive(Debug)]
 pub struct Hierarchy {
     classpath: Arc<ClassPath>,
+    /// Sorted by name; takes precedence over class-path entries of the same name.
+    library: &'static [LibraryClass],
     names: OnceLock<Vec<String>>,
 }
 
 impl Hierarchy {
-    /// A hierarchy over `classpath`; the class list is read lazily, on first need.
-    pub fn new(classpath: Arc<ClassPath>) -> Hierarchy {
+    /// A hierarchy over `classpath` and the library classes `library` (sorted by name; the
+    /// engine passes `models::JDK_CLASSES`). The class list is read lazily, on first need.
+    pub fn new(classpath: Arc<ClassPath>, library: &'static [LibraryClass]) -> Hierarchy {
+        debug_assert!(library.windows(2).all(|w| w[0].name < w[1].name));
         Hierarchy {
             classpath,
+            library,
             names: OnceLock::new(),
         }
+    }
+
+    fn library_class(&self, name: &str) -> Option<&'static LibraryClass> {
+        let lib = self.library;
+        lib.binary_search_by(|b| b.name.cmp(name))
+            .ok()
+            .map(|i| &lib[i])
     }
 
     /// The underlying class path.
@@ -239,23 +120,18 @@ impl Hierarchy {
         &self.classpath
     }
 
-    /// True for the JDK classes modeled by the built-in table.
-    pub fn is_builtin(name: &str) -> bool {
-        builtin(name).is_some()
-    }
-
-    /// Names of all built-in classes, sorted.
-    pub fn builtin_names() -> Vec<&'static str> {
-        BUILTINS.iter().map(|b| b.0).collect()
+    /// True for the classes of the library table.
+    pub fn is_library(&self, name: &str) -> bool {
+        self.library_class(name).is_some()
     }
 
     fn info(&self, name: &str) -> Result<Info, ClassError> {
-        if let Some(&(_, sup, ifaces, is_interface, is_abstract)) = builtin(name) {
+        if let Some(b) = self.library_class(name) {
             return Ok(Info {
-                super_name: sup.map(str::to_string),
-                interfaces: ifaces.iter().map(|s| s.to_string()).collect(),
-                is_interface,
-                is_abstract: is_abstract || is_interface,
+                super_name: b.super_name.map(str::to_string),
+                interfaces: b.interfaces.iter().map(|s| s.to_string()).collect(),
+                is_interface: b.is_interface,
+                is_abstract: b.is_abstract || b.is_interface,
                 class: None,
             });
         }
@@ -270,12 +146,12 @@ impl Hierarchy {
         })
     }
 
-    /// The loaded class, or `None` for a built-in one.
+    /// The loaded class, or `None` for a library one.
     fn class(&self, name: &str) -> Result<Option<Arc<Class>>, ClassError> {
         Ok(self.info(name)?.class)
     }
 
-    /// The direct superclass (`None` for `java/lang/Object` and built-in interfaces).
+    /// The direct superclass (`None` for `java/lang/Object` and library interfaces).
     pub fn super_of(&self, class: &str) -> Result<Option<String>, ClassError> {
         Ok(self.info(class)?.super_name)
     }
@@ -293,7 +169,7 @@ impl Hierarchy {
     /// Whether `sub` ⊑ `sup` for reference types given as internal names or array
     /// descriptors (`[I`, `[LA;`). Unknown classes on the way are `NotFound` errors.
     pub fn is_subtype(&self, sub: &str, sup: &str) -> Result<bool, ClassError> {
-        if sub == sup || sup == "java/lang/Object" {
+        if sub == sup || sup == OBJECT {
             return Ok(true);
         }
         if let Some(sub_elem) = array_component(sub) {
@@ -306,10 +182,7 @@ impl Hierarchy {
                     _ => Ok(sub_elem == sup_elem),
                 };
             }
-            return Ok(matches!(
-                sup,
-                "java/lang/Cloneable" | "java/io/Serializable"
-            ));
+            return Ok(ARRAY_INTERFACES.contains(&sup));
         }
         if array_component(sup).is_some() {
             return Ok(false);
@@ -333,12 +206,12 @@ impl Hierarchy {
     fn all_names(&self) -> &[String] {
         self.names.get_or_init(|| {
             let mut names: BTreeSet<String> = self.classpath.class_names().into_iter().collect();
-            names.extend(BUILTINS.iter().map(|b| b.0.to_string()));
+            names.extend(self.library.iter().map(|b| b.name.to_string()));
             names.into_iter().collect()
         })
     }
 
-    /// All concrete (non-abstract, non-interface) classes of the class path and the built-in
+    /// All concrete (non-abstract, non-interface) classes of the class path and the library
     /// table that are subtypes of `class`, including `class` itself if concrete, sorted by
     /// name. For `java/lang/Object` that is every concrete known class; the caller decides
     /// whether such a refinement is meaningful.
@@ -374,7 +247,7 @@ impl Hierarchy {
             if c.is_final {
                 return Ok(false);
             }
-        } else if class == "java/lang/String" || class == "java/lang/Integer" {
+        } else if self.library_class(class).is_some_and(|b| b.is_final) {
             return Ok(false);
         }
         for name in self.all_names() {
@@ -455,7 +328,7 @@ impl Hierarchy {
 
     /// Field resolution (JVMS §5.4.3.2): the class itself, then its superinterfaces
     /// (recursively), then its superclass (recursively). `None` if no class declares it;
-    /// built-in classes declare no fields.
+    /// library classes declare no fields.
     pub fn resolve_field(
         &self,
         class: &str,
@@ -516,7 +389,7 @@ impl Hierarchy {
 
     /// Method resolution (JVMS §5.4.3.3, simplified): the class and its superclasses, then
     /// superinterfaces, preferring a non-abstract (default) method there. `Ok(None)` if no
-    /// loaded class declares it (built-in classes contribute no methods).
+    /// loaded class declares it (library classes contribute no methods).
     pub fn resolve_method(
         &self,
         class: &str,
@@ -562,7 +435,7 @@ impl Hierarchy {
     /// `receiver_class`. Selects the first non-static method of that name and descriptor in
     /// the class and its superclasses (private ones only in the receiver class itself), else
     /// a default method of a superinterface. `Ok(None)` if the selected method is abstract
-    /// or there is none (AbstractMethodError, or a method of a built-in class the engine
+    /// or there is none (AbstractMethodError, or a method of a library class the engine
     /// models itself).
     pub fn dispatch_virtual(
         &self,

@@ -1,27 +1,37 @@
-//! The class-loading room: class files, bytecode, class paths and the class hierarchy.
+//! The class-loading room: class files, bytecode, class paths and the class hierarchy. Its
+//! public face is the re-exports below; the files are:
 //!
-//! - [`descriptor`]: field and method descriptors;
-//! - [`insn`]: our decoded instruction set and the bytecode decoder;
-//! - [`pool`]: bounds-checked constant-pool access;
-//! - [`classfile`]: the [`Class`] model built from class-file bytes;
-//! - [`classpath`]: finding and caching classes in directories and jars;
-//! - [`hierarchy`]: subtyping, fields and method resolution, with built-in JDK classes;
-//! - [`error`]: the [`ClassError`] type shared by all of them.
+//! - `descriptor`: field and method descriptors;
+//! - `insn`: our decoded instruction set;
+//! - `mnemonic`: the mnemonics, opcodes and text form of instructions;
+//! - `decode`: the bounds-checked bytecode decoder;
+//! - `pool`: bounds-checked constant-pool access;
+//! - `classfile`: the [`Class`] model built from class-file bytes;
+//! - `classpath`: finding and caching classes in directories and jars;
+//! - `hierarchy`: subtyping, fields and method resolution over the class path and a table of
+//!   library classes (given by `models`);
+//! - `liveness`: the live locals of a method's code;
+//! - `jvms`: the classes the JVM specification itself names (`java/lang/Object`);
+//! - `error`: the [`ClassError`] type shared by all of them.
 
-pub mod classfile;
-pub mod classpath;
-pub mod descriptor;
-pub mod error;
-pub mod hierarchy;
-pub mod insn;
-pub mod pool;
+mod classfile;
+mod classpath;
+mod decode;
+mod descriptor;
+mod error;
+mod hierarchy;
+mod insn;
+pub(crate) mod jvms;
+mod liveness;
+mod mnemonic;
+mod pool;
 
 pub use classfile::{parse_class, Class, Code, Field, Handler, LocalName, Method};
 pub use classpath::{jar_main_class, ClassPath};
+pub use decode::decode_code;
 pub use descriptor::{FieldType, MethodDescriptor};
 pub use error::ClassError;
-pub use hierarchy::{Hierarchy, ResolvedField, ResolvedMethod};
-pub use insn::{
-    decode_code, ArithOp, ArrayKind, Cond, Constant, FieldRef, Insn, InvokeKind, Kind, MethodRef,
-};
+pub use hierarchy::{Hierarchy, LibraryClass, ResolvedField, ResolvedMethod};
+pub use insn::{ArithOp, ArrayKind, Cond, Constant, FieldRef, Insn, InvokeKind, Kind, MethodRef};
+pub use liveness::Liveness;
 pub use pool::ConstantPool;

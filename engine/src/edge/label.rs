@@ -19,7 +19,7 @@
 //! the source and the fresh `o5` of the target).
 
 use crate::class::Cond;
-use crate::state::{ArithOp, MethodId, Ref, State, StaticField};
+use crate::state::{IntOp, MethodId, Ref, State, StaticField};
 use std::fmt;
 
 /// An integer operand: a reference or a literal.
@@ -56,11 +56,11 @@ impl fmt::Display for Operand {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Label {
-    /// `res = a op b`, or `res = -a` (`op` [`ArithOp::Neg`], `b` `None`; every other `op` has
+    /// `res = a op b`, or `res = -a` (`op` [`IntOp::Neg`], `b` `None`; every other `op` has
     /// a `b`: see [`Label::well_formed`]).
     Arith {
         res: Ref,
-        op: ArithOp,
+        op: IntOp,
         a: Operand,
         b: Option<Operand>,
     },
@@ -154,8 +154,8 @@ impl Label {
                 }
                 int(a)?;
                 match (op, b) {
-                    (ArithOp::Neg, None) => Ok(()),
-                    (ArithOp::Neg, Some(_)) => Err("negation has one operand".into()),
+                    (IntOp::Neg, None) => Ok(()),
+                    (IntOp::Neg, Some(_)) => Err("negation has one operand".into()),
                     (_, None) => Err(format!("`{}` needs two operands", op.symbol())),
                     (_, Some(b)) => int(b),
                 }
@@ -215,7 +215,7 @@ impl fmt::Display for Label {
         match self {
             Label::Arith {
                 res,
-                op: ArithOp::Neg,
+                op: IntOp::Neg,
                 a,
                 ..
             } => write!(f, "{res} = -{a}"),

@@ -3,7 +3,8 @@
 
 use super::label::{valid_class, Label, Operand};
 use crate::class::Cond;
-use crate::state::{ArithOp, MethodId, Ref};
+use crate::state::IntOp;
+use crate::state::{MethodId, Ref};
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("not a label: `{text}` ({why})")]
@@ -13,13 +14,7 @@ pub struct LabelParseError {
 }
 
 const CONDS: [Cond; 6] = [Cond::Eq, Cond::Ne, Cond::Lt, Cond::Ge, Cond::Gt, Cond::Le];
-const OPS: [ArithOp; 5] = [
-    ArithOp::Add,
-    ArithOp::Sub,
-    ArithOp::Mul,
-    ArithOp::Div,
-    ArithOp::Rem,
-];
+const OPS: [IntOp; 5] = [IntOp::Add, IntOp::Sub, IntOp::Mul, IntOp::Div, IntOp::Rem];
 
 fn operand(s: &str) -> Option<Operand> {
     // a literal as `Display` prints an i128: no `+`, no leading zeros
@@ -103,7 +98,7 @@ impl Label {
             [res, "=", neg] if neg.starts_with('-') && reference(&neg[1..]).is_some() => {
                 Some(Label::Arith {
                     res: reference(res)?,
-                    op: ArithOp::Neg,
+                    op: IntOp::Neg,
                     a: operand(&neg[1..])?,
                     b: None,
                 })

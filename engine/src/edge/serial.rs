@@ -5,7 +5,8 @@
 
 use super::label::{Label, Operand};
 use crate::class::Cond;
-use crate::state::{ArithOp, MethodId, Ref};
+use crate::state::IntOp;
+use crate::state::{MethodId, Ref};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -81,13 +82,13 @@ enum CondRepr {
     Gt,
 }
 
-const OPS: [(ArithOp, OpRepr); 6] = [
-    (ArithOp::Add, OpRepr::Add),
-    (ArithOp::Sub, OpRepr::Sub),
-    (ArithOp::Mul, OpRepr::Mul),
-    (ArithOp::Div, OpRepr::Div),
-    (ArithOp::Rem, OpRepr::Rem),
-    (ArithOp::Neg, OpRepr::Neg),
+const OPS: [(IntOp, OpRepr); 6] = [
+    (IntOp::Add, OpRepr::Add),
+    (IntOp::Sub, OpRepr::Sub),
+    (IntOp::Mul, OpRepr::Mul),
+    (IntOp::Div, OpRepr::Div),
+    (IntOp::Rem, OpRepr::Rem),
+    (IntOp::Neg, OpRepr::Neg),
 ];
 
 const CONDS: [(Cond, CondRepr); 6] = [
@@ -99,16 +100,16 @@ const CONDS: [(Cond, CondRepr); 6] = [
     (Cond::Gt, CondRepr::Gt),
 ];
 
-fn op_repr(op: ArithOp) -> OpRepr {
+fn op_repr(op: IntOp) -> OpRepr {
     OPS.iter()
         .find(|(o, _)| *o == op)
         .map_or(OpRepr::Neg, |p| p.1)
 }
 
-fn op_of(r: OpRepr) -> ArithOp {
+fn op_of(r: OpRepr) -> IntOp {
     OPS.iter()
         .find(|(_, x)| *x as u8 == r as u8)
-        .map_or(ArithOp::Neg, |p| p.0)
+        .map_or(IntOp::Neg, |p| p.0)
 }
 
 fn cond_repr(c: Cond) -> CondRepr {

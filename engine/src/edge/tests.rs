@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::class::Cond;
-use crate::state::{ArithOp, MethodId, Ref};
+use crate::state::IntOp;
+use crate::state::{MethodId, Ref};
 use quickcheck::{Arbitrary, Gen, QuickCheck};
 
 /// A well-formed label of any kind.
@@ -63,19 +64,19 @@ fn method(g: &mut Gen) -> MethodId {
 impl Arbitrary for AnyLabel {
     fn arbitrary(g: &mut Gen) -> AnyLabel {
         let ops = [
-            ArithOp::Add,
-            ArithOp::Sub,
-            ArithOp::Mul,
-            ArithOp::Div,
-            ArithOp::Rem,
-            ArithOp::Neg,
+            IntOp::Add,
+            IntOp::Sub,
+            IntOp::Mul,
+            IntOp::Div,
+            IntOp::Rem,
+            IntOp::Neg,
         ];
         let conds = [Cond::Lt, Cond::Le, Cond::Eq, Cond::Ne, Cond::Ge, Cond::Gt];
         let l = match u8::arbitrary(g) % 9 {
             0 => {
                 let op = pick(g, &ops);
                 // negation of a reference: the engine never negates a literal
-                let a = if op == ArithOp::Neg {
+                let a = if op == IntOp::Neg {
                     Operand::Ref(int_ref(g))
                 } else {
                     operand(g)
@@ -84,7 +85,7 @@ impl Arbitrary for AnyLabel {
                     res: int_ref(g),
                     op,
                     a,
-                    b: (op != ArithOp::Neg).then(|| operand(g)),
+                    b: (op != IntOp::Neg).then(|| operand(g)),
                 }
             }
             1 => Label::Rel {

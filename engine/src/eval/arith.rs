@@ -7,8 +7,10 @@ use super::{Exec, Flow};
 use crate::class::{ArithOp as Op, Insn, Kind};
 use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
+use crate::models::exceptions;
 use crate::refine::integer;
-use crate::state::{ArithOp, HeapValue, IntSemantics, Interval, Ref, Width};
+use crate::state::IntOp;
+use crate::state::{HeapValue, IntSemantics, Interval, Ref, Width};
 use std::cmp::Ordering;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
@@ -51,9 +53,9 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 .ok_or(e)?;
             // `iinc x, -1` is `x - 1`, as the thesis labels it
             let (op, magnitude) = if *delta < 0 {
-                (ArithOp::Sub, -i128::from(*delta))
+                (IntOp::Sub, -i128::from(*delta))
             } else {
-                (ArithOp::Add, i128::from(*delta))
+                (IntOp::Add, i128::from(*delta))
             };
             let c = ex.st.new_int(Interval::literal(magnitude));
             let res = apply(ex, op, old, Some(c), Width::Int)?;
@@ -147,15 +149,15 @@ fn lcmp(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
 
 fn binary(ex: &mut Exec<'_>, op: Op, width: Width) -> Result<Flow, EngineError> {
     let aop = match op {
-        Op::Add => ArithOp::Add,
-        Op::Sub => ArithOp::Sub,
-        Op::Mul => ArithOp::Mul,
-        Op::Div => ArithOp::Div,
-        Op::Rem => ArithOp::Rem,
-        Op::Neg => ArithOp::Neg,
+        Op::Add => IntOp::Add,
+        Op::Sub => IntOp::Sub,
+        Op::Mul => IntOp::Mul,
+        Op::Div => IntOp::Div,
+        Op::Rem => IntOp::Rem,
+        Op::Neg => IntOp::Neg,
         Op::Shl | Op::Shr | Op::Ushr | Op::And | Op::Or | Op::Xor => return bitwise(ex, op, width),
     };
-    if aop == ArithOp::Neg {
+    if aop == IntOp::Neg {
         let a = ex.pop()?;
         let r = apply(ex, aop, a, None, width)?;
         ex.push(r)?;
@@ -163,13 +165,13 @@ fn binary(ex: &mut Exec<'_>, op: Op, width: Width) -> Result<Flow, EngineError> 
     }
     let b = ex.pop()?;
     let a = ex.pop()?;
-    if matches!(aop, ArithOp::Div | ArithOp::Rem) {
+    if matches!(aop, IntOp::Div | IntOp::Rem) {
         let d = *ex
             .st
             .integral(b)
             .ok_or_else(|| ex.invalid("division by a non-integer"))?;
         if d.as_literal() == Some(0) {
-            return super::exception::throw_builtin(ex, "java/lang/ArithmeticException");
+            return super::exception::throw_builtin(ex, exceptions::ARITHMETIC);
         }
         if d.contains(0) {
             let parts = integer::partition(&d, crate::class::Cond::Eq, 0);
@@ -186,7 +188,7 @@ fn binary(ex: &mut Exec<'_>, op: Op, width: Width) -> Result<Flow, EngineError> 
 /// labels the edge unless both operands are literals.
 fn apply(
     ex: &mut Exec<'_>,
-    op: ArithOp,
+    op: IntOp,
     a: Ref,
     b: Option<Ref>,
     width: Width,
@@ -201,13 +203,13 @@ fn apply(
     let lit_b = vb.and_then(|v| v.as_literal());
     let neutral = matches!(
         (op, lit_b),
-        (ArithOp::Add | ArithOp::Sub, Some(0)) | (ArithOp::Mul | ArithOp::Div, Some(1))
+        (IntOp::Add | IntOp::Sub, Some(0)) | (IntOp::Mul | IntOp::Div, Some(1))
     );
     if neutral {
         return Ok(a);
     }
     let result = match (op, vb) {
-        (ArithOp::Neg, _) => Interval::exact(op, &va, &va),
+        (IntOp::Neg, _) => Interval::exact(op, &va, &va),
         (_, Some(vb)) => Interval::exact(op, &va, &vb),
         _ => return Err(ex.invalid("binary operation without a second operand")),
     }

@@ -31,8 +31,9 @@ use super::{exception, field::after_write, Exec, Flow};
 use crate::class::{ArrayKind, Cond, FieldType, Insn};
 use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
-use crate::program::{most_general, type_range, type_string};
+use crate::models::{self, exceptions};
 use crate::refine::{instance::may_alias, integer, split};
+use crate::state::types::{default_value, most_general, type_range, type_string};
 use crate::state::{HeapValue, Interval, Ref, State};
 
 /// Longest array created as a concrete array (longer ones, and unknown lengths, are abstract).
@@ -70,7 +71,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         Insn::ArrayLength => {
             let arr = ex.pop()?;
             if arr.is_null() {
-                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
             }
             if let Some(flow) = ex.need_realized(arr)? {
                 return Ok(flow);
@@ -152,9 +153,7 @@ fn new_array(ex: &mut Exec<'_>, ty: &str, dims: usize) -> Result<Flow, EngineErr
             .int(c)
             .ok_or_else(|| ex.invalid("array length is not an integer"))?;
         match v.decide(Cond::Lt, &Interval::literal(0)) {
-            Some(true) => {
-                return exception::throw_builtin(ex, "java/lang/NegativeArraySizeException")
-            }
+            Some(true) => return exception::throw_builtin(ex, exceptions::NEGATIVE_ARRAY_SIZE),
             Some(false) => {}
             None => {
                 let parts = integer::partition(&v, Cond::Lt, 0);
@@ -180,7 +179,7 @@ fn alloc(ex: &mut Exec<'_>, ty: &str, counts: &[Ref]) -> Result<Ref, EngineError
                 let r = if counts.len() > 1 {
                     alloc(ex, &type_string(&comp), &counts[1..])?
                 } else {
-                    crate::program::default_value(&mut ex.st, &comp)
+                    default_value(&mut ex.st, &comp)
                 };
                 e.push(r);
             }
@@ -234,7 +233,7 @@ fn concrete_elems(ex: &Exec<'_>, arr: Ref) -> Result<Vec<Ref>, EngineError> {
 /// or a refinement is needed first.
 fn access_checks(ex: &mut Exec<'_>, arr: Ref, idx: Ref) -> Result<Option<Flow>, EngineError> {
     if arr.is_null() {
-        return exception::throw_builtin(ex, "java/lang/NullPointerException").map(Some);
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
     }
     if let Some(flow) = ex.need_realized(arr)? {
         return Ok(Some(flow));
@@ -251,8 +250,7 @@ fn access_checks(ex: &mut Exec<'_>, arr: Ref, idx: Ref) -> Result<Option<Flow>, 
     // 0 ≤ idx
     match vi.decide(Cond::Lt, &Interval::literal(0)) {
         Some(true) => {
-            return exception::throw_builtin(ex, "java/lang/ArrayIndexOutOfBoundsException")
-                .map(Some)
+            return exception::throw_builtin(ex, exceptions::ARRAY_INDEX_OUT_OF_BOUNDS).map(Some)
         }
         Some(false) => {}
         None => {
@@ -298,7 +296,7 @@ fn access_checks(ex: &mut Exec<'_>, arr: Ref, idx: Ref) -> Result<Option<Flow>, 
         });
     }
     if !inside {
-        return exception::throw_builtin(ex, "java/lang/ArrayIndexOutOfBoundsException").map(Some);
+        return exception::throw_builtin(ex, exceptions::ARRAY_INDEX_OUT_OF_BOUNDS).map(Some);
     }
     Ok(None)
 }
@@ -398,7 +396,7 @@ fn store_check(
         return Ok(None);
     }
     let c = type_string(comp);
-    if c == "java/lang/Object" {
+    if c == models::OBJECT {
         // every value fits; the array may be of a narrower runtime type though
         return Err(ex.unsupported(
             "aastore into an Object[] whose runtime type may be narrower (ArrayStoreException)"
@@ -409,7 +407,7 @@ fn store_check(
         .st
         .value(value)
         .and_then(HeapValue::type_name)
-        .unwrap_or("java/lang/Object")
+        .unwrap_or(models::OBJECT)
         .to_string();
     let h = &ex.cx.prog.hierarchy;
     if !h.is_subtype(&t, &c)? {
@@ -417,7 +415,7 @@ fn store_check(
             ex.st.value(value),
             Some(HeapValue::Object { .. } | HeapValue::Array { .. })
         ) {
-            return exception::throw_builtin(ex, "java/lang/ArrayStoreException").map(Some);
+            return exception::throw_builtin(ex, exceptions::ARRAY_STORE).map(Some);
         }
         return Err(ex.unsupported(format!(
             "aastore of a {} into a {}[] (ArrayStoreException undecided)",

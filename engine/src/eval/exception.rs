@@ -5,6 +5,7 @@
 
 use super::{Exec, Flow};
 use crate::error::EngineError;
+use crate::models::exceptions;
 use crate::state::{End, HeapValue, Ref};
 use std::collections::BTreeMap;
 
@@ -20,7 +21,7 @@ pub(super) fn throw_builtin(ex: &mut Exec<'_>, class: &str) -> Result<Flow, Engi
 pub(super) fn athrow(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
     let exc = ex.pop()?;
     if exc.is_null() {
-        return throw_builtin(ex, "java/lang/NullPointerException");
+        return throw_builtin(ex, exceptions::NULL_POINTER);
     }
     if let Some(flow) = ex.need_realized(exc)? {
         return Ok(flow);

@@ -3,10 +3,11 @@
 //! values on first access).
 
 use super::{exception, Exec, Flow};
-use crate::class::{FieldRef, FieldType, Insn};
+use crate::class::{FieldRef, Insn};
 use crate::error::EngineError;
-use crate::program::most_general;
-use crate::state::{FieldSet, HeapValue, IntSemantics, Ref, State, StaticField};
+use crate::models::exceptions;
+use crate::state::types::fill_static;
+use crate::state::{HeapValue, Ref, State};
 use std::collections::BTreeSet;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
@@ -14,7 +15,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         Insn::GetField(f) => {
             let obj = ex.pop()?;
             if obj.is_null() {
-                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
             }
             if let Some(flow) = ex.need_realized(obj)? {
                 return Ok(flow);
@@ -27,7 +28,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             let value = ex.pop()?;
             let obj = ex.pop()?;
             if obj.is_null() {
-                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
             }
             if let Some(flow) = ex.need_realized(obj)? {
                 return Ok(flow);
@@ -64,37 +65,6 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         }
         _ => Err(ex.unsupported("instruction not modelled".into())),
     }
-}
-
-/// The value of a static field at its first access: the most general value of its type (the
-/// class is treated as initialized, as AProVE's competition setting does). An object may have
-/// any shape, and may be (or share with) the objects of the other known statics, which class
-/// initializers may have linked; it cannot alias anything the program created or read since
-/// the entry, as the program never read this field. `Err` names an unsupported type.
-pub(crate) fn fill_static(
-    st: &mut State,
-    key: StaticField,
-    desc: &FieldType,
-    sem: IntSemantics,
-) -> Result<Ref, String> {
-    let r = most_general(st, desc, sem)?;
-    if r.is_obj() {
-        st.preds.add_join(r, r);
-        st.preds.add_non_tree(r);
-        st.preds.add_cyclic(r, FieldSet::new());
-        let others: Vec<Ref> = st
-            .statics
-            .values()
-            .copied()
-            .filter(|o| o.is_obj())
-            .collect();
-        for o in others {
-            st.preds.add_may_equal(r, o);
-            st.preds.add_join(r, o);
-        }
-    }
-    st.statics.insert(key, r);
-    Ok(r)
 }
 
 /// The reference in field `f` of the realized object `obj`.

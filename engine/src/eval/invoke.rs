@@ -5,7 +5,7 @@ use super::{exception, Exec, Flow};
 use crate::class::{Insn, InvokeKind, MethodRef};
 use crate::edge::EdgeKind;
 use crate::error::EngineError;
-use crate::models::{self, LibraryCall};
+use crate::models::{self, exceptions, LibraryCall};
 use crate::refine;
 use crate::state::{End, Frame, HeapValue, Interval, MethodId};
 use std::collections::BTreeMap;
@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
     match insn {
         Insn::New(class) => {
-            let fields = models::instance_fields(ex.cx.prog, class)?;
+            let fields = models::instance_fields(&ex.cx.prog.hierarchy, class)?;
             let mut values = BTreeMap::new();
             for (name, t, _) in fields {
-                let r = crate::program::default_value(&mut ex.st, &t);
+                let r = crate::state::types::default_value(&mut ex.st, &t);
                 values.insert(name, r);
             }
             let r = ex.st.new_obj(HeapValue::Object {
@@ -70,7 +70,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                     if below && exists {
                         // an existing object whose static type is below `t`
                         true
-                    } else if !below && ty == "java/lang/Object" {
+                    } else if !below && ty == models::OBJECT {
                         // too wide to enumerate: decided by the outcome of a type
                         // refinement (`T:`/`F:`), else that refinement happens now
                         if exists && ex.before.split.is_some() {
@@ -88,14 +88,14 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 other => {
                     let ty = other
                         .and_then(|v| v.type_name())
-                        .unwrap_or("java/lang/Object")
+                        .unwrap_or(models::OBJECT)
                         .to_string();
                     ex.cx.prog.hierarchy.is_subtype(&ty, t)?
                 }
             };
             if is_cast {
                 if !ok {
-                    return exception::throw_builtin(ex, "java/lang/ClassCastException");
+                    return exception::throw_builtin(ex, exceptions::CLASS_CAST);
                 }
                 ex.push(r)?;
             } else {
@@ -107,7 +107,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         Insn::MonitorEnter | Insn::MonitorExit => {
             let r = ex.pop()?;
             if r.is_null() {
-                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
             }
             Ok(Flow::Next)
         }
@@ -135,7 +135,7 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     };
     if let Some(r) = receiver {
         if r.is_null() {
-            return exception::throw_builtin(ex, "java/lang/NullPointerException");
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
         }
     }
     // the class whose method runs
@@ -149,7 +149,7 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
                 Some(c) => c,
                 None => {
                     if models::library_call(&m.class, &m.name, &m.desc_str).is_some()
-                        && is_final_builtin(&m.class)
+                        && models::is_final_modelled_class(&m.class)
                     {
                         m.class.clone()
                     } else if let Some(flow) = ex.need_realized(r)? {
@@ -180,7 +180,7 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     };
     if resolved.is_none() && reaches_object_methods(ex, &target_class)? {
         // the class-path classes do not override it: `java.lang.Object`'s own method runs
-        if let Some(model) = models::library_call("java/lang/Object", &m.name, &m.desc_str) {
+        if let Some(model) = models::library_call(models::OBJECT, &m.name, &m.desc_str) {
             return library(ex, model, n_args, has_receiver);
         }
     }
@@ -235,23 +235,19 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
 
 /// Whether a virtual call on `class` that no class-path class declares reaches
 /// `java.lang.Object`'s methods: the first JDK class up the superclass chain is `Object` or a
-/// built-in exception class (which do not override `hashCode`/`equals`).
+/// modelled exception class (which do not override `hashCode`/`equals`).
 fn reaches_object_methods(ex: &Exec<'_>, class: &str) -> Result<bool, EngineError> {
     let h = &ex.cx.prog.hierarchy;
     let mut c = class.to_string();
     loop {
-        if crate::class::Hierarchy::is_builtin(&c) {
-            return Ok(c == "java/lang/Object" || models::is_exception_class(&c));
+        if models::is_modelled_class(&c) {
+            return Ok(c == models::OBJECT || models::is_modelled_throwable(&c));
         }
         match h.super_of(&c)? {
             Some(s) => c = s,
             None => return Ok(false),
         }
     }
-}
-
-fn is_final_builtin(class: &str) -> bool {
-    matches!(class, "java/lang/String" | "java/lang/Math")
 }
 
 fn library(
@@ -304,7 +300,7 @@ fn library(
         LibraryCall::RequireNonNull => {
             let o = ex.peek(0)?;
             if o.is_null() {
-                return exception::throw_builtin(ex, "java/lang/NullPointerException");
+                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
             }
             if let Some(flow) = ex.need_null_or_existing(o)? {
                 return Ok(flow);

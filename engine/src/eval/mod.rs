@@ -12,7 +12,6 @@ mod array;
 mod branch;
 mod exception;
 mod field;
-pub(crate) use field::fill_static;
 mod float;
 mod invoke;
 mod stack;
@@ -28,7 +27,7 @@ use crate::state::{HeapValue, IntSemantics, MethodId, Ref, State};
 
 /// What one step from a state produces.
 #[derive(Debug)]
-pub enum Step {
+pub enum StepOutcome {
     /// The instruction was evaluated: one successor along an edge of `kind`
     /// (eval, call or return).
     Eval { kind: EdgeKind, succ: Box<Succ> },
@@ -46,7 +45,7 @@ pub struct Ctx<'a> {
 }
 
 /// Performs one step from `st` (which must not be a program end).
-pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
+pub fn step(st: &State, cx: &Ctx<'_>) -> Result<StepOutcome, EngineError> {
     let frame = st
         .top()
         .ok_or_else(|| EngineError::Internal("step from a program end".into()))?;
@@ -140,7 +139,9 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
     }
     .map_err(|e| match e {
         // a JDK class without a model in `models/`: an unsupported library call, located
-        EngineError::Class(ClassError::NotFound { class }) if is_jdk_class(&class) => {
+        EngineError::Class(ClassError::NotFound { class })
+            if crate::models::is_jdk_class(&class) =>
+        {
             let class = class.replace('/', ".");
             ex.unsupported(format!("library class {class} is not modelled"))
         }
@@ -148,8 +149,8 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
     })?;
     let next_pc = code.next_pc(ex.pc);
     match outcome {
-        Flow::Refine(kind, succs) => Ok(Step::Refine { kind, succs }),
-        Flow::Abstract(a) => Ok(Step::Abstract(a)),
+        Flow::Refine(kind, succs) => Ok(StepOutcome::Refine { kind, succs }),
+        Flow::Abstract(a) => Ok(StepOutcome::Abstract(a)),
         flow => {
             match flow {
                 Flow::Next => {
@@ -162,19 +163,12 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<Step, EngineError> {
             }
             cx.prog.forget_dead_locals(&mut ex.st);
             ex.st.gc();
-            Ok(Step::Eval {
+            Ok(StepOutcome::Eval {
                 kind: ex.kind,
                 succ: Box::new(Succ::labelled(ex.st, ex.labels)),
             })
         }
     }
-}
-
-/// Whether `class` (internal name) belongs to the JDK rather than to the analysed program.
-fn is_jdk_class(class: &str) -> bool {
-    ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
-        .iter()
-        .any(|p| class.starts_with(p))
 }
 
 /// How control continues after an instruction.

@@ -40,7 +40,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                     // a string constant is a concrete String of known length (spec §8)
                     let len = ex.st.new_int(Interval::literal(s.chars().count() as i128));
                     ex.st.new_obj(HeapValue::Object {
-                        class: "java/lang/String".into(),
+                        class: crate::models::STRING.into(),
                         fields: BTreeMap::from([("count".to_string(), len)]),
                     })
                 }

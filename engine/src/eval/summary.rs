@@ -37,11 +37,12 @@
 //! then continues in the caller at the target of the call node's matching `return` edge.
 
 use super::{exception, Ctx, Exec, Flow};
-use crate::class::{FieldType, Insn};
+use crate::class::FieldType;
 use crate::edge::{EdgeKind, Label};
 use crate::error::EngineError;
-use crate::program::{most_general, Program};
+use crate::program::Program;
 use crate::refine::{instance::may_alias, Succ};
+use crate::state::types::most_general;
 use crate::state::{FieldSet, Frame, HeapValue, MethodId, Ref, State, StaticField};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -86,24 +87,6 @@ pub(super) fn abstract_call(
         cont,
         site,
     })))
-}
-
-/// The static fields the program reads (`getstatic` anywhere in the class path), with their
-/// declared types.
-pub fn read_statics(prog: &Program) -> Vec<(StaticField, FieldType)> {
-    let cp = prog.hierarchy.classpath();
-    let mut out = BTreeMap::new();
-    for name in cp.class_names() {
-        let Ok(class) = cp.load(&name) else { continue };
-        for m in &class.methods {
-            for (_, insn) in m.code.iter().flat_map(|c| c.insns.iter()) {
-                if let Insn::GetStatic(f) = insn {
-                    out.insert(prog.static_key(f), f.desc.clone());
-                }
-            }
-        }
-    }
-    out.into_iter().collect()
 }
 
 /// The most general entry state of `m` (see the module documentation).

@@ -19,11 +19,12 @@ use super::{EdgeKind, Graph, Label, NodeId};
 use crate::class::Insn;
 use crate::error::EngineError;
 use crate::eval::summary::{self, CallAbstraction, CallSite};
-use crate::eval::{self, fill_static, Ctx, Step};
+use crate::eval::{self, Ctx, StepOutcome};
 use crate::instance_of::{instance_holds, signature_width, Signature};
 use crate::merge::{merge, MergeOptions};
 use crate::program::{Options, Program};
 use crate::refine::Succ;
+use crate::state::types::fill_static;
 use crate::state::{End, HeapValue, MethodId, State};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
@@ -162,14 +163,14 @@ impl Builder<'_> {
                 continue;
             }
             match eval::step(st, &cx)? {
-                Step::Refine { kind, succs } => {
+                StepOutcome::Refine { kind, succs } => {
                     for s in succs {
                         let id = self.add(n, s.state, kind, s.labels)?;
                         self.queue.push_back(id);
                     }
                 }
-                Step::Eval { kind, succ } => self.add_evaluated(n, kind, *succ)?,
-                Step::Abstract(a) => self.abstract_call(n, *a)?,
+                StepOutcome::Eval { kind, succ } => self.add_evaluated(n, kind, *succ)?,
+                StepOutcome::Abstract(a) => self.abstract_call(n, *a)?,
             }
         }
         Ok(())
@@ -245,7 +246,7 @@ impl Builder<'_> {
                         out.insert(class.clone());
                     }
                     Some(v) => {
-                        let ty = v.type_name().unwrap_or("java/lang/Throwable");
+                        let ty = v.type_name().unwrap_or(crate::models::THROWABLE);
                         out.extend(self.prog.hierarchy.non_abstract_subtypes(ty)?);
                     }
                     None => {}

@@ -36,18 +36,19 @@
 //! eventually the new state is an instance of the merged one and an instance edge closes the
 //! loop (spec §7.7).
 
+mod predicates;
 mod widen;
 
 #[cfg(test)]
 mod tests;
 
+use predicates::Preds;
 pub use widen::{merge_interval, merge_long_interval};
 
 use crate::state::{
-    End, FieldSet, HeapValue, IntSemantics, Interval, MustReach, Predicates, Ref, State,
-    StaticField, Subtyping,
+    End, HeapValue, IntSemantics, Interval, Predicates, Ref, State, StaticField, Subtyping,
 };
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 /// How aggressively integers are generalized.
 #[derive(Clone, Debug, Default)]
@@ -75,7 +76,7 @@ fn incompatible(msg: impl Into<String>) -> MergeError {
 /// Upper bound on the access paths enumerated per input state. Beyond it the predicates fall
 /// back to the most general ones over all references (sound, imprecise); realized heaps of
 /// real states are far smaller.
-const MAX_POSITIONS: usize = 50_000;
+pub(super) const MAX_POSITIONS: usize = 50_000;
 
 /// Generalizes two states at the same program positions: returns C with A ⊑ C and B ⊑ C,
 /// garbage-collected.
@@ -241,7 +242,7 @@ impl Shape {
     }
 }
 
-struct Node {
+struct PairNode {
     pair: (Ref, Ref),
     shape: Shape,
     children: Vec<usize>,
@@ -252,7 +253,7 @@ struct Merger<'a> {
     b: &'a State,
     types: &'a dyn Subtyping,
     opts: &'a MergeOptions,
-    nodes: Vec<Node>,
+    nodes: Vec<PairNode>,
     /// The pair table `T`.
     table: BTreeMap<(Ref, Ref), usize>,
     /// For the finiteness rule: the partners each reference was realized with.
@@ -281,7 +282,7 @@ impl Merger<'_> {
             self.realized_b.entry(rb).or_default().push(ra);
             self.queue.push_back(id);
         }
-        self.nodes.push(Node {
+        self.nodes.push(PairNode {
             pair: (ra, rb),
             shape,
             children: Vec::new(),
@@ -568,422 +569,5 @@ impl Merger<'_> {
             c.end = Some(End::Return(None));
         }
         c
-    }
-}
-
-/// An edge of an access path between objects (integer-valued positions carry no sharing).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Label {
-    Field(String),
-    Elem(usize),
-}
-
-/// An access path of an input state, tagged with its realization in the merged state.
-#[derive(Clone, Debug)]
-struct Position {
-    root: usize,
-    labels: Vec<Label>,
-    /// The input's reference at the end of the path.
-    end: Ref,
-    /// `c_refs[i]` is the merged state's reference at the prefix of length `i`, for every
-    /// realized prefix; the last one is the reference at the maximal realized prefix.
-    c_refs: Vec<Ref>,
-}
-
-impl Position {
-    fn anchor(&self) -> Ref {
-        // Positions are only created from a root that exists in the merged state.
-        self.c_refs.last().copied().unwrap_or(Ref::Null)
-    }
-    /// Whether the whole path is realized in the merged state.
-    fn full(&self) -> bool {
-        self.c_refs.len() == self.labels.len() + 1
-    }
-    /// The unrealized remainder of the path.
-    fn suffix(&self) -> &[Label] {
-        &self.labels[self.c_refs.len().saturating_sub(1).min(self.labels.len())..]
-    }
-    fn is_prefix_of(&self, o: &Position) -> bool {
-        self.root == o.root && o.labels.starts_with(&self.labels)
-    }
-}
-
-/// Object-valued children of a heap value, with their labels.
-fn object_children(v: &HeapValue) -> Vec<(Label, Ref)> {
-    match v {
-        HeapValue::Object { fields, .. } => fields
-            .iter()
-            .filter(|(_, r)| r.is_obj())
-            .map(|(f, r)| (Label::Field(f.clone()), *r))
-            .collect(),
-        HeapValue::Array { elems: Some(e), .. } => e
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.is_obj())
-            .map(|(i, r)| (Label::Elem(i), *r))
-            .collect(),
-        _ => vec![],
-    }
-}
-
-/// The child of a value at a label.
-fn child_at(v: &HeapValue, l: &Label) -> Option<Ref> {
-    match (v, l) {
-        (HeapValue::Object { fields, .. }, Label::Field(f)) => fields.get(f).copied(),
-        (HeapValue::Array { elems: Some(e), .. }, Label::Elem(i)) => e.get(*i).copied(),
-        _ => None,
-    }
-}
-
-/// Enumerates the simple access paths of `s` to objects (no reference twice on a path), plus
-/// the paths that close a cycle (ending at a reference already on the path; not extended).
-/// `roots` pairs each root reference of `s` with the merged state's reference there. `None`
-/// when there are more than [`MAX_POSITIONS`].
-fn positions(s: &State, roots: &[(Ref, Ref)], c: &State) -> Option<Vec<Position>> {
-    let mut out = Vec::new();
-    let mut stack: Vec<(Position, Vec<Ref>)> = roots
-        .iter()
-        .enumerate()
-        .filter(|(_, (x, _))| x.is_obj())
-        .map(|(i, &(x, cr))| {
-            (
-                Position {
-                    root: i,
-                    labels: vec![],
-                    end: x,
-                    c_refs: vec![cr],
-                },
-                vec![x],
-            )
-        })
-        .collect();
-    stack.reverse();
-    while let Some((pos, on_path)) = stack.pop() {
-        if out.len() >= MAX_POSITIONS {
-            return None;
-        }
-        if let Some(v) = s.value(pos.end) {
-            let mut next = Vec::new();
-            for (label, y) in object_children(v) {
-                let mut c_refs = pos.c_refs.clone();
-                if pos.full() {
-                    if let Some(cy) = c.value(pos.anchor()).and_then(|cv| child_at(cv, &label)) {
-                        c_refs.push(cy);
-                    }
-                }
-                let mut labels = pos.labels.clone();
-                labels.push(label);
-                let child = Position {
-                    root: pos.root,
-                    labels,
-                    end: y,
-                    c_refs,
-                };
-                if on_path.contains(&y) {
-                    out.push(child);
-                } else {
-                    let mut p = on_path.clone();
-                    p.push(y);
-                    next.push((child, p));
-                }
-            }
-            stack.extend(next.into_iter().rev());
-        }
-        out.push(pos);
-    }
-    Some(out)
-}
-
-/// The field names on a list of labels (array edges have no field name).
-fn fields_of(labels: &[Label]) -> FieldSet {
-    labels
-        .iter()
-        .filter_map(|l| match l {
-            Label::Field(f) => Some(f.clone()),
-            Label::Elem(_) => None,
-        })
-        .collect()
-}
-
-/// Whether, in the heap `heap` with must-reach facts `mr` (minus `skip`), the F-path from `from`
-/// provably reaches `to`: through realized F-fields and through `→!F` facts, each of which names
-/// a reference on that path. `F` must be deterministic; if an object has two F-fields the
-/// realized step is not taken.
-fn reaches(
-    heap: &BTreeMap<Ref, HeapValue>,
-    mr: &BTreeSet<MustReach>,
-    skip: Option<&MustReach>,
-    from: Ref,
-    fields: &FieldSet,
-    to: Ref,
-) -> bool {
-    let mut seen = BTreeSet::new();
-    let mut todo = vec![from];
-    while let Some(x) = todo.pop() {
-        if x == to {
-            return true;
-        }
-        if x.is_null() || !seen.insert(x) {
-            continue;
-        }
-        if let Some(HeapValue::Object { fields: fs, .. }) = heap.get(&x) {
-            let mut on_path = fs.iter().filter(|(f, _)| fields.contains(*f));
-            if let (Some((_, &y)), None) = (on_path.next(), on_path.next()) {
-                todo.push(y);
-            }
-        }
-        for m in mr {
-            if m.from == x && &m.fields == fields && Some(m) != skip {
-                todo.push(m.to);
-            }
-        }
-    }
-    false
-}
-
-/// Computes the predicates of the merged state (§7.5(3)).
-struct Preds<'a> {
-    a: &'a State,
-    b: &'a State,
-    c: &'a State,
-    types: &'a dyn Subtyping,
-    /// Merged reference → its pair.
-    proj: &'a BTreeMap<Ref, (Ref, Ref)>,
-    out: Predicates,
-}
-
-impl Preds<'_> {
-    fn build(mut self, roots_a: &[(Ref, Ref)], roots_b: &[(Ref, Ref)]) -> Predicates {
-        self.equalities();
-        for (s, roots) in [(self.a, roots_a), (self.b, roots_b)] {
-            match positions(s, roots, self.c) {
-                Some(ps) => self.shapes(s, &ps),
-                None => self.most_general(),
-            }
-        }
-        self.must_reach();
-        // ⟲ implies ♦ (spec §3), and ♦ comes with the self-join that [I] treats as the
-        // operative permission for hidden sharing below the reference.
-        let cyc: Vec<Ref> = self.out.cyclic.keys().copied().collect();
-        for r in cyc {
-            self.out.add_non_tree(r);
-        }
-        let nt: Vec<Ref> = self.out.non_tree.iter().copied().collect();
-        for r in nt {
-            self.out.add_join(r, r);
-        }
-        self.out
-    }
-
-    /// Adds `x =? y` unless the types rule the equality out: two realized objects of different
-    /// classes, or a realized object whose class is not below the other's type bound. Two type
-    /// bounds are never ruled out (interfaces may have common subtypes the trait cannot name).
-    fn add_eq(&mut self, x: Ref, y: Ref) {
-        let (Some(vx), Some(vy)) = (self.c.value(x), self.c.value(y)) else {
-            return;
-        };
-        let compatible = match (vx, vy) {
-            (HeapValue::Object { class: cx, .. }, HeapValue::Object { class: cy, .. }) => cx == cy,
-            (HeapValue::Object { class, .. }, other) | (other, HeapValue::Object { class, .. }) => {
-                other
-                    .type_name()
-                    .is_some_and(|t| self.types.is_subtype(class, t))
-            }
-            _ => true,
-        };
-        if compatible {
-            self.out.add_may_equal(x, y);
-        }
-    }
-
-    /// (f): a reference of one input merged with several partners may be any of the results;
-    /// `=?` of the inputs is carried to all partner pairs.
-    fn equalities(&mut self) {
-        let mut by_a: BTreeMap<Ref, Vec<Ref>> = BTreeMap::new();
-        let mut by_b: BTreeMap<Ref, Vec<Ref>> = BTreeMap::new();
-        for (&cr, &(ra, rb)) in self.proj {
-            if cr.is_obj() {
-                by_a.entry(ra).or_default().push(cr);
-                by_b.entry(rb).or_default().push(cr);
-            }
-        }
-        for groups in [&by_a, &by_b] {
-            for (src, cs) in groups {
-                if src.is_null() {
-                    continue;
-                }
-                for (i, &x) in cs.iter().enumerate() {
-                    for &y in &cs[i + 1..] {
-                        self.add_eq(x, y);
-                    }
-                }
-            }
-        }
-        for (s, groups) in [(self.a, &by_a), (self.b, &by_b)] {
-            for &(x, y) in &s.preds.may_equal {
-                let (Some(cx), Some(cy)) = (groups.get(&x), groups.get(&y)) else {
-                    continue;
-                };
-                for &p in cx {
-                    for &q in cy {
-                        self.add_eq(p, q);
-                    }
-                }
-            }
-        }
-    }
-
-    /// (g), (h, i), (j), (k), (l), (m) for the positions `ps` of input `s`.
-    fn shapes(&mut self, s: &State, ps: &[Position]) {
-        let mut by_end: BTreeMap<Ref, Vec<&Position>> = BTreeMap::new();
-        for p in ps {
-            by_end.entry(p.end).or_default().push(p);
-        }
-        for (x, xs) in &by_end {
-            for p in xs {
-                // (j), (k)
-                if s.preds.is_non_tree(*x) {
-                    self.out.add_non_tree(p.anchor());
-                }
-                if let Some(f) = s.preds.cyclic(*x) {
-                    self.out.add_cyclic(p.anchor(), f.clone());
-                }
-            }
-            for (i, p) in xs.iter().enumerate() {
-                for q in &xs[i + 1..] {
-                    self.same_object(p, q);
-                }
-            }
-        }
-        let none = Vec::new();
-        // (h, i): carried joins; (g) for `=?` of the input at unrealized positions.
-        for (pairs, is_join) in [(&s.preds.joins, true), (&s.preds.may_equal, false)] {
-            for &(x, y) in pairs {
-                for p in by_end.get(&x).unwrap_or(&none) {
-                    for q in by_end.get(&y).unwrap_or(&none) {
-                        if is_join {
-                            // Carried as is: even a self-join at one position (two hidden
-                            // paths from it meet) must survive.
-                            self.out.add_join(p.anchor(), q.anchor());
-                        } else if !(p.full() && q.full()) {
-                            self.hidden_join(p, q);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// (g): `%$` between the maximal realized prefixes of two positions that are equal (or `=?`)
-    /// in an input, unless both end at the same reference with the same unrealized suffix (then
-    /// every instance agrees anyway).
-    fn hidden_join(&mut self, p: &Position, q: &Position) {
-        if p.anchor() == q.anchor() && p.suffix() == q.suffix() {
-            return;
-        }
-        self.out.add_join(p.anchor(), q.anchor());
-    }
-
-    /// Two different positions of one input hold the same object.
-    fn same_object(&mut self, p: &Position, q: &Position) {
-        // (g)
-        if !(p.full() && q.full()) {
-            self.hidden_join(p, q);
-        }
-        if p.full() && q.full() && p.anchor() == q.anchor() {
-            return; // the merged state realizes the same sharing
-        }
-        if p.root != q.root {
-            return; // sharing between roots: `=?`/`%$` above express it
-        }
-        let (short, long) = if p.labels.len() <= q.labels.len() {
-            (p, q)
-        } else {
-            (q, p)
-        };
-        if short.is_prefix_of(long) {
-            // (m): a realized cycle from `short` back to itself along `long`'s remainder.
-            let f = fields_of(&long.labels[short.labels.len()..]);
-            let start = short.labels.len().min(long.c_refs.len() - 1);
-            for &r in &long.c_refs[start..] {
-                self.out.add_non_tree(r);
-                self.out.add_cyclic(r, f.clone());
-            }
-        } else {
-            // (l): two paths below their common prefix meet.
-            let lcp = p
-                .labels
-                .iter()
-                .zip(&q.labels)
-                .take_while(|(x, y)| x == y)
-                .count();
-            let k = lcp.min(p.c_refs.len() - 1);
-            self.out.add_non_tree(p.c_refs[k]);
-        }
-    }
-
-    /// Fallback when the inputs have too many access paths: allow every shape.
-    fn most_general(&mut self) {
-        let objs: Vec<Ref> = self.proj.keys().copied().filter(|r| r.is_obj()).collect();
-        for (i, &x) in objs.iter().enumerate() {
-            self.out.add_non_tree(x);
-            self.out.add_cyclic(x, FieldSet::new());
-            for &y in &objs[i..] {
-                self.out.add_join(x, y);
-            }
-        }
-    }
-
-    /// (n): the must-reach facts `x →!F y` over merged references that hold in both inputs,
-    /// for the field sets the inputs use, reduced to those the merged state cannot derive from
-    /// the others. A fact whose target is `null` in either input is dropped: it would say the
-    /// list ends rather than name a reference on it.
-    fn must_reach(&mut self) {
-        let field_sets: BTreeSet<&FieldSet> = self
-            .a
-            .preds
-            .must_reach
-            .iter()
-            .chain(&self.b.preds.must_reach)
-            .map(|m| &m.fields)
-            .collect();
-        let objs: Vec<(Ref, (Ref, Ref))> = self
-            .proj
-            .iter()
-            .filter(|(r, (x, y))| r.is_obj() && x.is_obj() && y.is_obj())
-            .map(|(r, p)| (*r, *p))
-            .collect();
-        let mut found = BTreeSet::new();
-        for f in field_sets {
-            for &(from, (fa, fb)) in &objs {
-                for &(to, (ta, tb)) in &objs {
-                    if from != to
-                        && reaches(&self.a.heap, &self.a.preds.must_reach, None, fa, f, ta)
-                        && reaches(&self.b.heap, &self.b.preds.must_reach, None, fb, f, tb)
-                    {
-                        found.insert(MustReach {
-                            from,
-                            fields: f.clone(),
-                            to,
-                        });
-                    }
-                }
-            }
-        }
-        // Drop facts the rest derive, preferring to drop those starting at realized objects
-        // (their successor carries the information).
-        let mut order: Vec<MustReach> = found.iter().cloned().collect();
-        order.sort_by_key(|m| {
-            let realized = matches!(self.c.value(m.from), Some(HeapValue::Object { .. }));
-            (!realized, m.clone())
-        });
-        for m in order {
-            if reaches(&self.c.heap, &found, Some(&m), m.from, &m.fields, m.to) {
-                found.remove(&m);
-            }
-        }
-        for m in found {
-            self.out.add_must_reach(m.from, m.fields, m.to);
-        }
     }
 }

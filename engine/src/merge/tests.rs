@@ -1,6 +1,6 @@
 use super::*;
 use crate::state::text::{parse_state, print_state, NoNames, TextContext};
-use crate::state::{FlatTypes, Frame, MethodId, JAVA_MAX, JAVA_MIN};
+use crate::state::{FieldSet, FlatTypes, Frame, MethodId, JAVA_MAX, JAVA_MIN};
 use quickcheck::{quickcheck, Arbitrary, Gen};
 
 fn get() -> MethodId {
@@ -359,7 +359,7 @@ fn arrays_merge_lengths_and_elements() {
 
 /// Reachability of `to` from `from` along F in `s`, as in the instance relation's (n).
 fn holds_in(s: &State, from: Ref, f: &FieldSet, to: Ref) -> bool {
-    reaches(&s.heap, &s.preds.must_reach, None, from, f, to)
+    crate::state::access::provably_reaches(&s.heap, &s.preds.must_reach, None, from, f, to)
 }
 
 /// A structural check of `specific ⊑ general` (spec §4.2 (a)–(f), (n)) for the tests, until

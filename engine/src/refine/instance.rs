@@ -7,7 +7,8 @@ use super::Succ;
 use crate::edge::Label;
 use crate::error::EngineError;
 use crate::models;
-use crate::program::{most_general, type_string, Program};
+use crate::program::Program;
+use crate::state::types::{most_general, type_string};
 use crate::state::{HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
 use std::collections::BTreeMap;
 
@@ -19,7 +20,7 @@ pub fn may_alias(types: &dyn Subtyping, a: &str, b: &str) -> bool {
 
 fn is_class_like(t: &str) -> bool {
     // arrays and the well-known final classes never share instances with unrelated types
-    t.starts_with('[') || t == "java/lang/String"
+    t.starts_with('[') || t == models::STRING
 }
 
 /// The refinement successors of object reference `r`. `at` names the instruction for errors.
@@ -95,7 +96,7 @@ pub fn refine(
             "no instantiable subtype of {ty} is known"
         )));
     }
-    if ty == "java/lang/Object" {
+    if ty == models::OBJECT {
         if exists {
             return Err(unsupported(
                 "instance refinement of java.lang.Object (it would need every class)".into(),
@@ -110,7 +111,7 @@ pub fn refine(
         return Ok(out);
     }
     for class in classes {
-        let fields = models::instance_fields(prog, &class)?;
+        let fields = models::instance_fields(&prog.hierarchy, &class)?;
         let mut s = st.clone();
         let fresh = s.fresh_obj();
         let mut values = BTreeMap::new();
@@ -186,7 +187,7 @@ pub fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> 
             }
             (true, false) => HeapValue::Abstract { ty: t.to_string() },
             (false, _) => HeapValue::Abstract {
-                ty: "java/lang/Object".into(),
+                ty: models::OBJECT.into(),
             },
         };
         s.heap.insert(r, value);

@@ -319,7 +319,7 @@ impl Interval {
         self.wrap_to(sem, Width::Int)
     }
 
-    /// [`Interval::wrap`] for a value of `width` bits: under Java ints an exact result outside
+    /// `Interval::wrap` for a value of `width` bits: under Java ints an exact result outside
     /// the type's range wraps (exactly where the wrapped values form one interval, else the
     /// whole range).
     pub fn wrap_to(self, sem: IntSemantics, width: Width) -> Interval {
@@ -375,8 +375,8 @@ impl Interval {
     }
     /// The exact (mathematical) result of an operation, used to decide whether Java overflow is
     /// possible.
-    pub fn exact(op: crate::state::ArithOp, a: &Interval, b: &Interval) -> Interval {
-        use crate::state::ArithOp::*;
+    pub fn exact(op: crate::state::IntOp, a: &Interval, b: &Interval) -> Interval {
+        use crate::state::IntOp::*;
         match op {
             Add => a.exact_add(b),
             Sub => a.exact_add(&b.exact_neg()),
@@ -589,7 +589,7 @@ mod tests {
         let sem = IntSemantics::Java;
         let max = Interval::literal(i128::from(i64::MAX));
         let one = Interval::literal(1);
-        let sum = Interval::exact(crate::state::ArithOp::Add, &max, &one);
+        let sum = Interval::exact(crate::state::IntOp::Add, &max, &one);
         assert_eq!(
             sum.wrap_to(sem, Width::Long),
             Interval::literal(i128::from(i64::MIN))
@@ -602,13 +602,13 @@ mod tests {
         assert_eq!(sum.wrap_to(IntSemantics::Unbounded, Width::Long), sum);
         // straddling the boundary: the whole range
         let near = Interval::new(Some(i128::from(i64::MAX) - 1), Some(i128::from(i64::MAX)));
-        let s2 = Interval::exact(crate::state::ArithOp::Add, &near.unwrap(), &one);
+        let s2 = Interval::exact(crate::state::IntOp::Add, &near.unwrap(), &one);
         assert_eq!(s2.wrap_to(sem, Width::Long), Interval::long_range());
     }
 
     quickcheck! {
         fn long_ops_contain_the_jvm_results(p: i64, w: u16, q: i64) -> bool {
-            use crate::state::ArithOp::*;
+            use crate::state::IntOp::*;
             let lo = i128::from(p);
             let x = Interval::new(Some(lo), Some((lo + i128::from(w)).min(i128::from(i64::MAX))))
                 .unwrap();

@@ -5,11 +5,13 @@
 //! Reference numbers come from per-state counters that only grow along a path, so names stay
 //! stable from a state to its successors (edge labels mention references of both ends).
 
+pub mod access;
 mod frame;
 mod interval;
 mod predicates;
 mod refs;
 pub mod text;
+pub mod types;
 mod value;
 
 pub use frame::{Frame, MethodId};
@@ -20,9 +22,10 @@ pub use value::{display_type, parse_type, HeapValue};
 
 use std::collections::{BTreeMap, BTreeSet};
 
-/// An arithmetic operation of an edge label (`ArithOp` of the thesis).
+/// An integer operation: of an arithmetic edge label `res = a op b` (`ArithOp` of the thesis)
+/// and of exact interval arithmetic. The instruction operators are `class::ArithOp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ArithOp {
+pub enum IntOp {
     Add,
     Sub,
     Mul,
@@ -31,15 +34,15 @@ pub enum ArithOp {
     Neg,
 }
 
-impl ArithOp {
+impl IntOp {
     pub fn symbol(self) -> &'static str {
         match self {
-            ArithOp::Add => "+",
-            ArithOp::Sub => "-",
-            ArithOp::Mul => "*",
-            ArithOp::Div => "/",
-            ArithOp::Rem => "%",
-            ArithOp::Neg => "-",
+            IntOp::Add => "+",
+            IntOp::Sub => "-",
+            IntOp::Mul => "*",
+            IntOp::Div => "/",
+            IntOp::Rem => "%",
+            IntOp::Neg => "-",
         }
     }
 }
@@ -363,13 +366,13 @@ pub struct FlatTypes;
 
 impl Subtyping for FlatTypes {
     fn is_subtype(&self, sub: &str, sup: &str) -> bool {
-        sub == sup || sup == "java/lang/Object"
+        sub == sup || sup == crate::class::jvms::OBJECT
     }
     fn join(&self, a: &str, b: &str) -> String {
         if a == b {
             a.to_string()
         } else {
-            "java/lang/Object".to_string()
+            crate::class::jvms::OBJECT.to_string()
         }
     }
 }

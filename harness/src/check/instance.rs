@@ -75,6 +75,7 @@
 //! the relation label of the split edge. Objects of JDK classes other than `String` are modelled
 //! without fields by the engine; their concrete fields are outside the model and ignored.
 
+use jtg_engine::models;
 use jtg_engine::state::{display_type, End, FieldSet, HeapValue, Ref, State, Subtyping};
 use jtg_jvm::{static_value, CFrame, CObject, CStatics, CValue, ObjId, Objects, TraceEnd};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -755,13 +756,14 @@ fn class_of(o: &CObject) -> Cow<'_, str> {
     match o {
         CObject::Instance { class, .. } => Cow::Borrowed(class),
         CObject::Array { elem, .. } => Cow::Owned(format!("[{elem}")),
-        CObject::Str { .. } => Cow::Borrowed("java/lang/String"),
+        CObject::Str { .. } => Cow::Borrowed(models::STRING),
     }
 }
 
-/// Whether the engine models `class` without fields (JDK classes other than `String`).
+/// Whether the engine represents no field of `class`: a class the JVM always takes from the
+/// JDK, other than `String` (matched as a length). The models say which classes those are.
 fn fieldless_model(class: &str) -> bool {
-    class.starts_with("java/") && class != "java/lang/String"
+    models::is_always_jdk(class) && class != models::STRING
 }
 
 /// The object-valued children of a concrete object, with the field name or element index.

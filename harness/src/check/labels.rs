@@ -39,7 +39,8 @@ use super::instance::Witness;
 use super::run::ConcreteRun;
 use jtg_engine::class::Cond;
 use jtg_engine::graph::{EdgeKind, Label, Operand};
-use jtg_engine::state::{wrap32, wrap64, ArithOp, End, IntSemantics, Ref, State, Subtyping};
+use jtg_engine::state::IntOp;
+use jtg_engine::state::{wrap32, wrap64, End, IntSemantics, Ref, State, Subtyping};
 use jtg_engine::Graph;
 use jtg_jvm::{CObject, CValue, TraceEnd};
 
@@ -130,7 +131,7 @@ fn plan_edge(g: &Graph, k: usize) -> Result<Vec<Planned>, String> {
             reads.push((r, at));
         }
         match l {
-            Label::Arith { op, b, .. } if (*op == ArithOp::Neg) != b.is_none() => {
+            Label::Arith { op, b, .. } if (*op == IntOp::Neg) != b.is_none() => {
                 return Err(fail("has the wrong number of operands".into()))
             }
             Label::RefEq { r, p, .. } if r == p || r.is_null() => {
@@ -509,7 +510,7 @@ pub(super) fn runtime_type(o: &CObject) -> String {
     match o {
         CObject::Instance { class, .. } => class.clone(),
         CObject::Array { elem, .. } => format!("[{elem}"),
-        CObject::Str { .. } => "java/lang/String".into(),
+        CObject::Str { .. } => jtg_engine::models::STRING.into(),
     }
 }
 
@@ -525,14 +526,14 @@ fn cond_holds(c: Cond, x: i128, y: i128) -> bool {
 }
 
 /// The mathematical value of `x op y` (division truncating toward zero, as Java does).
-fn exact(op: ArithOp, x: i128, y: Option<i128>) -> Option<i128> {
+fn exact(op: IntOp, x: i128, y: Option<i128>) -> Option<i128> {
     Some(match (op, y) {
-        (ArithOp::Neg, None) => -x,
-        (ArithOp::Add, Some(y)) => x + y,
-        (ArithOp::Sub, Some(y)) => x - y,
-        (ArithOp::Mul, Some(y)) => x.checked_mul(y)?,
-        (ArithOp::Div, Some(y)) => x.checked_div(y)?,
-        (ArithOp::Rem, Some(y)) => x.checked_rem(y)?,
+        (IntOp::Neg, None) => -x,
+        (IntOp::Add, Some(y)) => x + y,
+        (IntOp::Sub, Some(y)) => x - y,
+        (IntOp::Mul, Some(y)) => x.checked_mul(y)?,
+        (IntOp::Div, Some(y)) => x.checked_div(y)?,
+        (IntOp::Rem, Some(y)) => x.checked_rem(y)?,
         _ => return None,
     })
 }

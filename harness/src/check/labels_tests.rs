@@ -100,7 +100,7 @@ fn neg_graph() -> Graph {
         EdgeKind::Eval,
         vec![Label::Arith {
             res: int(2),
-            op: ArithOp::Neg,
+            op: IntOp::Neg,
             a: Operand::Ref(int(1)),
             b: None,
         }],
@@ -165,7 +165,7 @@ fn division_by_zero_fails_and_relations_compare() {
         EdgeKind::Eval,
         vec![Label::Arith {
             res: int(3),
-            op: ArithOp::Div,
+            op: IntOp::Div,
             a: Operand::Ref(int(1)),
             b: Some(Operand::Ref(int(2))),
         }],
@@ -308,7 +308,7 @@ fn the_plan_refuses_references_in_no_state_and_labels_on_the_wrong_edge() {
     let mut g = neg_graph();
     g.edges[0].labels = vec![Label::Arith {
         res: int(2),
-        op: ArithOp::Neg,
+        op: IntOp::Neg,
         a: Operand::Ref(int(9)),
         b: None,
     }];

@@ -624,7 +624,7 @@ fn cyclic_join(prog: &Program, st: &State, a: Ref, b: Ref) -> Option<String> {
     let HeapValue::Object { class, fields } = st.value(b)? else {
         return None;
     };
-    let all = jtg_engine::models::instance_fields(prog, class).ok()?;
+    let all = prog.instance_fields(class).ok()?;
     if all.len() != fields.len() || all.iter().any(|(f, ..)| !fields.contains_key(f)) {
         return None;
     }
@@ -701,11 +701,11 @@ fn vacuous_shape(prog: &Program, st: &State, r: Ref) -> Option<String> {
         }
         // every concrete subtype may appear; be conservative: only final-like leaf classes
         // with no loaded subclasses are accepted, checked by the field count of `c` itself
-        let fields = jtg_engine::models::instance_fields(prog, &c).ok()?;
+        let fields = prog.instance_fields(&c).ok()?;
         let refs: Vec<String> = fields
             .iter()
             .filter(|(_, t, _)| t.is_reference())
-            .map(|(_, t, _)| jtg_engine::program::type_string(t))
+            .map(|(_, t, _)| jtg_engine::state::types::type_string(t))
             .collect();
         if refs.len() > 1 || refs.iter().any(|t| t.starts_with('[')) {
             return None;

@@ -195,7 +195,7 @@ fn check_start(prog: &Program, m: &MethodId, st: &State) -> Result<(), String> {
         slot = 1;
     }
     for p in &method.desc.params {
-        params.push((slot, jtg_engine::program::type_string(p)));
+        params.push((slot, jtg_engine::state::types::type_string(p)));
         slot += p.slots() as usize;
     }
     for (slot, ty) in params {

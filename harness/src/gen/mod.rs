@@ -36,7 +36,7 @@ use jtg_engine::class::FieldType;
 use jtg_engine::instance_of::{instance_holds, is_instance};
 use jtg_engine::state::text::{print_state, TextContext};
 use jtg_engine::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
-use jtg_engine::Program;
+use jtg_engine::{models, Program};
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
 use std::cell::RefCell;
@@ -325,7 +325,7 @@ impl<'a> Generator<'a> {
                 .unwrap_or(0);
             let h = holes.remove(ready);
             let v = self.start.value(h).cloned().unwrap_or(HeapValue::Unknown {
-                ty: "java/lang/Object".into(),
+                ty: models::OBJECT.into(),
             });
             let c = b.hole(h, &v)?;
             b.map.insert(h, c);
@@ -388,7 +388,6 @@ impl<'a> Generator<'a> {
         if let Some(v) = self.classes.borrow().get(ty) {
             return Ok(v.clone());
         }
-        use jtg_engine::class::hierarchy::Hierarchy;
         let all = self
             .prog
             .hierarchy
@@ -396,8 +395,8 @@ impl<'a> Generator<'a> {
             .map_err(|e| GenError::Unsupported(format!("subtypes of {ty}: {e}")))?;
         let mut v = Vec::new();
         for c in all {
-            let builtin = Hierarchy::is_builtin(&c);
-            if builtin && c != ty && c != "java/lang/Object" && c != "java/lang/String" {
+            let builtin = models::is_modelled_class(&c);
+            if builtin && c != ty && c != models::OBJECT && c != models::STRING {
                 continue;
             }
             if !builtin && c != ty && !self.named().contains(&c) {
@@ -421,7 +420,9 @@ impl<'a> Generator<'a> {
         if let Some(v) = self.fields.borrow().get(class) {
             return Ok(v.clone());
         }
-        let v = jtg_engine::models::instance_fields(self.prog, class)
+        let v = self
+            .prog
+            .instance_fields(class)
             .map_err(|e| GenError::Unsupported(format!("fields of {class}: {e}")))?;
         self.fields
             .borrow_mut()

@@ -84,7 +84,7 @@ impl Build<'_, '_> {
     fn field_int(&mut self, t: &FieldType, range: &Option<Interval>) -> Result<Ref, GenError> {
         let iv = match range {
             Some(r) => *r,
-            None => jtg_engine::program::type_range(t, self.g.cfg.ints),
+            None => jtg_engine::state::types::type_range(t, self.g.cfg.ints),
         };
         // String lengths: small, like the rest of a sample.
         let cap = (range.is_some()).then_some(self.g.cfg.max_size as i128 + 2);

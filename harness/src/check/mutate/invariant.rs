@@ -26,7 +26,8 @@
 
 use jtg_engine::class::{ArrayKind, FieldType, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
-use jtg_engine::state::{ArithOp, End, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
+use jtg_engine::state::IntOp;
+use jtg_engine::state::{End, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
 use jtg_engine::{Graph, Program};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -457,17 +458,17 @@ fn contribution(
 
 /// The interval of `a op b`, when the label's operands determine one.
 pub(super) fn arith(
-    op: ArithOp,
+    op: IntOp,
     a: Interval,
     b: Option<Interval>,
     sem: IntSemantics,
 ) -> Option<Interval> {
     let b = match (op, b) {
-        (ArithOp::Neg, _) => a,
+        (IntOp::Neg, _) => a,
         (_, Some(b)) => b,
         _ => return None,
     };
-    if matches!(op, ArithOp::Div | ArithOp::Rem) && b.contains(0) {
+    if matches!(op, IntOp::Div | IntOp::Rem) && b.contains(0) {
         return None;
     }
     let v = Interval::exact(op, &a, &b);

@@ -27,7 +27,8 @@
 use super::Change;
 use jtg_engine::class::Cond;
 use jtg_engine::graph::{EdgeKind, Label, Operand};
-use jtg_engine::state::{ArithOp, HeapValue, Ref, State};
+use jtg_engine::state::IntOp;
+use jtg_engine::state::{HeapValue, Ref, State};
 use jtg_engine::Graph;
 
 /// A replacement of one label: (the new label, `Some(reason)` if equivalent by weakening).
@@ -69,7 +70,7 @@ pub(super) fn replacements(
     match l {
         Label::Arith {
             res,
-            op: ArithOp::Neg,
+            op: IntOp::Neg,
             a,
             ..
         } => {
@@ -79,14 +80,14 @@ pub(super) fn replacements(
                 a,
                 b: Some(b),
             };
-            push(arith(ArithOp::Add, *a, Operand::Lit(0)), None);
-            push(arith(ArithOp::Mul, *a, Operand::Lit(0)), None);
-            push(arith(ArithOp::Sub, Operand::Lit(7), *a), None);
+            push(arith(IntOp::Add, *a, Operand::Lit(0)), None);
+            push(arith(IntOp::Mul, *a, Operand::Lit(0)), None);
+            push(arith(IntOp::Sub, Operand::Lit(7), *a), None);
             if let Some(o) = other_src(a) {
                 push(
                     Label::Arith {
                         res: *res,
-                        op: ArithOp::Neg,
+                        op: IntOp::Neg,
                         a: o,
                         b: None,
                     },
@@ -107,24 +108,18 @@ pub(super) fn replacements(
                 b: Some(b),
             };
             let flipped = match op {
-                ArithOp::Add => ArithOp::Sub,
-                ArithOp::Sub => ArithOp::Add,
-                ArithOp::Mul | ArithOp::Rem => ArithOp::Div,
-                _ => ArithOp::Mul,
+                IntOp::Add => IntOp::Sub,
+                IntOp::Sub => IntOp::Add,
+                IntOp::Mul | IntOp::Rem => IntOp::Div,
+                _ => IntOp::Mul,
             };
-            for other in [
-                ArithOp::Add,
-                ArithOp::Sub,
-                ArithOp::Mul,
-                ArithOp::Div,
-                ArithOp::Rem,
-            ] {
+            for other in [IntOp::Add, IntOp::Sub, IntOp::Mul, IntOp::Div, IntOp::Rem] {
                 if other != *op && other != flipped {
                     push(arith(*res, other, *a, *b), None);
                 }
             }
-            push(arith(*res, ArithOp::Mul, *a, Operand::Lit(0)), None);
-            push(arith(*res, ArithOp::Add, *a, Operand::Lit(0)), None);
+            push(arith(*res, IntOp::Mul, *a, Operand::Lit(0)), None);
+            push(arith(*res, IntOp::Add, *a, Operand::Lit(0)), None);
             if let Operand::Lit(c) = b {
                 push(arith(*res, *op, *a, Operand::Lit(c + 7)), None);
             }
@@ -175,12 +170,12 @@ pub(super) fn flip(l: &Label) -> Option<Label> {
         }),
         Label::Arith { res, op, a, b } => {
             let (op, b) = match op {
-                ArithOp::Add => (ArithOp::Sub, *b),
-                ArithOp::Sub => (ArithOp::Add, *b),
-                ArithOp::Mul => (ArithOp::Div, *b),
-                ArithOp::Div => (ArithOp::Mul, *b),
-                ArithOp::Rem => (ArithOp::Div, *b),
-                ArithOp::Neg => (ArithOp::Add, Some(Operand::Lit(0))),
+                IntOp::Add => (IntOp::Sub, *b),
+                IntOp::Sub => (IntOp::Add, *b),
+                IntOp::Mul => (IntOp::Div, *b),
+                IntOp::Div => (IntOp::Mul, *b),
+                IntOp::Rem => (IntOp::Div, *b),
+                IntOp::Neg => (IntOp::Add, Some(Operand::Lit(0))),
             };
             Some(Label::Arith {
                 res: *res,

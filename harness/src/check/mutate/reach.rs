@@ -71,7 +71,7 @@ fn add(r: &mut Reach, p: &Pos, q: &Pos, strict: bool) -> bool {
 
 /// The reference field of `class` if it has exactly one (and no array field).
 fn only_successor(prog: &Program, class: &str) -> Option<String> {
-    let fields = jtg_engine::models::instance_fields(prog, class).ok()?;
+    let fields = prog.instance_fields(class).ok()?;
     let mut refs = fields.iter().filter(|(_, t, _)| t.is_reference());
     let (name, ..) = refs.next()?;
     refs.next().is_none().then(|| name.clone())

@@ -21,7 +21,8 @@
 use super::invariant::{self, source_of, Facts};
 use jtg_engine::class::Cond;
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
-use jtg_engine::state::{ArithOp, HeapValue, IntSemantics, Interval, Ref, State};
+use jtg_engine::state::IntOp;
+use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref, State};
 use jtg_engine::Graph;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -254,7 +255,7 @@ fn transfer(
         for (j, l) in e.labels.iter().enumerate() {
             let Label::Arith {
                 res,
-                op: op @ (ArithOp::Add | ArithOp::Sub),
+                op: op @ (IntOp::Add | IntOp::Sub),
                 a,
                 b: Some(b),
             } = l
@@ -273,7 +274,7 @@ fn transfer(
             let r = V::Res(j);
             // res = (xa + ca) ± (xb + cb): pin res to xa by b's bounds (and to xb for +)
             let (sign, c) = match op {
-                ArithOp::Add => (1, ca + cb),
+                IntOp::Add => (1, ca + cb),
                 _ => (-1, ca - cb),
             };
             // res − xa = sign·xb + c, with xb within its interval

@@ -3,7 +3,7 @@
 //! execution, so the evaluator forgets it (an unset slot stands for any value). That keeps
 //! states at loop heads comparable and graphs small, without losing soundness.
 
-use crate::class::{Code, Insn, Kind};
+use super::{Code, Insn, Kind};
 use std::collections::BTreeSet;
 
 /// The live local slots before every instruction of one method.

@@ -1,0 +1,9 @@
+//! The classes the JVM specification itself names: the root of the class hierarchy and the
+//! interfaces every array type implements (JVMS §4.10.1.2, JLS §10.8). Every other fact about
+//! JDK classes lives in `models`.
+
+/// The root of the class hierarchy; the superclass of every class but itself.
+pub const OBJECT: &str = "java/lang/Object";
+
+/// The interfaces every array type implements.
+pub const ARRAY_INTERFACES: [&str; 2] = ["java/lang/Cloneable", "java/io/Serializable"];

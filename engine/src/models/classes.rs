@@ -1,0 +1,363 @@
+//! Which classes are the JDK's, and which of them the engine models: the library table the
+//! class hierarchy reads (supers, interfaces, flags), and the well-known names the evaluator
+//! uses.
+//!
+//! A class is the JDK's when it is in one of [`JDK_PACKAGES`]. The JVM defines `java/` classes
+//! from the JDK alone (no other class loader may define them, JVMS §5.3), whatever a class path
+//! holds; a class of the other JDK packages comes from the class path when the class path has
+//! it, and the engine then analyses it like program code. A JDK class the engine does not
+//! model is "unsupported", named, never guessed.
+
+use crate::class::LibraryClass;
+
+pub use crate::class::jvms::OBJECT;
+
+use super::exceptions::{
+    ARITHMETIC, ARRAY_INDEX_OUT_OF_BOUNDS, ARRAY_STORE, CLASS_CAST, NEGATIVE_ARRAY_SIZE,
+    NULL_POINTER,
+};
+
+/// `java.lang.String`: modelled as an object with its length (see [`super::instance_fields`]).
+pub const STRING: &str = "java/lang/String";
+/// The type of `main`'s argument array.
+pub const STRING_ARRAY: &str = "[Ljava/lang/String;";
+/// The root of the exception classes.
+pub const THROWABLE: &str = "java/lang/Throwable";
+const RUNTIME_EXCEPTION: &str = "java/lang/RuntimeException";
+const SERIALIZABLE: &str = "java/io/Serializable";
+
+/// The JDK's packages (internal-name prefixes).
+pub const JDK_PACKAGES: [&str; 5] = ["java/", "javax/", "jdk/", "sun/", "com/sun/"];
+
+/// Whether `class` (internal name) is in one of the JDK's packages.
+pub fn is_jdk_class(class: &str) -> bool {
+    JDK_PACKAGES.iter().any(|p| class.starts_with(p))
+}
+
+/// Whether the JVM takes `class` from the JDK whatever the class path holds: the `java/`
+/// package, which only the JDK's class loader may define. The tracer records no field of such
+/// an object, and the engine represents none but those of [`super::instance_fields`].
+pub fn is_always_jdk(class: &str) -> bool {
+    class.starts_with(JDK_PACKAGES[0])
+}
+
+/// Whether the engine models `class` (it is in [`JDK_CLASSES`]).
+pub fn is_modelled_class(class: &str) -> bool {
+    modelled(class).is_some()
+}
+
+/// Whether `class` is a modelled JDK class below `java.lang.Throwable` (or that class itself).
+pub fn is_modelled_throwable(class: &str) -> bool {
+    let mut cur = modelled(class);
+    while let Some(c) = cur {
+        if c.name == THROWABLE {
+            return true;
+        }
+        cur = c.super_name.and_then(modelled);
+    }
+    false
+}
+
+/// Whether `class` is a modelled JDK class that is final.
+pub fn is_final_modelled_class(class: &str) -> bool {
+    modelled(class).is_some_and(|c| c.is_final)
+}
+
+fn modelled(class: &str) -> Option<&'static LibraryClass> {
+    JDK_CLASSES
+        .binary_search_by(|c| c.name.cmp(class))
+        .ok()
+        .map(|i| &JDK_CLASSES[i])
+}
+
+/// The JDK classes the engine models, sorted by name: superclass, interfaces and flags as the
+/// JDK declares them. The class hierarchy takes them from here instead of reading class files.
+pub static JDK_CLASSES: &[LibraryClass] = &[
+    LibraryClass {
+        name: SERIALIZABLE,
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/AbstractStringBuilder",
+        super_name: Some(OBJECT),
+        interfaces: &["java/lang/Appendable", "java/lang/CharSequence"],
+        is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Appendable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: ARITHMETIC,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: ARRAY_INDEX_OUT_OF_BOUNDS,
+        super_name: Some("java/lang/IndexOutOfBoundsException"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: ARRAY_STORE,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/CharSequence",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: CLASS_CAST,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Cloneable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Comparable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Error",
+        super_name: Some(THROWABLE),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Exception",
+        super_name: Some(THROWABLE),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/IllegalArgumentException",
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/IllegalStateException",
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/IndexOutOfBoundsException",
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Integer",
+        super_name: Some("java/lang/Number"),
+        interfaces: &["java/lang/Comparable"],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
+    },
+    LibraryClass {
+        name: "java/lang/Iterable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Math",
+        super_name: Some(OBJECT),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
+    },
+    LibraryClass {
+        name: NEGATIVE_ARRAY_SIZE,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: NULL_POINTER,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Number",
+        super_name: Some(OBJECT),
+        interfaces: &[SERIALIZABLE],
+        is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: OBJECT,
+        super_name: None,
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/OutOfMemoryError",
+        super_name: Some("java/lang/VirtualMachineError"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: RUNTIME_EXCEPTION,
+        super_name: Some("java/lang/Exception"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/StackOverflowError",
+        super_name: Some("java/lang/VirtualMachineError"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: STRING,
+        super_name: Some(OBJECT),
+        interfaces: &[
+            SERIALIZABLE,
+            "java/lang/Comparable",
+            "java/lang/CharSequence",
+        ],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
+    },
+    LibraryClass {
+        name: "java/lang/StringBuilder",
+        super_name: Some("java/lang/AbstractStringBuilder"),
+        interfaces: &[SERIALIZABLE, "java/lang/CharSequence"],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/StringIndexOutOfBoundsException",
+        super_name: Some("java/lang/IndexOutOfBoundsException"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/System",
+        super_name: Some(OBJECT),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
+    },
+    LibraryClass {
+        name: THROWABLE,
+        super_name: Some(OBJECT),
+        interfaces: &[SERIALIZABLE],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/UnsupportedOperationException",
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/VirtualMachineError",
+        super_name: Some("java/lang/Error"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_sorted_and_closed() {
+        assert!(JDK_CLASSES.windows(2).all(|w| w[0].name < w[1].name));
+        for c in JDK_CLASSES {
+            assert!(is_always_jdk(c.name), "{}", c.name);
+            for s in c.super_name.iter().chain(c.interfaces) {
+                assert!(is_modelled_class(s), "{} names {s}", c.name);
+            }
+        }
+    }
+
+    #[test]
+    fn throwables_are_found_through_their_superclasses() {
+        assert!(is_modelled_throwable(NULL_POINTER));
+        assert!(is_modelled_throwable("java/lang/StackOverflowError"));
+        assert!(is_modelled_throwable(THROWABLE));
+        assert!(!is_modelled_throwable(OBJECT));
+        assert!(!is_modelled_throwable("MyException"));
+        assert!(is_jdk_class("javax/swing/JFrame") && !is_always_jdk("javax/swing/JFrame"));
+        assert!(!is_jdk_class("javafoo/Bar"));
+    }
+}

@@ -1,0 +1,15 @@
+//! The exceptions the JVM throws from instructions (JVMS §6.5), by class name. They are
+//! modelled classes ([`super::JDK_CLASSES`]) whose objects carry no fields.
+
+/// `idiv`/`irem`/`ldiv`/`lrem` by zero.
+pub const ARITHMETIC: &str = "java/lang/ArithmeticException";
+/// An array index outside `[0, length)`.
+pub const ARRAY_INDEX_OUT_OF_BOUNDS: &str = "java/lang/ArrayIndexOutOfBoundsException";
+/// `aastore` of a value the array's runtime element type does not admit.
+pub const ARRAY_STORE: &str = "java/lang/ArrayStoreException";
+/// `checkcast` of an object of another type.
+pub const CLASS_CAST: &str = "java/lang/ClassCastException";
+/// `newarray`/`anewarray`/`multianewarray` with a negative count.
+pub const NEGATIVE_ARRAY_SIZE: &str = "java/lang/NegativeArraySizeException";
+/// A field access, call, array access, `athrow` or monitor on `null`.
+pub const NULL_POINTER: &str = "java/lang/NullPointerException";
