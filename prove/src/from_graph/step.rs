@@ -9,9 +9,7 @@ use crate::q::Q;
 use jtg_engine::class::{Cond, FieldType, Insn};
 use jtg_engine::graph::{Edge, EdgeKind, Label, Operand};
 use jtg_engine::instance_of::is_instance;
-use jtg_engine::state::{
-    ArithOp, HeapValue, IntSemantics, Interval, Ref, State, JAVA_MAX, JAVA_MIN,
-};
+use jtg_engine::state::{HeapValue, IntOp, IntSemantics, Interval, Ref, State, JAVA_MAX, JAVA_MIN};
 use jtg_engine::Program;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
@@ -225,15 +223,15 @@ fn step_label(
                 _ => None,
             };
             let value = match op {
-                ArithOp::Add => y.map(|y| x.plus(&y)),
-                ArithOp::Sub => y.map(|y| x.minus(&y)),
-                ArithOp::Neg => Some(LinExpr::zero().minus(&x)),
-                ArithOp::Mul => match (lit(&Some(*a)), lit(b)) {
+                IntOp::Add => y.map(|y| x.plus(&y)),
+                IntOp::Sub => y.map(|y| x.minus(&y)),
+                IntOp::Neg => Some(LinExpr::zero().minus(&x)),
+                IntOp::Mul => match (lit(&Some(*a)), lit(b)) {
                     (_, Some(k)) => Some(x.scaled(&Q::from(BigInt::from(k)))),
                     (Some(k), _) => y.map(|y| y.scaled(&Q::from(BigInt::from(k)))),
                     _ => None,
                 },
-                ArithOp::Div | ArithOp::Rem => None,
+                IntOp::Div | IntOp::Rem => None,
             };
             let Some(value) = value else { return };
             if sem == IntSemantics::Java && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref())
@@ -256,7 +254,7 @@ fn may_wrap(
     src: &State,
     dst: &State,
     res: Ref,
-    op: ArithOp,
+    op: IntOp,
     a: &Operand,
     b: Option<&Operand>,
 ) -> bool {
@@ -269,7 +267,7 @@ fn may_wrap(
     };
     let y = b.and_then(|b| operand_interval(src, b));
     let exact = match (op, y) {
-        (ArithOp::Neg, _) => Interval::exact(ArithOp::Sub, &Interval::literal(0), &x),
+        (IntOp::Neg, _) => Interval::exact(IntOp::Sub, &Interval::literal(0), &x),
         (_, Some(y)) => Interval::exact(op, &x, &y),
         _ => return true,
     };
