@@ -14,10 +14,10 @@
 //! `jobs` or on the other jars), each traced in the process's one JVM (runs of all threads
 //! are serialised there) and matched against the graph.
 
-use crate::check::path::Matcher;
-use crate::check::{check_run, Summary, Target, Verdict};
-use crate::gen::{GenConfig, Generator};
-use crate::journal::stable_hash;
+use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::journal::stable_hash;
+use jtg_check::path::Matcher;
+use jtg_check::{check_run, Summary, Target, Verdict};
 use jtg_engine::class::{jar_main_class, ClassPath};
 use jtg_engine::graph::build_graph_until;
 use jtg_engine::state::{IntSemantics, MethodId};

@@ -1,5 +1,5 @@
 //! `jtg check`: runs the method in the JVM on many concrete instances of the start state and
-//! checks that every trace is a path of the termination graph (see `jtg_harness::check`).
+//! checks that every trace is a path of the termination graph (see `jtg_check`).
 //!
 //! Exit code 0 when no trace violates the graph, 1 when some does (with a report per failing
 //! trace), 2 and up on errors. With `--journal FILE` every checked case is recorded as it
@@ -8,15 +8,18 @@
 use super::trace::entries;
 use super::{journal_records, load, open_journal, start_state, Ints, JournalArgs};
 use anyhow::{Context, Result};
+use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::journal::stable_hash;
+use jtg_check::path::Matcher;
+use jtg_check::report::{failure, FailureReport};
+use jtg_check::{
+    check_run, check_runs, shrink, summary_json, summary_junit, Summary, Target, TraceRecord,
+    Verdict,
+};
 use jtg_engine::render::json;
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
 use jtg_engine::state::{IntSemantics, State};
 use jtg_engine::{build_graph, EngineError, Graph, Options};
-use jtg_harness::check::path::Matcher;
-use jtg_harness::check::report::{failure, summary_json, summary_junit, FailureReport};
-use jtg_harness::check::{check_run, check_runs, shrink, Summary, Target, TraceRecord, Verdict};
-use jtg_harness::gen::{GenConfig, Generator};
-use jtg_harness::journal::stable_hash;
 use jtg_jvm::Trace;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

@@ -9,11 +9,11 @@ pub mod mutate;
 pub mod trace;
 
 use anyhow::{Context, Result};
+use jtg_check::journal::{Journal, JournalError};
 use jtg_engine::class::{ClassError, ClassPath};
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{EngineError, Program};
-use jtg_harness::journal::{Journal, JournalError};
 use std::path::{Path, PathBuf};
 
 /// `--ints` values.
@@ -125,10 +125,10 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
         if cause.downcast_ref::<ClassError>().is_some() {
             return 2;
         }
-        if let Some(g) = cause.downcast_ref::<jtg_harness::gen::GenError>() {
+        if let Some(g) = cause.downcast_ref::<jtg_check::gen::GenError>() {
             return match g {
-                jtg_harness::gen::GenError::Unsupported(_) => 3,
-                jtg_harness::gen::GenError::Unsatisfiable(_) => 2,
+                jtg_check::gen::GenError::Unsupported(_) => 3,
+                jtg_check::gen::GenError::Unsatisfiable(_) => 2,
             };
         }
         if let Some(h) = cause.downcast_ref::<jtg_jvm::JvmError>() {

@@ -1,17 +1,17 @@
 //! `jtg mutate`: derives graph mutants from a method's graph and reports how many the check
-//! kills (see `jtg_harness::check::mutate` for the operators and the equivalence criteria).
+//! kills (see `jtg_check::mutate` for the operators and the equivalence criteria).
 //! Exit code 0 when the score reaches `--min-score`, 1 otherwise.
 
 use super::check::graph_for;
 use super::trace::entries;
 use super::{load, Ints};
 use anyhow::{Context, Result};
+use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::path::ConcreteRun;
+use jtg_check::{check_run, Target, Verdict};
 use jtg_engine::state::IntSemantics;
-use jtg_harness::check::mutate::{mutants, run_mutants, sample, Fate, MutationReport};
-use jtg_harness::check::path::ConcreteRun;
-use jtg_harness::check::{check_run, Target, Verdict};
-use jtg_harness::gen::{GenConfig, Generator};
 use jtg_jvm::{JvmError, Trace};
+use jtg_mutate::{mutants, run_mutants, sample, Fate, MutationReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -81,7 +81,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let gen =
         Generator::new(&prog, &m, &start, cfg).map_err(|e| JvmError::BadInput(e.to_string()))?;
     let base = traces(&target, &gen, a.n, a.max_steps).context("tracing the inputs")?;
-    let matcher = jtg_harness::check::path::Matcher::new(&graph, &prog, sem);
+    let matcher = jtg_check::path::Matcher::new(&graph, &prog, sem);
     let broken = base
         .iter()
         .filter(|t| {

@@ -3,9 +3,9 @@
 
 use super::load;
 use anyhow::{Context, Result};
+use jtg_check::concrete::{end_to_state, state_to_input, step_to_state};
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
 use jtg_engine::Program;
-use jtg_harness::concrete::{end_to_state, state_to_input, step_to_state};
 use jtg_jvm::{trace_method, Budget, Trace, TraceEnd, TraceOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;

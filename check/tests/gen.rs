@@ -1,16 +1,16 @@
-//! `jtg_harness::gen`: random concrete instances of start states (`make fixtures` first).
+//! `jtg_check::gen`: random concrete instances of start states (`make fixtures` first).
 
 mod common;
 use common::{fixtures, suite};
 
+use jtg_check::concrete::state_to_input;
+use jtg_check::gen::qc::{with_space, Input, Space};
+use jtg_check::gen::{Family, GenConfig, Generator, Stats};
 use jtg_engine::class::ClassPath;
 use jtg_engine::instance_of::is_instance;
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{HeapValue, IntSemantics, MethodId, Ref, State, JAVA_MAX, JAVA_MIN};
 use jtg_engine::Program;
-use jtg_harness::concrete::state_to_input;
-use jtg_harness::gen::qc::{with_space, Input, Space};
-use jtg_harness::gen::{Family, GenConfig, Generator, Stats};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;

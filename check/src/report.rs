@@ -5,7 +5,6 @@
 //! input, and one command that replays the failure.
 
 use super::path::{ConcreteRun, Stuck};
-use super::Summary;
 use crate::concrete::{end_to_state, step_to_state};
 use jtg_engine::state::text::{print_state, LocalNames, TextContext};
 use jtg_engine::state::MethodId;
@@ -156,61 +155,4 @@ impl FailureReport {
         out.push_str(&format!("  replay: {}\n", self.replay));
         out
     }
-}
-
-/// The summary as JSON (fields documented in `jtg check --help`).
-pub fn summary_json(
-    method: &MethodId,
-    s: &Summary,
-    failures: &[FailureReport],
-    graph_nodes: usize,
-) -> serde_json::Value {
-    serde_json::json!({
-        "method": method.to_string(),
-        "traces": s.traces,
-        "steps": s.steps,
-        "violations": s.violations,
-        "outside_model": s.outside_model,
-        "cut": s.cut,
-        "unbound_labels": s.unbound_labels,
-        "nodes": graph_nodes,
-        "node_coverage": s.node_coverage(),
-        "uncovered_nodes": s.covered.iter().enumerate().filter(|(_, c)| !**c).map(|(k, _)| k).collect::<Vec<_>>(),
-        "failures": failures,
-    })
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// The summary as a JUnit XML test suite: one test case per failing trace, plus one passing
-/// case for all other traces.
-pub fn summary_junit(method: &MethodId, s: &Summary, failures: &[FailureReport]) -> String {
-    let name = xml(&method.to_string());
-    let mut out = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"jtg check {name}\" tests=\"{}\" failures=\"{}\">\n",
-        failures.len() + 1,
-        failures.len()
-    );
-    for f in failures {
-        out.push_str(&format!(
-            "  <testcase classname=\"{name}\" name=\"{}\">\n    <failure message=\"no graph node takes step {}\">{}</failure>\n  </testcase>\n",
-            xml(&f.name),
-            f.step,
-            xml(&f.text())
-        ));
-    }
-    out.push_str(&format!(
-        "  <testcase classname=\"{name}\" name=\"{} traces, {} steps, {} outside the model, {} cut, node coverage {:.1}%\"/>\n</testsuite>\n",
-        s.traces,
-        s.steps,
-        s.outside_model,
-        s.cut,
-        100.0 * s.node_coverage()
-    ));
-    out
 }

@@ -7,14 +7,14 @@
 mod common;
 use common::{fixture_sources, fixtures, suite};
 
+use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::path::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Recorded};
+use jtg_check::Target;
 use jtg_engine::class::ClassPath;
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::IntSemantics;
 use jtg_engine::{build_graph, Graph, Options, Program};
-use jtg_harness::check::mutate::{mutants, sample};
-use jtg_harness::check::path::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Recorded};
-use jtg_harness::check::Target;
-use jtg_harness::gen::{GenConfig, Generator};
+use jtg_mutate::{mutants, sample};
 
 const SEM: IntSemantics = IntSemantics::Unbounded;
 const INPUTS: u64 = 12;

@@ -99,7 +99,7 @@ impl Arbitrary for Input {
     fn arbitrary(g: &mut Gen) -> Input {
         let space = SPACE
             .with(|s| s.borrow().clone())
-            .expect("jtg_harness::gen::qc::Input needs with_space(..) around the property test");
+            .expect("jtg_check::gen::qc::Input needs with_space(..) around the property test");
         let k = u64::arbitrary(g);
         let sample = space
             .generator()

@@ -18,8 +18,8 @@
 //! it (the file is truncated to its last complete record) and that unit is simply done again.
 //!
 //! ```no_run
-//! # fn main() -> Result<(), jtg_harness::journal::JournalError> {
-//! use jtg_harness::journal::Journal;
+//! # fn main() -> Result<(), jtg_check::journal::JournalError> {
+//! use jtg_check::journal::Journal;
 //! let params = serde_json::json!({"classpath": "build/fixtures", "seed": 7});
 //! let journal = Journal::open("results.jsonl".as_ref(), &params, true)?;
 //! for unit in ["List.get#0", "List.get#1"] {

@@ -5,13 +5,13 @@
 mod common;
 use common::fixtures;
 
+use jtg_check::path::Matcher;
+use jtg_check::{check_run, check_runs, Target, Verdict};
 use jtg_engine::class::ClassPath;
 use jtg_engine::graph::{EdgeKind, Label};
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{build_graph, Graph, Options, Program};
-use jtg_harness::check::path::Matcher;
-use jtg_harness::check::{check_run, check_runs, Target, Verdict};
 use std::path::PathBuf;
 
 fn program() -> Program {
@@ -285,8 +285,8 @@ fn list_input(
 /// built from the step before, hidden regions memoised per heap across nodes).
 #[test]
 fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
-    use jtg_harness::check::instance::{concrete_instance, walk_roots, Concrete, RegionMemo};
-    use jtg_harness::concrete::step_to_state;
+    use jtg_check::concrete::step_to_state;
+    use jtg_check::instance::{concrete_instance, walk_roots, Concrete, RegionMemo};
     use rand::{Rng, SeedableRng};
     let prog = program();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
@@ -426,8 +426,8 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
 /// some runs must actually go through the abstracted call.
 #[test]
 fn runs_through_abstracted_calls_are_paths() {
-    use jtg_harness::check::path::Extent;
-    use jtg_harness::gen::{GenConfig, Generator};
+    use jtg_check::gen::{GenConfig, Generator};
+    use jtg_check::path::Extent;
     let prog = program();
     let m = prog
         .find_method("Corpus.main([Ljava/lang/String;)V")
@@ -470,10 +470,7 @@ fn runs_through_abstracted_calls_are_paths() {
                 // the whole run (not only a prefix) is covered when it ran to its end
                 if !c.cut && matches!(c.verdict, Verdict::Pass) {
                     let full = matcher.run(&trace, Extent::Full);
-                    assert!(matches!(
-                        full,
-                        jtg_harness::check::path::Matched::Path { .. }
-                    ));
+                    assert!(matches!(full, jtg_check::path::Matched::Path { .. }));
                 }
             }
         }
@@ -588,9 +585,8 @@ fn parallel_checks_are_the_sequential_checks() {
         .collect();
     let runs: Vec<&jtg_jvm::Trace> = traces.iter().collect();
     let matcher = Matcher::new(&g, &prog, IntSemantics::Unbounded);
-    let key = |c: &jtg_harness::check::TraceCheck| {
-        (c.verdict.clone(), c.steps, c.cut, c.path.clone(), c.checked)
-    };
+    let key =
+        |c: &jtg_check::TraceCheck| (c.verdict.clone(), c.steps, c.cut, c.path.clone(), c.checked);
     let one: Vec<_> = runs
         .iter()
         .map(|r| key(&check_run(&matcher, &prog, *r, IntSemantics::Unbounded)))

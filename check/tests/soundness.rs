@@ -5,13 +5,13 @@
 mod common;
 use common::{fixture_sources, fixtures, suite};
 
+use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::path::Matcher;
+use jtg_check::{check_run, Summary, Target, Verdict};
 use jtg_engine::class::ClassPath;
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
 use jtg_engine::state::IntSemantics;
 use jtg_engine::{build_graph, Options, Program};
-use jtg_harness::check::path::Matcher;
-use jtg_harness::check::{check_run, Summary, Target, Verdict};
-use jtg_harness::gen::{GenConfig, Generator};
 
 const INPUTS: u64 = 1000;
 const SEED: u64 = 1;

@@ -1,33 +1,13 @@
-//! The soundness check of termination graphs against real JVM runs (issue #6): every concrete
-//! trace of the analysed method, started in an instance of the graph's start state, must be a
-//! path of graph nodes whose labels hold.
-//!
-//! * [`instance`]: the concrete instance relation `c ⊑ s` on a real heap, with witnesses, written
-//!   independently of the engine's abstract `⊑`;
-//! * [`path`]: matching a trace against the graph (refinement choices with backtracking,
-//!   program ends, cut traces, overflow);
-//! * [`labels`]: the one evaluator of edge labels, on every edge the matcher takes;
-//! * [`report`]: what a failing trace looks like to a user (text, JSON, JUnit);
-//! * [`mutate`]: graph mutants, to measure how much the check catches.
-//!
-//! Integer semantics: under unbounded integers (the thesis' model) a run that overflows 32 bits
-//! leaves the model at the overflowing step; it is checked up to there and, if that prefix
-//! matches, counted as `outside_model` rather than as a violation. Under `--ints java` labels
-//! denote 32-bit operations and every run must match in full.
-
-pub mod instance;
-pub mod labels;
-pub mod mutate;
-pub mod path;
-pub mod report;
-pub mod run;
+//! Checking one recorded run against a graph (the verdict), many runs by threads, shrinking a
+//! failing input, and the totals over many runs.
 
 use crate::concrete::state_to_input;
+use crate::path::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Stuck};
+use crate::report::{self, FailureReport};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{EngineError, Graph, Program};
 use jtg_jvm::{trace_batch, JvmError, StaticKey, Trace, TraceEnd, TraceOptions};
-use path::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Stuck};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -152,7 +132,7 @@ pub struct TraceCheck {
     /// (node, step) pairs whose `c ⊑ s` succeeded.
     pub checked: usize,
     /// Label evaluations left out because the run had not bound a reference they name (a
-    /// static field not accessed yet; see [`labels`]).
+    /// static field not accessed yet; see [`crate::labels`]).
     pub unbound_labels: usize,
     /// Time spent matching (not tracing), in nanoseconds.
     pub match_nanos: u64,
@@ -418,4 +398,61 @@ impl Summary {
         }
         self.covered.iter().filter(|b| **b).count() as f64 / self.covered.len() as f64
     }
+}
+
+/// The summary as JSON (fields documented in `jtg check --help`).
+pub fn summary_json(
+    method: &MethodId,
+    s: &Summary,
+    failures: &[FailureReport],
+    graph_nodes: usize,
+) -> serde_json::Value {
+    serde_json::json!({
+        "method": method.to_string(),
+        "traces": s.traces,
+        "steps": s.steps,
+        "violations": s.violations,
+        "outside_model": s.outside_model,
+        "cut": s.cut,
+        "unbound_labels": s.unbound_labels,
+        "nodes": graph_nodes,
+        "node_coverage": s.node_coverage(),
+        "uncovered_nodes": s.covered.iter().enumerate().filter(|(_, c)| !**c).map(|(k, _)| k).collect::<Vec<_>>(),
+        "failures": failures,
+    })
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The summary as a JUnit XML test suite: one test case per failing trace, plus one passing
+/// case for all other traces.
+pub fn summary_junit(method: &MethodId, s: &Summary, failures: &[FailureReport]) -> String {
+    let name = xml(&method.to_string());
+    let mut out = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"jtg check {name}\" tests=\"{}\" failures=\"{}\">\n",
+        failures.len() + 1,
+        failures.len()
+    );
+    for f in failures {
+        out.push_str(&format!(
+            "  <testcase classname=\"{name}\" name=\"{}\">\n    <failure message=\"no graph node takes step {}\">{}</failure>\n  </testcase>\n",
+            xml(&f.name),
+            f.step,
+            xml(&f.text())
+        ));
+    }
+    out.push_str(&format!(
+        "  <testcase classname=\"{name}\" name=\"{} traces, {} steps, {} outside the model, {} cut, node coverage {:.1}%\"/>\n</testsuite>\n",
+        s.traces,
+        s.steps,
+        s.outside_model,
+        s.cut,
+        100.0 * s.node_coverage()
+    ));
+    out
 }

@@ -4,15 +4,15 @@
 mod common;
 use common::fixtures;
 
+use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::path::ConcreteRun;
+use jtg_check::Target;
 use jtg_engine::class::ClassPath;
 use jtg_engine::graph::EdgeKind;
 use jtg_engine::state::{IntSemantics, Interval, MethodId, Ref};
 use jtg_engine::{build_graph, Graph, Options, Program};
-use jtg_harness::check::mutate::{mutants, run_mutants, sample, Analyses, Change, Fate, Mutant};
-use jtg_harness::check::path::ConcreteRun;
-use jtg_harness::check::Target;
-use jtg_harness::gen::{GenConfig, Generator};
 use jtg_jvm::Trace;
+use jtg_mutate::{mutants, run_mutants, sample, Analyses, Change, Fate, Mutant};
 
 const SEM: IntSemantics = IntSemantics::Unbounded;
 
