@@ -57,7 +57,7 @@
 //! object) carries no identity; it is accepted wherever `s` has a (possibly) non-null object
 //! and is never walked further. (Once a constructor frame above has run `super()`, the object
 //! has its identity there, and the matcher presents the frames below with that object instead,
-//! `path::constructed`: it is walked like any other.) A local
+//! `run::constructed`: it is walked like any other.) A local
 //! the recorder marks unusable (`Top`: the verifier's type at a merge point, a dead local the
 //! engine may still hold) is not compared: the code cannot read it before overwriting it.
 //!

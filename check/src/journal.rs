@@ -35,7 +35,7 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -80,6 +80,22 @@ pub enum JournalError {
         path: PathBuf,
         source: serde_json::Error,
     },
+    /// `--resume` without a journal to continue.
+    #[error("--resume needs --journal FILE (the journal of the run to continue)")]
+    ResumeWithoutJournal,
+    /// A journal of some run, and no `--resume`.
+    #[error(
+        "journal {} exists: pass --resume to continue that run, or remove the file to start over",
+        path.display()
+    )]
+    Exists { path: PathBuf },
+    /// A record of a unit the run does not have: the journal is not of this run.
+    #[error(
+        "journal {} has a record of `{key}`, which is not a unit of this run \
+         (remove the journal to start over)",
+        path.display()
+    )]
+    Foreign { path: PathBuf, key: String },
 }
 
 /// One finished unit of work.
@@ -154,6 +170,56 @@ impl Journal {
             file: Mutex::new(file),
             done: Mutex::new(done),
         })
+    }
+
+    /// The journal of a run's `--journal FILE [--resume]` (`None` without a file), for a run
+    /// with parameters `params`:
+    ///
+    /// * `resume` without a file is refused ([`JournalError::ResumeWithoutJournal`]);
+    /// * without `resume`, an existing non-empty file is refused ([`JournalError::Exists`]:
+    ///   it is the result of some run, to be continued with `--resume` or removed); a missing
+    ///   or empty file starts a journal;
+    /// * with `resume`, the journal must have been written with the same `params`
+    ///   ([`JournalError::Mismatch`] otherwise); a missing or empty file starts a journal, so
+    ///   the same command line can be repeated until the run is through.
+    pub fn for_run(
+        path: Option<&Path>,
+        resume: bool,
+        params: &impl Serialize,
+    ) -> Result<Option<Journal>, JournalError> {
+        let Some(path) = path else {
+            return if resume {
+                Err(JournalError::ResumeWithoutJournal)
+            } else {
+                Ok(None)
+            };
+        };
+        if !resume && std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+            return Err(JournalError::Exists {
+                path: path.to_path_buf(),
+            });
+        }
+        Journal::open(path, params, resume).map(Some)
+    }
+
+    /// The finished records by key; `known` says which keys are units of this run (a record of
+    /// any other unit means the journal is not of this run, whatever its header says:
+    /// [`JournalError::Foreign`]). A key recorded twice keeps its last record.
+    pub fn records_of_run<T: DeserializeOwned>(
+        &self,
+        known: &dyn Fn(&str) -> bool,
+    ) -> Result<BTreeMap<String, T>, JournalError> {
+        let mut out = BTreeMap::new();
+        for (key, record) in self.records::<T>()? {
+            if !known(&key) {
+                return Err(JournalError::Foreign {
+                    path: self.path.clone(),
+                    key,
+                });
+            }
+            out.insert(key, record);
+        }
+        Ok(out)
     }
 
     /// The journal's path.
@@ -494,6 +560,36 @@ mod tests {
         assert_eq!(stable_hash(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(stable_hash(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(stable_hash(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn a_run_opens_its_journal_by_the_rules_of_resume() {
+        let p = temp("for-run.jsonl");
+        let params = json!({"seed": 4});
+        assert!(matches!(
+            Journal::for_run(None, true, &params),
+            Err(JournalError::ResumeWithoutJournal)
+        ));
+        assert!(Journal::for_run(None, false, &params).unwrap().is_none());
+        // a missing file starts a journal, with or without resume
+        let j = Journal::for_run(Some(&p), false, &params).unwrap().unwrap();
+        j.append("a", &1).unwrap();
+        j.append("b", &2).unwrap();
+        drop(j);
+        let e = Journal::for_run(Some(&p), false, &params).unwrap_err();
+        assert!(matches!(e, JournalError::Exists { .. }), "{e}");
+        assert!(e.to_string().contains("pass --resume"), "{e}");
+        let j = Journal::for_run(Some(&p), true, &params).unwrap().unwrap();
+        let known: BTreeMap<String, u32> = j.records_of_run(&|k| k != "c").unwrap();
+        assert_eq!(
+            known.into_iter().collect::<Vec<_>>(),
+            [("a".into(), 1), ("b".into(), 2)]
+        );
+        let e = j.records_of_run::<u32>(&|k| k == "a").unwrap_err();
+        assert!(
+            matches!(&e, JournalError::Foreign { key, .. } if key == "b"),
+            "{e}"
+        );
     }
 
     #[test]

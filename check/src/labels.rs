@@ -35,8 +35,8 @@
 //! the evaluation is counted ([`Evaluated::unbound`], reported by `jtg check`). A reference the
 //! witness binds is always read: there is no other skip.
 
-use super::instance::Witness;
-use super::run::ConcreteRun;
+use crate::instance::Witness;
+use crate::run::ConcreteRun;
 use jtg_engine::class::Cond;
 use jtg_engine::graph::{EdgeKind, Label, Operand};
 use jtg_engine::state::{wrap32, wrap64, ArithOp, End, IntSemantics, Ref, State, Subtyping};

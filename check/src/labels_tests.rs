@@ -1,7 +1,7 @@
 //! The evaluator label kind by label kind, on hand-written states, witnesses and runs.
 
 use super::*;
-use crate::path::Recorded;
+use crate::run::Recorded;
 use jtg_engine::state::{FlatTypes, Frame, HeapValue, Interval, MethodId};
 use jtg_jvm::{CFrame, ObjId, Step};
 use std::collections::BTreeMap;

@@ -5,13 +5,13 @@
 //!
 //! * refinement, split and instance edges do not execute anything: the same concrete state must
 //!   be an instance of one of their targets. All targets are tried, depth first with
-//!   backtracking; the edge's labels must hold on that state ([`super::labels`]): a split's
+//!   backtracking; the edge's labels must hold on that state ([`crate::labels`]): a split's
 //!   `i1 < i2` is how its `T:`/`F:` outcome is checked, a refinement's `o1 = null`, `o7 ≠ o6`
 //!   or `o1 = o5` which case the run is in;
 //! * a step edge (eval, call, return) executes concrete step `i`: the state before step `i + 1`
 //!   (or the program end) must be an instance of its target, and its labels must hold —
 //!   `res = a op b` with `res` from the target's witness and the operands from the source's,
-//!   `a cond b` from the source's ([`super::labels`]).
+//!   `a cond b` from the source's ([`crate::labels`]).
 //!
 //! **Abstracted calls** (recursion, `engine/src/eval/summary.rs`): a call node with a `call`
 //! edge labelled `abstract call of M` ([`Label::AbstractCall`]) leads to the entry node of `M`'s method graph, a state of
@@ -33,12 +33,12 @@
 //! trace whose run overflowed (up to the overflowing step; the rest is outside the model, see
 //! [`first_overflow`]).
 
-use super::instance::{
+use crate::instance::{
     bind_int_roots, concrete_instance, frames_control, shape_key_into, walk_indexed, walk_shape,
     Concrete, Condition, Failure, RegionMemo, StateIndex, Witness,
 };
-use super::labels::{Ends, Evaluator, Phase};
-pub use super::run::{constructed, ConcreteRun, Recorded};
+use crate::labels::{Ends, Evaluator, Phase};
+use crate::run::ConcreteRun;
 use jtg_engine::class::{ArithOp as Op, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId};
 use jtg_engine::state::{wrap32, wrap64, IntSemantics, MethodId, Ref, Subtyping};
@@ -71,7 +71,7 @@ pub struct Stuck {
 pub enum Matched {
     /// The run is a path of the graph; `path` is one node per entered (node, step), in order;
     /// `unbound` label evaluations were left out for references the run had not bound
-    /// ([`super::labels`]).
+    /// ([`crate::labels`]).
     Path {
         path: Vec<NodeId>,
         checked: usize,

@@ -4,8 +4,9 @@
 //! there (same text form), every node tried with the first condition it failed, the shrunk
 //! input, and one command that replays the failure.
 
-use super::path::{ConcreteRun, Stuck};
 use crate::concrete::{end_to_state, step_to_state};
+use crate::path::Stuck;
+use crate::run::ConcreteRun;
 use jtg_engine::state::text::{print_state, LocalNames, TextContext};
 use jtg_engine::state::MethodId;
 use jtg_engine::Graph;
@@ -154,5 +155,17 @@ impl FailureReport {
         }
         out.push_str(&format!("  replay: {}\n", self.replay));
         out
+    }
+}
+
+/// A shell word for `s`: as it is when it needs no quoting, in single quotes otherwise (for
+/// replay commands).
+pub fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-:=".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
     }
 }

@@ -5,7 +5,7 @@
 mod common;
 use common::fixtures;
 
-use jtg_check::path::Matcher;
+use jtg_check::Matcher;
 use jtg_check::{check_run, check_runs, Target, Verdict};
 use jtg_engine::class::ClassPath;
 use jtg_engine::graph::{EdgeKind, Label};
@@ -427,7 +427,7 @@ fn checker_agrees_with_the_engine_where_the_engine_says_instance() {
 #[test]
 fn runs_through_abstracted_calls_are_paths() {
     use jtg_check::gen::{GenConfig, Generator};
-    use jtg_check::path::Extent;
+    use jtg_check::Extent;
     let prog = program();
     let m = prog
         .find_method("Corpus.main([Ljava/lang/String;)V")
@@ -470,7 +470,7 @@ fn runs_through_abstracted_calls_are_paths() {
                 // the whole run (not only a prefix) is covered when it ran to its end
                 if !c.cut && matches!(c.verdict, Verdict::Pass) {
                     let full = matcher.run(&trace, Extent::Full);
-                    assert!(matches!(full, jtg_check::path::Matched::Path { .. }));
+                    assert!(matches!(full, jtg_check::Matched::Path { .. }));
                 }
             }
         }

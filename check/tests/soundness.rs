@@ -6,7 +6,7 @@ mod common;
 use common::{fixture_sources, fixtures, suite};
 
 use jtg_check::gen::{GenConfig, Generator};
-use jtg_check::path::Matcher;
+use jtg_check::Matcher;
 use jtg_check::{check_run, Summary, Target, Verdict};
 use jtg_engine::class::ClassPath;
 use jtg_engine::state::text::{parse_state, print_state, TextContext};

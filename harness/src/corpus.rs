@@ -14,10 +14,9 @@
 //! `jobs` or on the other jars), each traced in the process's one JVM (runs of all threads
 //! are serialised there) and matched against the graph.
 
-use jtg_check::gen::{GenConfig, Generator};
 use jtg_check::journal::stable_hash;
-use jtg_check::path::Matcher;
-use jtg_check::{check_run, Summary, Target, Verdict};
+use jtg_check::report::shell_quote;
+use jtg_check::{CaseId, Inputs, Session, SessionError, Settings, Summary};
 use jtg_engine::class::{jar_main_class, ClassPath};
 use jtg_engine::graph::build_graph_until;
 use jtg_engine::state::{IntSemantics, MethodId};
@@ -292,8 +291,9 @@ pub fn analyse_jar(root: &Path, jar: &Path, opts: &CorpusOptions) -> JarResult {
 }
 
 /// Checks the complete graph `g` of jar `name` (at `jar`) against the JVM: `c.n` random
-/// inputs, every run traced and matched as `jtg check` does. Never fails: a problem stops the
-/// check and is recorded in [`JarCheck::error`].
+/// inputs, every run traced and matched as `jtg check` does (one [`Session`], matching on this
+/// thread: the jars are the parallel units). Never fails: a problem stops the check and is
+/// recorded in [`JarCheck::error`].
 pub fn check_jar(
     prog: &Program,
     m: &MethodId,
@@ -305,65 +305,73 @@ pub fn check_jar(
 ) -> JarCheck {
     let t0 = Instant::now();
     let seed = check_seed(c.seed, name);
-    let mut out = JarCheck {
+    let replay = format!(
+        "jtg check {} {}",
+        shell_quote(&jar.to_string_lossy()),
+        shell_quote(&m.to_string())
+    );
+    let settings = Settings {
+        ints,
         seed,
-        ..JarCheck::default()
+        max_size: c.max_size,
+        max_steps: c.max_steps,
+        max_reports: 0,
+        shrink_runs: 0,
+        jobs: 1,
+        replay: replay.clone(),
     };
-    let mut summary = Summary::new(g);
-    let r = (|| -> Result<(), String> {
-        let target =
-            Target::new(prog, m.clone(), vec![jar.to_path_buf()]).map_err(|e| e.to_string())?;
-        let cfg = GenConfig {
-            seed,
-            max_size: c.max_size,
-            ints,
+    let inputs = Inputs::Generated {
+        first: 0,
+        count: c.n,
+    };
+    let checked = Session::new(prog, g, vec![jar.to_path_buf()], settings, inputs)
+        .map(|s| s.run(None, Default::default(), &mut |_| {}));
+    let (summary, first_violation, error) = match checked {
+        Ok(ch) => (
+            ch.summary,
+            ch.first_violation,
+            ch.stopped.map(|e| stopped(&e)),
+        ),
+        Err(e) => (Summary::new(g), None, Some(stopped(&e))),
+    };
+    let replay = first_violation.map(|case| {
+        let k = match case {
+            CaseId::Generated(k) => k,
+            CaseId::Input => 0,
         };
-        let start = &g.nodes[g.start].state;
-        let gen = Generator::new(prog, m, start, cfg).map_err(|e| e.to_string())?;
-        let matcher = Matcher::new(g, prog, ints);
-        for k in 0..c.n {
-            let sample = gen.case(k).map_err(|e| format!("case {k}: {e}"))?;
-            let trace = target
-                .trace(&sample.state, c.max_steps)
-                .map_err(|e| format!("tracing case {k}: {e}"))?;
-            let tc = check_run(&matcher, prog, &trace, ints);
-            if matches!(tc.verdict, Verdict::Violation(_)) && out.replay.is_none() {
-                out.replay = Some(format!(
-                    "jtg check {} {} --seed {seed} --case {k} --max-size {} --max-steps {} --ints {}",
-                    shell_quote(&jar.to_string_lossy()),
-                    shell_quote(&m.to_string()),
-                    c.max_size,
-                    c.max_steps,
-                    match ints {
-                        IntSemantics::Unbounded => "unbounded",
-                        IntSemantics::Java => "java",
-                    }
-                ));
+        format!(
+            "{replay} --seed {seed} --case {k} --max-size {} --max-steps {} --ints {}",
+            c.max_size,
+            c.max_steps,
+            match ints {
+                IntSemantics::Unbounded => "unbounded",
+                IntSemantics::Java => "java",
             }
-            summary.add(&tc);
-        }
-        Ok(())
-    })();
-    out.error = r.err().map(|e| e.replace('\n', " "));
-    out.traces = summary.traces;
-    out.steps = summary.steps;
-    out.violations = summary.violations;
-    out.outside_model = summary.outside_model;
-    out.cut = summary.cut;
-    out.covered_nodes = summary.covered_nodes();
-    out.check_ms = t0.elapsed().as_secs_f64() * 1e3;
-    out
+        )
+    });
+    JarCheck {
+        seed,
+        traces: summary.traces,
+        steps: summary.steps,
+        violations: summary.violations,
+        outside_model: summary.outside_model,
+        cut: summary.cut,
+        covered_nodes: summary.covered_nodes(),
+        error,
+        replay,
+        check_ms: t0.elapsed().as_secs_f64() * 1e3,
+    }
 }
 
-/// Quotes a shell word when needed.
-fn shell_quote(s: &str) -> String {
-    if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-:=".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
+/// Why a jar's check stopped, on one line: the case it stopped at and the cause.
+fn stopped(e: &SessionError) -> String {
+    let msg = match e {
+        SessionError::Generator { error } => error.to_string(),
+        SessionError::Generate { case, error } => format!("case {case}: {error}"),
+        SessionError::Trace { case, source, .. } => format!("tracing {case}: {source}"),
+        e => e.to_string(),
+    };
+    msg.replace('\n', " ")
 }
 
 /// Analyses `jars` with `jobs` threads; `progress` is called after each jar (with the number

@@ -795,14 +795,14 @@ pub fn run_mutants(
     prog: &Program,
     sem: jtg_engine::state::IntSemantics,
     mutants: &[Mutant],
-    runs: &[&dyn jtg_check::path::ConcreteRun],
+    runs: &[&dyn jtg_check::ConcreteRun],
 ) -> Vec<Fate> {
     use jtg_check::{check_run, Verdict};
     mutants
         .iter()
         .map(|m| {
             let graph = m.graph(base);
-            let matcher = jtg_check::path::Matcher::new(&graph, prog, sem);
+            let matcher = jtg_check::Matcher::new(&graph, prog, sem);
             for (k, r) in runs.iter().enumerate() {
                 if let Verdict::Violation(s) = check_run(&matcher, prog, *r, sem).verdict {
                     return Fate::Killed {

@@ -5,7 +5,7 @@ mod common;
 use common::fixtures;
 
 use jtg_check::gen::{GenConfig, Generator};
-use jtg_check::path::ConcreteRun;
+use jtg_check::ConcreteRun;
 use jtg_check::Target;
 use jtg_engine::class::ClassPath;
 use jtg_engine::graph::EdgeKind;

@@ -8,8 +8,8 @@ mod common;
 use common::{fixture_sources, fixtures, suite};
 
 use jtg_check::gen::{GenConfig, Generator};
-use jtg_check::path::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Recorded};
 use jtg_check::Target;
+use jtg_check::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Recorded};
 use jtg_engine::class::ClassPath;
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::IntSemantics;

@@ -66,7 +66,7 @@ impl Default for GenConfig {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum GenError {
     /// The start state uses something the generator cannot build (several frames, static
     /// fields, a class without a runnable concrete subtype, long/float/double fields).

@@ -10,6 +10,7 @@ pub mod trace;
 
 use anyhow::{Context, Result};
 use jtg_check::journal::{Journal, JournalError};
+use jtg_check::SessionError;
 use jtg_engine::class::{ClassError, ClassPath};
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{IntSemantics, MethodId, State};
@@ -48,69 +49,25 @@ pub struct JournalArgs {
     pub resume: bool,
 }
 
-/// Opens the journal of `--journal`/`--resume` for a run with parameters `params` (`None`
-/// without `--journal`).
-///
-/// * `--resume` without `--journal` is a usage error;
-/// * without `--resume`, an existing non-empty file is refused (it is the result of some run:
-///   continue it with `--resume` or remove it); a missing or empty file starts a journal;
-/// * with `--resume`, the journal must have been written with the same `params`
-///   ([`JournalError::Mismatch`] otherwise); a missing or empty file starts a journal, so the
-///   same command line can be repeated until the run is through.
-pub fn open_journal(a: &JournalArgs, params: &serde_json::Value) -> Result<Option<Journal>> {
-    let Some(path) = &a.journal else {
-        if a.resume {
-            anyhow::bail!("--resume needs --journal FILE (the journal of the run to continue)");
-        }
-        return Ok(None);
-    };
-    if !a.resume {
-        if let Ok(meta) = std::fs::metadata(path) {
-            if meta.len() > 0 {
-                anyhow::bail!(
-                    "journal {} exists: pass --resume to continue that run, or remove the file to start over",
-                    path.display()
-                );
-            }
-        }
-    }
-    Ok(Some(Journal::open(path, params, a.resume)?))
-}
-
-/// The records of an open journal by key; `known` says which keys are units of this run (a
-/// record of any other unit means the journal is not of this run, whatever its header says).
-pub fn journal_records<T: serde::de::DeserializeOwned>(
-    journal: Option<&Journal>,
-    known: &dyn Fn(&str) -> bool,
-) -> Result<std::collections::BTreeMap<String, T>> {
-    let mut out = std::collections::BTreeMap::new();
-    let Some(j) = journal else {
-        return Ok(out);
-    };
-    for (key, record) in j.records::<T>()? {
-        if !known(&key) {
-            anyhow::bail!(
-                "journal {} has a record of `{key}`, which is not a unit of this run \
-                 (remove the journal to start over)",
-                j.path().display()
-            );
-        }
-        out.insert(key, record);
-    }
-    if !out.is_empty() {
+/// Says that a resumed run does not do its `n` finished units again.
+pub fn resuming(j: &Journal, n: usize) {
+    if n > 0 {
         eprintln!(
-            "jtg: resuming {}: {} finished units are not done again",
-            j.path().display(),
-            out.len()
+            "jtg: resuming {}: {n} finished units are not done again",
+            j.path().display()
         );
     }
-    Ok(out)
 }
 
 /// Exit code for an error, by its kind (see the binary's documentation).
 pub fn exit_code(e: &anyhow::Error) -> u8 {
     for cause in e.chain() {
         if cause.downcast_ref::<JournalError>().is_some() {
+            return 2;
+        }
+        // A check session that could not start or stopped early: bad input, whatever the
+        // cause below (a JVM that cannot trace included: issue #23 may give those 5).
+        if cause.downcast_ref::<SessionError>().is_some() {
             return 2;
         }
         if let Some(ee) = cause.downcast_ref::<EngineError>() {

@@ -7,7 +7,7 @@ use super::trace::entries;
 use super::{load, Ints};
 use anyhow::{Context, Result};
 use jtg_check::gen::{GenConfig, Generator};
-use jtg_check::path::ConcreteRun;
+use jtg_check::ConcreteRun;
 use jtg_check::{check_run, Target, Verdict};
 use jtg_engine::state::IntSemantics;
 use jtg_jvm::{JvmError, Trace};
@@ -81,7 +81,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let gen =
         Generator::new(&prog, &m, &start, cfg).map_err(|e| JvmError::BadInput(e.to_string()))?;
     let base = traces(&target, &gen, a.n, a.max_steps).context("tracing the inputs")?;
-    let matcher = jtg_check::path::Matcher::new(&graph, &prog, sem);
+    let matcher = jtg_check::Matcher::new(&graph, &prog, sem);
     let broken = base
         .iter()
         .filter(|t| {
