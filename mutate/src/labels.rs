@@ -24,7 +24,7 @@
 //! * **dead edge** (module docs): a replacement on an edge, or a swap among edges, that no
 //!   matchable path takes.
 
-use super::Change;
+use crate::mutant::Change;
 use jtg_engine::class::Cond;
 use jtg_engine::graph::{EdgeKind, Label, Operand};
 use jtg_engine::state::{ArithOp, HeapValue, Ref, State};

@@ -15,6 +15,7 @@ use jtg_engine::class::{ClassError, ClassPath};
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{EngineError, Program};
+use jtg_mutate::MutateError;
 use std::path::{Path, PathBuf};
 
 /// `--ints` values.
@@ -65,9 +66,12 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
         if cause.downcast_ref::<JournalError>().is_some() {
             return 2;
         }
-        // A check session that could not start or stopped early: bad input, whatever the
-        // cause below (a JVM that cannot trace included: issue #23 may give those 5).
-        if cause.downcast_ref::<SessionError>().is_some() {
+        // A check session (or a mutation analysis) that could not start or stopped early:
+        // bad input, whatever the cause below (a JVM that cannot trace included: issue #23
+        // may give those 5).
+        if cause.downcast_ref::<SessionError>().is_some()
+            || cause.downcast_ref::<MutateError>().is_some()
+        {
             return 2;
         }
         if let Some(ee) = cause.downcast_ref::<EngineError>() {
