@@ -80,39 +80,73 @@ fn crate_dependencies_follow_the_layers() {
     }
 }
 
-/// Workspace paths a module must not name: (crate, module prefix, forbidden path prefix, why).
-const FORBIDDEN_PATHS: &[(&str, &str, &str, &str)] = &[
-    (
-        "jtg-check",
-        "path",
-        "jtg_engine::instance_of",
-        "the checker decides c ⊑ s by its own reading of the predicates, never with the engine's ⊑",
-    ),
-    (
-        "jtg-check",
-        "instance",
-        "jtg_engine::instance_of",
-        "the checker decides c ⊑ s by its own reading of the predicates, never with the engine's ⊑",
-    ),
-];
+/// Workspace paths a crate's modules must not name: (crate, forbidden path prefix, why).
+const FORBIDDEN_PATHS: &[(&str, &str, &str)] = &[(
+    "jtg-check",
+    "jtg_engine::instance_of",
+    "the checker decides c ⊑ s by its own reading of the predicates, never with the engine's ⊑",
+)];
+
+/// Modules that name a forbidden path today, each with its issue: (crate, module, path,
+/// issue). The test fails when one of them stops naming it (then delete its line here).
+const KNOWN_EXCEPTIONS: &[(&str, &str, &str, &str)] = &[(
+    "jtg-check",
+    "gen",
+    "jtg_engine::instance_of",
+    "issue #20: the generator validates samples with the engine's is_instance",
+)];
 
 #[test]
 fn modules_do_not_name_what_they_must_not_lean_on() {
     let ws = Workspace::load(&root()).expect("scan the workspace");
     let mut bad = Vec::new();
-    for (krate, module, forbidden, why) in FORBIDDEN_PATHS {
-        let Some(c) = ws.krate(krate) else { continue };
+    let mut excepted = Vec::new();
+    for (krate, forbidden, why) in FORBIDDEN_PATHS {
+        let c = ws
+            .krate(krate)
+            .unwrap_or_else(|| panic!("FORBIDDEN_PATHS names {krate}, which is not scanned"));
         for (m, path) in &c.external {
-            if c.modules.is_below(*m, module) && path.join("::").starts_with(forbidden) {
-                bad.push(format!(
+            if !path.join("::").starts_with(forbidden) {
+                continue;
+            }
+            let exception = KNOWN_EXCEPTIONS.iter().find(|(k, module, p, _)| {
+                k == krate && c.modules.is_below(*m, module) && p == forbidden
+            });
+            match exception {
+                Some(e) => excepted.push(*e),
+                None => bad.push(format!(
                     "{} names {}: {why}",
                     c.modules.file_of(*m),
                     path.join("::")
-                ));
+                )),
             }
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+    let gone: Vec<String> = KNOWN_EXCEPTIONS
+        .iter()
+        .filter(|e| !excepted.contains(e))
+        .map(|(k, m, p, _)| format!("{k} `{m}` ({p})"))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "these exceptions are gone, delete them from KNOWN_EXCEPTIONS: {}",
+        gone.join(", ")
+    );
+}
+
+/// The command line is scanned too (its binary's modules): no circles among the commands.
+#[test]
+fn the_cli_binary_is_scanned() {
+    let ws = Workspace::load(&root()).expect("scan the workspace");
+    let cli = ws.krate("jtg-harness (bin)").expect("the jtg binary");
+    assert!(
+        cli.modules
+            .modules
+            .iter()
+            .any(|m| m.file.ends_with("harness/src/commands/check.rs")),
+        "commands/check.rs not among the binary's modules"
+    );
 }
 
 /// The scanner itself: a circle written on purpose is found, with its ties.

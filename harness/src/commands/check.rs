@@ -5,8 +5,7 @@
 //! trace), 2 and up on errors. With `--journal FILE` every checked case is recorded as it
 //! finishes, and `--resume` continues an interrupted run (README, *Long runs*).
 
-use super::trace::entries;
-use super::{load, resuming, start_state, Ints, JournalArgs};
+use super::{entries, graph_for, ints_name, load, resuming, Ints, JournalArgs};
 use anyhow::{Context, Result};
 use jtg_check::journal::{stable_hash, Journal};
 use jtg_check::report::shell_quote;
@@ -14,7 +13,7 @@ use jtg_check::{summary_json, summary_junit, Inputs, Session, Settings};
 use jtg_engine::render::json;
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
 use jtg_engine::state::{IntSemantics, State};
-use jtg_engine::{build_graph, EngineError, Graph, Options};
+use jtg_engine::EngineError;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -73,41 +72,6 @@ pub struct Args {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub journal: JournalArgs,
-}
-
-/// The graph to check: read from `--graph`, or built from the start state.
-pub fn graph_for(
-    prog: &jtg_engine::Program,
-    m: &jtg_engine::state::MethodId,
-    graph: Option<&std::path::Path>,
-    start: Option<&std::path::Path>,
-    sem: IntSemantics,
-) -> Result<Graph> {
-    match graph {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read graph {}", path.display()))?;
-            // a graph that cannot be read is bad input (exit code 2)
-            let g = json::read(&text, prog)
-                .map_err(|e| jtg_jvm::JvmError::BadInput(format!("{}: {e}", path.display())))?;
-            if g.method != *m {
-                anyhow::bail!(EngineError::StartState(format!(
-                    "{} is a graph of {}, not of {m}",
-                    path.display(),
-                    g.method
-                )));
-            }
-            Ok(g)
-        }
-        None => {
-            let st = start_state(prog, m, start, sem)?;
-            let opts = Options {
-                ints: sem,
-                ..Default::default()
-            };
-            build_graph(prog, m, st, &opts).map_err(|f| anyhow::Error::new(f.error))
-        }
-    }
 }
 
 fn progress(n: u64) -> Option<indicatif::ProgressBar> {
@@ -281,12 +245,4 @@ pub fn run(a: Args) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// The `--ints` value of an integer semantics.
-pub fn ints_name(sem: IntSemantics) -> &'static str {
-    match sem {
-        IntSemantics::Unbounded => "unbounded",
-        IntSemantics::Java => "java",
-    }
 }

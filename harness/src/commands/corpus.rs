@@ -4,8 +4,7 @@
 //! Exit code 1 when a check found a violation or a jar `--expect`ed complete is not, 5 when
 //! a check stopped early (no inputs, a run could not be traced) and nothing found a violation.
 
-use super::check::ints_name;
-use super::{resuming, Ints, JournalArgs};
+use super::{ints_name, resuming, Ints, JournalArgs};
 use anyhow::{bail, Context, Result};
 use jtg_check::journal::Journal;
 use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, JarResult, Status};

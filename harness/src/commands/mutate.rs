@@ -2,9 +2,7 @@
 //! kills (see the crate `jtg_mutate` for the operators and the equivalence criteria).
 //! Exit code 0 when the score reaches `--min-score`, 1 otherwise.
 
-use super::check::graph_for;
-use super::trace::entries;
-use super::{load, Ints};
+use super::{entries, graph_for, load, Ints};
 use anyhow::Result;
 use jtg_engine::state::IntSemantics;
 use jtg_mutate::{analyse, Fate, MutationReport, Plan};

@@ -1,7 +1,7 @@
 //! `jtg trace`: run a method in the real JVM on one concrete input and print the concrete
 //! state before every executed instruction.
 
-use super::load;
+use super::{check_start, entries, load};
 use anyhow::{Context, Result};
 use jtg_check::concrete::{end_to_state, state_to_input, step_to_state};
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
@@ -36,15 +36,6 @@ pub struct Args {
     pub max_heap: u64,
 }
 
-/// The class path entries of a `:`-separated class path.
-pub fn entries(classpath: &str) -> Vec<PathBuf> {
-    classpath
-        .split(':')
-        .filter(|s| !s.is_empty())
-        .map(PathBuf::from)
-        .collect()
-}
-
 /// Number of argument slots of the method (`this` included).
 pub fn arg_slots(prog: &Program, m: &jtg_engine::state::MethodId) -> Result<usize> {
     let method = prog.method(m)?;
@@ -59,7 +50,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let st = parse_state(&text, &ctx)
         .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
     // The same check as for `jtg graph --start`: an input must fit the declared types.
-    super::check_start(&prog, &m, &st)
+    check_start(&prog, &m, &st)
         .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
     let input = state_to_input(&st, arg_slots(&prog, &m)?)?;
     let opts = TraceOptions {
