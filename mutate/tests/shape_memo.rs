@@ -1,4 +1,4 @@
-//! The matcher's shape memo (`RunMemo::shapes` in `check/path.rs`) against the plain walk
+//! The matcher's shape memo (`RunMemo::shapes` in `check/src/path/memo.rs`) against the plain walk
 //! from the roots at every step (`make fixtures`): on every fixture-suite entry, its graph and
 //! a sample of its mutants (hand-broken graphs: narrowed intervals, dropped predicates and
 //! labels, retargeted edges), over generated inputs, the first matching pass gives the same
