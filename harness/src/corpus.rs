@@ -421,3 +421,34 @@ pub fn run_corpus_resuming<E: Send>(
     }
     Ok(slots.into_iter().flatten().collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jtg_check::gen::GenError;
+    use jtg_check::CheckError;
+
+    /// A jar's check that stopped says so on one line, with the case, as before the session:
+    /// `case K: …` for an input that cannot be drawn, `tracing case K: …` for a run.
+    #[test]
+    fn a_stopped_check_is_one_line_naming_the_case() {
+        let drawn = SessionError::Generate {
+            case: 3,
+            error: GenError::Unsatisfiable("case 3: none".into()),
+        };
+        assert_eq!(
+            stopped(&drawn),
+            "case 3: no concrete instance found: case 3: none"
+        );
+        let traced = SessionError::Trace {
+            case: CaseId::Generated(4),
+            name: "seed 9 case 4".into(),
+            source: CheckError::BadInput("no\nJVM".into()),
+        };
+        assert_eq!(stopped(&traced), "tracing case 4: no JVM");
+        let generator = SessionError::Generator {
+            error: GenError::Unsupported("two frames".into()),
+        };
+        assert_eq!(stopped(&generator), "cannot generate inputs: two frames");
+    }
+}
