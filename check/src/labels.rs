@@ -62,19 +62,19 @@ struct Planned {
 /// The labels of every edge of a graph, resolved once per graph: for each edge, either where
 /// each label reads its references, or why the labels cannot be evaluated (an error of the
 /// graph).
-pub struct LabelPlan {
+pub(crate) struct LabelPlan {
     edges: Vec<Result<Vec<Planned>, String>>,
 }
 
 impl LabelPlan {
-    pub fn of(g: &Graph) -> LabelPlan {
+    pub(crate) fn of(g: &Graph) -> LabelPlan {
         LabelPlan {
             edges: (0..g.edges.len()).map(|k| plan_edge(g, k)).collect(),
         }
     }
 
     /// The first error of the graph's labels, naming its edge.
-    pub fn first_error(&self) -> Option<&str> {
+    pub(crate) fn first_error(&self) -> Option<&str> {
         self.edges
             .iter()
             .find_map(|e| e.as_ref().err().map(String::as_str))
@@ -233,7 +233,7 @@ fn references(l: &Label, step: bool) -> Vec<(Ref, Option<At>, bool)> {
 
 /// Which labels of an edge to evaluate now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
+pub(crate) enum Phase {
     /// Only the labels that read nothing in the target (before the target's witness exists).
     SourceOnly,
     /// Only the labels that read something in the target.
@@ -244,13 +244,13 @@ pub enum Phase {
 
 /// How a label evaluation went.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Evaluated {
+pub(crate) struct Evaluated {
     /// Labels not evaluated because the run's witness binds one of their references not.
     pub unbound: usize,
 }
 
 /// What one edge's labels are evaluated on.
-pub struct Ends<'a> {
+pub(crate) struct Ends<'a> {
     pub src: &'a Witness,
     pub dst: Option<&'a Witness>,
     pub run: &'a dyn ConcreteRun,
@@ -262,7 +262,7 @@ pub struct Ends<'a> {
 }
 
 /// The evaluator: the graph, its plan, the types and the integer semantics.
-pub struct Evaluator<'g> {
+pub(crate) struct Evaluator<'g> {
     graph: &'g Graph,
     plan: LabelPlan,
     types: &'g (dyn Subtyping + Sync),
@@ -270,7 +270,11 @@ pub struct Evaluator<'g> {
 }
 
 impl<'g> Evaluator<'g> {
-    pub fn new(graph: &'g Graph, types: &'g (dyn Subtyping + Sync), sem: IntSemantics) -> Self {
+    pub(crate) fn new(
+        graph: &'g Graph,
+        types: &'g (dyn Subtyping + Sync),
+        sem: IntSemantics,
+    ) -> Self {
         Evaluator {
             graph,
             plan: LabelPlan::of(graph),
@@ -279,13 +283,13 @@ impl<'g> Evaluator<'g> {
         }
     }
 
-    pub fn plan(&self) -> &LabelPlan {
+    pub(crate) fn plan(&self) -> &LabelPlan {
         &self.plan
     }
 
     /// Evaluates the labels of edge `k` chosen by `phase`; `Err` says which label fails and
     /// why (empty unless `explain`).
-    pub fn holds(
+    pub(crate) fn holds(
         &self,
         k: usize,
         phase: Phase,

@@ -86,7 +86,7 @@ pub trait ConcreteRun {
 /// object with an identity, which the frames below still hold under the verifier's
 /// uninitialized type. The check then walks it like any other object (its fields, and the
 /// integers below them), instead of accepting it unseen.
-pub fn constructed(frames: &mut [CFrame], uninit: &BTreeMap<u32, UninitObj>) {
+pub(crate) fn constructed(frames: &mut [CFrame], uninit: &BTreeMap<u32, UninitObj>) {
     for f in frames {
         for v in f.locals.iter_mut().chain(f.stack.iter_mut()) {
             if let CValue::Uninit(n) = *v {

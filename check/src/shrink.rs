@@ -10,7 +10,7 @@ use jtg_engine::state::{IntSemantics, State};
 /// Greedy shrinking: repeatedly replaces `input` by the first of `candidates(input)` whose run
 /// still violates the graph (re-running the JVM for each), until none does or `max_runs` runs
 /// were spent. Returns the smallest failing input found and its check.
-pub fn shrink(
+pub(crate) fn shrink(
     target: &Target<'_>,
     matcher: &Matcher<'_>,
     input: &State,

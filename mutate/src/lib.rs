@@ -123,6 +123,8 @@
 //! a wrong graph for the same question (a start node narrowed by a mutant is killed by the
 //! inputs it no longer covers).
 
+#![warn(unreachable_pub)]
+
 mod analyses;
 mod analysis;
 mod derive;

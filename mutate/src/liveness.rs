@@ -10,7 +10,7 @@ use jtg_engine::class::{Code, Insn, Kind};
 use std::collections::{BTreeSet, HashMap};
 
 /// The live slots before each instruction, by pc.
-pub fn live_in(code: &Code) -> HashMap<u32, BTreeSet<usize>> {
+pub(crate) fn live_in(code: &Code) -> HashMap<u32, BTreeSet<usize>> {
     let n = code.insns.len();
     let index: HashMap<u32, usize> = code
         .insns

@@ -38,7 +38,7 @@ enum V {
 type Dbm = BTreeMap<(V, V), i128>;
 
 /// Per node, the closed constraints (`None`: no path reaches the node).
-pub struct Relations {
+pub(crate) struct Relations {
     nodes: Vec<Option<Dbm>>,
     /// Per edge, whether a matchable path may take it (its source is reached and its labels
     /// and target's intervals are consistent with the source's constraints).
@@ -182,13 +182,13 @@ impl Relations {
     }
 
     /// Whether no matchable path reaches node `n`.
-    pub fn unreachable(&self, n: NodeId) -> bool {
+    pub(crate) fn unreachable(&self, n: NodeId) -> bool {
         self.nodes[n].is_none()
     }
 
     /// The interval the constraints give `r` at node `n` (`None`: unreached or unconstrained
     /// on both sides).
-    pub fn interval(&self, n: NodeId, r: Ref) -> Option<Interval> {
+    pub(crate) fn interval(&self, n: NodeId, r: Ref) -> Option<Interval> {
         let d = self.nodes[n].as_ref()?;
         let hi = d.get(&(V::R(r), V::Zero)).copied();
         let lo = d.get(&(V::Zero, V::R(r))).map(|c| -c);

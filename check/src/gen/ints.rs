@@ -17,14 +17,14 @@ use rand::Rng;
 
 /// `iv ∩ [Integer.MIN_VALUE, Integer.MAX_VALUE]` as finite bounds, or `None` if no Java int
 /// lies in `iv`.
-pub fn java_bounds(iv: &Interval) -> Option<(i128, i128)> {
+pub(super) fn java_bounds(iv: &Interval) -> Option<(i128, i128)> {
     let lo = iv.lo.unwrap_or(JAVA_MIN).max(JAVA_MIN);
     let hi = iv.hi.unwrap_or(JAVA_MAX).min(JAVA_MAX);
     (lo <= hi).then_some((lo, hi))
 }
 
 /// The boundary values of the module docs that lie in `[lo, hi]`, sorted and deduplicated.
-pub fn boundary_values(lo: i128, hi: i128, compared: &[i128]) -> Vec<i128> {
+pub(super) fn boundary_values(lo: i128, hi: i128, compared: &[i128]) -> Vec<i128> {
     let mut v = vec![
         0,
         1,
@@ -48,7 +48,7 @@ pub fn boundary_values(lo: i128, hi: i128, compared: &[i128]) -> Vec<i128> {
 }
 
 /// A random Java int in `[lo, hi]` (a non-empty range inside the Java range).
-pub fn sample(rng: &mut impl Rng, lo: i128, hi: i128, compared: &[i128]) -> i128 {
+pub(super) fn sample(rng: &mut impl Rng, lo: i128, hi: i128, compared: &[i128]) -> i128 {
     let roll: f64 = rng.gen();
     if roll < 0.5 {
         let b = boundary_values(lo, hi, compared);

@@ -76,7 +76,7 @@ impl Build<'_, '_> {
     }
 
     /// A sample int for a start-state integer reference (an array length is kept small).
-    pub fn start_int(&mut self, iv: &Interval, is_len: bool) -> Result<Ref, GenError> {
+    pub(super) fn start_int(&mut self, iv: &Interval, is_len: bool) -> Result<Ref, GenError> {
         let cap = is_len.then_some(self.g.cfg.max_size as i128);
         self.int_in(iv, cap)
     }
@@ -92,7 +92,7 @@ impl Build<'_, '_> {
     }
 
     /// A concrete object for the hole `h` (value `v` in the start state).
-    pub fn hole(&mut self, h: Ref, v: &HeapValue) -> Result<Ref, GenError> {
+    pub(super) fn hole(&mut self, h: Ref, v: &HeapValue) -> Result<Ref, GenError> {
         let (ty, nullable) = match v {
             HeapValue::Unknown { ty } => (ty.clone(), true),
             HeapValue::Abstract { ty } => (ty.clone(), false),

@@ -25,7 +25,7 @@ pub(super) struct Chunk {
 }
 
 impl Chunk {
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.records.is_empty() && self.cases.is_empty() && self.failed.is_none()
     }
 }
@@ -40,7 +40,7 @@ pub(super) struct Chunks<'s, 'a> {
 }
 
 impl<'s, 'a> Chunks<'s, 'a> {
-    pub fn new(session: &'s Session<'a>, done: BTreeMap<String, TraceRecord>) -> Self {
+    pub(super) fn new(session: &'s Session<'a>, done: BTreeMap<String, TraceRecord>) -> Self {
         Chunks {
             session,
             next: 0,
@@ -58,7 +58,7 @@ impl<'s, 'a> Chunks<'s, 'a> {
     /// The next chunk: in case order, a case of the journal is taken as its record (after the
     /// chunk before it, so that the reports are those of an uninterrupted session), the
     /// others are drawn.
-    pub fn next_chunk(&mut self) -> Chunk {
+    pub(super) fn next_chunk(&mut self) -> Chunk {
         let mut chunk = Chunk::default();
         let total = self.session.inputs.len();
         while self.next < total && chunk.cases.len() < CHUNK {
@@ -87,7 +87,7 @@ impl<'s, 'a> Chunks<'s, 'a> {
     }
 
     /// Every case, drawn; the first that cannot be drawn is the error.
-    pub fn all_cases(&self) -> Result<Vec<Case>, SessionError> {
+    pub(super) fn all_cases(&self) -> Result<Vec<Case>, SessionError> {
         let total = self.session.inputs.len();
         (0..total).map(|k| self.case(k)).collect()
     }
