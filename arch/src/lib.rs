@@ -157,8 +157,9 @@ pub fn packages(root: &Path) -> Result<Vec<Package>, ArchError> {
 
 impl Workspace {
     /// Scans the library crate of every workspace package (or its binary, for a package
-    /// without a library). Other targets (further binaries, tests, benches, build scripts)
-    /// are not part of the module structure.
+    /// without a library), and the binary `src/main.rs` of a package that has both (a command
+    /// line over its own library: package name `NAME (bin)`). Other targets (further
+    /// binaries, tests, benches, build scripts) are not part of the module structure.
     pub fn load(root: &Path) -> Result<Workspace, ArchError> {
         let root = root
             .canonicalize()
@@ -168,18 +169,30 @@ impl Workspace {
         let mut crates = Vec::new();
         for p in &pkgs {
             let lib = p.targets.iter().find(|(k, _)| k == "lib");
-            let Some((_, src)) = lib.or_else(|| p.targets.iter().find(|(k, _)| k == "bin")) else {
-                continue;
+            let main = p.dir.join("src").join("main.rs");
+            let bin = p.targets.iter().find(|(k, src)| k == "bin" && *src == main);
+            let roots = match (lib, bin) {
+                (Some(l), Some(b)) => vec![(p.name.clone(), l), (format!("{} (bin)", p.name), b)],
+                (Some(l), None) => vec![(p.name.clone(), l)],
+                (None, _) => p
+                    .targets
+                    .iter()
+                    .find(|(k, _)| k == "bin")
+                    .map(|b| (p.name.clone(), b))
+                    .into_iter()
+                    .collect(),
             };
-            let modules = scan::scan_crate(src, &root)?;
-            let (imports, external) = resolve::imports(&modules, &names);
-            crates.push(CrateInfo {
-                package: p.name.clone(),
-                dir: p.dir.strip_prefix(&root).unwrap_or(&p.dir).to_path_buf(),
-                modules,
-                imports,
-                external,
-            });
+            for (package, (_, src)) in roots {
+                let modules = scan::scan_crate(src, &root)?;
+                let (imports, external) = resolve::imports(&modules, &names);
+                crates.push(CrateInfo {
+                    package,
+                    dir: p.dir.strip_prefix(&root).unwrap_or(&p.dir).to_path_buf(),
+                    modules,
+                    imports,
+                    external,
+                });
+            }
         }
         Ok(Workspace { root, crates })
     }

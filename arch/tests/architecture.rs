@@ -44,7 +44,22 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("jtg-engine", &[]),
     // the JVM side records what the JVM does and knows nothing of the abstraction it checks
     ("jtg-jvm", &[]),
-    ("jtg-harness", &["jtg-engine", "jtg-jvm", "jtg-prove"]),
+    // the checker leans on the engine's vocabulary (states, graphs) and the JVM side; never on
+    // the mutation analysis or the CLI
+    ("jtg-check", &["jtg-engine", "jtg-jvm"]),
+    // the mutation analysis runs mutants through the checker's session
+    ("jtg-mutate", &["jtg-engine", "jtg-jvm", "jtg-check"]),
+    // the CLI: nothing depends on it
+    (
+        "jtg-harness",
+        &[
+            "jtg-engine",
+            "jtg-jvm",
+            "jtg-check",
+            "jtg-mutate",
+            "jtg-prove",
+        ],
+    ),
     // proofs over integer transition systems; `from_graph` reads the engine's graphs
     ("jtg-prove", &["jtg-engine"]),
 ];
@@ -71,39 +86,73 @@ fn crate_dependencies_follow_the_layers() {
     }
 }
 
-/// Workspace paths a module must not name: (crate, module prefix, forbidden path prefix, why).
-const FORBIDDEN_PATHS: &[(&str, &str, &str, &str)] = &[
-    (
-        "jtg-harness",
-        "check::path",
-        "jtg_engine::instance_of",
-        "the checker decides c ⊑ s by its own reading of the predicates, never with the engine's ⊑",
-    ),
-    (
-        "jtg-harness",
-        "check::instance",
-        "jtg_engine::instance_of",
-        "the checker decides c ⊑ s by its own reading of the predicates, never with the engine's ⊑",
-    ),
-];
+/// Workspace paths a crate's modules must not name: (crate, forbidden path prefix, why).
+const FORBIDDEN_PATHS: &[(&str, &str, &str)] = &[(
+    "jtg-check",
+    "jtg_engine::instance_of",
+    "the checker decides c ⊑ s by its own reading of the predicates, never with the engine's ⊑",
+)];
+
+/// Modules that name a forbidden path today, each with its issue: (crate, module, path,
+/// issue). The test fails when one of them stops naming it (then delete its line here).
+const KNOWN_EXCEPTIONS: &[(&str, &str, &str, &str)] = &[(
+    "jtg-check",
+    "gen",
+    "jtg_engine::instance_of",
+    "issue #20: the generator validates samples with the engine's is_instance",
+)];
 
 #[test]
 fn modules_do_not_name_what_they_must_not_lean_on() {
     let ws = Workspace::load(&root()).expect("scan the workspace");
     let mut bad = Vec::new();
-    for (krate, module, forbidden, why) in FORBIDDEN_PATHS {
-        let Some(c) = ws.krate(krate) else { continue };
+    let mut excepted = Vec::new();
+    for (krate, forbidden, why) in FORBIDDEN_PATHS {
+        let c = ws
+            .krate(krate)
+            .unwrap_or_else(|| panic!("FORBIDDEN_PATHS names {krate}, which is not scanned"));
         for (m, path) in &c.external {
-            if c.modules.is_below(*m, module) && path.join("::").starts_with(forbidden) {
-                bad.push(format!(
+            if !path.join("::").starts_with(forbidden) {
+                continue;
+            }
+            let exception = KNOWN_EXCEPTIONS.iter().find(|(k, module, p, _)| {
+                k == krate && c.modules.is_below(*m, module) && p == forbidden
+            });
+            match exception {
+                Some(e) => excepted.push(*e),
+                None => bad.push(format!(
                     "{} names {}: {why}",
                     c.modules.file_of(*m),
                     path.join("::")
-                ));
+                )),
             }
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+    let gone: Vec<String> = KNOWN_EXCEPTIONS
+        .iter()
+        .filter(|e| !excepted.contains(e))
+        .map(|(k, m, p, _)| format!("{k} `{m}` ({p})"))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "these exceptions are gone, delete them from KNOWN_EXCEPTIONS: {}",
+        gone.join(", ")
+    );
+}
+
+/// The command line is scanned too (its binary's modules): no circles among the commands.
+#[test]
+fn the_cli_binary_is_scanned() {
+    let ws = Workspace::load(&root()).expect("scan the workspace");
+    let cli = ws.krate("jtg-harness (bin)").expect("the jtg binary");
+    assert!(
+        cli.modules
+            .modules
+            .iter()
+            .any(|m| m.file.ends_with("harness/src/commands/check.rs")),
+        "commands/check.rs not among the binary's modules"
+    );
 }
 
 /// Every JDK fact of the engine lives in `engine/src/models/` (and the classes the JVM
@@ -173,6 +222,35 @@ fn jdk_class_names_live_in_the_models() {
         bad.is_empty(),
         "JDK class names outside engine/src/models/ (ask the models instead):\n{}",
         bad.join("\n")
+    );
+}
+
+/// ARCHITECTURE.md is the map: it names every crate of the layers above (and so every
+/// workspace package) with its folder.
+#[test]
+fn the_architecture_page_names_every_crate() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let ws = Workspace::load(&root()).expect("scan the workspace");
+    let mut missing = Vec::new();
+    for (package, _) in LAYERS {
+        let krate = ws
+            .krate(package)
+            .unwrap_or_else(|| panic!("{package} of LAYERS is not in the workspace"));
+        let folder = krate
+            .dir
+            .strip_prefix(root())
+            .unwrap_or(&krate.dir)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let row = format!("| `{package}` | `{folder}/` |");
+        if !text.contains(&row) {
+            missing.push(row);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md's crate table lacks these rows (crate, folder):\n{}",
+        missing.join("\n")
     );
 }
 

@@ -1,10 +1,6 @@
-//! jtg harness: generators of concrete inputs, the soundness check of termination graphs
-//! against real-JVM traces (the JVM side is the crate `jtg-jvm`), the corpus runner and the
-//! journal of long runs.
+//! jtg harness: the `jtg` command line (binary `jtg`, `src/main.rs` and `src/commands/`), the
+//! corpus runner of `jtg corpus` ([`corpus`]) and the benchmarks (`jtg-bench`). The checker
+//! is the crate `jtg-check`, the mutation analysis `jtg-mutate`, the JVM side `jtg-jvm`.
 
-pub mod check;
-pub mod concrete;
 pub mod corpus;
-pub mod gen;
-pub mod journal;
 pub mod prove;

@@ -1,6 +1,7 @@
 //! `jtg`: termination graphs for Java bytecode, and their soundness check against a real JVM.
 //!
-//! The binary only parses arguments and prints; the work is in the engine and harness crates.
+//! The binary only parses arguments and prints; the work is in the crates (jtg-engine,
+//! jtg-check, jtg-mutate, jtg-jvm) and the corpus runner of this package.
 //! Exit codes: 0 success; 1 violations found (`check`, `corpus --check`) or an `--expect`
 //! regression (`corpus`); 2 bad input (arguments, class path, class files, start state, a
 //! refused journal); 3 unsupported program feature; 4 node budget exceeded; 5 JVM or tracing

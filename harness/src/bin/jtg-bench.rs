@@ -334,12 +334,12 @@ fn peak_rss(
 /// ring with x = 5000, one long trace. The steps are materialised first, so the number is the
 /// matching alone (c ⊑ s per step, witnesses, labels), without JVM or decoding time.
 fn check_bench(fixtures: &std::path::Path, repeats: usize) -> Result<(), String> {
+    use jtg_check::{check_run, Target, Verdict};
+    use jtg_check::{Matcher, Recorded};
     use jtg_engine::class::ClassPath;
     use jtg_engine::state::text::{parse_state, TextContext};
     use jtg_engine::state::IntSemantics;
     use jtg_engine::{build_graph, Options, Program};
-    use jtg_harness::check::path::{Matcher, Recorded};
-    use jtg_harness::check::{check_run, Target, Verdict};
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../java-fixtures");
     let cp = ClassPath::parse(&fixtures.to_string_lossy()).map_err(|e| e.to_string())?;
     let prog = Program::new(cp);
@@ -391,7 +391,7 @@ fn check_bench(fixtures: &std::path::Path, repeats: usize) -> Result<(), String>
     let steps = rec.steps.len();
     let c = check_run(&matcher, &prog, &rec, IntSemantics::Unbounded);
     let t1 = Instant::now();
-    let _ = jtg_harness::check::path::first_overflow(&rec, &prog);
+    let _ = jtg_check::first_overflow(&rec, &prog);
     let scan = t1.elapsed().as_secs_f64();
     println!("jtg-bench: check of List.get (cyclic start, Fig. 2.13) on a 3-node ring, x = 50000, {steps} steps, {} nodes, median of {repeats}", g.nodes.len());
     println!(

@@ -4,9 +4,9 @@
 //! Exit code 1 when a check found a violation or a jar `--expect`ed complete is not, 5 when
 //! a check stopped early (no inputs, a run could not be traced) and nothing found a violation.
 
-use super::check::ints_name;
-use super::{journal_records, open_journal, Ints, JournalArgs};
+use super::{ints_name, resuming, Ints, JournalArgs};
 use anyhow::{bail, Context, Result};
+use jtg_check::journal::Journal;
 use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, CorpusProve, JarResult, Status};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -121,12 +121,17 @@ pub fn run(a: Args) -> Result<ExitCode> {
             "max_size": p.max_size,
         })),
     });
-    let journal = open_journal(&a.journal, &params)?;
+    let journal = Journal::for_run(a.journal.journal.as_deref(), a.journal.resume, &params)?;
     let key = |jar: &Path| jar.to_string_lossy().into_owned();
-    let known: std::collections::BTreeMap<String, JarResult> = {
-        let keys: std::collections::BTreeSet<String> =
-            jars.iter().map(|(_, jar)| key(jar)).collect();
-        journal_records(journal.as_ref(), &|k| keys.contains(k))?
+    let known: std::collections::BTreeMap<String, JarResult> = match &journal {
+        Some(j) => {
+            let keys: std::collections::BTreeSet<String> =
+                jars.iter().map(|(_, jar)| key(jar)).collect();
+            let known = j.records_of_run(&|k| keys.contains(k))?;
+            resuming(j, known.len());
+            known
+        }
+        None => Default::default(),
     };
     let bar = if a.quiet {
         indicatif::ProgressBar::hidden()

@@ -3,7 +3,7 @@
 
 use super::{load, start_state, Ints};
 use anyhow::{Context, Result};
-use jtg_harness::gen::{GenConfig, Generator, Stats};
+use jtg_check::gen::{GenConfig, Generator, Stats};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -1,4 +1,5 @@
-//! The `jtg` subcommands and what they share: loading a program, start states, exit codes.
+//! The `jtg` subcommands, and what they share: the `--ints` and `--journal` arguments, the
+//! program and its start states (`program`), the exit code of every error (`exit`).
 
 pub mod check;
 pub mod corpus;
@@ -9,13 +10,15 @@ pub mod mutate;
 pub mod prove;
 pub mod trace;
 
-use anyhow::{Context, Result};
-use jtg_engine::class::{ClassError, ClassPath};
-use jtg_engine::state::text::{parse_state, TextContext};
-use jtg_engine::state::{IntSemantics, MethodId, State};
-use jtg_engine::{EngineError, Program};
-use jtg_harness::journal::{Journal, JournalError};
-use std::path::{Path, PathBuf};
+mod exit;
+mod program;
+
+pub use exit::exit_code;
+pub use program::{check_start, graph_for, ints_name, load, start_state};
+
+use jtg_check::journal::Journal;
+use jtg_engine::state::IntSemantics;
+use std::path::PathBuf;
 
 /// `--ints` values.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -49,181 +52,12 @@ pub struct JournalArgs {
     pub resume: bool,
 }
 
-/// Opens the journal of `--journal`/`--resume` for a run with parameters `params` (`None`
-/// without `--journal`).
-///
-/// * `--resume` without `--journal` is a usage error;
-/// * without `--resume`, an existing non-empty file is refused (it is the result of some run:
-///   continue it with `--resume` or remove it); a missing or empty file starts a journal;
-/// * with `--resume`, the journal must have been written with the same `params`
-///   ([`JournalError::Mismatch`] otherwise); a missing or empty file starts a journal, so the
-///   same command line can be repeated until the run is through.
-pub fn open_journal(a: &JournalArgs, params: &serde_json::Value) -> Result<Option<Journal>> {
-    let Some(path) = &a.journal else {
-        if a.resume {
-            anyhow::bail!("--resume needs --journal FILE (the journal of the run to continue)");
-        }
-        return Ok(None);
-    };
-    if !a.resume {
-        if let Ok(meta) = std::fs::metadata(path) {
-            if meta.len() > 0 {
-                anyhow::bail!(
-                    "journal {} exists: pass --resume to continue that run, or remove the file to start over",
-                    path.display()
-                );
-            }
-        }
-    }
-    Ok(Some(Journal::open(path, params, a.resume)?))
-}
-
-/// The records of an open journal by key; `known` says which keys are units of this run (a
-/// record of any other unit means the journal is not of this run, whatever its header says).
-pub fn journal_records<T: serde::de::DeserializeOwned>(
-    journal: Option<&Journal>,
-    known: &dyn Fn(&str) -> bool,
-) -> Result<std::collections::BTreeMap<String, T>> {
-    let mut out = std::collections::BTreeMap::new();
-    let Some(j) = journal else {
-        return Ok(out);
-    };
-    for (key, record) in j.records::<T>()? {
-        if !known(&key) {
-            anyhow::bail!(
-                "journal {} has a record of `{key}`, which is not a unit of this run \
-                 (remove the journal to start over)",
-                j.path().display()
-            );
-        }
-        out.insert(key, record);
-    }
-    if !out.is_empty() {
+/// Says that a resumed run does not do its `n` finished units again.
+pub fn resuming(j: &Journal, n: usize) {
+    if n > 0 {
         eprintln!(
-            "jtg: resuming {}: {} finished units are not done again",
-            j.path().display(),
-            out.len()
+            "jtg: resuming {}: {n} finished units are not done again",
+            j.path().display()
         );
     }
-    Ok(out)
-}
-
-/// Exit code for an error, by its kind (see the binary's documentation).
-pub fn exit_code(e: &anyhow::Error) -> u8 {
-    for cause in e.chain() {
-        if cause.downcast_ref::<JournalError>().is_some() {
-            return 2;
-        }
-        if let Some(ee) = cause.downcast_ref::<EngineError>() {
-            return match ee {
-                EngineError::Unsupported { .. } => 3,
-                EngineError::Class(ClassError::Unsupported { .. }) => 3,
-                EngineError::Budget { .. } => 4,
-                EngineError::Internal(_) => 70,
-                _ => 2,
-            };
-        }
-        if cause.downcast_ref::<ClassError>().is_some() {
-            return 2;
-        }
-        if let Some(g) = cause.downcast_ref::<jtg_harness::gen::GenError>() {
-            return match g {
-                jtg_harness::gen::GenError::Unsupported(_) => 3,
-                jtg_harness::gen::GenError::Unsatisfiable(_) => 2,
-            };
-        }
-        if let Some(h) = cause.downcast_ref::<jtg_jvm::JvmError>() {
-            return match h {
-                jtg_jvm::JvmError::BadInput(_) => 2,
-                _ => 5,
-            };
-        }
-    }
-    2
-}
-
-/// Loads the class path and resolves the method.
-pub fn load(classpath: &str, method: &str) -> Result<(Program, MethodId)> {
-    let cp = ClassPath::parse(classpath)
-        .map_err(EngineError::from)
-        .with_context(|| format!("class path `{classpath}`"))?;
-    let prog = Program::new(cp);
-    let m = prog.find_method(method)?;
-    Ok((prog, m))
-}
-
-/// The start state: from `--start FILE` (the state text form, frames without a method belong to
-/// the analysed method), or the default one.
-pub fn start_state(
-    prog: &Program,
-    m: &MethodId,
-    file: Option<&Path>,
-    sem: IntSemantics,
-) -> Result<State> {
-    let Some(path) = file else {
-        return Ok(prog.default_start(m, sem)?);
-    };
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read start state {}", path.display()))?;
-    let ctx = TextContext::for_method(m.clone(), prog);
-    let st = parse_state(&text, &ctx)
-        .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
-    check_start(prog, m, &st).map_err(EngineError::StartState)?;
-    Ok(st)
-}
-
-/// A start state must be a single frame of the method at pc 0 whose parameters have values of
-/// the declared types.
-fn check_start(prog: &Program, m: &MethodId, st: &State) -> Result<(), String> {
-    let [frame] = st.frames.as_slice() else {
-        return Err(format!("a start state has exactly one frame, of {m}"));
-    };
-    if &frame.method != m {
-        return Err(format!("the frame is of {}, not of {m}", frame.method));
-    }
-    if frame.pc != 0 || !frame.stack.is_empty() || frame.exception.is_some() {
-        return Err(format!(
-            "a start state is at pc 0 with an empty operand stack and no exception (this one is at pc {})",
-            frame.pc
-        ));
-    }
-    let method = prog.method(m).map_err(|e| e.to_string())?;
-    let mut slot = 0usize;
-    let mut params: Vec<(usize, String)> = vec![];
-    if !method.is_static {
-        params.push((0, m.class.to_string()));
-        slot = 1;
-    }
-    for p in &method.desc.params {
-        params.push((slot, jtg_engine::state::types::type_string(p)));
-        slot += p.slots() as usize;
-    }
-    for (slot, ty) in params {
-        let r = frame
-            .locals
-            .get(slot)
-            .copied()
-            .flatten()
-            .ok_or_else(|| format!("parameter slot {slot} ({ty}) has no value"))?;
-        let is_int_type = matches!(ty.as_str(), "I" | "S" | "B" | "C" | "Z");
-        let ok = match st.value(r) {
-            None => r.is_null() && !is_int_type,
-            Some(v) => match v.type_name() {
-                None => is_int_type,
-                Some(t) => !is_int_type && prog_is_subtype(prog, t, &ty),
-            },
-        };
-        if !ok {
-            return Err(format!(
-                "parameter slot {slot} has {r}, which does not fit the declared type {}",
-                jtg_engine::state::display_type(&ty)
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn prog_is_subtype(prog: &Program, sub: &str, sup: &str) -> bool {
-    use jtg_engine::state::Subtyping;
-    prog.is_subtype(sub, sup)
 }

@@ -1,16 +1,11 @@
 //! `jtg mutate`: derives graph mutants from a method's graph and reports how many the check
-//! kills (see `jtg_harness::check::mutate` for the operators and the equivalence criteria).
+//! kills (see the crate `jtg_mutate` for the operators and the equivalence criteria).
 //! Exit code 0 when the score reaches `--min-score`, 1 otherwise.
 
-use super::check::graph_for;
-use super::{load, Ints};
-use anyhow::{Context, Result};
+use super::{graph_for, load, Ints};
+use anyhow::Result;
 use jtg_engine::state::IntSemantics;
-use jtg_harness::check::mutate::{mutants, run_mutants, sample, Fate, MutationReport};
-use jtg_harness::check::path::ConcreteRun;
-use jtg_harness::check::{check_run, Target, Verdict};
-use jtg_harness::gen::{GenConfig, Generator};
-use jtg_jvm::{JvmError, Trace};
+use jtg_mutate::{analyse, Fate, MutationReport, Plan};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,109 +46,38 @@ pub struct Args {
     pub enumerate: bool,
 }
 
-fn traces(target: &Target<'_>, gen: &Generator<'_>, n: u64, max_steps: u64) -> Result<Vec<Trace>> {
-    let states = (0..n)
-        .map(|k| {
-            gen.case(k)
-                .map(|s| s.state)
-                .map_err(|e| JvmError::BadInput(e.to_string()))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut out = Vec::with_capacity(states.len());
-    for t in target.trace_batch(&states, max_steps) {
-        out.push(t?);
-    }
-    Ok(out)
-}
-
 pub fn run(a: Args) -> Result<ExitCode> {
     let (prog, m) = load(&a.classpath, &a.method)?;
     let sem: IntSemantics = a.ints.into();
     let graph = graph_for(&prog, &m, None, a.start.as_deref(), sem)?;
-    let target = Target::new(&prog, m.clone(), jtg_jvm::classpath_entries(&a.classpath))?;
-    let cfg = GenConfig {
-        seed: a.seed,
-        max_size: a.max_size,
+    let plan = Plan {
         ints: sem,
+        seed: a.seed,
+        n: a.n,
+        max_size: a.max_size,
+        max_steps: a.max_steps,
+        max_mutants: a.max_mutants,
+        enumerate: a.enumerate,
     };
-    let start = graph.nodes[graph.start].state.clone();
-    let gen =
-        Generator::new(&prog, &m, &start, cfg).map_err(|e| JvmError::BadInput(e.to_string()))?;
-    let base = traces(&target, &gen, a.n, a.max_steps).context("tracing the inputs")?;
-    let matcher = jtg_harness::check::path::Matcher::new(&graph, &prog, sem);
-    let broken = base
-        .iter()
-        .filter(|t| {
-            matches!(
-                check_run(&matcher, &prog, *t, sem).verdict,
-                Verdict::Violation(_)
-            )
-        })
-        .count();
-    if broken > 0 {
-        anyhow::bail!(
-            "the original graph of {m} already fails {broken} of {} traces (run `jtg check`)",
-            base.len()
-        );
-    }
-    let all = mutants(&graph, &prog, sem);
-    let derived = all.len();
-    let picked = sample(all, a.max_mutants);
-    let runs: Vec<&dyn ConcreteRun> = base.iter().map(|t| t as &dyn ConcreteRun).collect();
-    let mut fates = run_mutants(&graph, &prog, sem, &picked, &runs);
-    // survivors: a bounded enumeration ten times larger, of another seed and larger sizes
-    let open: Vec<usize> = (0..picked.len())
-        .filter(|&k| fates[k] == Fate::Survived)
-        .collect();
-    if !open.is_empty() && a.enumerate {
-        let wide = GenConfig {
-            seed: a.seed.wrapping_add(1),
-            max_size: a.max_size + 2,
-            ints: sem,
-        };
-        let g2 = Generator::new(&prog, &m, &start, wide)
-            .map_err(|e| JvmError::BadInput(e.to_string()))?;
-        let more =
-            traces(&target, &g2, a.n * 10, a.max_steps).context("tracing the enumeration")?;
-        let more_runs: Vec<&dyn ConcreteRun> = more.iter().map(|t| t as &dyn ConcreteRun).collect();
-        let subset: Vec<_> = open.iter().map(|&k| picked[k].clone()).collect();
-        let again = run_mutants(&graph, &prog, sem, &subset, &more_runs);
-        for (&k, f) in open.iter().zip(again) {
-            fates[k] = match f {
-                Fate::Survived => Fate::Equivalent(format!(
-                    "bounded enumeration: also survives {} further inputs (seed {}, structures up to {})",
-                    more.len(),
-                    wide.seed,
-                    wide.max_size
-                )),
-                other => other,
-            };
-        }
-    }
+    let analysis = analyse(
+        &prog,
+        &graph,
+        &jtg_jvm::classpath_entries(&a.classpath),
+        &plan,
+    )?;
     // an equivalence proof that a run refutes is a bug of the proof: report it, fail
-    let refuted: Vec<&str> = picked
-        .iter()
-        .zip(&fates)
-        .filter(|(mu, f)| mu.equivalent.is_some() && matches!(f, Fate::Killed { .. }))
-        .map(|(mu, _)| mu.description.as_str())
-        .collect();
-    for d in &refuted {
+    for d in &analysis.refuted {
         println!("  REFUTED    equivalence claimed for a killed mutant: {d}");
     }
-    let report = MutationReport {
-        mutants: picked
-            .iter()
-            .zip(fates)
-            .map(|(mu, f)| (mu.operator, mu.description.clone(), f))
-            .collect(),
-        derived,
-    };
-    print_report(&m.to_string(), &report, a.verbose);
-    Ok(if report.score() >= a.min_score && refuted.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    let report = &analysis.report;
+    print_report(&m.to_string(), report, a.verbose);
+    Ok(
+        if report.score() >= a.min_score && analysis.refuted.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        },
+    )
 }
 
 pub fn print_report(method: &str, r: &MutationReport, verbose: bool) {

@@ -1,11 +1,11 @@
 //! `jtg trace`: run a method in the real JVM on one concrete input and print the concrete
 //! state before every executed instruction.
 
-use super::load;
+use super::{check_start, load};
 use anyhow::{Context, Result};
+use jtg_check::concrete::{end_to_state, state_to_input, step_to_state};
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
 use jtg_engine::Program;
-use jtg_harness::concrete::{end_to_state, state_to_input, step_to_state};
 use jtg_jvm::{trace_method, Budget, Trace, TraceEnd, TraceOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,7 +50,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let st = parse_state(&text, &ctx)
         .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
     // The same check as for `jtg graph --start`: an input must fit the declared types.
-    super::check_start(&prog, &m, &st)
+    check_start(&prog, &m, &st)
         .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
     let input = state_to_input(&st, arg_slots(&prog, &m)?)?;
     let opts = TraceOptions {

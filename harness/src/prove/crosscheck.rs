@@ -6,10 +6,10 @@
 //! on it (the proof is sound).
 
 use super::{chain_text, BreakKind, ProveConfig, ProveReport, Violation};
-use crate::check::path::{first_overflow, ConcreteRun, Extent, Matcher, PathEntry, Recorded};
-use crate::check::Target;
-use crate::gen::{GenConfig, Generator};
 use anyhow::Result;
+use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::Target;
+use jtg_check::{first_overflow, ConcreteRun, Extent, Matcher, PathEntry, Recorded};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{Graph, Program};

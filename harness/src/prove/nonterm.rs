@@ -17,10 +17,10 @@
 
 use super::crosscheck::run_transitions;
 use super::{NoWitness, ProveConfig};
-use crate::check::path::{Matcher, Recorded};
-use crate::check::Target;
-use crate::gen::{GenConfig, Generator};
 use anyhow::Result;
+use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::Target;
+use jtg_check::{Matcher, Recorded};
 use jtg_engine::class::Insn;
 use jtg_engine::instance_of::is_instance;
 use jtg_engine::state::{HeapValue, Interval, MethodId, State};

@@ -1,0 +1,440 @@
+//! Random concrete inputs drawn from an abstract start state (`jtg gen`).
+//!
+//! A [`Generator`] turns an abstract start state `s` into concrete states `c` with `c ⊑ s`
+//! (spec §4): the frame of `s`, every integer a literal, every object realized, no
+//! predicates. The samples exercise the shapes the predicates of `s` *allow*, not only the
+//! trivial ones: with `o1⟲{next}` cyclic and panhandle lists appear, with `o2 =? o1` the
+//! aliased case, with `o1 %$ o2` shared tails, with `o1♦` DAGs.
+//!
+//! # Sampling
+//!
+//! 1. The realized part of `s` is copied: every realized object of `s` becomes one object of
+//!    the sample, every integer reference of `s` one literal reference (so positions sharing
+//!    an integer reference in `s` get the same value, as (e) of §4.2 demands). Integers are
+//!    drawn as described in [`ints`]; array lengths are kept to `0..=max_size`.
+//! 2. Every unknown reference ("hole") gets a structure, in order of discovery from the roots
+//!    (holes that others must reach first). The plans and their distribution are described
+//!    in [`shape`]: uniform among the plans the predicates of the hole allow.
+//! 3. The sample is checked with [`is_instance`]; a non-instance (a plan can overshoot, e.g. a
+//!    shared tail that also reaches a third structure) is discarded and the case re-drawn
+//!    with the next attempt number, up to [`MAX_ATTEMPTS`] times; then
+//!    [`GenError::Unsatisfiable`] names the start state. No non-instance is ever returned.
+//!
+//! Case `k` of seed `S` uses ChaCha12 seeded from the bytes of `(S, k, attempt)`, and every
+//! collection iterated here is ordered (`BTreeMap`, `Vec`), so a case is the same on every
+//! machine.
+
+mod ints;
+pub mod qc;
+mod shape;
+mod shrink;
+pub mod stats;
+
+pub use stats::{classify, Stats};
+
+use jtg_engine::class::FieldType;
+use jtg_engine::instance_of::{instance_holds, is_instance};
+use jtg_engine::state::text::{print_state, TextContext};
+use jtg_engine::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
+use jtg_engine::{models, Program};
+use rand::SeedableRng;
+use rand_chacha::ChaCha12Rng;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Re-draws of one case before giving up with [`GenError::Unsatisfiable`].
+pub const MAX_ATTEMPTS: u64 = 64;
+
+/// How samples are drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct GenConfig {
+    pub seed: u64,
+    /// Maximum number of objects of one generated structure (a list's length, a tree's size).
+    pub max_size: usize,
+    /// The integer semantics: the value range of unconstrained `int` fields. Samples are Java
+    /// ints in either semantics, since they run in the JVM.
+    pub ints: IntSemantics,
+}
+
+impl Default for GenConfig {
+    fn default() -> GenConfig {
+        GenConfig {
+            seed: 0,
+            max_size: 6,
+            ints: IntSemantics::Unbounded,
+        }
+    }
+}
+
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum GenError {
+    /// The start state uses something the generator cannot build (several frames, static
+    /// fields, a class without a runnable concrete subtype, long/float/double fields).
+    #[error("cannot generate inputs: {0}")]
+    Unsupported(String),
+    /// No instance was found: the start state admits none, or none the plans reach.
+    #[error("no concrete instance found: {0}")]
+    Unsatisfiable(String),
+}
+
+/// A shape family of a sample (see [`classify`] for the exact definitions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// A reference root is null.
+    Null,
+    /// An acyclic, unshared chain (every object has at most one non-null object child).
+    Acyclic,
+    /// A root lies on a cycle (a full cycle, e.g. a ring through `this`).
+    Cyclic,
+    /// A cycle is reachable from a root that is not on it (a lasso).
+    Panhandle,
+    /// The structures of two different roots share an object.
+    SharedTail,
+    /// An acyclic, unshared structure with branching (some object has two object children).
+    Tree,
+    /// Two different paths from one root meet, without a cycle.
+    Dag,
+    /// Two roots are the same object.
+    Aliased,
+    /// A root is an array.
+    Array,
+}
+
+impl Family {
+    pub const ALL: [Family; 9] = [
+        Family::Null,
+        Family::Acyclic,
+        Family::Cyclic,
+        Family::Panhandle,
+        Family::SharedTail,
+        Family::Tree,
+        Family::Dag,
+        Family::Aliased,
+        Family::Array,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Null => "null",
+            Family::Acyclic => "acyclic",
+            Family::Cyclic => "cyclic",
+            Family::Panhandle => "panhandle",
+            Family::SharedTail => "shared-tail",
+            Family::Tree => "tree",
+            Family::Dag => "dag",
+            Family::Aliased => "aliased",
+            Family::Array => "array",
+        }
+    }
+}
+
+/// One generated input.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// Concrete: the single frame of the start state at its pc, literal ints, realized objects,
+    /// no predicates.
+    pub state: State,
+    /// The families the sample shows, sorted, without repeats.
+    pub families: Vec<Family>,
+}
+
+/// An instance field as the engine models it: name, type, range override.
+type FieldSpec = (String, FieldType, Option<Interval>);
+
+/// Draws concrete instances of one start state of one method.
+pub struct Generator<'a> {
+    prog: &'a Program,
+    method: MethodId,
+    start: State,
+    cfg: GenConfig,
+    /// The method's compared constants (integer boundaries).
+    compared: Vec<i128>,
+    classes: RefCell<BTreeMap<String, Vec<String>>>,
+    fields: RefCell<BTreeMap<String, Vec<FieldSpec>>>,
+    named: RefCell<Option<BTreeSet<String>>>,
+}
+
+impl<'a> Generator<'a> {
+    pub fn new(
+        prog: &'a Program,
+        method: &MethodId,
+        start: &State,
+        cfg: GenConfig,
+    ) -> Result<Generator<'a>, GenError> {
+        let [frame] = start.frames.as_slice() else {
+            return Err(GenError::Unsupported(format!(
+                "a start state has one frame; this one has {}",
+                start.frames.len()
+            )));
+        };
+        if &frame.method != method {
+            return Err(GenError::Unsupported(format!(
+                "the start state's frame is of {}, not of {method}",
+                frame.method
+            )));
+        }
+        if !start.statics.is_empty() {
+            return Err(GenError::Unsupported(
+                "start states with static fields".into(),
+            ));
+        }
+        start
+            .validate()
+            .map_err(|e| GenError::Unsupported(format!("malformed start state: {e}")))?;
+        Ok(Generator {
+            prog,
+            method: method.clone(),
+            start: start.clone(),
+            cfg,
+            compared: prog.compared_constants(method),
+            classes: RefCell::new(BTreeMap::new()),
+            fields: RefCell::new(BTreeMap::new()),
+            named: RefCell::new(None),
+        })
+    }
+
+    pub fn start(&self) -> &State {
+        &self.start
+    }
+    pub fn program(&self) -> &'a Program {
+        self.prog
+    }
+    pub fn method(&self) -> &MethodId {
+        &self.method
+    }
+    pub fn config(&self) -> &GenConfig {
+        &self.cfg
+    }
+
+    /// Case `k`. Deterministic in `(cfg.seed, k)`.
+    pub fn case(&self, k: u64) -> Result<Sample, GenError> {
+        let mut last = String::new();
+        for attempt in 0..MAX_ATTEMPTS {
+            let state = self.draw(k, attempt)?;
+            match is_instance(&state, &self.start, self.prog) {
+                Ok(_) => {
+                    let families = classify(&state);
+                    return Ok(Sample { state, families });
+                }
+                Err(m) => last = m.to_string(),
+            }
+        }
+        Err(GenError::Unsatisfiable(format!(
+            "case {k}: {MAX_ATTEMPTS} draws were no instance of the start state\n{}\n\
+             (last: {last})",
+            self.print(&self.start)
+        )))
+    }
+
+    /// Smaller candidates that are still instances of the start state, most aggressive first.
+    pub fn shrink(&self, concrete: &State) -> Vec<State> {
+        shrink::candidates(concrete)
+            .into_iter()
+            .filter(|c| instance_holds(c, &self.start, self.prog))
+            .collect()
+    }
+
+    /// A state in the text form, with the method's local names.
+    pub fn print(&self, st: &State) -> String {
+        print_state(st, &TextContext::for_method(self.method.clone(), self.prog))
+    }
+
+    fn rng(&self, k: u64, attempt: u64) -> ChaCha12Rng {
+        let mut seed = [0u8; 32];
+        seed[..8].copy_from_slice(&self.cfg.seed.to_le_bytes());
+        seed[8..16].copy_from_slice(&k.to_le_bytes());
+        seed[16..24].copy_from_slice(&attempt.to_le_bytes());
+        ChaCha12Rng::from_seed(seed)
+    }
+
+    /// One draw (not yet checked).
+    fn draw(&self, k: u64, attempt: u64) -> Result<State, GenError> {
+        let mut b = shape::Build {
+            g: self,
+            rng: self.rng(k, attempt),
+            out: State::default(),
+            map: BTreeMap::new(),
+        };
+        let sf = &self.start.frames[0];
+        // Discovery order: depth-first from the roots, realized children in field order.
+        let mut order: Vec<Ref> = Vec::new();
+        let mut lengths: Vec<Ref> = Vec::new();
+        let mut todo: Vec<Ref> = sf.refs().collect();
+        todo.reverse();
+        while let Some(r) = todo.pop() {
+            if r.is_null() || order.contains(&r) {
+                continue;
+            }
+            order.push(r);
+            if let Some(HeapValue::Array { len, .. }) = self.start.value(r) {
+                lengths.push(*len);
+            }
+            if let Some(v) = self.start.value(r) {
+                let mut kids: Vec<Ref> = v.children().collect();
+                kids.reverse();
+                todo.extend(kids);
+            }
+        }
+        // 1. Integers and the realized objects (fields filled in at the end).
+        let mut holes = Vec::new();
+        for &r in &order {
+            let Some(v) = self.start.value(r) else {
+                return Err(GenError::Unsupported(format!("{r} has no heap value")));
+            };
+            match v {
+                HeapValue::Int(iv) => {
+                    let c = b.start_int(iv, lengths.contains(&r))?;
+                    b.map.insert(r, c);
+                }
+                HeapValue::Long(_) | HeapValue::Float | HeapValue::Double => {
+                    return Err(GenError::Unsupported(format!(
+                        "{r} = {v}: the generator draws no long, float or double inputs"
+                    )))
+                }
+                HeapValue::Object { class, .. } => {
+                    let c = b.out.new_obj(HeapValue::Object {
+                        class: class.clone(),
+                        fields: BTreeMap::new(),
+                    });
+                    b.map.insert(r, c);
+                }
+                HeapValue::Array {
+                    ty, elems: Some(_), ..
+                } => {
+                    let c = b.out.new_obj(HeapValue::Array {
+                        ty: ty.clone(),
+                        len: Ref::Null,
+                        elems: Some(vec![]),
+                    });
+                    b.map.insert(r, c);
+                }
+                _ => holes.push(r),
+            }
+        }
+        // 2. Holes; one whose must-reach target is a hole not built yet waits for it.
+        while !holes.is_empty() {
+            let ready = holes
+                .iter()
+                .position(|h| {
+                    self.start
+                        .preds
+                        .must_reach_from(*h)
+                        .iter()
+                        .all(|m| m.to.is_null() || b.map.contains_key(&m.to) || m.to == *h)
+                })
+                .unwrap_or(0);
+            let h = holes.remove(ready);
+            let v = self.start.value(h).cloned().unwrap_or(HeapValue::Unknown {
+                ty: models::OBJECT.into(),
+            });
+            let c = b.hole(h, &v)?;
+            b.map.insert(h, c);
+        }
+        // 3. Realized objects' fields and arrays' elements.
+        let m = |r: &Ref| b.map.get(r).copied().unwrap_or(Ref::Null);
+        let mut fills = Vec::new();
+        for &r in &order {
+            let c = m(&r);
+            match self.start.value(r) {
+                Some(HeapValue::Object { class, fields }) => fills.push((
+                    c,
+                    HeapValue::Object {
+                        class: class.clone(),
+                        fields: fields.iter().map(|(f, x)| (f.clone(), m(x))).collect(),
+                    },
+                )),
+                Some(HeapValue::Array {
+                    ty,
+                    len,
+                    elems: Some(e),
+                }) => fills.push((
+                    c,
+                    HeapValue::Array {
+                        ty: ty.clone(),
+                        len: m(len),
+                        elems: Some(e.iter().map(m).collect()),
+                    },
+                )),
+                _ => {}
+            }
+        }
+        let mut frame = Frame::new(sf.method.clone(), sf.locals.len());
+        frame.pc = sf.pc;
+        frame.locals = sf.locals.iter().map(|l| l.as_ref().map(m)).collect();
+        frame.stack = sf.stack.iter().map(m).collect();
+        frame.exception = sf.exception.as_ref().map(m);
+        let mut out = b.out;
+        for (c, v) in fills {
+            out.heap.insert(c, v);
+        }
+        out.frames.push(frame);
+        out.gc();
+        Ok(out)
+    }
+
+    /// The classes the analysed program can name ([`Program::named_classes`]).
+    fn named(&self) -> std::cell::Ref<'_, BTreeSet<String>> {
+        if self.named.borrow().is_none() {
+            *self.named.borrow_mut() = Some(self.prog.named_classes(&self.method.class));
+        }
+        std::cell::Ref::map(self.named.borrow(), |n| n.as_ref().expect("just set"))
+    }
+
+    /// The concrete classes a value of declared type `ty` may have: the non-abstract subtypes
+    /// whose fields the harness can run (no long/float/double fields). For `java/lang/Object`
+    /// only `Object` itself and the program's classes (those it names), not every JDK class of
+    /// the built-in table nor unrelated classes that happen to be on the class path.
+    fn classes(&self, ty: &str) -> Result<Vec<String>, GenError> {
+        if let Some(v) = self.classes.borrow().get(ty) {
+            return Ok(v.clone());
+        }
+        let all = self
+            .prog
+            .hierarchy
+            .non_abstract_subtypes(ty)
+            .map_err(|e| GenError::Unsupported(format!("subtypes of {ty}: {e}")))?;
+        let mut v = Vec::new();
+        for c in all {
+            let builtin = models::is_modelled_class(&c);
+            if builtin && c != ty && c != models::OBJECT && c != models::STRING {
+                continue;
+            }
+            if !builtin && c != ty && !self.named().contains(&c) {
+                // a class of the class path the program never names (it cannot depend on it)
+                continue;
+            }
+            let ok = self.fields(&c).is_ok_and(|fs| {
+                fs.iter().all(|(_, t, _)| {
+                    !matches!(t, FieldType::Long | FieldType::Float | FieldType::Double)
+                })
+            });
+            if ok {
+                v.push(c);
+            }
+        }
+        self.classes.borrow_mut().insert(ty.to_string(), v.clone());
+        Ok(v)
+    }
+
+    fn fields(&self, class: &str) -> Result<Vec<FieldSpec>, GenError> {
+        if let Some(v) = self.fields.borrow().get(class) {
+            return Ok(v.clone());
+        }
+        let v = self
+            .prog
+            .instance_fields(class)
+            .map_err(|e| GenError::Unsupported(format!("fields of {class}: {e}")))?;
+        self.fields
+            .borrow_mut()
+            .insert(class.to_string(), v.clone());
+        Ok(v)
+    }
+
+    fn ref_slot_count(&self, class: &str) -> Result<usize, GenError> {
+        Ok(self
+            .fields(class)?
+            .iter()
+            .filter(|(_, t, _)| matches!(t, FieldType::Object(_)))
+            .count())
+    }
+}

@@ -1,0 +1,104 @@
+//! Where a run leaves the model of unbounded integers: its first overflowing instruction.
+
+use crate::run::ConcreteRun;
+use jtg_engine::class::{ArithOp as Op, Insn, Kind};
+use jtg_engine::state::{wrap32, wrap64, MethodId};
+use jtg_engine::Program;
+use jtg_jvm::{CFrame, CValue};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// The first step whose instruction overflows 32 bits (`iadd`, `isub`, `imul`, `idiv`, `ineg`,
+/// `iinc` whose mathematical result differs from the JVM's) or 64 bits (the same `l…`
+/// instructions). Under unbounded integers the run
+/// leaves the model there: the engine's labels and intervals denote mathematical integers.
+pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
+    // A step's instruction, by the run's own method number and the pc, or, for runs without
+    // method numbers, by its method (compared by name: runs share the names of one method,
+    // so mostly by pointer) and the pc. No allocation or hashing of names per step.
+    let mut by_site: FxHashMap<(u32, u32), Option<Insn>> = FxHashMap::default();
+    type ByName = (Arc<str>, Arc<str>, Arc<str>, FxHashMap<u32, Option<Insn>>);
+    let mut by_name: Vec<ByName> = Vec::new();
+    let mut last_method = 0usize;
+    let same = |a: &Arc<str>, b: &Arc<str>| Arc::ptr_eq(a, b) || **a == **b;
+    let mut scratch: Vec<CFrame> = Vec::new();
+    for i in 0..run.len() {
+        let insn = match run.site(i) {
+            Some(site) => by_site
+                .entry(site)
+                .or_insert_with(|| {
+                    let f = run.top_frame_in(i, &mut scratch);
+                    arith_insn(prog, &f.class, &f.method, &f.desc, f.pc)
+                })
+                .clone(),
+            None => {
+                let f = run.top_frame_in(i, &mut scratch);
+                let is = |m: &ByName| {
+                    same(&m.0, &f.class) && same(&m.1, &f.method) && same(&m.2, &f.desc)
+                };
+                if !by_name.get(last_method).is_some_and(is) {
+                    last_method = match by_name.iter().position(is) {
+                        Some(k) => k,
+                        None => {
+                            let (c, m, d) = (f.class.clone(), f.method.clone(), f.desc.clone());
+                            by_name.push((c, m, d, FxHashMap::default()));
+                            by_name.len() - 1
+                        }
+                    };
+                }
+                by_name[last_method]
+                    .3
+                    .entry(f.pc)
+                    .or_insert_with(|| arith_insn(prog, &f.class, &f.method, &f.desc, f.pc))
+                    .clone()
+            }
+        };
+        let Some(insn) = insn else { continue };
+        let f = run.top_frame_in(i, &mut scratch);
+        let int = |k: usize| match f.stack.get(k) {
+            Some(CValue::Int(v)) => Some(i128::from(*v)),
+            Some(CValue::Long(v)) => Some(i128::from(*v)),
+            _ => None,
+        };
+        let wrap = match insn {
+            Insn::Arith(Kind::Long, _) => wrap64,
+            _ => wrap32,
+        };
+        let res = match insn {
+            Insn::IInc { index, delta } => match f.locals.get(usize::from(index)) {
+                Some(CValue::Int(v)) => Some(i128::from(*v) + i128::from(delta)),
+                _ => None,
+            },
+            Insn::Arith(Kind::Int | Kind::Long, Op::Neg) => int(0).map(|a| -a),
+            Insn::Arith(Kind::Int | Kind::Long, op) => match (int(1), int(0)) {
+                (Some(a), Some(b)) => match op {
+                    Op::Add => Some(a + b),
+                    Op::Sub => Some(a - b),
+                    Op::Mul => Some(a * b),
+                    Op::Div if b != 0 => Some(a / b),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        if res.is_some_and(|v| v != wrap(v)) {
+            return Some(i);
+        }
+    }
+    None
+}
+
+fn arith_insn(prog: &Program, class: &str, method: &str, desc: &str, pc: u32) -> Option<Insn> {
+    let m = MethodId::new(class, method, desc);
+    let c = prog.hierarchy.classpath().load(&m.class).ok()?;
+    let meth = c.method(&m.name, Some(&m.desc)).ok()?;
+    let insn = meth.code.as_ref()?.at(pc)?;
+    match insn {
+        Insn::IInc { .. }
+        | Insn::Arith(Kind::Int | Kind::Long, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Neg) => {
+            Some(insn.clone())
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,139 @@
+//! What the commands share about the program: loading a class path and a method, start
+//! states (read and validated), the graph to check, `--ints` names.
+
+use anyhow::{Context, Result};
+use jtg_engine::class::ClassPath;
+use jtg_engine::render::json;
+use jtg_engine::state::text::{parse_state, TextContext};
+use jtg_engine::state::{IntSemantics, MethodId, State};
+use jtg_engine::{build_graph, EngineError, Graph, Options, Program};
+use std::path::Path;
+
+/// Loads the class path and resolves the method.
+pub fn load(classpath: &str, method: &str) -> Result<(Program, MethodId)> {
+    let cp = ClassPath::parse(classpath)
+        .map_err(EngineError::from)
+        .with_context(|| format!("class path `{classpath}`"))?;
+    let prog = Program::new(cp);
+    let m = prog.find_method(method)?;
+    Ok((prog, m))
+}
+
+/// The start state: from `--start FILE` (the state text form, frames without a method belong to
+/// the analysed method), or the default one.
+pub fn start_state(
+    prog: &Program,
+    m: &MethodId,
+    file: Option<&Path>,
+    sem: IntSemantics,
+) -> Result<State> {
+    let Some(path) = file else {
+        return Ok(prog.default_start(m, sem)?);
+    };
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read start state {}", path.display()))?;
+    let ctx = TextContext::for_method(m.clone(), prog);
+    let st = parse_state(&text, &ctx)
+        .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
+    check_start(prog, m, &st).map_err(EngineError::StartState)?;
+    Ok(st)
+}
+
+/// A start state must be a single frame of the method at pc 0 whose parameters have values of
+/// the declared types.
+pub fn check_start(prog: &Program, m: &MethodId, st: &State) -> Result<(), String> {
+    let [frame] = st.frames.as_slice() else {
+        return Err(format!("a start state has exactly one frame, of {m}"));
+    };
+    if &frame.method != m {
+        return Err(format!("the frame is of {}, not of {m}", frame.method));
+    }
+    if frame.pc != 0 || !frame.stack.is_empty() || frame.exception.is_some() {
+        return Err(format!(
+            "a start state is at pc 0 with an empty operand stack and no exception (this one is at pc {})",
+            frame.pc
+        ));
+    }
+    let method = prog.method(m).map_err(|e| e.to_string())?;
+    let mut slot = 0usize;
+    let mut params: Vec<(usize, String)> = vec![];
+    if !method.is_static {
+        params.push((0, m.class.to_string()));
+        slot = 1;
+    }
+    for p in &method.desc.params {
+        params.push((slot, jtg_engine::state::types::type_string(p)));
+        slot += p.slots() as usize;
+    }
+    for (slot, ty) in params {
+        let r = frame
+            .locals
+            .get(slot)
+            .copied()
+            .flatten()
+            .ok_or_else(|| format!("parameter slot {slot} ({ty}) has no value"))?;
+        let is_int_type = matches!(ty.as_str(), "I" | "S" | "B" | "C" | "Z");
+        let ok = match st.value(r) {
+            None => r.is_null() && !is_int_type,
+            Some(v) => match v.type_name() {
+                None => is_int_type,
+                Some(t) => !is_int_type && prog_is_subtype(prog, t, &ty),
+            },
+        };
+        if !ok {
+            return Err(format!(
+                "parameter slot {slot} has {r}, which does not fit the declared type {}",
+                jtg_engine::state::display_type(&ty)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn prog_is_subtype(prog: &Program, sub: &str, sup: &str) -> bool {
+    use jtg_engine::state::Subtyping;
+    prog.is_subtype(sub, sup)
+}
+
+/// The graph to check: read from `--graph`, or built from the start state.
+pub fn graph_for(
+    prog: &jtg_engine::Program,
+    m: &jtg_engine::state::MethodId,
+    graph: Option<&std::path::Path>,
+    start: Option<&std::path::Path>,
+    sem: IntSemantics,
+) -> Result<Graph> {
+    match graph {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read graph {}", path.display()))?;
+            // a graph that cannot be read is bad input (exit code 2)
+            let g = json::read(&text, prog)
+                .map_err(|e| jtg_jvm::JvmError::BadInput(format!("{}: {e}", path.display())))?;
+            if g.method != *m {
+                anyhow::bail!(EngineError::StartState(format!(
+                    "{} is a graph of {}, not of {m}",
+                    path.display(),
+                    g.method
+                )));
+            }
+            Ok(g)
+        }
+        None => {
+            let st = start_state(prog, m, start, sem)?;
+            let opts = Options {
+                ints: sem,
+                ..Default::default()
+            };
+            build_graph(prog, m, st, &opts).map_err(|f| anyhow::Error::new(f.error))
+        }
+    }
+}
+
+/// The `--ints` value of an integer semantics.
+pub fn ints_name(sem: IntSemantics) -> &'static str {
+    match sem {
+        IntSemantics::Unbounded => "unbounded",
+        IntSemantics::Java => "java",
+    }
+}

@@ -1,0 +1,99 @@
+//! The graph analyses behind the equivalence proofs, together: each excludes the edges the
+//! others show dead (module docs of the crate, *Equivalent mutants*).
+
+use crate::distinct::Distinct;
+use crate::invariant::{self, Invariant};
+use crate::nonnull::NonNull;
+use crate::reach;
+use crate::relations::Relations;
+use jtg_engine::graph::NodeId;
+use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref, State};
+use jtg_engine::{Graph, Program};
+
+/// The graph analyses behind the proofs: the interval invariant and the must-distinct
+/// positions, each excluding the edges the other shows dead.
+pub struct Analyses {
+    pub intervals: Invariant,
+    distinct: Distinct,
+    nonnull: NonNull,
+    relations: Relations,
+    facts: Vec<invariant::Facts>,
+}
+
+impl Analyses {
+    pub fn of(g: &Graph, prog: &Program, sem: IntSemantics) -> Analyses {
+        let facts = invariant::facts(g, prog);
+        let first = Invariant::of(g, &facts, sem, None);
+        let acyclic = reach::acyclic(g, prog, &facts, &first.edges);
+        let feasible: Vec<bool> = (0..g.edges.len())
+            .map(|k| first.edges[k] && !acyclic.dead[k])
+            .collect();
+        let nonnull = NonNull::of(g, &facts, &feasible);
+        let feasible: Vec<bool> = (0..g.edges.len())
+            .map(|k| feasible[k] && !nonnull.dead[k])
+            .collect();
+        let distinct = Distinct::of(g, &facts, &feasible, &acyclic.pairs);
+        // `distinct.dead` includes every edge that is not `feasible`
+        let intervals = Invariant::of(g, &facts, sem, Some(&distinct.dead));
+        let dead = |k: usize| !intervals.edges[k] || distinct.dead[k];
+        let relations = Relations::of(g, &facts, &intervals, dead, sem);
+        Analyses {
+            intervals,
+            distinct,
+            nonnull,
+            relations,
+            facts,
+        }
+    }
+
+    /// Whether no matchable path reaches node `n`.
+    pub fn unreachable(&self, n: NodeId) -> bool {
+        self.intervals.nodes[n].is_none()
+            || self.distinct.nodes[n].is_none()
+            || self.nonnull.nodes[n].is_none()
+            || self.relations.unreachable(n)
+    }
+
+    /// Whether no matchable path takes edge `k`.
+    pub fn dead(&self, k: usize) -> bool {
+        !self.intervals.edges[k]
+            || self.distinct.dead[k]
+            || self.nonnull.dead[k]
+            || !self.relations.edges[k]
+    }
+
+    /// Node `n`'s state with every integer interval narrowed to the interval invariant and
+    /// the difference constraints (`None`: unreachable); every concrete state the check can
+    /// meet at `n` is an instance of it.
+    pub fn tightened(&self, g: &Graph, n: NodeId) -> Option<State> {
+        let mut st = self.intervals.tightened(g, n)?;
+        let ints: Vec<(Ref, Interval)> = st
+            .heap
+            .iter()
+            .filter_map(|(r, v)| match v {
+                HeapValue::Int(iv) => Some((*r, *iv)),
+                _ => None,
+            })
+            .collect();
+        for (r, own) in ints {
+            if let Some(v) = self
+                .relations
+                .interval(n, r)
+                .and_then(|i| i.intersect(&own))
+            {
+                st.heap.insert(r, HeapValue::Int(v));
+            }
+        }
+        Some(st)
+    }
+
+    /// The interval the difference constraints give `r` at node `n` (module `relations`).
+    pub fn related_interval(&self, n: NodeId, r: Ref) -> Option<Interval> {
+        self.relations.interval(n, r)
+    }
+
+    /// Whether `a` and `b` are never one object at node `n`.
+    pub fn never_same(&self, n: NodeId, a: Ref, b: Ref) -> bool {
+        self.distinct.never_same(&self.facts[n], n, a, b)
+    }
+}

@@ -1,0 +1,147 @@
+//! jtg-mutate: mutation testing of the check (`jtg mutate`, `make mutants`): small unsound-looking changes to a correct graph, each of
+//! which the check should catch ("kill") with some concrete trace.
+//!
+//! Mutation operators (one change per mutant):
+//!
+//! * `drop-refinement`: remove one successor edge of a refinement or split with several;
+//! * `narrow-interval`: shrink one non-literal interval of one node by its lowest or highest
+//!   value (`Z` becomes `[≥0]` or `[≤0]`, `[a, b]` becomes `[a+1, b]` or `[a, b-1]`);
+//! * `drop-predicate`: remove one `=?`, `%$`, `♦`, `⟲F` or `→!F` of one node;
+//! * `flip-label`: negate a relation label (`<` becomes `≥`) or change an arithmetic label's
+//!   operation (`+` ↔ `-`, `*` ↔ `/`, `%` → `/`, negation → identity by `+ 0`);
+//! * `drop-label`: remove one label;
+//! * `replace-label`: replace an arithmetic or relation label by another well-formed label over
+//!   the edge's references (another operation, a constant, a copy, an added constant, another
+//!   reference; the strict/non-strict and swapped relations: module `labels`);
+//! * `swap-refinement`: exchange the `r = p` / `r ≠ p` labels of an equality refinement's
+//!   cases, or move `r = null` to another case of its refinement (module `labels`);
+//! * `retarget-instance`: point an instance edge at another node of the same program position.
+//!
+//! # Equivalent mutants
+//!
+//! A mutant that no trace kills is either a gap of the check or *equivalent* (its graph is
+//! still sound). A survivor is listed as equivalent only with one of these reasons, each a
+//! proof rather than an observation:
+//!
+//! * **weakening**: `drop-label` and dropping a `→!F` only remove conditions the check
+//!   verifies; every trace that matched the original matches the mutant along the same path.
+//!   So does a `replace-label` of `a < b` by `a ≤ b` (or `>` by `≥`): the new label holds
+//!   wherever the old one does.
+//! * **instance-preserving**: a retargeted instance edge whose source state is an instance of
+//!   the new target by the engine's `⊑` (`instance_of::is_instance`) is a correct instance
+//!   edge, so the mutant graph is as sound as the original. (This trusts the engine's `⊑`,
+//!   which the differential test in `tests/check.rs` keeps honest against the concrete one.)
+//! * **vacuous-shape**: dropping `♦` or a self-join `r %$ r` on a reference all of whose
+//!   reachable classes have at most one reference field. With one successor per object, the
+//!   paths from an object form one chain (possibly ending in a cycle), so two paths never meet
+//!   without one being a prefix of the other: the permission (j) allows nothing a tree-or-cycle
+//!   heap does not already have.
+//!
+//! * **redundant**: dropping one of `r♦` and `r %$ r` while the other stays: the check reads
+//!   both as the one self-sharing permission (j), as the engine's `⊑` does.
+//! * **vacuous-realized**: dropping `♦`, `⟲F` or `%$` on references that are realized objects
+//!   with every field listed: such a reference has no hidden region (all its edges are shown),
+//!   so under the check's reading of the predicates (see `instance`) the permission applies to
+//!   nothing; the structure below is governed by the predicates of its children. (The
+//!   engine's `⊑` is stricter here — condition (m) wants `⟲` on every reference of a cycle —
+//!   which is sound for the engine and does not matter for concrete states.)
+//! * **acyclic join**: dropping `a %$ b` where `b` is a realized object listing every field of
+//!   its class and the state shows a path of realized fields from `b` to `a`, and `a` is
+//!   `C(?)` or `C(…)` without `⟲`. `b` has no hidden region (`H(b) = ∅`), so the check's
+//!   condition (h) can only fail by `b`'s object lying in `H(a)`, everything reachable from
+//!   `a`'s object; with the explicit path back from `b` to `a` (which the check walks) that
+//!   is a cycle through `a`'s object inside its hidden region, which condition (k) rejects at
+//!   the same node. So every state the original node takes, the mutant's takes (e.g. `cur.next
+//!   = prev` in an in-place reversal).
+//! * **interval invariant**: `narrow-interval` of `r` at node `n` to `J` when the forward
+//!   interval invariant of the graph ([`Invariant`], module `invariant`) puts `r`'s witness
+//!   at `n` inside `J` on every path the check can match from the start node. The invariant
+//!   uses only what the check verifies on such a path (node intervals, edge labels whose
+//!   operands it binds) and what the JVM guarantees (a refinement, split or instance edge keeps
+//!   the concrete state; an instruction changes only the locals, stack entries and heap it
+//!   writes). So on a trace the original accepts, every node of its path still takes the
+//!   concrete state — `n` included, with the same witness — and every label is evaluated
+//!   on the same witnesses: the mutant accepts it along the same path.
+//! * **relational invariant**: `narrow-interval` of `r` at node `n` to `J` when the
+//!   difference constraints `x − y ≤ c` between the node's integer references (module
+//!   `relations`) bound `r`'s witness inside `J` on every matchable path — e.g. `x = i − 1`
+//!   taken before the loop test `i ≥ 1`, which the interval invariant's hull at the join
+//!   forgets. The facts and their reading are the interval invariant's (node intervals, the
+//!   invariant itself, labels with surely bound operands, positions carried along edges),
+//!   plus `res = a ± b` as an exact difference when the operands' intervals rule out
+//!   wrapping; so the argument above applies unchanged. The constraints also make nodes
+//!   **unreachable** and edges **dead** (a relation label or target interval that contradicts
+//!   them), and narrow the source state of **instance-preserving under the interval
+//!   invariant** further.
+//! * **distinct positions**: dropping `a =? b` at a node where the must-distinct analysis
+//!   (module `distinct`) shows that every position of `a` and every position of `b` never
+//!   hold one object on a matchable path: the check's condition (f) never needs the
+//!   predicate there. The analysis starts from the nodes' own distinctness (two references
+//!   without `=?` are different objects, which the check verifies at every node of a path)
+//!   and carries it along edges by positions, like the interval invariant. It also starts
+//!   from the pairs that **reach and acyclicity** give (module `reach`): where position `q`'s
+//!   object is reachable from `p`'s in at least one step on every matchable path (a must
+//!   analysis over explicit fields, equal references, heap-preserving edges, transitivity and
+//!   classes with a single reference field), and `p`'s or `q`'s reference is `C(?)`/`C(…)`
+//!   without `⟲`, one object at both would put a cycle in that reference's hidden region,
+//!   which the check's condition (k) rejects at the node itself (e.g. `fast` always ahead of
+//!   `slow` in Floyd's loop over an acyclic list). These pairs also make edges **dead** and
+//!   nodes **unreachable** (an equality refinement `slow = fast`).
+//! * **unreachable**: a node-state mutant of a node that no path the check can match from the
+//!   start node reaches (only dead edges lead to it, see below).
+//! * **dead edge**: `drop-refinement`, `flip-label`, `replace-label` or `retarget-instance` of
+//!   an edge, or `swap-refinement` among edges, that no
+//!   matchable path takes — its source is unreachable, a relation label contradicts the
+//!   source's interval invariant, a value the check surely reads (a stack entry, a live
+//!   local) falls outside the target's interval, the target puts one existing object at two
+//!   surely read positions that the source shows distinct (e.g. `cur = head` after a step
+//!   along an acyclic list), or the target puts `null` at a surely read local or stack entry
+//!   that holds an object on every matchable path (module `nonnull`: e.g. `tail == null`
+//!   tested again after a loop iteration set `tail` to a new object). The original's accepted
+//!   paths avoid the edge, so they are
+//!   paths of the mutant too (for a flipped label: the mutant accepts at least as much).
+//!
+//! The analyses read a local only where the method's bytecode keeps it live (module
+//! `liveness`): the check skips a local the recorder shows untyped, and a live local never is.
+//! * **instance-preserving under the interval invariant**: a retargeted instance edge whose
+//!   source state, with its intervals narrowed to the invariant, is an instance of the new
+//!   target by the engine's `⊑`: every concrete state the check meets at the source is an
+//!   instance of that narrowed state, so the edge is correct for all of them (the same trust
+//!   in the engine's `⊑` as instance-preserving).
+//!
+//! With `jtg mutate --enumerate`, a survivor is re-checked on ten times as many inputs of
+//! another seed and larger structures; one that survives that too is listed as equivalent by
+//! **bounded enumeration** — evidence, not proof (e.g. `x = Z` narrowed to `[≥0]` on a node
+//! only reached after `x > 0` was tested and `x` decremented: the engine's interval is wider
+//! than the values that occur, so the narrower graph is still sound). Reports show that
+//! category separately.
+//!
+//! Every other survivor counts against the mutation score, which is
+//! `killed / (mutants − equivalent)`.
+//!
+//! All mutants are checked on the same runs, drawn from the *original* start state: a mutant is
+//! a wrong graph for the same question (a start node narrowed by a mutant is killed by the
+//! inputs it no longer covers).
+
+#![warn(unreachable_pub)]
+
+mod analyses;
+mod analysis;
+mod derive;
+mod distinct;
+mod invariant;
+mod labels;
+mod liveness;
+mod must;
+mod mutant;
+mod nonnull;
+mod reach;
+mod relations;
+mod run;
+
+pub use analyses::Analyses;
+pub use analysis::{analyse, Analysis, MutateError, Plan};
+pub use derive::mutants;
+pub use invariant::Invariant;
+pub use mutant::{Change, Mutant, Operator};
+pub use run::{run_mutants, sample, Fate, MutationReport};

@@ -1,0 +1,395 @@
+//! Mutation testing's equivalence proofs (`make fixtures`): each proof classifies the mutants
+//! it should, and no mutant it classifies equivalent is killed by a run.
+
+mod common;
+use common::fixtures;
+
+use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::ConcreteRun;
+use jtg_check::Target;
+use jtg_engine::class::ClassPath;
+use jtg_engine::graph::EdgeKind;
+use jtg_engine::state::{IntSemantics, Interval, MethodId, Ref};
+use jtg_engine::{build_graph, Graph, Options, Program};
+use jtg_jvm::Trace;
+use jtg_mutate::{mutants, run_mutants, sample, Analyses, Change, Fate, Mutant};
+
+const SEM: IntSemantics = IntSemantics::Unbounded;
+
+fn program() -> Program {
+    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
+}
+
+fn graph(prog: &Program, spec: &str) -> Graph {
+    let m = prog.find_method(spec).expect("method");
+    let st = prog.default_start(&m, SEM).expect("start");
+    let opts = Options {
+        ints: SEM,
+        ..Default::default()
+    };
+    build_graph(prog, &m, st, &opts).expect("graph")
+}
+
+/// Runs of `n` generated inputs from the graph's start state.
+fn runs(prog: &Program, g: &Graph, n: u64) -> Vec<Trace> {
+    let m: &MethodId = &g.method;
+    let start = g.nodes[g.start].state.clone();
+    let cfg = GenConfig {
+        seed: 3,
+        max_size: 6,
+        ints: SEM,
+    };
+    let gen = Generator::new(prog, m, &start, cfg).expect("generator");
+    let states: Vec<_> = (0..n).map(|k| gen.case(k).expect("case").state).collect();
+    let target = Target::new(prog, m.clone(), vec![fixtures()]).expect("target");
+    target
+        .trace_batch(&states, 2_000)
+        .into_iter()
+        .map(|t| t.expect("trace"))
+        .collect()
+}
+
+fn narrowing<'a>(ms: &'a [Mutant], node: usize, r: Ref, to: &str) -> &'a Mutant {
+    let to = Interval::parse(to).expect("interval");
+    ms.iter()
+        .find(|m| matches!(m.change, Change::SetInt(n, x, iv) if n == node && x == r && iv == to))
+        .unwrap_or_else(|| panic!("no narrowing of {r} at node {node} to {to}"))
+}
+
+/// A hand-broken graph: the eval edge `from → to` without its labels.
+fn drop_labels(g: &mut Graph, from: usize, to: usize) {
+    let k = g
+        .edges
+        .iter()
+        .position(|e| e.from == from && e.to == to && e.kind == EdgeKind::Eval)
+        .unwrap_or_else(|| panic!("edge {from} → {to}"));
+    g.edges[k].labels.clear();
+}
+
+fn claims(m: &Mutant, reason: &str) -> bool {
+    m.equivalent
+        .as_deref()
+        .is_some_and(|w| w.starts_with(reason))
+}
+
+#[test]
+fn interval_invariant_follows_the_first_iteration_and_the_loop() {
+    let prog = program();
+    let g = graph(&prog, "ListOps.length");
+    let inv = Analyses::of(&g, &prog, SEM).intervals;
+    // node 15 is only entered from node 14 (n = 1) by an instance edge; node 28 from node 27
+    // (n = 2) and from the loop's end (n = i9 + 1 with i9 ≥ 2)
+    let at = |n: usize, r: u32| inv.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
+    assert_eq!(at(15, 5), Interval::literal(1));
+    assert_eq!(at(22, 8), Interval::literal(2));
+    assert_eq!(at(28, 9), Interval::at_least(2));
+    assert_eq!(at(35, 12), Interval::at_least(3));
+    let ms = mutants(&g, &prog, SEM);
+    assert!(claims(
+        narrowing(&ms, 15, Ref::Int(5), "1"),
+        "interval invariant"
+    ));
+    assert!(claims(
+        narrowing(&ms, 28, Ref::Int(9), "[≥1]"),
+        "interval invariant"
+    ));
+    // wrong narrowings: the value 1 does occur at node 15, 2 at node 28
+    assert!(narrowing(&ms, 15, Ref::Int(5), "0").equivalent.is_none());
+    assert!(narrowing(&ms, 28, Ref::Int(9), "0").equivalent.is_none());
+    // the start node takes every input: nothing narrowed there is equivalent
+    assert!(ms
+        .iter()
+        .filter(|m| matches!(m.change, Change::SetInt(n, ..) if n == g.start))
+        .all(|m| m.equivalent.is_none()));
+}
+
+#[test]
+fn interval_invariant_does_not_cross_an_unlabelled_arithmetic_step() {
+    // a hand-broken graph: without the label `i8 = i5 + 1`, nothing ties n after the
+    // increment to n before it, so the increment's result keeps its own interval
+    let prog = program();
+    let mut g = graph(&prog, "ListOps.length");
+    drop_labels(&mut g, 20, 22);
+    let inv = Analyses::of(&g, &prog, SEM).intervals;
+    let at = |n: usize, r: u32| inv.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
+    assert_eq!(at(20, 5), Interval::literal(1));
+    assert_eq!(at(22, 8), Interval::new(Some(1), Some(2)).unwrap());
+}
+
+#[test]
+fn distinct_positions_rule_out_returning_to_the_head() {
+    // Statics.clearLastPositive walks `cur` from `head.next` on an acyclic list: the
+    // refinement `cur = head` at the loop (node 28 → 29) is never taken, so nothing below
+    // node 29 is reached, while the other case (node 30) is
+    let prog = program();
+    let g = graph(&prog, "Statics.clearLastPositive");
+    let an = Analyses::of(&g, &prog, SEM);
+    let edge = |from: usize, to: usize| {
+        g.edges
+            .iter()
+            .position(|e| e.from == from && e.to == to)
+            .expect("edge")
+    };
+    assert!(an.dead(edge(28, 29)));
+    assert!(!an.dead(edge(28, 30)));
+    assert!(an.unreachable(31) && !an.unreachable(30));
+    let ms = mutants(&g, &prog, SEM);
+    let drop = |n: usize, d: &str| {
+        ms.iter()
+            .find(|m| m.description == format!("node {n}: drop {d}"))
+            .unwrap_or_else(|| panic!("no mutant drop {d} at node {n}"))
+    };
+    assert!(claims(drop(31, "o2 =? o3"), "unreachable"));
+    // the same fact at node 28 itself: head and cur are never one object there
+    assert!(claims(drop(28, "o2 =? o6"), "distinct positions"));
+    // `last` is a static field, which the analyses do not track: no claim about it (the
+    // check compares it, tests/check.rs `static_fields_are_checked`)
+    assert!(drop(28, "o2 =? o5").equivalent.is_none());
+}
+
+/// `putstatic Statics.last` in `Statics.clearLastPositive` runs no class initializer (the
+/// method's own class is initialised), so it leaves the heap as it was and the reach facts
+/// carry across it: `cur` stays strictly below `head` around the loop, and `cur = head` is
+/// never taken at the loop head entered from later iterations either (nodes 84 and 157, after
+/// the loop body wrote `last`); what lies below is unreachable.
+#[test]
+fn static_accesses_of_an_initialised_class_keep_the_heap() {
+    let prog = program();
+    let g = graph(&prog, "Statics.clearLastPositive");
+    let an = Analyses::of(&g, &prog, SEM);
+    let cur_is_head: Vec<usize> = g
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            e.kind == EdgeKind::Refine && e.labels.iter().any(|l| l.to_string() == "o6 = o2")
+        })
+        .map(|(k, _)| k)
+        .collect();
+    let from: Vec<usize> = cur_is_head.iter().map(|&k| g.edges[k].from).collect();
+    assert!(from.contains(&84) && from.contains(&157), "{from:?}");
+    for k in cur_is_head {
+        assert!(an.dead(k), "edge {} → {}", g.edges[k].from, g.edges[k].to);
+    }
+    let ms = mutants(&g, &prog, SEM);
+    let m = ms
+        .iter()
+        .find(|m| m.description == "node 199: drop o2 =? o5")
+        .expect("mutant");
+    assert!(claims(m, "unreachable"), "{:?}", m.equivalent);
+}
+
+#[test]
+fn relational_invariant_keeps_the_decrement_tied_to_the_loop_test() {
+    // List.get: `x-- > 0` stores i3 = i1 − 1 before the test of i1 (node 4 refines to node 5,
+    // i1 ≤ 0, and node 6, i1 ≥ 1); the interval invariant has i3 ∈ Z there, the relation
+    // i3 = i1 − 1 gives i3 ≥ 0 on the way into the loop and i3 ≤ −1 on the way out
+    let prog = program();
+    let g = graph(&prog, "List.get");
+    let an = Analyses::of(&g, &prog, SEM);
+    let iv = |n: usize| {
+        an.intervals.nodes[n]
+            .as_ref()
+            .expect("reached")
+            .get(&Ref::Int(3))
+            .copied()
+    };
+    assert!(!iv(6).is_some_and(|i| i.is_subset_of(&Interval::at_least(0))));
+    assert_eq!(
+        an.related_interval(6, Ref::Int(3)),
+        Some(Interval::at_least(0))
+    );
+    assert_eq!(
+        an.related_interval(5, Ref::Int(3)),
+        Interval::new(None, Some(-1))
+    );
+    let ms = mutants(&g, &prog, SEM);
+    assert!(claims(
+        narrowing(&ms, 6, Ref::Int(3), "[≥0]"),
+        "relational invariant"
+    ));
+    assert!(claims(
+        narrowing(&ms, 5, Ref::Int(3), "[≤0]"),
+        "relational invariant"
+    ));
+    // in the loop, x was positive before its decrement: the test finds x = 0 when it fails
+    assert!(claims(
+        narrowing(&ms, 21, Ref::Int(10), "0"),
+        "relational invariant"
+    ));
+    // wrong narrowings: x − 1 is positive on entering the loop with x ≥ 2; x ≤ −1 fails
+    // the first test, so node 5's x keeps 0 and below; node 21's x is 0, not below
+    assert!(narrowing(&ms, 6, Ref::Int(3), "[≤0]").equivalent.is_none());
+    assert!(narrowing(&ms, 21, Ref::Int(10), "[≤-1]")
+        .equivalent
+        .is_none());
+    assert!(narrowing(&ms, 5, Ref::Int(4), "[≤-1]").equivalent.is_none());
+}
+
+#[test]
+fn relational_invariant_needs_the_arithmetic_label() {
+    // without the label `i3 = i1 − 1`, nothing ties the decremented value to the tested one
+    let prog = program();
+    let mut g = graph(&prog, "List.get");
+    drop_labels(&mut g, 3, 4);
+    let an = Analyses::of(&g, &prog, SEM);
+    assert!(!an
+        .related_interval(6, Ref::Int(3))
+        .is_some_and(|i| i.is_subset_of(&Interval::at_least(0))));
+    let ms = mutants(&g, &prog, SEM);
+    assert!(narrowing(&ms, 6, Ref::Int(3), "[≥0]").equivalent.is_none());
+}
+
+/// The reasons the graph analyses give.
+const ANALYSES: [&str; 6] = [
+    "acyclic join",
+    "interval invariant",
+    "relational invariant",
+    "unreachable",
+    "distinct positions",
+    "dead edge",
+];
+
+/// Every mutant the graph analyses call equivalent survives real runs, and the runs do kill
+/// others (so the comparison can fail). At most 40 claims and 20 other mutants per graph, to
+/// keep the test short.
+#[test]
+fn no_proven_equivalent_is_killed() {
+    let prog = program();
+    for spec in [
+        "ListOps.length",
+        "List.get",
+        "ListOps.countPositive",
+        "ListOps.hasCycle",
+        "ListOps.removeFirst",
+        "ListOps.reverse",
+        "Types.depth",
+        "Statics.clearLastPositive",
+        "ListOps.copy",
+    ] {
+        let g = graph(&prog, spec);
+        let all = mutants(&g, &prog, SEM);
+        let (claimed, others): (Vec<Mutant>, Vec<Mutant>) = all
+            .into_iter()
+            .partition(|m| ANALYSES.iter().any(|r| claims(m, r)));
+        assert!(!claimed.is_empty(), "{spec}: no claim of the analyses");
+        let mut ms = sample(claimed, 40);
+        ms.extend(sample(others, 20));
+        let traces = runs(&prog, &g, 25);
+        let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
+        let fates = run_mutants(&g, &prog, SEM, &ms, &rs);
+        let mut killed = 0;
+        for (m, f) in ms.iter().zip(&fates) {
+            if let Fate::Killed { input, step } = f {
+                killed += 1;
+                assert!(
+                    m.equivalent.is_none(),
+                    "{spec}: {} is killed (input {input}, step {step}) but claimed equivalent: {:?}",
+                    m.description,
+                    m.equivalent
+                );
+            }
+        }
+        assert!(killed > 0, "{spec}: no mutant killed");
+    }
+}
+
+/// The graph of `spec` from a start state of `java-fixtures/start/`.
+fn graph_from(prog: &Program, spec: &str, start: &str) -> Graph {
+    use jtg_engine::state::text::{parse_state, TextContext};
+    let m = prog.find_method(spec).expect("method");
+    let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../java-fixtures/start")
+        .join(start);
+    let text = std::fs::read_to_string(&p).expect("start file");
+    let st = parse_state(&text, &TextContext::for_method(m.clone(), prog)).expect("state");
+    let opts = Options {
+        ints: SEM,
+        ..Default::default()
+    };
+    build_graph(prog, &m, st, &opts).expect("graph")
+}
+
+#[test]
+fn acyclic_reach_keeps_fast_ahead_of_slow() {
+    // Floyd's loop on an acyclic list: at the loop head (node 32) `fast` is reachable from
+    // `slow` in at least one step, and `fast` has no ⟲, so they are never one object
+    let prog = program();
+    let g = graph(&prog, "ListOps.hasCycle");
+    let ms = mutants(&g, &prog, SEM);
+    let drop = |ms: &[Mutant], n: usize, d: &str| {
+        ms.iter()
+            .find(|m| m.description == format!("node {n}: drop {d}"))
+            .unwrap_or_else(|| panic!("no mutant drop {d} at node {n}"))
+            .clone()
+    };
+    assert!(claims(&drop(&ms, 32, "o8 =? o9"), "distinct positions"));
+    // the lasso start allows cycles (o5⟲): `fast = slow.next` may be `slow` (node 35), and
+    // the refinement `o5 = o4` (node 39 → 41) is taken
+    let g = graph_from(&prog, "ListOps.hasCycle", "ListOps.hasCycle.lasso.state");
+    let ms = mutants(&g, &prog, SEM);
+    assert!(drop(&ms, 35, "o4 =? o5").equivalent.is_none());
+    let an = Analyses::of(&g, &prog, SEM);
+    let k = g
+        .edges
+        .iter()
+        .position(|e| e.from == 39 && e.to == 41)
+        .expect("edge");
+    assert!(!an.dead(k));
+}
+
+#[test]
+fn acyclic_join_needs_the_path_back_and_no_cycle() {
+    // ListOps.reverse, node 37: `o6: List(next=o5)` after `cur.next = prev`, `o5: List(?)`
+    // without ⟲: o6's object below o5 would close a cycle there, so `o5 %$ o6` is implied
+    let prog = program();
+    let g = graph(&prog, "ListOps.reverse");
+    let find = |ms: &[Mutant], d: &str| {
+        ms.iter()
+            .find(|m| m.description == d)
+            .unwrap_or_else(|| panic!("no mutant {d}"))
+            .clone()
+    };
+    let ms = mutants(&g, &prog, SEM);
+    assert!(claims(&find(&ms, "node 37: drop o5 %$ o6"), "acyclic join"));
+    // with o5⟲ the cycle is allowed, and the join is needed
+    let mut h = g.clone();
+    h.nodes[37]
+        .state
+        .preds
+        .cyclic
+        .insert(Ref::Obj(5), Default::default());
+    let ms = mutants(&h, &prog, SEM);
+    assert!(!claims(
+        &find(&ms, "node 37: drop o5 %$ o6"),
+        "acyclic join"
+    ));
+}
+
+/// `ListOps.copy`: after the first iteration `tail` is the list node the loop created, so the
+/// test `tail == null` of a later iteration (the refinements `o6 = null` at node 53 and
+/// `o14 = null` at node 86, below merged loop heads that forgot it) is never taken. The fact
+/// is carried across the inlined constructor call (`call` and `return` edges keep the
+/// caller's locals); the first iteration, where `tail` is `null` (node 23), stays reachable.
+#[test]
+fn non_null_positions_survive_inlined_calls() {
+    let prog = program();
+    let g = graph(&prog, "ListOps.copy");
+    let an = Analyses::of(&g, &prog, SEM);
+    let null_refinement = |from: usize| {
+        g.edges
+            .iter()
+            .position(|e| {
+                e.from == from
+                    && e.kind == EdgeKind::Refine
+                    && e.labels.iter().any(
+                        |l| matches!(l, jtg_engine::graph::Label::RefEq { p, equal: true, .. } if p.is_null()),
+                    )
+            })
+            .unwrap_or_else(|| panic!("no null refinement from node {from}"))
+    };
+    assert!(an.dead(null_refinement(53)));
+    assert!(an.dead(null_refinement(86)));
+    assert!(an.unreachable(56));
+    assert!(!an.unreachable(23) && !an.unreachable(24));
+}
