@@ -226,7 +226,7 @@ fn jdk_class_names_live_in_the_models() {
 }
 
 /// ARCHITECTURE.md is the map: it names every crate of the layers above (and so every
-/// workspace package) with its folder.
+/// workspace package) with its folder, and every top-level folder.
 #[test]
 fn the_architecture_page_names_every_crate() {
     let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
@@ -251,6 +251,97 @@ fn the_architecture_page_names_every_crate() {
         missing.is_empty(),
         "ARCHITECTURE.md's crate table lacks these rows (crate, folder):\n{}",
         missing.join("\n")
+    );
+    // every top-level folder of the repository (not the git-ignored build outputs)
+    let mut unnamed = Vec::new();
+    for e in std::fs::read_dir(root())
+        .expect("read the workspace root")
+        .flatten()
+    {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let ignored = name.starts_with('.') || name == "target" || name == "build";
+        if e.path().is_dir() && !ignored && !text.contains(&format!("`{name}/`")) {
+            unnamed.push(name);
+        }
+    }
+    unnamed.sort();
+    assert!(
+        unnamed.is_empty(),
+        "ARCHITECTURE.md does not name these top-level folders: {unnamed:?}"
+    );
+}
+
+/// The engine's folders, lowest layer first (ARCHITECTURE.md, docs/engine.md). A module may
+/// import only from lower layers; folders on one layer do not import each other. So the
+/// evaluation never builds graph nodes, and the edge vocabulary sits below all its writers.
+const ENGINE_LAYERS: &[&[&str]] = &[
+    &["class"],
+    &["state"],
+    &["edge"],
+    &["error"],
+    &["models"],
+    &["program"],
+    &["refine"],
+    &["eval"],
+    &["instance_of", "merge"],
+    &["graph"],
+    &["render"],
+];
+
+#[test]
+fn engine_layers_import_only_downwards() {
+    let ws = Workspace::load(&root()).expect("scan the workspace");
+    let engine = ws.krate("jtg-engine").expect("the engine crate");
+    let mods = &engine.modules;
+    // the top-level folder of a module (None: the crate root), and whether it is test code
+    let top = |mut id: usize| -> (Option<String>, bool) {
+        let mut test = false;
+        loop {
+            let m = mods.get(id);
+            test |= m.name == "tests";
+            match m.parent {
+                None => return (None, test),
+                Some(p) if mods.get(p).parent.is_none() => return (Some(m.name.clone()), test),
+                Some(p) => id = p,
+            }
+        }
+    };
+    let rank = |name: &str| ENGINE_LAYERS.iter().position(|l| l.contains(&name));
+    let mut bad = Vec::new();
+    let mut unranked = std::collections::BTreeSet::new();
+    for imp in &engine.imports {
+        let ((Some(from), from_test), (Some(to), _)) = (top(imp.from), top(imp.to)) else {
+            continue;
+        };
+        if from_test || from == to {
+            continue;
+        }
+        match (rank(&from), rank(&to)) {
+            (Some(a), Some(b)) if b < a => {}
+            (Some(_), Some(_)) => bad.push(format!(
+                "{} imports `{}` from {} (layer of {from} <= layer of {to})",
+                mods.get(imp.from).file.display(),
+                imp.name,
+                mods.get(imp.to).file.display()
+            )),
+            (a, b) => {
+                if a.is_none() {
+                    unranked.insert(from);
+                }
+                if b.is_none() {
+                    unranked.insert(to);
+                }
+            }
+        }
+    }
+    assert!(
+        unranked.is_empty(),
+        "engine folders missing from ENGINE_LAYERS: {unranked:?}"
+    );
+    assert!(
+        bad.is_empty(),
+        "imports against the layers:\n{}",
+        bad.join("\n")
     );
 }
 
