@@ -345,6 +345,57 @@ fn engine_layers_import_only_downwards() {
     );
 }
 
+/// No source file (Rust or Java) over 800 lines: a file that long holds several concerns.
+#[test]
+fn no_source_file_over_800_lines() {
+    const LIMIT: usize = 800;
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir)
+            .expect("read a source folder")
+            .flatten()
+        {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if p.is_dir() {
+                if !(name.starts_with('.')
+                    || name == "target"
+                    || name == "build"
+                    || name == "corpus")
+                {
+                    walk(&p, out);
+                }
+            } else if p.extension().is_some_and(|x| x == "rs" || x == "java") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root(), &mut files);
+    files.sort();
+    assert!(
+        files.len() > 100,
+        "sources not found: {} files",
+        files.len()
+    );
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(f).ok()?.lines().count();
+            (n > LIMIT).then(|| {
+                format!(
+                    "{} ({n} lines)",
+                    f.strip_prefix(root()).unwrap_or(f).display()
+                )
+            })
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "files over {LIMIT} lines (split them by concern):\n{}",
+        long.join("\n")
+    );
+}
+
 /// The scanner itself: a circle written on purpose is found, with its ties.
 #[test]
 fn a_planted_circle_is_found() {
