@@ -41,14 +41,19 @@ fn no_new_module_circles() {
 /// layers of ARCHITECTURE.md. A crate not listed here fails the test until it is placed.
 const LAYERS: &[(&str, &[&str])] = &[
     ("jtg-arch", &[]),
-    ("jtg-engine", &[]),
+    // the fixture locations and the suite, for every crate's integration tests (dev only)
+    ("jtg-testkit", &[]),
+    ("jtg-engine", &["jtg-testkit"]),
     // the JVM side records what the JVM does and knows nothing of the abstraction it checks
-    ("jtg-jvm", &[]),
+    ("jtg-jvm", &["jtg-testkit"]),
     // the checker leans on the engine's vocabulary (states, graphs) and the JVM side; never on
     // the mutation analysis or the CLI
-    ("jtg-check", &["jtg-engine", "jtg-jvm"]),
+    ("jtg-check", &["jtg-engine", "jtg-jvm", "jtg-testkit"]),
     // the mutation analysis runs mutants through the checker's session
-    ("jtg-mutate", &["jtg-engine", "jtg-jvm", "jtg-check"]),
+    (
+        "jtg-mutate",
+        &["jtg-engine", "jtg-jvm", "jtg-check", "jtg-testkit"],
+    ),
     // the CLI: nothing depends on it
     (
         "jtg-harness",
@@ -58,6 +63,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "jtg-check",
             "jtg-mutate",
             "jtg-prove",
+            "jtg-testkit",
         ],
     ),
     // proofs over integer transition systems; `from_graph` reads the engine's graphs

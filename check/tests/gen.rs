@@ -1,7 +1,7 @@
 //! `jtg_check::gen`: random concrete instances of start states (`make fixtures` first).
 
 mod common;
-use common::{fixtures, suite};
+use common::{fixtures, suite, SuiteEntry};
 
 use jtg_check::concrete::state_to_input;
 use jtg_check::gen::qc::{with_space, Input, Space};
@@ -79,7 +79,11 @@ fn gen_every_sample_is_an_instance_over_the_suite() {
     let prog = program();
     let mut total = 0;
     for sem in [IntSemantics::Unbounded, IntSemantics::Java] {
-        for (method, file) in suite() {
+        for SuiteEntry {
+            method,
+            start: file,
+        } in suite()
+        {
             let m = prog.find_method(&method).expect("suite method");
             let s = start(&prog, &m, file.as_deref(), sem);
             let gen = Generator::new(

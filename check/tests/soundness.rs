@@ -3,7 +3,7 @@
 //! engine's graph. One test binary, so one JVM for all runs.
 
 mod common;
-use common::{fixture_sources, fixtures, suite};
+use common::{fixture_sources, fixtures, suite, SuiteEntry};
 
 use jtg_check::gen::{GenConfig, Generator};
 use jtg_check::Matcher;
@@ -20,7 +20,7 @@ fn check_suite(sem: IntSemantics) {
     let prog = Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"));
     let mut failures = Vec::new();
     let mut totals = Vec::new();
-    for (method, start) in suite() {
+    for SuiteEntry { method, start } in suite() {
         let m = prog.find_method(&method).expect("method");
         let ctx = TextContext::for_method(m.clone(), &prog);
         let st = match &start {

@@ -2,6 +2,7 @@
 //! state, in both integer semantics, whose labels are valid and read back from its JSON form.
 
 mod common;
+use common::StartState;
 
 use jtg_engine::graph::validate_labels;
 use jtg_engine::render::json;

@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::SuiteEntry;
+use common::{StartState, SuiteEntry};
 use jtg_engine::class::ClassPath;
 use jtg_engine::render;
 use jtg_engine::state::IntSemantics;

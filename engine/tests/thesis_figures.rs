@@ -1,6 +1,7 @@
 //! The thesis figures as acceptance tests, asserted on the JSON form of the graphs.
 
 mod common;
+use common::StartState;
 
 use jtg_engine::render::json;
 use jtg_engine::{build_graph, Options};

@@ -5,7 +5,7 @@
 //! result with and without the memo, on the recorded trace and on its materialised steps.
 
 mod common;
-use common::{fixture_sources, fixtures, suite};
+use common::{fixture_sources, fixtures, suite, SuiteEntry};
 
 use jtg_check::gen::{GenConfig, Generator};
 use jtg_check::Target;
@@ -48,7 +48,7 @@ fn compare(prog: &Program, g: &Graph, runs: &[(&dyn ConcreteRun, Extent)], what:
 fn shape_memo_gives_the_plain_walks_results() {
     let prog = Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"));
     let (mut caught, mut tried) = (0, 0);
-    for (method, start) in suite() {
+    for SuiteEntry { method, start } in suite() {
         let m = prog.find_method(&method).expect("method");
         let ctx = TextContext::for_method(m.clone(), &prog);
         let st = match &start {

@@ -4,20 +4,8 @@ use jtg_jvm::{
     trace_method, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, Trace, TraceOptions,
 };
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-/// The compiled fixtures (`make fixtures` → `build/fixtures`, or `$JTG_FIXTURES`).
-pub fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("JTG_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"));
-    assert!(
-        dir.join("List.class").is_file(),
-        "fixtures missing in {}: run `make fixtures`",
-        dir.display()
-    );
-    dir
-}
+pub use jtg_testkit::fixtures;
 
 /// Traces `class.method` on the fixtures.
 #[allow(dead_code)]
