@@ -93,6 +93,39 @@ pub fn simple_cycles(its: &Its, set: &[RuleInstance], rl: &RecurLimits) -> Vec<V
     }
     out.sort_by_key(Vec::len);
     out.truncate(rl.max_cycles);
+    let laps = with_self_loops(its, &usable, &out);
+    out.extend(laps);
+    out.truncate(2 * rl.max_cycles);
+    out
+}
+
+/// Cycles that take a self-loop once on the way: for a simple cycle through a location `ℓ`
+/// (not its only one) with a self-loop `s` at `ℓ`, the cycle rotated to start after `ℓ`, with
+/// `s` taken at `ℓ`. Catches loops whose body alternates between branches, such as
+/// `while (i != 0) { if (i < 0) i = -(i - 1); else i = -(i + 1); }`, where a lap takes one
+/// branch then the other. The head is never `ℓ`, so it is visited once per lap.
+fn with_self_loops(
+    its: &Its,
+    usable: &[&RuleInstance],
+    cycles: &[Vec<RuleInstance>],
+) -> Vec<Vec<RuleInstance>> {
+    let mut out = Vec::new();
+    for c in cycles.iter().filter(|c| c.len() >= 2) {
+        for i in 0..c.len() {
+            let at = its.rule(c[i].rule).from;
+            for s in usable.iter().filter(|s| {
+                let r = its.rule(s.rule);
+                r.from == at && r.to == at
+            }) {
+                // rotation starting after position i: c[i+1], …, c[i-1], s, c[i]
+                let mut v: Vec<RuleInstance> =
+                    (1..c.len()).map(|k| c[(i + k) % c.len()].clone()).collect();
+                v.push((*s).clone());
+                v.push(c[i].clone());
+                out.push(v);
+            }
+        }
+    }
     out
 }
 

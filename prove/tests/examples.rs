@@ -106,6 +106,27 @@ fn drift_needs_the_monotonicity_candidate() {
 }
 
 #[test]
+fn alternating_sign_loop_is_no_through_a_self_loop() {
+    // while (i != 0) { if (i < 0) i = -(i - 1); else i = -(i + 1); } as the TPDB's
+    // Velroyen08-alternDiv compiles: a lap is g → h, h → h (the negative branch), h → g; no
+    // simple cycle is closed, the cycle taking the self-loop once is (G = {i ≥ 1}).
+    let its = koat(
+        "start(i) -> g(i) :|: i >= 1
+         g(i) -> h(-i - 1) :|: i >= 1
+         h(j) -> h(-j + 1) :|: j <= -1
+         h(j) -> g(j) :|: j >= 1",
+        "i j",
+    );
+    let p = prove(&its, &Options::default());
+    assert_eq!(p.verdict, Verdict::No, "{:?}", p.notes);
+    let Certificate::NonTermination(rs) = &p.certificate else {
+        panic!()
+    };
+    assert_eq!(rs.cycle.len(), 3);
+    assert!(rs.contains(&rs.witness));
+}
+
+#[test]
 fn havoc_in_loop_is_maybe_not_no() {
     // while (x > 0) x = t (t arbitrary): terminates for some choices, not for others; a NO
     // would depend on the choice of t, which we never claim.

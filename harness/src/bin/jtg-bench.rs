@@ -5,13 +5,13 @@
 //! input, run, pulling and decoding the buffers; classes are instrumented once per process).
 //!
 //! Then the graph-construction benchmark of the fixture suite (`bench/graph.rs`), the corpus
-//! graphs (`bench/corpus.rs`), the checker's throughput (on materialised steps, and on the
-//! recorded trace with decoding, as `jtg check` reads it), and the `jtg check` commands of the
-//! thesis examples end to end.
+//! graphs (`bench/corpus.rs`), prove times on the reduced verdict list (`bench/prove.rs`), the
+//! checker's throughput (on materialised steps, and on the recorded trace with decoding, as
+//! `jtg check` reads it), and the `jtg check` commands of the thesis examples end to end.
 //!
 //! Usage: `cargo run --release -p jtg-harness --bin jtg-bench -- [iterations] [repeats]`
 //! (defaults 100000 and 7; fixtures from `JTG_FIXTURES` or `build/fixtures`).
-//! `JTG_BENCH=trace,graph,corpus,check,e2e` (any subset) runs only those sections.
+//! `JTG_BENCH=trace,graph,corpus,prove,check,e2e` (any subset) runs only those sections.
 
 /// The engine clones and drops many small heap maps per node; jemalloc makes that markedly
 /// cheaper than the system allocator (see `make bench`, corpus graphs). Its symbols are
@@ -23,6 +23,8 @@ static ALLOC: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 mod corpus;
 #[path = "bench/graph.rs"]
 mod graph;
+#[path = "bench/prove.rs"]
+mod prove;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -81,6 +83,12 @@ fn main() -> ExitCode {
     if section("corpus") {
         if let Err(e) = corpus::run(&repo) {
             eprintln!("jtg-bench: corpus: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if section("prove") {
+        if let Err(e) = prove::run(&repo) {
+            eprintln!("jtg-bench: prove: {e}");
             return ExitCode::FAILURE;
         }
     }

@@ -133,14 +133,28 @@ fn canonical(step: &Step) -> Option<String> {
     Some(out)
 }
 
+/// Deepest call stack whose states are compared: a deeper state is not looked at (its text
+/// grows with the stack; a run recursing without bound never repeats a state anyway).
+const MAX_REPEAT_DEPTH: usize = 64;
+
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
 /// Steps `(i, j, k)` with `j − i = k − j` whose states are equal, and no lap from `i` to `k`
-/// calls a library method outside [`allowed_call`].
+/// calls a library method outside [`allowed_call`]. States are kept as hashes of their
+/// [`canonical`] text (memory stays linear in the run's length); a hash match is confirmed by
+/// comparing the texts themselves.
 fn find_repetition(prog: &Program, trace: &Trace) -> Option<(usize, usize, usize)> {
-    let mut seen: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
     let mut calls_ok: Vec<bool> = Vec::new();
     let mut insns: HashMap<(String, String, String, u32), Option<Insn>> = HashMap::new();
-    for (k, step) in trace.steps().enumerate() {
-        let top = step.frames.first()?;
+    let mut prev: Option<(usize, Step)> = None;
+    for k in 0..trace.len() {
+        let top = trace.top_frame(k);
         let key = (
             top.class.to_string(),
             top.method.to_string(),
@@ -162,44 +176,70 @@ fn find_repetition(prog: &Program, trace: &Trace) -> Option<(usize, usize, usize
             Some(_) => true,
         };
         calls_ok.push(ok);
-        let Some(c) = canonical(&step) else {
+        if trace.depth(k) > MAX_REPEAT_DEPTH {
+            continue;
+        }
+        let step = match &prev {
+            Some((p, s)) if *p + 1 == k => trace.step_after(k, usize::MAX, (*p, s)),
+            _ => trace.step(k),
+        };
+        let text = canonical(&step);
+        prev = Some((k, step));
+        let Some(c) = text else {
             continue;
         };
-        let prev = seen.entry(c).or_default();
-        for &j in prev.iter().rev().take(8) {
+        let same = |a: usize| canonical(&trace.step(a)).as_deref() == Some(c.as_str());
+        let prev_k = seen.entry(text_hash(&c)).or_default();
+        for &j in prev_k.iter().rev().take(8) {
             if 2 * j < k {
                 continue;
             }
             let i = 2 * j - k;
-            if prev.binary_search(&i).is_ok() && calls_ok[i..=k].iter().all(|b| *b) {
+            if prev_k.binary_search(&i).is_ok()
+                && calls_ok[i..=k].iter().all(|b| *b)
+                && same(j)
+                && same(i)
+            {
                 return Some((i, j, k));
             }
         }
-        prev.push(k);
+        prev_k.push(k);
     }
     None
 }
 
+/// Deepest call stack of the steps a recurrent set's run is matched on (module docs).
+const MAX_MATCH_DEPTH: usize = 256;
+
+/// Longest array a witness input extends an array to.
+const MAX_WITNESS_ARRAY: usize = 4096;
+
 /// Keeps the concrete arrays whose length reference is `len` as long as its new value `n`:
-/// cut, or extended by repeating their elements (an extension the start state does not allow
-/// fails the instance check that follows).
+/// cut, or extended — arrays of references with `null` (sharing no object, so no aliasing the
+/// start state may forbid), arrays of integers by repeating their elements. An extension the
+/// start state does not allow fails the instance check that follows.
 fn resize_arrays(st: &mut State, len: jtg_engine::state::Ref, n: i128) {
     let Ok(n) = usize::try_from(n) else { return };
+    let n = n.min(MAX_WITNESS_ARRAY);
     for v in st.heap.values_mut() {
         if let HeapValue::Array {
+            ty,
             len: l,
             elems: Some(elems),
-            ..
         } = v
         {
             if *l != len || elems.len() == n {
                 continue;
             }
+            let elem = ty.strip_prefix('[').unwrap_or(ty);
+            let of_refs = elem.starts_with('L') || elem.starts_with('[');
             if elems.len() > n {
                 elems.truncate(n);
+            } else if of_refs {
+                elems.resize(n, jtg_engine::state::Ref::Null);
             } else if !elems.is_empty() {
                 let k = elems.len();
-                for i in k..n.min(k + 64) {
+                for i in k..n {
                     let e = elems[i % k];
                     elems.push(e);
                 }
@@ -350,6 +390,20 @@ pub fn confirm_recurrent(
             last = format!("the run of case {k} ended within {} steps", cfg.max_steps);
             continue;
         }
+        // matching materialises every step's frames: a run recursing without bound is matched
+        // on its prefix up to the depth bound (the whole run was cut above, never ended)
+        let steps = tr.len();
+        let deep = (0..steps).find(|&i| tr.depth(i) > MAX_MATCH_DEPTH);
+        let tr = match deep {
+            Some(n) => match target.trace(&input, n as u64) {
+                Ok(t) => t,
+                Err(e) => {
+                    last = e.to_string();
+                    continue;
+                }
+            },
+            None => tr,
+        };
         let run = Recorded::of(&tr);
         let mut skipped = 0;
         let ts = match run_transitions(enc, graph, prog, &matcher, &run, cfg.ints, &mut skipped) {
@@ -364,9 +418,19 @@ pub fn confirm_recurrent(
             .filter(|t| enc.its.rule(t.rule).to == head)
             .map(|t| &t.target)
             .collect();
+        // the run may reach the head outside `G` first (a prefix value the certificate's
+        // start values would have avoided) but must stay in `G` from its first visit inside
+        let Some(first) = visits.iter().position(|v| in_set(&rs.sets[0], v)) else {
+            last = format!(
+                "the run of case {k} visits the loop head {} times, never inside the recurrent set",
+                visits.len()
+            );
+            continue;
+        };
+        let visits = &visits[first..];
         if visits.len() < 2 {
             last = format!(
-                "the run of case {k} visits the loop head {} times",
+                "the run of case {k} visits the loop head inside the recurrent set {} times",
                 visits.len()
             );
             continue;
@@ -398,7 +462,7 @@ pub fn confirm_recurrent(
                 "loop head [{node}] stays in {{{}}}: {} visits in {} steps, the run cut, never ended",
                 set.join(", "),
                 visits.len(),
-                tr.len()
+                steps
             ),
             replay: replay(cfg, m, &file),
             input_file: file,
