@@ -118,6 +118,10 @@ pub struct CorpusProve {
     pub seed: u64,
     pub max_steps: u64,
     pub max_size: usize,
+    /// The prover's wall-clock budget per jar (`jtg prove`'s default: 3 s). Verdicts that
+    /// must not depend on the machine's load (the reduced verdict run of the tests) give it
+    /// ample room.
+    pub timeout: std::time::Duration,
 }
 
 /// The JVM check of one complete graph.
@@ -331,6 +335,7 @@ pub fn prove_jar(
         max_steps: p.max_steps,
         max_size: p.max_size,
         witness_out: Some(witness_path(jar)),
+        timeout: p.timeout,
         ..crate::prove::ProveConfig::default()
     };
     match crate::prove::run(prog, m, g, &cfg) {

@@ -25,6 +25,7 @@ pub fn run(repo: &Path) -> Result<(), String> {
         .collect();
     let opts = CorpusOptions {
         prove: Some(CorpusProve {
+            timeout: jtg_harness::prove::ProveConfig::default().timeout,
             check: 0,
             seed: 0,
             max_steps: 100_000,
