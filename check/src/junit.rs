@@ -12,12 +12,20 @@ pub enum CaseOutcome {
     Passed,
     /// The property tested does not hold (a violation): `message` in one line, `body` the
     /// report.
-    Failed { message: String, body: String },
+    Failed {
+        message: String,
+        body: String,
+    },
     /// The test could not be carried out (a check that stopped, a graph that could not be
     /// built).
-    Error { message: String, body: String },
+    Error {
+        message: String,
+        body: String,
+    },
     /// Not tested (no complete graph to check).
-    Skipped { message: String },
+    Skipped {
+        message: String,
+    },
 }
 
 /// One `<testcase>`: named stably (no run numbers), so CI can follow it from run to run.

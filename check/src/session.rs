@@ -243,8 +243,7 @@ impl<'a> Session<'a> {
         };
         let start = &graph.nodes[graph.start].state;
         let generator = Generator::new(prog, &method, start, cfg);
-        if let (Inputs::Generated { .. } | Inputs::Sharded { .. }, Err(e)) = (&inputs, &generator)
-        {
+        if let (Inputs::Generated { .. } | Inputs::Sharded { .. }, Err(e)) = (&inputs, &generator) {
             if !inputs.is_empty() {
                 return Err(SessionError::Generator { error: e.clone() });
             }

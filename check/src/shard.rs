@@ -139,7 +139,10 @@ mod tests {
             "4/3".parse::<Shard>().unwrap_err().to_string(),
             "--shard 4/3: expected K/N with 1 <= K <= N (e.g. 1/4)"
         );
-        assert_eq!(Shard::new(1, 2).unwrap().select(&[0, 1, 2, 3, 4]), [0, 2, 4]);
+        assert_eq!(
+            Shard::new(1, 2).unwrap().select(&[0, 1, 2, 3, 4]),
+            [0, 2, 4]
+        );
         assert_eq!(Shard::new(2, 2).unwrap().select(&[0, 1, 2, 3, 4]), [1, 3]);
     }
 }

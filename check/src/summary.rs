@@ -182,7 +182,12 @@ pub fn summary_json(
 pub fn group_failures(failures: &[FailureReport]) -> Vec<Vec<&FailureReport>> {
     let key = |f: &FailureReport| {
         let r = f.shrunk.as_deref().unwrap_or(f);
-        (r.input.clone(), r.step, r.state.clone(), r.candidates.clone())
+        (
+            r.input.clone(),
+            r.step,
+            r.state.clone(),
+            r.candidates.clone(),
+        )
     };
     let mut groups: Vec<(_, Vec<&FailureReport>)> = Vec::new();
     for f in failures {
@@ -215,7 +220,11 @@ pub fn failures_text(failures: &[FailureReport]) -> String {
 
 /// The human-readable report: the failures (grouped), the label evaluations left out, and the
 /// totals line.
-pub fn summary_text(method: &dyn std::fmt::Display, s: &Summary, failures: &[FailureReport]) -> String {
+pub fn summary_text(
+    method: &dyn std::fmt::Display,
+    s: &Summary,
+    failures: &[FailureReport],
+) -> String {
     let mut out = failures_text(failures);
     if s.unbound_labels > 0 {
         out.push_str(&format!(

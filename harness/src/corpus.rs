@@ -21,8 +21,8 @@ mod report;
 pub use junit::render_junit;
 
 pub use report::{
-    contradicts, coverage, drop_times, read_aprove, read_expected, read_expected_verdicts, reason_key,
-    render_csv, render_json, render_md, top_reasons, totals, Totals,
+    contradicts, coverage, drop_times, read_aprove, read_expected, read_expected_verdicts,
+    reason_key, render_csv, render_json, render_md, top_reasons, totals, Totals,
 };
 
 use jtg_check::journal::stable_hash;

@@ -32,10 +32,14 @@ fn schema() -> BTreeMap<String, Decl> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/junit-10.xsd");
     let text = std::fs::read_to_string(&path).expect("junit-10.xsd");
     let doc = roxmltree::Document::parse(&text).expect("the XSD parses");
-    let is = |n: &roxmltree::Node, name: &str| n.is_element() && n.tag_name().namespace() == Some(XS) && n.tag_name().name() == name;
+    let is = |n: &roxmltree::Node, name: &str| {
+        n.is_element() && n.tag_name().namespace() == Some(XS) && n.tag_name().name() == name
+    };
     let mut decls = BTreeMap::new();
     for el in doc.root_element().children().filter(|n| is(n, "element")) {
-        let name = el.attribute("name").expect("a top-level element has a name");
+        let name = el
+            .attribute("name")
+            .expect("a top-level element has a name");
         let mut d = Decl {
             text: el.attribute("type") == Some("xs:string"),
             ..Decl::default()
@@ -56,7 +60,8 @@ fn schema() -> BTreeMap<String, Decl> {
                             Some(v) => Some(v.parse().unwrap()),
                             None => Some(1),
                         };
-                        d.sequence.push((r.attribute("ref").expect("ref").to_string(), min, max));
+                        d.sequence
+                            .push((r.attribute("ref").expect("ref").to_string(), min, max));
                     }
                 } else {
                     panic!("the validator does not know xs:{}", item.tag_name().name());
@@ -75,10 +80,15 @@ fn validate(xml: &str) -> Result<(), String> {
     let doc = roxmltree::Document::parse(xml).map_err(|e| format!("not XML: {e}"))?;
     fn element(n: roxmltree::Node, schema: &BTreeMap<String, Decl>) -> Result<(), String> {
         let name = n.tag_name().name();
-        let d = schema.get(name).ok_or_else(|| format!("<{name}> is not declared"))?;
+        let d = schema
+            .get(name)
+            .ok_or_else(|| format!("<{name}> is not declared"))?;
         for a in n.attributes() {
             if !d.attributes.contains_key(a.name()) {
-                return Err(format!("<{name}> has an undeclared attribute `{}`", a.name()));
+                return Err(format!(
+                    "<{name}> has an undeclared attribute `{}`",
+                    a.name()
+                ));
             }
         }
         for (a, required) in &d.attributes {
@@ -86,14 +96,20 @@ fn validate(xml: &str) -> Result<(), String> {
                 return Err(format!("<{name}> lacks the required attribute `{a}`"));
             }
         }
-        if !d.text && n.children().any(|c| c.is_text() && !c.text().unwrap_or("").trim().is_empty()) {
+        if !d.text
+            && n.children()
+                .any(|c| c.is_text() && !c.text().unwrap_or("").trim().is_empty())
+        {
             return Err(format!("<{name}> holds text"));
         }
         let children: Vec<roxmltree::Node> = n.children().filter(|c| c.is_element()).collect();
         let mut k = 0;
         for (child, min, max) in &d.sequence {
             let mut count = 0;
-            while k < children.len() && children[k].tag_name().name() == child && max.is_none_or(|m| count < m) {
+            while k < children.len()
+                && children[k].tag_name().name() == child
+                && max.is_none_or(|m| count < m)
+            {
                 element(children[k], schema)?;
                 count += 1;
                 k += 1;
@@ -103,16 +119,32 @@ fn validate(xml: &str) -> Result<(), String> {
             }
         }
         if let Some(extra) = children.get(k) {
-            return Err(format!("<{name}>: <{}> is out of place", extra.tag_name().name()));
+            return Err(format!(
+                "<{name}>: <{}> is out of place",
+                extra.tag_name().name()
+            ));
         }
         Ok(())
     }
     element(doc.root_element(), &schema)?;
     // beyond the schema: the counts are those of the test cases, times are seconds
     for suite in doc.descendants().filter(|n| n.has_tag_name("testsuite")) {
-        let cases: Vec<_> = suite.children().filter(|c| c.has_tag_name("testcase")).collect();
-        let with = |tag: &str| cases.iter().filter(|c| c.children().any(|x| x.has_tag_name(tag))).count();
-        for (attr, n) in [("tests", cases.len()), ("failures", with("failure")), ("errors", with("error")), ("skipped", with("skipped"))] {
+        let cases: Vec<_> = suite
+            .children()
+            .filter(|c| c.has_tag_name("testcase"))
+            .collect();
+        let with = |tag: &str| {
+            cases
+                .iter()
+                .filter(|c| c.children().any(|x| x.has_tag_name(tag)))
+                .count()
+        };
+        for (attr, n) in [
+            ("tests", cases.len()),
+            ("failures", with("failure")),
+            ("errors", with("error")),
+            ("skipped", with("skipped")),
+        ] {
             if let Some(v) = suite.attribute(attr) {
                 if v.parse::<usize>() != Ok(n) {
                     return Err(format!("testsuite {attr}=\"{v}\", but {n} test cases"));
@@ -171,16 +203,35 @@ fn the_validator_refuses_what_the_schema_does_not_allow() {
 fn check_junit_is_valid_with_one_stable_test_case_per_method() {
     let fx = fixtures();
     let fx = fx.to_str().unwrap();
-    let (code, xml, err) = jtg(&["check", fx, "List.contains", "-n", "40", "--format", "junit"]);
+    let (code, xml, err) = jtg(&[
+        "check",
+        fx,
+        "List.contains",
+        "-n",
+        "40",
+        "--format",
+        "junit",
+    ]);
     assert_eq!(code, 0, "{err}");
     validate(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
     assert_eq!(attr(&xml, "testsuite", "tests").as_deref(), Some("1"));
     assert_eq!(attr(&xml, "testsuite", "failures").as_deref(), Some("0"));
     let name = attr(&xml, "testcase", "name").unwrap();
-    assert_eq!(name, "List.contains(I)Z");
+    assert_eq!(name, "List.contains(LList;I)Z");
     assert!(attr(&xml, "testcase", "time").is_some(), "{xml}");
     // the same name whatever -n and --seed; no times with --no-times
-    let (_, xml2, _) = jtg(&["check", fx, "List.contains", "-n", "7", "--seed", "3", "--format", "junit", "--no-times"]);
+    let (_, xml2, _) = jtg(&[
+        "check",
+        fx,
+        "List.contains",
+        "-n",
+        "7",
+        "--seed",
+        "3",
+        "--format",
+        "junit",
+        "--no-times",
+    ]);
     validate(&xml2).unwrap_or_else(|e| panic!("{e}\n{xml2}"));
     assert_eq!(attr(&xml2, "testcase", "name").unwrap(), name);
     assert!(!xml2.contains("time="), "{xml2}");
@@ -196,7 +247,9 @@ fn broken_contains_graph(fx: &str) -> PathBuf {
         .iter()
         .position(|e| {
             e["kind"] == "refine"
-                && e["labels"].as_array().is_some_and(|l| l.iter().any(|l| l["label"] == "ref_eq" && l["p"] == "null"))
+                && e["labels"]
+                    .as_array()
+                    .is_some_and(|l| l.iter().any(|l| l["label"] == "ref_eq" && l["p"] == "null"))
         })
         .expect("a null refinement");
     edges.remove(k);
@@ -210,13 +263,28 @@ fn check_junit_counts_a_failing_method_once() {
     let fx = fixtures();
     let fx = fx.to_str().unwrap();
     let p = broken_contains_graph(fx);
-    let (code, xml, err) = jtg(&["check", fx, "List.contains", "--graph", p.to_str().unwrap(), "-n", "60", "--shrink-runs", "4", "--format", "junit"]);
+    let (code, xml, err) = jtg(&[
+        "check",
+        fx,
+        "List.contains",
+        "--graph",
+        p.to_str().unwrap(),
+        "-n",
+        "60",
+        "--shrink-runs",
+        "4",
+        "--format",
+        "junit",
+    ]);
     assert_eq!(code, 1, "{err}");
     validate(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
     assert_eq!(attr(&xml, "testsuite", "tests").as_deref(), Some("1"));
     assert_eq!(attr(&xml, "testsuite", "failures").as_deref(), Some("1"));
     let message = attr(&xml, "failure", "message").unwrap();
-    assert!(message.ends_with("of 60 traces violate the graph"), "{message}");
+    assert!(
+        message.ends_with("of 60 traces violate the graph"),
+        "{message}"
+    );
     assert!(xml.contains("VIOLATION"), "{xml}");
 }
 
@@ -228,7 +296,19 @@ fn identical_violations_are_printed_once_with_their_cases() {
     let fx = fixtures();
     let fx = fx.to_str().unwrap();
     let p = broken_contains_graph(fx);
-    let args = ["check", fx, "List.contains", "--graph", p.to_str().unwrap(), "-n", "200", "--seed", "3", "--shrink-runs", "50"];
+    let args = [
+        "check",
+        fx,
+        "List.contains",
+        "--graph",
+        p.to_str().unwrap(),
+        "-n",
+        "200",
+        "--seed",
+        "3",
+        "--shrink-runs",
+        "50",
+    ];
     let (code, json, err) = jtg(&[&args[..], &["--format", "json"]].concat());
     assert_eq!(code, 1, "{err}");
     let j: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -238,11 +318,21 @@ fn identical_violations_are_printed_once_with_their_cases() {
     let groups: std::collections::BTreeSet<String> = failures
         .iter()
         .map(|f| {
-            let r = if f["shrunk"].is_null() { f } else { &f["shrunk"] };
-            format!("{}|{}|{}|{}", r["input"], r["step"], r["state"], r["candidates"])
+            let r = if f["shrunk"].is_null() {
+                f
+            } else {
+                &f["shrunk"]
+            };
+            format!(
+                "{}|{}|{}|{}",
+                r["input"], r["step"], r["state"], r["candidates"]
+            )
         })
         .collect();
-    assert!(groups.len() < 5, "the broken graph fails alike on many inputs");
+    assert!(
+        groups.len() < 5,
+        "the broken graph fails alike on many inputs"
+    );
     let (code, text, _) = jtg(&args);
     assert_eq!(code, 1);
     let printed = text.matches("VIOLATION (").count();
@@ -252,7 +342,11 @@ fn identical_violations_are_printed_once_with_their_cases() {
         .filter_map(|l| l.trim().strip_prefix("the same failure in "))
         .map(|l| l.split(' ').next().unwrap().parse::<usize>().unwrap())
         .sum();
-    assert_eq!(printed + more, 5, "every report is printed or counted:\n{text}");
+    assert_eq!(
+        printed + more,
+        5,
+        "every report is printed or counted:\n{text}"
+    );
 }
 
 #[test]
@@ -271,7 +365,15 @@ fn corpus_junit_is_valid_with_one_test_case_per_jar() {
         .collect();
     let mut args: Vec<&str> = vec!["corpus"];
     args.extend(jars.iter().map(String::as_str));
-    args.extend(["--check", "3", "--max-steps", "20000", "--quiet", "--format", "junit"]);
+    args.extend([
+        "--check",
+        "3",
+        "--max-steps",
+        "20000",
+        "--quiet",
+        "--format",
+        "junit",
+    ]);
     let (code, xml, err) = jtg(&args);
     assert!(code == 0 || code == 1, "{err}");
     validate(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
@@ -283,7 +385,15 @@ fn corpus_junit_is_valid_with_one_test_case_per_jar() {
         .filter_map(|n| n.attribute("name"))
         .collect();
     assert_eq!(names.len(), 4);
-    assert!(names.iter().all(|n| n.ends_with(".jar") && !n.contains("/tmp")), "{names:?}");
-    let failures = attr(&xml, "testsuite", "failures").unwrap().parse::<usize>().unwrap();
+    assert!(
+        names
+            .iter()
+            .all(|n| n.ends_with(".jar") && !n.contains("/tmp")),
+        "{names:?}"
+    );
+    let failures = attr(&xml, "testsuite", "failures")
+        .unwrap()
+        .parse::<usize>()
+        .unwrap();
     assert_eq!(failures > 0, code == 1, "{xml}");
 }

@@ -46,7 +46,13 @@ fn shards(base: &[&str], n: u64, name: &str) -> Vec<String> {
 /// List.contains' graph without its first `= null` refinement (inputs with cur = null fail).
 fn broken_contains_graph() -> PathBuf {
     let fx = fixtures();
-    let (code, out, err) = jtg(&["graph", fx.to_str().unwrap(), "List.contains", "--format", "json"]);
+    let (code, out, err) = jtg(&[
+        "graph",
+        fx.to_str().unwrap(),
+        "List.contains",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let mut g: Value = serde_json::from_str(&out).unwrap();
     let edges = g["edges"].as_array_mut().unwrap();
@@ -54,7 +60,9 @@ fn broken_contains_graph() -> PathBuf {
         .iter()
         .position(|e| {
             e["kind"] == "refine"
-                && e["labels"].as_array().is_some_and(|l| l.iter().any(|l| l["label"] == "ref_eq" && l["p"] == "null"))
+                && e["labels"]
+                    .as_array()
+                    .is_some_and(|l| l.iter().any(|l| l["label"] == "ref_eq" && l["p"] == "null"))
         })
         .expect("a null refinement");
     edges.remove(k);
@@ -69,13 +77,28 @@ fn check_shards_merged_report_what_the_whole_run_reports() {
     let fx = fx.to_str().unwrap();
     let graph = broken_contains_graph();
     let base = [
-        "check", fx, "List.contains", "--graph", graph.to_str().unwrap(), "-n", "200", "--seed", "3",
-        "--max-reports", "3", "--shrink-runs", "4",
+        "check",
+        fx,
+        "List.contains",
+        "--graph",
+        graph.to_str().unwrap(),
+        "-n",
+        "200",
+        "--seed",
+        "3",
+        "--max-reports",
+        "3",
+        "--shrink-runs",
+        "4",
     ];
     for format in ["json", "text"] {
         let (code, whole, err) = jtg(&with(&base, &["--format", format]));
         assert_eq!(code, 1, "{err}");
-        let journals = shards(&with(&base, &["--format", format]), 3, &format!("check-{format}"));
+        let journals = shards(
+            &with(&base, &["--format", format]),
+            3,
+            &format!("check-{format}"),
+        );
         let mut merge = vec!["merge", "--format", format];
         merge.extend(journals.iter().map(String::as_str));
         let (code, merged, err) = jtg(&merge);
@@ -91,7 +114,17 @@ fn check_shards_merged_report_what_the_whole_run_reports() {
 fn check_n_10000_in_two_shards_merged_is_the_whole_run() {
     let fx = fixtures();
     let fx = fx.to_str().unwrap();
-    let base = ["check", fx, "List.contains", "-n", "10000", "--seed", "1", "--format", "json"];
+    let base = [
+        "check",
+        fx,
+        "List.contains",
+        "-n",
+        "10000",
+        "--seed",
+        "1",
+        "--format",
+        "json",
+    ];
     let (code, whole, err) = jtg(&base);
     assert_eq!(code, 0, "{err}");
     let j: Value = serde_json::from_str(&whole).unwrap();
@@ -108,10 +141,18 @@ fn merge_refuses_journals_that_are_not_the_shards_of_one_run() {
     let fx = fx.to_str().unwrap();
     let base = ["check", fx, "List.contains", "-n", "20"];
     let j = shards(&base, 2, "refuse");
-    let other = shards(&["check", fx, "List.contains", "-n", "21"], 2, "refuse-other");
+    let other = shards(
+        &["check", fx, "List.contains", "-n", "21"],
+        2,
+        "refuse-other",
+    );
     for (journals, code, needle) in [
         (vec![j[0].as_str()], 2, "shard 2/2 is missing"),
-        (vec![j[0].as_str(), j[0].as_str()], 2, "shard 1/2 is given twice"),
+        (
+            vec![j[0].as_str(), j[0].as_str()],
+            2,
+            "shard 1/2 is given twice",
+        ),
         (vec![j[0].as_str(), other[1].as_str()], 2, "`n` differs"),
     ] {
         let (c, out, err) = jtg(&with(&["merge"], &journals));
@@ -126,7 +167,10 @@ fn merge_refuses_journals_that_are_not_the_shards_of_one_run() {
     std::fs::write(&j[1], cut[..cut.len() - 1].join("\n") + "\n").unwrap();
     let (c, _, err) = jtg(&["merge", &j[0], &j[1]]);
     assert_eq!(c, 2, "{err}");
-    assert!(err.contains("19 of the run's 20 cases") && err.contains("--resume"), "{err}");
+    assert!(
+        err.contains("19 of the run's 20 cases") && err.contains("--resume"),
+        "{err}"
+    );
     let (c, _, err) = jtg(&["check", fx, "List.contains", "--shard", "3/2"]);
     assert_eq!(c, 2, "{err}");
     assert!(err.contains("expected K/N with 1 <= K <= N"), "{err}");
@@ -148,13 +192,29 @@ fn corpus_shards_merged_report_what_the_whole_run_reports() {
         .collect();
     let mut base: Vec<&str> = vec!["corpus"];
     base.extend(jars.iter().map(String::as_str));
-    base.extend(["--check", "6", "--seed", "2", "--max-steps", "20000", "--quiet", "--no-times"]);
+    base.extend([
+        "--check",
+        "6",
+        "--seed",
+        "2",
+        "--max-steps",
+        "20000",
+        "--quiet",
+        "--no-times",
+    ]);
     for format in ["json", "md", "csv"] {
         let args = with(&base, &["--format", format]);
         let (code, whole, err) = jtg(&args);
         assert_eq!(code, 0, "{err}");
         let journals = shards(&args, 2, &format!("corpus-{format}"));
-        let (code, merged, err) = jtg(&["merge", "--no-times", "--format", format, &journals[0], &journals[1]]);
+        let (code, merged, err) = jtg(&[
+            "merge",
+            "--no-times",
+            "--format",
+            format,
+            &journals[0],
+            &journals[1],
+        ]);
         assert_eq!(code, 0, "{err}");
         assert_eq!(merged, whole, "{format}: the merged report differs");
     }

@@ -80,9 +80,10 @@ impl Session<'_> {
     fn run_dir(&self) -> PathBuf {
         let s = &self.settings;
         let key = format!("{}\n{}\n{}", s.replay, s.seed, s.max_size);
-        std::env::temp_dir()
-            .join("jtg-check")
-            .join(format!("{:016x}", crate::journal::stable_hash(key.as_bytes())))
+        std::env::temp_dir().join("jtg-check").join(format!(
+            "{:016x}",
+            crate::journal::stable_hash(key.as_bytes())
+        ))
     }
 }
 

@@ -228,10 +228,7 @@ fn parse_failure(bytes: &[u8], e: &nom::Err<nom::error::Error<&[u8]>>) -> String
     if further || at(e, bytes.len()) >= bytes.len() {
         truncated(bytes)
     } else {
-        format!(
-            "class file does not parse at byte {}",
-            at(e, bytes.len())
-        )
+        format!("class file does not parse at byte {}", at(e, bytes.len()))
     }
 }
 

@@ -95,7 +95,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
     at_least_one("--max-steps", a.max_steps)?;
     at_least_one("--max-nodes", a.max_nodes as u64)?;
     if !(a.max_secs > 0.0 && a.max_secs.is_finite()) {
-        bail!("--max-secs {}: must be a positive number of seconds", a.max_secs);
+        bail!(
+            "--max-secs {}: must be a positive number of seconds",
+            a.max_secs
+        );
     }
     let all = corpus::find_jars(&a.paths);
     if all.is_empty() {
@@ -160,8 +163,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
     } else {
         let b = indicatif::ProgressBar::new(jars.len() as u64);
         b.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} (eta {eta}) {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} {elapsed} (eta {eta}) {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         b
     };
@@ -221,9 +226,7 @@ impl Report<'_> {
             Format::Md => corpus::render_md(results, !a.no_times),
             Format::Json => corpus::render_json(results, !a.no_times) + "\n",
             Format::Csv => corpus::render_csv(results, !a.no_times),
-            Format::Junit => {
-                corpus::render_junit(results, !a.no_times, a.seconds, a.checked)
-            }
+            Format::Junit => corpus::render_junit(results, !a.no_times, a.seconds, a.checked),
         };
         match &a.output {
             Some(p) => {
@@ -237,7 +240,9 @@ impl Report<'_> {
             );
             for r in results {
                 match &r.prove {
-                    Some(p) => s.push_str(&format!("{} {} {}\n", r.status.name(), r.jar, p.verdict)),
+                    Some(p) => {
+                        s.push_str(&format!("{} {} {}\n", r.status.name(), r.jar, p.verdict))
+                    }
                     None => s.push_str(&format!("{} {}\n", r.status.name(), r.jar)),
                 }
             }
@@ -318,8 +323,8 @@ impl Report<'_> {
             ExitCode::SUCCESS
         };
         if let Some(p) = &a.expect {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read {}", p.display()))?;
             let mut regressions: Vec<String> = corpus::read_expected(&text)
                 .into_iter()
                 .filter(|(_, st)| *st == Status::Complete)

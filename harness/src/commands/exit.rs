@@ -3,9 +3,9 @@
 
 use jtg_check::journal::JournalError;
 use jtg_check::{CheckError, SessionError};
-use jtg_jvm::JvmError;
 use jtg_engine::class::ClassError;
 use jtg_engine::EngineError;
+use jtg_jvm::JvmError;
 use jtg_mutate::MutateError;
 
 /// Exit code for an error, by its kind (see the binary's documentation).

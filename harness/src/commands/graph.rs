@@ -2,9 +2,9 @@
 
 use super::{at_least_one, load, start_state, Ints};
 use anyhow::{Context, Result};
+use jtg_engine::graph::build_graph_until;
 use jtg_engine::render;
 use jtg_engine::render::dot::DotOptions;
-use jtg_engine::graph::build_graph_until;
 use jtg_engine::{Graph, Options, Program};
 use std::collections::BTreeSet;
 use std::io::Write;

@@ -141,7 +141,9 @@ fn merge_check(a: &Args, journals: &[JournalContents], params: &Value) -> Result
         .get("method")
         .and_then(Value::as_str)
         .context("the journal's header has no `method`")?;
-    if !params.get("case").is_none_or(Value::is_null) || !params.get("input").is_none_or(Value::is_null) {
+    if !params.get("case").is_none_or(Value::is_null)
+        || !params.get("input").is_none_or(Value::is_null)
+    {
         bail!("a journal of one --case or --input is not a shard of a run: nothing to merge");
     }
     let mut records: BTreeMap<u64, TraceRecord> = BTreeMap::new();
@@ -151,7 +153,9 @@ fn merge_check(a: &Args, journals: &[JournalContents], params: &Value) -> Result
                 .strip_prefix("case ")
                 .and_then(|c| c.parse::<u64>().ok())
                 .filter(|&c| c < n)
-                .with_context(|| format!("{}: `{key}` is not a case of the run", j.path.display()))?;
+                .with_context(|| {
+                    format!("{}: `{key}` is not a case of the run", j.path.display())
+                })?;
             records.insert(case, r);
         }
     }
@@ -180,7 +184,9 @@ fn merge_corpus(a: &Args, journals: &[JournalContents], params: &Value) -> Resul
         Format::Json => corpus::Format::Json,
         Format::Csv => corpus::Format::Csv,
         Format::Junit => corpus::Format::Junit,
-        Format::Text => bail!("--format text is for check journals; a corpus report is md, json, csv or junit"),
+        Format::Text => {
+            bail!("--format text is for check journals; a corpus report is md, json, csv or junit")
+        }
     };
     let jars = params
         .get("jars")
@@ -198,8 +204,9 @@ fn merge_corpus(a: &Args, journals: &[JournalContents], params: &Value) -> Resul
             results.len()
         );
     }
-    let paths: Vec<PathBuf> = serde_json::from_value(params.get("paths").cloned().unwrap_or_default())
-        .context("the journal's header has no `paths`")?;
+    let paths: Vec<PathBuf> =
+        serde_json::from_value(params.get("paths").cloned().unwrap_or_default())
+            .context("the journal's header has no `paths`")?;
     let present = |k: &str| params.get(k).is_some_and(|v| !v.is_null());
     // jars in path order, as `find_jars` orders them
     let results: Vec<JarResult> = results.into_values().collect();

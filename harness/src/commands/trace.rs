@@ -2,10 +2,10 @@
 //! state before every executed instruction.
 
 use super::{at_least_one, check_start, check_values, load};
-use jtg_engine::state::IntSemantics;
 use anyhow::{Context, Result};
 use jtg_check::concrete::{end_to_state, state_to_input, step_to_state};
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
+use jtg_engine::state::IntSemantics;
 use jtg_engine::Program;
 use jtg_jvm::{trace_method, Budget, Trace, TraceEnd, TraceOptions};
 use std::collections::BTreeSet;

@@ -63,7 +63,12 @@ pub fn render_junit(
                 + c.map_or(0.0, |c| c.check_ms)
                 + r.prove.as_ref().map_or(0.0, |p| p.prove_ms);
             TestCase {
-                classname: if checked { "jtg.corpus.check" } else { "jtg.corpus" }.into(),
+                classname: if checked {
+                    "jtg.corpus.check"
+                } else {
+                    "jtg.corpus"
+                }
+                .into(),
                 name: r.jar.clone(),
                 time: timing.then_some(ms / 1e3),
                 outcome,
