@@ -301,6 +301,17 @@ fn read_back(
     params: &Value,
     done: &mut Vec<(String, Value)>,
 ) -> Result<usize, JournalError> {
+    read_lines(path, text, Some(params), done).map(|(keep, _)| keep)
+}
+
+/// [`read_back`], and the header's parameters; `params: None` accepts any.
+fn read_lines(
+    path: &Path,
+    text: &[u8],
+    params: Option<&Value>,
+    done: &mut Vec<(String, Value)>,
+) -> Result<(usize, Value), JournalError> {
+    let mut header = Value::Null;
     let corrupt = |line: usize, what: String| JournalError::Corrupt {
         path: path.to_path_buf(),
         line,
@@ -332,7 +343,7 @@ fn read_back(
                 return Err(corrupt(1, "not a jtg journal header".into()));
             }
             let found = value.get("params").cloned().unwrap_or(Value::Null);
-            if &found != params {
+            if let Some(params) = params.filter(|p| **p != found) {
                 return Err(JournalError::Mismatch {
                     path: path.to_path_buf(),
                     expected: params.to_string(),
@@ -340,6 +351,7 @@ fn read_back(
                     differences: differences(&found, params),
                 });
             }
+            header = found;
         } else {
             let l: Line<Value> = serde_json::from_value(value)
                 .map_err(|e| corrupt(line_no, format!("not a journal record: {e}")))?;
@@ -348,7 +360,55 @@ fn read_back(
         keep += line.len() + 1;
         rest = &rest[line.len() + 1..];
     }
-    Ok(keep)
+    Ok((keep, header))
+}
+
+/// A journal read whole without writing to it (`jtg merge`): its parameters and its records
+/// in file order (a torn last line is left out, as `--resume` would drop it).
+#[derive(Debug)]
+pub struct JournalContents {
+    pub path: PathBuf,
+    /// The header's parameters.
+    pub params: Value,
+    records: Vec<(String, Value)>,
+}
+
+impl JournalContents {
+    /// Reads the journal at `path`.
+    pub fn read(path: &Path) -> Result<JournalContents, JournalError> {
+        let text = std::fs::read(path).map_err(|source| JournalError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut records = Vec::new();
+        let (keep, params) = read_lines(path, &text, None, &mut records)?;
+        if keep == 0 {
+            return Err(JournalError::Corrupt {
+                path: path.to_path_buf(),
+                line: 1,
+                what: "no journal header".into(),
+            });
+        }
+        Ok(JournalContents {
+            path: path.to_path_buf(),
+            params,
+            records,
+        })
+    }
+
+    /// The records by key (a key recorded twice keeps its last record).
+    pub fn records<T: DeserializeOwned>(&self) -> Result<BTreeMap<String, T>, JournalError> {
+        self.records
+            .iter()
+            .map(|(k, v)| {
+                let t = T::deserialize(v).map_err(|source| JournalError::Record {
+                    path: self.path.clone(),
+                    source,
+                })?;
+                Ok((k.clone(), t))
+            })
+            .collect()
+    }
 }
 
 /// The differing parameters of two headers, one `name: X in the journal, Y now` per

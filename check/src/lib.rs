@@ -63,11 +63,13 @@ mod error;
 pub mod gen;
 pub mod instance;
 pub mod journal;
+pub mod junit;
 mod labels;
 mod path;
 pub mod report;
 mod run;
 mod session;
+pub mod shard;
 mod shrink;
 mod summary;
 mod target;
@@ -77,6 +79,9 @@ pub use error::CheckError;
 pub use path::{first_overflow, Candidate, Extent, Matched, Matcher, PathEntry, Stuck};
 pub use run::{ConcreteRun, Recorded};
 pub use session::{CaseId, Checked, Inputs, Resumed, Session, SessionError, Settings, CHUNK};
-pub use summary::{summary_json, summary_junit, Outcome, Summary, TraceRecord};
+pub use summary::{
+    failures_text, group_failures, summary_json, summary_junit, summary_text, Outcome, Summary,
+    TraceRecord, FORMAT_VERSION,
+};
 pub use target::Target;
 pub use verdict::{check_run, check_runs, TraceCheck, Verdict};

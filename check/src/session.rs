@@ -28,13 +28,14 @@ use crate::gen::{GenConfig, GenError, Generator};
 use crate::journal::{Journal, JournalError};
 use crate::path::Matcher;
 use crate::report::FailureReport;
+use crate::shard::Shard;
 use crate::summary::{Summary, TraceRecord};
 use crate::target::Target;
 use crate::verdict::{check_run, check_runs, Verdict};
 use chunks::{Chunk, Chunks};
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{Graph, Program};
-use jtg_jvm::Trace;
+use jtg_jvm::{JvmError, Trace};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
@@ -71,6 +72,9 @@ pub enum Inputs {
     /// Cases `first`, `first + 1`, … of the generator, `count` of them (`-n N`: from 0;
     /// `--case K`: one from K).
     Generated { first: u64, count: u64 },
+    /// The cases of `0..count` that belong to `shard` (`-n N --shard K/N`): case `K-1`,
+    /// `K-1+N`, … ([`Shard`]).
+    Sharded { count: u64, shard: Shard },
     /// One concrete input (`--input FILE`): its name in reports, the arguments that replay
     /// it, the state.
     Given {
@@ -85,6 +89,7 @@ impl Inputs {
     pub fn len(&self) -> u64 {
         match self {
             Inputs::Generated { count, .. } => *count,
+            Inputs::Sharded { count, shard } => shard.count(*count),
             Inputs::Given { .. } => 1,
         }
     }
@@ -103,6 +108,12 @@ impl Inputs {
                 .and_then(|c| c.parse::<u64>().ok())
                 .is_some_and(|c| {
                     c >= *first && c - first < *count && key == CaseId::Generated(c).to_string()
+                }),
+            Inputs::Sharded { count, shard } => key
+                .strip_prefix("case ")
+                .and_then(|c| c.parse::<u64>().ok())
+                .is_some_and(|c| {
+                    c < *count && shard.has(c) && key == CaseId::Generated(c).to_string()
                 }),
         }
     }
@@ -150,6 +161,11 @@ pub enum SessionError {
         #[source]
         source: CheckError,
     },
+    /// The JVM cannot trace at all, whatever the input: no JVM, no ASM, a JVM that does not
+    /// start, a class the tracer cannot instrument. Not a fault of the case it happened on,
+    /// so the message does not name one (the CLI's exit code 5).
+    #[error(transparent)]
+    Environment(JvmError),
     /// A run of the checker itself failed (shrinking, a journal record of another graph).
     #[error(transparent)]
     Check(#[from] CheckError),
@@ -227,8 +243,8 @@ impl<'a> Session<'a> {
         };
         let start = &graph.nodes[graph.start].state;
         let generator = Generator::new(prog, &method, start, cfg);
-        if let (Inputs::Generated { count, .. }, Err(e)) = (&inputs, &generator) {
-            if *count > 0 {
+        if let (Inputs::Generated { .. } | Inputs::Sharded { .. }, Err(e)) = (&inputs, &generator) {
+            if !inputs.is_empty() {
                 return Err(SessionError::Generator { error: e.clone() });
             }
         }
@@ -344,11 +360,7 @@ impl<'a> Session<'a> {
             check_runs(&self.matcher, prog, &runs, sem, self.settings.jobs).into_iter();
         drop(runs);
         for (case, trace) in chunk.cases.drain(..).zip(traces) {
-            let trace = trace.map_err(|source| SessionError::Trace {
-                case: case.id,
-                name: case.name.clone(),
-                source,
-            })?;
+            let trace = trace.map_err(|source| trace_error(case.id, case.name.clone(), source))?;
             let c = checks
                 .next()
                 .unwrap_or_else(|| check_run(&self.matcher, prog, &trace, sem));
@@ -382,14 +394,23 @@ impl<'a> Session<'a> {
         cases
             .into_iter()
             .zip(traces)
-            .map(|(case, t)| {
-                t.map_err(|source| SessionError::Trace {
-                    case: case.id,
-                    name: case.name,
-                    source,
-                })
-            })
+            .map(|(case, t)| t.map_err(|source| trace_error(case.id, case.name, source)))
             .collect()
+    }
+}
+
+/// The error of a case the JVM could not trace: the environment's failure as it is (no case
+/// in it: it is not the case's fault), any other with the case's name.
+fn trace_error(case: CaseId, name: String, source: CheckError) -> SessionError {
+    match source {
+        CheckError::Jvm(
+            e @ (JvmError::JvmNotFound { .. }
+            | JvmError::NoJava
+            | JvmError::AsmMissing(_)
+            | JvmError::JvmStart(_)
+            | JvmError::Instrumentation(_)),
+        ) => SessionError::Environment(e),
+        source => SessionError::Trace { case, name, source },
     }
 }
 
@@ -400,6 +421,18 @@ mod tests {
     quickcheck::quickcheck! {
         /// The journal keys of generated inputs are exactly `case K` for their cases, written
         /// as [`CaseId`] writes them.
+        fn sharded_keys_are_exactly_the_shards_cases(count: u16, total: u8, c: u16) -> bool {
+            let total = u64::from(total % 8) + 1;
+            let (count, c) = (u64::from(count), u64::from(c));
+            (1..=total).all(|k| {
+                let shard = Shard::new(k, total).unwrap();
+                let inputs = Inputs::Sharded { count, shard };
+                let key = CaseId::Generated(c).to_string();
+                inputs.has_key(&key) == (c < count && shard.has(c))
+                    && inputs.len() == shard.count(count)
+            })
+        }
+
         fn keys_are_exactly_the_cases(first: u64, count: u16, offset: u16) -> bool {
             let inputs = Inputs::Generated { first, count: u64::from(count) };
             let c = first.wrapping_add(u64::from(offset));

@@ -5,7 +5,6 @@ use crate::error::CheckError;
 use crate::report::FailureReport;
 use crate::verdict::{TraceCheck, Verdict};
 use jtg_engine::graph::NodeId;
-use jtg_engine::state::MethodId;
 use jtg_engine::Graph;
 
 /// The outcome class of a checked trace (the verdict without its details).
@@ -80,8 +79,13 @@ fn is_zero(n: &usize) -> bool {
 
 impl Summary {
     pub fn new(graph: &Graph) -> Summary {
+        Summary::of_nodes(graph.nodes.len())
+    }
+
+    /// The empty summary of a graph of `nodes` nodes (known by its journal, say).
+    pub fn of_nodes(nodes: usize) -> Summary {
         Summary {
-            covered: vec![false; graph.nodes.len()],
+            covered: vec![false; nodes],
             ..Default::default()
         }
     }
@@ -145,14 +149,19 @@ impl Summary {
     }
 }
 
-/// The summary as JSON (fields documented in `jtg check --help`).
+/// Version of the JSON forms of jtg's reports (`format_version` in every JSON output,
+/// docs/json.md): raised when a field changes meaning or goes away.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// The summary as JSON (fields documented in docs/json.md).
 pub fn summary_json(
-    method: &MethodId,
+    method: &dyn std::fmt::Display,
     s: &Summary,
     failures: &[FailureReport],
     graph_nodes: usize,
 ) -> serde_json::Value {
     serde_json::json!({
+        "format_version": FORMAT_VERSION,
         "method": method.to_string(),
         "traces": s.traces,
         "steps": s.steps,
@@ -167,37 +176,116 @@ pub fn summary_json(
     })
 }
 
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// The reports grouped by failure: reports whose failure is the same (the same concrete state
+/// at the same step and the same nodes tried with the same reasons, after shrinking when the
+/// report was shrunk) form one group, in the order of their first report.
+pub fn group_failures(failures: &[FailureReport]) -> Vec<Vec<&FailureReport>> {
+    let key = |f: &FailureReport| {
+        let r = f.shrunk.as_deref().unwrap_or(f);
+        (
+            r.input.clone(),
+            r.step,
+            r.state.clone(),
+            r.candidates.clone(),
+        )
+    };
+    let mut groups: Vec<(_, Vec<&FailureReport>)> = Vec::new();
+    for f in failures {
+        let k = key(f);
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, members)) => members.push(f),
+            None => groups.push((k, vec![f])),
+        }
+    }
+    groups.into_iter().map(|(_, g)| g).collect()
 }
 
-/// The summary as a JUnit XML test suite: one test case per failing trace, plus one passing
-/// case for all other traces.
-pub fn summary_junit(method: &MethodId, s: &Summary, failures: &[FailureReport]) -> String {
-    let name = xml(&method.to_string());
-    let mut out = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"jtg check {name}\" tests=\"{}\" failures=\"{}\">\n",
-        failures.len() + 1,
-        failures.len()
-    );
-    for f in failures {
+/// The reports as text, identical failures once with their count.
+pub fn failures_text(failures: &[FailureReport]) -> String {
+    let mut out = String::new();
+    for group in group_failures(failures) {
+        out.push_str(&group[0].text());
+        if group.len() > 1 {
+            let names: Vec<&str> = group[1..].iter().map(|f| f.name.as_str()).collect();
+            out.push_str(&format!(
+                "  the same failure in {} more reported cases: {}\n",
+                group.len() - 1,
+                names.join(", ")
+            ));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The human-readable report: the failures (grouped), the label evaluations left out, and the
+/// totals line.
+pub fn summary_text(
+    method: &dyn std::fmt::Display,
+    s: &Summary,
+    failures: &[FailureReport],
+) -> String {
+    let mut out = failures_text(failures);
+    if s.unbound_labels > 0 {
         out.push_str(&format!(
-            "  <testcase classname=\"{name}\" name=\"{}\">\n    <failure message=\"no graph node takes step {}\">{}</failure>\n  </testcase>\n",
-            xml(&f.name),
-            f.step,
-            xml(&f.text())
+            "{} label evaluations left out: the run had not bound a reference they name (e.g. a static field not accessed yet)\n",
+            s.unbound_labels
         ));
     }
     out.push_str(&format!(
-        "  <testcase classname=\"{name}\" name=\"{} traces, {} steps, {} outside the model, {} cut, node coverage {:.1}%\"/>\n</testsuite>\n",
+        "{method}: {} traces, {} steps, {} violations, {} outside the model, {} cut; node coverage {:.1}% ({} of {} nodes)\n",
         s.traces,
         s.steps,
+        s.violations,
         s.outside_model,
         s.cut,
-        100.0 * s.node_coverage()
+        100.0 * s.node_coverage(),
+        s.covered_nodes(),
+        s.covered.len()
     ));
     out
+}
+
+/// The summary as a JUnit XML test suite with one test case per method (named by the method,
+/// the same in every run): failed when some trace violates the graph, with the (grouped)
+/// reports as the failure's text; the totals in its `<system-out>`. `seconds`: the check's
+/// wall time (`None`: no `time` attributes).
+pub fn summary_junit(
+    method: &dyn std::fmt::Display,
+    s: &Summary,
+    failures: &[FailureReport],
+    seconds: Option<f64>,
+) -> String {
+    use crate::junit::{CaseOutcome, TestCase, TestSuite};
+    let outcome = if s.violations > 0 {
+        CaseOutcome::Failed {
+            message: format!("{} of {} traces violate the graph", s.violations, s.traces),
+            body: failures_text(failures),
+        }
+    } else {
+        CaseOutcome::Passed
+    };
+    let totals = format!(
+        "{} traces, {} steps, {} violations, {} outside the model, {} cut; node coverage {:.1}% ({} of {} nodes)",
+        s.traces,
+        s.steps,
+        s.violations,
+        s.outside_model,
+        s.cut,
+        100.0 * s.node_coverage(),
+        s.covered_nodes(),
+        s.covered.len()
+    );
+    TestSuite {
+        name: "jtg check".into(),
+        time: seconds,
+        cases: vec![TestCase {
+            classname: "jtg.check".into(),
+            name: method.to_string(),
+            time: seconds,
+            outcome,
+            output: totals,
+        }],
+    }
+    .to_xml()
 }

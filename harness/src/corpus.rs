@@ -15,11 +15,14 @@
 //! all threads are serialised there) and matched against the graph. The report of a run
 //! (totals, Markdown, JSON, CSV) is module `report`.
 
+mod junit;
 mod report;
 
+pub use junit::render_junit;
+
 pub use report::{
-    contradicts, coverage, read_aprove, read_expected, read_expected_verdicts, reason_key,
-    render_csv, render_json, render_md, top_reasons, totals, Totals,
+    contradicts, coverage, drop_times, read_aprove, read_expected, read_expected_verdicts,
+    reason_key, render_csv, render_json, render_md, top_reasons, totals, Totals,
 };
 
 use jtg_check::journal::stable_hash;

@@ -43,6 +43,8 @@ enum Command {
     Corpus(commands::corpus::Args),
     /// Termination verdict: the graph as an integer transition system, YES / NO / MAYBE.
     Prove(commands::prove::Args),
+    /// The report of a whole run from the journals of its shards (`--shard K/N --journal F`).
+    Merge(commands::merge::Args),
 }
 
 /// Exit code of a panic (an internal error).
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
             Command::Check(a) => commands::check::run(a),
             Command::Mutate(a) => commands::mutate::run(a),
             Command::Prove(a) => commands::prove::run(a),
+            Command::Merge(a) => commands::merge::run(a),
         }
     });
     let Ok(result) = result else {

@@ -90,7 +90,11 @@ fn malformed_and_truncated_class_files() {
     fails(
         &jtg(&["graph", garbage.to_str().unwrap(), "List.get"]),
         2,
-        &["List.class", "malformed", "shorter than its header"],
+        &[
+            "List.class",
+            "malformed",
+            "not a class file (magic 0x67617262",
+        ],
     );
     let empty = d.join("empty");
     write(&empty, "List.class", b"");
@@ -102,10 +106,17 @@ fn malformed_and_truncated_class_files() {
     for cut in [10, 100, list.len() / 2, list.len() - 1] {
         let t = d.join(format!("trunc{cut}"));
         write(&t, "List.class", &list[..cut]);
+        let r = jtg(&["graph", t.to_str().unwrap(), "List.get"]);
+        fails(&r, 2, &["List.class", "malformed", "class file"]);
+        // what a user can act on, never the parser's internals (`Error(Error { input: … })`)
+        assert!(!r.stderr.contains("Error {"), "{}", r.stderr);
+    }
+    for cut in [10, 100] {
+        let t = d.join(format!("trunc{cut}"));
         fails(
             &jtg(&["graph", t.to_str().unwrap(), "List.get"]),
             2,
-            &["List.class", "malformed"],
+            &[&format!("truncated at byte {cut}")],
         );
     }
     let magic = d.join("magic");
@@ -456,4 +467,239 @@ fn a_panic_is_one_line_and_exit_70() {
         lines[0].starts_with("jtg: internal error: JTG_TEST_PANIC is set (a second line) (at "),
         "{err}"
     );
+}
+
+/// One row of the matrix of issue #23: a command on a bad input, its exit code and the start
+/// of its one line on stderr.
+struct Row {
+    what: &'static str,
+    args: Vec<String>,
+    env: Vec<(&'static str, String)>,
+    code: i32,
+    /// The stderr line starts with this …
+    starts: &'static str,
+    /// … and contains this.
+    contains: String,
+}
+
+/// The bad-input matrix of issue #23, one table: environment failures exit 5 and do not
+/// blame a case; malformed class files say what is wrong in the file's terms; `graph` refuses
+/// what `check` refuses (class versions the tracer cannot instrument, unknown fields, ints
+/// outside the Java range under `--ints java`); counts and budgets of 0 are usage errors.
+#[test]
+fn the_bad_input_matrix_of_issue_23() {
+    let fx = fx();
+    let d = temp("matrix");
+    let list = std::fs::read(fixtures().join("List.class")).expect("List.class");
+    let s = |x: &str| x.to_string();
+    let dir = |name: &str, bytes: &[u8]| {
+        let p = d.join(name);
+        write(&p, "List.class", bytes);
+        p.to_str().unwrap().to_string()
+    };
+    let garbage = dir("garbage", b"\x00\x01\x02\x03 not a class");
+    let truncated = dir("truncated", &list[..100]);
+    let mut v65 = list.clone();
+    v65[6..8].copy_from_slice(&65u16.to_be_bytes());
+    let v65 = dir("v65", &v65);
+    let foo = write(
+        &d,
+        "foo.state",
+        "00 | cur: o1, x: i1 | ε\no1: List(next=null, val=i2, foo=i3)  i1: 1  i2: 2  i3: 3\n",
+    );
+    let big = write(
+        &d,
+        "big.state",
+        "00 | cur: o1, x: i1 | ε\no1: List(?)  i1: 3000000000\n",
+    );
+    let empty_jdk = d.join("jdk");
+    std::fs::create_dir_all(&empty_jdk).unwrap();
+    let x = write(&d, "x.state", "00 | a: i1, b: i2 | ε\ni1: 6  i2: 3\n");
+    let cmd = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    let rows = vec![
+        Row {
+            what: "check without a JVM",
+            args: cmd(&["check", &fx, "List.contains", "-n", "3"]),
+            env: vec![("JAVA_HOME", s("/nonexistent/jdk"))],
+            code: 5,
+            starts: "jtg: JVM not found at /nonexistent/jdk",
+            contains: s("not a directory"),
+        },
+        Row {
+            what: "check with a JAVA_HOME without a JVM",
+            args: cmd(&["check", &fx, "List.contains", "-n", "3"]),
+            env: vec![("JAVA_HOME", empty_jdk.display().to_string())],
+            code: 5,
+            starts: "jtg: JVM not found at",
+            contains: s("libjvm.so"),
+        },
+        Row {
+            what: "trace without a JVM",
+            args: cmd(&["trace", &fx, "Throws.div", "--input", &x]),
+            env: vec![("JAVA_HOME", s("/nonexistent/jdk"))],
+            code: 5,
+            starts: "jtg: ",
+            contains: s("JVM not found at /nonexistent/jdk"),
+        },
+        Row {
+            what: "graph of a non-class file",
+            args: cmd(&["graph", &garbage, "List.get"]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: malformed input: ",
+            contains: s("not a class file (magic 0x00010203, not 0xcafebabe)"),
+        },
+        Row {
+            what: "graph of a truncated class file",
+            args: cmd(&["graph", &truncated, "List.get"]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: malformed input: ",
+            contains: s("truncated at byte 100"),
+        },
+        Row {
+            what: "graph of a class newer than ASM instruments",
+            args: cmd(&["graph", &v65, "List.get"]),
+            env: vec![],
+            code: 3,
+            starts: "jtg: unsupported: class List: ",
+            contains: s("class file version 65 (Java 21) is newer than jtg handles"),
+        },
+        Row {
+            what: "check of a class newer than ASM instruments",
+            args: cmd(&["check", &v65, "List.get", "-n", "2"]),
+            env: vec![],
+            code: 3,
+            starts: "jtg: unsupported: class List: ",
+            contains: s("version 65"),
+        },
+        Row {
+            what: "graph with an unknown field",
+            args: cmd(&["graph", &fx, "List.contains", "--start", &foo]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: start state: ",
+            contains: s("o1: class List has no instance field `foo`"),
+        },
+        Row {
+            what: "check with an unknown field",
+            args: cmd(&["check", &fx, "List.contains", "--start", &foo, "-n", "2"]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: start state: ",
+            contains: s("no instance field `foo`"),
+        },
+        Row {
+            what: "graph with an int outside the Java range",
+            args: cmd(&[
+                "graph",
+                &fx,
+                "List.contains",
+                "--start",
+                &big,
+                "--ints",
+                "java",
+            ]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: start state: ",
+            contains: s("i1: 3000000000 is outside the Java int range"),
+        },
+        Row {
+            what: "graph --max-nodes 0",
+            args: cmd(&["graph", &fx, "List.contains", "--max-nodes", "0"]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: --max-nodes 0: must be at least 1",
+            contains: s(""),
+        },
+        Row {
+            what: "graph --max-secs 0",
+            args: cmd(&["graph", &fx, "List.contains", "--max-secs", "0"]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: --max-secs 0: must be a positive number",
+            contains: s(""),
+        },
+        Row {
+            what: "check -n 0",
+            args: cmd(&["check", &fx, "List.contains", "-n", "0"]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: -n 0: must be at least 1",
+            contains: s(""),
+        },
+        Row {
+            what: "check --max-steps 0",
+            args: cmd(&["check", &fx, "List.contains", "--max-steps", "0"]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: --max-steps 0: must be at least 1",
+            contains: s(""),
+        },
+        Row {
+            what: "trace --max-steps 0",
+            args: cmd(&[
+                "trace",
+                &fx,
+                "Throws.div",
+                "--input",
+                &x,
+                "--max-steps",
+                "0",
+            ]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: --max-steps 0: must be at least 1",
+            contains: s(""),
+        },
+        Row {
+            what: "corpus --check 0",
+            args: cmd(&["corpus", &garbage, "--check", "0"]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: --check 0: must be at least 1",
+            contains: s(""),
+        },
+        Row {
+            what: "prove --max-nodes 0",
+            args: cmd(&["prove", &fx, "List.contains", "--max-nodes", "0"]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: --max-nodes 0: must be at least 1",
+            contains: s(""),
+        },
+    ];
+    for row in &rows {
+        let args: Vec<&str> = row.args.iter().map(String::as_str).collect();
+        let env: Vec<(&str, &str)> = row.env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let r = jtg_env(&args, &env);
+        assert_eq!(
+            r.code, row.code,
+            "{}: exit code; stderr: {}",
+            row.what, r.stderr
+        );
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{}: not one line: {:?}", row.what, r.stderr);
+        assert!(
+            lines[0].starts_with(row.starts),
+            "{}: {}",
+            row.what,
+            lines[0]
+        );
+        assert!(
+            lines[0].contains(&row.contains),
+            "{}: {}",
+            row.what,
+            lines[0]
+        );
+        // an environment failure is not the fault of the case it happened on
+        assert!(
+            !lines[0].contains("tracing seed"),
+            "{}: {}",
+            row.what,
+            lines[0]
+        );
+        assert!(r.stdout.is_empty(), "{}: printed {}", row.what, r.stdout);
+    }
 }

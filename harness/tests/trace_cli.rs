@@ -114,3 +114,75 @@ fn static_lines_of_an_input_are_set_before_the_run() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Deep recursion (`Loop.down` calls itself at every few steps): the full trace prints every
+/// frame at every step, so it grows with steps × depth; `--top-frame` prints one frame per
+/// step and `--changes` only the lines that changed, both linear in the steps.
+#[test]
+fn trace_of_deep_recursion_top_frame_and_changes_stay_linear() {
+    let dir = std::env::temp_dir().join(format!("jtg-trace-deep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("n.state");
+    std::fs::write(&input, "00 | n: i1 | ε\ni1: 0\n").unwrap();
+    let fx = fixtures();
+    let steps = 3000u64;
+    let trace = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
+            .arg("trace")
+            .arg(&fx)
+            .args(["Loop.down", "--input"])
+            .arg(&input)
+            .args(["--max-steps", &steps.to_string()])
+            .args(extra)
+            .output()
+            .expect("run jtg");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let full = trace(&[]);
+    let top = trace(&["--top-frame"]);
+    let changes = trace(&["--changes"]);
+    for out in [&full, &top, &changes] {
+        assert_eq!(
+            out.matches("step ").count() as u64,
+            steps,
+            "one block per step"
+        );
+        assert!(out.ends_with("cut\n"));
+    }
+    let lines = |s: &str| s.lines().count() as u64;
+    // the recursion is about steps / 4 deep at the end: the full trace has ~depth lines a step
+    assert!(lines(&full) > steps * 50, "{} lines", lines(&full));
+    // one frame, its heap line at most: a bounded number of lines per step
+    assert!(lines(&top) <= steps * 3 + 1, "{} lines", lines(&top));
+    // a call adds a frame line, a step changes a frame: a few lines per step
+    assert!(
+        lines(&changes) <= steps * 6 + 200,
+        "{} lines",
+        lines(&changes)
+    );
+    assert!(changes.contains("\n  + ") && changes.contains("\n  - "));
+    // --top-frame: one frame line a step, where the full trace has the whole stack
+    let frames = |block: &str| block.lines().filter(|l| l.contains(" | ")).count();
+    let full_blocks: Vec<&str> = full.split("\nstep ").collect();
+    let top_blocks: Vec<&str> = top.split("\nstep ").collect();
+    assert_eq!(full_blocks.len() as u64, steps);
+    for k in [0usize, 1, 500, 2999] {
+        assert_eq!(frames(top_blocks[k]), 1, "{}", top_blocks[k]);
+    }
+    assert!(
+        frames(full_blocks[2999]) > 100,
+        "{}",
+        frames(full_blocks[2999])
+    );
+    // JSON streams too and stays one valid document
+    let json: serde_json::Value =
+        serde_json::from_str(&trace(&["--format", "json", "--top-frame"])).expect("JSON");
+    assert_eq!(json["steps"].as_array().unwrap().len() as u64, steps);
+    assert_eq!(json["cut"], true);
+}

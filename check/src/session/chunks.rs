@@ -49,9 +49,9 @@ impl<'s, 'a> Chunks<'s, 'a> {
     }
 
     fn id(&self, k: u64) -> CaseId {
-        match &self.session.inputs {
-            Inputs::Given { .. } => CaseId::Input,
-            Inputs::Generated { first, .. } => CaseId::Generated(first + k),
+        match generated_case(&self.session.inputs, k) {
+            Some(case) => CaseId::Generated(case),
+            None => CaseId::Input,
         }
     }
 
@@ -95,34 +95,44 @@ impl<'s, 'a> Chunks<'s, 'a> {
     /// Case number `k` of the session (`0..inputs.len()`).
     fn case(&self, k: u64) -> Result<Case, SessionError> {
         let s = self.session;
-        match &s.inputs {
-            Inputs::Given {
+        let Some(case) = generated_case(&s.inputs, k) else {
+            let Inputs::Given {
                 name,
                 replay,
                 state,
-            } => Ok(Case {
+            } = &s.inputs
+            else {
+                unreachable!("only a given input has no case number")
+            };
+            return Ok(Case {
                 id: CaseId::Input,
                 name: name.clone(),
                 replay: replay.clone(),
                 state: State::clone(state),
-            }),
-            Inputs::Generated { first, .. } => {
-                let case = first + k;
-                let g = s
-                    .generator
-                    .as_ref()
-                    .map_err(|e| SessionError::Generator { error: e.clone() })?;
-                let sample = g
-                    .case(case)
-                    .map_err(|error| SessionError::Generate { case, error })?;
-                let (seed, max_size) = (s.settings.seed, s.settings.max_size);
-                Ok(Case {
-                    id: CaseId::Generated(case),
-                    name: format!("seed {seed} case {case}"),
-                    replay: format!("--seed {seed} --case {case} --max-size {max_size}"),
-                    state: sample.state,
-                })
-            }
-        }
+            });
+        };
+        let g = s
+            .generator
+            .as_ref()
+            .map_err(|e| SessionError::Generator { error: e.clone() })?;
+        let sample = g
+            .case(case)
+            .map_err(|error| SessionError::Generate { case, error })?;
+        let (seed, max_size) = (s.settings.seed, s.settings.max_size);
+        Ok(Case {
+            id: CaseId::Generated(case),
+            name: format!("seed {seed} case {case}"),
+            replay: format!("--seed {seed} --case {case} --max-size {max_size}"),
+            state: sample.state,
+        })
+    }
+}
+
+/// The generator's case number of the `k`-th input (`None` for an input given by hand).
+fn generated_case(inputs: &Inputs, k: u64) -> Option<u64> {
+    match inputs {
+        Inputs::Given { .. } => None,
+        Inputs::Generated { first, .. } => Some(first + k),
+        Inputs::Sharded { shard, .. } => Some(shard.nth(k)),
     }
 }

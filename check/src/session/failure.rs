@@ -49,7 +49,7 @@ impl Session<'_> {
         )?;
         if let Verdict::Violation(ss) = &sc.verdict {
             let text = print_state(&small, &ctx);
-            let file = save_input(m, &case.name, &text);
+            let file = save_input(&self.run_dir(), m, &case.name, &text);
             let replay = file.map_or_else(
                 || r.replay.clone(),
                 |f| format!("{base} --input {}", shell_quote(&f.to_string_lossy())),
@@ -71,10 +71,25 @@ impl Session<'_> {
     }
 }
 
-/// Writes a shrunk input where a replay command can find it.
-fn save_input(m: &MethodId, name: &str, text: &str) -> Option<PathBuf> {
-    let dir = std::env::temp_dir().join("jtg-check");
-    std::fs::create_dir_all(&dir).ok()?;
+impl Session<'_> {
+    /// The folder of this run's replay files: one per run, named by a stable hash of what the
+    /// run's inputs depend on (the replay command, seed and largest structure), so that runs
+    /// of other methods, graphs or seeds never overwrite each other's files, while the same
+    /// run (resumed, or another shard of it) names the same files and so prints the same
+    /// report.
+    fn run_dir(&self) -> PathBuf {
+        let s = &self.settings;
+        let key = format!("{}\n{}\n{}", s.replay, s.seed, s.max_size);
+        std::env::temp_dir().join("jtg-check").join(format!(
+            "{:016x}",
+            crate::journal::stable_hash(key.as_bytes())
+        ))
+    }
+}
+
+/// Writes a shrunk input into `dir`, where a replay command can find it.
+fn save_input(dir: &std::path::Path, m: &MethodId, name: &str, text: &str) -> Option<PathBuf> {
+    std::fs::create_dir_all(dir).ok()?;
     let slug: String = format!("{}.{}.{name}", m.class, m.name)
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })

@@ -168,29 +168,76 @@ impl Class {
     }
 }
 
+/// The newest class file version jtg reads: Java 20's, the newest ASM 9.4 (the tracer's
+/// instrumenter) handles. A graph of a class the JVM side cannot run would be unchecked.
+pub const MAX_MAJOR_VERSION: u16 = 64;
+
 /// Parses the bytes of one class file.
 pub fn parse_class(bytes: &[u8]) -> Result<Class, ClassError> {
+    // What a user can act on, not the parser's internals: the magic number, or where the
+    // bytes end or stop making sense.
+    match bytes.get(..4) {
+        Some([0xca, 0xfe, 0xba, 0xbe]) => {}
+        Some(m) => {
+            return Err(ClassError::malformed(format!(
+                "not a class file (magic 0x{:02x}{:02x}{:02x}{:02x}, not 0xcafebabe)",
+                m[0], m[1], m[2], m[3]
+            )))
+        }
+        None => return Err(ClassError::malformed(truncated(bytes))),
+    }
     // classfile-parser computes `constant_pool_count - 1` unchecked: reject 0 up front.
     match bytes.get(8..10) {
         Some([0, 0]) => return Err(ClassError::malformed("constant_pool_count is 0")),
         Some(_) => {}
-        None => return Err(ClassError::malformed("class file shorter than its header")),
+        None => return Err(ClassError::malformed(truncated(bytes))),
     }
-    let (_, cf) = classfile_parser::class_parser(bytes).map_err(|e| {
-        ClassError::malformed(
-            format!("class file does not parse: {e:?}")
-                .chars()
-                .take(200)
-                .collect::<String>(),
-        )
-    })?;
+    let (_, cf) = classfile_parser::class_parser(bytes)
+        .map_err(|e| ClassError::malformed(parse_failure(bytes, &e)))?;
     let cp = ConstantPool::new(&cf.const_pool);
     let name = cp.class_name(cf.this_class)?.to_string();
+    if cf.major_version > MAX_MAJOR_VERSION {
+        return Err(ClassError::unsupported(format!(
+            "class {name}: class file version {} (Java {}) is newer than jtg handles (up to {MAX_MAJOR_VERSION}, Java {}: the newest the tracer's ASM 9.4 instruments)",
+            cf.major_version,
+            cf.major_version.saturating_sub(44),
+            MAX_MAJOR_VERSION - 44
+        )));
+    }
     let ctx = |e: ClassError| match e {
         ClassError::Malformed { what } => ClassError::malformed(format!("class {name}: {what}")),
         other => other,
     };
     build(&cf, &cp, name.clone()).map_err(ctx)
+}
+
+/// Where the parse of `bytes` failed, for people: `truncated at byte N` when the bytes end too
+/// early (the parse fails at their end, or gets past it once zeros are appended), `does not
+/// parse at byte N` otherwise.
+fn parse_failure(bytes: &[u8], e: &nom::Err<nom::error::Error<&[u8]>>) -> String {
+    let at = |e: &nom::Err<nom::error::Error<&[u8]>>, len: usize| match e {
+        nom::Err::Incomplete(_) => len,
+        nom::Err::Error(e) | nom::Err::Failure(e) => len - e.input.len(),
+    };
+    let mut padded = bytes.to_vec();
+    padded.resize(bytes.len() + (1 << 16), 0);
+    let further = match classfile_parser::class_parser(&padded) {
+        Ok(_) => true,
+        Err(e2) => at(&e2, padded.len()) > bytes.len(),
+    };
+    if further || at(e, bytes.len()) >= bytes.len() {
+        truncated(bytes)
+    } else {
+        format!("class file does not parse at byte {}", at(e, bytes.len()))
+    }
+}
+
+/// The message of a class file that ends too early.
+fn truncated(bytes: &[u8]) -> String {
+    format!(
+        "class file truncated at byte {} (shorter than its header or its declared contents)",
+        bytes.len()
+    )
 }
 
 fn build(

@@ -5,11 +5,12 @@
 //! trace), 2 and up on errors. With `--journal FILE` every checked case is recorded as it
 //! finishes, and `--resume` continues an interrupted run (README, *Long runs*).
 
-use super::{graph_for, ints_name, load, resuming, Ints, JournalArgs};
+use super::{at_least_one, check_values, graph_for, ints_name, load, resuming, Ints, JournalArgs};
 use anyhow::{Context, Result};
 use jtg_check::journal::{stable_hash, Journal};
-use jtg_check::report::shell_quote;
-use jtg_check::{summary_json, summary_junit, Inputs, Session, Settings};
+use jtg_check::report::{shell_quote, FailureReport};
+use jtg_check::shard::Shard;
+use jtg_check::{summary_json, summary_junit, summary_text, Inputs, Session, Settings, Summary};
 use jtg_engine::render::json;
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
 use jtg_engine::state::{IntSemantics, State};
@@ -70,6 +71,14 @@ pub struct Args {
     /// do not depend on it.
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Check only shard K of N of the cases (cargo-nextest's `--partition count:K/N`: case
+    /// `i` belongs to shard `i mod N + 1`); with `--journal`, `jtg merge` of the N journals
+    /// is the report of the whole run.
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["case", "input"])]
+    pub shard: Option<Shard>,
+    /// Leave the times out of the report (JUnit `time` attributes).
+    #[arg(long)]
+    pub no_times: bool,
     #[command(flatten)]
     pub journal: JournalArgs,
 }
@@ -81,7 +90,7 @@ fn progress(n: u64) -> Option<indicatif::ProgressBar> {
     }
     let pb = indicatif::ProgressBar::new(n);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{spinner} {pos}/{len} traces [{elapsed_precise}] {bar:30} {msg}",
+        "{spinner} {pos}/{len} traces [{elapsed_precise}, eta {eta}] {bar:30} {msg}",
     ) {
         pb.set_style(style);
     }
@@ -89,6 +98,12 @@ fn progress(n: u64) -> Option<indicatif::ProgressBar> {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    if a.case.is_none() && a.input.is_none() {
+        at_least_one("-n", a.n)?;
+    }
+    at_least_one("--max-steps", a.max_steps)?;
+    let started = std::time::Instant::now();
+    let shard = a.shard.unwrap_or(Shard::WHOLE);
     let (prog, m) = load(&a.classpath, &a.method)?;
     let sem: IntSemantics = a.ints.into();
     let jobs = a
@@ -119,6 +134,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read input {}", path.display()))?;
             let state = parse_state(&text, &ctx)
+                .map_err(|e| e.to_string())
+                .and_then(|st| check_values(&prog, &st, sem).map(|()| st))
                 .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
             Inputs::Given {
                 name: path.display().to_string(),
@@ -127,10 +144,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
             }
         }
         (None, Some(k)) => Inputs::Generated { first: k, count: 1 },
-        (None, None) => Inputs::Generated {
+        (None, None) if shard.is_whole() => Inputs::Generated {
             first: 0,
             count: a.n,
         },
+        (None, None) => Inputs::Sharded { count: a.n, shard },
     };
     let settings = Settings {
         ints: sem,
@@ -144,7 +162,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     };
     let input_state = match &inputs {
         Inputs::Given { state, .. } => Some(State::clone(state)),
-        Inputs::Generated { .. } => None,
+        Inputs::Generated { .. } | Inputs::Sharded { .. } => None,
     };
     let n_inputs = inputs.len();
     let session = Session::new(
@@ -184,6 +202,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
             "max_size": a.max_size,
             "max_reports": a.max_reports,
             "shrink_runs": a.shrink_runs,
+            "shard": shard,
+            "graph_nodes": graph.nodes.len(),
         })
     };
     let journal = Journal::for_run(a.journal.journal.as_deref(), a.journal.resume, &params)?;
@@ -210,38 +230,27 @@ pub fn run(a: Args) -> Result<ExitCode> {
         pb.finish_and_clear();
     }
     let (summary, reports) = (checked.summary, checked.reports);
+    let seconds = (!a.no_times).then(|| started.elapsed().as_secs_f64());
+    print_report(&m, &summary, &reports, a.format, seconds)
+}
 
-    let mut out = String::new();
-    match a.format {
-        Format::Text => {
-            for r in &reports {
-                out.push_str(&r.text());
-                out.push('\n');
-            }
-            if summary.unbound_labels > 0 {
-                out.push_str(&format!(
-                    "{} label evaluations left out: the run had not bound a reference they name (e.g. a static field not accessed yet)\n",
-                    summary.unbound_labels
-                ));
-            }
-            out.push_str(&format!(
-                "{m}: {} traces, {} steps, {} violations, {} outside the model, {} cut; node coverage {:.1}% ({} of {} nodes)\n",
-                summary.traces,
-                summary.steps,
-                summary.violations,
-                summary.outside_model,
-                summary.cut,
-                100.0 * summary.node_coverage(),
-                summary.covered_nodes(),
-                graph.nodes.len()
-            ));
-        }
+/// Prints the report of a check (or of merged journals) in `format`; the exit code says
+/// whether some trace violates the graph.
+pub(super) fn print_report(
+    m: &dyn std::fmt::Display,
+    summary: &Summary,
+    reports: &[FailureReport],
+    format: Format,
+    seconds: Option<f64>,
+) -> Result<ExitCode> {
+    let out = match format {
+        Format::Text => summary_text(m, summary, reports),
         Format::Json => {
-            let j = summary_json(&m, &summary, &reports, graph.nodes.len());
-            out = serde_json::to_string_pretty(&j)? + "\n";
+            let j = summary_json(m, summary, reports, summary.covered.len());
+            serde_json::to_string_pretty(&j)? + "\n"
         }
-        Format::Junit => out = summary_junit(&m, &summary, &reports),
-    }
+        Format::Junit => summary_junit(m, summary, reports, seconds),
+    };
     std::io::stdout()
         .lock()
         .write_all(out.as_bytes())

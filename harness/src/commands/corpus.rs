@@ -4,9 +4,10 @@
 //! Exit code 1 when a check found a violation or a jar `--expect`ed complete is not, 5 when
 //! a check stopped early (no inputs, a run could not be traced) and nothing found a violation.
 
-use super::{ints_name, resuming, Ints, JournalArgs};
+use super::{at_least_one, ints_name, resuming, Ints, JournalArgs};
 use anyhow::{bail, Context, Result};
 use jtg_check::journal::Journal;
+use jtg_check::shard::Shard;
 use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, CorpusProve, JarResult, Status};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,6 +18,9 @@ pub enum Format {
     Md,
     Json,
     Csv,
+    /// JUnit XML: one test case per jar (failed on a violation, in error when its check
+    /// stopped, skipped without a complete graph).
+    Junit,
 }
 
 #[derive(clap::Args)]
@@ -74,15 +78,34 @@ pub struct Args {
     /// where it says YES, is a contradiction.
     #[arg(long)]
     pub prove: bool,
+    /// Analyse only shard K of N of the jars (cargo-nextest's `--partition count:K/N`: the
+    /// `i`-th jar in path order belongs to shard `i mod N + 1`); with `--journal`, `jtg
+    /// merge` of the N journals is the report of the whole run.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     #[command(flatten)]
     pub journal: JournalArgs,
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
-    let jars = corpus::find_jars(&a.paths);
-    if jars.is_empty() {
+    let started = std::time::Instant::now();
+    if a.check == Some(0) {
+        bail!("--check 0: must be at least 1 (leave --check out to build the graphs only)");
+    }
+    at_least_one("--max-steps", a.max_steps)?;
+    at_least_one("--max-nodes", a.max_nodes as u64)?;
+    if !(a.max_secs > 0.0 && a.max_secs.is_finite()) {
+        bail!(
+            "--max-secs {}: must be a positive number of seconds",
+            a.max_secs
+        );
+    }
+    let all = corpus::find_jars(&a.paths);
+    if all.is_empty() {
         bail!("no .jar files found in {:?}", a.paths);
     }
+    let shard = a.shard.unwrap_or(Shard::WHOLE);
+    let jars = shard.select(&all);
     let opts = CorpusOptions {
         max_nodes: a.max_nodes,
         time_limit: Duration::from_secs_f64(a.max_secs.max(0.001)),
@@ -121,6 +144,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
             "max_steps": p.max_steps,
             "max_size": p.max_size,
         })),
+        "shard": shard,
+        "jars": all.len(),
     });
     let journal = Journal::for_run(a.journal.journal.as_deref(), a.journal.resume, &params)?;
     let key = |jar: &Path| jar.to_string_lossy().into_owned();
@@ -139,8 +164,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
     } else {
         let b = indicatif::ProgressBar::new(jars.len() as u64);
         b.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} {elapsed} (eta {eta}) {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         b
     };
@@ -161,129 +188,173 @@ pub fn run(a: Args) -> Result<ExitCode> {
     );
     bar.finish_and_clear();
     let results = results?;
-    let text = match a.format {
-        Format::Md => corpus::render_md(&results, !a.no_times),
-        Format::Json => corpus::render_json(&results) + "\n",
-        Format::Csv => corpus::render_csv(&results),
+    let report = Report {
+        format: a.format,
+        no_times: a.no_times,
+        output: a.output.as_deref(),
+        checked: opts.check.is_some(),
+        proved: opts.prove.is_some(),
+        paths: &a.paths,
+        expect: a.expect.as_deref(),
+        save_expected: a.save_expected.as_deref(),
+        seconds: Some(started.elapsed().as_secs_f64()),
     };
-    match &a.output {
-        Some(p) => {
-            std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?
-        }
-        None => print!("{text}"),
-    }
-    if let Some(p) = &a.save_expected {
-        let mut s = String::from(
-            "# Expected status per corpus jar (scripts/corpus-report.sh); harness/tests/corpus.rs checks a sample.\n",
-        );
-        for r in &results {
-            match &r.prove {
-                Some(p) => s.push_str(&format!("{} {} {}\n", r.status.name(), r.jar, p.verdict)),
-                None => s.push_str(&format!("{} {}\n", r.status.name(), r.jar)),
+    report.print(&results)
+}
+
+/// How a corpus run (or merged journals of one) is reported.
+pub(super) struct Report<'a> {
+    pub format: Format,
+    pub no_times: bool,
+    pub output: Option<&'a Path>,
+    /// `--check` was given.
+    pub checked: bool,
+    /// `--prove` was given.
+    pub proved: bool,
+    /// The corpus paths (AProVE's verdicts are read from their `aprove-termcomp2024.tsv`).
+    pub paths: &'a [PathBuf],
+    pub expect: Option<&'a Path>,
+    pub save_expected: Option<&'a Path>,
+    /// Wall time of the run (JUnit's suite `time`), when known.
+    pub seconds: Option<f64>,
+}
+
+impl Report<'_> {
+    /// Writes the report of `results` and the totals on stderr; the exit code of the run.
+    pub(super) fn print(&self, results: &[JarResult]) -> Result<ExitCode> {
+        let a = self;
+        let text = match a.format {
+            Format::Md => corpus::render_md(results, !a.no_times),
+            Format::Json => corpus::render_json(results, !a.no_times) + "\n",
+            Format::Csv => corpus::render_csv(results, !a.no_times),
+            Format::Junit => corpus::render_junit(results, !a.no_times, a.seconds, a.checked),
+        };
+        match &a.output {
+            Some(p) => {
+                std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?
             }
+            None => print!("{text}"),
         }
-        std::fs::write(p, s).with_context(|| format!("cannot write {}", p.display()))?;
-    }
-    let t = corpus::totals(&results);
-    eprintln!(
-        "{} jars: {} complete, {} unsupported, {} budget, {} error; median {:.1} ms, max {:.1} ms",
-        t.jars, t.complete, t.unsupported, t.budget, t.error, t.median_ms, t.max_ms
-    );
-    if opts.check.is_some() {
+        if let Some(p) = &a.save_expected {
+            let mut s = String::from(
+                "# Expected status per corpus jar (scripts/corpus-report.sh); harness/tests/corpus.rs checks a sample.\n",
+            );
+            for r in results {
+                match &r.prove {
+                    Some(p) => {
+                        s.push_str(&format!("{} {} {}\n", r.status.name(), r.jar, p.verdict))
+                    }
+                    None => s.push_str(&format!("{} {}\n", r.status.name(), r.jar)),
+                }
+            }
+            std::fs::write(p, s).with_context(|| format!("cannot write {}", p.display()))?;
+        }
+        let t = corpus::totals(results);
+        let times = if a.no_times {
+            String::new()
+        } else {
+            format!("; median {:.1} ms, max {:.1} ms", t.median_ms, t.max_ms)
+        };
         eprintln!(
-            "checked {} jars: {} runs ({} cut, {} outside the model), {} violations in {} jars, {} checks stopped early",
-            t.checked, t.traces, t.cut, t.outside_model, t.violations, t.violating_jars, t.check_errors
+            "{} jars: {} complete, {} unsupported, {} budget, {} error{times}",
+            t.jars, t.complete, t.unsupported, t.budget, t.error
         );
-        for r in &results {
-            let Some(c) = &r.check else { continue };
-            if c.violations > 0 {
-                eprintln!(
-                    "  {}: {} violations; replay: {}",
-                    r.jar,
-                    c.violations,
-                    c.replay.as_deref().unwrap_or("?")
-                );
-            }
-            if let Some(e) = &c.error {
-                eprintln!("  {}: check stopped after {} runs: {e}", r.jar, c.traces);
-            }
-        }
-    }
-    let mut contradictions = 0usize;
-    if opts.prove.is_some() {
-        eprintln!(
-            "verdicts: {} YES, {} NO, {} MAYBE (prove median {:.1} ms, p90 {:.1} ms); {} cross-check violations",
-            t.yes, t.no, t.maybe, t.prove_median_ms, t.prove_p90_ms, t.prove_violations
-        );
-        let aprove = a
-            .paths
-            .iter()
-            .map(|p| p.join("aprove-termcomp2024.tsv"))
-            .find_map(|p| std::fs::read_to_string(p).ok())
-            .map(|t| corpus::read_aprove(&t))
-            .unwrap_or_default();
-        for r in &results {
-            let (Some(p), Some(theirs)) = (&r.prove, aprove.get(&r.jar)) else {
-                continue;
-            };
-            if corpus::contradicts(&p.verdict, theirs) {
-                contradictions += 1;
-                eprintln!(
-                    "  CONTRADICTION {}: jtg {}, AProVE {theirs}; replay: {}",
-                    r.jar,
-                    p.verdict,
-                    p.replay.as_deref().unwrap_or("-")
-                );
-            }
-            if p.prove_violations.unwrap_or(0) > 0 {
-                eprintln!(
-                    "  {}: {} cross-check violations; replay: {}",
-                    r.jar,
-                    p.prove_violations.unwrap_or(0),
-                    p.replay.as_deref().unwrap_or("-")
-                );
-            }
-        }
-        eprintln!("contradictions with AProVE: {contradictions}");
-    }
-    let mut code = if t.violations > 0 || t.prove_violations > 0 || contradictions > 0 {
-        ExitCode::from(1)
-    } else if t.check_errors > 0 {
-        ExitCode::from(5)
-    } else {
-        ExitCode::SUCCESS
-    };
-    if let Some(p) = &a.expect {
-        let text =
-            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-        let mut regressions: Vec<String> = corpus::read_expected(&text)
-            .into_iter()
-            .filter(|(_, st)| *st == Status::Complete)
-            .filter_map(|(jar, _)| {
-                let now = results.iter().find(|r| r.jar == jar)?;
-                (now.status != Status::Complete)
-                    .then(|| format!("{jar}: {} ({})", now.status.name(), now.detail))
-            })
-            .collect();
-        if opts.prove.is_some() {
-            for (jar, _, verdict) in corpus::read_expected_verdicts(&text) {
-                let (Some(want), Some(now)) = (verdict, results.iter().find(|r| r.jar == jar))
-                else {
-                    continue;
-                };
-                let got = now.prove.as_ref().map_or("-", |p| p.verdict.as_str());
-                if got != want {
-                    regressions.push(format!("{jar}: verdict {got}, expected {want}"));
+        if a.checked {
+            eprintln!(
+                "checked {} jars: {} runs ({} cut, {} outside the model), {} violations in {} jars, {} checks stopped early",
+                t.checked, t.traces, t.cut, t.outside_model, t.violations, t.violating_jars, t.check_errors
+            );
+            for r in results {
+                let Some(c) = &r.check else { continue };
+                if c.violations > 0 {
+                    eprintln!(
+                        "  {}: {} violations; replay: {}",
+                        r.jar,
+                        c.violations,
+                        c.replay.as_deref().unwrap_or("?")
+                    );
+                }
+                if let Some(e) = &c.error {
+                    eprintln!("  {}: check stopped after {} runs: {e}", r.jar, c.traces);
                 }
             }
         }
-        if !regressions.is_empty() {
-            eprintln!("regressions against {}:", p.display());
-            for r in &regressions {
-                eprintln!("  {r}");
+        let mut contradictions = 0usize;
+        if a.proved {
+            eprintln!(
+                "verdicts: {} YES, {} NO, {} MAYBE (prove median {:.1} ms, p90 {:.1} ms); {} cross-check violations",
+                t.yes, t.no, t.maybe, t.prove_median_ms, t.prove_p90_ms, t.prove_violations
+            );
+            let aprove = a
+                .paths
+                .iter()
+                .map(|p| p.join("aprove-termcomp2024.tsv"))
+                .find_map(|p| std::fs::read_to_string(p).ok())
+                .map(|t| corpus::read_aprove(&t))
+                .unwrap_or_default();
+            for r in results {
+                let (Some(p), Some(theirs)) = (&r.prove, aprove.get(&r.jar)) else {
+                    continue;
+                };
+                if corpus::contradicts(&p.verdict, theirs) {
+                    contradictions += 1;
+                    eprintln!(
+                        "  CONTRADICTION {}: jtg {}, AProVE {theirs}; replay: {}",
+                        r.jar,
+                        p.verdict,
+                        p.replay.as_deref().unwrap_or("-")
+                    );
+                }
+                if p.prove_violations.unwrap_or(0) > 0 {
+                    eprintln!(
+                        "  {}: {} cross-check violations; replay: {}",
+                        r.jar,
+                        p.prove_violations.unwrap_or(0),
+                        p.replay.as_deref().unwrap_or("-")
+                    );
+                }
             }
-            code = ExitCode::from(1);
+            eprintln!("contradictions with AProVE: {contradictions}");
         }
+        let mut code = if t.violations > 0 || t.prove_violations > 0 || contradictions > 0 {
+            ExitCode::from(1)
+        } else if t.check_errors > 0 {
+            ExitCode::from(5)
+        } else {
+            ExitCode::SUCCESS
+        };
+        if let Some(p) = &a.expect {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read {}", p.display()))?;
+            let mut regressions: Vec<String> = corpus::read_expected(&text)
+                .into_iter()
+                .filter(|(_, st)| *st == Status::Complete)
+                .filter_map(|(jar, _)| {
+                    let now = results.iter().find(|r| r.jar == jar)?;
+                    (now.status != Status::Complete)
+                        .then(|| format!("{jar}: {} ({})", now.status.name(), now.detail))
+                })
+                .collect();
+            if a.proved {
+                for (jar, _, verdict) in corpus::read_expected_verdicts(&text) {
+                    let (Some(want), Some(now)) = (verdict, results.iter().find(|r| r.jar == jar))
+                    else {
+                        continue;
+                    };
+                    let got = now.prove.as_ref().map_or("-", |p| p.verdict.as_str());
+                    if got != want {
+                        regressions.push(format!("{jar}: verdict {got}, expected {want}"));
+                    }
+                }
+            }
+            if !regressions.is_empty() {
+                eprintln!("regressions against {}:", p.display());
+                for r in &regressions {
+                    eprintln!("  {r}");
+                }
+                code = ExitCode::from(1);
+            }
+        }
+        Ok(code)
     }
-    Ok(code)
 }

@@ -2,7 +2,8 @@
 //! two graphs of one method (`jtg graph … --format json`), for reviewing a change without
 //! reading two whole graphs. States are compared as text (see `jtg_engine::render::diff` for
 //! how nodes are matched), so no class path is needed. `--format svg|dot` draws the NEW graph
-//! with the added and changed nodes and edges in red.
+//! with the added and changed nodes and edges in red. Exit code 0 when the graphs are the
+//! same, 1 when they differ (as `diff(1)`).
 
 use super::graph::svg;
 use anyhow::{Context, Result};
@@ -102,5 +103,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
             .write_all(&bytes)
             .context("cannot write to standard output")?,
     }
-    Ok(ExitCode::SUCCESS)
+    // like diff(1): 0 the same, 1 they differ
+    Ok(if d.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

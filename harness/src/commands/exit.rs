@@ -2,9 +2,10 @@
 //! (README, *Exit codes*).
 
 use jtg_check::journal::JournalError;
-use jtg_check::SessionError;
+use jtg_check::{CheckError, SessionError};
 use jtg_engine::class::ClassError;
 use jtg_engine::EngineError;
+use jtg_jvm::JvmError;
 use jtg_mutate::MutateError;
 
 /// Exit code for an error, by its kind (see the binary's documentation).
@@ -13,19 +14,30 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
         if cause.downcast_ref::<JournalError>().is_some() {
             return 2;
         }
-        // A check session (or a mutation analysis) that could not start or stopped early:
-        // bad input, whatever the cause below (a JVM that cannot trace included: issue #23
-        // may give those 5).
-        if cause.downcast_ref::<SessionError>().is_some()
-            || cause.downcast_ref::<MutateError>().is_some()
-        {
+        // A check session that could not start or stopped early: a JVM that cannot trace
+        // (or a run it cannot record) is a JVM failure, anything else bad input.
+        if let Some(s) = cause.downcast_ref::<SessionError>() {
+            return match s {
+                SessionError::Environment(_) => 5,
+                SessionError::Trace {
+                    source: CheckError::Jvm(JvmError::BadInput(_)),
+                    ..
+                } => 2,
+                SessionError::Trace {
+                    source: CheckError::Jvm(_),
+                    ..
+                } => 5,
+                _ => 2,
+            };
+        }
+        if cause.downcast_ref::<MutateError>().is_some() {
             return 2;
         }
         if let Some(ee) = cause.downcast_ref::<EngineError>() {
             return match ee {
                 EngineError::Unsupported { .. } => 3,
                 EngineError::Class(ClassError::Unsupported { .. }) => 3,
-                EngineError::Budget { .. } => 4,
+                EngineError::Budget { .. } | EngineError::TimeBudget { .. } => 4,
                 EngineError::Internal(_) => 70,
                 _ => 2,
             };
@@ -39,9 +51,9 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
                 jtg_check::gen::GenError::Unsatisfiable(_) => 2,
             };
         }
-        if let Some(h) = cause.downcast_ref::<jtg_jvm::JvmError>() {
+        if let Some(h) = cause.downcast_ref::<JvmError>() {
             return match h {
-                jtg_jvm::JvmError::BadInput(_) => 2,
+                JvmError::BadInput(_) => 2,
                 _ => 5,
             };
         }

@@ -1,10 +1,11 @@
 //! `jtg graph`: build and print the termination graph of a method.
 
-use super::{load, start_state, Ints};
+use super::{at_least_one, load, start_state, Ints};
 use anyhow::{Context, Result};
+use jtg_engine::graph::build_graph_until;
 use jtg_engine::render;
 use jtg_engine::render::dot::DotOptions;
-use jtg_engine::{build_graph, Graph, Options, Program};
+use jtg_engine::{Graph, Options, Program};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -40,9 +41,16 @@ pub struct Args {
     /// Fail when the graph grows beyond this many nodes.
     #[arg(long, default_value_t = 100_000)]
     pub max_nodes: usize,
+    /// Give up after this many seconds (exit code 4, the partial graph written, as for
+    /// --max-nodes).
+    #[arg(long, value_name = "SECONDS")]
+    pub max_secs: Option<f64>,
     /// Write to this file instead of standard output.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// No progress indicator (it is shown on stderr only when stderr is a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
     /// dot/svg: draw chains of plain evaluation steps as one dotted edge, as the thesis
     /// figures do (node ids stay those of the text form).
     #[arg(long)]
@@ -50,6 +58,12 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    at_least_one("--max-nodes", a.max_nodes as u64)?;
+    let deadline = match a.max_secs {
+        None => None,
+        Some(s) if s > 0.0 && s.is_finite() => Some(std::time::Duration::from_secs_f64(s)),
+        Some(s) => anyhow::bail!("--max-secs {s}: must be a positive number of seconds"),
+    };
     let (prog, m) = load(&a.classpath, &a.method)?;
     let start = start_state(&prog, &m, a.start.as_deref(), a.ints.into())?;
     let opts = Options {
@@ -63,7 +77,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
         compact: a.compact,
         wrap: render::dot::WRAP,
     };
-    match build_graph(&prog, &m, start, &opts) {
+    let spinner = building(&m, a.quiet);
+    let built = build_graph_until(&prog, &m, start, &opts, deadline);
+    if let Some(s) = spinner {
+        s.finish_and_clear();
+    }
+    match built {
         Ok(g) => {
             if let Some(text) = its_text(&prog, &g, a.format, a.ints.into())? {
                 return write_out(text.into_bytes(), a.output.as_ref()).map(|()| ExitCode::SUCCESS);
@@ -86,6 +105,23 @@ pub fn run(a: Args) -> Result<ExitCode> {
             )))
         }
     }
+}
+
+/// A spinner with the elapsed time on stderr while the graph is built (none when stderr is
+/// not a terminal, with `--quiet` or under `CI`): the builder reports no progress of its own,
+/// so this says only that it is still working and for how long.
+fn building(m: &jtg_engine::state::MethodId, quiet: bool) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() || std::env::var_os("CI").is_some() {
+        return None;
+    }
+    let s = indicatif::ProgressBar::new_spinner();
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
+        s.set_style(style);
+    }
+    s.set_message(format!("building the graph of {m}"));
+    s.enable_steady_tick(std::time::Duration::from_millis(200));
+    Some(s)
 }
 
 /// The ITS of `g` in the ARI or KoAT format (`None` for the other formats).

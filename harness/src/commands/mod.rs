@@ -6,6 +6,7 @@ pub mod corpus;
 pub mod diff;
 pub mod gen;
 pub mod graph;
+pub mod merge;
 pub mod mutate;
 pub mod prove;
 pub mod trace;
@@ -14,7 +15,7 @@ mod exit;
 mod program;
 
 pub use exit::exit_code;
-pub use program::{check_start, graph_for, ints_name, load, start_state};
+pub use program::{check_start, check_values, graph_for, ints_name, load, start_state};
 
 use jtg_check::journal::Journal;
 use jtg_engine::state::IntSemantics;
@@ -50,6 +51,15 @@ pub struct JournalArgs {
     /// same parameters): finished units are not done again, and the report covers them.
     #[arg(long)]
     pub resume: bool,
+}
+
+/// Refuses a count or budget of 0 where it would make the run meaningless (`-n 0` checks
+/// nothing, `--max-steps 0` runs nothing): one line, exit code 2.
+pub fn at_least_one(option: &str, value: impl Into<u64>) -> anyhow::Result<()> {
+    if value.into() == 0 {
+        anyhow::bail!("{option} 0: must be at least 1");
+    }
+    Ok(())
 }
 
 /// Says that a resumed run does not do its `n` finished units again.

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use jtg_engine::class::ClassPath;
 use jtg_engine::render::json;
 use jtg_engine::state::text::{parse_state, TextContext};
-use jtg_engine::state::{IntSemantics, MethodId, State};
+use jtg_engine::state::{HeapValue, IntSemantics, MethodId, State};
 use jtg_engine::{build_graph, EngineError, Graph, Options, Program};
 use std::path::Path;
 
@@ -36,7 +36,43 @@ pub fn start_state(
     let st = parse_state(&text, &ctx)
         .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
     check_start(prog, m, &st).map_err(EngineError::StartState)?;
+    check_values(prog, &st, sem)
+        .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
     Ok(st)
+}
+
+/// What the JVM side refuses in an input, refused in every start state too (`graph` accepts
+/// no state `check` could not run): a field its object's class does not have, and under
+/// `--ints java` an int or long literal outside its Java range.
+pub fn check_values(prog: &Program, st: &State, sem: IntSemantics) -> Result<(), String> {
+    for (r, v) in &st.heap {
+        match v {
+            HeapValue::Object { class, fields } => {
+                let declared = prog.instance_fields(class).map_err(|e| e.to_string())?;
+                if let Some(f) = fields
+                    .keys()
+                    .find(|f| !declared.iter().any(|(d, _, _)| d == *f))
+                {
+                    return Err(format!("{r}: class {class} has no instance field `{f}`"));
+                }
+            }
+            HeapValue::Int(i) | HeapValue::Long(i) if sem == IntSemantics::Java => {
+                let (lo, hi, what) = match v {
+                    HeapValue::Int(_) => (i128::from(i32::MIN), i128::from(i32::MAX), "int"),
+                    _ => (i128::from(i64::MIN), i128::from(i64::MAX), "long"),
+                };
+                let outside = |b: Option<i128>| b.is_some_and(|b| b < lo || b > hi);
+                if outside(i.lo) || outside(i.hi) {
+                    return Err(format!(
+                        "{r}: {} is outside the Java {what} range [{lo}, {hi}] (--ints java)",
+                        i
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// A start state must be a single frame of the method at pc 0 whose parameters have values of

@@ -3,7 +3,7 @@
 //! confirmed in the JVM) or MAYBE; with `--check N` the encoding and the proof are checked on
 //! N concrete runs (README, *Termination verdicts*).
 
-use super::{load, start_state, Ints};
+use super::{at_least_one, load, start_state, Ints};
 use anyhow::{Context, Result};
 use jtg_engine::{build_graph, Options};
 use jtg_harness::prove::{self, BreakKind, ProveConfig, ProveReport};
@@ -50,9 +50,14 @@ pub struct Args {
     /// `rank`: a ranking function that does not decrease) to see the check catch it.
     #[arg(long, value_enum, hide = true)]
     pub break_certificate: Option<BreakKind>,
+    /// Leave the times (`*_ms`) out of the JSON report.
+    #[arg(long)]
+    pub no_times: bool,
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    at_least_one("--max-nodes", a.max_nodes as u64)?;
+    at_least_one("--max-steps", a.max_steps)?;
     let (prog, m) = load(&a.classpath, &a.method)?;
     let start = start_state(&prog, &m, a.start.as_deref(), a.ints.into())?;
     let opts = Options {
@@ -75,7 +80,26 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let report: ProveReport = prove::run(&prog, &m, &graph, &cfg)?;
     let text = match a.format {
         Format::Text => prove::render_text(&report),
-        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+        Format::Json => {
+            // the report's fields after the version of its JSON form (docs/json.md)
+            #[derive(serde::Serialize)]
+            struct Versioned<'a> {
+                format_version: u64,
+                #[serde(flatten)]
+                report: &'a ProveReport,
+            }
+            let v = Versioned {
+                format_version: jtg_check::FORMAT_VERSION,
+                report: &report,
+            };
+            if a.no_times {
+                let mut v = serde_json::to_value(&v)?;
+                jtg_harness::corpus::drop_times(&mut v);
+                serde_json::to_string_pretty(&v)? + "\n"
+            } else {
+                serde_json::to_string_pretty(&v)? + "\n"
+            }
+        }
     };
     std::io::stdout()
         .lock()

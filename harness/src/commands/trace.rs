@@ -1,12 +1,15 @@
 //! `jtg trace`: run a method in the real JVM on one concrete input and print the concrete
 //! state before every executed instruction.
 
-use super::{check_start, load};
+use super::{at_least_one, check_start, check_values, load};
 use anyhow::{Context, Result};
 use jtg_check::concrete::{end_to_state, state_to_input, step_to_state};
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
+use jtg_engine::state::IntSemantics;
 use jtg_engine::Program;
 use jtg_jvm::{trace_method, Budget, Trace, TraceEnd, TraceOptions};
+use std::collections::BTreeSet;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,6 +37,14 @@ pub struct Args {
     /// record; the step that would see more ends the trace as "cut".
     #[arg(long, default_value_t = jtg_jvm::DEFAULT_MAX_HEAP)]
     pub max_heap: u64,
+    /// Print only the executing frame of each step (and the heap it reaches), not the frames
+    /// below it: a deep recursion then costs one frame per step.
+    #[arg(long)]
+    pub top_frame: bool,
+    /// Print only what changed at each step: the lines of its state that are new (`+`) or
+    /// gone (`-`) since the step before (text format; the first step in full).
+    #[arg(long)]
+    pub changes: bool,
 }
 
 /// Number of argument slots of the method (`this` included).
@@ -43,6 +54,10 @@ pub fn arg_slots(prog: &Program, m: &jtg_engine::state::MethodId) -> Result<usiz
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
+    at_least_one("--max-steps", a.max_steps)?;
+    if a.changes && matches!(a.format, Format::Json) {
+        anyhow::bail!("--changes is a text format option (--format json prints every step)");
+    }
     let (prog, m) = load(&a.classpath, &a.method)?;
     let text = std::fs::read_to_string(&a.input)
         .with_context(|| format!("cannot read input {}", a.input.display()))?;
@@ -51,6 +66,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
     // The same check as for `jtg graph --start`: an input must fit the declared types.
     check_start(&prog, &m, &st)
+        .and_then(|()| check_values(&prog, &st, IntSemantics::Unbounded))
         .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
     let input = state_to_input(&st, arg_slots(&prog, &m)?)?;
     let opts = TraceOptions {
@@ -67,7 +83,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
         &opts,
     )
     .map_err(|e| anyhow::Error::new(e).context("tracing failed"))?;
-    print_trace(&prog, &m, &trace, a.format)?;
+    let shown = Shown {
+        format: a.format,
+        top_frame: a.top_frame,
+        changes: a.changes,
+    };
+    print_trace(&prog, &m, &trace, &shown)?;
     match trace.end {
         TraceEnd::Cut {
             budget: Budget::Steps(n),
@@ -80,16 +101,66 @@ pub fn run(a: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `print_trace` shows of each step.
+struct Shown {
+    format: Format,
+    top_frame: bool,
+    changes: bool,
+}
+
+/// Prints the trace step by step as it is rendered (nothing but the step in hand is kept:
+/// the output of a long run streams, its memory is the recorded trace's).
 fn print_trace(
     prog: &Program,
     m: &jtg_engine::state::MethodId,
     trace: &Trace,
-    format: Format,
+    shown: &Shown,
 ) -> Result<()> {
     let ctx = TextContext::for_method(m.clone(), prog);
-    let mut states = Vec::with_capacity(trace.len() + 1);
-    for step in trace.steps() {
-        states.push(print_state(&step_to_state(&step)?, &ctx));
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let io = |e: std::io::Error| anyhow::Error::new(e).context("cannot write to standard output");
+    let json = matches!(shown.format, Format::Json);
+    if json {
+        write!(
+            out,
+            "{{\n  \"method\": {},\n  \"steps\": [",
+            serde_json::to_string(&m.to_string())?
+        )
+        .map_err(io)?;
+    }
+    let mut before: BTreeSet<String> = BTreeSet::new();
+    let full = (!shown.top_frame).then(|| trace.steps());
+    let mut full = full.into_iter().flatten();
+    for i in 0..trace.len() {
+        let step = if shown.top_frame {
+            trace.top_step(i, 1)
+        } else {
+            full.next().context("the trace ended early")?
+        };
+        let text = print_state(&step_to_state(&step)?, &ctx);
+        if json {
+            let sep = if i == 0 { "" } else { "," };
+            write!(out, "{sep}\n    {}", serde_json::to_string(&text)?).map_err(io)?;
+            continue;
+        }
+        writeln!(out, "step {i}").map_err(io)?;
+        if shown.changes && i > 0 {
+            let now: BTreeSet<String> = text.lines().map(str::to_string).collect();
+            for line in text.lines().filter(|l| !before.contains(*l)) {
+                writeln!(out, "  + {line}").map_err(io)?;
+            }
+            for line in before.difference(&now) {
+                writeln!(out, "  - {line}").map_err(io)?;
+            }
+            before = now;
+        } else {
+            for line in text.lines() {
+                writeln!(out, "  {line}").map_err(io)?;
+            }
+            if shown.changes {
+                before = text.lines().map(str::to_string).collect();
+            }
+        }
     }
     let last_heap = if trace.is_empty() {
         Default::default()
@@ -97,38 +168,25 @@ fn print_trace(
         trace.heap_at(trace.len() - 1)
     };
     let end = end_to_state(&trace.end, &last_heap)?.map(|s| print_state(&s, &ctx));
-    let mut out = String::new();
-    match format {
-        Format::Text => {
-            for (i, s) in states.iter().enumerate() {
-                out.push_str(&format!("step {i}\n"));
-                for line in s.lines() {
-                    out.push_str(&format!("  {line}\n"));
+    if json {
+        let tail = if trace.is_empty() { "]" } else { "\n  ]" };
+        write!(
+            out,
+            "{tail},\n  \"end\": {},\n  \"cut\": {}\n}}\n",
+            serde_json::to_string(&end)?,
+            matches!(trace.end, TraceEnd::Cut { .. })
+        )
+        .map_err(io)?;
+    } else {
+        match &end {
+            Some(e) => {
+                writeln!(out, "end").map_err(io)?;
+                for line in e.lines() {
+                    writeln!(out, "  {line}").map_err(io)?;
                 }
             }
-            match &end {
-                Some(e) => {
-                    out.push_str("end\n");
-                    for line in e.lines() {
-                        out.push_str(&format!("  {line}\n"));
-                    }
-                }
-                None => out.push_str("cut\n"),
-            }
-        }
-        Format::Json => {
-            let j = serde_json::json!({
-                "method": m.to_string(),
-                "steps": states,
-                "end": end,
-                "cut": matches!(trace.end, TraceEnd::Cut { .. }),
-            });
-            out = serde_json::to_string_pretty(&j)? + "\n";
+            None => writeln!(out, "cut").map_err(io)?,
         }
     }
-    use std::io::Write;
-    std::io::stdout()
-        .lock()
-        .write_all(out.as_bytes())
-        .context("cannot write to standard output")
+    out.flush().map_err(io)
 }

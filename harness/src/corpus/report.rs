@@ -325,38 +325,63 @@ impl<'a> JarJson<'a> {
     }
 }
 
-/// JSON: `{"jars": [...], "totals": {...}}`.
-pub fn render_json(results: &[JarResult]) -> String {
+/// JSON: `{"format_version": 1, "jars": [...], "totals": {...}}`; without `timing` every
+/// time (`*_ms`) is left out.
+pub fn render_json(results: &[JarResult], timing: bool) -> String {
     #[derive(Serialize)]
     struct J<'a> {
+        format_version: u64,
         jars: Vec<JarJson<'a>>,
         totals: Totals,
     }
-    serde_json::to_string_pretty(&J {
+    let mut v = serde_json::to_value(J {
+        format_version: jtg_check::FORMAT_VERSION,
         jars: results.iter().map(JarJson::of).collect(),
         totals: totals(results),
     })
-    .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }));
+    if !timing {
+        drop_times(&mut v);
+    }
+    serde_json::to_string_pretty(&v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// Removes every time (a key ending in `_ms`) from `v`, at any depth (`--no-times`).
+pub fn drop_times(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.retain(|k, _| !k.ends_with("_ms"));
+            m.values_mut().for_each(drop_times);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(drop_times),
+        _ => {}
+    }
 }
 
 /// CSV: one line per jar (`jar,status,nodes,graph_ms,traces,violations,detail,cut,
 /// outside_model,node_coverage,check_error`; the check's columns are empty for jars not
-/// checked).
-pub fn render_csv(results: &[JarResult]) -> String {
+/// checked); without `timing` the `graph_ms` column is left out.
+pub fn render_csv(results: &[JarResult], timing: bool) -> String {
     let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    let mut s = String::from(
-        "jar,status,nodes,graph_ms,traces,violations,detail,cut,outside_model,node_coverage,check_error\n",
-    );
+    let mut s = String::from(if timing {
+        "jar,status,nodes,graph_ms,traces,violations,detail,cut,outside_model,node_coverage,check_error\n"
+    } else {
+        "jar,status,nodes,traces,violations,detail,cut,outside_model,node_coverage,check_error\n"
+    });
     for r in results {
         let c = r.check.as_ref();
         let opt = |v: Option<usize>| v.map(|x| x.to_string()).unwrap_or_default();
+        let time = if timing {
+            format!("{:.3},", r.graph_ms)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "{},{},{},{:.3},{},{},{},{},{},{},{}",
+            "{},{},{},{time}{},{},{},{},{},{},{}",
             q(&r.jar),
             r.status.name(),
             r.nodes,
-            r.graph_ms,
             opt(c.map(|c| c.traces)),
             opt(c.map(|c| c.violations)),
             q(&r.detail),
@@ -460,6 +485,6 @@ mod tests {
         assert_eq!((t.jars, t.complete, t.budget), (3, 2, 1));
         assert_eq!(t.median_ms, 2.0);
         assert_eq!(t.max_ms, 3.0);
-        assert!(render_json(&[]).contains("\"totals\""));
+        assert!(render_json(&[], true).contains("\"totals\""));
     }
 }
