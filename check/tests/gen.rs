@@ -38,9 +38,9 @@ fn parse_text(prog: &Program, m: &MethodId, text: &str) -> State {
     parse_state(text, &TextContext::for_method(m.clone(), prog)).expect("start state parses")
 }
 
-fn arg_slots(prog: &Program, m: &MethodId) -> usize {
+fn arg_slots(prog: &Program, m: &MethodId) -> Vec<usize> {
     let method = prog.method(m).expect("method");
-    usize::from(!method.is_static) + method.desc.params.len()
+    jtg_check::concrete::arg_slots(method.is_static, &method.desc.params)
 }
 
 fn cfg(seed: u64) -> GenConfig {
@@ -103,9 +103,9 @@ fn gen_every_sample_is_an_instance_over_the_suite() {
                         gen.print(c)
                     );
                 }
-                let input = state_to_input(c, arg_slots(&prog, &m))
+                let input = state_to_input(c, &arg_slots(&prog, &m))
                     .unwrap_or_else(|e| panic!("{method} case {k}: {e}\n{}", gen.print(c)));
-                assert_eq!(input.args.len(), arg_slots(&prog, &m));
+                assert_eq!(input.args.len(), arg_slots(&prog, &m).len());
                 for v in c.heap.values() {
                     if let HeapValue::Int(iv) = v {
                         let x = iv.as_literal().expect("literal ints only");
@@ -370,7 +370,7 @@ fn gen_string_arrays_have_varied_lengths_and_strings() {
     let mut strlens = BTreeSet::new();
     for k in 0..500 {
         let c = gen.case(k).expect("sample").state;
-        let input = state_to_input(&c, 1).expect("runnable");
+        let input = state_to_input(&c, &[0]).expect("runnable");
         assert_eq!(input.args.len(), 1);
         let a = c.frames[0].locals[0].expect("a");
         let Some(HeapValue::Array { elems: Some(e), .. }) = c.value(a) else {
