@@ -67,8 +67,7 @@ pub fn check_input(
         statics: &ci.statics,
         end: None,
     };
-    concrete_instance(&c, start, types)
-        .map_err(|f| f.to_string())?;
+    concrete_instance(&c, start, types).map_err(|f| f.to_string())?;
     let from_args = reachable(&ci.heap, ci.args.iter());
     for (key, v) in &ci.statics {
         let listed = start

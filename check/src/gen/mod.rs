@@ -51,11 +51,11 @@ pub mod stats;
 
 pub use stats::{classify, Stats};
 
+use crate::start_instance::input_of_start;
 use jtg_engine::class::FieldType;
 use jtg_engine::state::text::{print_state, TextContext};
 use jtg_engine::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
 use jtg_engine::{models, Program};
-use crate::start_instance::input_of_start;
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
 use std::cell::RefCell;
@@ -309,7 +309,10 @@ impl<'a> Generator<'a> {
         let mut lengths: Vec<Ref> = Vec::new();
         // the frame's references first, then the static fields' (`static:` lines are roots
         // like locals: their values are drawn like arguments, predicates between them honoured)
-        let mut todo: Vec<Ref> = sf.refs().chain(self.start.statics.values().copied()).collect();
+        let mut todo: Vec<Ref> = sf
+            .refs()
+            .chain(self.start.statics.values().copied())
+            .collect();
         todo.reverse();
         while let Some(r) = todo.pop() {
             if r.is_null() || order.contains(&r) {

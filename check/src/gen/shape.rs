@@ -23,7 +23,7 @@
 //! F-field is `t`'s object (length 0, i.e. `h` is `t`, only with `h =? t`).
 //!
 //! Tree growth: the node budget `n` is spent breadth-first; a reference slot gets a fresh
-//! child with probability 0.6, or always when it is the only open slot (so one-field classes
+//! child with probability 0.75, or always when it is the only open slot (so one-field classes
 //! give lists of exactly `n` nodes). Array fields are `null` or a short array.
 
 use super::ints;
@@ -35,7 +35,7 @@ use rand_chacha::ChaCha12Rng;
 use std::collections::BTreeMap;
 
 /// Probability that an open reference slot of a tree gets a child.
-const GROW: f64 = 0.6;
+const GROW: f64 = 0.75;
 
 /// The weight of every plan but null (weight 1) in the choice of a hole's plan.
 const NON_NULL_WEIGHT: u32 = 3;
@@ -176,7 +176,13 @@ impl Build<'_, '_> {
         // null weighs 1, every other plan NON_NULL_WEIGHT: a nullable hole is null in a
         // quarter of the cases when the only other plan is a tree (half the cases would spend
         // half of a check's inputs on one shape), never below 1/10 with every plan allowed
-        let weight = |p: &Plan| if matches!(p, Plan::Null) { 1 } else { NON_NULL_WEIGHT };
+        let weight = |p: &Plan| {
+            if matches!(p, Plan::Null) {
+                1
+            } else {
+                NON_NULL_WEIGHT
+            }
+        };
         let total: u32 = plans.iter().map(weight).sum();
         let mut roll = self.rng.gen_range(0..total);
         let mut pick = 0;
