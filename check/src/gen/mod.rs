@@ -36,7 +36,9 @@
 //! A value of declared type `T` gets a class drawn uniformly among every non-abstract subtype
 //! of `T` that the class path holds, as the engine's instance refinement does (spec §5.3),
 //! whether or not the analysed method names it: a method on an abstract `Expr` runs on `Lit`,
-//! `Add` and `Neg` alike. Of the JDK's classes only those the engine models and the JVM can
+//! `Add` and `Neg` alike. For `java.lang.Object` (every class is below it) only `Object`,
+//! `String` and the program classes the method's class names are drawn: building an
+//! unrelated class runs its static initialiser, which may throw or never end. Of the JDK's classes only those the engine models and the JVM can
 //! build without a constructor are drawn ([`Generator::classes`]).
 //!
 //! Case `k` of seed `S` uses ChaCha12 seeded from the bytes of `(S, k, attempt)`, and every
@@ -59,7 +61,7 @@ use jtg_engine::{models, Program};
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Re-draws of one case before giving up with [`GenError::Unsatisfiable`].
 pub const MAX_ATTEMPTS: u64 = 64;
@@ -200,6 +202,7 @@ pub struct Generator<'a> {
     arg_slots: Vec<usize>,
     classes: RefCell<BTreeMap<String, Vec<String>>>,
     fields: RefCell<BTreeMap<String, Vec<FieldSpec>>>,
+    named: RefCell<Option<BTreeSet<String>>>,
 }
 
 impl<'a> Generator<'a> {
@@ -237,6 +240,7 @@ impl<'a> Generator<'a> {
             arg_slots,
             classes: RefCell::new(BTreeMap::new()),
             fields: RefCell::new(BTreeMap::new()),
+            named: RefCell::new(None),
         })
     }
 
@@ -459,12 +463,25 @@ impl<'a> Generator<'a> {
             if modelled && !buildable {
                 continue;
             }
+            // every class is below `Object`: for it only the classes the program names (an
+            // unrelated class's static initialiser may throw or never end when it is built)
+            if ty == models::OBJECT && !modelled && !self.named().contains(&c) {
+                continue;
+            }
             if self.fields(&c).is_ok() {
                 v.push(c);
             }
         }
         self.classes.borrow_mut().insert(ty.to_string(), v.clone());
         Ok(v)
+    }
+
+    /// The classes the analysed program can name ([`Program::named_classes`]).
+    fn named(&self) -> std::cell::Ref<'_, BTreeSet<String>> {
+        if self.named.borrow().is_none() {
+            *self.named.borrow_mut() = Some(self.prog.named_classes(&self.method.class));
+        }
+        std::cell::Ref::map(self.named.borrow(), |n| n.as_ref().expect("just set"))
     }
 
     fn fields(&self, class: &str) -> Result<Vec<FieldSpec>, GenError> {
