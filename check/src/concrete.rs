@@ -9,6 +9,7 @@
 //! to `C(…)` with its known class `C` (or, once a constructor frame above has run `super()` on
 //! it, the reference of that object).
 
+use jtg_engine::class::FieldType;
 use jtg_engine::models;
 use jtg_engine::state::{End, Frame, HeapValue, Interval, MethodId, Ref, State};
 use jtg_jvm::{
@@ -20,10 +21,31 @@ fn bad(msg: impl Into<String>) -> JvmError {
     JvmError::BadInput(msg.into())
 }
 
-/// The concrete input described by a concrete start state: the values of the first `n_args`
-/// local slots of its single frame, its static fields (`static:` lines) and the objects they
-/// reach.
-pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, JvmError> {
+/// The local slots of a method's arguments (`this` first), in order: a `long` or `double`
+/// argument takes two slots, and its value is in the first.
+pub fn arg_slots(is_static: bool, params: &[FieldType]) -> Vec<usize> {
+    let mut slot = 0;
+    let mut out = Vec::with_capacity(params.len() + 1);
+    if !is_static {
+        out.push(0);
+        slot = 1;
+    }
+    for p in params {
+        out.push(slot);
+        slot += if matches!(p, FieldType::Long | FieldType::Double) {
+            2
+        } else {
+            1
+        };
+    }
+    out
+}
+
+/// The concrete input described by a concrete start state: the values of the argument slots
+/// `arg_slots` ([`arg_slots`]) of its single frame, its static fields (`static:` lines) and
+/// the objects they reach. A long is a literal (`5L`); a `float` or `double` (the state form
+/// keeps no float values) runs as `0.0`.
+pub fn state_to_input(st: &State, arg_slots: &[usize]) -> Result<ConcreteInput, JvmError> {
     let [frame] = st.frames.as_slice() else {
         return Err(bad("a concrete input has exactly one frame"));
     };
@@ -37,21 +59,31 @@ pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, JvmErr
         match r {
             Ref::Null => Ok(CValue::Null),
             Ref::Obj(n) => Ok(CValue::Ref(ObjId(n))),
-            Ref::Int(_) => {
-                let iv = st
-                    .int(r)
-                    .ok_or_else(|| bad(format!("{r} has no integer value")))?;
-                let v = iv
-                    .as_literal()
-                    .ok_or_else(|| bad(format!("{r} is {iv}, not a literal")))?;
-                i32::try_from(v)
-                    .map(CValue::Int)
-                    .map_err(|_| bad(format!("{r} = {v} is outside the Java int range")))
-            }
+            Ref::Int(_) => match st.value(r) {
+                Some(HeapValue::Int(iv)) => {
+                    let v = iv
+                        .as_literal()
+                        .ok_or_else(|| bad(format!("{r} is {iv}, not a literal")))?;
+                    i32::try_from(v)
+                        .map(CValue::Int)
+                        .map_err(|_| bad(format!("{r} = {v} is outside the Java int range")))
+                }
+                Some(HeapValue::Long(iv)) => {
+                    let v = iv
+                        .as_literal()
+                        .ok_or_else(|| bad(format!("{r} is {iv}L, not a literal")))?;
+                    i64::try_from(v)
+                        .map(CValue::Long)
+                        .map_err(|_| bad(format!("{r} = {v}L is outside the Java long range")))
+                }
+                Some(HeapValue::Float) => Ok(CValue::Float(0.0f32.to_bits())),
+                Some(HeapValue::Double) => Ok(CValue::Double(0.0f64.to_bits())),
+                _ => Err(bad(format!("{r} has no primitive value"))),
+            },
         }
     };
-    let mut args = Vec::with_capacity(n_args);
-    for slot in 0..n_args {
+    let mut args = Vec::with_capacity(arg_slots.len());
+    for &slot in arg_slots {
         let r = frame
             .locals
             .get(slot)

@@ -47,6 +47,8 @@
 //! * `verdict`: the verdict on one run ([`check_run`]), many runs by threads;
 //! * [`report`]: what a failing trace looks like to a user; `summary`: totals, JSON, JUnit;
 //! * [`gen`]: random concrete instances of a start state; `shrink`: smaller failing inputs;
+//! * [`start_instance`]: whether a concrete input is an instance of the start state, by the
+//!   checker's own `c ⊑ s` (generated samples and `--input` files alike);
 //! * `target`: the method run in the JVM ([`Target`]); [`concrete`]: engine states as JVM
 //!   inputs and recorded steps as engine states;
 //! * [`journal`]: the append-only journal of long runs, and `--resume`.
@@ -71,6 +73,7 @@ mod run;
 mod session;
 pub mod shard;
 mod shrink;
+pub mod start_instance;
 mod summary;
 mod target;
 mod verdict;

@@ -149,6 +149,11 @@ pub enum SessionError {
     /// The generator cannot draw instances of the start state at all.
     #[error("bad input: {error}")]
     Generator { error: GenError },
+    /// An input given by hand is not an instance of the graph's start state (decided with the
+    /// checker's own `c ⊑ s`, [`crate::start_instance`]): refused before any run, since the
+    /// graph says nothing about such a run.
+    #[error("bad input: input is not an instance of the start state: {0}")]
+    NotInstance(String),
     /// The generator could not draw one case.
     #[error("bad input: {error}")]
     Generate { case: u64, error: GenError },
@@ -243,6 +248,10 @@ impl<'a> Session<'a> {
         };
         let start = &graph.nodes[graph.start].state;
         let generator = Generator::new(prog, &method, start, cfg);
+        if let Inputs::Given { state, .. } = &inputs {
+            crate::start_instance::input_of_start(state, start, &target.arg_slots, prog)
+                .map_err(SessionError::NotInstance)?;
+        }
         if let (Inputs::Generated { .. } | Inputs::Sharded { .. }, Err(e)) = (&inputs, &generator) {
             if !inputs.is_empty() {
                 return Err(SessionError::Generator { error: e.clone() });

@@ -1,7 +1,7 @@
 //! The method being checked, run in the real JVM: engine states become concrete inputs
 //! (`concrete`), the recorded traces key static fields as the engine does.
 
-use crate::concrete::state_to_input;
+use crate::concrete::{arg_slots, state_to_input};
 use crate::error::CheckError;
 use jtg_engine::state::{MethodId, State};
 use jtg_engine::Program;
@@ -14,8 +14,8 @@ pub struct Target<'a> {
     pub method: MethodId,
     /// Class path entries the tracer instruments.
     pub classpath: Vec<PathBuf>,
-    /// Number of argument slots (`this` included).
-    pub n_args: usize,
+    /// The local slots of the arguments (`this` included), see [`arg_slots`].
+    pub arg_slots: Vec<usize>,
 }
 
 impl<'a> Target<'a> {
@@ -25,12 +25,12 @@ impl<'a> Target<'a> {
         classpath: Vec<PathBuf>,
     ) -> Result<Target<'a>, CheckError> {
         let m = prog.method(&method)?;
-        let n_args = usize::from(!m.is_static) + m.desc.params.len();
+        let arg_slots = arg_slots(m.is_static, &m.desc.params);
         Ok(Target {
             prog,
             method,
             classpath,
-            n_args,
+            arg_slots,
         })
     }
 
@@ -52,7 +52,7 @@ impl<'a> Target<'a> {
         let mut out: Vec<Option<Result<Trace, CheckError>>> = Vec::with_capacity(inputs.len());
         let mut cis = Vec::with_capacity(inputs.len());
         for s in inputs {
-            match state_to_input(s, self.n_args) {
+            match state_to_input(s, &self.arg_slots) {
                 Ok(ci) => {
                     cis.push(ci);
                     out.push(None);

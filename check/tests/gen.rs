@@ -5,7 +5,9 @@ use common::{fixtures, suite, SuiteEntry};
 
 use jtg_check::concrete::state_to_input;
 use jtg_check::gen::qc::{with_space, Input, Space};
-use jtg_check::gen::{Family, GenConfig, Generator, Stats};
+use jtg_check::gen::{
+    size_bound, Family, GenConfig, Generator, Stats, DEFAULT_MAX_SIZE, SMALL_SIZE,
+};
 use jtg_engine::class::ClassPath;
 use jtg_engine::instance_of::is_instance;
 use jtg_engine::state::text::{parse_state, TextContext};
@@ -38,9 +40,9 @@ fn parse_text(prog: &Program, m: &MethodId, text: &str) -> State {
     parse_state(text, &TextContext::for_method(m.clone(), prog)).expect("start state parses")
 }
 
-fn arg_slots(prog: &Program, m: &MethodId) -> usize {
+fn arg_slots(prog: &Program, m: &MethodId) -> Vec<usize> {
     let method = prog.method(m).expect("method");
-    usize::from(!method.is_static) + method.desc.params.len()
+    jtg_check::concrete::arg_slots(method.is_static, &method.desc.params)
 }
 
 fn cfg(seed: u64) -> GenConfig {
@@ -107,9 +109,9 @@ fn gen_every_sample_is_an_instance_over_the_suite() {
                         gen.print(c)
                     );
                 }
-                let input = state_to_input(c, arg_slots(&prog, &m))
+                let input = state_to_input(c, &arg_slots(&prog, &m))
                     .unwrap_or_else(|e| panic!("{method} case {k}: {e}\n{}", gen.print(c)));
-                assert_eq!(input.args.len(), arg_slots(&prog, &m));
+                assert_eq!(input.args.len(), arg_slots(&prog, &m).len());
                 for v in c.heap.values() {
                     if let HeapValue::Int(iv) = v {
                         let x = iv.as_literal().expect("literal ints only");
@@ -134,7 +136,7 @@ fn gen_list_get_cyclic_gives_only_cycles_back_to_this() {
         IntSemantics::Unbounded,
     );
     let gen = Generator::new(&prog, &m, &s, cfg(3)).expect("generator");
-    let mut lengths = BTreeSet::new();
+    let (mut lengths, mut large) = (BTreeSet::new(), BTreeSet::new());
     for k in 0..2_000 {
         let c = gen.case(k).expect("sample").state;
         let (nodes, end) = walk(&c, 0, "next");
@@ -144,12 +146,20 @@ fn gen_list_get_cyclic_gives_only_cycles_back_to_this() {
             "case {k} does not return to this:\n{}",
             gen.print(&c)
         );
-        lengths.insert(nodes.len());
+        if size_bound(k, DEFAULT_MAX_SIZE) == SMALL_SIZE {
+            lengths.insert(nodes.len());
+        } else {
+            large.insert(nodes.len());
+        }
     }
     assert_eq!(
         lengths,
-        (1..=6).collect(),
-        "every cycle length 1..=max_size"
+        (1..=SMALL_SIZE).collect(),
+        "every cycle length 1..=6 in the small cases"
+    );
+    assert!(
+        large.iter().any(|n| *n > 2 * SMALL_SIZE) && large.iter().all(|n| *n <= 64),
+        "large cases: {large:?}"
     );
     let st = stats(&gen, 10_000);
     assert_eq!(st.count(Family::Cyclic), 10_000, "{st}");
@@ -167,14 +177,26 @@ fn gen_contains_default_gives_null_and_acyclic_lists_only() {
     for f in &seen {
         assert!(st.percent(*f) >= 5.0, "{st}");
     }
-    let mut lengths = BTreeSet::new();
+    let (mut lengths, mut large) = (BTreeSet::new(), BTreeSet::new());
     for k in 0..1_000 {
         let c = gen.case(k).expect("sample").state;
         let (nodes, end) = walk(&c, 0, "next");
         assert_eq!(end, None, "a cycle in a tree-only start state");
-        lengths.insert(nodes.len());
+        if size_bound(k, DEFAULT_MAX_SIZE) == SMALL_SIZE {
+            lengths.insert(nodes.len());
+        } else {
+            large.insert(nodes.len());
+        }
     }
-    assert_eq!(lengths, (0..=6).collect(), "list lengths 0..=max_size");
+    assert_eq!(
+        lengths,
+        (0..=SMALL_SIZE).collect(),
+        "list lengths 0..=6 in the small cases"
+    );
+    assert!(
+        large.iter().any(|n| *n > 2 * SMALL_SIZE) && large.iter().all(|n| *n <= 64),
+        "large cases: {large:?}"
+    );
 }
 
 #[test]
@@ -370,17 +392,21 @@ fn gen_string_arrays_have_varied_lengths_and_strings() {
         "00 | a: o1 | ε\no1: java.lang.String[](len=i1)  i1: [≥0]\n",
     );
     let gen = Generator::new(&prog, &m, &s, cfg(10)).expect("generator");
-    let mut lens = BTreeSet::new();
+    let (mut lens, mut large) = (BTreeSet::new(), BTreeSet::new());
     let mut strlens = BTreeSet::new();
     for k in 0..500 {
         let c = gen.case(k).expect("sample").state;
-        let input = state_to_input(&c, 1).expect("runnable");
+        let input = state_to_input(&c, &[0]).expect("runnable");
         assert_eq!(input.args.len(), 1);
         let a = c.frames[0].locals[0].expect("a");
         let Some(HeapValue::Array { elems: Some(e), .. }) = c.value(a) else {
             panic!("not an array:\n{}", gen.print(&c));
         };
-        lens.insert(e.len());
+        if size_bound(k, DEFAULT_MAX_SIZE) == SMALL_SIZE {
+            lens.insert(e.len());
+        } else {
+            large.insert(e.len());
+        }
         for x in e {
             if let Some(HeapValue::Object { class, fields }) = c.value(*x) {
                 assert_eq!(class, "java/lang/String");
@@ -389,7 +415,15 @@ fn gen_string_arrays_have_varied_lengths_and_strings() {
             }
         }
     }
-    assert_eq!(lens, (0..=6).collect(), "array lengths 0..=max_size");
+    assert_eq!(
+        lens,
+        (0..=SMALL_SIZE).collect(),
+        "array lengths 0..=6 in the small cases"
+    );
+    assert!(
+        large.iter().any(|n| *n > 2 * SMALL_SIZE) && large.iter().all(|n| *n <= 64),
+        "large cases: {large:?}"
+    );
     assert!(strlens.contains(&0) && strlens.len() >= 5, "{strlens:?}");
 }
 

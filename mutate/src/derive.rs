@@ -53,6 +53,13 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
             );
         }
     }
+    // loop heads: the targets of instance edges (where a loop closes)
+    let loop_heads: BTreeSet<NodeId> = g
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Instance)
+        .map(|e| e.to)
+        .collect();
     // node-state mutants
     for n in 0..g.nodes.len() {
         let st = &g.nodes[n].state;
@@ -83,6 +90,32 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                     &mut out,
                     Operator::NarrowInterval,
                     format!("node {n}: {r} = {iv} narrowed at its {side} end to {narrowed}"),
+                    m,
+                    start,
+                    eq,
+                );
+            }
+        }
+        // narrow-counter: a counter of a loop head bounded just past the small sizes
+        if loop_heads.contains(&n) {
+            for (r, v) in &st.heap {
+                let HeapValue::Int(iv) = v else { continue };
+                let Some(narrowed) = narrow_counter(iv) else {
+                    continue;
+                };
+                let m = Change::SetInt(n, *r, narrowed);
+                let eq = match &an.intervals.nodes[n] {
+                    _ if an.unreachable(n) => Some(UNREACHABLE.to_string()),
+                    None => Some(UNREACHABLE.to_string()),
+                    Some(ivs) => ivs
+                        .get(r)
+                        .filter(|i| i.is_subset_of(&narrowed))
+                        .map(|i| format!("{INVARIANT}: {r} ∈ {i} at node {n} on every path")),
+                };
+                push(
+                    &mut out,
+                    Operator::NarrowCounter,
+                    format!("node {n}: counter {r} = {iv} narrowed to {narrowed}"),
                     m,
                     start,
                     eq,
@@ -367,6 +400,18 @@ fn narrow(iv: &Interval) -> Vec<(&'static str, Interval)> {
         v.push(("high", x));
     }
     v
+}
+
+/// A counter's interval `[a, ∞)` (`a ≥ 0`, or `[a, b]` with `b` past the bound) narrowed to
+/// `[a, a + SMALL_SIZE + 1]`: just above what the small cases of the generator's size schedule
+/// reach (`jtg_check::gen::size_bound`), so only the larger cases can kill it.
+fn narrow_counter(iv: &Interval) -> Option<Interval> {
+    let lo = iv.lo.filter(|a| *a >= 0)?;
+    let hi = lo + jtg_check::gen::SMALL_SIZE as i128 + 1;
+    if iv.hi.is_some_and(|b| b <= hi) {
+        return None;
+    }
+    Interval::new(Some(lo), Some(hi))
 }
 
 /// `Some(reason)` when every class reachable from `r`'s type has at most one reference field

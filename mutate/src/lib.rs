@@ -6,6 +6,10 @@
 //! * `drop-refinement`: remove one successor edge of a refinement or split with several;
 //! * `narrow-interval`: shrink one non-literal interval of one node by its lowest or highest
 //!   value (`Z` becomes `[≥0]` or `[≤0]`, `[a, b]` becomes `[a+1, b]` or `[a, b-1]`);
+//! * `narrow-counter`: bound one non-negative interval `[a, ∞)` of a loop head (the target of
+//!   an instance edge) to `[a, a + 7]`, just past the generator's small sizes (6), so that
+//!   only its larger cases (every 8th, up to 64) can kill it; equivalent only by the interval
+//!   invariant, as `narrow-interval`;
 //! * `drop-predicate`: remove one `=?`, `%$`, `♦`, `⟲F` or `→!F` of one node;
 //! * `flip-label`: negate a relation label (`<` becomes `≥`) or change an arithmetic label's
 //!   operation (`+` ↔ `-`, `*` ↔ `/`, `%` → `/`, negation → identity by `+ 0`);

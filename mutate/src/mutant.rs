@@ -9,6 +9,7 @@ use jtg_engine::Graph;
 pub enum Operator {
     DropRefinement,
     NarrowInterval,
+    NarrowCounter,
     DropPredicate,
     FlipLabel,
     DropLabel,
@@ -22,6 +23,7 @@ impl Operator {
         match self {
             Operator::DropRefinement => "drop-refinement",
             Operator::NarrowInterval => "narrow-interval",
+            Operator::NarrowCounter => "narrow-counter",
             Operator::DropPredicate => "drop-predicate",
             Operator::FlipLabel => "flip-label",
             Operator::DropLabel => "drop-label",

@@ -12,7 +12,7 @@ use jtg_engine::graph::EdgeKind;
 use jtg_engine::state::{IntSemantics, Interval, MethodId, Ref};
 use jtg_engine::{build_graph, Graph, Options, Program};
 use jtg_jvm::Trace;
-use jtg_mutate::{mutants, run_mutants, sample, Analyses, Change, Fate, Mutant};
+use jtg_mutate::{mutants, run_mutants, sample, Analyses, Change, Fate, Mutant, Operator};
 
 const SEM: IntSemantics = IntSemantics::Unbounded;
 
@@ -32,11 +32,16 @@ fn graph(prog: &Program, spec: &str) -> Graph {
 
 /// Runs of `n` generated inputs from the graph's start state.
 fn runs(prog: &Program, g: &Graph, n: u64) -> Vec<Trace> {
+    runs_sized(prog, g, n, 6)
+}
+
+/// Runs of `n` generated inputs from the graph's start state, sizes capped at `max_size`.
+fn runs_sized(prog: &Program, g: &Graph, n: u64, max_size: usize) -> Vec<Trace> {
     let m: &MethodId = &g.method;
     let start = g.nodes[g.start].state.clone();
     let cfg = GenConfig {
         seed: 3,
-        max_size: 6,
+        max_size,
         ints: SEM,
     };
     let gen = Generator::new(prog, m, &start, cfg).expect("generator");
@@ -392,4 +397,42 @@ fn non_null_positions_survive_inlined_calls() {
     assert!(an.dead(null_refinement(86)));
     assert!(an.unreachable(56));
     assert!(!an.unreachable(23) && !an.unreachable(24));
+}
+
+/// `narrow-counter`: the array counter of `GenInputs.count` narrowed to `[0,7]` at the loop
+/// head survives inputs of the small sizes alone (`--max-size 6`) and is killed by those of
+/// the default size schedule (every 8th case up to 64 elements).
+#[test]
+fn a_counter_narrowed_past_the_small_sizes_is_killed_by_the_size_schedule() {
+    let prog = program();
+    let g = graph(&prog, "GenInputs.count");
+    let ms: Vec<Mutant> = mutants(&g, &prog, SEM)
+        .into_iter()
+        .filter(|m| m.operator == Operator::NarrowCounter && m.equivalent.is_none())
+        .collect();
+    let to = Interval::parse("[0,7]").expect("interval");
+    assert!(
+        ms.iter()
+            .any(|m| matches!(m.change, Change::SetInt(_, _, iv) if iv == to)),
+        "no counter narrowed to [0,7]: {:?}",
+        ms.iter().map(|m| &m.description).collect::<Vec<_>>()
+    );
+    let fates = |max_size| {
+        let traces = runs_sized(&prog, &g, 200, max_size);
+        let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
+        run_mutants(&g, &prog, SEM, &ms, &rs)
+    };
+    let small = fates(6);
+    assert!(
+        small.iter().all(|f| *f == Fate::Survived),
+        "small sizes already kill: {small:?}"
+    );
+    let default = fates(jtg_check::gen::DEFAULT_MAX_SIZE);
+    for (m, f) in ms.iter().zip(&default) {
+        assert!(
+            matches!(f, Fate::Killed { .. }),
+            "{} survives the default sizes",
+            m.description
+        );
+    }
 }

@@ -1,11 +1,12 @@
 //! Integer sampling, biased to the values where programs change behaviour.
 //!
-//! Distribution for an interval `I` (first clipped to the Java `int` range, because every
-//! sample runs in the JVM):
+//! Distribution for an interval `I` (first clipped to the Java `int` range, or the `long`
+//! range for longs, because every sample runs in the JVM):
 //!
 //! * 50 %: one of the *boundary* values that lie in `I`, uniformly: `0`, `±1`, `±2`, every
 //!   constant the method compares against and its neighbours `c ± 1`, `Integer.MIN_VALUE`,
-//!   `Integer.MAX_VALUE`, and the bounds of `I` and their inner neighbours;
+//!   `Integer.MAX_VALUE` (for longs also `Long.MIN_VALUE`, `Long.MAX_VALUE`), and the bounds
+//!   of `I` and their inner neighbours;
 //! * 30 %: a small value, uniform in `[-10, 10] ∩ I`;
 //! * 20 %: uniform over `I`.
 //!
@@ -14,6 +15,18 @@
 
 use jtg_engine::state::{Interval, JAVA_MAX, JAVA_MIN};
 use rand::Rng;
+
+/// `Long.MIN_VALUE`, `Long.MAX_VALUE`.
+pub(super) const LONG_MIN: i128 = i64::MIN as i128;
+pub(super) const LONG_MAX: i128 = i64::MAX as i128;
+
+/// `iv ∩ [Long.MIN_VALUE, Long.MAX_VALUE]` as finite bounds, or `None` if no Java long lies
+/// in `iv`.
+pub(super) fn long_bounds(iv: &Interval) -> Option<(i128, i128)> {
+    let lo = iv.lo.unwrap_or(LONG_MIN).max(LONG_MIN);
+    let hi = iv.hi.unwrap_or(LONG_MAX).min(LONG_MAX);
+    (lo <= hi).then_some((lo, hi))
+}
 
 /// `iv ∩ [Integer.MIN_VALUE, Integer.MAX_VALUE]` as finite bounds, or `None` if no Java int
 /// lies in `iv`.
@@ -33,6 +46,8 @@ pub(super) fn boundary_values(lo: i128, hi: i128, compared: &[i128]) -> Vec<i128
         -2,
         JAVA_MIN,
         JAVA_MAX,
+        LONG_MIN,
+        LONG_MAX,
         lo,
         hi,
         lo.saturating_add(1),
@@ -47,7 +62,7 @@ pub(super) fn boundary_values(lo: i128, hi: i128, compared: &[i128]) -> Vec<i128
     v
 }
 
-/// A random Java int in `[lo, hi]` (a non-empty range inside the Java range).
+/// A random Java int (or long) in `[lo, hi]` (a non-empty range inside the Java range).
 pub(super) fn sample(rng: &mut impl Rng, lo: i128, hi: i128, compared: &[i128]) -> i128 {
     let roll: f64 = rng.gen();
     if roll < 0.5 {
@@ -82,5 +97,17 @@ mod tests {
             assert!(xs.contains(&want), "{want} never sampled");
         }
         assert_eq!(java_bounds(&Interval::at_least(JAVA_MAX + 1)), None);
+    }
+
+    #[test]
+    fn long_samples_reach_the_long_boundaries() {
+        let mut rng = rand_chacha::ChaCha12Rng::seed_from_u64(2);
+        let (lo, hi) = long_bounds(&Interval::TOP).expect("non-empty");
+        assert_eq!((lo, hi), (LONG_MIN, LONG_MAX));
+        let xs: Vec<i128> = (0..4000).map(|_| sample(&mut rng, lo, hi, &[])).collect();
+        for want in [LONG_MIN, LONG_MAX, JAVA_MIN, JAVA_MAX, 0, -1] {
+            assert!(xs.contains(&want), "{want} never sampled");
+        }
+        assert!(xs.iter().any(|x| *x > JAVA_MAX || *x < JAVA_MIN));
     }
 }

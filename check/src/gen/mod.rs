@@ -11,14 +11,35 @@
 //! 1. The realized part of `s` is copied: every realized object of `s` becomes one object of
 //!    the sample, every integer reference of `s` one literal reference (so positions sharing
 //!    an integer reference in `s` get the same value, as (e) of §4.2 demands). Integers are
-//!    drawn as described in [`ints`]; array lengths are kept to `0..=max_size`.
+//!    drawn as described in [`ints`] (longs likewise, over the long range); array lengths are
+//!    kept to the case's size bound (below). A `float` or `double` is "some float": the state
+//!    form keeps no float values, and [`crate::concrete`] runs it as `0.0`.
 //! 2. Every unknown reference ("hole") gets a structure, in order of discovery from the roots
 //!    (holes that others must reach first). The plans and their distribution are described
 //!    in [`shape`]: uniform among the plans the predicates of the hole allow.
-//! 3. The sample is checked with [`is_instance`]; a non-instance (a plan can overshoot, e.g. a
+//! 3. The sample is checked with the checker's own `c ⊑ s` on the input the JVM will be given
+//!    ([`crate::start_instance`], never the engine's `⊑`); a non-instance (a plan can overshoot, e.g. a
 //!    shared tail that also reaches a third structure) is discarded and the case re-drawn
 //!    with the next attempt number, up to [`MAX_ATTEMPTS`] times; then
 //!    [`GenError::Unsatisfiable`] names the start state. No non-instance is ever returned.
+//!
+//! # Sizes
+//!
+//! Every structure of case `k` (a list's length, a tree's node count, an array's length) is
+//! drawn up to the case's *size bound* ([`size_bound`]): [`SMALL_SIZE`] (6) for most cases,
+//! and `--max-size` (default [`DEFAULT_MAX_SIZE`], 64) for every [`LARGE_EVERY`]-th case
+//! (`k % 8 == 7`), so that loops which only misbehave past a few rounds are reached too;
+//! `--max-size` caps both.
+//!
+//! # Classes
+//!
+//! A value of declared type `T` gets a class drawn uniformly among every non-abstract subtype
+//! of `T` that the class path holds, as the engine's instance refinement does (spec §5.3),
+//! whether or not the analysed method names it: a method on an abstract `Expr` runs on `Lit`,
+//! `Add` and `Neg` alike. For `java.lang.Object` (every class is below it) only `Object`,
+//! `String` and the program classes the method's class names are drawn: building an
+//! unrelated class runs its static initialiser, which may throw or never end. Of the JDK's classes only those the engine models and the JVM can
+//! build without a constructor are drawn ([`Generator::classes`]).
 //!
 //! Case `k` of seed `S` uses ChaCha12 seeded from the bytes of `(S, k, attempt)`, and every
 //! collection iterated here is ordered (`BTreeMap`, `Vec`), so a case is the same on every
@@ -32,8 +53,8 @@ pub mod stats;
 
 pub use stats::{classify, Stats};
 
+use crate::start_instance::input_of_start;
 use jtg_engine::class::FieldType;
-use jtg_engine::instance_of::{instance_holds, is_instance};
 use jtg_engine::state::text::{print_state, TextContext};
 use jtg_engine::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
 use jtg_engine::{models, Program};
@@ -45,11 +66,29 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Re-draws of one case before giving up with [`GenError::Unsatisfiable`].
 pub const MAX_ATTEMPTS: u64 = 64;
 
+/// The size bound of most cases.
+pub const SMALL_SIZE: usize = 6;
+/// Every this many cases one (case `k` with `k % LARGE_EVERY == LARGE_EVERY - 1`) draws its
+/// sizes up to `max_size` instead of [`SMALL_SIZE`].
+pub const LARGE_EVERY: u64 = 8;
+/// The default `max_size`: the size bound of the large cases.
+pub const DEFAULT_MAX_SIZE: usize = 64;
+
+/// The size bound of case `k` under the cap `max_size` (the size schedule of the module docs).
+pub fn size_bound(k: u64, max_size: usize) -> usize {
+    if k % LARGE_EVERY == LARGE_EVERY - 1 {
+        max_size
+    } else {
+        SMALL_SIZE.min(max_size)
+    }
+}
+
 /// How samples are drawn.
 #[derive(Clone, Copy, Debug)]
 pub struct GenConfig {
     pub seed: u64,
-    /// Maximum number of objects of one generated structure (a list's length, a tree's size).
+    /// Maximum number of objects of one generated structure (a list's length, a tree's size,
+    /// an array's length): the cap of the size schedule ([`size_bound`]).
     pub max_size: usize,
     /// The integer semantics: the value range of unconstrained `int` fields. Samples are Java
     /// ints in either semantics, since they run in the JVM.
@@ -60,7 +99,7 @@ impl Default for GenConfig {
     fn default() -> GenConfig {
         GenConfig {
             seed: 0,
-            max_size: 6,
+            max_size: DEFAULT_MAX_SIZE,
             ints: IntSemantics::Unbounded,
         }
     }
@@ -69,7 +108,7 @@ impl Default for GenConfig {
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum GenError {
     /// The start state uses something the generator cannot build (several frames, static
-    /// fields, a class without a runnable concrete subtype, long/float/double fields).
+    /// fields, a class without a runnable concrete subtype).
     #[error("cannot generate inputs: {0}")]
     Unsupported(String),
     /// No instance was found: the start state admits none, or none the plans reach.
@@ -141,6 +180,16 @@ pub struct Sample {
 /// An instance field as the engine models it: name, type, range override.
 type FieldSpec = (String, FieldType, Option<Interval>);
 
+/// Whether the sample `c` is an instance of `start`, by the checker's relation.
+fn check_input(
+    c: &State,
+    start: &State,
+    arg_slots: &[usize],
+    types: &Program,
+) -> Result<(), String> {
+    input_of_start(c, start, arg_slots, types).map(|_| ())
+}
+
 /// Draws concrete instances of one start state of one method.
 pub struct Generator<'a> {
     prog: &'a Program,
@@ -149,6 +198,8 @@ pub struct Generator<'a> {
     cfg: GenConfig,
     /// The method's compared constants (integer boundaries).
     compared: Vec<i128>,
+    /// The local slots of the method's arguments ([`crate::concrete::arg_slots`]).
+    arg_slots: Vec<usize>,
     classes: RefCell<BTreeMap<String, Vec<String>>>,
     fields: RefCell<BTreeMap<String, Vec<FieldSpec>>>,
     named: RefCell<Option<BTreeSet<String>>>,
@@ -173,20 +224,20 @@ impl<'a> Generator<'a> {
                 frame.method
             )));
         }
-        if !start.statics.is_empty() {
-            return Err(GenError::Unsupported(
-                "start states with static fields".into(),
-            ));
-        }
         start
             .validate()
             .map_err(|e| GenError::Unsupported(format!("malformed start state: {e}")))?;
+        let m = prog
+            .method(method)
+            .map_err(|e| GenError::Unsupported(format!("{method}: {e}")))?;
+        let arg_slots = crate::concrete::arg_slots(m.is_static, &m.desc.params);
         Ok(Generator {
             prog,
             method: method.clone(),
             start: start.clone(),
             cfg,
             compared: prog.compared_constants(method),
+            arg_slots,
             classes: RefCell::new(BTreeMap::new()),
             fields: RefCell::new(BTreeMap::new()),
             named: RefCell::new(None),
@@ -211,12 +262,12 @@ impl<'a> Generator<'a> {
         let mut last = String::new();
         for attempt in 0..MAX_ATTEMPTS {
             let state = self.draw(k, attempt)?;
-            match is_instance(&state, &self.start, self.prog) {
-                Ok(_) => {
+            match check_input(&state, &self.start, &self.arg_slots, self.prog) {
+                Ok(()) => {
                     let families = classify(&state);
                     return Ok(Sample { state, families });
                 }
-                Err(m) => last = m.to_string(),
+                Err(m) => last = m,
             }
         }
         Err(GenError::Unsatisfiable(format!(
@@ -230,7 +281,7 @@ impl<'a> Generator<'a> {
     pub fn shrink(&self, concrete: &State) -> Vec<State> {
         shrink::candidates(concrete)
             .into_iter()
-            .filter(|c| instance_holds(c, &self.start, self.prog))
+            .filter(|c| check_input(c, &self.start, &self.arg_slots, self.prog).is_ok())
             .collect()
     }
 
@@ -252,6 +303,7 @@ impl<'a> Generator<'a> {
         let mut b = shape::Build {
             g: self,
             rng: self.rng(k, attempt),
+            max: size_bound(k, self.cfg.max_size),
             out: State::default(),
             map: BTreeMap::new(),
         };
@@ -259,7 +311,12 @@ impl<'a> Generator<'a> {
         // Discovery order: depth-first from the roots, realized children in field order.
         let mut order: Vec<Ref> = Vec::new();
         let mut lengths: Vec<Ref> = Vec::new();
-        let mut todo: Vec<Ref> = sf.refs().collect();
+        // the frame's references first, then the static fields' (`static:` lines are roots
+        // like locals: their values are drawn like arguments, predicates between them honoured)
+        let mut todo: Vec<Ref> = sf
+            .refs()
+            .chain(self.start.statics.values().copied())
+            .collect();
         todo.reverse();
         while let Some(r) = todo.pop() {
             if r.is_null() || order.contains(&r) {
@@ -286,10 +343,13 @@ impl<'a> Generator<'a> {
                     let c = b.start_int(iv, lengths.contains(&r))?;
                     b.map.insert(r, c);
                 }
-                HeapValue::Long(_) | HeapValue::Float | HeapValue::Double => {
-                    return Err(GenError::Unsupported(format!(
-                        "{r} = {v}: the generator draws no long, float or double inputs"
-                    )))
+                HeapValue::Long(iv) => {
+                    let c = b.long_in(iv)?;
+                    b.map.insert(r, c);
+                }
+                HeapValue::Float | HeapValue::Double => {
+                    let c = b.out.new_prim(v.clone());
+                    b.map.insert(r, c);
                 }
                 HeapValue::Object { class, .. } => {
                     let c = b.out.new_obj(HeapValue::Object {
@@ -367,24 +427,24 @@ impl<'a> Generator<'a> {
         for (c, v) in fills {
             out.heap.insert(c, v);
         }
+        out.statics = self
+            .start
+            .statics
+            .iter()
+            .map(|(k, r)| (k.clone(), m(r)))
+            .collect();
         out.frames.push(frame);
         out.gc();
         Ok(out)
     }
 
-    /// The classes the analysed program can name ([`Program::named_classes`]).
-    fn named(&self) -> std::cell::Ref<'_, BTreeSet<String>> {
-        if self.named.borrow().is_none() {
-            *self.named.borrow_mut() = Some(self.prog.named_classes(&self.method.class));
-        }
-        std::cell::Ref::map(self.named.borrow(), |n| n.as_ref().expect("just set"))
-    }
-
-    /// The concrete classes a value of declared type `ty` may have: the non-abstract subtypes
-    /// whose fields the harness can run (no long/float/double fields). For `java/lang/Object`
-    /// only `Object` itself and the program's classes (those it names), not every JDK class of
-    /// the built-in table nor unrelated classes that happen to be on the class path.
-    fn classes(&self, ty: &str) -> Result<Vec<String>, GenError> {
+    /// The concrete classes a value of declared type `ty` may have: every non-abstract subtype
+    /// of `ty` the class hierarchy knows (the class path and the engine's modelled JDK classes,
+    /// as the engine's instance refinement takes them), less the JDK classes the JVM cannot
+    /// build without running a constructor: of those only `ty` itself, `Object`, `String` and
+    /// the modelled exception classes (whose model has no fields) are drawn. A class whose
+    /// fields the engine cannot represent is left out.
+    pub(crate) fn classes(&self, ty: &str) -> Result<Vec<String>, GenError> {
         if let Some(v) = self.classes.borrow().get(ty) {
             return Ok(v.clone());
         }
@@ -395,25 +455,33 @@ impl<'a> Generator<'a> {
             .map_err(|e| GenError::Unsupported(format!("subtypes of {ty}: {e}")))?;
         let mut v = Vec::new();
         for c in all {
-            let builtin = models::is_modelled_class(&c);
-            if builtin && c != ty && c != models::OBJECT && c != models::STRING {
+            let modelled = models::is_modelled_class(&c);
+            let buildable = c == ty
+                || c == models::OBJECT
+                || c == models::STRING
+                || models::is_modelled_throwable(&c);
+            if modelled && !buildable {
                 continue;
             }
-            if !builtin && c != ty && !self.named().contains(&c) {
-                // a class of the class path the program never names (it cannot depend on it)
+            // every class is below `Object`: for it only the classes the program names (an
+            // unrelated class's static initialiser may throw or never end when it is built)
+            if ty == models::OBJECT && !modelled && !self.named().contains(&c) {
                 continue;
             }
-            let ok = self.fields(&c).is_ok_and(|fs| {
-                fs.iter().all(|(_, t, _)| {
-                    !matches!(t, FieldType::Long | FieldType::Float | FieldType::Double)
-                })
-            });
-            if ok {
+            if self.fields(&c).is_ok() {
                 v.push(c);
             }
         }
         self.classes.borrow_mut().insert(ty.to_string(), v.clone());
         Ok(v)
+    }
+
+    /// The classes the analysed program can name ([`Program::named_classes`]).
+    fn named(&self) -> std::cell::Ref<'_, BTreeSet<String>> {
+        if self.named.borrow().is_none() {
+            *self.named.borrow_mut() = Some(self.prog.named_classes(&self.method.class));
+        }
+        std::cell::Ref::map(self.named.borrow(), |n| n.as_ref().expect("just set"))
     }
 
     fn fields(&self, class: &str) -> Result<Vec<FieldSpec>, GenError> {

@@ -2,13 +2,14 @@
 //! chosen for every unknown reference ("hole": `C(?)`, `C(…)`, an array of unknown contents).
 //!
 //! For a hole `h` the builder picks a concrete class (uniformly among the non-abstract subtypes
-//! of its type that the harness can run) and then a *plan*, uniformly among those the start
-//! state's predicates allow for `h`:
+//! of its type that the harness can build, [`Generator::classes`]) and then a *plan* among those
+//! the start state's predicates allow for `h`, null with weight 1 and each other plan with
+//! weight 3 (so null is a quarter of the cases of a plain `C(?)`):
 //!
 //! | plan | allowed when | structure |
 //! |---|---|---|
 //! | null | `C(?)` and no `h →!F t` | `null` |
-//! | tree | always | a fresh tree of `n ∈ 1..=max_size` nodes (a list for one-field classes) |
+//! | tree | always | a fresh tree of `n ∈ 1..=max` nodes (a list for one-field classes; `max` the case's size bound) |
 //! | cycle | `h⟲F` | a tree plus one back edge to its root whose cycle uses every field of F |
 //! | panhandle | `h⟲F` | a tree plus one back edge to a node below the root (a lasso) |
 //! | dag | `h♦`, class with ≥ 2 reference fields | a tree plus one edge to a non-ancestor |
@@ -22,7 +23,7 @@
 //! F-field is `t`'s object (length 0, i.e. `h` is `t`, only with `h =? t`).
 //!
 //! Tree growth: the node budget `n` is spent breadth-first; a reference slot gets a fresh
-//! child with probability 0.6, or always when it is the only open slot (so one-field classes
+//! child with probability 0.75, or always when it is the only open slot (so one-field classes
 //! give lists of exactly `n` nodes). Array fields are `null` or a short array.
 
 use super::ints;
@@ -34,7 +35,10 @@ use rand_chacha::ChaCha12Rng;
 use std::collections::BTreeMap;
 
 /// Probability that an open reference slot of a tree gets a child.
-const GROW: f64 = 0.6;
+const GROW: f64 = 0.75;
+
+/// The weight of every plan but null (weight 1) in the choice of a hole's plan.
+const NON_NULL_WEIGHT: u32 = 3;
 
 /// At most this many back edges after the first in a cycle or panhandle plan.
 const MORE_CYCLES: usize = 3;
@@ -56,6 +60,8 @@ struct Tree {
 pub(super) struct Build<'g, 'a> {
     pub g: &'g Generator<'a>,
     pub rng: ChaCha12Rng,
+    /// This case's size bound (the size schedule of [`super::size_bound`]).
+    pub max: usize,
     pub out: State,
     /// Start-state reference ↦ sample reference, for everything built so far.
     pub map: BTreeMap<Ref, Ref>,
@@ -77,8 +83,16 @@ impl Build<'_, '_> {
 
     /// A sample int for a start-state integer reference (an array length is kept small).
     pub(super) fn start_int(&mut self, iv: &Interval, is_len: bool) -> Result<Ref, GenError> {
-        let cap = is_len.then_some(self.g.cfg.max_size as i128);
+        let cap = is_len.then_some(self.max as i128);
         self.int_in(iv, cap)
+    }
+
+    /// A sample long in `iv`, biased like ints ([`ints`]) and reaching the long boundaries.
+    pub(super) fn long_in(&mut self, iv: &Interval) -> Result<Ref, GenError> {
+        let (lo, hi) = ints::long_bounds(iv)
+            .ok_or_else(|| GenError::Unsatisfiable(format!("no Java long in {iv}")))?;
+        let v = ints::sample(&mut self.rng, lo, hi, &self.g.compared);
+        Ok(self.out.new_prim(HeapValue::Long(Interval::literal(v))))
     }
 
     fn field_int(&mut self, t: &FieldType, range: &Option<Interval>) -> Result<Ref, GenError> {
@@ -87,7 +101,7 @@ impl Build<'_, '_> {
             None => jtg_engine::state::types::type_range(t, self.g.cfg.ints),
         };
         // String lengths: small, like the rest of a sample.
-        let cap = (range.is_some()).then_some(self.g.cfg.max_size as i128 + 2);
+        let cap = (range.is_some()).then_some(self.max as i128 + 2);
         self.int_in(&iv, cap)
     }
 
@@ -109,7 +123,7 @@ impl Build<'_, '_> {
             if nullable && self.rng.gen_bool(0.15) {
                 return Ok(Ref::Null);
             }
-            let n = self.rng.gen_range(0..=self.g.cfg.max_size);
+            let n = self.rng.gen_range(0..=self.max);
             return self.array(&ty, n);
         }
         let classes = self.g.classes(&ty)?;
@@ -126,7 +140,7 @@ impl Build<'_, '_> {
         if let Some(m) = reach.first() {
             return self.reach(h, &class, m);
         }
-        let max = self.g.cfg.max_size.max(1);
+        let max = self.max.max(1);
         let built = |b: &Self, r: Ref| b.map.get(&r).copied().filter(|c| c.is_obj());
         let aliases: Vec<Ref> = preds
             .may_equal_partners(h)
@@ -159,7 +173,27 @@ impl Build<'_, '_> {
         if !aliases.is_empty() {
             plans.push(Plan::Alias(aliases));
         }
-        let plan = plans.swap_remove(self.rng.gen_range(0..plans.len()));
+        // null weighs 1, every other plan NON_NULL_WEIGHT: a nullable hole is null in a
+        // quarter of the cases when the only other plan is a tree (half the cases would spend
+        // half of a check's inputs on one shape), never below 1/10 with every plan allowed
+        let weight = |p: &Plan| {
+            if matches!(p, Plan::Null) {
+                1
+            } else {
+                NON_NULL_WEIGHT
+            }
+        };
+        let total: u32 = plans.iter().map(weight).sum();
+        let mut roll = self.rng.gen_range(0..total);
+        let mut pick = 0;
+        for (i, p) in plans.iter().enumerate() {
+            if roll < weight(p) {
+                pick = i;
+                break;
+            }
+            roll -= weight(p);
+        }
+        let plan = plans.swap_remove(pick);
         match plan {
             Plan::Null => Ok(Ref::Null),
             Plan::Alias(gs) => Ok(gs[self.rng.gen_range(0..gs.len())]),
@@ -253,7 +287,7 @@ impl Build<'_, '_> {
     ) -> Result<Ref, GenError> {
         match t {
             FieldType::Object(c) => {
-                let classes = self.g.classes(c)?;
+                let classes = self.g.classes(c).unwrap_or_default();
                 if classes.is_empty() || self.rng.gen_bool(0.1) {
                     return Ok(Ref::Null);
                 }
@@ -268,6 +302,10 @@ impl Build<'_, '_> {
                 let n = self.rng.gen_range(0..=3);
                 self.array(&t.to_string(), n)
             }
+            FieldType::Long => self.long_in(&jtg_engine::state::types::long_range(self.g.cfg.ints)),
+            // the state form keeps no float values: a concrete float runs as 0.0 (`concrete`)
+            FieldType::Float => Ok(self.out.new_prim(HeapValue::Float)),
+            FieldType::Double => Ok(self.out.new_prim(HeapValue::Double)),
             _ => self.field_int(t, range),
         }
     }
@@ -281,7 +319,9 @@ impl Build<'_, '_> {
             self.slots(root, &nodes)?.into();
         while let Some((idx, field, fty)) = open.pop_front() {
             let grow = budget > 0 && (open.is_empty() || self.rng.gen_bool(GROW));
-            let classes = self.g.classes(&fty)?;
+            // a field whose type has no buildable class stays null (null is an instance of
+            // every field's most general value)
+            let classes = self.g.classes(&fty).unwrap_or_default();
             if !grow || classes.is_empty() {
                 continue;
             }
@@ -466,7 +506,7 @@ impl Build<'_, '_> {
         let lo = usize::from(!may_be_target);
         // A realized target counts toward the structure's size (`this` of a ring).
         let realized = matches!(self.g.start.value(m.to), Some(HeapValue::Object { .. }));
-        let max = (self.g.cfg.max_size - usize::from(realized && self.g.cfg.max_size > 1)).max(lo);
+        let max = (self.max - usize::from(realized && self.max > 1)).max(lo);
         let n = self.rng.gen_range(lo..=max);
         if n == 0 {
             return Ok(target);

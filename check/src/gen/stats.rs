@@ -117,6 +117,9 @@ pub struct Stats {
     pub samples: usize,
     /// Samples showing each family (a sample can show several).
     pub counts: BTreeMap<Family, usize>,
+    /// Samples holding an object of each class (arrays by their type), so that a tester sees
+    /// every subtype of a declared type drawn.
+    pub classes: BTreeMap<String, usize>,
 }
 
 impl Stats {
@@ -125,6 +128,20 @@ impl Stats {
         for f in &s.families {
             *self.counts.entry(*f).or_default() += 1;
         }
+        let held: std::collections::BTreeSet<&str> = s
+            .state
+            .heap
+            .iter()
+            .filter(|(r, _)| r.is_obj())
+            .filter_map(|(_, v)| v.type_name())
+            .collect();
+        for c in held {
+            *self.classes.entry(c.to_string()).or_default() += 1;
+        }
+    }
+    /// Samples holding an object of `class` (internal name).
+    pub fn class_count(&self, class: &str) -> usize {
+        self.classes.get(class).copied().unwrap_or(0)
     }
     pub fn count(&self, f: Family) -> usize {
         self.counts.get(&f).copied().unwrap_or(0)
@@ -151,6 +168,13 @@ impl fmt::Display for Stats {
                     fam.name(),
                     self.percent(fam)
                 )?;
+            }
+        }
+        if !self.classes.is_empty() {
+            writeln!(f, "classes (samples holding one)")?;
+            for (c, n) in &self.classes {
+                let pct = 100.0 * *n as f64 / self.samples.max(1) as f64;
+                writeln!(f, "  {:<24} {n:>7}  {pct:>5.1} %", c.replace('/', "."))?;
             }
         }
         Ok(())

@@ -56,8 +56,9 @@ pub struct Args {
     /// Step budget per run; a longer run is checked as a prefix and counted as `cut`.
     #[arg(long, default_value_t = 100_000)]
     pub max_steps: u64,
-    /// Largest generated structure (objects per list/tree).
-    #[arg(long, default_value_t = 6)]
+    /// Cap of the generated structures' sizes (objects per list/tree, array lengths): most
+    /// cases draw up to 6, every 8th up to this (the size schedule of `jtg_check::gen`).
+    #[arg(long, default_value_t = jtg_check::gen::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
     /// Failing traces reported (and shrunk) in detail; the rest are only counted.
     #[arg(long, default_value_t = 5)]

@@ -39,8 +39,9 @@ pub struct Args {
     /// `--check`: step budget per run; a longer run is checked as a prefix and counted as cut.
     #[arg(long, default_value_t = 100_000)]
     pub max_steps: u64,
-    /// `--check`: largest generated structure (e.g. the length of `args`).
-    #[arg(long, default_value_t = 6)]
+    /// `--check`: cap of the generated structures' sizes (e.g. the length of `args`): most
+    /// cases draw up to 6, every 8th up to this.
+    #[arg(long, default_value_t = jtg_check::gen::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
     #[arg(long, value_enum, default_value_t = Format::Md)]
     pub format: Format,

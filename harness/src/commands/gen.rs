@@ -30,8 +30,8 @@ pub struct Args {
     /// Seed: the same seed gives the same samples on every machine.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Maximum number of objects per generated structure.
-    #[arg(long, default_value_t = 6)]
+    /// Cap of the generated structures' sizes: most cases draw up to 6, every 8th up to this.
+    #[arg(long, default_value_t = jtg_check::gen::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
     #[arg(long, value_enum, default_value_t = Ints::Unbounded)]
     pub ints: Ints,

@@ -28,7 +28,8 @@ pub struct Args {
     /// Mutants tried per graph (an even sample of all derived ones).
     #[arg(long, default_value_t = 150)]
     pub max_mutants: usize,
-    #[arg(long, default_value_t = 6)]
+    /// Cap of the generated structures' sizes: most cases draw up to 6, every 8th up to this.
+    #[arg(long, default_value_t = jtg_check::gen::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
     /// Step budget per run (longer runs are checked as prefixes; mutants are local, so short
     /// prefixes kill as well as long ones at a fraction of the cost).

@@ -109,11 +109,18 @@ pub fn check_start(prog: &Program, m: &MethodId, st: &State) -> Result<(), Strin
             .flatten()
             .ok_or_else(|| format!("parameter slot {slot} ({ty}) has no value"))?;
         let is_int_type = matches!(ty.as_str(), "I" | "S" | "B" | "C" | "Z");
+        let is_primitive = is_int_type || matches!(ty.as_str(), "J" | "F" | "D");
+        // a primitive argument needs a value of its own kind: `J` a long (`5L`, `ZL`), `F` a
+        // `float`, `D` a `double`, the int-like types an integer
         let ok = match st.value(r) {
-            None => r.is_null() && !is_int_type,
+            None => r.is_null() && !is_primitive,
+            Some(HeapValue::Int(_)) => is_int_type,
+            Some(HeapValue::Long(_)) => ty == "J",
+            Some(HeapValue::Float) => ty == "F",
+            Some(HeapValue::Double) => ty == "D",
             Some(v) => match v.type_name() {
-                None => is_int_type,
-                Some(t) => !is_int_type && prog_is_subtype(prog, t, &ty),
+                None => false,
+                Some(t) => !is_primitive && prog_is_subtype(prog, t, &ty),
             },
         };
         if !ok {

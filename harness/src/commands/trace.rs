@@ -48,9 +48,12 @@ pub struct Args {
 }
 
 /// Number of argument slots of the method (`this` included).
-pub fn arg_slots(prog: &Program, m: &jtg_engine::state::MethodId) -> Result<usize> {
+pub fn arg_slots(prog: &Program, m: &jtg_engine::state::MethodId) -> Result<Vec<usize>> {
     let method = prog.method(m)?;
-    Ok(usize::from(!method.is_static) + method.desc.params.len())
+    Ok(jtg_check::concrete::arg_slots(
+        method.is_static,
+        &method.desc.params,
+    ))
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
@@ -68,7 +71,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     check_start(&prog, &m, &st)
         .and_then(|()| check_values(&prog, &st, IntSemantics::Unbounded))
         .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
-    let input = state_to_input(&st, arg_slots(&prog, &m)?)?;
+    let input = state_to_input(&st, &arg_slots(&prog, &m)?)?;
     let opts = TraceOptions {
         max_steps: a.max_steps,
         max_heap: a.max_heap,
