@@ -8,7 +8,7 @@ use super::{ints_name, resuming, Ints, JournalArgs};
 use anyhow::{bail, Context, Result};
 use jtg_check::journal::Journal;
 use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, CorpusProve, JarResult, Status};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -21,7 +21,9 @@ pub enum Format {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Corpus directories (searched recursively for `.jar`) and jars.
+    /// Corpus directories (searched recursively for `.jar` files and `.java` sources, which are
+    /// compiled with `javac --release 8 -g` into a scratch folder; a directory of class files
+    /// is a class path), jars and `.java` files. Every class with `main(String[])` is an entry.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Check every complete graph against N runs of `main(String[])` in the real JVM, on
@@ -79,9 +81,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
-    let jars = corpus::find_jars(&a.paths);
+    let jars = corpus::find_entries(&a.paths, a.jobs);
     if jars.is_empty() {
-        bail!("no .jar files found in {:?}", a.paths);
+        bail!("no .jar files, Java sources or classes with main found in {:?}", a.paths);
     }
     let opts = CorpusOptions {
         max_nodes: a.max_nodes,
@@ -122,11 +124,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         })),
     });
     let journal = Journal::for_run(a.journal.journal.as_deref(), a.journal.resume, &params)?;
-    let key = |jar: &Path| jar.to_string_lossy().into_owned();
+    let key = |e: &corpus::Entry| e.key();
     let known: std::collections::BTreeMap<String, JarResult> = match &journal {
         Some(j) => {
             let keys: std::collections::BTreeSet<String> =
-                jars.iter().map(|(_, jar)| key(jar)).collect();
+                jars.iter().map(key).collect();
             let known = j.records_of_run(&|k| keys.contains(k))?;
             resuming(j, known.len());
             known
