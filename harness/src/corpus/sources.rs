@@ -66,8 +66,10 @@ impl Entry {
 struct Unit {
     /// The name of the unit below the corpus root.
     name: String,
-    /// The sources, sorted.
+    /// The sources, sorted, absolute (javac runs in the scratch folder).
     files: Vec<PathBuf>,
+    /// The corpus root, absolute (left out of javac's messages).
+    root: PathBuf,
 }
 
 /// Every entry below `paths`: jars (as [`super::find_jars`]), source units compiled with
@@ -80,21 +82,24 @@ pub fn find_entries(paths: &[PathBuf], jobs: usize) -> Vec<Entry> {
         } else {
             p.parent().map(Path::to_path_buf).unwrap_or_default()
         };
+        let abs_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
         let mut entries: Vec<Entry> = super::find_jars(std::slice::from_ref(p))
             .iter()
             .map(|(r, j)| Entry::jar(r, j))
             .collect();
         if p.is_dir() {
             let mut units = Vec::new();
-            source_units(&root, &root, &mut units);
+            source_units(&abs_root, &abs_root, &mut units);
             if units.is_empty() && has_class_files(p) {
                 entries.extend(class_dir_entries(p, &dir_name(p)));
             }
             entries.extend(compile_all(&units, jobs));
         } else if p.extension().is_some_and(|x| x == "java") {
+            let file = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
             let unit = Unit {
-                name: super::jar_name(&root, p),
-                files: vec![p.clone()],
+                name: super::jar_name(&abs_root, &file),
+                files: vec![file],
+                root: abs_root.clone(),
             };
             entries.extend(compile_all(&[unit], jobs));
         }
@@ -157,6 +162,7 @@ fn source_units(root: &Path, dir: &Path, out: &mut Vec<Unit>) {
         out.push(Unit {
             name: super::jar_name(root, dir),
             files,
+            root: root.to_path_buf(),
         });
         return;
     }
@@ -164,6 +170,7 @@ fn source_units(root: &Path, dir: &Path, out: &mut Vec<Unit>) {
         out.push(Unit {
             name: super::jar_name(root, &f),
             files: vec![f],
+            root: root.to_path_buf(),
         });
     }
     for d in subdirs {
@@ -209,7 +216,8 @@ fn unit_entries(u: &Unit) -> Vec<Entry> {
 fn compile(u: &Unit) -> Result<PathBuf, String> {
     let mut key = b"javac --release 8 -g\n".to_vec();
     for f in &u.files {
-        key.extend(f.to_string_lossy().as_bytes());
+        // the name below the root: the same sources elsewhere share the folder
+        key.extend(f.strip_prefix(&u.root).unwrap_or(f).to_string_lossy().as_bytes());
         key.push(0);
         key.extend(std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?);
         key.push(0);
@@ -258,7 +266,8 @@ fn compile(u: &Unit) -> Result<PathBuf, String> {
             .unwrap_or("javac failed")
             .to_string();
         // the message names the source below the corpus root, not the scratch path
-        let msg = format!("javac: {}", first.trim());
+        let root = format!("{}/", u.root.display());
+        let msg = format!("javac: {}", first.trim().replace(&root, ""));
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
         std::fs::write(tmp.join(".error"), &msg).map_err(|e| e.to_string())?;
