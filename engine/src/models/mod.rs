@@ -27,9 +27,9 @@ mod classes;
 pub(crate) mod exceptions;
 mod fields;
 
-pub(crate) use calls::{abs, library_call, LibraryCall};
+pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
 pub use classes::{
     is_always_jdk, is_final_modelled_class, is_jdk_class, is_modelled_class, is_modelled_throwable,
-    JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
+    CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
 };
 pub use fields::instance_fields;
