@@ -83,7 +83,10 @@ pub struct Args {
 pub fn run(a: Args) -> Result<ExitCode> {
     let jars = corpus::find_entries(&a.paths, a.jobs);
     if jars.is_empty() {
-        bail!("no .jar files, Java sources or classes with main found in {:?}", a.paths);
+        bail!(
+            "no .jar files, Java sources or classes with main found in {:?}",
+            a.paths
+        );
     }
     let opts = CorpusOptions {
         max_nodes: a.max_nodes,
@@ -127,8 +130,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let key = |e: &corpus::Entry| e.key();
     let known: std::collections::BTreeMap<String, JarResult> = match &journal {
         Some(j) => {
-            let keys: std::collections::BTreeSet<String> =
-                jars.iter().map(key).collect();
+            let keys: std::collections::BTreeSet<String> = jars.iter().map(key).collect();
             let known = j.records_of_run(&|k| keys.contains(k))?;
             resuming(j, known.len());
             known

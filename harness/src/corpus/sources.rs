@@ -217,7 +217,12 @@ fn compile(u: &Unit) -> Result<PathBuf, String> {
     let mut key = b"javac --release 8 -g\n".to_vec();
     for f in &u.files {
         // the name below the root: the same sources elsewhere share the folder
-        key.extend(f.strip_prefix(&u.root).unwrap_or(f).to_string_lossy().as_bytes());
+        key.extend(
+            f.strip_prefix(&u.root)
+                .unwrap_or(f)
+                .to_string_lossy()
+                .as_bytes(),
+        );
         key.push(0);
         key.extend(std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?);
         key.push(0);
@@ -242,7 +247,14 @@ fn compile(u: &Unit) -> Result<PathBuf, String> {
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let out = Command::new(std::env::var("JAVAC").unwrap_or_else(|_| "javac".into()))
-        .args(["-g", "--release", "8", "-nowarn", "-Xlint:-options", "-implicit:class"])
+        .args([
+            "-g",
+            "--release",
+            "8",
+            "-nowarn",
+            "-Xlint:-options",
+            "-implicit:class",
+        ])
         .arg("-encoding")
         .arg("UTF-8")
         .arg("-d")
@@ -354,7 +366,12 @@ mod tests {
         let names: Vec<&str> = e.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(
             names,
-            ["flat/Bad.java", "flat/P.java:P", "flat/Q.java:Q", "prog:Main"]
+            [
+                "flat/Bad.java",
+                "flat/P.java:P",
+                "flat/Q.java:Q",
+                "prog:Main"
+            ]
         );
         match &e[0].target {
             Target::CompileError(m) => assert!(m.starts_with("javac: ") && m.contains("Bad.java")),
