@@ -5,7 +5,7 @@ use super::{exception, Exec, Flow};
 use crate::class::Cond;
 use crate::edge::EdgeKind;
 use crate::error::EngineError;
-use crate::models::{self, exceptions, LibraryCall, RandomKind, StringResult};
+use crate::models::{self, exceptions, LibraryCall, RandomKind};
 use crate::refine::{self, integer};
 use crate::state::{HeapValue, Interval};
 use std::collections::BTreeMap;
@@ -115,7 +115,7 @@ pub(super) fn eval(
         LibraryCall::RandomNext(kind) => {
             ex.pop()?;
             let r = match kind {
-                RandomKind::Int => ex.st.new_int(models::int_result_range()),
+                RandomKind::Int => ex.st.new_int(models::random_int()),
                 RandomKind::Boolean => ex
                     .st
                     .new_int(Interval::new(Some(0), Some(1)).unwrap_or(Interval::TOP)),
@@ -199,43 +199,6 @@ pub(super) fn eval(
             }
             ex.pop()?;
             ex.pop()?;
-        }
-        LibraryCall::StringQuery {
-            null_throws,
-            result,
-        } => {
-            let args: Vec<_> = (0..n_args).map(|k| ex.peek(k)).collect::<Result<_, _>>()?;
-            for a in args {
-                if !a.is_obj() && !a.is_null() {
-                    continue;
-                }
-                if null_throws && a.is_null() {
-                    return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-                }
-                if let Some(flow) = ex.need_null_or_existing(a)? {
-                    return Ok(flow);
-                }
-            }
-            for _ in 0..n_args + usize::from(has_receiver) {
-                ex.pop()?;
-            }
-            let r = match result {
-                StringResult::Int(lo, hi) => {
-                    // an int result: within Java's range under either semantics
-                    let range = Interval::new(lo, hi)
-                        .and_then(|v| v.intersect(&models::int_result_range()))
-                        .unwrap_or(Interval::TOP);
-                    ex.st.new_int(range)
-                }
-                StringResult::NewString { min_len } => {
-                    let len = ex.st.new_int(Interval::at_least(min_len));
-                    ex.st.new_obj(HeapValue::Object {
-                        class: models::STRING.into(),
-                        fields: BTreeMap::from([("count".to_string(), len)]),
-                    })
-                }
-            };
-            ex.push(r)?;
         }
         LibraryCall::StringBuilderToString => {
             ex.pop()?;

@@ -62,24 +62,6 @@ pub enum LibraryCall {
     /// `StringBuilder.toString()`: Javadoc "A new String object is allocated": a fresh
     /// string of unknown length.
     StringBuilderToString,
-    /// A `String` query or constructor of a string whose contents the model does not know
-    /// (the model keeps only lengths): the result is any value of `result`; with
-    /// `null_throws`, a `null` reference argument throws NullPointerException (Javadoc of
-    /// `startsWith`/`endsWith`/`concat`/`compareTo`/`indexOf(String)`: "NullPointerException -
-    /// if ... is null"; `equals(null)` is `false`, no exception).
-    StringQuery {
-        null_throws: bool,
-        result: StringResult,
-    },
-}
-
-/// What a [`LibraryCall::StringQuery`] returns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StringResult {
-    /// An int in `[lo, hi]` (`None`: unbounded on that side).
-    Int(Option<i128>, Option<i128>),
-    /// A new `String` of length at least `min_len`.
-    NewString { min_len: i128 },
 }
 
 /// The result type of [`LibraryCall::RandomNext`].
@@ -163,31 +145,6 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
             _ => None,
         };
     }
-    if class == super::classes::STRING {
-        use StringResult::{Int, NewString};
-        let (null_throws, result) = match (name, desc) {
-            // Javadoc: "true if the given object represents a String equivalent to this"
-            ("equals", "(Ljava/lang/Object;)Z") => (false, Int(Some(0), Some(1))),
-            ("startsWith" | "endsWith", "(Ljava/lang/String;)Z") => (true, Int(Some(0), Some(1))),
-            ("compareTo", "(Ljava/lang/String;)I") => (true, Int(None, None)),
-            // "the index of the first occurrence ..., or -1 if there is no such occurrence"
-            ("indexOf" | "lastIndexOf", "(I)I") => (false, Int(Some(-1), None)),
-            ("indexOf" | "lastIndexOf", "(Ljava/lang/String;)I") => (true, Int(Some(-1), None)),
-            ("concat", "(Ljava/lang/String;)Ljava/lang/String;") => {
-                (true, NewString { min_len: 0 })
-            }
-            // the decimal or literal form of a primitive: at least one character
-            ("valueOf", "(I)Ljava/lang/String;" | "(J)Ljava/lang/String;")
-            | ("valueOf", "(Z)Ljava/lang/String;" | "(C)Ljava/lang/String;") => {
-                (false, NewString { min_len: 1 })
-            }
-            _ => return None,
-        };
-        return Some(StringQuery {
-            null_throws,
-            result,
-        });
-    }
     if class == CLASS && name == "desiredAssertionStatus" && desc == "()Z" {
         return Some(DesiredAssertionStatus);
     }
@@ -230,7 +187,7 @@ pub fn bounded_random(b: &Interval) -> Interval {
 
 /// The range of [`LibraryCall::RandomNext`]'s int result (`nextInt()`; a Java `int` whatever
 /// the integer semantics of the analysis: the method's return type bounds it).
-pub fn int_result_range() -> Interval {
+pub fn random_int() -> Interval {
     Interval {
         lo: Some(crate::state::JAVA_MIN),
         hi: Some(crate::state::JAVA_MAX),

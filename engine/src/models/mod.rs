@@ -30,9 +30,7 @@ mod classes;
 pub(crate) mod exceptions;
 mod fields;
 
-pub(crate) use calls::{
-    abs, bounded_random, int_result_range, library_call, LibraryCall, RandomKind, StringResult,
-};
+pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
 pub use classes::{
     is_always_jdk, is_final_modelled_class, is_jdk_class, is_modelled_class, is_modelled_throwable,
     CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
