@@ -17,6 +17,7 @@
 
 mod junit;
 mod report;
+mod sources;
 
 pub use junit::render_junit;
 
@@ -24,6 +25,7 @@ pub use report::{
     contradicts, coverage, drop_times, read_aprove, read_expected, read_expected_verdicts,
     reason_key, render_csv, render_json, render_md, top_reasons, totals, Totals,
 };
+pub use sources::{find_entries, Entry, Target};
 
 use jtg_check::journal::stable_hash;
 use jtg_check::report::shell_quote;
@@ -246,7 +248,14 @@ pub fn status_of(e: &EngineError) -> Status {
 
 /// Builds the graph of one jar's `main(String[])`.
 pub fn analyse_jar(root: &Path, jar: &Path, opts: &CorpusOptions) -> JarResult {
-    let name = jar_name(root, jar);
+    analyse_entry(&Entry::jar(root, jar), opts)
+}
+
+/// Builds the graph of one entry's `main(String[])` (a jar's `Main-Class`, or a class of a
+/// compiled source folder or class folder).
+pub fn analyse_entry(entry: &Entry, opts: &CorpusOptions) -> JarResult {
+    let name = entry.name.clone();
+    let jar = entry.classpath.as_path();
     let fail = |status, detail: String, nodes, ms| JarResult {
         jar: name.clone(),
         status,
@@ -256,17 +265,21 @@ pub fn analyse_jar(root: &Path, jar: &Path, opts: &CorpusOptions) -> JarResult {
         check: None,
         prove: None,
     };
-    let main = match jar_main_class(jar) {
-        Ok(Some(m)) => m,
-        Ok(None) => {
-            return fail(
-                Status::Error,
-                "no Main-Class in the manifest".into(),
-                0,
-                0.0,
-            )
-        }
-        Err(e) => return fail(Status::Error, e.to_string(), 0, 0.0),
+    let main = match &entry.target {
+        Target::Main(c) => c.clone(),
+        Target::CompileError(msg) => return fail(Status::Error, msg.clone(), 0, 0.0),
+        Target::JarMain => match jar_main_class(jar) {
+            Ok(Some(m)) => m,
+            Ok(None) => {
+                return fail(
+                    Status::Error,
+                    "no Main-Class in the manifest".into(),
+                    0,
+                    0.0,
+                )
+            }
+            Err(e) => return fail(Status::Error, e.to_string(), 0, 0.0),
+        },
     };
     let cp = match ClassPath::from_paths(&[jar.to_path_buf()]) {
         Ok(cp) => cp,
@@ -468,7 +481,8 @@ pub fn run_corpus(
     jobs: usize,
     progress: &(dyn Fn(usize, &JarResult) + Sync),
 ) -> Vec<JarResult> {
-    let r = run_corpus_resuming(jars, opts, jobs, &|_| None, &|n, _, r| {
+    let entries: Vec<Entry> = jars.iter().map(|(r, j)| Entry::jar(r, j)).collect();
+    let r = run_corpus_resuming(&entries, opts, jobs, &|_| None, &|n, _, r| {
         progress(n, r);
         Ok::<(), std::convert::Infallible>(())
     });
@@ -478,18 +492,18 @@ pub fn run_corpus(
     }
 }
 
-/// [`run_corpus`] continuing an earlier run: `known(jar)` is the result of a jar finished
-/// before (it is not analysed again); `finished(n, jar, result)` is called after each jar
-/// analysed now (`n` counts the known jars too). When `finished` fails, no further jar is
+/// [`run_corpus`] over entries, continuing an earlier run: `known(entry)` is the result of an
+/// entry finished before (it is not analysed again); `finished(n, entry, result)` is called
+/// after each entry analysed now (`n` counts the known entries too). When `finished` fails, no further jar is
 /// started and its first error is returned once the jars in progress are done.
 pub fn run_corpus_resuming<E: Send>(
-    jars: &[(PathBuf, PathBuf)],
+    jars: &[Entry],
     opts: &CorpusOptions,
     jobs: usize,
-    known: &(dyn Fn(&Path) -> Option<JarResult> + Sync),
-    finished: &(dyn Fn(usize, &Path, &JarResult) -> Result<(), E> + Sync),
+    known: &(dyn Fn(&Entry) -> Option<JarResult> + Sync),
+    finished: &(dyn Fn(usize, &Entry, &JarResult) -> Result<(), E> + Sync),
 ) -> Result<Vec<JarResult>, E> {
-    let mut slots: Vec<Option<JarResult>> = jars.iter().map(|(_, jar)| known(jar)).collect();
+    let mut slots: Vec<Option<JarResult>> = jars.iter().map(known).collect();
     let todo: Vec<usize> = (0..jars.len()).filter(|&k| slots[k].is_none()).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(jars.len() - todo.len());
@@ -505,10 +519,10 @@ pub fn run_corpus_resuming<E: Send>(
                 let Some(&k) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else {
                     break;
                 };
-                let (root, jar) = &jars[k];
-                let r = analyse_jar(root, jar, opts);
+                let entry = &jars[k];
+                let r = analyse_entry(entry, opts);
                 let n = done.fetch_add(1, Ordering::SeqCst) + 1;
-                if let Err(e) = finished(n, jar, &r) {
+                if let Err(e) = finished(n, entry, &r) {
                     stop.store(true, Ordering::SeqCst);
                     let mut fe = first_error.lock().unwrap_or_else(|p| p.into_inner());
                     fe.get_or_insert(e);

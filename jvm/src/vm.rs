@@ -74,6 +74,9 @@ fn start() -> Result<Jvm, JvmError> {
         .version(JNIVersion::V1_8)
         .option(format!("-Djava.class.path={}", classes::ASM_JARS.join(":")))
         .option("-Xshare:auto")
+        // assertions of program classes enabled: `assert` runs (and may throw AssertionError),
+        // as the engine's model of `Class.desiredAssertionStatus()` says (docs/engine.md)
+        .option("-ea")
         // HotSpot prints its own warnings (tty, unified logging) to stdout by default, which
         // would corrupt jtg's JSON/text output: e.g. "Potentially dangerous stack overflow in
         // ReservedStackAccess annotated method" when a traced run overflows inside a lock.

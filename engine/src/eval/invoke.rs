@@ -5,7 +5,7 @@ use super::{exception, Exec, Flow};
 use crate::class::{Insn, InvokeKind, MethodRef};
 use crate::edge::EdgeKind;
 use crate::error::EngineError;
-use crate::models::{self, exceptions, LibraryCall};
+use crate::models::{self, exceptions};
 use crate::refine;
 use crate::state::{End, Frame, HeapValue, Interval, MethodId};
 use std::collections::BTreeMap;
@@ -163,7 +163,7 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
         _ => m.class.clone(),
     };
     if let Some(model) = models::library_call(&target_class, &m.name, &m.desc_str) {
-        return library(ex, model, n_args, has_receiver);
+        return super::library::eval(ex, model, n_args, has_receiver);
     }
     let resolved = match kind {
         InvokeKind::Virtual | InvokeKind::Interface => {
@@ -181,7 +181,7 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     if resolved.is_none() && reaches_object_methods(ex, &target_class)? {
         // the class-path classes do not override it: `java.lang.Object`'s own method runs
         if let Some(model) = models::library_call(models::OBJECT, &m.name, &m.desc_str) {
-            return library(ex, model, n_args, has_receiver);
+            return super::library::eval(ex, model, n_args, has_receiver);
         }
     }
     let Some(resolved) = resolved else {
@@ -248,110 +248,4 @@ fn reaches_object_methods(ex: &Exec<'_>, class: &str) -> Result<bool, EngineErro
             None => return Ok(false),
         }
     }
-}
-
-fn library(
-    ex: &mut Exec<'_>,
-    model: LibraryCall,
-    n_args: usize,
-    has_receiver: bool,
-) -> Result<Flow, EngineError> {
-    match model {
-        LibraryCall::NoEffect => {
-            for _ in 0..n_args + usize::from(has_receiver) {
-                ex.pop()?;
-            }
-        }
-        LibraryCall::StringLength => {
-            let s = ex.peek(0)?;
-            if let Some(flow) = ex.need_realized(s)? {
-                return Ok(flow);
-            }
-            ex.pop()?;
-            let count = match ex.st.value(s) {
-                Some(HeapValue::Object { fields, .. }) => fields.get("count").copied(),
-                _ => None,
-            }
-            .ok_or_else(|| ex.invalid("String.length() on a non-String"))?;
-            ex.push(count)?;
-        }
-        LibraryCall::ObjectHashCode => {
-            ex.pop()?;
-            let sem = ex.sem();
-            let r = ex.st.new_int(Interval::most_general(sem));
-            ex.push(r)?;
-        }
-        LibraryCall::ObjectEquals => {
-            let (o, this) = (ex.peek(0)?, ex.peek(1)?);
-            // the receiver was realized for dispatch; the argument only needs to be known
-            // null or existing
-            if let Some(flow) = ex.need_null_or_existing(o)? {
-                return Ok(flow);
-            }
-            if this != o && ex.st.preds.may_equal(this, o) {
-                let succs = refine::equality::refine(&ex.before, this, o, ex.cx.prog);
-                return Ok(Flow::Refine(EdgeKind::Refine, succs));
-            }
-            ex.pop()?;
-            ex.pop()?;
-            let r = ex.st.new_int(Interval::literal(i128::from(this == o)));
-            ex.push(r)?;
-        }
-        LibraryCall::RequireNonNull => {
-            let o = ex.peek(0)?;
-            if o.is_null() {
-                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-            }
-            if let Some(flow) = ex.need_null_or_existing(o)? {
-                return Ok(flow);
-            }
-            // the argument, known to exist, stays on the stack as the result
-        }
-        LibraryCall::ArrayClone => {
-            let a = ex.peek(0)?;
-            if let Some(flow) = ex.need_realized(a)? {
-                return Ok(flow);
-            }
-            ex.pop()?;
-            let Some(HeapValue::Array { ty, len, elems }) = ex.st.value(a).cloned() else {
-                return Err(ex.invalid("clone() of an array on a non-array"));
-            };
-            let primitive = ty.len() == 2;
-            if elems.is_none() && !primitive {
-                // the copy's unknown elements would have to alias the original's
-                return Err(ex.unsupported(format!(
-                    "clone() of an array {} of unknown elements",
-                    crate::state::display_type(&ty)
-                )));
-            }
-            let copy = ex.st.new_obj(HeapValue::Array { ty, len, elems });
-            ex.push(copy)?;
-        }
-        LibraryCall::MathMax | LibraryCall::MathMin | LibraryCall::MathAbs => {
-            let sem = ex.sem();
-            let b = ex.pop()?;
-            let vb = *ex
-                .st
-                .int(b)
-                .ok_or_else(|| ex.invalid("Math on a non-integer"))?;
-            let v = if model == LibraryCall::MathAbs {
-                models::abs(&vb, sem)
-            } else {
-                let a = ex.pop()?;
-                let va = *ex
-                    .st
-                    .int(a)
-                    .ok_or_else(|| ex.invalid("Math on a non-integer"))?;
-                match (va.compare(&vb), model) {
-                    (Some(std::cmp::Ordering::Less), LibraryCall::MathMax)
-                    | (Some(std::cmp::Ordering::Greater), LibraryCall::MathMin) => vb,
-                    (Some(_), _) => va,
-                    (None, _) => va.hull(&vb),
-                }
-            };
-            let r = ex.st.new_int(v);
-            ex.push(r)?;
-        }
-    }
-    Ok(Flow::Next)
 }

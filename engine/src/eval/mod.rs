@@ -14,6 +14,7 @@ mod exception;
 mod field;
 mod float;
 mod invoke;
+mod library;
 mod stack;
 pub mod summary;
 

@@ -44,6 +44,26 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                         fields: BTreeMap::from([("count".to_string(), len)]),
                     })
                 }
+                Constant::Class(c) => {
+                    // `C.class` is one object per class for the whole run; a fresh object
+                    // distinct from everything in the state is exact only while it is the
+                    // only `Class` object there (javac's `assert` idiom consumes it at once)
+                    let class_objects = ex
+                        .st
+                        .heap
+                        .values()
+                        .filter(|v| v.type_name() == Some(crate::models::CLASS))
+                        .count();
+                    if class_objects > 0 {
+                        return Err(ex.unsupported(format!(
+                            "ldc of class {c} while another Class object is live"
+                        )));
+                    }
+                    ex.st.new_obj(HeapValue::Object {
+                        class: crate::models::CLASS.into(),
+                        fields: BTreeMap::new(),
+                    })
+                }
                 other => return Err(ex.unsupported(format!("ldc of {other:?}"))),
             };
             ex.push(r)?;

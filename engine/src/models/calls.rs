@@ -1,6 +1,8 @@
 //! Library methods with a model: what the evaluator does instead of executing code.
 
-use super::classes::{is_modelled_class, is_modelled_throwable, OBJECT};
+use super::classes::{
+    is_modelled_class, is_modelled_throwable, CLASS, OBJECT, PRINT_STREAM, RANDOM, STRING_BUILDER,
+};
 use crate::state::{IntSemantics, Interval};
 
 /// A library method with a model: what the evaluator does instead of executing code.
@@ -23,6 +25,53 @@ pub enum LibraryCall {
     ArrayClone,
     /// `Objects.requireNonNull(Object)`: NullPointerException on `null`, else the argument.
     RequireNonNull,
+    /// `Random.nextInt()`, `nextLong()`, `nextBoolean()`, `nextFloat()`, `nextDouble()`: any
+    /// value of the result type. Javadoc: "all 2^32 possible int values are produced with
+    /// (approximately) equal probability", "all 2^64 possible long values", "the values true
+    /// and false"; a run's values depend on the seed, which the model does not know (a
+    /// literal seed is treated as unknown too: the graph covers every seed's run).
+    RandomNext(RandomKind),
+    /// `Random.nextInt(int bound)`: Javadoc "a pseudorandom, uniformly distributed int value
+    /// between zero (inclusive) and the specified value (exclusive)"; "Throws:
+    /// IllegalArgumentException - if bound is not positive".
+    RandomNextIntBounded,
+    /// `Class.desiredAssertionStatus()`: the JVM that runs the programs (the tracer's) enables
+    /// assertions (`-ea`), so for a program class it returns `true` (Javadoc: "the desired
+    /// assertion status of the specified class"; `-ea` sets it for every non-system class).
+    DesiredAssertionStatus,
+    /// `PrintStream.print`/`println` of a primitive or a `String` (or nothing): writes to the
+    /// stream, changes no value the program can see. Of an `Object` it calls
+    /// `String.valueOf(obj)`, i.e. `obj.toString()`, program code when `obj` is a program
+    /// class: modelled only for `null` and strings ([`LibraryCall::PrintObject`]).
+    Print,
+    /// `print(Object)`/`println(Object)`/`StringBuilder.append(Object)`/`AssertionError(Object)`:
+    /// the argument must be `null` or a `String` (whose
+    /// `toString()` is itself); any other object is unsupported (its `toString()` may be
+    /// program code). `returns_this`: the call returns its receiver (`append`).
+    PrintObject {
+        returns_this: bool,
+    },
+    /// `new StringBuilder()`, `StringBuilder(int)`: no observable effect (the model keeps no
+    /// contents). `StringBuilder(String)` is [`LibraryCall::StringBuilderOfString`].
+    StringBuilderNew,
+    /// `new StringBuilder(String str)`: Javadoc "Throws: NullPointerException - if str is null".
+    StringBuilderOfString,
+    /// `StringBuilder.append(int|char|boolean|long|float|double|String)`: Javadoc "Returns: a
+    /// reference to this object"; the contents are not modelled.
+    StringBuilderAppend,
+    /// `StringBuilder.toString()`: Javadoc "A new String object is allocated": a fresh
+    /// string of unknown length.
+    StringBuilderToString,
+}
+
+/// The result type of [`LibraryCall::RandomNext`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RandomKind {
+    Int,
+    Long,
+    Boolean,
+    Float,
+    Double,
 }
 
 /// The model of `class.name desc`, if any.
@@ -37,6 +86,67 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
     }
     if class.starts_with('[') && name == "clone" && desc == "()Ljava/lang/Object;" {
         return Some(ArrayClone);
+    }
+    if class == "java/lang/AssertionError" && name == "<init>" {
+        // the detail message is `String.valueOf` of the argument: free of effects for
+        // primitives, `toString()` for objects
+        return match desc {
+            "(Z)V" | "(C)V" | "(I)V" | "(J)V" | "(F)V" | "(D)V" => Some(NoEffect),
+            "(Ljava/lang/Object;)V" => Some(PrintObject {
+                returns_this: false,
+            }),
+            _ => None,
+        };
+    }
+    if class == PRINT_STREAM && (name == "print" || name == "println") {
+        return match desc {
+            "()V"
+            | "(Z)V"
+            | "(C)V"
+            | "(I)V"
+            | "(J)V"
+            | "(F)V"
+            | "(D)V"
+            | "(Ljava/lang/String;)V" => Some(Print),
+            "(Ljava/lang/Object;)V" => Some(PrintObject {
+                returns_this: false,
+            }),
+            _ => None,
+        };
+    }
+    if class == STRING_BUILDER {
+        return match (name, desc) {
+            ("<init>", "()V" | "(I)V") => Some(StringBuilderNew),
+            ("<init>", "(Ljava/lang/String;)V") => Some(StringBuilderOfString),
+            ("append", d) if d.ends_with(")Ljava/lang/StringBuilder;") => {
+                match &d[..d.len() - ")Ljava/lang/StringBuilder;".len()] {
+                    // `append(String)` of `null` appends "null": no call on the argument
+                    "(Z" | "(C" | "(I" | "(J" | "(F" | "(D" | "(Ljava/lang/String;" => {
+                        Some(StringBuilderAppend)
+                    }
+                    "(Ljava/lang/Object;" => Some(PrintObject { returns_this: true }),
+                    _ => None,
+                }
+            }
+            ("toString", "()Ljava/lang/String;") => Some(StringBuilderToString),
+            _ => None,
+        };
+    }
+    if class == RANDOM {
+        return match (name, desc) {
+            // the seed is not modelled: every seed's run is covered
+            ("<init>", "()V" | "(J)V") => Some(NoEffect),
+            ("nextInt", "()I") => Some(RandomNext(RandomKind::Int)),
+            ("nextInt", "(I)I") => Some(RandomNextIntBounded),
+            ("nextLong", "()J") => Some(RandomNext(RandomKind::Long)),
+            ("nextBoolean", "()Z") => Some(RandomNext(RandomKind::Boolean)),
+            ("nextFloat", "()F") => Some(RandomNext(RandomKind::Float)),
+            ("nextDouble", "()D") => Some(RandomNext(RandomKind::Double)),
+            _ => None,
+        };
+    }
+    if class == CLASS && name == "desiredAssertionStatus" && desc == "()Z" {
+        return Some(DesiredAssertionStatus);
     }
     match (class, name, desc) {
         // `new String()`: the object `new` made already has `count` 0, the empty string
@@ -63,5 +173,53 @@ pub fn abs(v: &Interval, sem: IntSemantics) -> Interval {
         (Some(a), None) => a,
         (None, Some(b)) => b,
         (None, None) => *v,
+    }
+}
+
+/// The values `Random.nextInt(bound)` returns for a positive `bound` in `b` (`b.lo ≥ 1`):
+/// `[0, bound - 1]`, so `[0, max(b) - 1]`.
+pub fn bounded_random(b: &Interval) -> Interval {
+    Interval {
+        lo: Some(0),
+        hi: b.hi.map(|h| h - 1),
+    }
+}
+
+/// The range of [`LibraryCall::RandomNext`]'s int result (`nextInt()`; a Java `int` whatever
+/// the integer semantics of the analysis: the method's return type bounds it).
+pub fn random_int() -> Interval {
+    Interval {
+        lo: Some(crate::state::JAVA_MIN),
+        hi: Some(crate::state::JAVA_MAX),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_bounds_follow_the_javadoc() {
+        // nextInt(n) for n in [1, 10]: [0, 9]; for n ≥ 5 unbounded above
+        assert_eq!(
+            bounded_random(&Interval::new(Some(1), Some(10)).unwrap()),
+            Interval::new(Some(0), Some(9)).unwrap()
+        );
+        assert_eq!(
+            bounded_random(&Interval::at_least(5)),
+            Interval::at_least(0)
+        );
+        assert_eq!(
+            library_call(RANDOM, "nextInt", "(I)I"),
+            Some(LibraryCall::RandomNextIntBounded)
+        );
+        assert_eq!(library_call(RANDOM, "nextGaussian", "()D"), None);
+        assert_eq!(
+            library_call(PRINT_STREAM, "println", "(Ljava/lang/Object;)V"),
+            Some(LibraryCall::PrintObject {
+                returns_this: false
+            })
+        );
+        assert_eq!(library_call(PRINT_STREAM, "println", "([C)V"), None);
     }
 }

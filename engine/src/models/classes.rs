@@ -13,12 +13,20 @@ use crate::class::LibraryClass;
 pub use crate::class::jvms::OBJECT;
 
 use super::exceptions::{
-    ARITHMETIC, ARRAY_INDEX_OUT_OF_BOUNDS, ARRAY_STORE, CLASS_CAST, NEGATIVE_ARRAY_SIZE,
-    NULL_POINTER,
+    ARITHMETIC, ARRAY_INDEX_OUT_OF_BOUNDS, ARRAY_STORE, CLASS_CAST, ILLEGAL_ARGUMENT,
+    NEGATIVE_ARRAY_SIZE, NULL_POINTER,
 };
 
 /// `java.lang.String`: modelled as an object with its length (see [`super::instance_fields`]).
 pub const STRING: &str = "java/lang/String";
+/// `java.lang.Class`: the object `ldc` of a class constant pushes.
+pub const CLASS: &str = "java/lang/Class";
+/// `java.io.PrintStream`: the type of `System.out`.
+pub const PRINT_STREAM: &str = "java/io/PrintStream";
+/// `java.util.Random`.
+pub const RANDOM: &str = "java/util/Random";
+/// `java.lang.StringBuilder`.
+pub const STRING_BUILDER: &str = "java/lang/StringBuilder";
 /// The type of `main`'s argument array.
 pub const STRING_ARRAY: &str = "[Ljava/lang/String;";
 /// The root of the exception classes.
@@ -74,6 +82,46 @@ fn modelled(class: &str) -> Option<&'static LibraryClass> {
 /// JDK declares them. The class hierarchy takes them from here instead of reading class files.
 pub static JDK_CLASSES: &[LibraryClass] = &[
     LibraryClass {
+        name: "java/io/Closeable",
+        super_name: None,
+        interfaces: &["java/lang/AutoCloseable"],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/io/FilterOutputStream",
+        super_name: Some("java/io/OutputStream"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/io/Flushable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/io/OutputStream",
+        super_name: Some(OBJECT),
+        interfaces: &["java/io/Closeable", "java/io/Flushable"],
+        is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: PRINT_STREAM,
+        super_name: Some("java/io/FilterOutputStream"),
+        interfaces: &["java/lang/Appendable", "java/io/Closeable"],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
         name: SERIALIZABLE,
         super_name: None,
         interfaces: &[],
@@ -122,12 +170,41 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_final: false,
     },
     LibraryClass {
+        name: "java/lang/AssertionError",
+        super_name: Some("java/lang/Error"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/AutoCloseable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
         name: "java/lang/CharSequence",
         super_name: None,
         interfaces: &[],
         is_interface: true,
         is_abstract: true,
         is_final: false,
+    },
+    LibraryClass {
+        name: CLASS,
+        super_name: Some(OBJECT),
+        interfaces: &[
+            SERIALIZABLE,
+            "java/lang/reflect/AnnotatedElement",
+            "java/lang/reflect/GenericDeclaration",
+            "java/lang/reflect/Type",
+        ],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
     },
     LibraryClass {
         name: CLASS_CAST,
@@ -170,7 +247,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_final: false,
     },
     LibraryClass {
-        name: "java/lang/IllegalArgumentException",
+        name: ILLEGAL_ARGUMENT,
         super_name: Some(RUNTIME_EXCEPTION),
         interfaces: &[],
         is_interface: false,
@@ -286,7 +363,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_final: true,
     },
     LibraryClass {
-        name: "java/lang/StringBuilder",
+        name: STRING_BUILDER,
         super_name: Some("java/lang/AbstractStringBuilder"),
         interfaces: &[SERIALIZABLE, "java/lang/CharSequence"],
         is_interface: false,
@@ -330,6 +407,46 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         super_name: Some("java/lang/Error"),
         interfaces: &[],
         is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/reflect/AnnotatedElement",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/reflect/GenericDeclaration",
+        super_name: None,
+        interfaces: &["java/lang/reflect/AnnotatedElement"],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/reflect/Type",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: RANDOM,
+        super_name: Some(OBJECT),
+        interfaces: &[SERIALIZABLE, "java/util/random/RandomGenerator"],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/util/random/RandomGenerator",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
         is_abstract: true,
         is_final: false,
     },

@@ -13,3 +13,6 @@ pub const CLASS_CAST: &str = "java/lang/ClassCastException";
 pub const NEGATIVE_ARRAY_SIZE: &str = "java/lang/NegativeArraySizeException";
 /// A field access, call, array access, `athrow` or monitor on `null`.
 pub const NULL_POINTER: &str = "java/lang/NullPointerException";
+
+/// Thrown by modelled library methods on an argument they refuse (`Random.nextInt(0)`).
+pub const ILLEGAL_ARGUMENT: &str = "java/lang/IllegalArgumentException";

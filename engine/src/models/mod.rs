@@ -14,6 +14,9 @@
 //! - `clone()` of an array is a shallow copy.
 //! - `java.util.Objects.requireNonNull(Object)` throws `NullPointerException` on `null` and
 //!   returns its argument otherwise (javac 9+ emits it for `outer.new Inner()`).
+//! - `java.util.Random`, `assert` (`Class.desiredAssertionStatus`, `AssertionError`),
+//!   `PrintStream.print/println`, `StringBuilder`, `String` queries: see `calls` (each variant
+//!   cites its Javadoc contract) and docs/engine.md, *JDK classes*.
 //!
 //! Files: `classes` (which classes are the JDK's, the modelled ones and their supertypes),
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
@@ -27,9 +30,9 @@ mod classes;
 pub(crate) mod exceptions;
 mod fields;
 
-pub(crate) use calls::{abs, library_call, LibraryCall};
+pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
 pub use classes::{
     is_always_jdk, is_final_modelled_class, is_jdk_class, is_modelled_class, is_modelled_throwable,
-    JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
+    CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
 };
 pub use fields::instance_fields;

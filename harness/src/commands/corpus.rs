@@ -25,7 +25,9 @@ pub enum Format {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Corpus directories (searched recursively for `.jar`) and jars.
+    /// Corpus directories (searched recursively for `.jar` files and `.java` sources, which are
+    /// compiled with `javac --release 8 -g` into a scratch folder; a directory of class files
+    /// is a class path), jars and `.java` files. Every class with `main(String[])` is an entry.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Check every complete graph against N runs of `main(String[])` in the real JVM, on
@@ -101,9 +103,12 @@ pub fn run(a: Args) -> Result<ExitCode> {
             a.max_secs
         );
     }
-    let all = corpus::find_jars(&a.paths);
+    let all = corpus::find_entries(&a.paths, a.jobs);
     if all.is_empty() {
-        bail!("no .jar files found in {:?}", a.paths);
+        bail!(
+            "no .jar files, Java sources or classes with main found in {:?}",
+            a.paths
+        );
     }
     let shard = a.shard.unwrap_or(Shard::WHOLE);
     let jars = shard.select(&all);
@@ -149,11 +154,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "jars": all.len(),
     });
     let journal = Journal::for_run(a.journal.journal.as_deref(), a.journal.resume, &params)?;
-    let key = |jar: &Path| jar.to_string_lossy().into_owned();
+    let key = |e: &corpus::Entry| e.key();
     let known: std::collections::BTreeMap<String, JarResult> = match &journal {
         Some(j) => {
-            let keys: std::collections::BTreeSet<String> =
-                jars.iter().map(|(_, jar)| key(jar)).collect();
+            let keys: std::collections::BTreeSet<String> = jars.iter().map(key).collect();
             let known = j.records_of_run(&|k| keys.contains(k))?;
             resuming(j, known.len());
             known

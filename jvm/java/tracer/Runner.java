@@ -27,6 +27,15 @@ public final class Runner {
     /** Run ends: returned, threw, cut by the step budget, cut by the recording budget. */
     public static final int RETURNED = 0, THREW = 1, CUT = 2, CUT_HEAP = 3;
 
+    /*
+     * What traced programs print goes nowhere: this JVM shares jtg's standard output (its
+     * JSON and text reports) and error. A program cannot read back what it printed, so the
+     * runs are the same; System.out stays a java.io.PrintStream, as the engine's model says.
+     */
+    static {
+        System.setOut(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+        System.setErr(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+    }
 
     /** Loaders that may serve another run, by class path and instrumentation (most recent last). */
     private static final LinkedHashMap<String, InstrumentingLoader> loaders = new LinkedHashMap<>(8, 0.75f, true);

@@ -1,0 +1,102 @@
+//! The library models are checked like the engine (`make fixtures`): every run of the `Lib`
+//! fixture is a path of its graph (values the JDK returned, exceptions it threw), and a model
+//! that claims more than the JDK does (`Random.nextInt(n)` in `[0, n-2]` instead of
+//! `[0, n-1]`) is a violation.
+
+mod common;
+use common::fixtures;
+
+use jtg_check::Matcher;
+use jtg_check::{check_run, Target, Verdict};
+use jtg_engine::class::ClassPath;
+use jtg_engine::state::text::{parse_state, TextContext};
+use jtg_engine::state::{HeapValue, IntSemantics, Interval};
+use jtg_engine::{build_graph, Graph, Options, Program};
+
+fn program() -> Program {
+    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
+}
+
+fn graph(prog: &Program, method: &str) -> Graph {
+    let m = prog.find_method(method).expect("method");
+    let st = prog
+        .default_start(&m, IntSemantics::Unbounded)
+        .expect("start");
+    build_graph(prog, &m, st, &Options::default()).expect("graph")
+}
+
+/// The verdicts of runs of `g`'s method on one int argument each.
+fn verdicts(prog: &Program, g: &Graph, param: &str, args: &[i64]) -> Vec<Verdict> {
+    let target = Target::new(prog, g.method.clone(), vec![fixtures()]).expect("target");
+    let matcher = Matcher::new(g, prog, IntSemantics::Unbounded);
+    args.iter()
+        .map(|a| {
+            let text = format!("00 | {param}: i1 | ε\ni1: {a}");
+            let st = parse_state(&text, &TextContext::for_method(g.method.clone(), prog))
+                .expect("state text");
+            let trace = target.trace(&st, 100_000).expect("trace");
+            check_run(&matcher, prog, &trace, IntSemantics::Unbounded).verdict
+        })
+        .collect()
+}
+
+/// Every seed's die roll is a path of the die's graph; with `nextInt(6)` claimed to return
+/// `[0, 4]` (the model's successor narrowed), the seeds that roll a 6 are violations.
+#[test]
+fn a_random_model_claiming_too_little_range_is_caught() {
+    let prog = program();
+    let seeds: Vec<i64> = (0..40).collect();
+    let g = graph(&prog, "Lib.die");
+    let right = verdicts(&prog, &g, "seed", &seeds);
+    assert!(right.iter().all(|v| *v == Verdict::Pass), "{right:?}");
+
+    let mut wrong = g.clone();
+    let mut narrowed = 0;
+    for n in &mut wrong.nodes {
+        for v in n.state.heap.values_mut() {
+            if *v == HeapValue::Int(Interval::new(Some(0), Some(5)).unwrap()) {
+                *v = HeapValue::Int(Interval::new(Some(0), Some(4)).unwrap());
+                narrowed += 1;
+            }
+        }
+    }
+    assert!(narrowed > 0, "no state holds nextInt(6)'s [0, 5]");
+    let caught = verdicts(&prog, &wrong, "seed", &seeds)
+        .iter()
+        .filter(|v| matches!(v, Verdict::Violation(_)))
+        .count();
+    // new Random(seed).nextInt(6) is 5 for some of 40 seeds (the algorithm is specified)
+    assert!(caught > 0 && caught < seeds.len(), "{caught} violations");
+}
+
+/// `nextInt(n)` throws IllegalArgumentException for `n ≤ 0` and returns `[0, n-1]`
+/// otherwise; both kinds of run are paths, and the throwing ones end in the graph's
+/// exceptional end.
+#[test]
+fn bounded_random_runs_are_paths_throwing_or_not() {
+    let prog = program();
+    let g = graph(&prog, "Lib.randomBelow");
+    let v = verdicts(&prog, &g, "n", &[-3, 0, 1, 2, 1000]);
+    assert!(v.iter().all(|v| *v == Verdict::Pass), "{v:?}");
+    let throws = g.nodes.iter().any(|n| {
+        n.state.end.is_some()
+            && n.state
+                .heap
+                .values()
+                .any(|h| h.type_name() == Some("java/lang/IllegalArgumentException"))
+    });
+    assert!(throws, "no IllegalArgumentException end");
+}
+
+/// A failing `assert` (the tracer's JVM runs with `-ea`) throws AssertionError; println and
+/// string concatenation leave the analysed state alone.
+#[test]
+fn assert_and_println_runs_are_paths() {
+    let prog = program();
+    let g = graph(&prog, "Lib.checked");
+    let v = verdicts(&prog, &g, "x", &[-1, 0, 1, 7]);
+    assert!(v.iter().all(|v| *v == Verdict::Pass), "{v:?}");
+    let g = graph(&prog, "Lib.report");
+    let v = verdicts(&prog, &g, "x", &[-5, 0, 3, 123456]);
+    assert!(v.iter().all(|v| *v == Verdict::Pass), "{v:?}");
+}

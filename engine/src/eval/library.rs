@@ -1,0 +1,214 @@
+//! Library calls with a model (`crate::models::LibraryCall`): what the call does to the
+//! abstract state instead of executing the JDK's code. The contracts are in `models/calls.rs`.
+
+use super::{exception, Exec, Flow};
+use crate::class::Cond;
+use crate::edge::EdgeKind;
+use crate::error::EngineError;
+use crate::models::{self, exceptions, LibraryCall, RandomKind};
+use crate::refine::{self, integer};
+use crate::state::{HeapValue, Interval};
+use std::collections::BTreeMap;
+
+pub(super) fn eval(
+    ex: &mut Exec<'_>,
+    model: LibraryCall,
+    n_args: usize,
+    has_receiver: bool,
+) -> Result<Flow, EngineError> {
+    match model {
+        LibraryCall::NoEffect => {
+            for _ in 0..n_args + usize::from(has_receiver) {
+                ex.pop()?;
+            }
+        }
+        LibraryCall::StringLength => {
+            let s = ex.peek(0)?;
+            if let Some(flow) = ex.need_realized(s)? {
+                return Ok(flow);
+            }
+            ex.pop()?;
+            let count = match ex.st.value(s) {
+                Some(HeapValue::Object { fields, .. }) => fields.get("count").copied(),
+                _ => None,
+            }
+            .ok_or_else(|| ex.invalid("String.length() on a non-String"))?;
+            ex.push(count)?;
+        }
+        LibraryCall::ObjectHashCode => {
+            ex.pop()?;
+            let sem = ex.sem();
+            let r = ex.st.new_int(Interval::most_general(sem));
+            ex.push(r)?;
+        }
+        LibraryCall::ObjectEquals => {
+            let (o, this) = (ex.peek(0)?, ex.peek(1)?);
+            // the receiver was realized for dispatch; the argument only needs to be known
+            // null or existing
+            if let Some(flow) = ex.need_null_or_existing(o)? {
+                return Ok(flow);
+            }
+            if this != o && ex.st.preds.may_equal(this, o) {
+                let succs = refine::equality::refine(&ex.before, this, o, ex.cx.prog);
+                return Ok(Flow::Refine(EdgeKind::Refine, succs));
+            }
+            ex.pop()?;
+            ex.pop()?;
+            let r = ex.st.new_int(Interval::literal(i128::from(this == o)));
+            ex.push(r)?;
+        }
+        LibraryCall::RequireNonNull => {
+            let o = ex.peek(0)?;
+            if o.is_null() {
+                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+            }
+            if let Some(flow) = ex.need_null_or_existing(o)? {
+                return Ok(flow);
+            }
+            // the argument, known to exist, stays on the stack as the result
+        }
+        LibraryCall::ArrayClone => {
+            let a = ex.peek(0)?;
+            if let Some(flow) = ex.need_realized(a)? {
+                return Ok(flow);
+            }
+            ex.pop()?;
+            let Some(HeapValue::Array { ty, len, elems }) = ex.st.value(a).cloned() else {
+                return Err(ex.invalid("clone() of an array on a non-array"));
+            };
+            let primitive = ty.len() == 2;
+            if elems.is_none() && !primitive {
+                // the copy's unknown elements would have to alias the original's
+                return Err(ex.unsupported(format!(
+                    "clone() of an array {} of unknown elements",
+                    crate::state::display_type(&ty)
+                )));
+            }
+            let copy = ex.st.new_obj(HeapValue::Array { ty, len, elems });
+            ex.push(copy)?;
+        }
+        LibraryCall::MathMax | LibraryCall::MathMin | LibraryCall::MathAbs => {
+            let sem = ex.sem();
+            let b = ex.pop()?;
+            let vb = *ex
+                .st
+                .int(b)
+                .ok_or_else(|| ex.invalid("Math on a non-integer"))?;
+            let v = if model == LibraryCall::MathAbs {
+                models::abs(&vb, sem)
+            } else {
+                let a = ex.pop()?;
+                let va = *ex
+                    .st
+                    .int(a)
+                    .ok_or_else(|| ex.invalid("Math on a non-integer"))?;
+                match (va.compare(&vb), model) {
+                    (Some(std::cmp::Ordering::Less), LibraryCall::MathMax)
+                    | (Some(std::cmp::Ordering::Greater), LibraryCall::MathMin) => vb,
+                    (Some(_), _) => va,
+                    (None, _) => va.hull(&vb),
+                }
+            };
+            let r = ex.st.new_int(v);
+            ex.push(r)?;
+        }
+        LibraryCall::RandomNext(kind) => {
+            ex.pop()?;
+            let r = match kind {
+                RandomKind::Int => ex.st.new_int(models::random_int()),
+                RandomKind::Boolean => ex
+                    .st
+                    .new_int(Interval::new(Some(0), Some(1)).unwrap_or(Interval::TOP)),
+                RandomKind::Long => ex.st.new_prim(HeapValue::Long(Interval::long_range())),
+                RandomKind::Float => ex.st.new_prim(HeapValue::Float),
+                RandomKind::Double => ex.st.new_prim(HeapValue::Double),
+            };
+            ex.push(r)?;
+        }
+        LibraryCall::RandomNextIntBounded => {
+            let n = ex.peek(0)?;
+            let bound = *ex
+                .st
+                .int(n)
+                .ok_or_else(|| ex.invalid("Random.nextInt(int) of a non-integer"))?;
+            match bound.decide(Cond::Gt, &Interval::literal(0)) {
+                None => {
+                    // the run throws or returns depending on the bound: decide it first
+                    let parts = integer::partition(&bound, Cond::Gt, 0);
+                    let succs = integer::refine(&ex.before, n, &parts);
+                    return Ok(Flow::Refine(EdgeKind::Refine, succs));
+                }
+                Some(false) => {
+                    return exception::throw_builtin(ex, exceptions::ILLEGAL_ARGUMENT);
+                }
+                Some(true) => {
+                    ex.pop()?;
+                    ex.pop()?;
+                    let r = ex.st.new_int(models::bounded_random(&bound));
+                    ex.push(r)?;
+                }
+            }
+        }
+        LibraryCall::DesiredAssertionStatus => {
+            ex.pop()?;
+            let r = ex.st.new_int(Interval::literal(1));
+            ex.push(r)?;
+        }
+        LibraryCall::Print | LibraryCall::StringBuilderNew => {
+            for _ in 0..n_args + usize::from(has_receiver) {
+                ex.pop()?;
+            }
+        }
+        LibraryCall::StringBuilderAppend => {
+            // the receiver stays on the stack as the result
+            for _ in 0..n_args {
+                ex.pop()?;
+            }
+        }
+        LibraryCall::PrintObject { returns_this } => {
+            let o = ex.peek(0)?;
+            if let Some(flow) = ex.need_null_or_existing(o)? {
+                return Ok(flow);
+            }
+            let is_string = o.is_null()
+                || ex.st.value(o).and_then(HeapValue::type_name) == Some(models::STRING);
+            if !is_string {
+                // `String.valueOf(o)` calls `o.toString()`, which may be program code
+                let ty = ex
+                    .st
+                    .value(o)
+                    .and_then(HeapValue::type_name)
+                    .unwrap_or(models::OBJECT);
+                return Err(ex.unsupported(format!(
+                    "library call converting an object of type {} to a string (toString() not modelled)",
+                    ty.replace('/', ".")
+                )));
+            }
+            ex.pop()?;
+            if !returns_this {
+                ex.pop()?;
+            }
+        }
+        LibraryCall::StringBuilderOfString => {
+            let s = ex.peek(0)?;
+            if s.is_null() {
+                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+            }
+            if let Some(flow) = ex.need_null_or_existing(s)? {
+                return Ok(flow);
+            }
+            ex.pop()?;
+            ex.pop()?;
+        }
+        LibraryCall::StringBuilderToString => {
+            ex.pop()?;
+            let len = ex.st.new_int(Interval::at_least(0));
+            let r = ex.st.new_obj(HeapValue::Object {
+                class: models::STRING.into(),
+                fields: BTreeMap::from([("count".to_string(), len)]),
+            });
+            ex.push(r)?;
+        }
+    }
+    Ok(Flow::Next)
+}
