@@ -199,48 +199,36 @@ fn a_resumed_session_reports_what_an_uninterrupted_one_does() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// An input the JVM cannot run stops the session at its case, with the totals of the cases
-/// before (none here) and the case named.
+/// A given input that is no concrete instance of the start state (here: an abstract value)
+/// is refused before any run: the graph is not wrong, the input is.
 #[test]
-fn a_session_stops_at_a_case_it_cannot_trace() {
+fn a_session_refuses_a_given_input_that_is_no_instance() {
     let prog = program();
     let g = graph(&prog, "IntLoops.negate");
     let ctx = TextContext::for_method(g.method.clone(), &prog);
-    // an abstract value is no concrete input
     let state = parse_state("00 | a: i1 | ε\ni1: [1, 5]\n", &ctx).expect("state");
     let inputs = Inputs::Given {
         name: "abstract.state".into(),
         replay: String::new(),
         state: Box::new(state),
     };
-    let checked = run(&prog, &g, settings(1), inputs);
-    assert_eq!(checked.summary.traces, 0);
-    match checked.stopped {
-        Some(SessionError::Trace { case, ref name, .. }) => {
-            assert_eq!(case, CaseId::Input);
-            assert_eq!(name, "abstract.state");
+    match Session::new(&prog, &g, vec![fixtures()], settings(1), inputs) {
+        Err(e @ SessionError::NotInstance(_)) => {
+            assert!(e.to_string().contains("not an instance"), "{e}")
         }
-        ref other => panic!("{other:?}"),
+        Err(e) => panic!("{e:?}"),
+        Ok(_) => panic!("an abstract input was accepted"),
     }
-    let msg = checked.stopped.unwrap().to_string();
-    assert_eq!(msg, "tracing abstract.state");
 }
 
-/// A case the generator cannot draw (a `long` parameter) stops the session at that case; a
-/// given input needs no generator.
+/// A `long` parameter is drawn (it used to stop the session at case 0): every case runs.
 #[test]
-fn a_session_stops_at_a_case_it_cannot_draw() {
+fn a_session_draws_long_parameters() {
     let prog = program();
     let g = graph(&prog, "Inputs.wide");
     let checked = run(&prog, &g, settings(1), generated(3));
-    assert_eq!(checked.summary.traces, 0);
-    let e = checked.stopped.expect("stopped");
-    assert!(matches!(e, SessionError::Generate { case: 0, .. }), "{e:?}");
-    assert!(
-        e.to_string()
-            .starts_with("bad input: cannot generate inputs"),
-        "{e}"
-    );
+    assert!(checked.stopped.is_none(), "{:?}", checked.stopped);
+    assert_eq!(checked.summary.traces, 3);
 }
 
 /// `traces` runs every case in case order, as `run` would see them.
