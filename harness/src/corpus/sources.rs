@@ -83,10 +83,16 @@ pub fn find_entries(paths: &[PathBuf], jobs: usize) -> Vec<Entry> {
             p.parent().map(Path::to_path_buf).unwrap_or_default()
         };
         let abs_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
-        let mut entries: Vec<Entry> = super::find_jars(std::slice::from_ref(p))
-            .iter()
-            .map(|(r, j)| Entry::jar(r, j))
-            .collect();
+        // a source file given directly is a compile unit, not a jar
+        let is_source = !p.is_dir() && p.extension().is_some_and(|x| x == "java");
+        let mut entries: Vec<Entry> = if is_source {
+            Vec::new()
+        } else {
+            super::find_jars(std::slice::from_ref(p))
+                .iter()
+                .map(|(r, j)| Entry::jar(r, j))
+                .collect()
+        };
         if p.is_dir() {
             let mut units = Vec::new();
             source_units(&abs_root, &abs_root, &mut units);
