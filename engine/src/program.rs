@@ -7,7 +7,9 @@ use crate::class::{ClassPath, FieldType, Hierarchy, ResolvedMethod};
 use crate::error::EngineError;
 use crate::state::text::LocalNames;
 use crate::state::types::most_general;
-use crate::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, State, Subtyping};
+use crate::state::{
+    FieldKey, Frame, HeapValue, IntSemantics, Interval, MethodId, State, Subtyping,
+};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -73,8 +75,36 @@ impl Program {
     pub fn instance_fields(
         &self,
         class: &str,
-    ) -> Result<Vec<(String, FieldType, Option<Interval>)>, EngineError> {
+    ) -> Result<Vec<(FieldKey, FieldType, Option<Interval>)>, EngineError> {
         crate::models::instance_fields(&self.hierarchy, class)
+    }
+
+    /// The key of field `f` (a `getfield`/`putfield` operand) in a realized object whose
+    /// fields are `fields`: the plain name, unless the object also has a shadowed field of
+    /// that name and `f` resolves to it (field resolution, JVMS §5.4.3.2).
+    pub(crate) fn field_key<V>(
+        &self,
+        fields: &std::collections::BTreeMap<FieldKey, V>,
+        f: &crate::class::FieldRef,
+    ) -> FieldKey {
+        let plain = FieldKey::plain(&f.name);
+        if !fields
+            .keys()
+            .any(|k| k.declared_in().is_some() && k.name() == f.name)
+        {
+            return plain;
+        }
+        match self.hierarchy.resolve_field(&f.class, &f.name) {
+            Ok(Some(r)) => {
+                let key = FieldKey::shadowed(&r.class, &f.name);
+                if fields.contains_key(&key) {
+                    key
+                } else {
+                    plain
+                }
+            }
+            _ => plain,
+        }
     }
 
     /// The classes a program starting in `entry` can name: `entry`, and transitively the

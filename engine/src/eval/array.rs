@@ -34,13 +34,10 @@ use crate::error::EngineError;
 use crate::models::{self, exceptions};
 use crate::refine::{instance::may_alias, integer, split};
 use crate::state::types::{default_value, most_general, type_range, type_string};
-use crate::state::{HeapValue, Interval, Ref, State};
+use crate::state::{FieldKey, HeapValue, Interval, Ref, State};
 
 /// Longest array created as a concrete array (longer ones, and unknown lengths, are abstract).
 pub const CONCRETE_MAX: i128 = 16;
-
-/// The pseudo field name of array elements in predicates (`→!F` facts through elements).
-pub const ELEM_FIELD: &str = "[]";
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
     match insn {
@@ -132,7 +129,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 }
                 Slot::Abstract => {}
             }
-            after_write(&mut ex.st, &pre, arr, ELEM_FIELD, value);
+            after_write(&mut ex.st, &pre, arr, &FieldKey::array_elements(), value);
             Ok(Flow::Next)
         }
         other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),

@@ -7,7 +7,7 @@ use crate::class::{FieldRef, Insn};
 use crate::error::EngineError;
 use crate::models::exceptions;
 use crate::state::types::fill_static;
-use crate::state::{HeapValue, Ref, State};
+use crate::state::{FieldKey, HeapValue, Ref, State};
 use std::collections::BTreeSet;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
@@ -36,12 +36,12 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             if let Some(flow) = ex.need_unaliased(obj) {
                 return Ok(flow);
             }
-            field_of(ex, obj, f)?;
+            let key = field_key(ex, obj, f)?;
             if let Some(HeapValue::Object { fields, .. }) = ex.st.heap.get_mut(&obj) {
-                fields.insert(f.name.clone(), value);
+                fields.insert(key.clone(), value);
             }
             let pre = ex.before.clone();
-            after_write(&mut ex.st, &pre, obj, &f.name, value);
+            after_write(&mut ex.st, &pre, obj, &key, value);
             Ok(Flow::Next)
         }
         Insn::GetStatic(f) => {
@@ -67,16 +67,29 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
     }
 }
 
-/// The reference in field `f` of the realized object `obj`.
-fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
+/// The key of field `f` in the realized object `obj` (which must have it).
+fn field_key(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<FieldKey, EngineError> {
     match ex.st.value(obj) {
-        Some(HeapValue::Object { fields, class }) => fields
-            .get(&f.name)
-            .copied()
-            .ok_or_else(|| ex.invalid(&format!("object of class {class} has no field {}", f.name))),
+        Some(HeapValue::Object { fields, class }) => {
+            let key = ex.cx.prog.field_key(fields, f);
+            if fields.contains_key(&key) {
+                Ok(key)
+            } else {
+                Err(ex.invalid(&format!("object of class {class} has no field {}", f.name)))
+            }
+        }
         other => Err(EngineError::Internal(format!(
             "field access on unrealized {obj} = {other:?}"
         ))),
+    }
+}
+
+/// The reference in field `f` of the realized object `obj`.
+fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
+    let key = field_key(ex, obj, f)?;
+    match ex.st.value(obj) {
+        Some(HeapValue::Object { fields, .. }) => Ok(fields[&key]),
+        _ => unreachable!("field_key checked the object"),
     }
 }
 
@@ -85,7 +98,7 @@ fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
 /// now may share with everything `child` may reach; a possible second path marks ♦, a possible
 /// new cycle marks ♦ and ⟲ through the written field; must-reach facts through the field are
 /// dropped.
-pub fn after_write(st: &mut State, pre: &State, parent: Ref, field: &str, child: Ref) {
+pub fn after_write(st: &mut State, pre: &State, parent: Ref, field: &FieldKey, child: Ref) {
     st.preds.must_reach.retain(|m| !m.fields.contains(field));
     if !child.is_obj() {
         return;
@@ -100,7 +113,7 @@ pub fn after_write(st: &mut State, pre: &State, parent: Ref, field: &str, child:
             // the write may close a cycle through `field`
             st.preds.add_non_tree(p);
             st.preds.add_join(p, p);
-            st.preds.add_cyclic(p, [field.to_string()].into());
+            st.preds.add_cyclic(p, [field.clone()].into());
         } else if may_reach_from(pre, p).iter().any(|r| below.contains(r)) {
             // a second path from p to what child reaches
             st.preds.add_non_tree(p);

@@ -3,7 +3,7 @@
 
 use super::control::{Root, RootName};
 use super::{Explain, Mismatch};
-use crate::state::{HeapValue, Interval, Ref, State, Subtyping};
+use crate::state::{FieldKey, HeapValue, Interval, Ref, State, Subtyping};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -28,7 +28,7 @@ struct PathNode<'a> {
 
 enum PathStep<'a> {
     Root(RootName<'a>),
-    Field(&'a str),
+    Field(&'a FieldKey),
     Len,
     Elem(usize),
 }

@@ -46,7 +46,8 @@ use predicates::Preds;
 pub use widen::{merge_interval, merge_long_interval};
 
 use crate::state::{
-    End, HeapValue, IntSemantics, Interval, Predicates, Ref, State, StaticField, Subtyping,
+    End, FieldKey, HeapValue, IntSemantics, Interval, Predicates, Ref, State, StaticField,
+    Subtyping,
 };
 use std::collections::{BTreeMap, VecDeque};
 
@@ -227,7 +228,7 @@ enum Shape {
     /// Children: one per field, in name order.
     Object {
         class: String,
-        fields: Vec<String>,
+        fields: Vec<FieldKey>,
     },
     /// Children: the length, then the elements if `concrete`.
     Array {

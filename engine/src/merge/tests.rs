@@ -1,6 +1,6 @@
 use super::*;
 use crate::state::text::{parse_state, print_state, NoNames, TextContext};
-use crate::state::{FieldSet, FlatTypes, Frame, MethodId, JAVA_MAX, JAVA_MIN};
+use crate::state::{FieldKey, FieldSet, FlatTypes, Frame, MethodId, JAVA_MAX, JAVA_MIN};
 use quickcheck::{quickcheck, Arbitrary, Gen};
 
 fn get() -> MethodId {
@@ -32,7 +32,7 @@ fn widening(thresholds: Vec<i128>, sem: IntSemantics) -> MergeOptions {
 }
 
 fn fields(f: &[&str]) -> FieldSet {
-    f.iter().map(|s| s.to_string()).collect()
+    f.iter().map(|s| FieldKey::plain(s)).collect()
 }
 
 const LIST_PREDS: &str = "o1=?o2  o1%$o2  o1⟲{next}  o2⟲{next}  o2→!{next}o1";
@@ -537,7 +537,11 @@ fn random_state(g: &mut Gen) -> State {
                 ));
                 HeapValue::Object {
                     class: "List".into(),
-                    fields: [("next".to_string(), pick(g)), ("val".to_string(), val)].into(),
+                    fields: [
+                        (FieldKey::plain("next"), pick(g)),
+                        (FieldKey::plain("val"), val),
+                    ]
+                    .into(),
                 }
             }
         };

@@ -9,7 +9,7 @@ use crate::error::EngineError;
 use crate::models;
 use crate::program::Program;
 use crate::state::types::{most_general, type_string};
-use crate::state::{HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
+use crate::state::{FieldKey, HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
 use std::collections::BTreeMap;
 
 /// Whether an `=?` between values of these two static types is meaningful (they may have a
@@ -218,7 +218,7 @@ fn inherit_predicates(
     s: &mut State,
     parent: Ref,
     class: &str,
-    children: &[(String, Ref, String)],
+    children: &[(FieldKey, Ref, String)],
     types: &dyn Subtyping,
 ) {
     let partners = s.preds.join_partners(parent);

@@ -1,7 +1,7 @@
 //! Heap values (spec §2.1): integer intervals, realized instances `C(f=r,…)`, unknown objects
 //! `C(?)`, existing objects with unknown fields `C(…)`, and arrays.
 
-use super::{Interval, Ref};
+use super::{FieldKey, Interval, Ref};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -24,10 +24,10 @@ pub enum HeapValue {
     /// `C(…)`: an existing object of type `C` or a subtype whose fields are not realized.
     Abstract { ty: String },
     /// `C(f=r,…)`: an object of exactly class `C` with all its instance fields realized, keyed
-    /// by field name (the engine rejects classes that shadow a field name).
+    /// by [`FieldKey`] (the name, qualified by the declaring class where it is shadowed).
     Object {
         class: String,
-        fields: BTreeMap<String, Ref>,
+        fields: BTreeMap<FieldKey, Ref>,
     },
     /// An existing array of type `ty` (a descriptor such as `[I`) with length `len`; `elems` is
     /// `Some` for a concrete array (one reference per element) and `None` when unknown.

@@ -1,5 +1,5 @@
 use super::*;
-use crate::state::{End, FieldSet, Frame, HeapValue, Interval, MethodId, Ref, State};
+use crate::state::{End, FieldKey, FieldSet, Frame, HeapValue, Interval, MethodId, Ref, State};
 use quickcheck::{quickcheck, Arbitrary, Gen};
 
 fn contains() -> MethodId {
@@ -171,8 +171,8 @@ impl Arbitrary for ArbState {
                 _ => HeapValue::Object {
                     class: "List".into(),
                     fields: [
-                        ("next".to_string(), pick(g, &objs)),
-                        ("val".to_string(), int_or_new(g, &mut s, &ints)),
+                        (FieldKey::plain("next"), pick(g, &objs)),
+                        (FieldKey::plain("val"), int_or_new(g, &mut s, &ints)),
                     ]
                     .into(),
                 },
@@ -192,7 +192,7 @@ impl Arbitrary for ArbState {
             s.preds.add_may_equal(a, b);
             s.preds.add_join(a, a);
             s.preds.add_non_tree(b);
-            let fs: FieldSet = ["next".to_string()].into();
+            let fs: FieldSet = [FieldKey::plain("next")].into();
             s.preds.add_cyclic(a, fs.clone());
             s.preds.add_must_reach(b, fs, a);
         }
