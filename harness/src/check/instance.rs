@@ -1060,8 +1060,10 @@ impl<'a> Walk<'a> {
                 let mut values = SmallFields::new();
                 for (f, rf) in fields {
                     let cv = match obj {
-                        CObject::Instance { fields: cf, .. } => cf.get(f).copied(),
-                        CObject::Str { len } => (f == "count").then_some(CValue::Int(*len)),
+                        CObject::Instance { fields: cf, .. } => cf.get(f.as_str()).copied(),
+                        CObject::Str { len } => {
+                            (f.as_str() == "count").then_some(CValue::Int(*len))
+                        }
                         CObject::Array { .. } => None,
                     };
                     let Some(cv) = cv else {
@@ -1135,7 +1137,7 @@ impl<'a> Walk<'a> {
             match (s.value(r), obj) {
                 (Some(HeapValue::Object { fields, .. }), CObject::Instance { fields: cf, .. }) => {
                     for (f, rf) in fields {
-                        if rf.is_obj() && matches!(cf.get(f), Some(CValue::Ref(_))) {
+                        if rf.is_obj() && matches!(cf.get(f.as_str()), Some(CValue::Ref(_))) {
                             self.explicit.insert((id, EdgeName::Field(f.as_str())));
                         }
                     }
@@ -1530,7 +1532,7 @@ impl<'a> Walk<'a> {
                 }
                 let next = match self.heap.get(&id) {
                     Some(CObject::Instance { fields: fs, .. }) => {
-                        m.fields.iter().find_map(|f| fs.get(f).copied())
+                        m.fields.iter().find_map(|f| fs.get(f.as_str()).copied())
                     }
                     _ => None,
                 };

@@ -35,7 +35,7 @@ pub use stats::{classify, Stats};
 use jtg_engine::class::FieldType;
 use jtg_engine::instance_of::{instance_holds, is_instance};
 use jtg_engine::state::text::{print_state, TextContext};
-use jtg_engine::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
+use jtg_engine::state::{FieldKey, Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
 use jtg_engine::{models, Program};
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
@@ -139,7 +139,7 @@ pub struct Sample {
 }
 
 /// An instance field as the engine models it: name, type, range override.
-type FieldSpec = (String, FieldType, Option<Interval>);
+type FieldSpec = (FieldKey, FieldType, Option<Interval>);
 
 /// Draws concrete instances of one start state of one method.
 pub struct Generator<'a> {
