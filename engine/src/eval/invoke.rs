@@ -1,7 +1,7 @@
 //! Objects and calls: `new`, invocations (library models, or inlining of analysed methods with
 //! dispatch by instance refinement), returns, type tests, monitors.
 
-use super::{exception, Exec, Flow};
+use super::{dispatch, exception, Exec, Flow};
 use crate::class::{Insn, InvokeKind, MethodRef};
 use crate::edge::EdgeKind;
 use crate::error::EngineError;
@@ -152,10 +152,11 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
                         && models::is_final_modelled_class(&m.class)
                     {
                         m.class.clone()
-                    } else if let Some(flow) = ex.need_realized(r)? {
-                        return Ok(flow);
                     } else {
-                        m.class.clone()
+                        match dispatch::receiver(ex, r, m)? {
+                            dispatch::Receiver::Class(c) => c,
+                            dispatch::Receiver::Refine(flow) => return Ok(flow),
+                        }
                     }
                 }
             }
@@ -178,7 +179,7 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
             .hierarchy
             .resolve_method(&target_class, &m.name, &m.desc_str)?,
     };
-    if resolved.is_none() && reaches_object_methods(ex, &target_class)? {
+    if resolved.is_none() && dispatch::reaches_object_methods(ex.cx.prog, &target_class, &m.name)? {
         // the class-path classes do not override it: `java.lang.Object`'s own method runs
         if let Some(model) = models::library_call(models::OBJECT, &m.name, &m.desc_str) {
             return library(ex, model, n_args, has_receiver);
@@ -233,23 +234,6 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     Ok(Flow::Done)
 }
 
-/// Whether a virtual call on `class` that no class-path class declares reaches
-/// `java.lang.Object`'s methods: the first JDK class up the superclass chain is `Object` or a
-/// modelled exception class (which do not override `hashCode`/`equals`).
-fn reaches_object_methods(ex: &Exec<'_>, class: &str) -> Result<bool, EngineError> {
-    let h = &ex.cx.prog.hierarchy;
-    let mut c = class.to_string();
-    loop {
-        if models::is_modelled_class(&c) {
-            return Ok(c == models::OBJECT || models::is_modelled_throwable(&c));
-        }
-        match h.super_of(&c)? {
-            Some(s) => c = s,
-            None => return Ok(false),
-        }
-    }
-}
-
 fn library(
     ex: &mut Exec<'_>,
     model: LibraryCall,
@@ -283,8 +267,7 @@ fn library(
         }
         LibraryCall::ObjectEquals => {
             let (o, this) = (ex.peek(0)?, ex.peek(1)?);
-            // the receiver was realized for dispatch; the argument only needs to be known
-            // null or existing
+            // the receiver exists; the argument only needs to be known null or existing
             if let Some(flow) = ex.need_null_or_existing(o)? {
                 return Ok(flow);
             }
@@ -295,6 +278,14 @@ fn library(
             ex.pop()?;
             ex.pop()?;
             let r = ex.st.new_int(Interval::literal(i128::from(this == o)));
+            ex.push(r)?;
+        }
+        LibraryCall::ValueEquals => {
+            ex.pop()?;
+            ex.pop()?;
+            let r = ex
+                .st
+                .new_int(Interval::literal(0).hull(&Interval::literal(1)));
             ex.push(r)?;
         }
         LibraryCall::RequireNonNull => {

@@ -10,6 +10,7 @@
 mod arith;
 mod array;
 mod branch;
+mod dispatch;
 mod exception;
 mod field;
 mod float;

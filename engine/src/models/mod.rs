@@ -30,6 +30,6 @@ mod fields;
 pub(crate) use calls::{abs, library_call, LibraryCall};
 pub use classes::{
     is_always_jdk, is_final_modelled_class, is_jdk_class, is_modelled_class, is_modelled_throwable,
-    JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
+    keeps_object_method, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
 };
 pub use fields::instance_fields;

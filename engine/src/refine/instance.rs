@@ -104,11 +104,8 @@ pub fn refine(
         }
         // existence refinement (spec §5.3 step 1): the non-null case is an object of an
         // unknown class, which is all `ifnull`/`ifnonnull` need; a later use that needs its
-        // class goes through `refine_type` or fails above.
-        let mut s = st.clone();
-        s.heap.insert(r, HeapValue::Abstract { ty: ty.clone() });
-        out.push(Succ::labelled(s, vec![Label::Exists { r }]));
-        return Ok(out);
+        // class goes through `refine_type`, a dispatch partition, or fails above.
+        return Ok(refine_existence(st, r));
     }
     for class in classes {
         let fields = models::instance_fields(&prog.hierarchy, &class)?;
@@ -200,6 +197,68 @@ pub fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> 
             }],
         ));
     }
+    out
+}
+
+/// Existence refinement (spec §5.3 step 1) of an unknown object `C(?)`: `null` (when `r` may
+/// be null) and `C(…)`, an existing object of class `C` or below whose fields stay unknown.
+/// All a use needs that only asks whether `r` is null or which object it is (`if_acmp`, the
+/// receiver of a call whose target does not depend on the class).
+pub fn refine_existence(st: &State, r: Ref) -> Vec<Succ> {
+    let Some(HeapValue::Unknown { ty }) = st.value(r) else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    if null_possible(st, r) {
+        let mut s = st.clone();
+        s.rename(r, Ref::Null);
+        out.push(Succ::labelled(
+            s,
+            vec![Label::RefEq {
+                r,
+                p: Ref::Null,
+                equal: true,
+            }],
+        ));
+    }
+    let mut s = st.clone();
+    s.heap.insert(r, HeapValue::Abstract { ty: ty.clone() });
+    out.push(Succ::labelled(s, vec![Label::Exists { r }]));
+    out
+}
+
+/// Dispatch partition of an existing `java.lang.Object(…)` (closed world: the class path's
+/// classes and the modelled JDK classes): for every class of `tops` (classes directly below
+/// `Object`, under which some class overrides the called method) the case `r instanceof T`,
+/// where `r` becomes `T(…)`; and the case that `r` is none of them, which keeps
+/// `java.lang.Object(…)` (the state model has no negative type information, so it also
+/// represents `T` instances, an over-approximation) with the `F:` flag that makes the call
+/// take `Object`'s own method, and one `r !instanceof T` label per class of `tops`.
+pub fn refine_dispatch(st: &State, r: Ref, tops: &[String]) -> Vec<Succ> {
+    let mut out = Vec::new();
+    for t in tops {
+        let mut s = st.clone();
+        s.heap.insert(r, HeapValue::Abstract { ty: t.clone() });
+        out.push(Succ::labelled(
+            s,
+            vec![Label::Type {
+                r,
+                ty: t.clone(),
+                holds: true,
+            }],
+        ));
+    }
+    let mut s = st.clone();
+    s.split = Some(false);
+    let labels = tops
+        .iter()
+        .map(|t| Label::Type {
+            r,
+            ty: t.clone(),
+            holds: false,
+        })
+        .collect();
+    out.push(Succ::labelled(s, labels));
     out
 }
 
