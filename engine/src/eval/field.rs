@@ -105,9 +105,17 @@ pub fn after_write(st: &mut State, pre: &State, parent: Ref, field: &FieldKey, c
     }
     let below = may_reach_from(pre, child);
     let above = may_reach_to(pre, parent);
+    // Sharing along realized fields is explicit in the heap: p reaches parent and child
+    // reaches q through realized fields only, so the new path p → parent.f → child → q is
+    // realized too. A `p %$ q` for it would only blur a later merge (both ends below one
+    // abstracted reference become a self-join, as if two paths met).
+    let explicit_above = realized_reach_to(pre, parent);
+    let explicit_below = pre.reachable_from([child]);
     for &p in &above {
         for &q in &below {
-            st.preds.add_join(p, q);
+            if !(explicit_above.contains(&p) && explicit_below.contains(&q)) {
+                st.preds.add_join(p, q);
+            }
         }
         if below.contains(&p) {
             // the write may close a cycle through `field`
@@ -136,6 +144,23 @@ pub(super) fn may_reach_from(st: &State, start: Ref) -> BTreeSet<Ref> {
         }
         todo.extend(st.preds.may_equal_partners(r));
         todo.extend(st.preds.join_partners(r));
+    }
+    seen
+}
+
+/// References that reach `target` through realized fields only (`target` itself included).
+fn realized_reach_to(st: &State, target: Ref) -> BTreeSet<Ref> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![target];
+    while let Some(r) = todo.pop() {
+        if !r.is_obj() || !seen.insert(r) {
+            continue;
+        }
+        for (k, v) in &st.heap {
+            if v.children().any(|c| c == r) {
+                todo.push(*k);
+            }
+        }
     }
     seen
 }
