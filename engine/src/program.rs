@@ -310,11 +310,12 @@ impl Program {
                         .intersect(&Interval::most_general(sem))
                         .unwrap_or(Interval::at_least(0)),
                 );
-                st.new_obj(HeapValue::Array {
-                    ty: crate::models::STRING_ARRAY.into(),
+                st.new_obj(HeapValue::array(
+                    crate::models::STRING_ARRAY.into(),
                     len,
-                    elems: None,
-                })
+                    None,
+                    false,
+                ))
             } else {
                 most_general(&mut st, p, sem).map_err(|what| EngineError::Unsupported {
                     method: m.clone(),

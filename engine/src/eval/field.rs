@@ -41,7 +41,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 fields.insert(key.clone(), value);
             }
             let pre = ex.before.clone();
-            after_write(&mut ex.st, &pre, obj, &key, value);
+            after_write(&mut ex.st, &pre, obj, &key, value, true);
             Ok(Flow::Next)
         }
         Insn::GetStatic(f) => {
@@ -98,7 +98,18 @@ fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
 /// now may share with everything `child` may reach; a possible second path marks ♦, a possible
 /// new cycle marks ♦ and ⟲ through the written field; must-reach facts through the field are
 /// dropped.
-pub fn after_write(st: &mut State, pre: &State, parent: Ref, field: &FieldKey, child: Ref) {
+///
+/// `shown`: the written slot is shown in the heap afterwards (a field, an element of a
+/// concrete array); a store into an abstract array is not, so the sharing it creates is
+/// hidden and needs its predicates even between references the heap otherwise connects.
+pub fn after_write(
+    st: &mut State,
+    pre: &State,
+    parent: Ref,
+    field: &FieldKey,
+    child: Ref,
+    shown: bool,
+) {
     st.preds.must_reach.retain(|m| !m.fields.contains(field));
     if !child.is_obj() {
         return;
@@ -109,23 +120,44 @@ pub fn after_write(st: &mut State, pre: &State, parent: Ref, field: &FieldKey, c
     // reaches q through realized fields only, so the new path p → parent.f → child → q is
     // realized too. A `p %$ q` for it would only blur a later merge (both ends below one
     // abstracted reference become a self-join, as if two paths met).
-    let explicit_above = realized_reach_to(pre, parent);
+    let explicit_above = if shown {
+        realized_reach_to(pre, parent)
+    } else {
+        BTreeSet::new()
+    };
     let explicit_below = pre.reachable_from([child]);
+    // The same holds for cycles and second paths that run through realized fields only: the
+    // heap shows them, and instance conditions (l) and (m) ask for `♦`/`⟲` only where a
+    // state does not realize the sharing.
     for &p in &above {
+        let explicit_p = explicit_above.contains(&p);
         for &q in &below {
-            if !(explicit_above.contains(&p) && explicit_below.contains(&q)) {
+            if !(explicit_p && explicit_below.contains(&q)) {
                 st.preds.add_join(p, q);
             }
         }
         if below.contains(&p) {
             // the write may close a cycle through `field`
-            st.preds.add_non_tree(p);
-            st.preds.add_join(p, p);
-            st.preds.add_cyclic(p, [field.clone()].into());
-        } else if may_reach_from(pre, p).iter().any(|r| below.contains(r)) {
-            // a second path from p to what child reaches
-            st.preds.add_non_tree(p);
-            st.preds.add_join(p, p);
+            if !(explicit_p && explicit_below.contains(&p)) {
+                st.preds.add_non_tree(p);
+                st.preds.add_join(p, p);
+                st.preds.add_cyclic(p, [field.clone()].into());
+            }
+        } else {
+            let from_p = may_reach_from(pre, p);
+            let met: Vec<Ref> = from_p.into_iter().filter(|r| below.contains(r)).collect();
+            if !met.is_empty() {
+                // a second path from p to what child reaches
+                let realized_p = pre.reachable_from([p]);
+                let explicit = explicit_p
+                    && met
+                        .iter()
+                        .all(|r| realized_p.contains(r) && explicit_below.contains(r));
+                if !explicit {
+                    st.preds.add_non_tree(p);
+                    st.preds.add_join(p, p);
+                }
+            }
         }
     }
 }

@@ -304,7 +304,13 @@ fn library(
                 return Ok(flow);
             }
             ex.pop()?;
-            let Some(HeapValue::Array { ty, len, elems }) = ex.st.value(a).cloned() else {
+            let Some(HeapValue::Array {
+                ty,
+                len,
+                elems,
+                exact,
+            }) = ex.st.value(a).cloned()
+            else {
                 return Err(ex.invalid("clone() of an array on a non-array"));
             };
             let primitive = ty.len() == 2;
@@ -315,7 +321,8 @@ fn library(
                     crate::state::display_type(&ty)
                 )));
             }
-            let copy = ex.st.new_obj(HeapValue::Array { ty, len, elems });
+            // a copy has the original's runtime type
+            let copy = ex.st.new_obj(HeapValue::array(ty, len, elems, exact));
             ex.push(copy)?;
         }
         LibraryCall::MathMax | LibraryCall::MathMin | LibraryCall::MathAbs => {

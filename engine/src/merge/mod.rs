@@ -234,6 +234,7 @@ enum Shape {
     Array {
         ty: String,
         concrete: bool,
+        exact: bool,
     },
 }
 
@@ -361,11 +362,13 @@ impl Merger<'_> {
                             ty: ta,
                             len: la,
                             elems: ea,
+                            exact: xa,
                         },
                         HeapValue::Array {
                             ty: tb,
                             len: lb,
                             elems: eb,
+                            exact: xb,
                         },
                     ) if ta == tb => {
                         let lit = |s: &State, r: Ref| s.int(r).and_then(Interval::as_literal);
@@ -380,6 +383,7 @@ impl Merger<'_> {
                         Shape::Array {
                             ty: ta.clone(),
                             concrete,
+                            exact: *xa && *xb,
                         }
                     }
                     _ => Shape::Abstract(ty),
@@ -455,9 +459,19 @@ impl Merger<'_> {
             (Shape::Unknown(t), HeapValue::Unknown { ty }) => t == ty,
             (Shape::Abstract(t), HeapValue::Abstract { ty }) => t == ty,
             (Shape::Object { class, .. }, HeapValue::Object { class: c, .. }) => class == c,
-            (Shape::Array { ty, concrete }, HeapValue::Array { ty: t, elems, .. }) => {
-                ty == t && *concrete == elems.is_some()
-            }
+            (
+                Shape::Array {
+                    ty,
+                    concrete,
+                    exact,
+                },
+                HeapValue::Array {
+                    ty: t,
+                    elems,
+                    exact: x,
+                    ..
+                },
+            ) => ty == t && *concrete == elems.is_some() && exact == x,
             _ => false,
         }
     }
@@ -528,11 +542,16 @@ impl Merger<'_> {
                         .map(|(k, f)| (f.clone(), kid(k)))
                         .collect(),
                 },
-                Shape::Array { ty, concrete } => HeapValue::Array {
-                    ty: ty.clone(),
-                    len: kid(0),
-                    elems: concrete.then(|| n.children[1..].iter().map(|&k| names[k]).collect()),
-                },
+                Shape::Array {
+                    ty,
+                    concrete,
+                    exact,
+                } => HeapValue::array(
+                    ty.clone(),
+                    kid(0),
+                    concrete.then(|| n.children[1..].iter().map(|&k| names[k]).collect()),
+                    *exact,
+                ),
             };
             c.heap.insert(r, v);
         }

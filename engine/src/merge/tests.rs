@@ -438,16 +438,23 @@ fn check_instance(specific: &State, general: &State) {
                     todo.push((f2[f], *r));
                 }
             }
-            HeapValue::Array { ty, len, elems } => {
+            HeapValue::Array {
+                ty,
+                len,
+                elems,
+                exact,
+            } => {
                 let Some(HeapValue::Array {
                     ty: t2,
                     len: l2,
                     elems: e2,
+                    exact: x2,
                 }) = sv
                 else {
                     panic!("(d) {s} must be an array: {ctx_text}")
                 };
                 assert_eq!(ty, t2, "(d)");
+                assert!(!exact || *x2, "(d) an exact array stays exact: {ctx_text}");
                 todo.push((*l2, *len));
                 if let Some(e) = elems {
                     let e2 = e2.as_ref().expect("(d) concrete");

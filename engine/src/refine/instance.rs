@@ -66,20 +66,11 @@ pub fn refine(
                 .intersect(&Interval::most_general(sem))
                 .unwrap_or(Interval::at_least(0)),
         );
-        let fresh = s.new_obj(HeapValue::Array {
-            ty: ty.clone(),
-            len,
-            elems: None,
-        });
+        // `ty` is a bound: the runtime type may be narrower
+        let arr = HeapValue::array(ty.clone(), len, None, false);
+        let fresh = s.new_obj(arr.clone());
         s.rename(r, fresh);
-        s.heap.insert(
-            fresh,
-            HeapValue::Array {
-                ty: ty.clone(),
-                len,
-                elems: None,
-            },
-        );
+        s.heap.insert(fresh, arr);
         out.push(Succ::labelled(
             s,
             vec![Label::RefEq {
@@ -176,11 +167,7 @@ pub fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> 
                         .intersect(&Interval::most_general(sem))
                         .unwrap_or(Interval::at_least(0)),
                 );
-                HeapValue::Array {
-                    ty: t.to_string(),
-                    len,
-                    elems: None,
-                }
+                HeapValue::array(t.to_string(), len, None, false)
             }
             (true, false) => HeapValue::Abstract { ty: t.to_string() },
             (false, _) => HeapValue::Abstract {

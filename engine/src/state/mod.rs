@@ -20,7 +20,7 @@ pub use frame::{Frame, MethodId};
 pub use interval::{wrap32, wrap64, IntSemantics, Interval, Width, JAVA_MAX, JAVA_MIN};
 pub use predicates::{fmt_fields, FieldSet, MustReach, Predicates};
 pub use refs::{Ref, RefSet};
-pub use value::{display_type, parse_type, HeapValue};
+pub use value::{array_type_can_narrow, display_type, parse_type, HeapValue};
 
 use std::collections::{BTreeMap, BTreeSet};
 

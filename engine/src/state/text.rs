@@ -480,6 +480,14 @@ fn parse_value(c: &mut Cursor<'_>) -> Result<HeapValue, String> {
         _ => {}
     }
     let ty = parse_type(head).ok_or_else(|| format!("bad type name `{head}`"))?;
+    // `A[]!(…)`: an array whose runtime type is exactly `A[]`
+    let exact = c.rest().starts_with('!');
+    if exact {
+        if !ty.starts_with('[') {
+            return Err(format!("`!` marks an array type, not `{head}`"));
+        }
+        c.pos += 1;
+    }
     if !c.rest().starts_with('(') {
         return Err(format!("expected `(` after type `{head}`"));
     }
@@ -512,7 +520,7 @@ fn parse_value(c: &mut Cursor<'_>) -> Result<HeapValue, String> {
         } else {
             None
         };
-        return Ok(HeapValue::Array { ty, len, elems });
+        return Ok(HeapValue::array(ty, len, elems, exact));
     }
     let mut fields = BTreeMap::new();
     if !inner.trim().is_empty() {

@@ -45,11 +45,11 @@ impl Arbitrary for ArbState {
             let v = match u8::arbitrary(g) % 5 {
                 0 => HeapValue::Unknown { ty: "List".into() },
                 1 => HeapValue::Abstract { ty: "List".into() },
-                2 => HeapValue::Array {
-                    ty: "[I".into(),
-                    len: int(g, &mut s),
-                    elems: bool::arbitrary(g).then(|| vec![int(g, &mut s)]),
-                },
+                2 => {
+                    let len = int(g, &mut s);
+                    let elems = bool::arbitrary(g).then(|| vec![int(g, &mut s)]);
+                    HeapValue::array("[I".into(), len, elems, true)
+                }
                 3 => HeapValue::Object {
                     class: "Pair".into(),
                     fields: [

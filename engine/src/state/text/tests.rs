@@ -159,15 +159,17 @@ impl Arbitrary for ArbState {
                 1 => HeapValue::Abstract {
                     ty: "a/b/Tree".into(),
                 },
-                2 => HeapValue::Array {
-                    ty: "[I".into(),
-                    len: int_or_new(g, &mut s, &ints),
-                    elems: if bool::arbitrary(g) {
+                2 => {
+                    // ints, or objects whose runtime array type is exact or a bound
+                    let ty = if bool::arbitrary(g) { "[I" } else { "[LList;" };
+                    let len = int_or_new(g, &mut s, &ints);
+                    let elems = if bool::arbitrary(g) && ty == "[I" {
                         Some(vec![int_or_new(g, &mut s, &ints)])
                     } else {
                         None
-                    },
-                },
+                    };
+                    HeapValue::array(ty.into(), len, elems, bool::arbitrary(g))
+                }
                 _ => HeapValue::Object {
                     class: "List".into(),
                     fields: [
