@@ -87,6 +87,7 @@ pub fn state_to_input(st: &State, n_args: usize) -> Result<ConcreteInput, JvmErr
                 ty,
                 elems: Some(elems),
                 len,
+                ..
             } => {
                 let elem = ty
                     .strip_prefix('[')
@@ -171,11 +172,8 @@ fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, JvmError> {
                         .ok_or_else(|| bad("array element without value"))?,
                 );
             }
-            HeapValue::Array {
-                ty: format!("[{elem}"),
-                len,
-                elems: Some(refs),
-            }
+            // a run's array has its runtime type
+            HeapValue::array(format!("[{elem}"), len, Some(refs), true)
         }
     })
 }

@@ -1079,13 +1079,24 @@ impl<'a> Walk<'a> {
                 }
                 Ok(())
             }
-            HeapValue::Array { ty, len, elems } => {
+            HeapValue::Array {
+                ty,
+                len,
+                elems,
+                exact,
+            } => {
                 let CObject::Array { elems: ce, .. } = obj else {
                     return self.fail(Condition::Object, || {
                         format!("{}: {r} = {hv} in s, {id} is not an array", self.path())
                     });
                 };
-                if !self.type_ok(obj, ty) {
+                // an exact array type (`A[]!`) is the run's array type itself
+                let type_ok = if *exact {
+                    class_of(obj) == ty.as_str()
+                } else {
+                    self.type_ok(obj, ty)
+                };
+                if !type_ok {
                     return self.fail(Condition::Object, || {
                         format!(
                             "{}: {r} = {hv} in s, the run has {id} of type {}",

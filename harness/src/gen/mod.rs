@@ -301,11 +301,9 @@ impl<'a> Generator<'a> {
                 HeapValue::Array {
                     ty, elems: Some(_), ..
                 } => {
-                    let c = b.out.new_obj(HeapValue::Array {
-                        ty: ty.clone(),
-                        len: Ref::Null,
-                        elems: Some(vec![]),
-                    });
+                    let c =
+                        b.out
+                            .new_obj(HeapValue::array(ty.clone(), Ref::Null, Some(vec![]), true));
                     b.map.insert(r, c);
                 }
                 _ => holes.push(r),
@@ -347,13 +345,10 @@ impl<'a> Generator<'a> {
                     ty,
                     len,
                     elems: Some(e),
+                    ..
                 }) => fills.push((
                     c,
-                    HeapValue::Array {
-                        ty: ty.clone(),
-                        len: m(len),
-                        elems: Some(e.iter().map(m).collect()),
-                    },
+                    HeapValue::array(ty.clone(), m(len), Some(e.iter().map(m).collect()), true),
                 )),
                 _ => {}
             }

@@ -236,11 +236,10 @@ impl Build<'_, '_> {
         for _ in 0..n {
             elems.push(self.value_of(&et, &None, 2)?);
         }
-        Ok(self.out.new_obj(HeapValue::Array {
-            ty: ty.to_string(),
-            len,
-            elems: Some(elems),
-        }))
+        // a concrete array: its type is its runtime type
+        Ok(self
+            .out
+            .new_obj(HeapValue::array(ty.to_string(), len, Some(elems), true)))
     }
 
     /// A fresh value of declared type `t` outside any planned structure (array elements,

@@ -99,11 +99,7 @@ pub(super) fn candidates(st: &State) -> Vec<State> {
             let len = c.new_int(Interval::literal(e.len() as i128 - 1));
             c.heap.insert(
                 *r,
-                HeapValue::Array {
-                    ty: ty.clone(),
-                    len,
-                    elems: Some(e[..e.len() - 1].to_vec()),
-                },
+                HeapValue::array(ty.clone(), len, Some(e[..e.len() - 1].to_vec()), true),
             );
             out.push(done(c));
         }
