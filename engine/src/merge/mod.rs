@@ -372,11 +372,13 @@ impl Merger<'_> {
                         },
                     ) if ta == tb => {
                         let lit = |s: &State, r: Ref| s.int(r).and_then(Interval::as_literal);
+                        // Contents stay concrete only where neither state changed them
+                        // (the same references): an array the loop writes becomes an
+                        // abstract array of its length, or every later access at an index
+                        // that is not a literal would refine the index into each element.
                         let concrete = match (ea, eb) {
                             (Some(ea), Some(eb)) => {
-                                ea.len() == eb.len()
-                                    && lit(a, *la).is_some()
-                                    && lit(a, *la) == lit(b, *lb)
+                                ea == eb && lit(a, *la).is_some() && lit(a, *la) == lit(b, *lb)
                             }
                             _ => false,
                         };
