@@ -89,11 +89,12 @@ pub(super) fn receiver(ex: &Exec<'_>, r: Ref, m: &MethodRef) -> Result<Receiver,
     let (ty, exists) = match ex.st.value(r) {
         Some(HeapValue::Unknown { ty }) => (ty.clone(), false),
         Some(HeapValue::Abstract { ty }) => (ty.clone(), true),
-        _ => return realize(ex, r),
+        // a realized array: its methods are `Object`'s (and `clone`), named by the reference
+        _ => return Ok(Receiver::Class(m.class.clone())),
     };
     let prog = ex.cx.prog;
     if ty.starts_with('[') {
-        return realize(ex, r);
+        return realize(ex, r, m);
     }
     let classes = prog.hierarchy.non_abstract_subtypes(&ty)?;
     let mut groups: BTreeMap<Target, Vec<&String>> = BTreeMap::new();
@@ -109,7 +110,7 @@ pub(super) fn receiver(ex: &Exec<'_>, r: Ref, m: &MethodRef) -> Result<Receiver,
     }
     if ty != models::OBJECT || !exists {
         // a class hierarchy to enumerate (or, for `Object(?)`, its existence first)
-        return realize(ex, r);
+        return realize(ex, r, m);
     }
     if ex.before.split == Some(false) {
         // the dispatch partition's case "none of the overriding classes"
@@ -129,13 +130,11 @@ pub(super) fn receiver(ex: &Exec<'_>, r: Ref, m: &MethodRef) -> Result<Receiver,
     Ok(Receiver::Refine(Flow::Refine(EdgeKind::Refine, succs)))
 }
 
-fn realize(ex: &Exec<'_>, r: Ref) -> Result<Receiver, EngineError> {
-    match ex.need_realized(r)? {
-        Some(flow) => Ok(Receiver::Refine(flow)),
-        None => Err(EngineError::Internal(format!(
-            "receiver {r} needs no realization"
-        ))),
-    }
+fn realize(ex: &Exec<'_>, r: Ref, m: &MethodRef) -> Result<Receiver, EngineError> {
+    Ok(match ex.need_realized(r)? {
+        Some(flow) => Receiver::Refine(flow),
+        None => Receiver::Class(m.class.clone()),
+    })
 }
 
 /// The class of `class`'s superclass chain directly below `java.lang.Object` (`class` itself
