@@ -96,7 +96,25 @@ pub(super) fn receiver(ex: &Exec<'_>, r: Ref, m: &MethodRef) -> Result<Receiver,
     if ty.starts_with('[') {
         return realize(ex, r, m);
     }
-    let classes = prog.hierarchy.non_abstract_subtypes(&ty)?;
+    // the classes an object of the run can have (none: the unfiltered list, so that the
+    // error for an uninstantiable type stays the instance refinement's)
+    let mut classes = prog.hierarchy.non_abstract_subtypes(&ty)?;
+    if classes.iter().any(|c| ex.cx.world.contains(c)) {
+        classes.retain(|c| ex.cx.world.contains(c));
+    }
+    // ... and of the method's class: the verifier guarantees it for `invokevirtual`, and an
+    // `invokeinterface` on an object of another class (which javac's casts rule out) would
+    // throw IncompatibleClassChangeError instead. A merge may have widened the value's type
+    // (an iterator kept in a local becomes a `java.lang.Object(…)`).
+    let h = &prog.hierarchy;
+    let fits: Vec<bool> = classes
+        .iter()
+        .map(|c| h.is_subtype(c, &m.class))
+        .collect::<Result<_, _>>()?;
+    if fits.iter().any(|f| *f) {
+        let mut keep = fits.into_iter();
+        classes.retain(|_| keep.next().unwrap_or(false));
+    }
     let mut groups: BTreeMap<Target, Vec<&String>> = BTreeMap::new();
     for c in &classes {
         groups.entry(target(prog, c, m)?).or_default().push(c);
@@ -112,11 +130,12 @@ pub(super) fn receiver(ex: &Exec<'_>, r: Ref, m: &MethodRef) -> Result<Receiver,
         // a class hierarchy to enumerate (or, for `Object(?)`, its existence first)
         return realize(ex, r, m);
     }
-    if ex.before.split == Some(false) {
+    let default = target(prog, models::OBJECT, m)?;
+    let with_default = groups.contains_key(&default);
+    if with_default && ex.before.split == Some(false) {
         // the dispatch partition's case "none of the overriding classes"
         return Ok(Receiver::Class(models::OBJECT.into()));
     }
-    let default = target(prog, models::OBJECT, m)?;
     let mut tops = BTreeSet::new();
     for (t, cs) in &groups {
         if *t != default {
@@ -126,7 +145,7 @@ pub(super) fn receiver(ex: &Exec<'_>, r: Ref, m: &MethodRef) -> Result<Receiver,
         }
     }
     let tops: Vec<String> = tops.into_iter().collect();
-    let succs = refine::instance::refine_dispatch(&ex.before, r, &tops);
+    let succs = refine::instance::refine_dispatch(&ex.before, r, &tops, with_default);
     Ok(Receiver::Refine(Flow::Refine(EdgeKind::Refine, succs)))
 }
 

@@ -208,8 +208,10 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
         )));
     };
     let id = MethodId::new(&callee.class, &callee.name, &callee.desc_str);
-    if ex.st.frames.iter().any(|f| f.method == id) {
-        // recursion: a method graph of its own (call abstraction, see `summary`)
+    let static_primitive = callee.is_static && callee.desc.params.iter().all(|p| !p.is_reference());
+    if ex.st.frames.iter().any(|f| f.method == id) || loop_in_loop(ex, &id, static_primitive) {
+        // recursion, or a loop run inside a loop: a method graph of its own (call
+        // abstraction, see `summary`)
         let n_pop = n_args + usize::from(has_receiver);
         let ret = callee.desc.ret.clone();
         return super::summary::abstract_call(ex, id, n_pop, ret);
@@ -232,6 +234,21 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     ex.st.frames.push(frame);
     ex.kind = EdgeKind::Call;
     Ok(Flow::Done)
+}
+
+/// Whether the call of `callee` runs a loop inside a loop: `callee`'s code has one, and a
+/// frame of the call stack is inside a loop of its method. Inlined, the inner loop's states
+/// carry the outer loop's, and each generalization of the outer loop runs the inner one again
+/// (AProVE splits such calls into method graphs too, spec 6.5).
+fn loop_in_loop(ex: &Exec<'_>, callee: &MethodId, static_primitive: bool) -> bool {
+    let prog = ex.cx.prog;
+    static_primitive
+        && !prog.loops(callee).is_empty()
+        && ex.st.frames.iter().any(|f| {
+            prog.loops(&f.method)
+                .iter()
+                .any(|&(head, back)| head <= f.pc && f.pc <= back)
+        })
 }
 
 fn library(

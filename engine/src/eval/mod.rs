@@ -43,6 +43,8 @@ pub enum StepOutcome {
 pub struct Ctx<'a> {
     pub prog: &'a Program,
     pub sem: IntSemantics,
+    /// The classes an object of the analysed run can have ([`Program::world`]).
+    pub world: &'a std::collections::BTreeSet<String>,
 }
 
 /// Performs one step from `st` (which must not be a program end).

@@ -220,8 +220,9 @@ pub fn refine_existence(st: &State, r: Ref) -> Vec<Succ> {
 /// where `r` becomes `T(…)`; and the case that `r` is none of them, which keeps
 /// `java.lang.Object(…)` (the state model has no negative type information, so it also
 /// represents `T` instances, an over-approximation) with the `F:` flag that makes the call
-/// take `Object`'s own method, and one `r !instanceof T` label per class of `tops`.
-pub fn refine_dispatch(st: &State, r: Ref, tops: &[String]) -> Vec<Succ> {
+/// take `Object`'s own method, and one `r !instanceof T` label per class of `tops` (left out
+/// when no class of the run runs `Object`'s method: `with_default` false).
+pub fn refine_dispatch(st: &State, r: Ref, tops: &[String], with_default: bool) -> Vec<Succ> {
     let mut out = Vec::new();
     for t in tops {
         let mut s = st.clone();
@@ -234,6 +235,9 @@ pub fn refine_dispatch(st: &State, r: Ref, tops: &[String]) -> Vec<Succ> {
                 holds: true,
             }],
         ));
+    }
+    if !with_default {
+        return out;
     }
     let mut s = st.clone();
     s.split = Some(false);
