@@ -79,6 +79,10 @@ pub(super) fn reaches_object_methods(
 pub(super) enum Receiver {
     /// Dispatch as on an object of this class.
     Class(String),
+    /// Dispatch as on an object of this class, which the receiver is known to be below now
+    /// (the class declaring the one method that all its possible classes run): the receiver
+    /// becomes a `T(…)` of it, so that the method's uses of `this` can realize it.
+    Narrowed(String),
     /// A case analysis first.
     Refine(Flow),
 }
@@ -123,6 +127,11 @@ pub(super) fn receiver(ex: &Exec<'_>, r: Ref, m: &MethodRef) -> Result<Receiver,
         if !exists {
             let succs = refine::instance::refine_existence(&ex.before, r);
             return Ok(Receiver::Refine(Flow::Refine(EdgeKind::Refine, succs)));
+        }
+        if let Some((Target::Method(id), _)) = groups.first_key_value() {
+            if id.class.as_ref() != ty && prog.hierarchy.is_subtype(&id.class, &ty)? {
+                return Ok(Receiver::Narrowed(id.class.to_string()));
+            }
         }
         return Ok(Receiver::Class(classes[0].clone()));
     }

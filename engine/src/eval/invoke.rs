@@ -155,6 +155,10 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
                     } else {
                         match dispatch::receiver(ex, r, m)? {
                             dispatch::Receiver::Class(c) => c,
+                            dispatch::Receiver::Narrowed(c) => {
+                                ex.st.heap.insert(r, HeapValue::Abstract { ty: c.clone() });
+                                c
+                            }
                             dispatch::Receiver::Refine(flow) => return Ok(flow),
                         }
                     }
@@ -209,8 +213,9 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     };
     let id = MethodId::new(&callee.class, &callee.name, &callee.desc_str);
     let static_primitive = callee.is_static && callee.desc.params.iter().all(|p| !p.is_reference());
-    if ex.st.frames.iter().any(|f| f.method == id) || loop_in_loop(ex, &id, static_primitive) {
-        // recursion, or a loop run inside a loop: a method graph of its own (call
+    if ex.st.frames.iter().any(|f| f.method == id) || own_graph_for_loop(ex, &id, static_primitive)
+    {
+        // recursion, or a static loop on primitives: a method graph of its own (call
         // abstraction, see `summary`)
         let n_pop = n_args + usize::from(has_receiver);
         let ret = callee.desc.ret.clone();
@@ -236,19 +241,14 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     Ok(Flow::Done)
 }
 
-/// Whether the call of `callee` runs a loop inside a loop: `callee`'s code has one, and a
-/// frame of the call stack is inside a loop of its method. Inlined, the inner loop's states
-/// carry the outer loop's, and each generalization of the outer loop runs the inner one again
-/// (AProVE splits such calls into method graphs too, spec 6.5).
-fn loop_in_loop(ex: &Exec<'_>, callee: &MethodId, static_primitive: bool) -> bool {
-    let prog = ex.cx.prog;
-    static_primitive
-        && !prog.loops(callee).is_empty()
-        && ex.st.frames.iter().any(|f| {
-            prog.loops(&f.method)
-                .iter()
-                .any(|&(head, back)| head <= f.pc && f.pc <= back)
-        })
+/// Whether a call of `callee` gets a method graph of its own although it is not recursive: a
+/// static method with only primitive parameters whose code has a loop. Inlined, its loop's
+/// states carry the caller's (a loop around the call runs it again for each generalization of
+/// the caller's state, and each call site with its constants unrolls it again); its own graph
+/// is built once, from the most general entry, and its effects are only its result and the
+/// statics it reads, which the continuation havocs (AProVE splits such calls too, spec 6.5).
+fn own_graph_for_loop(ex: &Exec<'_>, callee: &MethodId, static_primitive: bool) -> bool {
+    static_primitive && !ex.cx.prog.loops(callee).is_empty()
 }
 
 fn library(
