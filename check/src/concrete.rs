@@ -11,7 +11,7 @@
 
 use jtg_engine::class::FieldType;
 use jtg_engine::models;
-use jtg_engine::state::{End, Frame, HeapValue, Interval, MethodId, Ref, State};
+use jtg_engine::state::{End, FieldKey, Frame, HeapValue, Interval, MethodId, Ref, State};
 use jtg_jvm::{
     CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, StaticKey, Step, TraceEnd,
 };
@@ -112,13 +112,14 @@ pub fn state_to_input(st: &State, arg_slots: &[usize]) -> Result<ConcreteInput, 
                 class: class.clone(),
                 fields: fields
                     .iter()
-                    .map(|(k, f)| Ok((k.clone(), value(*f)?)))
+                    .map(|(k, f)| Ok((k.as_str().to_string(), value(*f)?)))
                     .collect::<Result<_, JvmError>>()?,
             },
             HeapValue::Array {
                 ty,
                 elems: Some(elems),
                 len,
+                ..
             } => {
                 let elem = ty
                     .strip_prefix('[')
@@ -178,7 +179,9 @@ fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, JvmError> {
             for (k, v) in fields {
                 let r = to_ref(st, v, &UninitRefs::new())?
                     .ok_or_else(|| bad(format!("field {k} has no value")))?;
-                out.insert(k.clone(), r);
+                // the tracer keys fields as the engine does (docs/trace-wire.md)
+                let key = FieldKey::parse(k).ok_or_else(|| bad(format!("bad field key {k}")))?;
+                out.insert(key, r);
             }
             HeapValue::Object {
                 class: class.clone(),
@@ -189,7 +192,7 @@ fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, JvmError> {
             let count = st.new_int(Interval::literal(i128::from(*len)));
             HeapValue::Object {
                 class: models::STRING.into(),
-                fields: BTreeMap::from([("count".to_string(), count)]),
+                fields: BTreeMap::from([(FieldKey::plain("count"), count)]),
             }
         }
         CObject::Array { elem, elems } => {
@@ -201,11 +204,8 @@ fn heap_value(st: &mut State, obj: &CObject) -> Result<HeapValue, JvmError> {
                         .ok_or_else(|| bad("array element without value"))?,
                 );
             }
-            HeapValue::Array {
-                ty: format!("[{elem}"),
-                len,
-                elems: Some(refs),
-            }
+            // a run's array has its runtime type
+            HeapValue::array(format!("[{elem}"), len, Some(refs), true)
         }
     })
 }

@@ -7,7 +7,9 @@ use crate::class::{ClassPath, FieldType, Hierarchy, ResolvedMethod};
 use crate::error::EngineError;
 use crate::state::text::LocalNames;
 use crate::state::types::most_general;
-use crate::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, State, Subtyping};
+use crate::state::{
+    FieldKey, Frame, HeapValue, IntSemantics, Interval, MethodId, State, Subtyping,
+};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -33,7 +35,9 @@ impl Default for Options {
 pub struct Program {
     pub hierarchy: Hierarchy,
     liveness: Mutex<HashMap<MethodId, Arc<Liveness>>>,
+    loops: Mutex<HashMap<MethodId, Arc<Vec<(u32, u32)>>>>,
     read_statics: std::sync::OnceLock<Vec<(crate::state::StaticField, FieldType)>>,
+    instantiated: std::sync::OnceLock<std::collections::BTreeSet<String>>,
     static_types:
         std::sync::OnceLock<std::collections::BTreeMap<crate::state::StaticField, FieldType>>,
 }
@@ -43,7 +47,9 @@ impl Program {
         Program {
             hierarchy: Hierarchy::new(Arc::new(classpath), crate::models::JDK_CLASSES),
             liveness: Mutex::new(HashMap::new()),
+            loops: Mutex::new(HashMap::new()),
             read_statics: std::sync::OnceLock::new(),
+            instantiated: std::sync::OnceLock::new(),
             static_types: std::sync::OnceLock::new(),
         }
     }
@@ -68,13 +74,115 @@ impl Program {
         })
     }
 
+    /// The classes whose objects analysed code can make: those a `new` of the class path
+    /// names, and the modelled JDK classes that are not abstract (strings, the exceptions the
+    /// JVM throws, …). Every object of a run from a start state whose inputs are strings is of
+    /// one of these (no other way to make an object is modelled: reflection, cloning an
+    /// object and library factories are unsupported).
+    pub(crate) fn instantiated_classes(&self) -> &std::collections::BTreeSet<String> {
+        self.instantiated.get_or_init(|| {
+            let cp = self.hierarchy.classpath();
+            let mut out: std::collections::BTreeSet<String> = crate::models::JDK_CLASSES
+                .iter()
+                .filter(|c| !c.is_abstract && !c.is_interface)
+                .map(|c| c.name.to_string())
+                .collect();
+            for name in cp.class_names() {
+                let Ok(class) = cp.load(&name) else { continue };
+                for m in &class.methods {
+                    for (_, insn) in m.code.iter().flat_map(|c| c.insns.iter()) {
+                        if let crate::class::Insn::New(c) = insn {
+                            out.insert(c.clone());
+                        }
+                    }
+                }
+            }
+            out
+        })
+    }
+
+    /// The classes an object of a run from `start` can have (see
+    /// [`Self::instantiated_classes`]): also every class an input can have, below the type of
+    /// an object of `start` or of a static field the program reads, and below the field types
+    /// of those classes, transitively (an input of type `Object`, or with a field of that
+    /// type, may hold any class).
+    pub(crate) fn world(&self, start: &State) -> std::collections::BTreeSet<String> {
+        let mut out = self.instantiated_classes().clone();
+        let class_of = |t: &str| -> String {
+            let elem = t.trim_start_matches('[');
+            elem.strip_prefix('L')
+                .and_then(|e| e.strip_suffix(';'))
+                .unwrap_or(elem)
+                .to_string()
+        };
+        let mut todo: Vec<String> = start
+            .heap
+            .values()
+            .filter_map(|v| v.type_name().map(class_of))
+            .collect();
+        todo.extend(
+            self.read_statics()
+                .iter()
+                .filter_map(|(_, t)| t.is_reference().then(|| class_of(&t.to_string()))),
+        );
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(t) = todo.pop() {
+            if !seen.insert(t.clone()) {
+                continue;
+            }
+            let Ok(subs) = self.hierarchy.non_abstract_subtypes(&t) else {
+                continue;
+            };
+            for c in subs {
+                if let Ok(fields) = self.instance_fields(&c) {
+                    todo.extend(
+                        fields
+                            .iter()
+                            .filter(|(_, ft, _)| ft.is_reference())
+                            .map(|(_, ft, _)| class_of(&ft.to_string())),
+                    );
+                }
+                out.insert(c);
+            }
+        }
+        out
+    }
+
     /// The instance fields of `class` as the engine represents them: the class path's
     /// declarations, or the modelled fields of a JDK class (see [`crate::models`]).
     pub fn instance_fields(
         &self,
         class: &str,
-    ) -> Result<Vec<(String, FieldType, Option<Interval>)>, EngineError> {
+    ) -> Result<Vec<(FieldKey, FieldType, Option<Interval>)>, EngineError> {
         crate::models::instance_fields(&self.hierarchy, class)
+    }
+
+    /// The key of field `f` (a `getfield`/`putfield` operand) in a realized object whose
+    /// fields are `fields`: the plain name, unless the object also has a shadowed field of
+    /// that name and `f` resolves to it (field resolution, JVMS §5.4.3.2).
+    pub(crate) fn field_key<V>(
+        &self,
+        fields: &std::collections::BTreeMap<FieldKey, V>,
+        f: &crate::class::FieldRef,
+    ) -> FieldKey {
+        let plain = FieldKey::plain(&f.name);
+        if !fields
+            .keys()
+            .any(|k| k.declared_in().is_some() && k.name() == f.name)
+        {
+            return plain;
+        }
+        match self.hierarchy.resolve_field(&f.class, &f.name) {
+            Ok(Some(r)) => {
+                let key = FieldKey::shadowed(&r.class, &f.name);
+                if fields.contains_key(&key) {
+                    key
+                } else {
+                    plain
+                }
+            }
+            _ => plain,
+        }
     }
 
     /// The classes a program starting in `entry` can name: `entry`, and transitively the
@@ -181,6 +289,24 @@ impl Program {
             .get(key)
     }
 
+    /// The loops of a method's code ([`crate::class::Code::loop_ranges`], once per method;
+    /// none for a method without code or that cannot be found).
+    pub(crate) fn loops(&self, m: &MethodId) -> Arc<Vec<(u32, u32)>> {
+        if let Some(l) = self.loops.lock().ok().and_then(|c| c.get(m).cloned()) {
+            return l;
+        }
+        let l = Arc::new(
+            self.method(m)
+                .ok()
+                .and_then(|r| r.method().code.as_ref().map(|c| c.loop_ranges()))
+                .unwrap_or_default(),
+        );
+        if let Ok(mut c) = self.loops.lock() {
+            c.insert(m.clone(), l.clone());
+        }
+        l
+    }
+
     /// The live locals of a method (computed once per method).
     pub(crate) fn liveness(&self, m: &MethodId) -> Option<Arc<Liveness>> {
         if let Some(l) = self.liveness.lock().ok()?.get(m) {
@@ -280,11 +406,12 @@ impl Program {
                         .intersect(&Interval::most_general(sem))
                         .unwrap_or(Interval::at_least(0)),
                 );
-                st.new_obj(HeapValue::Array {
-                    ty: crate::models::STRING_ARRAY.into(),
+                st.new_obj(HeapValue::array(
+                    crate::models::STRING_ARRAY.into(),
                     len,
-                    elems: None,
-                })
+                    None,
+                    false,
+                ))
             } else {
                 most_general(&mut st, p, sem).map_err(|what| EngineError::Unsupported {
                     method: m.clone(),

@@ -46,4 +46,12 @@ public class IntLoops {
     static int safeDivide(int a, int b) {
         try { return a / b; } catch (ArithmeticException e) { return 0; }
     }
+
+    /**
+     * Two calls of a static loop on ints: each is an abstract call of gcdMod's own method
+     * graph (built once), not an unrolled copy per call site.
+     */
+    static int gcdBoth(int a, int b) {
+        return gcdMod(a, b) + gcdMod(b, 6);
+    }
 }

@@ -239,7 +239,14 @@ fn walk(
     match s.value(r) {
         Some(HeapValue::Object { fields, .. }) => {
             for (f, rf) in fields {
-                walk(s, *rf, child(Seg::Field(f.clone())), at, objs, expanded);
+                walk(
+                    s,
+                    *rf,
+                    child(Seg::Field(f.as_str().to_string())),
+                    at,
+                    objs,
+                    expanded,
+                );
             }
         }
         Some(HeapValue::Array { len, elems, .. }) => {

@@ -74,7 +74,7 @@ fn only_successor(prog: &Program, class: &str) -> Option<String> {
     let fields = prog.instance_fields(class).ok()?;
     let mut refs = fields.iter().filter(|(_, t, _)| t.is_reference());
     let (name, ..) = refs.next()?;
-    refs.next().is_none().then(|| name.clone())
+    refs.next().is_none().then(|| name.as_str().to_string())
 }
 
 /// Closes `r` under transitivity and the one-successor rule, for the node's positions.
@@ -84,7 +84,7 @@ fn close(r: &mut Reach, s: &State, pos: &BTreeMap<&Pos, Ref>, prog: &Program) {
         .filter_map(|(p, x)| match s.value(*x) {
             Some(HeapValue::Object { class, fields }) => {
                 let f = only_successor(prog, class)?;
-                fields.contains_key(&f).then_some(())?;
+                fields.contains_key(f.as_str()).then_some(())?;
                 let mut c = (*p).clone();
                 c.1.push(super::invariant::Seg::Field(f));
                 pos.contains_key(&c).then_some((*p, c))
@@ -356,7 +356,7 @@ fn value_at(s: &State, p: &Pos) -> Option<Ref> {
     };
     for seg in &p.1 {
         r = match (s.value(r)?, seg) {
-            (HeapValue::Object { fields, .. }, Seg::Field(f)) => *fields.get(f)?,
+            (HeapValue::Object { fields, .. }, Seg::Field(f)) => *fields.get(f.as_str())?,
             (HeapValue::Array { len, .. }, Seg::Field(f)) if f == "len" => *len,
             (HeapValue::Array { elems, .. }, Seg::Elem(k)) => *elems.as_ref()?.get(*k)?,
             _ => return None,

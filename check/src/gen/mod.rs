@@ -56,7 +56,7 @@ pub use stats::{classify, Stats};
 use crate::start_instance::input_of_start;
 use jtg_engine::class::FieldType;
 use jtg_engine::state::text::{print_state, TextContext};
-use jtg_engine::state::{Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
+use jtg_engine::state::{FieldKey, Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
 use jtg_engine::{models, Program};
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
@@ -178,7 +178,7 @@ pub struct Sample {
 }
 
 /// An instance field as the engine models it: name, type, range override.
-type FieldSpec = (String, FieldType, Option<Interval>);
+type FieldSpec = (FieldKey, FieldType, Option<Interval>);
 
 /// Whether the sample `c` is an instance of `start`, by the checker's relation.
 fn check_input(
@@ -361,11 +361,9 @@ impl<'a> Generator<'a> {
                 HeapValue::Array {
                     ty, elems: Some(_), ..
                 } => {
-                    let c = b.out.new_obj(HeapValue::Array {
-                        ty: ty.clone(),
-                        len: Ref::Null,
-                        elems: Some(vec![]),
-                    });
+                    let c =
+                        b.out
+                            .new_obj(HeapValue::array(ty.clone(), Ref::Null, Some(vec![]), true));
                     b.map.insert(r, c);
                 }
                 _ => holes.push(r),
@@ -407,13 +405,10 @@ impl<'a> Generator<'a> {
                     ty,
                     len,
                     elems: Some(e),
+                    ..
                 }) => fills.push((
                     c,
-                    HeapValue::Array {
-                        ty: ty.clone(),
-                        len: m(len),
-                        elems: Some(e.iter().map(m).collect()),
-                    },
+                    HeapValue::array(ty.clone(), m(len), Some(e.iter().map(m).collect()), true),
                 )),
                 _ => {}
             }

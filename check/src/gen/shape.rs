@@ -29,7 +29,7 @@
 use super::ints;
 use super::{GenError, Generator};
 use jtg_engine::class::FieldType;
-use jtg_engine::state::{HeapValue, Interval, MustReach, Ref, State};
+use jtg_engine::state::{FieldKey, HeapValue, Interval, MustReach, Ref, State};
 use rand::Rng;
 use rand_chacha::ChaCha12Rng;
 use std::collections::BTreeMap;
@@ -48,7 +48,7 @@ struct Node {
     r: Ref,
     class: String,
     /// Parent index and the field leading here (`None` for the structure's root).
-    parent: Option<(usize, String)>,
+    parent: Option<(usize, FieldKey)>,
 }
 
 /// The nodes of a fresh structure; index 0 is the root.
@@ -270,11 +270,10 @@ impl Build<'_, '_> {
         for _ in 0..n {
             elems.push(self.value_of(&et, &None, 2)?);
         }
-        Ok(self.out.new_obj(HeapValue::Array {
-            ty: ty.to_string(),
-            len,
-            elems: Some(elems),
-        }))
+        // a concrete array: its type is its runtime type
+        Ok(self
+            .out
+            .new_obj(HeapValue::array(ty.to_string(), len, Some(elems), true)))
     }
 
     /// A fresh value of declared type `t` outside any planned structure (array elements,
@@ -315,7 +314,7 @@ impl Build<'_, '_> {
         let mut nodes = Vec::new();
         let mut budget = n.saturating_sub(1);
         let root = self.node(class, None, &mut nodes)?;
-        let mut open: std::collections::VecDeque<(usize, String, String)> =
+        let mut open: std::collections::VecDeque<(usize, FieldKey, String)> =
             self.slots(root, &nodes)?.into();
         while let Some((idx, field, fty)) = open.pop_front() {
             let grow = budget > 0 && (open.is_empty() || self.rng.gen_bool(GROW));
@@ -339,7 +338,7 @@ impl Build<'_, '_> {
     fn node(
         &mut self,
         class: &str,
-        parent: Option<(usize, String)>,
+        parent: Option<(usize, FieldKey)>,
         nodes: &mut Vec<Node>,
     ) -> Result<usize, GenError> {
         let mut fields = BTreeMap::new();
@@ -363,7 +362,11 @@ impl Build<'_, '_> {
     }
 
     /// The object-typed fields of node `idx` as `(idx, field, type)`.
-    fn slots(&self, idx: usize, nodes: &[Node]) -> Result<Vec<(usize, String, String)>, GenError> {
+    fn slots(
+        &self,
+        idx: usize,
+        nodes: &[Node],
+    ) -> Result<Vec<(usize, FieldKey, String)>, GenError> {
         Ok(self
             .g
             .fields(&nodes[idx].class)?
@@ -375,13 +378,13 @@ impl Build<'_, '_> {
             .collect())
     }
 
-    fn set_field(&mut self, obj: Ref, field: &str, to: Ref) {
+    fn set_field(&mut self, obj: Ref, field: &FieldKey, to: Ref) {
         if let Some(HeapValue::Object { fields, .. }) = self.out.heap.get_mut(&obj) {
-            fields.insert(field.to_string(), to);
+            fields.insert(field.clone(), to);
         }
     }
 
-    fn field(&self, obj: Ref, field: &str) -> Option<Ref> {
+    fn field(&self, obj: Ref, field: &FieldKey) -> Option<Ref> {
         match self.out.value(obj) {
             Some(HeapValue::Object { fields, .. }) => fields.get(field).copied(),
             _ => None,
@@ -389,7 +392,7 @@ impl Build<'_, '_> {
     }
 
     /// The null object slots of the tree whose type admits `target`, as `(node, field)`.
-    fn free_slots_for(&self, t: &Tree, target: Ref) -> Result<Vec<(usize, String)>, GenError> {
+    fn free_slots_for(&self, t: &Tree, target: Ref) -> Result<Vec<(usize, FieldKey)>, GenError> {
         let mut v = Vec::new();
         for (i, n) in t.nodes.iter().enumerate() {
             for (field, fty) in self.slots(i, &t.nodes)?.into_iter().map(|(_, f, c)| (f, c)) {
@@ -403,7 +406,7 @@ impl Build<'_, '_> {
 
     /// Ancestors of node `i` (itself first, the root last), with the field leading to each
     /// node from its parent.
-    fn path_up(t: &Tree, i: usize) -> Vec<(usize, Option<String>)> {
+    fn path_up(t: &Tree, i: usize) -> Vec<(usize, Option<FieldKey>)> {
         let mut v = vec![];
         let mut cur = Some(i);
         while let Some(c) = cur {
@@ -421,11 +424,16 @@ impl Build<'_, '_> {
     /// with back edges enters the subtree of every node on the tree path from the highest
     /// target `a` it visits to that back edge's source `x` through its tree edge (back edges
     /// stay inside the subtree of their target), so it uses every field of that one cycle.
-    fn back_edge(&mut self, t: &Tree, need: &[String], panhandle: bool) -> Result<bool, GenError> {
+    fn back_edge(
+        &mut self,
+        t: &Tree,
+        need: &[FieldKey],
+        panhandle: bool,
+    ) -> Result<bool, GenError> {
         let mut options = Vec::new();
         for (i, n) in t.nodes.iter().enumerate() {
             let up = Self::path_up(t, i);
-            let mut fields: Vec<String> = Vec::new();
+            let mut fields: Vec<FieldKey> = Vec::new();
             for (a, into_a) in up.iter() {
                 let is_root = *a == 0;
                 if is_root != panhandle {
@@ -512,7 +520,7 @@ impl Build<'_, '_> {
             return Ok(target);
         }
         let mut first = Ref::Null;
-        let mut prev: Option<(Ref, String)> = None;
+        let mut prev: Option<(Ref, FieldKey)> = None;
         for _ in 0..n {
             let mut nodes = Vec::new();
             let i = self.node(class, None, &mut nodes)?;
@@ -547,8 +555,8 @@ impl Build<'_, '_> {
 enum Plan {
     Null,
     Tree,
-    Cycle(Vec<String>),
-    Panhandle(Vec<String>),
+    Cycle(Vec<FieldKey>),
+    Panhandle(Vec<FieldKey>),
     Dag,
     Share(Vec<Ref>),
     Alias(Vec<Ref>),

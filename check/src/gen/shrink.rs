@@ -7,7 +7,7 @@
 //! array's last element dropped; an integer replaced by 0, by half of it, and moved one step
 //! toward 0. Every candidate is garbage-collected.
 
-use jtg_engine::state::{HeapValue, Interval, Ref, State};
+use jtg_engine::state::{FieldKey, HeapValue, Interval, Ref, State};
 
 fn done(mut st: State) -> State {
     st.gc();
@@ -15,7 +15,7 @@ fn done(mut st: State) -> State {
 }
 
 /// The object field `(obj, field, target)` triples of `st`, in heap order.
-fn object_fields(st: &State) -> Vec<(Ref, String, Ref)> {
+fn object_fields(st: &State) -> Vec<(Ref, FieldKey, Ref)> {
     let mut v = Vec::new();
     for (r, val) in &st.heap {
         if let HeapValue::Object { fields, .. } = val {
@@ -29,13 +29,13 @@ fn object_fields(st: &State) -> Vec<(Ref, String, Ref)> {
     v
 }
 
-fn set_field(st: &mut State, obj: Ref, field: &str, to: Ref) {
+fn set_field(st: &mut State, obj: Ref, field: &FieldKey, to: Ref) {
     if let Some(HeapValue::Object { fields, .. }) = st.heap.get_mut(&obj) {
-        fields.insert(field.to_string(), to);
+        fields.insert(field.clone(), to);
     }
 }
 
-fn field(st: &State, obj: Ref, field: &str) -> Option<Ref> {
+fn field(st: &State, obj: Ref, field: &FieldKey) -> Option<Ref> {
     match st.value(obj) {
         Some(HeapValue::Object { fields, .. }) => fields.get(field).copied(),
         _ => None,
@@ -99,11 +99,7 @@ pub(super) fn candidates(st: &State) -> Vec<State> {
             let len = c.new_int(Interval::literal(e.len() as i128 - 1));
             c.heap.insert(
                 *r,
-                HeapValue::Array {
-                    ty: ty.clone(),
-                    len,
-                    elems: Some(e[..e.len() - 1].to_vec()),
-                },
+                HeapValue::array(ty.clone(), len, Some(e[..e.len() - 1].to_vec()), true),
             );
             out.push(done(c));
         }

@@ -70,7 +70,7 @@ impl<'a> Walk<'a> {
             match (s.value(r), obj) {
                 (Some(HeapValue::Object { fields, .. }), CObject::Instance { fields: cf, .. }) => {
                     for (f, rf) in fields {
-                        if rf.is_obj() && matches!(cf.get(f), Some(CValue::Ref(_))) {
+                        if rf.is_obj() && matches!(cf.get(f.as_str()), Some(CValue::Ref(_))) {
                             self.explicit.insert((id, EdgeName::Field(f.as_str())));
                         }
                     }
@@ -416,7 +416,7 @@ impl<'a> Walk<'a> {
                 }
                 let next = match self.heap.get(&id) {
                     Some(CObject::Instance { fields: fs, .. }) => {
-                        m.fields.iter().find_map(|f| fs.get(f).copied())
+                        m.fields.iter().find_map(|f| fs.get(f.as_str()).copied())
                     }
                     _ => None,
                 };

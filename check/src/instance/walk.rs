@@ -450,8 +450,10 @@ impl<'a> Walk<'a> {
                 let mut values = SmallFields::new();
                 for (f, rf) in fields {
                     let cv = match obj {
-                        CObject::Instance { fields: cf, .. } => cf.get(f).copied(),
-                        CObject::Str { len } => (f == "count").then_some(CValue::Int(*len)),
+                        CObject::Instance { fields: cf, .. } => cf.get(f.as_str()).copied(),
+                        CObject::Str { len } => {
+                            (f.as_str() == "count").then_some(CValue::Int(*len))
+                        }
                         CObject::Array { .. } => None,
                     };
                     let Some(cv) = cv else {
@@ -467,13 +469,24 @@ impl<'a> Walk<'a> {
                 }
                 Ok(())
             }
-            HeapValue::Array { ty, len, elems } => {
+            HeapValue::Array {
+                ty,
+                len,
+                elems,
+                exact,
+            } => {
                 let CObject::Array { elems: ce, .. } = obj else {
                     return self.fail(Condition::Object, || {
                         format!("{}: {r} = {hv} in s, {id} is not an array", self.path())
                     });
                 };
-                if !self.type_ok(obj, ty) {
+                // an exact array type (`A[]!`) is the run's array type itself
+                let type_ok = if *exact {
+                    class_of(obj) == ty.as_str()
+                } else {
+                    self.type_ok(obj, ty)
+                };
+                if !type_ok {
                     return self.fail(Condition::Object, || {
                         format!(
                             "{}: {r} = {hv} in s, the run has {id} of type {}",

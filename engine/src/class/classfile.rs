@@ -90,6 +90,20 @@ pub struct LocalName {
 }
 
 impl Code {
+    /// The loops of this code as `(head, back)`: a branch at `back` to `head ≤ back`. The
+    /// instructions from `head` to `back` are (roughly) the loop's body.
+    pub fn loop_ranges(&self) -> Vec<(u32, u32)> {
+        self.insns
+            .iter()
+            .flat_map(|(pc, insn)| {
+                insn.branch_targets()
+                    .into_iter()
+                    .filter(move |t| t <= pc)
+                    .map(move |t| (t, *pc))
+            })
+            .collect()
+    }
+
     /// Position in [`Code::insns`] of the instruction starting at `pc`.
     pub fn index_of(&self, pc: u32) -> Option<usize> {
         self.insns.binary_search_by_key(&pc, |&(p, _)| p).ok()

@@ -43,6 +43,16 @@ struct Info {
     class: Option<Arc<Class>>,
 }
 
+/// An instance field of a class's layout (see [`Hierarchy::instance_fields`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstanceField {
+    pub declared_in: String,
+    pub name: String,
+    pub ty: FieldType,
+    /// A more derived class of the object declares a field of the same name.
+    pub shadowed: bool,
+}
+
 /// A resolved field: the declaring class and the declaration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResolvedField {
@@ -276,35 +286,29 @@ impl Hierarchy {
         Ok(out)
     }
 
-    /// All non-static fields of `class`, including inherited ones, as
-    /// `(declaring class, name, type)`, sorted by name.
-    ///
-    /// A field declared in `class` or an ancestor with the same name as a field of a further
-    /// ancestor (shadowing) is `ClassError::Unsupported`: the engine identifies instance
-    /// fields by name alone.
-    pub fn instance_fields(
-        &self,
-        class: &str,
-    ) -> Result<Vec<(String, String, FieldType)>, ClassError> {
-        let mut declared_in: std::collections::HashMap<String, String> = Default::default();
+    /// All non-static fields of `class`, including inherited ones, sorted by name (then by
+    /// declaring class, most derived first). A field is *shadowed* when a more derived class
+    /// of the chain declares an instance field of the same name: an object then has both, and
+    /// the engine keys the shadowed one by its declaring class too (`state::FieldKey`).
+    pub fn instance_fields(&self, class: &str) -> Result<Vec<InstanceField>, ClassError> {
+        let mut seen: HashSet<String> = HashSet::new();
         let mut out = Vec::new();
-        for info in self.chain(class)? {
+        for (depth, info) in self.chain(class)?.into_iter().enumerate() {
             let Some(c) = info.class else { continue };
-            for f in &c.fields {
-                if let Some(sub) = declared_in.get(&f.name) {
-                    return Err(ClassError::unsupported(format!(
-                        "field {sub}.{} shadows {}.{} (fields are identified by name)",
-                        f.name, c.name, f.name
-                    )));
-                }
-                declared_in.insert(f.name.clone(), c.name.clone());
-                if !f.is_static {
-                    out.push((c.name.clone(), f.name.clone(), f.desc.clone()));
-                }
+            for f in c.fields.iter().filter(|f| !f.is_static) {
+                out.push((
+                    depth,
+                    InstanceField {
+                        declared_in: c.name.clone(),
+                        name: f.name.clone(),
+                        ty: f.desc.clone(),
+                        shadowed: !seen.insert(f.name.clone()),
+                    },
+                ));
             }
         }
-        out.sort_by(|a, b| a.1.cmp(&b.1));
-        Ok(out)
+        out.sort_by(|(da, a), (db, b)| a.name.cmp(&b.name).then(da.cmp(db)));
+        Ok(out.into_iter().map(|(_, f)| f).collect())
     }
 
     /// The static fields declared by `class` itself (not inherited), as

@@ -31,7 +31,7 @@ pub use classpath::{jar_main_class, ClassPath};
 pub use decode::decode_code;
 pub use descriptor::{FieldType, MethodDescriptor};
 pub use error::ClassError;
-pub use hierarchy::{Hierarchy, LibraryClass, ResolvedField, ResolvedMethod};
+pub use hierarchy::{Hierarchy, InstanceField, LibraryClass, ResolvedField, ResolvedMethod};
 pub use insn::{ArithOp, ArrayKind, Cond, Constant, FieldRef, Insn, InvokeKind, Kind, MethodRef};
 pub use liveness::Liveness;
 pub use pool::ConstantPool;

@@ -21,9 +21,11 @@
 //! * A concrete array read or written at a non-literal index: the index is refined into its
 //!   literal values (at most [`CONCRETE_MAX`] of them).
 //! * `aastore` checks the stored value against the component type: a value whose type is not a
-//!   subtype of the array's component bound throws `ArrayStoreException`; where the array's
-//!   runtime type could be narrower than its bound (a non-final component class with proper
-//!   subtypes), the result is "unsupported".
+//!   subtype of the array's component bound throws `ArrayStoreException`. An array the
+//!   program allocated (`newarray`, `anewarray`, `multianewarray`, `clone()`) has an *exact*
+//!   type (printed `A[]!`), so a value below the component type is stored; an array known only
+//!   by a bound (an input, a field read, a merge of different types) whose runtime type could
+//!   be narrower (a component class with proper subtypes) is "unsupported".
 //! * `long`, `float` and `double` arrays hold long / coarse float values like any other
 //!   element (defaults `0L` and an unknown float).
 
@@ -34,13 +36,10 @@ use crate::error::EngineError;
 use crate::models::{self, exceptions};
 use crate::refine::{instance::may_alias, integer, split};
 use crate::state::types::{default_value, most_general, type_range, type_string};
-use crate::state::{HeapValue, Interval, Ref, State};
+use crate::state::{FieldKey, HeapValue, Interval, Ref, State};
 
 /// Longest array created as a concrete array (longer ones, and unknown lengths, are abstract).
 pub const CONCRETE_MAX: i128 = 16;
-
-/// The pseudo field name of array elements in predicates (`→!F` facts through elements).
-pub const ELEM_FIELD: &str = "[]";
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
     match insn {
@@ -113,7 +112,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             }
             let comp = component(ex, arr)?;
             let value = if *kind == ArrayKind::Ref {
-                if let Some(flow) = store_check(ex, value, &comp)? {
+                if let Some(flow) = store_check(ex, arr, value, &comp)? {
                     return Ok(flow);
                 }
                 value
@@ -122,6 +121,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             };
             let slot = element_slot(ex, arr, idx)?;
             let pre = ex.st.clone();
+            let shown = matches!(slot, Slot::Concrete(_));
             match slot {
                 Slot::Refine(flow) => return Ok(flow),
                 Slot::Concrete(k) => {
@@ -132,7 +132,14 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 }
                 Slot::Abstract => {}
             }
-            after_write(&mut ex.st, &pre, arr, ELEM_FIELD, value);
+            after_write(
+                &mut ex.st,
+                &pre,
+                arr,
+                &FieldKey::array_elements(),
+                value,
+                shown,
+            );
             Ok(Flow::Next)
         }
         other => Err(ex.unsupported(format!("instruction {}", other.mnemonic()))),
@@ -191,11 +198,10 @@ fn alloc(ex: &mut Exec<'_>, ty: &str, counts: &[Ref]) -> Result<Ref, EngineError
             None
         }
     };
-    Ok(ex.st.new_obj(HeapValue::Array {
-        ty: ty.to_string(),
-        len,
-        elems,
-    }))
+    // the program allocated it: its runtime type is `ty` itself
+    Ok(ex
+        .st
+        .new_obj(HeapValue::array(ty.to_string(), len, elems, true)))
 }
 
 /// The component type of an array descriptor.
@@ -386,23 +392,21 @@ pub(crate) fn inherit_from_array(
     st.preds.add_join(arr, e);
 }
 
-/// `aastore`'s type check; `Some` when it throws or cannot be decided.
+/// `aastore`'s type check; `Some` when it throws or cannot be decided. The store throws
+/// ArrayStoreException when the value's class is not below the array's runtime component
+/// type: decided when the array's type is exact (the program allocated it) or cannot be
+/// narrower, and when the value is a realized object outside the static component type.
 fn store_check(
     ex: &mut Exec<'_>,
+    arr: Ref,
     value: Ref,
     comp: &FieldType,
 ) -> Result<Option<Flow>, EngineError> {
     if value.is_null() {
         return Ok(None);
     }
+    let exact = matches!(ex.st.value(arr), Some(HeapValue::Array { exact: true, .. }));
     let c = type_string(comp);
-    if c == models::OBJECT {
-        // every value fits; the array may be of a narrower runtime type though
-        return Err(ex.unsupported(
-            "aastore into an Object[] whose runtime type may be narrower (ArrayStoreException)"
-                .into(),
-        ));
-    }
     let t = ex
         .st
         .value(value)
@@ -423,7 +427,7 @@ fn store_check(
             crate::state::display_type(&c)
         )));
     }
-    if h.has_proper_subtype(&c)? {
+    if !exact && h.has_proper_subtype(&c)? {
         return Err(ex.unsupported(format!(
             "aastore into a {}[] whose runtime type may be narrower (ArrayStoreException)",
             crate::state::display_type(&c)

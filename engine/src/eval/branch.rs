@@ -6,7 +6,8 @@ use super::{Exec, Flow};
 use crate::class::{Cond, Insn};
 use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
-use crate::refine::{equality, integer, split};
+use crate::models;
+use crate::refine::{equality, instance, integer, split};
 use crate::state::{HeapValue, Interval, Ref, State};
 use std::cmp::Ordering;
 
@@ -44,8 +45,21 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, before: &State) -> Result<Flo
         Insn::IfACmp { eq, target } => {
             let b = ex.pop()?;
             let a = ex.pop()?;
+            // Identity needs no class, only whether each side is null and the `=?` pair. An
+            // object of a class hierarchy is still realized (the uses after a comparison
+            // usually need its fields, so the case analysis is not saved but merely moved);
+            // one of unknown class (`java.lang.Object`), which has too many subtypes to
+            // realize, only gets its existence decided.
             for r in [a, b] {
-                if let Some(flow) = ex.need_realized(r)? {
+                let flow = match ex.st.value(r) {
+                    Some(HeapValue::Unknown { ty }) if ty == models::OBJECT => Some(Flow::Refine(
+                        EdgeKind::Refine,
+                        instance::refine_existence(before, r),
+                    )),
+                    Some(HeapValue::Abstract { ty }) if ty == models::OBJECT => None,
+                    _ => ex.need_realized(r)?,
+                };
+                if let Some(flow) = flow {
                     return Ok(flow);
                 }
             }
@@ -53,7 +67,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, before: &State) -> Result<Flo
                 let succs = equality::refine(before, a, b, ex.cx.prog);
                 return Ok(Flow::Refine(EdgeKind::Refine, succs));
             }
-            // both realized or null, not `=?`: identity is decided by the reference
+            // both null or existing, not `=?`: identity is decided by the reference
             let same = a == b;
             Ok(if same == *eq {
                 Flow::Jump(*target)

@@ -7,7 +7,7 @@ use crate::class::{FieldRef, Insn};
 use crate::error::EngineError;
 use crate::models::exceptions;
 use crate::state::types::fill_static;
-use crate::state::{HeapValue, Ref, State};
+use crate::state::{FieldKey, HeapValue, Ref, State};
 use std::collections::BTreeSet;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
@@ -36,12 +36,12 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             if let Some(flow) = ex.need_unaliased(obj) {
                 return Ok(flow);
             }
-            field_of(ex, obj, f)?;
+            let key = field_key(ex, obj, f)?;
             if let Some(HeapValue::Object { fields, .. }) = ex.st.heap.get_mut(&obj) {
-                fields.insert(f.name.clone(), value);
+                fields.insert(key.clone(), value);
             }
             let pre = ex.before.clone();
-            after_write(&mut ex.st, &pre, obj, &f.name, value);
+            after_write(&mut ex.st, &pre, obj, &key, value, true);
             Ok(Flow::Next)
         }
         Insn::GetStatic(f) => {
@@ -67,16 +67,29 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
     }
 }
 
-/// The reference in field `f` of the realized object `obj`.
-fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
+/// The key of field `f` in the realized object `obj` (which must have it).
+fn field_key(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<FieldKey, EngineError> {
     match ex.st.value(obj) {
-        Some(HeapValue::Object { fields, class }) => fields
-            .get(&f.name)
-            .copied()
-            .ok_or_else(|| ex.invalid(&format!("object of class {class} has no field {}", f.name))),
+        Some(HeapValue::Object { fields, class }) => {
+            let key = ex.cx.prog.field_key(fields, f);
+            if fields.contains_key(&key) {
+                Ok(key)
+            } else {
+                Err(ex.invalid(&format!("object of class {class} has no field {}", f.name)))
+            }
+        }
         other => Err(EngineError::Internal(format!(
             "field access on unrealized {obj} = {other:?}"
         ))),
+    }
+}
+
+/// The reference in field `f` of the realized object `obj`.
+fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
+    let key = field_key(ex, obj, f)?;
+    match ex.st.value(obj) {
+        Some(HeapValue::Object { fields, .. }) => Ok(fields[&key]),
+        _ => unreachable!("field_key checked the object"),
     }
 }
 
@@ -85,26 +98,66 @@ fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
 /// now may share with everything `child` may reach; a possible second path marks ♦, a possible
 /// new cycle marks ♦ and ⟲ through the written field; must-reach facts through the field are
 /// dropped.
-pub fn after_write(st: &mut State, pre: &State, parent: Ref, field: &str, child: Ref) {
+///
+/// `shown`: the written slot is shown in the heap afterwards (a field, an element of a
+/// concrete array); a store into an abstract array is not, so the sharing it creates is
+/// hidden and needs its predicates even between references the heap otherwise connects.
+pub fn after_write(
+    st: &mut State,
+    pre: &State,
+    parent: Ref,
+    field: &FieldKey,
+    child: Ref,
+    shown: bool,
+) {
     st.preds.must_reach.retain(|m| !m.fields.contains(field));
     if !child.is_obj() {
         return;
     }
     let below = may_reach_from(pre, child);
     let above = may_reach_to(pre, parent);
+    // Sharing along realized fields is explicit in the heap: p reaches parent and child
+    // reaches q through realized fields only, so the new path p → parent.f → child → q is
+    // realized too. A `p %$ q` for it would only blur a later merge (both ends below one
+    // abstracted reference become a self-join, as if two paths met).
+    let explicit_above = if shown {
+        realized_reach_to(pre, parent)
+    } else {
+        BTreeSet::new()
+    };
+    let explicit_below = pre.reachable_from([child]);
+    // The same holds for cycles and second paths that run through realized fields only: the
+    // heap shows them, and instance conditions (l) and (m) ask for `♦`/`⟲` only where a
+    // state does not realize the sharing.
     for &p in &above {
+        let explicit_p = explicit_above.contains(&p);
         for &q in &below {
-            st.preds.add_join(p, q);
+            if !(explicit_p && explicit_below.contains(&q)) {
+                st.preds.add_join(p, q);
+            }
         }
         if below.contains(&p) {
             // the write may close a cycle through `field`
-            st.preds.add_non_tree(p);
-            st.preds.add_join(p, p);
-            st.preds.add_cyclic(p, [field.to_string()].into());
-        } else if may_reach_from(pre, p).iter().any(|r| below.contains(r)) {
-            // a second path from p to what child reaches
-            st.preds.add_non_tree(p);
-            st.preds.add_join(p, p);
+            if !(explicit_p && explicit_below.contains(&p)) {
+                st.preds.add_non_tree(p);
+                st.preds.add_join(p, p);
+                st.preds.add_cyclic(p, [field.clone()].into());
+            }
+        } else {
+            let from_p = may_reach_from(pre, p);
+            let met: Vec<Ref> = from_p.into_iter().filter(|r| below.contains(r)).collect();
+            if !met.is_empty() {
+                // a second path from p to what child reaches
+                let realized_p = pre.reachable_from([p]);
+                let explicit = explicit_p
+                    && met
+                        .iter()
+                        .all(|r| realized_p.contains(r) && explicit_below.contains(r));
+                if !explicit {
+                    st.preds.add_non_tree(p);
+                    st.preds.add_join(p, p);
+                }
+            }
         }
     }
 }
@@ -123,6 +176,23 @@ pub(super) fn may_reach_from(st: &State, start: Ref) -> BTreeSet<Ref> {
         }
         todo.extend(st.preds.may_equal_partners(r));
         todo.extend(st.preds.join_partners(r));
+    }
+    seen
+}
+
+/// References that reach `target` through realized fields only (`target` itself included).
+fn realized_reach_to(st: &State, target: Ref) -> BTreeSet<Ref> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![target];
+    while let Some(r) = todo.pop() {
+        if !r.is_obj() || !seen.insert(r) {
+            continue;
+        }
+        for (k, v) in &st.heap {
+            if v.children().any(|c| c == r) {
+                todo.push(*k);
+            }
+        }
     }
     seen
 }

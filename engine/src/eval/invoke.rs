@@ -1,7 +1,7 @@
 //! Objects and calls: `new`, invocations (library models, or inlining of analysed methods with
 //! dispatch by instance refinement), returns, type tests, monitors.
 
-use super::{exception, Exec, Flow};
+use super::{dispatch, exception, Exec, Flow};
 use crate::class::{Insn, InvokeKind, MethodRef};
 use crate::edge::EdgeKind;
 use crate::error::EngineError;
@@ -152,10 +152,15 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
                         && models::is_final_modelled_class(&m.class)
                     {
                         m.class.clone()
-                    } else if let Some(flow) = ex.need_realized(r)? {
-                        return Ok(flow);
                     } else {
-                        m.class.clone()
+                        match dispatch::receiver(ex, r, m)? {
+                            dispatch::Receiver::Class(c) => c,
+                            dispatch::Receiver::Narrowed(c) => {
+                                ex.st.heap.insert(r, HeapValue::Abstract { ty: c.clone() });
+                                c
+                            }
+                            dispatch::Receiver::Refine(flow) => return Ok(flow),
+                        }
                     }
                 }
             }
@@ -178,7 +183,7 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
             .hierarchy
             .resolve_method(&target_class, &m.name, &m.desc_str)?,
     };
-    if resolved.is_none() && reaches_object_methods(ex, &target_class)? {
+    if resolved.is_none() && dispatch::reaches_object_methods(ex.cx.prog, &target_class, &m.name)? {
         // the class-path classes do not override it: `java.lang.Object`'s own method runs
         if let Some(model) = models::library_call(models::OBJECT, &m.name, &m.desc_str) {
             return super::library::eval(ex, model, n_args, has_receiver);
@@ -207,8 +212,11 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
         )));
     };
     let id = MethodId::new(&callee.class, &callee.name, &callee.desc_str);
-    if ex.st.frames.iter().any(|f| f.method == id) {
-        // recursion: a method graph of its own (call abstraction, see `summary`)
+    let static_primitive = callee.is_static && callee.desc.params.iter().all(|p| !p.is_reference());
+    if ex.st.frames.iter().any(|f| f.method == id) || own_graph_for_loop(ex, &id, static_primitive)
+    {
+        // recursion, or a static loop on primitives: a method graph of its own (call
+        // abstraction, see `summary`)
         let n_pop = n_args + usize::from(has_receiver);
         let ret = callee.desc.ret.clone();
         return super::summary::abstract_call(ex, id, n_pop, ret);
@@ -233,19 +241,12 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     Ok(Flow::Done)
 }
 
-/// Whether a virtual call on `class` that no class-path class declares reaches
-/// `java.lang.Object`'s methods: the first JDK class up the superclass chain is `Object` or a
-/// modelled exception class (which do not override `hashCode`/`equals`).
-fn reaches_object_methods(ex: &Exec<'_>, class: &str) -> Result<bool, EngineError> {
-    let h = &ex.cx.prog.hierarchy;
-    let mut c = class.to_string();
-    loop {
-        if models::is_modelled_class(&c) {
-            return Ok(c == models::OBJECT || models::is_modelled_throwable(&c));
-        }
-        match h.super_of(&c)? {
-            Some(s) => c = s,
-            None => return Ok(false),
-        }
-    }
+/// Whether a call of `callee` gets a method graph of its own although it is not recursive: a
+/// static method with only primitive parameters whose code has a loop. Inlined, its loop's
+/// states carry the caller's (a loop around the call runs it again for each generalization of
+/// the caller's state, and each call site with its constants unrolls it again); its own graph
+/// is built once, from the most general entry, and its effects are only its result and the
+/// statics it reads, which the continuation havocs (AProVE splits such calls too, spec 6.5).
+fn own_graph_for_loop(ex: &Exec<'_>, callee: &MethodId, static_primitive: bool) -> bool {
+    static_primitive && !ex.cx.prog.loops(callee).is_empty()
 }

@@ -7,7 +7,7 @@ use crate::edge::EdgeKind;
 use crate::error::EngineError;
 use crate::models::{self, exceptions, LibraryCall, RandomKind};
 use crate::refine::{self, integer};
-use crate::state::{HeapValue, Interval};
+use crate::state::{FieldKey, HeapValue, Interval};
 use std::collections::BTreeMap;
 
 pub(super) fn eval(
@@ -43,8 +43,7 @@ pub(super) fn eval(
         }
         LibraryCall::ObjectEquals => {
             let (o, this) = (ex.peek(0)?, ex.peek(1)?);
-            // the receiver was realized for dispatch; the argument only needs to be known
-            // null or existing
+            // the receiver exists; the argument only needs to be known null or existing
             if let Some(flow) = ex.need_null_or_existing(o)? {
                 return Ok(flow);
             }
@@ -55,6 +54,14 @@ pub(super) fn eval(
             ex.pop()?;
             ex.pop()?;
             let r = ex.st.new_int(Interval::literal(i128::from(this == o)));
+            ex.push(r)?;
+        }
+        LibraryCall::ValueEquals => {
+            ex.pop()?;
+            ex.pop()?;
+            let r = ex
+                .st
+                .new_int(Interval::literal(0).hull(&Interval::literal(1)));
             ex.push(r)?;
         }
         LibraryCall::RequireNonNull => {
@@ -73,7 +80,13 @@ pub(super) fn eval(
                 return Ok(flow);
             }
             ex.pop()?;
-            let Some(HeapValue::Array { ty, len, elems }) = ex.st.value(a).cloned() else {
+            let Some(HeapValue::Array {
+                ty,
+                len,
+                elems,
+                exact,
+            }) = ex.st.value(a).cloned()
+            else {
                 return Err(ex.invalid("clone() of an array on a non-array"));
             };
             let primitive = ty.len() == 2;
@@ -84,7 +97,8 @@ pub(super) fn eval(
                     crate::state::display_type(&ty)
                 )));
             }
-            let copy = ex.st.new_obj(HeapValue::Array { ty, len, elems });
+            // a copy has the original's runtime type
+            let copy = ex.st.new_obj(HeapValue::array(ty, len, elems, exact));
             ex.push(copy)?;
         }
         LibraryCall::MathMax | LibraryCall::MathMin | LibraryCall::MathAbs => {
@@ -205,7 +219,7 @@ pub(super) fn eval(
             let len = ex.st.new_int(Interval::at_least(0));
             let r = ex.st.new_obj(HeapValue::Object {
                 class: models::STRING.into(),
-                fields: BTreeMap::from([("count".to_string(), len)]),
+                fields: BTreeMap::from([(FieldKey::plain("count"), len)]),
             });
             ex.push(r)?;
         }

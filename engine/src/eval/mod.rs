@@ -10,6 +10,7 @@
 mod arith;
 mod array;
 mod branch;
+mod dispatch;
 mod exception;
 mod field;
 mod float;
@@ -43,6 +44,8 @@ pub enum StepOutcome {
 pub struct Ctx<'a> {
     pub prog: &'a Program,
     pub sem: IntSemantics,
+    /// The classes an object of the analysed run can have ([`Program::world`]).
+    pub world: &'a std::collections::BTreeSet<String>,
 }
 
 /// Performs one step from `st` (which must not be a program end).
@@ -288,10 +291,25 @@ impl Exec<'_> {
         self.need_realized(r)
     }
 
-    /// Refinement needed before `r` may be written through: every `=?` partner is resolved
-    /// first, so that aliases see the write (spec §6.2 putfield).
+    /// Refinement needed before `r` may be written through: every realized `=?` partner is
+    /// resolved first, so that aliases see the write (spec §6.2 putfield). A partner whose
+    /// fields the state does not show needs no case analysis: the write's predicates
+    /// ([`field::after_write`]) count it among the references that may reach `r`, so it may
+    /// share with (and reach) the written value, and realizing it later resolves its `=?`
+    /// with the realized `r` first.
     pub fn need_unaliased(&self, r: Ref) -> Option<Flow> {
-        let p = *self.st.preds.may_equal_partners(r).first()?;
+        let realized = |x: Ref| {
+            matches!(
+                self.st.value(x),
+                Some(HeapValue::Object { .. } | HeapValue::Array { .. })
+            )
+        };
+        let p = *self
+            .st
+            .preds
+            .may_equal_partners(r)
+            .iter()
+            .find(|p| realized(**p) || !realized(r))?;
         let (a, b) = match self.st.value(r) {
             Some(HeapValue::Object { .. } | HeapValue::Array { .. }) => (p, r),
             _ => (r, p),

@@ -3,7 +3,7 @@
 use super::{Exec, Flow};
 use crate::class::{Constant, Insn};
 use crate::error::EngineError;
-use crate::state::{HeapValue, Interval, Ref};
+use crate::state::{FieldKey, HeapValue, Interval, Ref};
 use std::collections::BTreeMap;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
@@ -41,7 +41,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                     let len = ex.st.new_int(Interval::literal(s.chars().count() as i128));
                     ex.st.new_obj(HeapValue::Object {
                         class: crate::models::STRING.into(),
-                        fields: BTreeMap::from([("count".to_string(), len)]),
+                        fields: BTreeMap::from([(FieldKey::plain("count"), len)]),
                     })
                 }
                 Constant::Class(c) => {

@@ -267,11 +267,9 @@ fn havoc(
     for h in &reached {
         let v = match s.heap.get(h) {
             Some(HeapValue::Object { class, .. }) => HeapValue::Abstract { ty: class.clone() },
-            Some(HeapValue::Array { ty, len, .. }) => HeapValue::Array {
-                ty: ty.clone(),
-                len: *len,
-                elems: None,
-            },
+            Some(HeapValue::Array { ty, len, exact, .. }) => {
+                HeapValue::array(ty.clone(), *len, None, *exact)
+            }
             _ => continue,
         };
         s.heap.insert(*h, v);

@@ -84,6 +84,8 @@ struct Builder<'a> {
     /// continuations exist already.
     sites: Vec<(NodeId, CallSite, BTreeSet<String>)>,
     deadline: Option<Instant>,
+    /// The classes an object of the run can have (closed world of virtual dispatch).
+    world: std::sync::Arc<BTreeSet<String>>,
 }
 
 /// Builds the termination graph of `method` from `start`.
@@ -104,6 +106,7 @@ pub fn build_graph_until(
     opts: &Options,
     deadline: Option<Duration>,
 ) -> Result<Graph, BuildFailure> {
+    let world = std::sync::Arc::new(prog.world(&start));
     let mut b = Builder {
         prog,
         opts,
@@ -120,6 +123,7 @@ pub fn build_graph_until(
         entries: HashMap::new(),
         sites: Vec::new(),
         deadline: deadline.map(|d| Instant::now() + d),
+        world,
     };
     b.register(0, None, false);
     match b.run() {
@@ -142,9 +146,11 @@ impl Builder<'_> {
     }
 
     fn run_queue(&mut self) -> Result<(), EngineError> {
+        let world = std::sync::Arc::clone(&self.world);
         let cx = Ctx {
             prog: self.prog,
             sem: self.opts.ints,
+            world: &world,
         };
         let mut steps = 0u32;
         while let Some(n) = self.queue.pop_front() {
@@ -205,9 +211,11 @@ impl Builder<'_> {
     /// `return` edge per exception class to the caller's handling of it. `false` when there
     /// was nothing to add.
     fn add_exceptional_returns(&mut self) -> Result<bool, EngineError> {
+        let world = std::sync::Arc::clone(&self.world);
         let cx = Ctx {
             prog: self.prog,
             sem: self.opts.ints,
+            world: &world,
         };
         let mut added = false;
         for k in 0..self.sites.len() {

@@ -3,7 +3,7 @@
 
 use super::control::{Root, RootName};
 use super::{Explain, Mismatch};
-use crate::state::{HeapValue, Interval, Ref, State, Subtyping};
+use crate::state::{FieldKey, HeapValue, Interval, Ref, State, Subtyping};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -28,7 +28,7 @@ struct PathNode<'a> {
 
 enum PathStep<'a> {
     Root(RootName<'a>),
-    Field(&'a str),
+    Field(&'a FieldKey),
     Len,
     Elem(usize),
 }
@@ -309,7 +309,9 @@ impl<'a> LockStep<'a> {
                     )
                 })),
             },
-            HeapValue::Array { ty, elems, .. } => {
+            HeapValue::Array {
+                ty, elems, exact, ..
+            } => {
                 let bad = || {
                     self.explain.no('d', || {
                         format!(
@@ -319,10 +321,19 @@ impl<'a> LockStep<'a> {
                         )
                     })
                 };
-                let Some(w2 @ HeapValue::Array { elems: elems2, .. }) = v2 else {
+                let Some(
+                    w2 @ HeapValue::Array {
+                        ty: ty2,
+                        elems: elems2,
+                        exact: exact2,
+                        ..
+                    },
+                ) = v2
+                else {
                     return Err(bad());
                 };
-                if !sub(w2, ty) {
+                // an exact array type admits only that type, known exactly
+                if !sub(w2, ty) || (*exact && !(*exact2 && ty2 == ty)) {
                     return Err(bad());
                 }
                 match (elems, elems2) {

@@ -5,7 +5,7 @@
 use super::control::{Root, RootName};
 use super::{Explain, Mismatch, MAX_POSITIONS};
 use crate::state::access::{child_at, object_children, AccessStep};
-use crate::state::{Ref, State};
+use crate::state::{FieldKey, Ref, State};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -38,11 +38,11 @@ pub(super) struct Suffix<'a> {
 }
 
 /// Field names borrowed from the states.
-pub(super) type Fields<'a> = BTreeSet<&'a str>;
+pub(super) type Fields<'a> = BTreeSet<&'a FieldKey>;
 
 /// Prints like [`crate::state::fmt_fields`].
 pub(super) fn fmt_names(f: &Fields) -> String {
-    let names: Vec<&str> = f.iter().copied().collect();
+    let names: Vec<String> = f.iter().map(|k| k.to_string()).collect();
     format!("{{{}}}", names.join(","))
 }
 
@@ -343,7 +343,7 @@ impl<'a> Positions<'a> {
         self.g
             .preds
             .cyclic(t)
-            .is_some_and(|f| f.iter().all(|x| fields.contains(x.as_str())))
+            .is_some_and(|f| f.iter().all(|x| fields.contains(x)))
     }
 
     /// Self-sharing permission of `t`: `t %$ t` or `t♦`.

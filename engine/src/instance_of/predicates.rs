@@ -230,7 +230,7 @@ impl<'a> Positions<'a> {
             }
         }
         for (&x, f2) in &self.sp.preds.cyclic {
-            let names: Fields = f2.iter().map(String::as_str).collect();
+            let names: Fields = f2.iter().collect();
             for &a in self.tags(x) {
                 let t = self.nodes[a].t;
                 if !self.cycle_allowed(t, &names) {

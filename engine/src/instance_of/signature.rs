@@ -210,7 +210,12 @@ impl Signature {
                     f.both(pos, INSTANCE, mix_str(0, class));
                     if below {
                         for (name, c) in fields {
-                            todo.push_back((mix_str(mix(pos, FIELD), name), *c, depth + 1, false));
+                            todo.push_back((
+                                mix_str(mix(pos, FIELD), name.as_str()),
+                                *c,
+                                depth + 1,
+                                false,
+                            ));
                         }
                     }
                 }

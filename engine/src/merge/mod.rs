@@ -46,7 +46,8 @@ use predicates::Preds;
 pub use widen::{merge_interval, merge_long_interval};
 
 use crate::state::{
-    End, HeapValue, IntSemantics, Interval, Predicates, Ref, State, StaticField, Subtyping,
+    End, FieldKey, HeapValue, IntSemantics, Interval, Predicates, Ref, State, StaticField,
+    Subtyping,
 };
 use std::collections::{BTreeMap, VecDeque};
 
@@ -227,12 +228,13 @@ enum Shape {
     /// Children: one per field, in name order.
     Object {
         class: String,
-        fields: Vec<String>,
+        fields: Vec<FieldKey>,
     },
     /// Children: the length, then the elements if `concrete`.
     Array {
         ty: String,
         concrete: bool,
+        exact: bool,
     },
 }
 
@@ -360,25 +362,30 @@ impl Merger<'_> {
                             ty: ta,
                             len: la,
                             elems: ea,
+                            exact: xa,
                         },
                         HeapValue::Array {
                             ty: tb,
                             len: lb,
                             elems: eb,
+                            exact: xb,
                         },
                     ) if ta == tb => {
                         let lit = |s: &State, r: Ref| s.int(r).and_then(Interval::as_literal);
+                        // Contents stay concrete only where neither state changed them
+                        // (the same references): an array the loop writes becomes an
+                        // abstract array of its length, or every later access at an index
+                        // that is not a literal would refine the index into each element.
                         let concrete = match (ea, eb) {
                             (Some(ea), Some(eb)) => {
-                                ea.len() == eb.len()
-                                    && lit(a, *la).is_some()
-                                    && lit(a, *la) == lit(b, *lb)
+                                ea == eb && lit(a, *la).is_some() && lit(a, *la) == lit(b, *lb)
                             }
                             _ => false,
                         };
                         Shape::Array {
                             ty: ta.clone(),
                             concrete,
+                            exact: *xa && *xb,
                         }
                     }
                     _ => Shape::Abstract(ty),
@@ -454,9 +461,19 @@ impl Merger<'_> {
             (Shape::Unknown(t), HeapValue::Unknown { ty }) => t == ty,
             (Shape::Abstract(t), HeapValue::Abstract { ty }) => t == ty,
             (Shape::Object { class, .. }, HeapValue::Object { class: c, .. }) => class == c,
-            (Shape::Array { ty, concrete }, HeapValue::Array { ty: t, elems, .. }) => {
-                ty == t && *concrete == elems.is_some()
-            }
+            (
+                Shape::Array {
+                    ty,
+                    concrete,
+                    exact,
+                },
+                HeapValue::Array {
+                    ty: t,
+                    elems,
+                    exact: x,
+                    ..
+                },
+            ) => ty == t && *concrete == elems.is_some() && exact == x,
             _ => false,
         }
     }
@@ -527,11 +544,16 @@ impl Merger<'_> {
                         .map(|(k, f)| (f.clone(), kid(k)))
                         .collect(),
                 },
-                Shape::Array { ty, concrete } => HeapValue::Array {
-                    ty: ty.clone(),
-                    len: kid(0),
-                    elems: concrete.then(|| n.children[1..].iter().map(|&k| names[k]).collect()),
-                },
+                Shape::Array {
+                    ty,
+                    concrete,
+                    exact,
+                } => HeapValue::array(
+                    ty.clone(),
+                    kid(0),
+                    concrete.then(|| n.children[1..].iter().map(|&k| names[k]).collect()),
+                    *exact,
+                ),
             };
             c.heap.insert(r, v);
         }

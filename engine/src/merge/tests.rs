@@ -1,6 +1,6 @@
 use super::*;
 use crate::state::text::{parse_state, print_state, NoNames, TextContext};
-use crate::state::{FieldSet, FlatTypes, Frame, MethodId, JAVA_MAX, JAVA_MIN};
+use crate::state::{FieldKey, FieldSet, FlatTypes, Frame, MethodId, JAVA_MAX, JAVA_MIN};
 use quickcheck::{quickcheck, Arbitrary, Gen};
 
 fn get() -> MethodId {
@@ -32,7 +32,7 @@ fn widening(thresholds: Vec<i128>, sem: IntSemantics) -> MergeOptions {
 }
 
 fn fields(f: &[&str]) -> FieldSet {
-    f.iter().map(|s| s.to_string()).collect()
+    f.iter().map(|s| FieldKey::plain(s)).collect()
 }
 
 const LIST_PREDS: &str = "o1=?o2  o1%$o2  o1⟲{next}  o2⟲{next}  o2→!{next}o1";
@@ -344,10 +344,17 @@ fn incompatible_states_are_rejected() {
 fn arrays_merge_lengths_and_elements() {
     let a = st("02 | l0: o1 | ε\no1: int[](len=i1)[i2, i3]  i1: 2  i2: 0  i3: 5");
     let b = st("02 | l0: o1 | ε\no1: int[](len=i1)[i2, i2]  i1: 2  i2: 1");
+    // contents one state changed: an abstract array of the merged length
     let m = merge(&a, &b, &FlatTypes, &hull()).expect("same pp");
-    assert_eq!(
-        show(&m),
-        "02 | l0: o2 | ε\no2: int[](len=i1)[i4, i5]  i1: 2  i4: [0,1]  i5: [1,5]"
+    assert_eq!(show(&m), "02 | l0: o2 | ε\no2: int[](len=i1)  i1: 2");
+    // contents neither changed (the same references): they stay concrete
+    let a2 = st("02 | l0: o1, l1: i4 | ε\no1: int[](len=i1)[i2, i3]  i1: 2  i2: 0  i3: 5  i4: 1");
+    let b2 = st("02 | l0: o1, l1: i4 | ε\no1: int[](len=i1)[i2, i3]  i1: 2  i2: 0  i3: 5  i4: 2");
+    let m = merge(&a2, &b2, &FlatTypes, &hull()).expect("same pp");
+    assert!(
+        show(&m).contains("int[](len=i1)[i2, i3]"),
+        "unchanged contents stay concrete: {}",
+        show(&m)
     );
     let c = st("02 | l0: o1 | ε\no1: int[](len=i1)[i2]  i1: 1  i2: 1");
     let m = merge(&a, &c, &FlatTypes, &hull()).expect("same pp");
@@ -438,16 +445,23 @@ fn check_instance(specific: &State, general: &State) {
                     todo.push((f2[f], *r));
                 }
             }
-            HeapValue::Array { ty, len, elems } => {
+            HeapValue::Array {
+                ty,
+                len,
+                elems,
+                exact,
+            } => {
                 let Some(HeapValue::Array {
                     ty: t2,
                     len: l2,
                     elems: e2,
+                    exact: x2,
                 }) = sv
                 else {
                     panic!("(d) {s} must be an array: {ctx_text}")
                 };
                 assert_eq!(ty, t2, "(d)");
+                assert!(!exact || *x2, "(d) an exact array stays exact: {ctx_text}");
                 todo.push((*l2, *len));
                 if let Some(e) = elems {
                     let e2 = e2.as_ref().expect("(d) concrete");
@@ -537,7 +551,11 @@ fn random_state(g: &mut Gen) -> State {
                 ));
                 HeapValue::Object {
                     class: "List".into(),
-                    fields: [("next".to_string(), pick(g)), ("val".to_string(), val)].into(),
+                    fields: [
+                        (FieldKey::plain("next"), pick(g)),
+                        (FieldKey::plain("val"), val),
+                    ]
+                    .into(),
                 }
             }
         };

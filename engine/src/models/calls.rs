@@ -6,7 +6,7 @@ use super::classes::{
 use crate::state::{IntSemantics, Interval};
 
 /// A library method with a model: what the evaluator does instead of executing code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum LibraryCall {
     /// Pops the arguments (and receiver), pushes nothing.
     NoEffect,
@@ -16,10 +16,13 @@ pub enum LibraryCall {
     MathMax,
     MathMin,
     MathAbs,
-    /// `Object.hashCode()`: any int.
+    /// `Object.hashCode()`, and `String`'s and `Integer`'s: any int.
     ObjectHashCode,
     /// `Object.equals(Object)`: `this == o`.
     ObjectEquals,
+    /// `String.equals(Object)`, `Integer.equals(Object)`: some boolean (the engine does not
+    /// model their values; neither throws nor writes).
+    ValueEquals,
     /// `clone()` of an array: a new array of the same type and length with the same
     /// elements (a shallow copy), for primitive arrays and arrays with known elements.
     ArrayClone,
@@ -65,7 +68,7 @@ pub enum LibraryCall {
 }
 
 /// The result type of [`LibraryCall::RandomNext`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RandomKind {
     Int,
     Long,
@@ -154,6 +157,10 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
         ("java/lang/String", "length", "()I") => Some(StringLength),
         ("java/lang/Object", "hashCode", "()I") => Some(ObjectHashCode),
         ("java/lang/Object", "equals", "(Ljava/lang/Object;)Z") => Some(ObjectEquals),
+        ("java/lang/String" | "java/lang/Integer", "hashCode", "()I") => Some(ObjectHashCode),
+        ("java/lang/String" | "java/lang/Integer", "equals", "(Ljava/lang/Object;)Z") => {
+            Some(ValueEquals)
+        }
         ("java/lang/Math", "max", "(II)I") => Some(MathMax),
         ("java/lang/Math", "min", "(II)I") => Some(MathMin),
         ("java/lang/Math", "abs", "(I)I") => Some(MathAbs),

@@ -66,6 +66,19 @@ pub fn is_modelled_throwable(class: &str) -> bool {
     false
 }
 
+/// Whether the modelled JDK class `class` inherits `java.lang.Object`'s method `name` (does
+/// not override it, nor has a superclass below `Object` that does): `String` and `Integer`
+/// override `equals`, `hashCode` and `toString`; `Throwable`, `Class` and the string builders
+/// override `toString`.
+pub fn keeps_object_method(class: &str, name: &str) -> bool {
+    match class {
+        STRING | "java/lang/Integer" => false,
+        STRING_BUILDER | "java/lang/AbstractStringBuilder" | CLASS => name != "toString",
+        _ if is_modelled_throwable(class) => name != "toString",
+        _ => is_modelled_class(class),
+    }
+}
+
 /// Whether `class` is a modelled JDK class that is final.
 pub fn is_final_modelled_class(class: &str) -> bool {
     modelled(class).is_some_and(|c| c.is_final)

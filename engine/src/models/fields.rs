@@ -4,17 +4,18 @@
 use super::classes::{is_modelled_class, STRING};
 use crate::class::{FieldType, Hierarchy};
 use crate::error::EngineError;
-use crate::state::Interval;
+use crate::state::{FieldKey, Interval};
 
-/// The instance fields of `class` as the engine models them: `(name, type, range)` sorted by
-/// name; a `Some` range overrides the most general value of the type.
+/// The instance fields of `class` as the engine models them: `(key, type, range)` sorted by
+/// key; a `Some` range overrides the most general value of the type. A field shadowed by a
+/// more derived declaration of its name is keyed by its declaring class too.
 pub fn instance_fields(
     hierarchy: &Hierarchy,
     class: &str,
-) -> Result<Vec<(String, FieldType, Option<Interval>)>, EngineError> {
+) -> Result<Vec<(FieldKey, FieldType, Option<Interval>)>, EngineError> {
     if class == STRING {
         return Ok(vec![(
-            "count".into(),
+            FieldKey::plain("count"),
             FieldType::Int,
             Some(Interval::at_least(0)),
         )]);
@@ -22,9 +23,18 @@ pub fn instance_fields(
     if is_modelled_class(class) {
         return Ok(vec![]);
     }
-    Ok(hierarchy
+    let mut out: Vec<_> = hierarchy
         .instance_fields(class)?
         .into_iter()
-        .map(|(_, name, t)| (name, t, None))
-        .collect())
+        .map(|f| {
+            let key = if f.shadowed {
+                FieldKey::shadowed(&f.declared_in, &f.name)
+            } else {
+                FieldKey::plain(&f.name)
+            };
+            (key, f.ty, None)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
 }

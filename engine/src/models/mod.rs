@@ -33,6 +33,6 @@ mod fields;
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
 pub use classes::{
     is_always_jdk, is_final_modelled_class, is_jdk_class, is_modelled_class, is_modelled_throwable,
-    CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
+    keeps_object_method, CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
 };
 pub use fields::instance_fields;

@@ -22,16 +22,24 @@ pub fn refine(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Vec<Succ> {
     out
 }
 
-/// Drops every `a =? b` whose two values cannot be one object (e.g. a realized
-/// `java.lang.Object()`, whose class is exact, and a `Tree(?)`). Sound: no concrete state of
-/// `st` has them equal. Keeps later equality refinements from splitting on impossible cases.
+/// Drops every `a =? b` whose two values cannot be one object: their types cannot meet (e.g.
+/// a realized `java.lang.Object()`, whose class is exact, and a `Tree(?)`), or `b` is below
+/// `a` along realized fields and `a` has no `⟲` (then `a = b` would be a cycle through `a`,
+/// which needs `a⟲F`, instance condition (m)). Sound: no concrete state of `st` has them
+/// equal. Keeps later equality refinements from splitting on impossible cases.
 pub fn drop_impossible(st: &mut State, types: &dyn Subtyping) {
+    let below = |a: Ref, b: Ref| {
+        st.preds.cyclic(a).is_none()
+            && st
+                .value(a)
+                .is_some_and(|v| st.reachable_from(v.children()).contains(&b))
+    };
     let impossible: Vec<(Ref, Ref)> = st
         .preds
         .may_equal
         .iter()
         .filter(|(a, b)| match (st.value(*a), st.value(*b)) {
-            (Some(va), Some(vb)) => meet(va, vb, types).is_none(),
+            (Some(va), Some(vb)) => meet(va, vb, types).is_none() || below(*a, *b) || below(*b, *a),
             _ => false,
         })
         .copied()

@@ -9,7 +9,7 @@ use crate::error::EngineError;
 use crate::models;
 use crate::program::Program;
 use crate::state::types::{most_general, type_string};
-use crate::state::{HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
+use crate::state::{FieldKey, HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
 use std::collections::BTreeMap;
 
 /// Whether an `=?` between values of these two static types is meaningful (they may have a
@@ -66,20 +66,11 @@ pub fn refine(
                 .intersect(&Interval::most_general(sem))
                 .unwrap_or(Interval::at_least(0)),
         );
-        let fresh = s.new_obj(HeapValue::Array {
-            ty: ty.clone(),
-            len,
-            elems: None,
-        });
+        // `ty` is a bound: the runtime type may be narrower
+        let arr = HeapValue::array(ty.clone(), len, None, false);
+        let fresh = s.new_obj(arr.clone());
         s.rename(r, fresh);
-        s.heap.insert(
-            fresh,
-            HeapValue::Array {
-                ty: ty.clone(),
-                len,
-                elems: None,
-            },
-        );
+        s.heap.insert(fresh, arr);
         out.push(Succ::labelled(
             s,
             vec![Label::RefEq {
@@ -104,11 +95,8 @@ pub fn refine(
         }
         // existence refinement (spec §5.3 step 1): the non-null case is an object of an
         // unknown class, which is all `ifnull`/`ifnonnull` need; a later use that needs its
-        // class goes through `refine_type` or fails above.
-        let mut s = st.clone();
-        s.heap.insert(r, HeapValue::Abstract { ty: ty.clone() });
-        out.push(Succ::labelled(s, vec![Label::Exists { r }]));
-        return Ok(out);
+        // class goes through `refine_type`, a dispatch partition, or fails above.
+        return Ok(refine_existence(st, r));
     }
     for class in classes {
         let fields = models::instance_fields(&prog.hierarchy, &class)?;
@@ -179,11 +167,7 @@ pub fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> 
                         .intersect(&Interval::most_general(sem))
                         .unwrap_or(Interval::at_least(0)),
                 );
-                HeapValue::Array {
-                    ty: t.to_string(),
-                    len,
-                    elems: None,
-                }
+                HeapValue::array(t.to_string(), len, None, false)
             }
             (true, false) => HeapValue::Abstract { ty: t.to_string() },
             (false, _) => HeapValue::Abstract {
@@ -203,6 +187,72 @@ pub fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> 
     out
 }
 
+/// Existence refinement (spec §5.3 step 1) of an unknown object `C(?)`: `null` (when `r` may
+/// be null) and `C(…)`, an existing object of class `C` or below whose fields stay unknown.
+/// All a use needs that only asks whether `r` is null or which object it is (`if_acmp`, the
+/// receiver of a call whose target does not depend on the class).
+pub fn refine_existence(st: &State, r: Ref) -> Vec<Succ> {
+    let Some(HeapValue::Unknown { ty }) = st.value(r) else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    if null_possible(st, r) {
+        let mut s = st.clone();
+        s.rename(r, Ref::Null);
+        out.push(Succ::labelled(
+            s,
+            vec![Label::RefEq {
+                r,
+                p: Ref::Null,
+                equal: true,
+            }],
+        ));
+    }
+    let mut s = st.clone();
+    s.heap.insert(r, HeapValue::Abstract { ty: ty.clone() });
+    out.push(Succ::labelled(s, vec![Label::Exists { r }]));
+    out
+}
+
+/// Dispatch partition of an existing `java.lang.Object(…)` (closed world: the class path's
+/// classes and the modelled JDK classes): for every class of `tops` (classes directly below
+/// `Object`, under which some class overrides the called method) the case `r instanceof T`,
+/// where `r` becomes `T(…)`; and the case that `r` is none of them, which keeps
+/// `java.lang.Object(…)` (the state model has no negative type information, so it also
+/// represents `T` instances, an over-approximation) with the `F:` flag that makes the call
+/// take `Object`'s own method, and one `r !instanceof T` label per class of `tops` (left out
+/// when no class of the run runs `Object`'s method: `with_default` false).
+pub fn refine_dispatch(st: &State, r: Ref, tops: &[String], with_default: bool) -> Vec<Succ> {
+    let mut out = Vec::new();
+    for t in tops {
+        let mut s = st.clone();
+        s.heap.insert(r, HeapValue::Abstract { ty: t.clone() });
+        out.push(Succ::labelled(
+            s,
+            vec![Label::Type {
+                r,
+                ty: t.clone(),
+                holds: true,
+            }],
+        ));
+    }
+    if !with_default {
+        return out;
+    }
+    let mut s = st.clone();
+    s.split = Some(false);
+    let labels = tops
+        .iter()
+        .map(|t| Label::Type {
+            r,
+            ty: t.clone(),
+            holds: false,
+        })
+        .collect();
+    out.push(Succ::labelled(s, labels));
+    out
+}
+
 /// `r = null` is impossible when `r →!F t` with `t` a different, existing object (seed
 /// footnote 10: the null successor would be inconsistent).
 fn null_possible(st: &State, r: Ref) -> bool {
@@ -218,7 +268,7 @@ fn inherit_predicates(
     s: &mut State,
     parent: Ref,
     class: &str,
-    children: &[(String, Ref, String)],
+    children: &[(FieldKey, Ref, String)],
     types: &dyn Subtyping,
 ) {
     let partners = s.preds.join_partners(parent);

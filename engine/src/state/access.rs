@@ -1,14 +1,14 @@
 //! Access paths into a state's heap (spec §2.3): the steps below an object — a field or an
 //! array element — and what the instance check and merging both read along them.
 
-use super::{FieldSet, HeapValue, MustReach, Ref};
+use super::{FieldKey, FieldSet, HeapValue, MustReach, Ref};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// One step of an access path below an object, borrowing the field name from the state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum AccessStep<'a> {
-    Field(&'a str),
+    Field(&'a FieldKey),
     Elem(usize),
 }
 
@@ -36,7 +36,7 @@ pub fn object_children(v: &HeapValue) -> impl Iterator<Item = (AccessStep<'_>, R
     let fields = fields
         .into_iter()
         .flatten()
-        .map(|(f, r)| (AccessStep::Field(f.as_str()), *r));
+        .map(|(f, r)| (AccessStep::Field(f), *r));
     let elems = elems
         .into_iter()
         .flatten()
@@ -59,7 +59,7 @@ pub fn field_names(steps: &[AccessStep<'_>]) -> FieldSet {
     steps
         .iter()
         .filter_map(|s| match s {
-            AccessStep::Field(f) => Some(f.to_string()),
+            AccessStep::Field(f) => Some((*f).clone()),
             AccessStep::Elem(_) => None,
         })
         .collect()
@@ -109,7 +109,10 @@ mod tests {
     fn obj(fields: &[(&str, Ref)]) -> HeapValue {
         HeapValue::Object {
             class: "L".into(),
-            fields: fields.iter().map(|(f, r)| (f.to_string(), *r)).collect(),
+            fields: fields
+                .iter()
+                .map(|(f, r)| (FieldKey::plain(f), *r))
+                .collect(),
         }
     }
 
@@ -117,24 +120,30 @@ mod tests {
     fn children_are_the_object_valued_fields_and_elements() {
         let v = obj(&[("b", Ref::Obj(2)), ("a", Ref::Int(1)), ("c", Ref::Null)]);
         let kids: Vec<_> = object_children(&v).collect();
-        assert_eq!(kids, vec![(AccessStep::Field("b"), Ref::Obj(2))]);
-        assert_eq!(child_at(&v, AccessStep::Field("a")), Some(Ref::Int(1)));
+        assert_eq!(
+            kids,
+            vec![(AccessStep::Field(&FieldKey::plain("b")), Ref::Obj(2))]
+        );
+        assert_eq!(
+            child_at(&v, AccessStep::Field(&FieldKey::plain("a"))),
+            Some(Ref::Int(1))
+        );
         assert_eq!(child_at(&v, AccessStep::Elem(0)), None);
         assert_eq!(AccessStep::Elem(3).to_string(), "[3]");
         let steps = [
-            AccessStep::Field("n"),
+            AccessStep::Field(&FieldKey::plain("n")),
             AccessStep::Elem(1),
-            AccessStep::Field("m"),
+            AccessStep::Field(&FieldKey::plain("m")),
         ];
         assert_eq!(
             field_names(&steps),
-            FieldSet::from(["m".into(), "n".into()])
+            FieldSet::from([FieldKey::plain("m"), FieldKey::plain("n")])
         );
     }
 
     #[test]
     fn reaching_follows_unique_fields_and_facts() {
-        let n: FieldSet = ["n".to_string()].into();
+        let n: FieldSet = [FieldKey::plain("n")].into();
         let mut heap = BTreeMap::new();
         heap.insert(Ref::Obj(1), obj(&[("n", Ref::Obj(2))]));
         heap.insert(Ref::Obj(3), obj(&[("n", Ref::Obj(4)), ("m", Ref::Obj(4))]));
@@ -161,7 +170,7 @@ mod tests {
             Ref::Obj(4)
         ));
         // two fields in F: the path is not unique and is not followed
-        let nm: FieldSet = ["n".to_string(), "m".to_string()].into();
+        let nm: FieldSet = [FieldKey::plain("n"), FieldKey::plain("m")].into();
         assert!(!provably_reaches(
             &heap,
             &BTreeSet::new(),

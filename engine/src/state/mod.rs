@@ -6,6 +6,7 @@
 //! stable from a state to its successors (edge labels mention references of both ends).
 
 pub mod access;
+mod field;
 mod frame;
 mod interval;
 mod predicates;
@@ -14,11 +15,12 @@ pub mod text;
 pub mod types;
 mod value;
 
+pub use field::FieldKey;
 pub use frame::{Frame, MethodId};
 pub use interval::{wrap32, wrap64, IntSemantics, Interval, Width, JAVA_MAX, JAVA_MIN};
 pub use predicates::{fmt_fields, FieldSet, MustReach, Predicates};
 pub use refs::{Ref, RefSet};
-pub use value::{display_type, parse_type, HeapValue};
+pub use value::{array_type_can_narrow, display_type, parse_type, HeapValue};
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -2,12 +2,12 @@
 //! non-tree, `⟲F` cyclic, `→!F` must-reach. All but must-reach are permissions: a state without
 //! them forbids the shape. Must-reach is a requirement.
 
-use super::Ref;
+use super::{FieldKey, Ref};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-/// A set of field names (fields are identified by name; see [`super::HeapValue::Object`]).
-pub type FieldSet = BTreeSet<String>;
+/// A set of field keys (see [`FieldKey`]).
+pub type FieldSet = BTreeSet<FieldKey>;
 
 /// `from →!F to`: following the unique F-path from `from` reaches `to`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -213,7 +213,7 @@ impl Predicates {
 }
 
 pub fn fmt_fields(f: &FieldSet) -> String {
-    let names: Vec<&str> = f.iter().map(String::as_str).collect();
+    let names: Vec<String> = f.iter().map(FieldKey::to_string).collect();
     format!("{{{}}}", names.join(","))
 }
 
@@ -233,9 +233,9 @@ mod tests {
         let mut p = Predicates::default();
         p.add_may_equal(a, b);
         p.add_join(b, c);
-        p.add_cyclic(a, ["next".to_string()].into());
+        p.add_cyclic(a, [FieldKey::plain("next")].into());
         p.add_cyclic(b, FieldSet::new());
-        p.add_must_reach(b, ["next".to_string()].into(), a);
+        p.add_must_reach(b, [FieldKey::plain("next")].into(), a);
         p.rename(b, a);
         assert!(p.may_equal.is_empty(), "a =? a is trivial");
         assert!(p.joins(a, c));

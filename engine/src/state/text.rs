@@ -19,7 +19,8 @@
 //!   `a ->!{f} b`).
 
 use super::{
-    display_type, parse_type, End, FieldSet, Frame, HeapValue, Interval, MethodId, Ref, State,
+    display_type, parse_type, End, FieldKey, FieldSet, Frame, HeapValue, Interval, MethodId, Ref,
+    State,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -352,12 +353,12 @@ impl<'a> Cursor<'a> {
         let r = self.rest();
         let close = r.find('}').ok_or("unclosed field set")?;
         self.pos += close + 1;
-        Ok(r[..close]
+        r[..close]
             .split(',')
             .map(str::trim)
             .filter(|f| !f.is_empty())
-            .map(str::to_string)
-            .collect())
+            .map(|f| FieldKey::parse(f).ok_or_else(|| format!("bad field name `{f}`")))
+            .collect()
     }
     /// Reads up to and including the bracket that closes the one at the cursor.
     fn bracketed(&mut self) -> Result<&'a str, String> {
@@ -479,6 +480,14 @@ fn parse_value(c: &mut Cursor<'_>) -> Result<HeapValue, String> {
         _ => {}
     }
     let ty = parse_type(head).ok_or_else(|| format!("bad type name `{head}`"))?;
+    // `A[]!(…)`: an array whose runtime type is exactly `A[]`
+    let exact = c.rest().starts_with('!');
+    if exact {
+        if !ty.starts_with('[') {
+            return Err(format!("`!` marks an array type, not `{head}`"));
+        }
+        c.pos += 1;
+    }
     if !c.rest().starts_with('(') {
         return Err(format!("expected `(` after type `{head}`"));
     }
@@ -511,7 +520,7 @@ fn parse_value(c: &mut Cursor<'_>) -> Result<HeapValue, String> {
         } else {
             None
         };
-        return Ok(HeapValue::Array { ty, len, elems });
+        return Ok(HeapValue::array(ty, len, elems, exact));
     }
     let mut fields = BTreeMap::new();
     if !inner.trim().is_empty() {
@@ -520,17 +529,8 @@ fn parse_value(c: &mut Cursor<'_>) -> Result<HeapValue, String> {
                 .split_once('=')
                 .ok_or_else(|| format!("field `{}` is not `name=ref`", item.trim()))?;
             let name = name.trim();
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '$')
-            {
-                return Err(format!("bad field name `{name}`"));
-            }
-            if fields
-                .insert(name.to_string(), parse_ref(r.trim())?)
-                .is_some()
-            {
+            let key = FieldKey::parse(name).ok_or_else(|| format!("bad field name `{name}`"))?;
+            if fields.insert(key, parse_ref(r.trim())?).is_some() {
                 return Err(format!("field `{name}` given twice"));
             }
         }

@@ -1,7 +1,7 @@
 //! Heap values (spec §2.1): integer intervals, realized instances `C(f=r,…)`, unknown objects
 //! `C(?)`, existing objects with unknown fields `C(…)`, and arrays.
 
-use super::{Interval, Ref};
+use super::{FieldKey, Interval, Ref};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -24,21 +24,37 @@ pub enum HeapValue {
     /// `C(…)`: an existing object of type `C` or a subtype whose fields are not realized.
     Abstract { ty: String },
     /// `C(f=r,…)`: an object of exactly class `C` with all its instance fields realized, keyed
-    /// by field name (the engine rejects classes that shadow a field name).
+    /// by [`FieldKey`] (the name, qualified by the declaring class where it is shadowed).
     Object {
         class: String,
-        fields: BTreeMap<String, Ref>,
+        fields: BTreeMap<FieldKey, Ref>,
     },
     /// An existing array of type `ty` (a descriptor such as `[I`) with length `len`; `elems` is
     /// `Some` for a concrete array (one reference per element) and `None` when unknown.
+    /// `exact`: the array's runtime type is `ty` itself (the program allocated it), not a
+    /// narrower one (`B[]` below `A[]`); always true for arrays of primitives, whose type has
+    /// no subtype (see [`HeapValue::array`]). Printed `A[]!(…)` for other arrays.
     Array {
         ty: String,
         len: Ref,
         elems: Option<Vec<Ref>>,
+        exact: bool,
     },
 }
 
 impl HeapValue {
+    /// An array value; `exact` is forced for arrays of primitives (their runtime type cannot
+    /// be narrower), so that one array has one form.
+    pub fn array(ty: String, len: Ref, elems: Option<Vec<Ref>>, exact: bool) -> HeapValue {
+        let exact = exact || !array_type_can_narrow(&ty);
+        HeapValue::Array {
+            ty,
+            len,
+            elems,
+            exact,
+        }
+    }
+
     /// The references this value points to, in a fixed order.
     pub fn children(&self) -> impl Iterator<Item = Ref> + '_ {
         // no vector: the collector and the validity check walk every value of every new state
@@ -118,6 +134,13 @@ impl HeapValue {
     }
 }
 
+/// Whether an array of descriptor `ty` may have a narrower runtime type: its element type
+/// (below all dimensions) is a class, so `B[]` below `A[]` exists. Arrays of primitives and
+/// their arrays have no subtypes.
+pub fn array_type_can_narrow(ty: &str) -> bool {
+    ty.trim_start_matches('[').starts_with('L')
+}
+
 /// Prints an internal class name or array descriptor the Java way: `java/lang/String` →
 /// `java.lang.String`, `[I` → `int[]`, `[LList;` → `List[]`.
 pub fn display_type(internal: &str) -> String {
@@ -192,8 +215,18 @@ impl fmt::Display for HeapValue {
                 }
                 f.write_str(")")
             }
-            HeapValue::Array { ty, len, elems } => {
-                write!(f, "{}(len={len})", display_type(ty))?;
+            HeapValue::Array {
+                ty,
+                len,
+                elems,
+                exact,
+            } => {
+                let mark = if *exact && array_type_can_narrow(ty) {
+                    "!"
+                } else {
+                    ""
+                };
+                write!(f, "{}{mark}(len={len})", display_type(ty))?;
                 if let Some(e) = elems {
                     f.write_str("[")?;
                     for (k, r) in e.iter().enumerate() {

@@ -226,6 +226,7 @@ fn resize_arrays(st: &mut State, len: jtg_engine::state::Ref, n: i128) {
             ty,
             len: l,
             elems: Some(elems),
+            ..
         } = v
         {
             if *l != len || elems.len() == n {

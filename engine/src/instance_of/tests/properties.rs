@@ -3,7 +3,7 @@
 
 use super::{admits, get};
 use crate::instance_of::is_instance;
-use crate::state::{FieldSet, FlatTypes, Frame, HeapValue, Interval, Ref, State};
+use crate::state::{FieldKey, FieldSet, FlatTypes, Frame, HeapValue, Interval, Ref, State};
 use quickcheck::{quickcheck, Arbitrary, Gen};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -45,20 +45,24 @@ impl Arbitrary for ArbState {
             let v = match u8::arbitrary(g) % 5 {
                 0 => HeapValue::Unknown { ty: "List".into() },
                 1 => HeapValue::Abstract { ty: "List".into() },
-                2 => HeapValue::Array {
-                    ty: "[I".into(),
-                    len: int(g, &mut s),
-                    elems: bool::arbitrary(g).then(|| vec![int(g, &mut s)]),
-                },
+                2 => {
+                    let len = int(g, &mut s);
+                    let elems = bool::arbitrary(g).then(|| vec![int(g, &mut s)]);
+                    HeapValue::array("[I".into(), len, elems, true)
+                }
                 3 => HeapValue::Object {
                     class: "Pair".into(),
-                    fields: [("a".to_string(), pick(g)), ("b".to_string(), pick(g))].into(),
+                    fields: [
+                        (FieldKey::plain("a"), pick(g)),
+                        (FieldKey::plain("b"), pick(g)),
+                    ]
+                    .into(),
                 },
                 _ => HeapValue::Object {
                     class: "List".into(),
                     fields: [
-                        ("next".to_string(), pick(g)),
-                        ("val".to_string(), int(g, &mut s)),
+                        (FieldKey::plain("next"), pick(g)),
+                        (FieldKey::plain("val"), int(g, &mut s)),
                     ]
                     .into(),
                 },
@@ -74,7 +78,7 @@ impl Arbitrary for ArbState {
         s.frames.push(f);
         if objs.len() >= 2 {
             let (a, b) = (objs[0], objs[1]);
-            let next: FieldSet = ["next".to_string()].into();
+            let next: FieldSet = [FieldKey::plain("next")].into();
             if bool::arbitrary(g) {
                 s.preds.add_may_equal(a, b);
                 s.preds.add_join(a, b);

@@ -1,5 +1,5 @@
 use super::*;
-use crate::state::{End, FieldSet, Frame, HeapValue, Interval, MethodId, Ref, State};
+use crate::state::{End, FieldKey, FieldSet, Frame, HeapValue, Interval, MethodId, Ref, State};
 use quickcheck::{quickcheck, Arbitrary, Gen};
 
 fn contains() -> MethodId {
@@ -159,20 +159,22 @@ impl Arbitrary for ArbState {
                 1 => HeapValue::Abstract {
                     ty: "a/b/Tree".into(),
                 },
-                2 => HeapValue::Array {
-                    ty: "[I".into(),
-                    len: int_or_new(g, &mut s, &ints),
-                    elems: if bool::arbitrary(g) {
+                2 => {
+                    // ints, or objects whose runtime array type is exact or a bound
+                    let ty = if bool::arbitrary(g) { "[I" } else { "[LList;" };
+                    let len = int_or_new(g, &mut s, &ints);
+                    let elems = if bool::arbitrary(g) && ty == "[I" {
                         Some(vec![int_or_new(g, &mut s, &ints)])
                     } else {
                         None
-                    },
-                },
+                    };
+                    HeapValue::array(ty.into(), len, elems, bool::arbitrary(g))
+                }
                 _ => HeapValue::Object {
                     class: "List".into(),
                     fields: [
-                        ("next".to_string(), pick(g, &objs)),
-                        ("val".to_string(), int_or_new(g, &mut s, &ints)),
+                        (FieldKey::plain("next"), pick(g, &objs)),
+                        (FieldKey::plain("val"), int_or_new(g, &mut s, &ints)),
                     ]
                     .into(),
                 },
@@ -192,7 +194,7 @@ impl Arbitrary for ArbState {
             s.preds.add_may_equal(a, b);
             s.preds.add_join(a, a);
             s.preds.add_non_tree(b);
-            let fs: FieldSet = ["next".to_string()].into();
+            let fs: FieldSet = [FieldKey::plain("next")].into();
             s.preds.add_cyclic(a, fs.clone());
             s.preds.add_must_reach(b, fs, a);
         }
