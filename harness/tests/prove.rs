@@ -194,9 +194,10 @@ fn corpus_root() -> Option<std::path::PathBuf> {
 }
 
 #[test]
-fn halving_loops_terminate_by_the_truncating_division_bounds() {
+fn dividing_loops_terminate_by_the_truncating_division_bounds() {
     // `x = x / 2` on `x ≥ 1` (TPDB's PastaB8, costa09-example_2): the quotient is bounded by
-    // `2·r ≤ x ≤ 2·r + 1`, so `x` decreases; the cross-check holds the bounds to the JVM's runs
+    // `2·r ≤ x ≤ 2·r + 1`, so `x` decreases; `x = x / y` on `x ≥ y ≥ 2` (LogIterative):
+    // `2·r ≤ x`; `a % b` (GCD5): `0 ≤ r ≤ b − 1`. The cross-check holds the bounds to the JVM
     let Some(root) = corpus_root() else {
         eprintln!("skipped: no corpus");
         return;
@@ -207,6 +208,8 @@ fn halving_loops_terminate_by_the_truncating_division_bounds() {
             "tpdb/Costa_Julia_09/costa09-example_2.jar",
             "example_2.Test.main",
         ),
+        ("tpdb/Aprove_09/LogIterative.jar", "LogIterative.main"),
+        ("tpdb/Aprove_09/GCD5.jar", "GCD5.main"),
     ] {
         let cp = root.join(jar).display().to_string();
         let (code, out, err) = jtg(&["prove", &cp, main, "--check", "30"]);

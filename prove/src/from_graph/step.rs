@@ -269,13 +269,21 @@ fn step_label(
                     _ => None,
                 },
                 IntOp::Div | IntOp::Rem => {
-                    if let Some(k) = lit(b).filter(|k| *k != 0 && *k != -1) {
-                        if !(sem == IntSemantics::Java
-                            && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref()))
-                        {
-                            let sign = operand_interval(src.state, a).map(|i| (i.lo, i.hi));
+                    let wraps = sem == IntSemantics::Java
+                        && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref());
+                    let sign = operand_interval(src.state, a).map(|i| (i.lo, i.hi));
+                    match (lit(b), &y) {
+                        (Some(k), _) if k != 0 && k != -1 && !wraps => {
                             truncating_division(*op, &x, k, &r, sign, out);
                         }
+                        (None, Some(y)) if !wraps => {
+                            let divisor = b
+                                .as_ref()
+                                .and_then(|b| operand_interval(src.state, b))
+                                .map(|i| (i.lo, i.hi));
+                            division_by_unknown(*op, &x, y, divisor, &r, sign, out);
+                        }
+                        _ => {}
                     }
                     None
                 }
@@ -332,6 +340,59 @@ fn truncating_division(
         }
         if nonpos {
             out.push(Constraint::ge(r, x));
+        }
+    }
+}
+
+/// `r = x / y` or `r = x % y` for a divisor `y` whose interval excludes `(−d, d)` for some
+/// `d ≥ 1` and a dividend of known sign (JLS §15.17.2–3, as [`truncating_division`]): the
+/// quotient has the sign of `x·y` and `|r| ≤ |x| / d`, so `d·|r| ≤ |x|`; the remainder has the
+/// sign of `x`, `|r| ≤ |x|` and `|r| ≤ |y| − 1`. All of these are linear once `d` and the signs
+/// are fixed. Nothing is said when a sign is unknown.
+fn division_by_unknown(
+    op: IntOp,
+    x: &LinExpr,
+    y: &LinExpr,
+    divisor: Option<(Option<i128>, Option<i128>)>,
+    r: &LinExpr,
+    sign: Option<(Option<i128>, Option<i128>)>,
+    out: &mut Vec<Constraint>,
+) {
+    let nonneg = sign.is_some_and(|(lo, _)| lo.is_some_and(|l| l >= 0));
+    let nonpos = sign.is_some_and(|(_, hi)| hi.is_some_and(|h| h <= 0));
+    let (positive, d) = match divisor {
+        Some((Some(lo), _)) if lo >= 1 => (true, lo),
+        Some((_, Some(hi))) if hi <= -1 => (false, -hi),
+        _ => return,
+    };
+    if !(nonneg || nonpos) {
+        return;
+    }
+    let zero = LinExpr::zero();
+    // |x| and |r| as expressions, by the known signs
+    let abs_x = if nonneg { x.clone() } else { zero.minus(x) };
+    let r_sign_positive = match op {
+        IntOp::Div => nonneg == positive,
+        _ => nonneg,
+    };
+    let abs_r = if r_sign_positive {
+        r.clone()
+    } else {
+        zero.minus(r)
+    };
+    out.push(Constraint::ge(&abs_r, &zero));
+    match op {
+        IntOp::Div => {
+            let dq = Q::from(BigInt::from(d));
+            out.push(Constraint::le(&abs_r.scaled(&dq), &abs_x));
+        }
+        _ => {
+            out.push(Constraint::le(&abs_r, &abs_x));
+            let abs_y = if positive { y.clone() } else { zero.minus(y) };
+            out.push(Constraint::le(
+                &abs_r,
+                &abs_y.minus(&LinExpr::constant(Q::one())),
+            ));
         }
     }
 }
