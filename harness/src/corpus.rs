@@ -123,9 +123,9 @@ pub struct CorpusProve {
     pub seed: u64,
     pub max_steps: u64,
     pub max_size: usize,
-    /// The prover's wall-clock budget per jar (`jtg prove`'s default: 3 s). Verdicts that
-    /// must not depend on the machine's load (the reduced verdict run of the tests) give it
-    /// ample room.
+    /// The prover's wall-clock safety net per jar (`jtg prove`'s default: 30 s). Verdicts
+    /// rest on the deterministic work budget (`jtg_prove::DEFAULT_MAX_WORK`); a MAYBE caused by
+    /// this net says so in its note.
     pub timeout: std::time::Duration,
 }
 

@@ -183,3 +183,39 @@ fn ari_export_of_contains_reads_back_and_is_snapshotted() {
     s.set_omit_expression(true);
     s.bind(|| insta::assert_snapshot!("List.contains.ari", text));
 }
+
+/// The corpus root (`$JTG_CORPUS`, default `../shared/corpus`), if present.
+fn corpus_root() -> Option<std::path::PathBuf> {
+    let repo = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = std::env::var_os("JTG_CORPUS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| repo.join("../shared/corpus"));
+    root.is_dir().then_some(root)
+}
+
+#[test]
+fn dividing_loops_terminate_by_the_truncating_division_bounds() {
+    // `x = x / 2` on `x ≥ 1` (TPDB's PastaB8, costa09-example_2): the quotient is bounded by
+    // `2·r ≤ x ≤ 2·r + 1`, so `x` decreases; `x = x / y` on `x ≥ y ≥ 2` (LogIterative):
+    // `2·r ≤ x`; `a % b` (GCD5): `0 ≤ r ≤ b − 1`. The cross-check holds the bounds to the JVM
+    let Some(root) = corpus_root() else {
+        eprintln!("skipped: no corpus");
+        return;
+    };
+    for (jar, main) in [
+        ("tpdb/Aprove_09/PastaB8.jar", "PastaB8.main"),
+        (
+            "tpdb/Costa_Julia_09/costa09-example_2.jar",
+            "example_2.Test.main",
+        ),
+        ("tpdb/Aprove_09/LogIterative.jar", "LogIterative.main"),
+        ("tpdb/Aprove_09/GCD5.jar", "GCD5.main"),
+    ] {
+        let cp = root.join(jar).display().to_string();
+        let (code, out, err) = jtg(&["prove", &cp, main, "--check", "30"]);
+        assert_eq!(code, 0, "{jar}: {out}{err}");
+        assert!(out.contains(": YES"), "{jar}: {out}");
+        assert!(out.contains(" 0 violations"), "{jar}: {out}");
+        assert!(!out.contains("check: 0 runs"), "{jar}: {out}");
+    }
+}

@@ -101,6 +101,8 @@ fn main() {
             let t = Instant::now();
             let limits = Limits {
                 max_pivots: 20_000,
+                max_work: u64::MAX,
+                max_cells: u64::MAX,
                 deadline: Some(Instant::now() + std::time::Duration::from_secs(5)),
             };
             let r = solve(&p, &limits, &mut st);

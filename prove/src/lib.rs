@@ -49,7 +49,7 @@ pub use its::{Its, ItsError, LocId, Location, Rule, RuleId};
 pub use koat::{parse_koat, to_koat};
 pub use linexpr::{Constraint, LinExpr, Rel, Var};
 pub use num_bigint::BigInt;
-pub use prove::{prove, Certificate, Options, Proof, Times, Verdict};
+pub use prove::{prove, Certificate, Options, Proof, Times, Verdict, DEFAULT_MAX_WORK};
 pub use q::Q;
 
 /// A format error: what and where (1-based line of the input).

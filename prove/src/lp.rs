@@ -1,9 +1,10 @@
 //! An exact rational simplex for the small linear programs of the proofs.
 //!
 //! Dense tableau, two phases (artificial variables first), Bland's rule (smallest index enters,
-//! ties in the ratio test leave by smallest basic index), so it cannot cycle; pivots are bounded
-//! and a deadline is checked, so it cannot hang either: past either limit the answer is
-//! [`LpResult::Unknown`]. All arithmetic is exact ([`Q`]), so "infeasible" and "optimal" are
+//! ties in the ratio test leave by smallest basic index), so it cannot cycle; pivots per solve
+//! and tableau work over all solves of a proof are bounded (deterministic limits: the same
+//! answer on a loaded machine as on a quiet one), and a wall-clock deadline is kept only as a
+//! safety net, so it cannot hang either: past any limit the answer is [`LpResult::Unknown`]. All arithmetic is exact ([`Q`]), so "infeasible" and "optimal" are
 //! facts, not tolerances. docs/proving.md gives the measurements behind this choice.
 
 use crate::q::Q;
@@ -66,14 +67,22 @@ pub enum LpResult {
     },
     Infeasible,
     Unbounded,
-    /// Pivot or time limit reached.
+    /// Pivot, work or time limit reached.
     Unknown,
 }
 
 /// Bounds on one solve.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// Pivots of one solve.
     pub max_pivots: usize,
+    /// Tableau work of all solves counted in one [`LpStats`] (a whole proof): the solve stops
+    /// once `LpStats::work` reaches it. Deterministic, unlike the deadline.
+    pub max_work: u64,
+    /// Entries of one dense tableau: a larger LP is not built (its memory), the answer is
+    /// `Unknown`.
+    pub max_cells: u64,
+    /// Safety net only (a verdict must not depend on it): checked before every pivot.
     pub deadline: Option<Instant>,
 }
 
@@ -81,10 +90,15 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_pivots: 20_000,
+            max_work: u64::MAX,
+            max_cells: DEFAULT_MAX_CELLS,
             deadline: None,
         }
     }
 }
+
+/// About 100 MB of tableau entries.
+pub const DEFAULT_MAX_CELLS: u64 = 3_000_000;
 
 /// Counters of the solves, for the proof's statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -92,6 +106,20 @@ pub struct LpStats {
     pub solves: u64,
     pub pivots: u64,
     pub unknown: u64,
+    /// Tableau work: entries written when a tableau is built, entries updated by each pivot
+    /// and rows scanned by each ratio test. A machine-independent measure of the solver's time.
+    #[serde(default)]
+    pub work: u64,
+    /// Solves stopped by the wall-clock safety net (then a verdict may depend on the load).
+    #[serde(default)]
+    pub deadline_hits: u64,
+}
+
+impl LpStats {
+    /// Whether the work budget of `limits` is spent.
+    pub fn work_spent(&self, limits: &Limits) -> bool {
+        self.work >= limits.max_work
+    }
 }
 
 struct Tableau {
@@ -104,6 +132,11 @@ struct Tableau {
     /// Columns that may not enter (artificials in phase 2).
     barred: Vec<bool>,
     pivots: usize,
+    /// Work of this solve (see [`LpStats::work`]).
+    work: u64,
+    /// Work of the proof before this solve.
+    work_before: u64,
+    deadline_hit: bool,
 }
 
 enum Phase {
@@ -117,10 +150,12 @@ impl Tableau {
         let p = self.rows[r][e].recip();
         let row_r: Vec<Q> = self.rows[r].iter().map(|v| v * &p).collect();
         let nz: Vec<usize> = (0..=self.ncols).filter(|&k| !row_r[k].is_zero()).collect();
+        self.work += self.rows.len() as u64;
         for (i, row) in self.rows.iter_mut().enumerate() {
             if i == r || row[e].is_zero() {
                 continue;
             }
+            self.work += nz.len() as u64;
             let f = row[e].clone();
             for &k in &nz {
                 let d = &f * &row_r[k];
@@ -166,12 +201,15 @@ impl Tableau {
             let Some((r, _)) = best else {
                 return Phase::Unbounded;
             };
-            if *used >= limits.max_pivots {
+            if *used >= limits.max_pivots
+                || self.work_before.saturating_add(self.work) >= limits.max_work
+            {
                 return Phase::Limit;
             }
-            // One pivot can be slow once numbers grow, so the clock is read before each.
+            // One pivot can be slow once numbers grow, so the safety net is read before each.
             if let Some(d) = limits.deadline {
                 if Instant::now() >= d {
+                    self.deadline_hit = true;
                     return Phase::Limit;
                 }
             }
@@ -185,15 +223,31 @@ impl Tableau {
 pub fn solve(lp: &Lp, limits: &Limits, stats: &mut LpStats) -> LpResult {
     stats.solves += 1;
     let mut used = 0usize;
-    let r = solve_inner(lp, limits, &mut used);
+    let mut work = (0, false);
+    let r = if stats.work_spent(limits) {
+        LpResult::Unknown
+    } else {
+        solve_inner(lp, limits, &mut used, stats.work, &mut work)
+    };
     stats.pivots += used as u64;
+    stats.work = stats.work.saturating_add(work.0);
+    if work.1 {
+        stats.deadline_hits += 1;
+    }
     if r == LpResult::Unknown {
         stats.unknown += 1;
     }
     r
 }
 
-fn solve_inner(lp: &Lp, limits: &Limits, used: &mut usize) -> LpResult {
+/// `work` receives this solve's work and whether the deadline stopped it.
+fn solve_inner(
+    lp: &Lp,
+    limits: &Limits,
+    used: &mut usize,
+    work_before: u64,
+    work: &mut (u64, bool),
+) -> LpResult {
     // Columns: each variable (free ones split into x⁺ - x⁻), then slacks, then artificials.
     let mut pos = Vec::with_capacity(lp.kinds.len());
     let mut neg = Vec::with_capacity(lp.kinds.len());
@@ -209,6 +263,12 @@ fn solve_inner(lp: &Lp, limits: &Limits, used: &mut usize) -> LpResult {
         }
     }
     let m = lp.rows.len();
+    // the tableau's size (variables, a slack or an artificial per row, or both) is known
+    // before anything is allocated
+    if (m as u64).saturating_mul((ncols + 2 * m + 1) as u64) > limits.max_cells {
+        *work = (m as u64, false);
+        return LpResult::Unknown;
+    }
     // Normalise every row to a nonnegative right-hand side.
     let mut dense: Vec<(Vec<Q>, Cmp, Q)> = Vec::with_capacity(m);
     for row in &lp.rows {
@@ -245,6 +305,9 @@ fn solve_inner(lp: &Lp, limits: &Limits, used: &mut usize) -> LpResult {
         ncols: total,
         barred: vec![false; total],
         pivots: 0,
+        work: (m as u64).saturating_mul(total as u64 + 1),
+        work_before,
+        deadline_hit: false,
     };
     let (mut s, mut a) = (first_slack, first_art);
     for (coeffs, cmp, b) in dense {
@@ -283,7 +346,9 @@ fn solve_inner(lp: &Lp, limits: &Limits, used: &mut usize) -> LpResult {
                 }
             }
         }
-        match t.run(limits, used) {
+        let phase = t.run(limits, used);
+        *work = (t.work, t.deadline_hit);
+        match phase {
             Phase::Limit => return LpResult::Unknown,
             Phase::Unbounded => unreachable!("phase 1 is bounded by 0"),
             Phase::Optimal => {}
@@ -339,7 +404,9 @@ fn solve_inner(lp: &Lp, limits: &Limits, used: &mut usize) -> LpResult {
             }
         }
     }
-    match t.run(limits, used) {
+    let phase = t.run(limits, used);
+    *work = (t.work, t.deadline_hit);
+    match phase {
         Phase::Limit => LpResult::Unknown,
         Phase::Unbounded => LpResult::Unbounded,
         Phase::Optimal => {
@@ -547,10 +614,35 @@ mod tests {
         );
         let none = Limits {
             max_pivots: 0,
-            deadline: None,
+            ..Limits::default()
         };
         assert_eq!(solve(&lp, &none, &mut st), LpResult::Unknown);
         assert_eq!(st.unknown, 1);
+    }
+
+    #[test]
+    fn work_budget_spans_solves() {
+        // maximise x subject to x <= 1: one pivot; the work of the first solve counts
+        // against the second's budget, whatever the clock says
+        let mut lp = Lp::new();
+        let x = lp.var(VarKind::NonNeg);
+        lp.row(vec![(x, Q::one())], Cmp::Le, Q::one());
+        lp.objective = vec![(x, Q::one())];
+        let mut st = LpStats::default();
+        let unlimited = solve(&lp, &Limits::default(), &mut st);
+        assert!(matches!(unlimited, LpResult::Optimal { .. }));
+        let one = st.work;
+        assert!(one > 0);
+        let budget = Limits {
+            max_work: one + 1,
+            ..Limits::default()
+        };
+        let mut st2 = LpStats::default();
+        assert_eq!(solve(&lp, &budget, &mut st2), unlimited);
+        assert_eq!(st2.work, one, "the work count is deterministic");
+        assert_eq!(solve(&lp, &budget, &mut st2), LpResult::Unknown);
+        assert_eq!(st2.unknown, 1);
+        assert_eq!(st2.deadline_hits, 0);
     }
 
     #[test]

@@ -54,11 +54,32 @@ pub fn prove_termination(
     let mut infeasible = Vec::new();
     let mut live = Vec::new();
     let mut gave_up = false;
+    // only a rule inside an SCC of the location graph can lie on a cycle: the others are
+    // kept without an infeasibility proof (they never reach a level)
+    let n = its.locations().len();
+    let edges: Vec<(usize, usize)> = its
+        .rules()
+        .iter()
+        .map(|r| (r.from.index(), r.to.index()))
+        .collect();
+    let mut comp = vec![usize::MAX; n];
+    for (c, members) in sccs(n, &edges).iter().enumerate() {
+        for &m in members {
+            comp[m] = c;
+        }
+    }
     for r in its.rule_ids() {
+        let rule = its.rule(r);
+        let on_cycle = comp[rule.from.index()] == comp[rule.to.index()];
         for inst in instances(its, r, max_ne_split) {
             all.push(inst.clone());
             let rows = instance_rows(its, &inst);
-            match farkas::infeasibility(&rows, limits, stats) {
+            let refuted = if on_cycle {
+                farkas::infeasibility(&rows, limits, stats)
+            } else {
+                None
+            };
+            match refuted {
                 Some(cert) => infeasible.push(InfeasibleRule {
                     instance: inst,
                     cert,
@@ -156,25 +177,76 @@ enum Search {
     GaveUp,
 }
 
-/// Indices of the template's LP variables.
+/// Indices of the template's LP variables: per location a coefficient variable for each
+/// *relevant* variable (others have coefficient 0) and one for the constant.
 struct Template {
-    /// Per location: first coefficient variable; the constant follows the `arity` coefficients.
-    base: BTreeMap<LocId, usize>,
+    base: BTreeMap<LocId, (Vec<Option<usize>>, usize)>,
 }
 
 impl Template {
-    fn coeff(&self, l: LocId, j: usize) -> usize {
-        self.base[&l] + j
+    fn coeff(&self, l: LocId, j: usize) -> Option<usize> {
+        self.base[&l].0.get(j).copied().flatten()
     }
-    fn constant(&self, its: &Its, l: LocId) -> usize {
-        self.base[&l] + its.location(l).arity()
+    fn constant(&self, l: LocId) -> usize {
+        self.base[&l].1
     }
-    fn function(&self, its: &Its, l: LocId, x: &[Q]) -> LinExpr {
-        let mut f = LinExpr::constant(x[self.constant(its, l)].clone());
-        for j in 0..its.location(l).arity() {
-            f.add_term(Var(j as u32), &x[self.coeff(l, j)]);
+    fn function(&self, l: LocId, x: &[Q]) -> LinExpr {
+        let (coeffs, c) = &self.base[&l];
+        let mut f = LinExpr::constant(x[*c].clone());
+        for (j, v) in coeffs.iter().enumerate() {
+            if let Some(v) = v {
+                f.add_term(Var(j as u32), &x[*v]);
+            }
         }
         f
+    }
+}
+
+/// Per location of `scope`, which variables a ranking function may need (argument filtering,
+/// as termination tools slice ITSs): those a guard of a rule reads, and those an update of a
+/// needed variable reads, to a fixpoint. The others never constrain a run of the scope, so a
+/// ranking function gains nothing from them; leaving them out of the template (coefficient 0)
+/// removes their LP rows, which are then `0 = 0`. Only the search space shrinks: the level is
+/// certified on the rules as they are.
+fn relevant(its: &Its, live: &[Prepared], scope: &[usize]) -> BTreeMap<LocId, Vec<bool>> {
+    let mut rel: BTreeMap<LocId, Vec<bool>> = locations_of(live, scope)
+        .into_iter()
+        .map(|l| (l, vec![false; its.location(l).arity()]))
+        .collect();
+    for &i in scope {
+        let p = &live[i];
+        let from = rel.get_mut(&p.from).expect("a location of the scope");
+        for r in &p.rows {
+            for (j, slot) in from.iter_mut().enumerate() {
+                if !r.coeffs[j].is_zero() {
+                    *slot = true;
+                }
+            }
+        }
+    }
+    loop {
+        let mut changed = false;
+        for &i in scope {
+            let p = &live[i];
+            let rule = its.rule(p.inst.rule);
+            let needed: Vec<usize> = rule
+                .args
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| rel[&p.to][*k])
+                .flat_map(|(_, u)| u.vars().map(|v| v.index()).collect::<Vec<_>>())
+                .collect();
+            let from = rel.get_mut(&p.from).expect("a location of the scope");
+            for j in needed {
+                if j < from.len() && !from[j] {
+                    from[j] = true;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return rel;
+        }
     }
 }
 
@@ -249,12 +321,13 @@ fn level_lp(
     let mut t = Template {
         base: BTreeMap::new(),
     };
-    for l in locations_of(live, scope) {
-        let first = lp.kinds.len();
-        for _ in 0..=its.location(l).arity() {
-            lp.var(VarKind::Free);
-        }
-        t.base.insert(l, first);
+    for (l, rel) in relevant(its, live, scope) {
+        let coeffs = rel
+            .iter()
+            .map(|r| r.then(|| lp.var(VarKind::Free)))
+            .collect();
+        let c = lp.var(VarKind::Free);
+        t.base.insert(l, (coeffs, c));
     }
     let mut deltas = Vec::new();
     for (pos, &i) in scope.iter().enumerate() {
@@ -276,15 +349,19 @@ fn level_lp(
                 }
             }
             if j < arity_from {
-                coeffs.push((t.coeff(p.from, j), Q::one()));
+                if let Some(a) = t.coeff(p.from, j) {
+                    coeffs.push((a, Q::one()));
+                }
             }
             for (k, u) in rule.args.iter().enumerate() {
                 let c = u.coeff(Var(j as u32));
-                if !c.is_zero() {
-                    coeffs.push((t.coeff(p.to, k), -c));
+                if let (false, Some(a)) = (c.is_zero(), t.coeff(p.to, k)) {
+                    coeffs.push((a, -c));
                 }
             }
-            lp.row(coeffs, Cmp::Eq, Q::zero());
+            if !coeffs.is_empty() {
+                lp.row(coeffs, Cmp::Eq, Q::zero());
+            }
         }
         // λ·b − g0 + δ ≤ 0 with g0 = a_from,c − a_to,c − Σ_k a_to,k·U_k.const
         let mut coeffs: Vec<(usize, Q)> = Vec::new();
@@ -293,11 +370,11 @@ fn level_lp(
                 coeffs.push((mult[ri], r.rhs.clone()));
             }
         }
-        coeffs.push((t.constant(its, p.from), -Q::one()));
-        coeffs.push((t.constant(its, p.to), Q::one()));
+        coeffs.push((t.constant(p.from), -Q::one()));
+        coeffs.push((t.constant(p.to), Q::one()));
         for (k, u) in rule.args.iter().enumerate() {
-            if !u.constant.is_zero() {
-                coeffs.push((t.coeff(p.to, k), u.constant.clone()));
+            if let (false, Some(a)) = (u.constant.is_zero(), t.coeff(p.to, k)) {
+                coeffs.push((a, u.constant.clone()));
             }
         }
         match modes[pos] {
@@ -325,9 +402,13 @@ fn level_lp(
                     }
                 }
                 if j < arity_from {
-                    coeffs.push((t.coeff(p.from, j), Q::one()));
+                    if let Some(a) = t.coeff(p.from, j) {
+                        coeffs.push((a, Q::one()));
+                    }
                 }
-                lp.row(coeffs, Cmp::Eq, Q::zero());
+                if !coeffs.is_empty() {
+                    lp.row(coeffs, Cmp::Eq, Q::zero());
+                }
             }
             let mut coeffs: Vec<(usize, Q)> = Vec::new();
             for (ri, r) in p.rows.iter().enumerate() {
@@ -335,7 +416,7 @@ fn level_lp(
                     coeffs.push((mu[ri], r.rhs.clone()));
                 }
             }
-            coeffs.push((t.constant(its, p.from), -Q::one()));
+            coeffs.push((t.constant(p.from), -Q::one()));
             lp.row(coeffs, Cmp::Le, Q::zero());
         }
     }
@@ -365,7 +446,7 @@ fn level_lp(
             let fs = t
                 .base
                 .keys()
-                .map(|&l| (l, t.function(its, l, &x).scaled(&k)))
+                .map(|&l| (l, t.function(l, &x).scaled(&k)))
                 .collect();
             Ok(Some((fs, strict)))
         }

@@ -257,6 +257,32 @@ fn a_zero_budget_answers_maybe_at_once() {
 }
 
 #[test]
+fn a_zero_work_budget_answers_maybe_whatever_the_clock() {
+    let opts = Options {
+        max_work: 0,
+        timeout: std::time::Duration::from_secs(3600),
+        ..Options::default()
+    };
+    let p = prove(&countdown(), &opts);
+    assert_eq!(p.verdict, Verdict::Maybe);
+    assert!(
+        p.notes.iter().any(|n| n.contains("work budget")),
+        "{:?}",
+        p.notes
+    );
+    assert!(!p.notes.iter().any(|n| n.contains("wall-clock")));
+}
+
+#[test]
+fn the_work_count_is_deterministic() {
+    let a = prove(&countdown(), &Options::default());
+    let b = prove(&countdown(), &Options::default());
+    assert_eq!(a.verdict, Verdict::Yes);
+    assert!(a.lp.work > 0);
+    assert_eq!(a.lp, b.lp);
+}
+
+#[test]
 fn check_transition_reports_a_broken_ranking_function() {
     // What the JVM cross-check will do: run concrete transitions through a certificate.
     let its = countdown();

@@ -31,7 +31,9 @@ pub struct ProveConfig {
     /// Inputs searched for a repeating state.
     pub nonterm_inputs: u64,
     pub max_size: usize,
-    /// Budget of the prover.
+    /// The prover's deterministic budget (simplex work, `jtg_prove::Options::max_work`).
+    pub max_work: u64,
+    /// The prover's wall-clock safety net (a MAYBE it causes says so in the notes).
     pub timeout: Duration,
     pub witness_out: Option<PathBuf>,
     pub break_certificate: Option<BreakKind>,
@@ -53,12 +55,13 @@ impl Default for ProveConfig {
             max_steps: 100_000,
             nonterm_inputs: 20,
             max_size: 6,
-            timeout: Duration::from_secs(3),
+            max_work: jtg_prove::DEFAULT_MAX_WORK,
+            timeout: Duration::from_secs(30),
             witness_out: None,
             break_certificate: None,
-            max_rules: 400,
-            max_arity: 40,
-            max_graph: 3000,
+            max_rules: 5000,
+            max_arity: 400,
+            max_graph: 50_000,
         }
     }
 }
@@ -154,6 +157,7 @@ pub fn run(
     let t = Instant::now();
     let opts = Options {
         timeout: cfg.timeout,
+        max_work: cfg.max_work,
         ..Options::default()
     };
     // the dense exact simplex does not scale to the largest ITSs (docs/proving.md): those are

@@ -211,6 +211,29 @@ fn find_repetition(prog: &Program, trace: &Trace) -> Option<(usize, usize, usize
 /// Deepest call stack of the steps a recurrent set's run is matched on (module docs).
 const MAX_MATCH_DEPTH: usize = 256;
 
+/// Frames materialised when a recurrent set's run is matched (the sum of the steps' depths):
+/// a deterministic bound on the matching's time and memory. A loop whose every lap recurses
+/// deeper (TPDB's `TerminatorRec04`) is matched on the prefix within it.
+const MAX_MATCH_FRAMES: usize = 400_000;
+
+/// The length of the prefix of `tr` that is matched: up to the first step deeper than
+/// [`MAX_MATCH_DEPTH`] or the step where the frames reach [`MAX_MATCH_FRAMES`].
+fn match_prefix(tr: &Trace) -> Option<usize> {
+    let mut frames = 0usize;
+    for i in 0..tr.len() {
+        let d = tr.depth(i);
+        frames += d;
+        if d > MAX_MATCH_DEPTH || frames > MAX_MATCH_FRAMES {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// JVM steps all the runs of one recurrent set's confirmation may take together: a
+/// deterministic bound on the NO search's time (each run may take `--max-steps`).
+const MAX_CONFIRM_STEPS: u64 = 500_000;
+
 /// Longest array a witness input extends an array to.
 const MAX_WITNESS_ARRAY: usize = 4096;
 
@@ -354,7 +377,12 @@ pub fn confirm_recurrent(
     let head = rs.head(&enc.its);
     let matcher = Matcher::new(graph, prog, cfg.ints);
     let mut last = String::from("no input could be built");
+    let mut spent = 0u64;
     for k in 0..cfg.nonterm_inputs.max(1) {
+        if spent >= MAX_CONFIRM_STEPS {
+            last = format!("{last} (then the JVM step budget of {MAX_CONFIRM_STEPS} was spent)");
+            break;
+        }
         let Ok(sample) = gen.case(k) else { continue };
         let mut input = sample.state;
         let Ok(w) = is_instance(&input, start, prog) else {
@@ -382,6 +410,7 @@ pub fn confirm_recurrent(
                 continue;
             }
         };
+        spent += tr.len() as u64;
         if !matches!(
             tr.end,
             TraceEnd::Cut {
@@ -392,10 +421,10 @@ pub fn confirm_recurrent(
             continue;
         }
         // matching materialises every step's frames: a run recursing without bound is matched
-        // on its prefix up to the depth bound (the whole run was cut above, never ended)
+        // on its prefix within the depth and frame bounds (the whole run was cut above, never
+        // ended)
         let steps = tr.len();
-        let deep = (0..steps).find(|&i| tr.depth(i) > MAX_MATCH_DEPTH);
-        let tr = match deep {
+        let tr = match match_prefix(&tr) {
             Some(n) => match target.trace(&input, n as u64) {
                 Ok(t) => t,
                 Err(e) => {

@@ -13,12 +13,14 @@
 //!   substituted away. What remains are temporaries of some chain node (the cross-check reads
 //!   their values from the concrete run: [`RuleOrigin::temps`]).
 
+mod effects;
 pub mod quantity;
 mod step;
 
 use crate::its::{Its, ItsError, LocId, Rule, RuleId};
 use crate::linexpr::{Constraint, LinExpr, Rel, Var};
 use crate::q::Q;
+use effects::CallEffects;
 use jtg_engine::graph::{Graph, NodeId};
 use jtg_engine::state::text::LocalNames;
 use jtg_engine::state::IntSemantics;
@@ -147,11 +149,12 @@ pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encodin
         loc_vars.push(node_vars[&l].clone());
     }
     let succ = g.successors();
+    let effects = CallEffects::new(g, prog);
     let mut origins = Vec::new();
     // start(x̄) → n_start(x̄) under the start state's facts
     {
         let chain = RuleChain::new(g, &node_vars, g.start);
-        let (rule, origin) = chain.finish(prog, opts, its.start(), loc_of[&g.start], &[]);
+        let (rule, origin) = chain.finish(prog, opts, &effects, its.start(), loc_of[&g.start], &[]);
         its.add_rule(rule)?;
         origins.push(origin);
     }
@@ -165,7 +168,8 @@ pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encodin
                 cur = next.to;
             }
             let chain = RuleChain::new(g, &node_vars, l);
-            let (rule, origin) = chain.finish(prog, opts, loc_of[&l], loc_of[&cur], &edges);
+            let (rule, origin) =
+                chain.finish(prog, opts, &effects, loc_of[&l], loc_of[&cur], &edges);
             its.add_rule(rule)?;
             origins.push(origin);
         }
@@ -316,6 +320,7 @@ impl<'g> RuleChain<'g> {
         &self,
         prog: &Program,
         opts: &EncodeOptions,
+        effects: &CallEffects<'_>,
         from: LocId,
         to: LocId,
         edges: &[&jtg_engine::graph::Edge],
@@ -341,7 +346,15 @@ impl<'g> RuleChain<'g> {
             guard.extend(facts(s));
         }
         for (k, e) in edges.iter().enumerate() {
-            step::edge_constraints(prog, opts.ints, e, &slots[k], &slots[k + 1], &mut guard);
+            step::edge_constraints(
+                prog,
+                opts.ints,
+                effects,
+                e,
+                &slots[k],
+                &slots[k + 1],
+                &mut guard,
+            );
         }
         let n0 = self.node_vars[&self.first].len();
         let last = slots.len() - 1;
@@ -410,6 +423,10 @@ fn eliminate(
     total: usize,
 ) -> (Vec<Constraint>, (), Vec<Var>) {
     let mut alive: BTreeSet<Var> = (n0..total).map(|i| Var(i as u32)).collect();
+    // the bulk of a chain's equalities carry a value from one node to the next (`x = y + k`):
+    // merged in one union-find pass and substituted at once (a substitution per equality,
+    // each over the whole guard, was quadratic in the chain's length)
+    guard = merge_differences(guard, args, n0, total, &mut alive);
     loop {
         let pick = guard.iter().enumerate().find_map(|(k, c)| {
             if c.rel != Rel::Eq {
@@ -475,6 +492,113 @@ fn eliminate(
         kept.retain(|v| !drop.contains(v));
     }
     (guard, (), kept)
+}
+
+/// Union-find with offsets over the variables: `x = root + offset`.
+struct Offsets {
+    parent: Vec<usize>,
+    offset: Vec<Q>,
+}
+
+impl Offsets {
+    fn find(&mut self, v: usize) -> (usize, Q) {
+        let mut path = Vec::new();
+        let mut cur = v;
+        while self.parent[cur] != cur {
+            path.push(cur);
+            cur = self.parent[cur];
+        }
+        // compress: every node on the path points at the root, offsets summed from the top
+        let root = cur;
+        let mut acc = Q::zero();
+        for &p in path.iter().rev() {
+            acc = &acc + &self.offset[p];
+            self.offset[p] = acc.clone();
+            self.parent[p] = root;
+        }
+        (root, self.offset[v].clone())
+    }
+}
+
+/// Eliminates the temporaries fixed by equalities `x − y + k = 0` (unit coefficients): each
+/// is replaced by its class's representative plus an offset. A representative is a variable
+/// of the source location (index `< n0`) where the class has one, else its smallest
+/// temporary. An equality between two classes that both hold a source variable stays in the
+/// guard (rewritten); one that closes a cycle becomes a constant constraint (dropped when it
+/// holds, kept — an unsatisfiable guard — when not).
+fn merge_differences(
+    guard: Vec<Constraint>,
+    args: &mut [LinExpr],
+    n0: usize,
+    total: usize,
+    alive: &mut BTreeSet<Var>,
+) -> Vec<Constraint> {
+    let mut uf = Offsets {
+        parent: (0..total).collect(),
+        offset: vec![Q::zero(); total],
+    };
+    let mut rest = Vec::with_capacity(guard.len());
+    for c in guard {
+        let pair = (c.rel == Rel::Eq && c.expr.terms.len() == 2)
+            .then(|| {
+                let mut it = c.expr.terms.iter();
+                let (x, a) = it.next()?;
+                let (y, b) = it.next()?;
+                (a.is_one() && (-b.clone()).is_one() && x.index() < total && y.index() < total)
+                    .then_some((x.index(), y.index()))
+            })
+            .flatten();
+        let Some((x, y)) = pair else {
+            rest.push(c);
+            continue;
+        };
+        // x − y + k = 0: x = y − k
+        let k = c.expr.constant.clone();
+        let (rx, ox) = uf.find(x);
+        let (ry, oy) = uf.find(y);
+        // rx + ox = ry + oy − k  ⇒  rx = ry + d
+        let d = &(&oy - &k) - &ox;
+        if rx == ry {
+            if !d.is_zero() {
+                rest.push(Constraint::new(LinExpr::constant(d), Rel::Eq));
+            }
+            continue;
+        }
+        if rx < n0 && ry < n0 {
+            rest.push(c);
+            continue;
+        }
+        // the smaller index is the representative: source variables first, then the earliest
+        // temporary (the chain resolves towards its source)
+        if rx < ry {
+            uf.parent[ry] = rx;
+            uf.offset[ry] = -d;
+        } else {
+            uf.parent[rx] = ry;
+            uf.offset[rx] = d;
+        }
+    }
+    let mut value: Vec<Option<LinExpr>> = vec![None; total];
+    for (v, slot) in value.iter_mut().enumerate() {
+        let (r, o) = uf.find(v);
+        if r != v {
+            *slot = Some(LinExpr::var(Var(r as u32)).plus(&LinExpr::constant(o)));
+            alive.remove(&Var(v as u32));
+        }
+    }
+    if value.iter().all(Option::is_none) {
+        return rest;
+    }
+    let sub = |w: Var| {
+        value
+            .get(w.index())
+            .and_then(|e| e.clone())
+            .unwrap_or_else(|| LinExpr::var(w))
+    };
+    for a in args.iter_mut() {
+        *a = a.substitute(&sub);
+    }
+    rest.iter().map(|c| c.substitute(&sub)).collect()
 }
 
 /// A readable name of a quantity at a node: the local variable or stack slot holding the

@@ -3,6 +3,7 @@
 //! from relation labels. Each edge is read between two [`Slots`] of one rule under
 //! construction.
 
+use super::effects::CallEffects;
 use super::quantity::{may_reach, quantities, Quantity, Slots};
 use crate::linexpr::{Constraint, LinExpr};
 use crate::q::Q;
@@ -18,6 +19,7 @@ use std::collections::BTreeSet;
 pub fn edge_constraints(
     prog: &Program,
     sem: IntSemantics,
+    effects: &CallEffects<'_>,
     e: &Edge,
     src: &Slots<'_>,
     dst: &Slots<'_>,
@@ -39,7 +41,11 @@ pub fn edge_constraints(
             // names are stable along an executed step: integers never change; sizes change
             // where the step writes a reference into the heap (or a callee may have)
             let havoc = if abstract_return {
-                Havoc::All
+                if effects.call_may_write(e.from) {
+                    Havoc::All
+                } else {
+                    Havoc::None
+                }
             } else {
                 written(prog, src.state)
             };
@@ -92,6 +98,46 @@ impl Havoc {
     }
 }
 
+/// The instruction the top frame of `s` executes next (`None`: none, or not found).
+fn next_insn(prog: &Program, s: &State) -> Option<Insn> {
+    let f = s.top()?;
+    prog.hierarchy
+        .classpath()
+        .load(&f.method.class)
+        .ok()
+        .and_then(|c| {
+            c.method(&f.method.name, Some(&f.method.desc))
+                .ok()
+                .and_then(|m| m.code.as_ref().and_then(|code| code.at(f.pc).cloned()))
+        })
+}
+
+/// Whether the step of `s` may write a reference into an existing object: `putfield` of a
+/// reference field, `aastore` (unless the array is known to hold primitives), an invocation
+/// whose callee does not run in the graph (`calls_in_graph`: a library model), or an
+/// instruction that cannot be read.
+pub fn writes_heap(prog: &Program, s: &State, calls_in_graph: bool) -> bool {
+    let Some(f) = s.top() else {
+        return false;
+    };
+    if f.exception.is_some() {
+        return false;
+    }
+    match next_insn(prog, s) {
+        Some(Insn::PutField(fr)) => matches!(fr.desc, FieldType::Object(_) | FieldType::Array(_)),
+        Some(Insn::ArrayStore(_)) => {
+            let arr = f.stack.len().checked_sub(3).map(|k| f.stack[k]);
+            !matches!(
+                arr.and_then(|a| s.value(a)),
+                Some(HeapValue::Array { ty, .. }) if !(ty.starts_with("[L") || ty.starts_with("[["))
+            )
+        }
+        Some(Insn::Invoke { .. }) | Some(Insn::InvokeDynamic { .. }) => !calls_in_graph,
+        Some(_) => false,
+        None => true,
+    }
+}
+
 /// What the instruction at the top frame of `s` writes: a reference field (`putfield`), an
 /// object array element (`aastore`), or — a library model of an invocation — anything.
 fn written(prog: &Program, s: &State) -> Havoc {
@@ -101,16 +147,7 @@ fn written(prog: &Program, s: &State) -> Havoc {
     if f.exception.is_some() {
         return Havoc::None;
     }
-    let insn = prog
-        .hierarchy
-        .classpath()
-        .load(&f.method.class)
-        .ok()
-        .and_then(|c| {
-            c.method(&f.method.name, Some(&f.method.desc))
-                .ok()
-                .and_then(|m| m.code.as_ref().and_then(|code| code.at(f.pc).cloned()))
-        });
+    let insn = next_insn(prog, s);
     let target = |depth: usize| -> Havoc {
         match f.stack.len().checked_sub(depth + 1).map(|k| f.stack[k]) {
             Some(r) => Havoc::Reaching(may_reach(s, r)),
@@ -231,7 +268,25 @@ fn step_label(
                     (Some(k), _) => y.map(|y| y.scaled(&Q::from(BigInt::from(k)))),
                     _ => None,
                 },
-                IntOp::Div | IntOp::Rem => None,
+                IntOp::Div | IntOp::Rem => {
+                    let wraps = sem == IntSemantics::Java
+                        && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref());
+                    let sign = operand_interval(src.state, a).map(|i| (i.lo, i.hi));
+                    match (lit(b), &y) {
+                        (Some(k), _) if k != 0 && k != -1 && !wraps => {
+                            truncating_division(*op, &x, k, &r, sign, out);
+                        }
+                        (None, Some(y)) if !wraps => {
+                            let divisor = b
+                                .as_ref()
+                                .and_then(|b| operand_interval(src.state, b))
+                                .map(|i| (i.lo, i.hi));
+                            division_by_unknown(*op, &x, y, divisor, &r, sign, out);
+                        }
+                        _ => {}
+                    }
+                    None
+                }
             };
             let Some(value) = value else { return };
             if sem == IntSemantics::Java && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref())
@@ -246,6 +301,99 @@ fn step_label(
             }
         }
         _ => {}
+    }
+}
+
+/// `r = x / k` or `r = x % k` for a literal `k ∉ {0, −1}`, as Java computes them (JLS
+/// §15.17.2–3: the quotient is truncated towards zero, `x = k·(x/k) + x%k`, and the remainder
+/// has the sign of `x` and a smaller magnitude than `k`): with `m = x − k·r` (division) or
+/// `m = r` (remainder), `0 ≤ m ≤ |k| − 1` when `x ≥ 0` by its interval, `−(|k| − 1) ≤ m ≤ 0`
+/// when `x ≤ 0`, `|m| ≤ |k| − 1` otherwise; a remainder also lies between 0 and `x`.
+fn truncating_division(
+    op: IntOp,
+    x: &LinExpr,
+    k: i128,
+    r: &LinExpr,
+    sign: Option<(Option<i128>, Option<i128>)>,
+    out: &mut Vec<Constraint>,
+) {
+    let kq = Q::from(BigInt::from(k));
+    let m = match op {
+        IntOp::Div => x.minus(&r.scaled(&kq)),
+        _ => r.clone(),
+    };
+    let bound = LinExpr::constant(Q::from(BigInt::from(k.unsigned_abs() - 1)));
+    let zero = LinExpr::zero();
+    let nonneg = sign.is_some_and(|(lo, _)| lo.is_some_and(|l| l >= 0));
+    let nonpos = sign.is_some_and(|(_, hi)| hi.is_some_and(|h| h <= 0));
+    let lower = if nonneg {
+        zero.clone()
+    } else {
+        zero.minus(&bound)
+    };
+    let upper = if nonpos { zero.clone() } else { bound };
+    out.push(Constraint::ge(&m, &lower));
+    out.push(Constraint::le(&m, &upper));
+    if matches!(op, IntOp::Rem) {
+        if nonneg {
+            out.push(Constraint::le(r, x));
+        }
+        if nonpos {
+            out.push(Constraint::ge(r, x));
+        }
+    }
+}
+
+/// `r = x / y` or `r = x % y` for a divisor `y` whose interval excludes `(−d, d)` for some
+/// `d ≥ 1` and a dividend of known sign (JLS §15.17.2–3, as [`truncating_division`]): the
+/// quotient has the sign of `x·y` and `|r| ≤ |x| / d`, so `d·|r| ≤ |x|`; the remainder has the
+/// sign of `x`, `|r| ≤ |x|` and `|r| ≤ |y| − 1`. All of these are linear once `d` and the signs
+/// are fixed. Nothing is said when a sign is unknown.
+fn division_by_unknown(
+    op: IntOp,
+    x: &LinExpr,
+    y: &LinExpr,
+    divisor: Option<(Option<i128>, Option<i128>)>,
+    r: &LinExpr,
+    sign: Option<(Option<i128>, Option<i128>)>,
+    out: &mut Vec<Constraint>,
+) {
+    let nonneg = sign.is_some_and(|(lo, _)| lo.is_some_and(|l| l >= 0));
+    let nonpos = sign.is_some_and(|(_, hi)| hi.is_some_and(|h| h <= 0));
+    let (positive, d) = match divisor {
+        Some((Some(lo), _)) if lo >= 1 => (true, lo),
+        Some((_, Some(hi))) if hi <= -1 => (false, -hi),
+        _ => return,
+    };
+    if !(nonneg || nonpos) {
+        return;
+    }
+    let zero = LinExpr::zero();
+    // |x| and |r| as expressions, by the known signs
+    let abs_x = if nonneg { x.clone() } else { zero.minus(x) };
+    let r_sign_positive = match op {
+        IntOp::Div => nonneg == positive,
+        _ => nonneg,
+    };
+    let abs_r = if r_sign_positive {
+        r.clone()
+    } else {
+        zero.minus(r)
+    };
+    out.push(Constraint::ge(&abs_r, &zero));
+    match op {
+        IntOp::Div => {
+            let dq = Q::from(BigInt::from(d));
+            out.push(Constraint::le(&abs_r.scaled(&dq), &abs_x));
+        }
+        _ => {
+            out.push(Constraint::le(&abs_r, &abs_x));
+            let abs_y = if positive { y.clone() } else { zero.minus(y) };
+            out.push(Constraint::le(
+                &abs_r,
+                &abs_y.minus(&LinExpr::constant(Q::one())),
+            ));
+        }
     }
 }
 

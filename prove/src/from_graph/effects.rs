@@ -1,0 +1,105 @@
+//! Which abstracted calls may change a size (docs/proving.md, *Abstracted calls*).
+//!
+//! A size counts the objects reachable from a reference through fields and array elements, so
+//! only a write of a reference into an existing object (`putfield` of a reference field,
+//! `aastore` into an object array) or a library model that may do anything changes one. The
+//! graph is complete and sound (every concrete run of the callee is a path of its method graph,
+//! spec §6.5), so a callee none of whose reachable nodes executes such a write changes no size
+//! of the caller: its abstracted `return` edges keep every size by name instead of havocking
+//! all of them. Objects the callee allocates are new references of the continuation, without
+//! a size fact.
+
+use super::step::writes_heap;
+use jtg_engine::graph::{EdgeKind, Graph, Label, NodeId};
+use jtg_engine::Program;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+/// Per method-graph entry node, memoised: may a run from it write a reference into the heap?
+pub struct CallEffects<'g> {
+    g: &'g Graph,
+    prog: &'g Program,
+    /// Per node: its successors, and whether one of its edges is a `call` edge.
+    succ: Vec<Vec<NodeId>>,
+    calls: Vec<bool>,
+    /// Per node: the entry node of its `abstract call` edge.
+    abstract_entry: Vec<Option<NodeId>>,
+    /// Per node: whether its own step may write (computed on demand).
+    node_writes: RefCell<Vec<Option<bool>>>,
+    entry_writes: RefCell<BTreeMap<NodeId, bool>>,
+}
+
+impl<'g> CallEffects<'g> {
+    pub fn new(g: &'g Graph, prog: &'g Program) -> Self {
+        let mut succ = vec![Vec::new(); g.nodes.len()];
+        let mut calls = vec![false; g.nodes.len()];
+        let mut abstract_entry = vec![None; g.nodes.len()];
+        for e in &g.edges {
+            succ[e.from].push(e.to);
+            if e.kind == EdgeKind::Call {
+                calls[e.from] = true;
+                if e.labels
+                    .iter()
+                    .any(|l| matches!(l, Label::AbstractCall { .. }))
+                {
+                    abstract_entry[e.from] = Some(e.to);
+                }
+            }
+        }
+        CallEffects {
+            g,
+            prog,
+            succ,
+            calls,
+            abstract_entry,
+            node_writes: RefCell::new(vec![None; g.nodes.len()]),
+            entry_writes: RefCell::new(BTreeMap::new()),
+        }
+    }
+
+    /// Whether the callee abstracted at call node `call` may change a size: `true` when the
+    /// node has no `abstract call` edge (nothing known) or some node reachable from the
+    /// callee's entry may write.
+    pub fn call_may_write(&self, call: NodeId) -> bool {
+        match self.abstract_entry.get(call).copied().flatten() {
+            Some(entry) => self.may_write_from(entry),
+            None => true,
+        }
+    }
+
+    fn may_write_from(&self, entry: NodeId) -> bool {
+        if let Some(&w) = self.entry_writes.borrow().get(&entry) {
+            return w;
+        }
+        let mut seen = vec![false; self.g.nodes.len()];
+        let mut stack = vec![entry];
+        seen[entry] = true;
+        let mut writes = false;
+        while let Some(n) = stack.pop() {
+            if self.node_may_write(n) {
+                writes = true;
+                break;
+            }
+            for &m in &self.succ[n] {
+                if !seen[m] {
+                    seen[m] = true;
+                    stack.push(m);
+                }
+            }
+        }
+        self.entry_writes.borrow_mut().insert(entry, writes);
+        writes
+    }
+
+    /// The step of node `n` may write a reference into the heap. An invocation whose callee
+    /// runs inside the graph (a `call` edge: inlined or abstracted) is judged by the callee's
+    /// nodes, which the search reaches through that edge.
+    fn node_may_write(&self, n: NodeId) -> bool {
+        if let Some(w) = self.node_writes.borrow()[n] {
+            return w;
+        }
+        let w = writes_heap(self.prog, &self.g.nodes[n].state, self.calls[n]);
+        self.node_writes.borrow_mut()[n] = Some(w);
+        w
+    }
+}
