@@ -10,6 +10,9 @@ use crate::refine::{self, integer};
 use crate::state::{HeapValue, Interval};
 use std::collections::BTreeMap;
 
+pub(super) mod shared;
+mod text;
+
 pub(super) fn eval(
     ex: &mut Exec<'_>,
     model: LibraryCall,
@@ -200,6 +203,7 @@ pub(super) fn eval(
             ex.pop()?;
             ex.pop()?;
         }
+        LibraryCall::Text(call) => return text::eval(ex, call, n_args, has_receiver),
         LibraryCall::StringBuilderToString => {
             ex.pop()?;
             let len = ex.st.new_int(Interval::at_least(0));

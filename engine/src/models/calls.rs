@@ -62,6 +62,8 @@ pub enum LibraryCall {
     /// `StringBuilder.toString()`: Javadoc "A new String object is allocated": a fresh
     /// string of unknown length.
     StringBuilderToString,
+    /// A `String` query, `Integer` parsing or boxing: see [`super::text`].
+    Text(super::text::TextCall),
 }
 
 /// The result type of [`LibraryCall::RandomNext`].
@@ -83,6 +85,9 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
         if ok_desc && (class == OBJECT || throwable) {
             return Some(NoEffect);
         }
+    }
+    if let Some(t) = super::text::text_call(class, name, desc) {
+        return Some(Text(t));
     }
     if class.starts_with('[') && name == "clone" && desc == "()Ljava/lang/Object;" {
         return Some(ArrayClone);
