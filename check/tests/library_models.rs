@@ -109,7 +109,13 @@ fn assert_and_println_runs_are_paths() {
 fn string_and_integer_runs_are_paths_throwing_or_not() {
     let prog = program();
     let xs = [-200, -129, -128, -1, 0, 1, 2, 3, 7, 8, 127, 128, 5000];
-    for m in ["Text.parse", "Text.box", "Text.literals", "Text.queries"] {
+    for m in [
+        "Text.parse",
+        "Text.box",
+        "Text.literals",
+        "Text.queries",
+        "Text.copies",
+    ] {
         let g = graph(&prog, m);
         let v = verdicts(&prog, &g, "x", &xs);
         assert!(v.iter().all(|v| *v == Verdict::Pass), "{m}: {v:?}");

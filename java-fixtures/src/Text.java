@@ -43,4 +43,15 @@ public class Text {
         }
         return n;
     }
+
+    /** new String(s) copies s (same length, another object); queries from an offset. */
+    static int copies(int x) {
+        String s = x > 0 ? "abcabc" : null;
+        String c = new String(s);
+        int n = c == s ? 100 : c.length();
+        if (c.startsWith("bc", x)) {
+            n++;
+        }
+        return n + c.indexOf("c", x) + c.lastIndexOf("a", x) + c.indexOf('b', x);
+    }
 }

@@ -30,13 +30,18 @@ pub enum TextCall {
     /// `null`, `1` for the receiver itself.
     Equals,
     /// A boolean query with a `String` argument (`startsWith`, `endsWith`, `contains` of a
-    /// `CharSequence`): `[0,1]`; Javadoc "NullPointerException - if ... is null".
-    BoolQuery,
+    /// `CharSequence`; `startsWith(prefix, toffset)` with the string below the offset,
+    /// `str_at` 1): `[0,1]`; Javadoc "NullPointerException - if ... is null".
+    BoolQuery { str_at: usize },
     /// `compareTo(String)`: any int ("a value less than 0 ... greater than 0"); NPE on `null`.
     CompareTo,
-    /// `indexOf`/`lastIndexOf` of a char (`null_throws: false`) or a `String`: "the index of
-    /// the ... occurrence, or -1 if there is no such occurrence": `[-1, count-1]`.
-    IndexOf { null_throws: bool },
+    /// `indexOf`/`lastIndexOf` of a char (`null_throws: false`) or a `String` (at `str_at`
+    /// from the top: 1 below a `fromIndex`): "the index of the ... occurrence, or -1 if there
+    /// is no such occurrence": `[-1, count-1]`.
+    IndexOf { null_throws: bool, str_at: usize },
+    /// `new String(String original)`: "the newly created string is a copy of the argument
+    /// string": the object `new` made gets the argument's length; NPE on `null`.
+    NewCopy,
     /// `charAt(int)`: a char; Javadoc "IndexOutOfBoundsException - if the index argument is
     /// negative or not less than the length of this string".
     CharAt,
@@ -83,13 +88,23 @@ pub fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall> {
         let bool_query = format!("({S})Z");
         return Some(match (name, desc) {
             ("equals", "(Ljava/lang/Object;)Z") => Equals,
-            ("startsWith" | "endsWith", d) if d == bool_query => BoolQuery,
-            ("contains", "(Ljava/lang/CharSequence;)Z") => BoolQuery,
+            ("startsWith" | "endsWith", d) if d == bool_query => BoolQuery { str_at: 0 },
+            ("startsWith", d) if d == format!("({S}I)Z") => BoolQuery { str_at: 1 },
+            ("contains", "(Ljava/lang/CharSequence;)Z") => BoolQuery { str_at: 0 },
             ("compareTo", d) if d == format!("({S})I") => CompareTo,
-            ("indexOf" | "lastIndexOf", "(I)I") => IndexOf { null_throws: false },
-            ("indexOf" | "lastIndexOf", d) if d == format!("({S})I") => {
-                IndexOf { null_throws: true }
-            }
+            ("indexOf" | "lastIndexOf", "(I)I" | "(II)I") => IndexOf {
+                null_throws: false,
+                str_at: 0,
+            },
+            ("indexOf" | "lastIndexOf", d) if d == format!("({S})I") => IndexOf {
+                null_throws: true,
+                str_at: 0,
+            },
+            ("indexOf" | "lastIndexOf", d) if d == format!("({S}I)I") => IndexOf {
+                null_throws: true,
+                str_at: 1,
+            },
+            ("<init>", d) if d == format!("({S})V") => NewCopy,
             ("charAt", "(I)C") => CharAt,
             ("substring", d) if d == format!("(I){S}") => Substring { two: false },
             ("substring", d) if d == format!("(II){S}") => Substring { two: true },

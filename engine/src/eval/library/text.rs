@@ -10,7 +10,7 @@ use crate::edge::EdgeKind;
 use crate::error::EngineError;
 use crate::models::{self, exceptions, TextCall};
 use crate::refine::Succ;
-use crate::state::{HeapValue, Interval};
+use crate::state::{HeapValue, Interval, Ref};
 
 pub(crate) fn eval(
     ex: &mut Exec<'_>,
@@ -38,19 +38,48 @@ pub(crate) fn eval(
             pop_all(ex)?;
             push_int(ex, v)?;
         }
-        BoolQuery | CompareTo | IndexOf { null_throws: true } => {
-            if let Some(flow) = null_check(ex, 0)? {
+        BoolQuery { str_at }
+        | IndexOf {
+            null_throws: true,
+            str_at,
+        } => {
+            if let Some(flow) = null_check(ex, str_at)? {
                 return Ok(flow);
             }
             pop_all(ex)?;
             let v = match call {
-                BoolQuery => bool_range(),
-                CompareTo => models::random_int(),
+                BoolQuery { .. } => bool_range(),
                 _ => index_range(),
             };
             push_int(ex, v)?;
         }
-        IndexOf { null_throws: false } => {
+        NewCopy => {
+            let (s, this) = (ex.peek(0)?, ex.peek(1)?);
+            if let Some(flow) = null_check(ex, 0)? {
+                return Ok(flow);
+            }
+            if let Some(flow) = ex.need_realized(s)? {
+                return Ok(flow);
+            }
+            let count = string_count(ex, s)?;
+            pop_all(ex)?;
+            match ex.st.heap.get_mut(&this) {
+                Some(HeapValue::Object { fields, .. }) => {
+                    fields.insert("count".into(), count);
+                }
+                _ => return Err(ex.invalid("new String(String) on a non-String")),
+            }
+        }
+        CompareTo => {
+            if let Some(flow) = null_check(ex, 0)? {
+                return Ok(flow);
+            }
+            pop_all(ex)?;
+            push_int(ex, models::random_int())?;
+        }
+        IndexOf {
+            null_throws: false, ..
+        } => {
             pop_all(ex)?;
             push_int(ex, index_range())?;
         }
@@ -152,12 +181,11 @@ fn bounded(ex: &mut Exec<'_>, call: TextCall, n_args: usize) -> Result<Flow, Eng
     if let Some(flow) = ex.need_realized(this)? {
         return Ok(flow);
     }
-    let count = match ex.st.value(this) {
-        Some(HeapValue::Object { fields, .. }) => fields.get("count").copied(),
-        _ => None,
-    }
-    .and_then(|c| ex.st.int(c).copied())
-    .ok_or_else(|| ex.invalid("String method on a non-String"))?;
+    let count = string_count(ex, this)?;
+    let count = *ex
+        .st
+        .int(count)
+        .ok_or_else(|| ex.invalid("String length of a non-integer"))?;
     let ints: Vec<Interval> = (0..n_args)
         .map(|k| ex.peek(n_args - 1 - k).map(|r| ex.st.int(r).copied()))
         .collect::<Result<Option<_>, _>>()?
@@ -206,6 +234,15 @@ fn bounded(ex: &mut Exec<'_>, call: TextCall, n_args: usize) -> Result<Flow, Eng
         ex.push(r)?;
     }
     Ok(Flow::Next)
+}
+
+/// The length reference of the realized string `s`.
+fn string_count(ex: &Exec<'_>, s: Ref) -> Result<Ref, EngineError> {
+    match ex.st.value(s) {
+        Some(HeapValue::Object { fields, .. }) => fields.get("count").copied(),
+        _ => None,
+    }
+    .ok_or_else(|| ex.invalid("String method on a non-String"))
 }
 
 /// `Some(true)` when both hold, `Some(false)` when one fails, else undecided.
