@@ -115,6 +115,7 @@ fn string_and_integer_runs_are_paths_throwing_or_not() {
         "Text.literals",
         "Text.queries",
         "Text.copies",
+        "Text.emptyBuilder",
     ] {
         let g = graph(&prog, m);
         let v = verdicts(&prog, &g, "x", &xs);

@@ -54,4 +54,15 @@ public class Text {
         }
         return n + c.indexOf("c", x) + c.lastIndexOf("a", x) + c.indexOf('b', x);
     }
+
+    /** An empty StringBuilder's toString() is the interned "" (JDK 17), not a new object. */
+    static int emptyBuilder(int x) {
+        String e = "";
+        StringBuilder b = new StringBuilder();
+        if (x > 0) {
+            b.append(x);
+        }
+        String s = b.toString();
+        return s == e ? 1 : s.length();
+    }
 }

@@ -8,7 +8,6 @@ use crate::error::EngineError;
 use crate::models::{self, exceptions, LibraryCall, RandomKind};
 use crate::refine::{self, integer};
 use crate::state::{HeapValue, Interval};
-use std::collections::BTreeMap;
 
 pub(super) mod shared;
 mod text;
@@ -206,11 +205,9 @@ pub(super) fn eval(
         LibraryCall::Text(call) => return text::eval(ex, call, n_args, has_receiver),
         LibraryCall::StringBuilderToString => {
             ex.pop()?;
-            let len = ex.st.new_int(Interval::at_least(0));
-            let r = ex.st.new_obj(HeapValue::Object {
-                class: models::STRING.into(),
-                fields: BTreeMap::from([("count".to_string(), len)]),
-            });
+            // JDK 17 returns the interned "" for an empty builder, whatever the Javadoc's "a
+            // new String object is allocated" says
+            let r = shared::string(ex, Interval::at_least(0));
             ex.push(r)?;
         }
     }

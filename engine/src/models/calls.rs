@@ -59,8 +59,9 @@ pub enum LibraryCall {
     /// `StringBuilder.append(int|char|boolean|long|float|double|String)`: Javadoc "Returns: a
     /// reference to this object"; the contents are not modelled.
     StringBuilderAppend,
-    /// `StringBuilder.toString()`: Javadoc "A new String object is allocated": a fresh
-    /// string of unknown length.
+    /// `StringBuilder.toString()`: Javadoc "A new String object is allocated", but JDK 17
+    /// returns the interned `""` for an empty builder: a string of unknown length that may
+    /// be one the state holds (see `text`).
     StringBuilderToString,
     /// A `String` query, `Integer` parsing or boxing: see [`super::text`].
     Text(super::text::TextCall),
