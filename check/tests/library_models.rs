@@ -116,6 +116,7 @@ fn string_and_integer_runs_are_paths_throwing_or_not() {
         "Text.queries",
         "Text.copies",
         "Text.emptyBuilder",
+        "Text.interned",
     ] {
         let g = graph(&prog, m);
         let v = verdicts(&prog, &g, "x", &xs);

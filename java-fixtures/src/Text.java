@@ -65,4 +65,11 @@ public class Text {
         String s = b.toString();
         return s == e ? 1 : s.length();
     }
+
+    /** intern() of a built string is the pooled literal of the same contents. */
+    static int interned(int x) {
+        String lit = "7";
+        String s = String.valueOf(x).intern();
+        return s == lit ? 1 : s.length();
+    }
 }

@@ -58,6 +58,9 @@ pub enum TextCall {
     /// empty strings are removed, so it may be empty: `",".split(",")`); PatternSyntaxException
     /// for an invalid expression, NPE for `null`.
     Split,
+    /// `intern()`: "a string that has the same contents as this string, but is guaranteed to
+    /// be from a pool of unique strings": the receiver itself or an equal string of the pool.
+    Intern,
     /// `String.valueOf`/`Integer.toString` of a primitive, `Integer.toString()`: its decimal
     /// or literal form, at least one character (`valueOf(boolean)` returns the literals).
     OfPrimitive,
@@ -123,6 +126,7 @@ pub fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall> {
             }
             ("valueOf", d) if d == format!("(Ljava/lang/Object;){S}") => OfObject,
             ("toString", d) if d == format!("(){S}") => OfObject,
+            ("intern", d) if d == format!("(){S}") => Intern,
             _ => return None,
         });
     }
@@ -158,7 +162,14 @@ mod tests {
             text_call(INTEGER, "parseInt", "(Ljava/lang/String;I)I"),
             None
         );
-        assert_eq!(text_call(STRING, "intern", "()Ljava/lang/String;"), None);
+        assert_eq!(
+            text_call(
+                STRING,
+                "format",
+                "(Ljava/lang/String;[Ljava/lang/Object;)Ljava/lang/String;"
+            ),
+            None
+        );
         assert_eq!(
             text_call("java/lang/Long", "parseLong", "(Ljava/lang/String;)J"),
             None

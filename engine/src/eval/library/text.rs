@@ -119,6 +119,21 @@ pub(crate) fn eval(
             let r = shared::string_array(ex);
             ex.push(r)?;
         }
+        Intern => {
+            let this = ex.peek(0)?;
+            if let Some(flow) = ex.need_realized(this)? {
+                return Ok(flow);
+            }
+            let count = string_count(ex, this)?;
+            let len = *ex
+                .st
+                .int(count)
+                .ok_or_else(|| ex.invalid("String length of a non-integer"))?;
+            // the receiver stays a candidate: it is still in the heap
+            let r = shared::string(ex, len);
+            ex.pop()?;
+            ex.push(r)?;
+        }
         OfPrimitive => {
             pop_all(ex)?;
             let r = shared::string(ex, Interval::at_least(1));
