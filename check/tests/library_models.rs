@@ -100,3 +100,75 @@ fn assert_and_println_runs_are_paths() {
     let v = verdicts(&prog, &g, "x", &[-5, 0, 3, 123456]);
     assert!(v.iter().all(|v| *v == Verdict::Pass), "{v:?}");
 }
+
+/// `Integer.parseInt` returns or throws NumberFormatException, `Integer.valueOf` may return a
+/// cached box, equal literals are one interned object, `charAt`/`substring` throw out of
+/// range, `split` and the queries return in their ranges: every run of the `Text` fixture is a
+/// path, throwing or not.
+#[test]
+fn string_and_integer_runs_are_paths_throwing_or_not() {
+    let prog = program();
+    let xs = [-200, -129, -128, -1, 0, 1, 2, 3, 7, 8, 127, 128, 5000];
+    for m in [
+        "Text.parse",
+        "Text.box",
+        "Text.literals",
+        "Text.queries",
+        "Text.copies",
+        "Text.emptyBuilder",
+        "Text.interned",
+    ] {
+        let g = graph(&prog, m);
+        let v = verdicts(&prog, &g, "x", &xs);
+        assert!(v.iter().all(|v| *v == Verdict::Pass), "{m}: {v:?}");
+    }
+    let ends_with = |g: &Graph, class: &str| {
+        g.nodes.iter().any(|n| {
+            n.state.end.is_some() && n.state.heap.values().any(|h| h.type_name() == Some(class))
+        })
+    };
+    let g = graph(&prog, "Text.parse");
+    assert!(ends_with(&g, "java/lang/NumberFormatException"));
+    let g = graph(&prog, "Text.literals");
+    assert!(ends_with(&g, "java/lang/StringIndexOutOfBoundsException"));
+}
+
+/// A `parseInt` model that claims never to throw (the graph without its throwing outcome) is
+/// caught by the runs on `"x"`; the others stay paths.
+#[test]
+fn a_parse_model_claiming_no_exception_is_caught() {
+    let prog = program();
+    let mut g = graph(&prog, "Text.parse");
+    let before = g.edges.len();
+    // the outcome split: unlabelled split edges, `F:` the throwing one
+    g.edges.retain(|e| {
+        !(e.kind == jtg_engine::graph::EdgeKind::Split
+            && e.labels.is_empty()
+            && g.nodes[e.to].state.split == Some(false))
+    });
+    // one per call site (the two branches of `x > 0` reach their own call)
+    assert!(g.edges.len() < before, "no throwing outcome");
+    let v = verdicts(&prog, &g, "x", &[-1, 0, 1, 5]);
+    assert!(matches!(v[0], Verdict::Violation(_)), "{v:?}");
+    assert!(matches!(v[1], Verdict::Violation(_)), "{v:?}");
+    assert_eq!(&v[2..], &[Verdict::Pass, Verdict::Pass]);
+}
+
+/// `ldc` of a literal equal to one the state holds may push that object (the JVM interns
+/// literals): without the `=?` the model adds, every run of `Text.literals` is a violation.
+#[test]
+fn literals_without_interning_are_caught() {
+    let prog = program();
+    let mut g = graph(&prog, "Text.literals");
+    let mut dropped = 0;
+    for n in &mut g.nodes {
+        dropped += n.state.preds.may_equal.len();
+        n.state.preds.may_equal.clear();
+    }
+    assert!(dropped > 0, "no =? between the literals");
+    let v = verdicts(&prog, &g, "x", &[0, 1]);
+    assert!(
+        v.iter().all(|v| matches!(v, Verdict::Violation(_))),
+        "{v:?}"
+    );
+}

@@ -1,7 +1,8 @@
 //! A reduced sample of the JayHorn sources (`$JTG_CORPUS/jayhorn`, default
 //! `../shared/corpus/jayhorn`): `jtg corpus` compiles them (a flat folder one unit per file, a
 //! folder with packages one unit), every sampled entry gets a complete graph, and its JVM runs
-//! are paths of it (`Random`, `assert` with `-ea`, `println`, string concatenation). The full
+//! are paths of it (`Random`, `assert` with `-ea`, `println`, string concatenation, `String`
+//! queries, `Integer.parseInt`/`valueOf`). The full
 //! run is `scripts/jayhorn-report.sh` (docs/jayhorn.md). Skips when the corpus is absent.
 
 use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, Status};
@@ -13,6 +14,13 @@ const SAMPLE: &[&str] = &[
     "horn-encoding/backlog/UnsatHavoc02.java",
     "horn-encoding/nonlinear/SatMultiplication03.java",
     "horn-encoding/loops/Addition_true.java",
+    // the String and Integer models (engine/src/models/text.rs)
+    "cbmc-src/SatAssert1.java",
+    "horn-encoding/arrays/UnsatLibrary03.java",
+    "horn-encoding/regression/SatObjectFromLib.java",
+    "horn-encoding/strings/UnsatBoolToString.java",
+    "horn-encoding/strings/UnsatStringCharAtOutOfRange.java",
+    "horn-encoding/strings/UnsatStringConcat.java",
 ];
 
 #[test]

@@ -7,8 +7,10 @@ use crate::edge::EdgeKind;
 use crate::error::EngineError;
 use crate::models::{self, exceptions, LibraryCall, RandomKind};
 use crate::refine::{self, integer};
-use crate::state::{FieldKey, HeapValue, Interval};
-use std::collections::BTreeMap;
+use crate::state::{HeapValue, Interval};
+
+pub(super) mod shared;
+mod text;
 
 pub(super) fn eval(
     ex: &mut Exec<'_>,
@@ -214,13 +216,12 @@ pub(super) fn eval(
             ex.pop()?;
             ex.pop()?;
         }
+        LibraryCall::Text(call) => return text::eval(ex, call, n_args, has_receiver),
         LibraryCall::StringBuilderToString => {
             ex.pop()?;
-            let len = ex.st.new_int(Interval::at_least(0));
-            let r = ex.st.new_obj(HeapValue::Object {
-                class: models::STRING.into(),
-                fields: BTreeMap::from([(FieldKey::plain("count"), len)]),
-            });
+            // JDK 17 returns the interned "" for an empty builder, whatever the Javadoc's "a
+            // new String object is allocated" says
+            let r = shared::string(ex, Interval::at_least(0));
             ex.push(r)?;
         }
     }

@@ -3,7 +3,7 @@
 use super::{Exec, Flow};
 use crate::class::{Constant, Insn};
 use crate::error::EngineError;
-use crate::state::{FieldKey, HeapValue, Interval, Ref};
+use crate::state::{HeapValue, Interval, Ref};
 use std::collections::BTreeMap;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
@@ -37,12 +37,10 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 Constant::Float(_) => ex.st.new_prim(HeapValue::Float),
                 Constant::Double(_) => ex.st.new_prim(HeapValue::Double),
                 Constant::String(s) => {
-                    // a string constant is a concrete String of known length (spec §8)
-                    let len = ex.st.new_int(Interval::literal(s.chars().count() as i128));
-                    ex.st.new_obj(HeapValue::Object {
-                        class: crate::models::STRING.into(),
-                        fields: BTreeMap::from([(FieldKey::plain("count"), len)]),
-                    })
+                    // a string constant is a String of known length (spec §8); equal
+                    // literals are one interned object, so it may be one the state holds
+                    let len = Interval::literal(s.encode_utf16().count() as i128);
+                    super::library::shared::string(ex, len)
                 }
                 Constant::Class(c) => {
                     // `C.class` is one object per class for the whole run; a fresh object

@@ -62,9 +62,12 @@ pub enum LibraryCall {
     /// `StringBuilder.append(int|char|boolean|long|float|double|String)`: Javadoc "Returns: a
     /// reference to this object"; the contents are not modelled.
     StringBuilderAppend,
-    /// `StringBuilder.toString()`: Javadoc "A new String object is allocated": a fresh
-    /// string of unknown length.
+    /// `StringBuilder.toString()`: Javadoc "A new String object is allocated", but JDK 17
+    /// returns the interned `""` for an empty builder: a string of unknown length that may
+    /// be one the state holds (see `text`).
     StringBuilderToString,
+    /// A `String` query, `Integer` parsing or boxing: see [`super::text`].
+    Text(super::text::TextCall),
 }
 
 /// The result type of [`LibraryCall::RandomNext`].
@@ -86,6 +89,9 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
         if ok_desc && (class == OBJECT || throwable) {
             return Some(NoEffect);
         }
+    }
+    if let Some(t) = super::text::text_call(class, name, desc) {
+        return Some(Text(t));
     }
     if class.starts_with('[') && name == "clone" && desc == "()Ljava/lang/Object;" {
         return Some(ArrayClone);

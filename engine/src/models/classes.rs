@@ -332,6 +332,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_final: false,
     },
     LibraryClass {
+        name: "java/lang/NumberFormatException",
+        super_name: Some(ILLEGAL_ARGUMENT),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
         name: OBJECT,
         super_name: None,
         interfaces: &[],
@@ -461,6 +469,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         interfaces: &[],
         is_interface: true,
         is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/util/regex/PatternSyntaxException",
+        super_name: Some(ILLEGAL_ARGUMENT),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
         is_final: false,
     },
 ];

@@ -15,8 +15,9 @@
 //! - `java.util.Objects.requireNonNull(Object)` throws `NullPointerException` on `null` and
 //!   returns its argument otherwise (javac 9+ emits it for `outer.new Inner()`).
 //! - `java.util.Random`, `assert` (`Class.desiredAssertionStatus`, `AssertionError`),
-//!   `PrintStream.print/println`, `StringBuilder`, `String` queries: see `calls` (each variant
-//!   cites its Javadoc contract) and docs/engine.md, *JDK classes*.
+//!   `PrintStream.print/println`, `StringBuilder`: see `calls` (each variant cites its Javadoc
+//!   contract) and docs/engine.md, *JDK classes*; `String` queries, `Integer` parsing and
+//!   boxing: see `text`.
 //!
 //! Files: `classes` (which classes are the JDK's, the modelled ones and their supertypes),
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
@@ -29,6 +30,7 @@ mod calls;
 mod classes;
 pub(crate) mod exceptions;
 mod fields;
+mod text;
 
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
 pub use classes::{
@@ -36,3 +38,4 @@ pub use classes::{
     keeps_object_method, CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
 };
 pub use fields::instance_fields;
+pub(crate) use text::{TextCall, INTEGER, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX};

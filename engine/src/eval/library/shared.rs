@@ -1,0 +1,99 @@
+//! Values that may already exist: a string literal (the JVM interns literals, JLS §3.10.5), a
+//! string a library method returns (its receiver, its argument, an interned literal), a box
+//! `Integer.valueOf` returns (cached). The model cannot tell whether such a value is one the
+//! state already holds, so the new reference may equal every object of a compatible type
+//! (`=?`) and may lie in the hidden part of every object that can hide one (`%$`).
+
+use super::super::Exec;
+use crate::models;
+use crate::state::{FieldKey, HeapValue, Interval, Ref, Subtyping};
+use std::collections::BTreeMap;
+
+/// A new reference to an object of the final class `class` (`String` with a length in
+/// `count`, or `Integer`), possibly one the state already holds. It is realized when no
+/// realized object may be it (invariant: `=?` joins no two realized objects), else an
+/// existing object with unknown fields.
+pub(crate) fn possibly_shared(ex: &mut Exec<'_>, class: &str, count: Option<Interval>) -> Ref {
+    let (equal, hide, realized_partner) = candidates(ex, class, count);
+    let value = match count {
+        Some(len) if !realized_partner => {
+            let len = ex.st.new_int(len);
+            HeapValue::Object {
+                class: class.into(),
+                fields: BTreeMap::from([(FieldKey::plain("count"), len)]),
+            }
+        }
+        None if !realized_partner => HeapValue::Object {
+            class: class.into(),
+            fields: BTreeMap::new(),
+        },
+        _ => HeapValue::Abstract { ty: class.into() },
+    };
+    let r = ex.st.new_obj(value);
+    for q in equal {
+        ex.st.preds.add_may_equal(r, q);
+    }
+    for q in hide {
+        ex.st.preds.add_join(r, q);
+    }
+    r
+}
+
+/// A new `String[]` of unknown length and elements (`String.split`): each element may be a
+/// string the state holds, so the array may share with each of them and with every object
+/// that may hide one.
+pub(crate) fn string_array(ex: &mut Exec<'_>) -> Ref {
+    let (equal, hide, _) = candidates(ex, models::STRING, None);
+    let len = ex.st.new_int(Interval::at_least(0));
+    // the JDK allocates it as `String[]` itself
+    let r = ex.st.new_obj(HeapValue::array(models::STRING_ARRAY.into(), len, None, true));
+    for q in equal.into_iter().chain(hide) {
+        ex.st.preds.add_join(r, q);
+    }
+    r
+}
+
+/// The objects a value of `class` (of length in `count`) may be (`=?`), those that may hide
+/// one (`%$`), and whether one of the former is realized.
+fn candidates(ex: &Exec<'_>, class: &str, count: Option<Interval>) -> (Vec<Ref>, Vec<Ref>, bool) {
+    let prog = ex.cx.prog;
+    let mut equal = vec![];
+    let mut hide = vec![];
+    let mut realized_partner = false;
+    for (&q, v) in &ex.st.heap {
+        if !q.is_obj() {
+            continue;
+        }
+        match v {
+            HeapValue::Object { class: c, fields } if c == class => {
+                let len_fits = match (count, fields.get("count").and_then(|l| ex.st.int(*l))) {
+                    (Some(want), Some(have)) => want.intersect(have).is_some(),
+                    _ => true,
+                };
+                if len_fits {
+                    equal.push(q);
+                    realized_partner = true;
+                }
+            }
+            HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
+                if prog.is_subtype(class, ty) {
+                    equal.push(q);
+                }
+                if ty != class {
+                    // a field somewhere below may hold it
+                    hide.push(q);
+                }
+            }
+            HeapValue::Array {
+                ty, elems: None, ..
+            } if ty.len() > 2 => hide.push(q),
+            _ => {}
+        }
+    }
+    (equal, hide, realized_partner)
+}
+
+/// A new string, possibly one the state holds, of a length in `len`.
+pub(crate) fn string(ex: &mut Exec<'_>, len: Interval) -> Ref {
+    possibly_shared(ex, models::STRING, Some(len))
+}

@@ -1,0 +1,313 @@
+//! `String` queries and `Integer` parsing and boxing (`models::TextCall`, contracts in
+//! `models/text.rs`). Calls with two outcomes the state cannot decide (`parseInt` returns or
+//! throws, `charAt` of an index the intervals do not place) split the state first: the `T:`
+//! successor returns, the `F:` successor throws (the split flag is consumed by the call).
+
+use super::super::{exception, Exec, Flow};
+use super::shared;
+use crate::class::Cond;
+use crate::edge::EdgeKind;
+use crate::error::EngineError;
+use crate::models::{self, exceptions, TextCall};
+use crate::refine::Succ;
+use crate::state::{FieldKey, HeapValue, Interval, Ref};
+
+pub(crate) fn eval(
+    ex: &mut Exec<'_>,
+    call: TextCall,
+    n_args: usize,
+    has_receiver: bool,
+) -> Result<Flow, EngineError> {
+    use TextCall::*;
+    let pop_all = |ex: &mut Exec<'_>| -> Result<(), EngineError> {
+        for _ in 0..n_args + usize::from(has_receiver) {
+            ex.pop()?;
+        }
+        Ok(())
+    };
+    match call {
+        Equals => {
+            let (o, this) = (ex.peek(0)?, ex.peek(1)?);
+            let v = if o.is_null() {
+                Interval::literal(0)
+            } else if o == this {
+                Interval::literal(1)
+            } else {
+                bool_range()
+            };
+            pop_all(ex)?;
+            push_int(ex, v)?;
+        }
+        BoolQuery { str_at }
+        | IndexOf {
+            null_throws: true,
+            str_at,
+        } => {
+            if let Some(flow) = null_check(ex, str_at)? {
+                return Ok(flow);
+            }
+            pop_all(ex)?;
+            let v = match call {
+                BoolQuery { .. } => bool_range(),
+                _ => index_range(),
+            };
+            push_int(ex, v)?;
+        }
+        NewCopy => {
+            let (s, this) = (ex.peek(0)?, ex.peek(1)?);
+            if let Some(flow) = null_check(ex, 0)? {
+                return Ok(flow);
+            }
+            if let Some(flow) = ex.need_realized(s)? {
+                return Ok(flow);
+            }
+            let count = string_count(ex, s)?;
+            pop_all(ex)?;
+            match ex.st.heap.get_mut(&this) {
+                Some(HeapValue::Object { fields, .. }) => {
+                    fields.insert(FieldKey::plain("count"), count);
+                }
+                _ => return Err(ex.invalid("new String(String) on a non-String")),
+            }
+        }
+        CompareTo => {
+            if let Some(flow) = null_check(ex, 0)? {
+                return Ok(flow);
+            }
+            pop_all(ex)?;
+            push_int(ex, models::random_int())?;
+        }
+        IndexOf {
+            null_throws: false, ..
+        } => {
+            pop_all(ex)?;
+            push_int(ex, index_range())?;
+        }
+        AnyInt { null_throws } => {
+            if null_throws {
+                if let Some(flow) = null_check(ex, 0)? {
+                    return Ok(flow);
+                }
+            }
+            pop_all(ex)?;
+            push_int(ex, models::random_int())?;
+        }
+        Unbox => {
+            pop_all(ex)?;
+            push_int(ex, models::random_int())?;
+        }
+        CharAt | Substring { .. } => return bounded(ex, call, n_args),
+        Concat => {
+            if let Some(flow) = null_check(ex, 0)? {
+                return Ok(flow);
+            }
+            pop_all(ex)?;
+            let r = shared::string(ex, Interval::at_least(0));
+            ex.push(r)?;
+        }
+        Split => {
+            if let Some(flow) = null_check(ex, 0)? {
+                return Ok(flow);
+            }
+            let Some(ok) = outcome(ex) else {
+                return Ok(split_outcomes(ex));
+            };
+            if !ok {
+                return exception::throw_builtin(ex, models::PATTERN_SYNTAX);
+            }
+            pop_all(ex)?;
+            let r = shared::string_array(ex);
+            ex.push(r)?;
+        }
+        Intern => {
+            let this = ex.peek(0)?;
+            if let Some(flow) = ex.need_realized(this)? {
+                return Ok(flow);
+            }
+            let count = string_count(ex, this)?;
+            let len = *ex
+                .st
+                .int(count)
+                .ok_or_else(|| ex.invalid("String length of a non-integer"))?;
+            // the receiver stays a candidate: it is still in the heap
+            let r = shared::string(ex, len);
+            ex.pop()?;
+            ex.push(r)?;
+        }
+        OfPrimitive => {
+            pop_all(ex)?;
+            let r = shared::string(ex, Interval::at_least(1));
+            ex.push(r)?;
+        }
+        OfObject => {
+            let o = ex.peek(0)?;
+            if has_receiver {
+                // `String.toString()`: "This object (which is already a string!) is itself
+                // returned"; the receiver stays on the stack as the result
+                return Ok(Flow::Next);
+            }
+            if let Some(flow) = ex.need_null_or_existing(o)? {
+                return Ok(flow);
+            }
+            if !o.is_null() && ex.st.value(o).and_then(HeapValue::type_name) != Some(models::STRING)
+            {
+                let ty = ex.st.value(o).and_then(HeapValue::type_name).unwrap_or("?");
+                return Err(ex.unsupported(format!(
+                    "String.valueOf of an object of type {} (toString() not modelled)",
+                    ty.replace('/', ".")
+                )));
+            }
+            if o.is_null() {
+                // "if the argument is null, then a string equal to "null""
+                ex.pop()?;
+                let r = shared::string(ex, Interval::literal(4));
+                ex.push(r)?;
+            }
+        }
+        ParseInt | ValueOfString => {
+            let Some(ok) = outcome(ex) else {
+                return Ok(split_outcomes(ex));
+            };
+            if !ok {
+                return exception::throw_builtin(ex, models::NUMBER_FORMAT);
+            }
+            pop_all(ex)?;
+            if call == ParseInt {
+                push_int(ex, models::random_int())?;
+            } else {
+                let r = shared::possibly_shared(ex, models::INTEGER, None);
+                ex.push(r)?;
+            }
+        }
+        Box => {
+            pop_all(ex)?;
+            let r = shared::possibly_shared(ex, models::INTEGER, None);
+            ex.push(r)?;
+        }
+        NewBox => pop_all(ex)?,
+    }
+    Ok(Flow::Next)
+}
+
+/// `charAt(i)`, `substring(b)`, `substring(b, e)`: the receiver's length decides the bounds
+/// where the intervals do; elsewhere the state splits into returning and throwing.
+fn bounded(ex: &mut Exec<'_>, call: TextCall, n_args: usize) -> Result<Flow, EngineError> {
+    let this = ex.peek(n_args)?;
+    if let Some(flow) = ex.need_realized(this)? {
+        return Ok(flow);
+    }
+    let count = string_count(ex, this)?;
+    let count = *ex
+        .st
+        .int(count)
+        .ok_or_else(|| ex.invalid("String length of a non-integer"))?;
+    let ints: Vec<Interval> = (0..n_args)
+        .map(|k| ex.peek(n_args - 1 - k).map(|r| ex.st.int(r).copied()))
+        .collect::<Result<Option<_>, _>>()?
+        .ok_or_else(|| ex.invalid("String index of a non-integer"))?;
+    let in_bounds = match (call, ints.as_slice()) {
+        // 0 ≤ i < count
+        (TextCall::CharAt, [i]) => both(
+            i.decide(Cond::Ge, &Interval::literal(0)),
+            i.decide(Cond::Lt, &count),
+        ),
+        // 0 ≤ b ≤ count
+        (TextCall::Substring { two: false }, [b]) => both(
+            b.decide(Cond::Ge, &Interval::literal(0)),
+            b.decide(Cond::Le, &count),
+        ),
+        // 0 ≤ b ≤ e ≤ count
+        (TextCall::Substring { two: true }, [b, e]) => both(
+            both(
+                b.decide(Cond::Ge, &Interval::literal(0)),
+                b.decide(Cond::Le, e),
+            ),
+            e.decide(Cond::Le, &count),
+        ),
+        _ => return Err(ex.invalid("String index call with the wrong arguments")),
+    };
+    let Some(ok) = in_bounds.or_else(|| outcome(ex)) else {
+        return Ok(split_outcomes(ex));
+    };
+    if !ok {
+        return exception::throw_builtin(ex, models::STRING_INDEX);
+    }
+    for _ in 0..=n_args {
+        ex.pop()?;
+    }
+    if call == TextCall::CharAt {
+        push_int(
+            ex,
+            Interval::new(Some(0), Some(0xFFFF)).unwrap_or(Interval::TOP),
+        )?;
+    } else {
+        let len = Interval {
+            lo: Some(0),
+            hi: count.hi,
+        };
+        let r = shared::string(ex, len);
+        ex.push(r)?;
+    }
+    Ok(Flow::Next)
+}
+
+/// The length reference of the realized string `s`.
+fn string_count(ex: &Exec<'_>, s: Ref) -> Result<Ref, EngineError> {
+    match ex.st.value(s) {
+        Some(HeapValue::Object { fields, .. }) => fields.get("count").copied(),
+        _ => None,
+    }
+    .ok_or_else(|| ex.invalid("String method on a non-String"))
+}
+
+/// `Some(true)` when both hold, `Some(false)` when one fails, else undecided.
+fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
+}
+
+/// Whether a call with two outcomes returns (`true`) or throws: the split flag of the state
+/// before the call; `None` until [`split_outcomes`] has split it.
+fn outcome(ex: &Exec<'_>) -> Option<bool> {
+    ex.before.split
+}
+
+/// The split of the state before the call into its returning and throwing outcomes.
+fn split_outcomes(ex: &Exec<'_>) -> Flow {
+    let succs = [true, false]
+        .into_iter()
+        .map(|b| {
+            let mut s = ex.st_before();
+            s.split = Some(b);
+            Succ::new(s)
+        })
+        .collect();
+    Flow::Refine(EdgeKind::Split, succs)
+}
+
+/// NullPointerException for a `null` argument (`k`-th from the top of the stack); a
+/// refinement when it may be null.
+fn null_check(ex: &mut Exec<'_>, k: usize) -> Result<Option<Flow>, EngineError> {
+    let a = ex.peek(k)?;
+    if a.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
+    }
+    ex.need_null_or_existing(a)
+}
+
+fn push_int(ex: &mut Exec<'_>, v: Interval) -> Result<(), EngineError> {
+    let r = ex.st.new_int(v);
+    ex.push(r)
+}
+
+fn bool_range() -> Interval {
+    Interval::new(Some(0), Some(1)).unwrap_or(Interval::TOP)
+}
+
+/// "the index ..., or -1 if there is no such occurrence"
+fn index_range() -> Interval {
+    Interval::new(Some(-1), Some(crate::state::JAVA_MAX)).unwrap_or(Interval::TOP)
+}
