@@ -418,7 +418,7 @@ impl<'a> Walk<'a> {
         let obj = self.concrete(id, r)?;
         self.bind(r, v);
         match hv {
-            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float | HeapValue::Double => self
+            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float(_) | HeapValue::Double(_) => self
                 .fail(Condition::Object, || {
                     format!("{}: {r} is a primitive in s", self.path())
                 }),
