@@ -154,7 +154,10 @@ fn classes_with_long_and_double_fields_are_built() {
             if let Some(HeapValue::Long(iv)) = c.value(fields["stamp"]) {
                 stamps.insert(iv.as_literal().expect("literal"));
             }
-            assert!(matches!(c.value(fields["weight"]), Some(HeapValue::Double(Some(_)))));
+            assert!(matches!(
+                c.value(fields["weight"]),
+                Some(HeapValue::Double(Some(_)))
+            ));
         }
     }
     assert!(nonnull > 100, "{nonnull} non-null lists of 300");

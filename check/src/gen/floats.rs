@@ -27,14 +27,11 @@ const SPECIAL: [f64; 7] = [
 pub(super) fn sample_f32(rng: &mut impl Rng) -> u32 {
     let roll: f64 = rng.gen();
     if roll < 0.5 {
-        let extremes = [
-            f32::from_bits(1),
-            -f32::from_bits(1),
-            f32::MAX,
-            f32::MIN,
-        ];
+        let extremes = [f32::from_bits(1), -f32::from_bits(1), f32::MAX, f32::MIN];
         let k = rng.gen_range(0..SPECIAL.len() + extremes.len());
-        let x = SPECIAL.get(k).map_or_else(|| extremes[k - SPECIAL.len()], |&x| x as f32);
+        let x = SPECIAL
+            .get(k)
+            .map_or_else(|| extremes[k - SPECIAL.len()], |&x| x as f32);
         return x.to_bits();
     }
     if roll < 0.8 {
@@ -47,14 +44,11 @@ pub(super) fn sample_f32(rng: &mut impl Rng) -> u32 {
 pub(super) fn sample_f64(rng: &mut impl Rng) -> u64 {
     let roll: f64 = rng.gen();
     if roll < 0.5 {
-        let extremes = [
-            f64::from_bits(1),
-            -f64::from_bits(1),
-            f64::MAX,
-            f64::MIN,
-        ];
+        let extremes = [f64::from_bits(1), -f64::from_bits(1), f64::MAX, f64::MIN];
         let k = rng.gen_range(0..SPECIAL.len() + extremes.len());
-        let x = SPECIAL.get(k).map_or_else(|| extremes[k - SPECIAL.len()], |&x| x);
+        let x = SPECIAL
+            .get(k)
+            .map_or_else(|| extremes[k - SPECIAL.len()], |&x| x);
         return x.to_bits();
     }
     if roll < 0.8 {
@@ -98,16 +92,32 @@ mod tests {
         }
         // small fractions and values outside the boundary set appear too
         assert!(xs.iter().any(|b| f64::from_bits(*b).fract().abs() > 0.0));
-        assert!(xs.iter().any(|b| f64::from_bits(*b).abs() > 10.0 && f64::from_bits(*b).is_finite() && *b != f64::MAX.to_bits() && *b != f64::MIN.to_bits()));
+        assert!(xs.iter().any(|b| f64::from_bits(*b).abs() > 10.0
+            && f64::from_bits(*b).is_finite()
+            && *b != f64::MAX.to_bits()
+            && *b != f64::MIN.to_bits()));
     }
 
     #[test]
     fn floats_reach_every_boundary_value() {
         let mut rng = rand_chacha::ChaCha12Rng::seed_from_u64(2);
         let xs: Vec<u32> = (0..4000).map(|_| sample_f32(&mut rng)).collect();
-        for w in [0.0f32, -0.0, 1.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, f32::MAX, f32::MIN] {
+        for w in [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            f32::MIN,
+        ] {
             assert!(xs.contains(&w.to_bits()), "{w} never sampled");
         }
-        assert!(xs.contains(&1) && xs.contains(&(1 | 0x8000_0000)), "±MIN_VALUE never sampled");
+        assert!(
+            xs.contains(&1) && xs.contains(&(1 | 0x8000_0000)),
+            "±MIN_VALUE never sampled"
+        );
     }
 }

@@ -50,7 +50,14 @@ pub fn parse_f32(s: &str) -> Option<u32> {
         Special::Nan(Some(hex)) => u32::from_str_radix(hex, 16)
             .ok()
             .filter(|b| f32::from_bits(*b).is_nan()),
-        Special::Inf(neg) => Some(if neg { f32::NEG_INFINITY } else { f32::INFINITY }.to_bits()),
+        Special::Inf(neg) => Some(
+            if neg {
+                f32::NEG_INFINITY
+            } else {
+                f32::INFINITY
+            }
+            .to_bits(),
+        ),
         Special::Decimal => s.parse::<f32>().ok().map(f32::to_bits),
     }
 }
@@ -62,7 +69,14 @@ pub fn parse_f64(s: &str) -> Option<u64> {
         Special::Nan(Some(hex)) => u64::from_str_radix(hex, 16)
             .ok()
             .filter(|b| f64::from_bits(*b).is_nan()),
-        Special::Inf(neg) => Some(if neg { f64::NEG_INFINITY } else { f64::INFINITY }.to_bits()),
+        Special::Inf(neg) => Some(
+            if neg {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }
+            .to_bits(),
+        ),
         Special::Decimal => s.parse::<f64>().ok().map(f64::to_bits),
     }
 }
@@ -114,7 +128,9 @@ mod tests {
 
     #[test]
     fn other_spellings_are_refused() {
-        for s in ["inf", "nan", "+1.0", "1.", ".5", "1e", "infinity", "NaN.zz", "NaN.1", ""] {
+        for s in [
+            "inf", "nan", "+1.0", "1.", ".5", "1e", "infinity", "NaN.zz", "NaN.1", "",
+        ] {
             assert_eq!(parse_f64(s), None, "{s}");
         }
         assert_eq!(parse_f64("-0.0"), Some((-0.0f64).to_bits()));

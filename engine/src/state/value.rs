@@ -110,7 +110,9 @@ impl HeapValue {
             HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => Some(ty),
             HeapValue::Object { class, .. } => Some(class),
             HeapValue::Array { ty, .. } => Some(ty),
-            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float(_) | HeapValue::Double(_) => None,
+            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float(_) | HeapValue::Double(_) => {
+                None
+            }
         }
     }
 

@@ -278,7 +278,9 @@ fn float_literals_print_and_parse() {
     let text = "00 | l0: i1, l1: i2, l3: i3, l4: i4 | ε\n\
                 i1: NaNf  i2: -0.0d  i3: 1e-45f  i4: -Infinityd";
     let s = parse_state(text, &ctx).unwrap();
-    assert!(matches!(s.value(Ref::Int(1)), Some(HeapValue::Float(Some(b))) if f32::from_bits(*b).is_nan()));
+    assert!(
+        matches!(s.value(Ref::Int(1)), Some(HeapValue::Float(Some(b))) if f32::from_bits(*b).is_nan())
+    );
     assert_eq!(
         s.value(Ref::Int(2)),
         Some(&HeapValue::Double(Some((-0.0f64).to_bits())))
