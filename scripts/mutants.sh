@@ -1,18 +1,39 @@
 #!/usr/bin/env bash
 # Mutation testing of `jtg check` over the fixture suite: every entry of java-fixtures/suite.txt,
-# `jtg mutate` with a fixed seed; prints each entry's line and the overall score.
+# `jtg mutate` with a fixed seed; prints each entry's line, the overall score and the counts per
+# mutant kind. JOBS entries run at once (each its own JVM); the output is in suite order
+# whatever JOBS is. OUT keeps every entry's full `--verbose` listing (default: a temp dir).
 set -euo pipefail
 JTG=${JTG:-target/release/jtg}
 N=${N:-200}
 MAX=${MAX:-80}
+JOBS=${JOBS:-1}
+FIXTURES=${FIXTURES:-build/fixtures}
+SUITE=${SUITE:-java-fixtures/suite.txt}
+OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
 killed=0; equiv=0; total=0; enum=0
 declare -A kinds
-mapfile -t lines < <(grep -v '^\s*#' java-fixtures/suite.txt | grep -v '^\s*$')
-for entry in "${lines[@]}"; do
-  read -r method start <<<"$entry" || true
-  args=(build/fixtures "$method" -n "$N" --seed 1 --max-mutants "$MAX" --min-score 0 ${ENUMERATE:+--enumerate})
+mapfile -t lines < <(grep -v '^\s*#' "$SUITE" | grep -v '^\s*$')
+
+# one entry: its listing to $OUT/<index>.txt (the index keeps the suite order)
+run_entry() {
+  local i=$1 method start
+  read -r method start <<<"${lines[$i]}" || true
+  local args=("$FIXTURES" "$method" -n "$N" --seed 1 --max-mutants "$MAX" --min-score 0 ${ENUMERATE:+--enumerate})
   if [[ -n "${start:-}" ]]; then args+=(--start "java-fixtures/start/$start"); fi
-  full=$("$JTG" mutate "${args[@]}" --verbose </dev/null)
+  "$JTG" mutate "${args[@]}" --verbose </dev/null >"$OUT/$i.txt" 2>"$OUT/$i.err" \
+    || { echo "jtg mutate failed on ${lines[$i]}: $(tail -1 "$OUT/$i.err")" >&2; return 1; }
+}
+export -f run_entry
+export JTG N MAX ENUMERATE OUT FIXTURES
+# bash arrays cannot be exported: hand the suite lines over in a file
+printf '%s\n' "${lines[@]}" >"$OUT/suite.lines"
+seq 0 $(( ${#lines[@]} - 1 )) | xargs -P "$JOBS" -I{} bash -c \
+  'mapfile -t lines <"$OUT/suite.lines"; run_entry "$1"' _ {}
+
+for i in "${!lines[@]}"; do
+  full=$(cat "$OUT/$i.txt")
   line=$(tail -1 <<<"$full")
   # per mutation kind: `killed|equivalent|SURVIVED <operator>` lines of --verbose
   while read -r fate op rest; do
@@ -32,3 +53,4 @@ echo "suite: $total mutants, $killed killed, $equiv equivalent ($enum by bounded
 for op in $(printf '%s\n' "${!kinds[@]}" | cut -d' ' -f1 | sort -u); do
   echo "kind $op: ${kinds["$op killed"]:-0} killed, ${kinds["$op equivalent"]:-0} equivalent (${kinds["$op enum"]:-0} by bounded enumeration only), ${kinds["$op SURVIVED"]:-0} survived"
 done
+echo "listings: $OUT"

@@ -43,8 +43,9 @@ pub fn arg_slots(is_static: bool, params: &[FieldType]) -> Vec<usize> {
 
 /// The concrete input described by a concrete start state: the values of the argument slots
 /// `arg_slots` ([`arg_slots`]) of its single frame, its static fields (`static:` lines) and
-/// the objects they reach. A long is a literal (`5L`); a `float` or `double` (the state form
-/// keeps no float values) runs as `0.0`.
+/// the objects they reach. A long is a literal (`5L`), a float or double a literal (`1.5f`,
+/// `NaNd`); a `float` or `double` of unknown value (an `--input` that leaves it open) runs as
+/// `0.0`.
 pub fn state_to_input(st: &State, arg_slots: &[usize]) -> Result<ConcreteInput, JvmError> {
     let [frame] = st.frames.as_slice() else {
         return Err(bad("a concrete input has exactly one frame"));
@@ -76,8 +77,8 @@ pub fn state_to_input(st: &State, arg_slots: &[usize]) -> Result<ConcreteInput, 
                         .map(CValue::Long)
                         .map_err(|_| bad(format!("{r} = {v}L is outside the Java long range")))
                 }
-                Some(HeapValue::Float) => Ok(CValue::Float(0.0f32.to_bits())),
-                Some(HeapValue::Double) => Ok(CValue::Double(0.0f64.to_bits())),
+                Some(HeapValue::Float(b)) => Ok(CValue::Float(b.unwrap_or(0))),
+                Some(HeapValue::Double(b)) => Ok(CValue::Double(b.unwrap_or(0))),
                 _ => Err(bad(format!("{r} has no primitive value"))),
             },
         }
@@ -166,9 +167,8 @@ fn to_ref(st: &mut State, v: &CValue, uninit: &UninitRefs) -> Result<Option<Ref>
         CValue::Uninit(k) => uninit.get(k).copied(),
         CValue::Top => None,
         CValue::Long(x) => Some(st.new_prim(HeapValue::Long(Interval::literal(i128::from(*x))))),
-        // the state form keeps floats coarse: the value itself is not shown
-        CValue::Float(_) => Some(st.new_prim(HeapValue::Float)),
-        CValue::Double(_) => Some(st.new_prim(HeapValue::Double)),
+        CValue::Float(b) => Some(st.new_prim(HeapValue::Float(Some(*b)))),
+        CValue::Double(b) => Some(st.new_prim(HeapValue::Double(Some(*b)))),
     })
 }
 

@@ -191,14 +191,15 @@ fn is_primitive(v: CValue) -> bool {
 }
 
 /// Whether the run's value `v` is an instance of the primitive heap value `hv` of `s`: the
-/// kinds agree and an integer or long lies in its interval; floats are coarse (any float is an
-/// instance of `float`).
+/// kinds agree and an integer or long lies in its interval; any float is an instance of
+/// `float`, and of a literal float only if it has the literal's bits (`-0.0` is no instance of
+/// `0.0`; a NaN is an instance of the NaN with its bits: identity, not `==`).
 fn primitive_holds(hv: &HeapValue, v: CValue) -> bool {
     match (hv, v) {
         (HeapValue::Int(iv), CValue::Int(x)) => iv.contains(i128::from(x)),
         (HeapValue::Long(iv), CValue::Long(x)) => iv.contains(i128::from(x)),
-        (HeapValue::Float, CValue::Float(_)) => true,
-        (HeapValue::Double, CValue::Double(_)) => true,
+        (HeapValue::Float(lit), CValue::Float(x)) => lit.is_none_or(|b| b == x),
+        (HeapValue::Double(lit), CValue::Double(x)) => lit.is_none_or(|b| b == x),
         _ => false,
     }
 }

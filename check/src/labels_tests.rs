@@ -226,6 +226,41 @@ fn reference_equality_treats_two_nulls_as_equal_and_not_one_object() {
     }
 }
 
+/// No label over floats can pass: the engine writes none (its floats are coarse), and a graph
+/// whose label compares floats — an equality (which for floats would have to be `dcmpl`'s,
+/// NaN equal to nothing and `-0.0` to `0.0`, not identity) or a relation — is refused before
+/// any run, as an error of the graph.
+#[test]
+fn labels_over_floats_are_refused() {
+    let mut src = state(&[], &[]);
+    src.heap.insert(int(1), HeapValue::Double(None));
+    src.heap.insert(int(2), HeapValue::Double(None));
+    let labels = [
+        (
+            Label::RefEq {
+                r: int(1),
+                p: int(2),
+                equal: true,
+            },
+            "not an object reference",
+        ),
+        (
+            Label::Rel {
+                a: Operand::Ref(int(1)),
+                cond: Cond::Le,
+                b: Operand::Lit(0),
+            },
+            "not an integer",
+        ),
+    ];
+    for (label, why) in labels {
+        let g = graph(src.clone(), src.clone(), EdgeKind::Refine, vec![label]);
+        let ev = Evaluator::new(&g, &FlatTypes, IntSemantics::Unbounded);
+        let refused = ev.plan().first_error();
+        assert!(refused.is_some_and(|e| e.contains(why)), "{refused:?}");
+    }
+}
+
 #[test]
 fn instance_refinement_names_the_fresh_object_of_the_target() {
     // `o1 = o5`: o1 of the source, o5 (fresh) of the target

@@ -154,7 +154,10 @@ fn classes_with_long_and_double_fields_are_built() {
             if let Some(HeapValue::Long(iv)) = c.value(fields["stamp"]) {
                 stamps.insert(iv.as_literal().expect("literal"));
             }
-            assert!(matches!(c.value(fields["weight"]), Some(HeapValue::Double)));
+            assert!(matches!(
+                c.value(fields["weight"]),
+                Some(HeapValue::Double(Some(_)))
+            ));
         }
     }
     assert!(nonnull > 100, "{nonnull} non-null lists of 300");
@@ -211,4 +214,87 @@ fn a_static_that_may_alias_a_parameter_is_drawn_both_ways() {
     assert!(same >= 10 && apart >= 10, "aliased {same}, apart {apart}");
     let g = graph(&prog, &m, s);
     check(&prog, &g, 500);
+}
+
+/// `Floats.classify` in Rust (IEEE comparisons are Java's): which of its eight returns `d` takes.
+fn classify(d: f64) -> i32 {
+    if d.is_nan() {
+        0
+    } else if d > 1.0 {
+        if d == f64::INFINITY {
+            1
+        } else {
+            2
+        }
+    } else if d < -1.0 {
+        if d == f64::NEG_INFINITY {
+            3
+        } else {
+            4
+        }
+    } else if d == 0.0 {
+        if 1.0 / d > 0.0 {
+            5
+        } else {
+            6
+        }
+    } else {
+        7
+    }
+}
+
+/// `Floats.compare` in Rust: -1, 1, 0, or 2 when `a` or `b` is NaN.
+fn compare(a: f32, b: f32) -> i32 {
+    match a.partial_cmp(&b) {
+        Some(std::cmp::Ordering::Less) => -1,
+        Some(std::cmp::Ordering::Greater) => 1,
+        Some(std::cmp::Ordering::Equal) => 0,
+        None => 2,
+    }
+}
+
+/// The float (or double) argument `k` of a sample, as `f64`.
+fn float_arg(st: &State, slot: usize) -> f64 {
+    match st.value(local(st, slot)) {
+        Some(HeapValue::Double(Some(b))) => f64::from_bits(*b),
+        Some(HeapValue::Float(Some(b))) => f64::from(f32::from_bits(*b)),
+        v => panic!("argument {slot} is {v:?}, no float literal"),
+    }
+}
+
+/// Floats and doubles are drawn boundary-biased (NaN, ±∞, ±0.0, ±1, MIN_VALUE, MAX_VALUE):
+/// 2 000 inputs of `Floats.classify(double)` take all eight of its returns, those of
+/// `Floats.compare(float, float)` all four (the unordered one is NaN's, through fcmpl/fcmpg);
+/// each set passes the check and executes every instruction of its graph.
+#[test]
+fn float_inputs_take_every_branch_and_pass_the_check() {
+    let prog = program();
+    for (name, outcomes) in [("Floats.classify", 8), ("Floats.compare", 4)] {
+        let m = prog.find_method(name).expect("method");
+        let s = start(&prog, &m, None);
+        let gen = generator(&prog, &m, &s);
+        let taken: BTreeSet<i32> = (0..2000)
+            .map(|k| {
+                let c = gen.case(k).expect("case").state;
+                if name == "Floats.classify" {
+                    classify(float_arg(&c, 0))
+                } else {
+                    compare(float_arg(&c, 0) as f32, float_arg(&c, 1) as f32)
+                }
+            })
+            .collect();
+        assert_eq!(taken.len(), outcomes, "{name}: returns taken {taken:?}");
+        let g = graph(&prog, &m, s);
+        let checked = check(&prog, &g, 2000);
+        let pcs = |covered_only: bool| -> BTreeSet<u32> {
+            g.nodes
+                .iter()
+                .filter(|n| !covered_only || checked.summary.covered[n.id])
+                .filter_map(|n| n.state.frames.last())
+                .filter(|f| f.method == m)
+                .map(|f| f.pc)
+                .collect()
+        };
+        assert_eq!(pcs(true), pcs(false), "{name}: instructions never executed");
+    }
 }

@@ -1,11 +1,12 @@
 //! The soundness regression suite (`make test`): every entry of `java-fixtures/suite.txt`,
-//! in both integer semantics, × 1000 generated inputs (fixed seed): no trace may violate the
+//! in both integer semantics, × 1000 generated inputs (fixed seed, the generator's size
+//! schedule: structures up to 6 and every 8th input up to 64): no trace may violate the
 //! engine's graph. One test binary, so one JVM for all runs.
 
 mod common;
 use common::{fixture_sources, fixtures, suite, SuiteEntry};
 
-use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::gen::{GenConfig, Generator, DEFAULT_MAX_SIZE};
 use jtg_check::Matcher;
 use jtg_check::{check_run, Summary, Target, Verdict};
 use jtg_engine::class::ClassPath;
@@ -38,9 +39,10 @@ fn check_suite(sem: IntSemantics) {
         let g = build_graph(&prog, &m, st.clone(), &opts).expect("graph");
         let target = Target::new(&prog, m.clone(), vec![fixtures()]).expect("target");
         let matcher = Matcher::new(&g, &prog, sem);
+        // the generator's size schedule: every 8th input draws structures up to 64
         let cfg = GenConfig {
             seed: SEED,
-            max_size: 6,
+            max_size: DEFAULT_MAX_SIZE,
             ints: sem,
         };
         let gen = Generator::new(&prog, &m, &st, cfg).expect("generator");

@@ -6,6 +6,7 @@ use crate::invariant::{self, Invariant};
 use crate::nonnull::NonNull;
 use crate::reach;
 use crate::relations::Relations;
+use crate::statics::Compared;
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref, State};
 use jtg_engine::{Graph, Program};
@@ -18,6 +19,7 @@ pub struct Analyses {
     nonnull: NonNull,
     relations: Relations,
     facts: Vec<invariant::Facts>,
+    compared: Compared,
 }
 
 impl Analyses {
@@ -38,6 +40,7 @@ impl Analyses {
         let dead = |k: usize| !intervals.edges[k] || distinct.dead[k];
         let relations = Relations::of(g, &facts, &intervals, dead, sem);
         Analyses {
+            compared: Compared::of(g, prog),
             intervals,
             distinct,
             nonnull,
@@ -90,6 +93,12 @@ impl Analyses {
     /// The interval the difference constraints give `r` at node `n` (module `relations`).
     pub fn related_interval(&self, n: NodeId, r: Ref) -> Option<Interval> {
         self.relations.interval(n, r)
+    }
+
+    /// Whether the check can bind `r` at node `n` (module `statics`: not when only unread
+    /// statics reach it).
+    pub fn bound(&self, n: NodeId, r: Ref) -> bool {
+        self.compared.bound(n, r)
     }
 
     /// Whether `a` and `b` are never one object at node `n`.

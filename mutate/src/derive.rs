@@ -14,6 +14,12 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
     let mut out = Vec::new();
     let an = Analyses::of(g, prog, sem);
     let gone = |n: NodeId| an.unreachable(n).then(|| UNREACHABLE.to_string());
+    // the first of `refs` the check never binds at `n` (module `statics`)
+    let unread = |n: NodeId, refs: &[Ref]| {
+        refs.iter().find(|r| !an.bound(n, **r)).map(|r| {
+            format!("{UNREAD}: only statics no code of the runs accesses reach {r} at node {n}")
+        })
+    };
     let push = |out: &mut Vec<Mutant>,
                 op: Operator,
                 desc: String,
@@ -85,7 +91,8 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                                     format!("{RELATIONAL}: {r} ∈ {i} at node {n} on every path")
                                 })
                         }),
-                };
+                }
+                .or_else(|| unread(n, &[*r]));
                 push(
                     &mut out,
                     Operator::NarrowInterval,
@@ -111,7 +118,8 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                         .get(r)
                         .filter(|i| i.is_subset_of(&narrowed))
                         .map(|i| format!("{INVARIANT}: {r} ∈ {i} at node {n} on every path")),
-                };
+                }
+                .or_else(|| unread(n, &[*r]));
                 push(
                     &mut out,
                     Operator::NarrowCounter,
@@ -125,10 +133,14 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
         let p = &st.preds;
         for &(a, b) in &p.may_equal {
             let m = Change::RemoveMayEqual(n, a, b);
-            let eq = gone(n).or_else(|| {
-                an.never_same(n, a, b)
-                    .then(|| format!("{DISTINCT}: {a} and {b} are never one object at node {n}"))
-            });
+            let eq = gone(n)
+                .or_else(|| unread(n, &[a, b]))
+                .or_else(|| disjoint_types(prog, st, a, b))
+                .or_else(|| {
+                    an.never_same(n, a, b).then(|| {
+                        format!("{DISTINCT}: {a} and {b} are never one object at node {n}")
+                    })
+                });
             push(
                 &mut out,
                 Operator::DropPredicate,
@@ -150,6 +162,8 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                 Some(why)
             } else if a == b && p.is_non_tree(a) {
                 Some(REDUNDANT.to_string())
+            } else if let Some(why) = unread(n, &[a, b]) {
+                Some(why)
             } else if a == b {
                 vacuous_shape(prog, st, a)
             } else {
@@ -173,7 +187,7 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
             } else if p.joins(r, r) {
                 Some(REDUNDANT.to_string())
             } else {
-                vacuous_shape(prog, st, r)
+                unread(n, &[r]).or_else(|| vacuous_shape(prog, st, r))
             };
             push(
                 &mut out,
@@ -186,7 +200,9 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
         }
         for r in p.cyclic.keys() {
             let m = Change::RemoveCyclic(n, *r);
-            let eq = gone(n).or_else(|| realized(st, *r).then(|| VACUOUS_REALIZED.to_string()));
+            let eq = gone(n)
+                .or_else(|| realized(st, *r).then(|| VACUOUS_REALIZED.to_string()))
+                .or_else(|| unread(n, &[*r]));
             push(
                 &mut out,
                 Operator::DropPredicate,
@@ -316,11 +332,36 @@ const UNREACHABLE: &str =
 const INVARIANT: &str = "interval invariant";
 const DISTINCT: &str = "distinct positions";
 const RELATIONAL: &str = "relational invariant";
+const UNREAD: &str = "unread static";
+const DISJOINT: &str = "disjoint types";
 const DEAD_EDGE: &str =
     "dead edge: by the interval invariant, no path the check can match takes the edge";
 const VACUOUS_REALIZED: &str = "vacuous-realized: the reference is realized with every field listed, so it has no hidden region for the permission to apply to";
 const REDUNDANT: &str =
     "redundant: r♦ and r %$ r grant the same permission (j), and the other one stays";
+
+/// `Some(reason)` when no object can be at both `a` and `b` by their types (module docs,
+/// **disjoint types**): two classes, neither an interface nor a subclass of the other (a class
+/// has one superclass chain, so nothing is below both), or an array and a class other than
+/// `Object` that is no interface.
+fn disjoint_types(prog: &Program, st: &State, a: Ref, b: Ref) -> Option<String> {
+    let h = &prog.hierarchy;
+    let ta = st.value(a)?.type_name()?;
+    let tb = st.value(b)?.type_name()?;
+    let class = |t: &str| !t.starts_with('[') && matches!(h.is_interface(t), Ok(false));
+    let disjoint = match (ta.starts_with('['), tb.starts_with('[')) {
+        (true, true) => false,
+        (true, false) => class(tb) && tb != "java/lang/Object",
+        (false, true) => class(ta) && ta != "java/lang/Object",
+        (false, false) => {
+            class(ta)
+                && class(tb)
+                && matches!(h.is_subtype(ta, tb), Ok(false))
+                && matches!(h.is_subtype(tb, ta), Ok(false))
+        }
+    };
+    disjoint.then(|| format!("{DISJOINT}: {a} is a {ta} and {b} a {tb}, and no object is both"))
+}
 
 /// `Some(reason)` when `a %$ b` is implied by the rest of the state (see the module docs,
 /// **acyclic join**): `b` is a realized object listing every field of its class, the state

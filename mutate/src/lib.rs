@@ -91,6 +91,20 @@
 //!   which the check's condition (k) rejects at the node itself (e.g. `fast` always ahead of
 //!   `slow` in Floyd's loop over an acyclic list). These pairs also make edges **dead** and
 //!   nodes **unreachable** (an equality refinement `slow = fast`).
+//! * **disjoint types**: dropping `a =? b` where no class is a subtype of both declared types:
+//!   two classes neither of which is an interface or a subclass of the other (a class has one
+//!   superclass chain), or an array and a class other than `Object` that is no interface. The
+//!   check's `c ⊑ s` requires the object at a reference to be of its type (of exactly its
+//!   class, for a realized object), so it never binds one object to both, and condition (f)
+//!   never needs the predicate.
+//! * **unread static**: `narrow-interval`, `narrow-counter` or `drop-predicate` of a node
+//!   where the changed reference (one of the pair, for `=?` and `%$`) is reachable only from
+//!   static fields that no code a run can execute accesses (module `statics`: the methods of
+//!   the graph's frames, every method an `invoke` of them may reach by name and descriptor,
+//!   and the class initialisers of the classes they name). The check compares a static only
+//!   from the run's first traced `getstatic`/`putstatic` of it on, so it never binds that
+//!   reference: the mutant's changed fact is never read (e.g. a graph whose states list the
+//!   statics of every class on the class path, most of which the method never touches).
 //! * **unreachable**: a node-state mutant of a node that no path the check can match from the
 //!   start node reaches (only dead edges lead to it, see below).
 //! * **dead edge**: `drop-refinement`, `flip-label`, `replace-label` or `retarget-instance` of
@@ -142,6 +156,7 @@ mod nonnull;
 mod reach;
 mod relations;
 mod run;
+mod statics;
 
 pub use analyses::Analyses;
 pub use analysis::{analyse, Analysis, MutateError, Plan};

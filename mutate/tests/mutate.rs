@@ -246,8 +246,10 @@ fn relational_invariant_needs_the_arithmetic_label() {
 }
 
 /// The reasons the graph analyses give.
-const ANALYSES: [&str; 6] = [
+const ANALYSES: [&str; 8] = [
     "acyclic join",
+    "disjoint types",
+    "unread static",
     "interval invariant",
     "relational invariant",
     "unreachable",
@@ -271,6 +273,7 @@ fn no_proven_equivalent_is_killed() {
         "Types.depth",
         "Statics.clearLastPositive",
         "ListOps.copy",
+        "Tree.size",
     ] {
         let g = graph(&prog, spec);
         let all = mutants(&g, &prog, SEM);
@@ -432,6 +435,77 @@ fn a_counter_narrowed_past_the_small_sizes_is_killed_by_the_size_schedule() {
         assert!(
             matches!(f, Fate::Killed { .. }),
             "{} survives the default sizes",
+            m.description
+        );
+    }
+}
+
+/// A graph whose states list statics the method never touches (`Expr.evaluate`: every class of
+/// the class path): mutants of what only those statics reach are equivalent as **unread
+/// static**, and no run kills one; a static the method reads (`GenInputs.limit` in
+/// `GenInputs.upTo`) is never claimed unread.
+#[test]
+fn unread_statics_are_never_compared() {
+    let prog = program();
+    let g = graph(&prog, "Expr.evaluate");
+    let claimed: Vec<Mutant> = mutants(&g, &prog, SEM)
+        .into_iter()
+        .filter(|m| claims(m, "unread static"))
+        .collect();
+    assert!(
+        claimed.len() > 100,
+        "{} unread-static claims",
+        claimed.len()
+    );
+    let ms = sample(claimed, 60);
+    let traces = runs(&prog, &g, 200);
+    let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
+    for (m, f) in ms.iter().zip(run_mutants(&g, &prog, SEM, &ms, &rs)) {
+        assert!(
+            !matches!(f, Fate::Killed { .. }),
+            "{} is killed but claimed unread: {f:?}",
+            m.description
+        );
+    }
+    let g = graph_from(&prog, "GenInputs.upTo", "GenInputs.upTo.static.state");
+    let limit = g.nodes[g.start].state.statics[&("GenInputs".to_string(), "limit".to_string())];
+    let on_limit: Vec<Mutant> = mutants(&g, &prog, SEM)
+        .into_iter()
+        .filter(|m| matches!(m.change, Change::SetInt(n, r, _) if n == g.start && r == limit))
+        .collect();
+    assert!(!on_limit.is_empty(), "no mutant of GenInputs.limit");
+    assert!(
+        on_limit.iter().all(|m| !claims(m, "unread static")),
+        "a read static claimed unread"
+    );
+}
+
+/// `Tree.size` keeps a work list of `Work` cells beside the `Tree`: `=?` between a `Work` and a
+/// `Tree` reference is claimed **disjoint types**, between two `Tree` references never.
+#[test]
+fn disjoint_types_need_classes_apart() {
+    let prog = program();
+    let g = graph(&prog, "Tree.size");
+    let ms = mutants(&g, &prog, SEM);
+    let claimed: Vec<&Mutant> = ms.iter().filter(|m| claims(m, "disjoint types")).collect();
+    assert!(!claimed.is_empty(), "no disjoint-types claim");
+    for m in claimed {
+        let Change::RemoveMayEqual(n, a, b) = m.change else {
+            panic!("{}: not a =? drop", m.description)
+        };
+        let st = &g.nodes[n].state;
+        let ty = |r: Ref| {
+            st.value(r)
+                .and_then(|v| v.type_name())
+                .unwrap_or("?")
+                .to_string()
+        };
+        let mut both = [ty(a), ty(b)];
+        both.sort();
+        assert_eq!(
+            both,
+            ["Tree".to_string(), "Work".to_string()],
+            "{}",
             m.description
         );
     }

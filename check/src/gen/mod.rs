@@ -12,8 +12,8 @@
 //!    the sample, every integer reference of `s` one literal reference (so positions sharing
 //!    an integer reference in `s` get the same value, as (e) of §4.2 demands). Integers are
 //!    drawn as described in [`ints`] (longs likewise, over the long range); array lengths are
-//!    kept to the case's size bound (below). A `float` or `double` is "some float": the state
-//!    form keeps no float values, and [`crate::concrete`] runs it as `0.0`.
+//!    kept to the case's size bound (below). Floats and doubles are drawn as described in
+//!    [`floats`] (a literal of the start state, `1.5d`, is kept).
 //! 2. Every unknown reference ("hole") gets a structure, in order of discovery from the roots
 //!    (holes that others must reach first). The plans and their distribution are described
 //!    in [`shape`]: uniform among the plans the predicates of the hole allow.
@@ -45,6 +45,7 @@
 //! collection iterated here is ordered (`BTreeMap`, `Vec`), so a case is the same on every
 //! machine.
 
+mod floats;
 mod ints;
 pub mod qc;
 mod shape;
@@ -347,8 +348,8 @@ impl<'a> Generator<'a> {
                     let c = b.long_in(iv)?;
                     b.map.insert(r, c);
                 }
-                HeapValue::Float | HeapValue::Double => {
-                    let c = b.out.new_prim(v.clone());
+                HeapValue::Float(_) | HeapValue::Double(_) => {
+                    let c = b.float_like(v);
                     b.map.insert(r, c);
                 }
                 HeapValue::Object { class, .. } => {

@@ -26,7 +26,7 @@
 //! child with probability 0.75, or always when it is the only open slot (so one-field classes
 //! give lists of exactly `n` nodes). Array fields are `null` or a short array.
 
-use super::ints;
+use super::{floats, ints};
 use super::{GenError, Generator};
 use jtg_engine::class::FieldType;
 use jtg_engine::state::{FieldKey, HeapValue, Interval, MustReach, Ref, State};
@@ -93,6 +93,17 @@ impl Build<'_, '_> {
             .ok_or_else(|| GenError::Unsatisfiable(format!("no Java long in {iv}")))?;
         let v = ints::sample(&mut self.rng, lo, hi, &self.g.compared);
         Ok(self.out.new_prim(HeapValue::Long(Interval::literal(v))))
+    }
+
+    /// A sample of the float (or double) `v` of the start state: its literal, or a value drawn
+    /// as [`floats`] says.
+    pub(super) fn float_like(&mut self, v: &HeapValue) -> Ref {
+        let value = match v {
+            HeapValue::Float(None) => HeapValue::Float(Some(floats::sample_f32(&mut self.rng))),
+            HeapValue::Double(None) => HeapValue::Double(Some(floats::sample_f64(&mut self.rng))),
+            literal => literal.clone(),
+        };
+        self.out.new_prim(value)
     }
 
     fn field_int(&mut self, t: &FieldType, range: &Option<Interval>) -> Result<Ref, GenError> {
@@ -302,9 +313,8 @@ impl Build<'_, '_> {
                 self.array(&t.to_string(), n)
             }
             FieldType::Long => self.long_in(&jtg_engine::state::types::long_range(self.g.cfg.ints)),
-            // the state form keeps no float values: a concrete float runs as 0.0 (`concrete`)
-            FieldType::Float => Ok(self.out.new_prim(HeapValue::Float)),
-            FieldType::Double => Ok(self.out.new_prim(HeapValue::Double)),
+            FieldType::Float => Ok(self.float_like(&HeapValue::Float(None))),
+            FieldType::Double => Ok(self.float_like(&HeapValue::Double(None))),
             _ => self.field_int(t, range),
         }
     }

@@ -418,10 +418,11 @@ impl<'a> Walk<'a> {
         let obj = self.concrete(id, r)?;
         self.bind(r, v);
         match hv {
-            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float | HeapValue::Double => self
-                .fail(Condition::Object, || {
+            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float(_) | HeapValue::Double(_) => {
+                self.fail(Condition::Object, || {
                     format!("{}: {r} is a primitive in s", self.path())
-                }),
+                })
+            }
             HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
                 if !self.type_ok(obj, ty) {
                     return self.fail(Condition::Object, || {

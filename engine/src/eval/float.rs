@@ -40,7 +40,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             let a = ex.pop()?;
             let ok = match from {
                 Kind::Int | Kind::Long => ex.st.integral(a).is_some(),
-                k => ex.st.value(a) == Some(&unknown(*k)),
+                k => is_kind(ex.st.value(a), *k),
             };
             if !ok {
                 return Err(ex.invalid("conversion of a value of another type"));
@@ -61,17 +61,27 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
 /// The unknown value of kind `k` (float or double).
 fn unknown(k: Kind) -> HeapValue {
     if k == Kind::Double {
-        HeapValue::Double
+        HeapValue::Double(None)
     } else {
-        HeapValue::Float
+        HeapValue::Float(None)
     }
 }
 
 /// Pops a float (or double) operand.
 fn operand(ex: &mut Exec<'_>, k: Kind) -> Result<(), EngineError> {
     let r = ex.pop()?;
-    if ex.st.value(r) != Some(&unknown(k)) {
+    if !is_kind(ex.st.value(r), k) {
         return Err(ex.invalid("float operation on a value of another type"));
     }
     Ok(())
+}
+
+/// Whether `v` is a float (or a double, for `k` double), known or not: a start state may give
+/// a literal (`1.5d`), which the engine treats as any other float.
+fn is_kind(v: Option<&HeapValue>, k: Kind) -> bool {
+    match v {
+        Some(HeapValue::Double(_)) => k == Kind::Double,
+        Some(HeapValue::Float(_)) => k == Kind::Float,
+        _ => false,
+    }
 }

@@ -136,8 +136,8 @@ pub(super) fn eval(
                     .st
                     .new_int(Interval::new(Some(0), Some(1)).unwrap_or(Interval::TOP)),
                 RandomKind::Long => ex.st.new_prim(HeapValue::Long(Interval::long_range())),
-                RandomKind::Float => ex.st.new_prim(HeapValue::Float),
-                RandomKind::Double => ex.st.new_prim(HeapValue::Double),
+                RandomKind::Float => ex.st.new_prim(HeapValue::Float(None)),
+                RandomKind::Double => ex.st.new_prim(HeapValue::Double(None)),
             };
             ex.push(r)?;
         }

@@ -21,11 +21,11 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         }
         // floats are coarse (spec §1): a constant is just some float
         Insn::FConst(_) => {
-            let r = ex.st.new_prim(HeapValue::Float);
+            let r = ex.st.new_prim(HeapValue::Float(None));
             ex.push(r)?;
         }
         Insn::DConst(_) => {
-            let r = ex.st.new_prim(HeapValue::Double);
+            let r = ex.st.new_prim(HeapValue::Double(None));
             ex.push(r)?;
         }
         Insn::Ldc(c) => {
@@ -34,8 +34,8 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 Constant::Long(v) => ex
                     .st
                     .new_prim(HeapValue::Long(Interval::literal(i128::from(*v)))),
-                Constant::Float(_) => ex.st.new_prim(HeapValue::Float),
-                Constant::Double(_) => ex.st.new_prim(HeapValue::Double),
+                Constant::Float(_) => ex.st.new_prim(HeapValue::Float(None)),
+                Constant::Double(_) => ex.st.new_prim(HeapValue::Double(None)),
                 Constant::String(s) => {
                     // a string constant is a String of known length (spec §8); equal
                     // literals are one interned object, so it may be one the state holds

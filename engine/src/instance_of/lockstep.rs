@@ -262,9 +262,11 @@ impl<'a> LockStep<'a> {
                     )
                 })),
             },
-            // floats are coarse: any float is an instance of any other
-            HeapValue::Float | HeapValue::Double => match v2 {
-                Some(v2) if v2 == v => Ok(()),
+            // floats are coarse: any float is an instance of `float`; a literal only of itself
+            HeapValue::Float(_) | HeapValue::Double(_) => match (v, v2) {
+                (HeapValue::Float(None), Some(HeapValue::Float(_)))
+                | (HeapValue::Double(None), Some(HeapValue::Double(_))) => Ok(()),
+                (_, Some(v2)) if v2 == v => Ok(()),
                 _ => Err(self.explain.no('b', || {
                     format!(
                         "{}: {r} is {v} in s, but {r2} is {} in s'",

@@ -201,8 +201,8 @@ impl Signature {
                     }
                     int_features(&mut f, pos, iv, LONG);
                 }
-                HeapValue::Float => f.both(pos, FLOAT, 0),
-                HeapValue::Double => f.both(pos, DOUBLE, 0),
+                HeapValue::Float(_) => f.both(pos, FLOAT, 0),
+                HeapValue::Double(_) => f.both(pos, DOUBLE, 0),
                 HeapValue::Unknown { .. } => {}
                 HeapValue::Abstract { .. } => f.both(pos, EXISTS, 0),
                 HeapValue::Object { class, fields } => {

@@ -311,8 +311,8 @@ impl Merger<'_> {
                 (HeapValue::Long(ia), HeapValue::Long(ib)) => {
                     Ok(Shape::Long(merge_long_interval(ia, ib, self.opts)))
                 }
-                (HeapValue::Float, HeapValue::Float) => Ok(Shape::Float),
-                (HeapValue::Double, HeapValue::Double) => Ok(Shape::Double),
+                (HeapValue::Float(_), HeapValue::Float(_)) => Ok(Shape::Float),
+                (HeapValue::Double(_), HeapValue::Double(_)) => Ok(Shape::Double),
                 (va, vb) => Err(incompatible(format!(
                     "one position holds {ra} = {va} in A and {rb} = {vb} in B (different kinds)"
                 ))),
@@ -457,7 +457,7 @@ impl Merger<'_> {
         }
         match (&node.shape, va) {
             (Shape::Int(i), HeapValue::Int(j)) | (Shape::Long(i), HeapValue::Long(j)) => i == j,
-            (Shape::Float, HeapValue::Float) | (Shape::Double, HeapValue::Double) => true,
+            (Shape::Float, HeapValue::Float(_)) | (Shape::Double, HeapValue::Double(_)) => true,
             (Shape::Unknown(t), HeapValue::Unknown { ty }) => t == ty,
             (Shape::Abstract(t), HeapValue::Abstract { ty }) => t == ty,
             (Shape::Object { class, .. }, HeapValue::Object { class: c, .. }) => class == c,
@@ -532,8 +532,8 @@ impl Merger<'_> {
                 Shape::Null => continue,
                 Shape::Int(i) => HeapValue::Int(*i),
                 Shape::Long(i) => HeapValue::Long(*i),
-                Shape::Float => HeapValue::Float,
-                Shape::Double => HeapValue::Double,
+                Shape::Float => HeapValue::Float(None),
+                Shape::Double => HeapValue::Double(None),
                 Shape::Unknown(ty) => HeapValue::Unknown { ty: ty.clone() },
                 Shape::Abstract(ty) => HeapValue::Abstract { ty: ty.clone() },
                 Shape::Object { class, fields } => HeapValue::Object {

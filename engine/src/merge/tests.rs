@@ -418,7 +418,7 @@ fn check_instance(specific: &State, general: &State) {
                 };
                 assert!(si.is_subset_of(gi), "(b) {s} ⊄ {g}: {ctx_text}");
             }
-            HeapValue::Float | HeapValue::Double => {
+            HeapValue::Float(_) | HeapValue::Double(_) => {
                 assert_eq!(sv, Some(gv), "(b) {s} must be a {gv}: {ctx_text}");
             }
             HeapValue::Unknown { ty } => {

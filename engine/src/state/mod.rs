@@ -7,6 +7,7 @@
 
 pub mod access;
 mod field;
+pub mod floats;
 mod frame;
 mod interval;
 mod predicates;

@@ -475,9 +475,22 @@ fn parse_value(c: &mut Cursor<'_>) -> Result<HeapValue, String> {
         }
     }
     match head {
-        "float" => return Ok(HeapValue::Float),
-        "double" => return Ok(HeapValue::Double),
+        "float" => return Ok(HeapValue::Float(None)),
+        "double" => return Ok(HeapValue::Double(None)),
         _ => {}
+    }
+    // float literals `1.5f`, `NaNf`, `-Infinityd` (docs/state-text.md); `C(` is a class
+    if !c.rest().starts_with('(') {
+        if let Some(num) = head.strip_suffix('f') {
+            if let Some(bits) = super::floats::parse_f32(num) {
+                return Ok(HeapValue::Float(Some(bits)));
+            }
+        }
+        if let Some(num) = head.strip_suffix('d') {
+            if let Some(bits) = super::floats::parse_f64(num) {
+                return Ok(HeapValue::Double(Some(bits)));
+            }
+        }
     }
     let ty = parse_type(head).ok_or_else(|| format!("bad type name `{head}`"))?;
     // `A[]!(…)`: an array whose runtime type is exactly `A[]`

@@ -16,8 +16,8 @@ pub fn most_general(st: &mut State, t: &FieldType, sem: IntSemantics) -> Result<
         FieldType::Object(c) => st.new_obj(HeapValue::Unknown { ty: c.clone() }),
         FieldType::Array(_) => st.new_obj(HeapValue::Unknown { ty: t.to_string() }),
         FieldType::Long => st.new_prim(HeapValue::Long(long_range(sem))),
-        FieldType::Float => st.new_prim(HeapValue::Float),
-        FieldType::Double => st.new_prim(HeapValue::Double),
+        FieldType::Float => st.new_prim(HeapValue::Float(None)),
+        FieldType::Double => st.new_prim(HeapValue::Double(None)),
     })
 }
 
@@ -79,8 +79,8 @@ pub fn default_value(st: &mut State, t: &FieldType) -> Ref {
         FieldType::Object(_) | FieldType::Array(_) => Ref::Null,
         FieldType::Long => st.new_prim(HeapValue::Long(Interval::literal(0))),
         // floats are coarse: the default 0.0 is just some float
-        FieldType::Float => st.new_prim(HeapValue::Float),
-        FieldType::Double => st.new_prim(HeapValue::Double),
+        FieldType::Float => st.new_prim(HeapValue::Float(None)),
+        FieldType::Double => st.new_prim(HeapValue::Double(None)),
         _ => st.new_int(Interval::literal(0)),
     }
 }

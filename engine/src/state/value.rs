@@ -15,10 +15,12 @@ pub enum HeapValue {
     /// one category-2 value on the stack and wraps at 64 bits under `--ints java`. Printed
     /// with a suffix `L` (`5L`, `[≥0]L`, `ZL`).
     Long(Interval),
-    /// A `float` value, abstracted coarsely (spec §1): any float, NaN included.
-    Float,
-    /// A `double` value, abstracted coarsely: any double, NaN included.
-    Double,
+    /// A `float` value: `None` is any float, NaN included (the engine's states keep floats
+    /// coarse, spec §1); `Some(bits)` is exactly the float with these bits (`1.5f`, `NaNf`),
+    /// as in the concrete states the checker draws and the JVM records.
+    Float(Option<u32>),
+    /// A `double` value like [`HeapValue::Float`]: `None` any double, `Some(bits)` one (`-0.0d`).
+    Double(Option<u64>),
     /// `C(?)`: null, or an object of type `C` or any subtype; nothing else known.
     Unknown { ty: String },
     /// `C(…)`: an existing object of type `C` or a subtype whose fields are not realized.
@@ -108,14 +110,14 @@ impl HeapValue {
     pub fn is_primitive(&self) -> bool {
         matches!(
             self,
-            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float | HeapValue::Double
+            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float(_) | HeapValue::Double(_)
         )
     }
 
     /// Whether the value is a category-2 value (long or double: one stack entry, two local
     /// slots, and one unit for `pop2`/`dup2`).
     pub fn is_wide(&self) -> bool {
-        matches!(self, HeapValue::Long(_) | HeapValue::Double)
+        matches!(self, HeapValue::Long(_) | HeapValue::Double(_))
     }
 
     /// The static type bound (class or array descriptor) of an object value.
@@ -124,7 +126,9 @@ impl HeapValue {
             HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => Some(ty),
             HeapValue::Object { class, .. } => Some(class),
             HeapValue::Array { ty, .. } => Some(ty),
-            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float | HeapValue::Double => None,
+            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float(_) | HeapValue::Double(_) => {
+                None
+            }
         }
     }
 
@@ -201,8 +205,10 @@ impl fmt::Display for HeapValue {
         match self {
             HeapValue::Int(i) => write!(f, "{i}"),
             HeapValue::Long(i) => write!(f, "{i}L"),
-            HeapValue::Float => f.write_str("float"),
-            HeapValue::Double => f.write_str("double"),
+            HeapValue::Float(None) => f.write_str("float"),
+            HeapValue::Double(None) => f.write_str("double"),
+            HeapValue::Float(Some(b)) => write!(f, "{}f", super::floats::format_f32(*b)),
+            HeapValue::Double(Some(b)) => write!(f, "{}d", super::floats::format_f64(*b)),
             HeapValue::Unknown { ty } => write!(f, "{}(?)", display_type(ty)),
             HeapValue::Abstract { ty } => write!(f, "{}(…)", display_type(ty)),
             HeapValue::Object { class, fields } => {

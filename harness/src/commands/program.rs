@@ -116,8 +116,8 @@ pub fn check_start(prog: &Program, m: &MethodId, st: &State) -> Result<(), Strin
             None => r.is_null() && !is_primitive,
             Some(HeapValue::Int(_)) => is_int_type,
             Some(HeapValue::Long(_)) => ty == "J",
-            Some(HeapValue::Float) => ty == "F",
-            Some(HeapValue::Double) => ty == "D",
+            Some(HeapValue::Float(_)) => ty == "F",
+            Some(HeapValue::Double(_)) => ty == "D",
             Some(v) => match v.type_name() {
                 None => false,
                 Some(t) => !is_primitive && prog_is_subtype(prog, t, &ty),

@@ -50,7 +50,8 @@ pub fn quantities(s: &State) -> Vec<Quantity> {
             HeapValue::Int(i) | HeapValue::Long(i) if i.as_literal().is_none() => {
                 ints.push(Quantity::Int(*r))
             }
-            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float | HeapValue::Double => {}
+            HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float(_) | HeapValue::Double(_) => {
+            }
             _ => sizes.push(Quantity::Size(*r)),
         }
     }

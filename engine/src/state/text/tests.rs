@@ -129,11 +129,14 @@ impl Arbitrary for ArbState {
                     2 => Interval::at_least(lo.into()),
                     _ => Interval::new(Some(lo.into()), Some((lo + 3).into())).unwrap(),
                 };
-                // every primitive kind: int, long, float, double
-                match u8::arbitrary(g) % 6 {
+                // every primitive kind: int, long, float, double; floats also as literals of
+                // any bits (NaN payloads included)
+                match u8::arbitrary(g) % 8 {
                     0 => s.new_prim(HeapValue::Long(iv)),
-                    1 => s.new_prim(HeapValue::Float),
-                    2 => s.new_prim(HeapValue::Double),
+                    1 => s.new_prim(HeapValue::Float(None)),
+                    2 => s.new_prim(HeapValue::Double(None)),
+                    3 => s.new_prim(HeapValue::Float(Some(u32::arbitrary(g)))),
+                    4 => s.new_prim(HeapValue::Double(Some(u64::arbitrary(g)))),
                     _ => s.new_int(iv),
                 }
             })
@@ -245,8 +248,8 @@ fn longs_and_floats_print_and_parse() {
                 i1: ZL  i2: float  i3: double  i4: [≥0]L  i5: -7L  i6: [1,5]L";
     let s = parse_state(text, &ctx).unwrap();
     assert_eq!(s.value(Ref::Int(1)), Some(&HeapValue::Long(Interval::TOP)));
-    assert_eq!(s.value(Ref::Int(2)), Some(&HeapValue::Float));
-    assert_eq!(s.value(Ref::Int(3)), Some(&HeapValue::Double));
+    assert_eq!(s.value(Ref::Int(2)), Some(&HeapValue::Float(None)));
+    assert_eq!(s.value(Ref::Int(3)), Some(&HeapValue::Double(None)));
     assert_eq!(
         s.value(Ref::Int(4)),
         Some(&HeapValue::Long(Interval::at_least(0)))
@@ -268,4 +271,31 @@ fn longs_and_floats_print_and_parse() {
     );
     // a primitive behind an object reference is rejected
     assert!(parse_state("00 | ε | o1\no1: float", &ctx).is_err());
+}
+
+#[test]
+fn float_literals_print_and_parse() {
+    let m = MethodId::new("Wide", "f", "(FDFD)V");
+    let ctx = TextContext::for_method(m, &NoNames);
+    let text = "00 | l0: i1, l1: i2, l3: i3, l4: i4 | ε\n\
+                i1: NaNf  i2: -0.0d  i3: 1e-45f  i4: -Infinityd";
+    let s = parse_state(text, &ctx).unwrap();
+    assert!(
+        matches!(s.value(Ref::Int(1)), Some(HeapValue::Float(Some(b))) if f32::from_bits(*b).is_nan())
+    );
+    assert_eq!(
+        s.value(Ref::Int(2)),
+        Some(&HeapValue::Double(Some((-0.0f64).to_bits())))
+    );
+    assert_eq!(
+        s.value(Ref::Int(3)),
+        Some(&HeapValue::Float(Some(f32::from_bits(1).to_bits())))
+    );
+    assert_eq!(
+        s.value(Ref::Int(4)),
+        Some(&HeapValue::Double(Some(f64::NEG_INFINITY.to_bits())))
+    );
+    assert_eq!(print_state(&s, &ctx), text);
+    // `inf` is no jtg spelling: read as a type name, refused
+    assert!(parse_state("00 | l0: i1 | ε\ni1: inff", &ctx).is_err());
 }

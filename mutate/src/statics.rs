@@ -1,0 +1,153 @@
+//! References the check never binds: those only unread static fields reach.
+//!
+//! The check compares a static field of a state only from the run's first traced
+//! `getstatic`/`putstatic` of it on (`check/src/instance.rs`); before that, the field and
+//! everything only it reaches are not walked, their intervals and predicates not read, and
+//! labels naming them are left out (counted). A static that no code a run can execute
+//! accesses is therefore never compared at any node. The code a run can execute is
+//! over-approximated: the methods of every frame of every node, and transitively every method
+//! of the class path an `invoke` of such code may reach (any class's method of the invoked
+//! name and descriptor: dispatch ignored), and the class initialisers of every class such code
+//! names. A static one of these accesses is *read*; the others are *unread*.
+//!
+//! At a node, the *unbound* references are those reachable (through fields, array lengths and
+//! elements) from an unread static and not from the frames (locals, stack, pending
+//! exceptions), the end (a returned or thrown value) or a read static. A mutant that changes
+//! only facts about unbound references (an interval, a predicate with one of them) changes
+//! nothing the check reads: it accepts exactly the traces the original does.
+
+use jtg_engine::class::{Code, Insn};
+use jtg_engine::graph::NodeId;
+use jtg_engine::state::{End, Ref, State, StaticField};
+use jtg_engine::{Graph, Program};
+use std::collections::BTreeSet;
+
+/// The references each node's check never binds.
+pub(crate) struct Compared {
+    unbound: Vec<BTreeSet<Ref>>,
+}
+
+impl Compared {
+    pub(crate) fn of(g: &Graph, prog: &Program) -> Compared {
+        let read = read_statics(g, prog);
+        let unbound = g.nodes.iter().map(|n| unbound(&n.state, &read)).collect();
+        Compared { unbound }
+    }
+
+    /// Whether the check can bind `r` at node `n`.
+    pub(crate) fn bound(&self, n: NodeId, r: Ref) -> bool {
+        !self.unbound[n].contains(&r)
+    }
+}
+
+/// The references of `s` that only unread statics reach: reachable from a static not in
+/// `read`, and not from the frames, the end (a returned or thrown value) or a read static.
+fn unbound(s: &State, read: &BTreeSet<StaticField>) -> BTreeSet<Ref> {
+    let (unread, other): (Vec<_>, Vec<_>) = s.statics.iter().partition(|(k, _)| !read.contains(*k));
+    let ends = match &s.end {
+        Some(End::Return(r)) => *r,
+        Some(End::Throw(r)) => Some(*r),
+        None => None,
+    };
+    let roots: Vec<Ref> = s
+        .frames
+        .iter()
+        .flat_map(|f| f.refs())
+        .chain(ends)
+        .chain(other.into_iter().map(|(_, r)| *r))
+        .collect();
+    let bound = reachable(s, roots);
+    let mut only = reachable(s, unread.into_iter().map(|(_, r)| *r).collect());
+    only.retain(|r| !bound.contains(r));
+    only
+}
+
+/// Every non-null reference reachable from `roots` in `s`.
+fn reachable(s: &State, mut todo: Vec<Ref>) -> BTreeSet<Ref> {
+    let mut seen = BTreeSet::new();
+    while let Some(r) = todo.pop() {
+        if r.is_null() || !seen.insert(r) {
+            continue;
+        }
+        if let Some(v) = s.value(r) {
+            todo.extend(v.children());
+        }
+    }
+    seen
+}
+
+/// The statics some code a run can execute accesses (module docs).
+fn read_statics(g: &Graph, prog: &Program) -> BTreeSet<StaticField> {
+    let cp = prog.hierarchy.classpath();
+    let classes: Vec<_> = cp
+        .class_names()
+        .iter()
+        .filter_map(|c| cp.load(c).ok())
+        .collect();
+    // (class, name, descriptor) of every method a run may execute, from the graph's frames
+    let mut todo: Vec<(String, String, String)> = g
+        .nodes
+        .iter()
+        .flat_map(|n| n.state.frames.iter())
+        .map(|f| {
+            (
+                f.method.class.to_string(),
+                f.method.name.to_string(),
+                f.method.desc.to_string(),
+            )
+        })
+        .collect();
+    let mut seen = BTreeSet::new();
+    let mut read = BTreeSet::new();
+    let code_of = |class: &str, name: &str, desc: &str| -> Option<Code> {
+        let c = cp.load(class).ok()?;
+        let m = c
+            .methods
+            .iter()
+            .find(|m| m.name == name && m.desc_str == desc)?;
+        m.code.clone()
+    };
+    while let Some(key) = todo.pop() {
+        if !seen.insert(key.clone()) {
+            continue;
+        }
+        let Some(code) = code_of(&key.0, &key.1, &key.2) else {
+            continue;
+        };
+        for (_, insn) in &code.insns {
+            let named = match insn {
+                Insn::GetStatic(f) | Insn::PutStatic(f) => {
+                    read.insert(prog.static_key(f));
+                    Some(f.class.as_str())
+                }
+                Insn::New(c) => Some(c.as_str()),
+                Insn::Invoke { method, .. } => {
+                    // any class's method of this name and descriptor: dispatch ignored
+                    for c in &classes {
+                        if c.methods
+                            .iter()
+                            .any(|m| m.name == method.name && m.desc_str == method.desc_str)
+                        {
+                            todo.push((
+                                c.name.clone(),
+                                method.name.clone(),
+                                method.desc_str.clone(),
+                            ));
+                        }
+                    }
+                    Some(method.class.as_str())
+                }
+                _ => None,
+            };
+            if let Some(c) = named {
+                // its class initialiser and its superclasses' may run
+                let mut next = Some(c.to_string());
+                while let Some(c) = next {
+                    next = cp.load(&c).ok().and_then(|k| k.super_name.clone());
+                    todo.push((c, "<clinit>".into(), "()V".into()));
+                }
+            }
+        }
+    }
+    read
+}
