@@ -6,8 +6,10 @@ pub mod corpus;
 pub mod diff;
 pub mod gen;
 pub mod graph;
+pub mod interrupt;
 pub mod merge;
 pub mod mutate;
+pub mod paint;
 pub mod prove;
 pub mod trace;
 
