@@ -211,7 +211,8 @@ pub const DEFAULT_MAX_SECS: u64 = 120;
 
 /// Starts the detail of a jar stopped by the wall-clock safety net: its node count (and
 /// status, had it run longer) depends on the machine and its load.
-pub const TIME_BOUND_NOTE: &str = "stopped by the wall-clock safety net --max-secs (machine-dependent):";
+pub const TIME_BOUND_NOTE: &str =
+    "stopped by the wall-clock safety net --max-secs (machine-dependent):";
 
 /// The generator seed of jar `name` (its name in reports) in a run with seed `seed`: the
 /// [`stable_hash`] of `seed:name`, the same on every machine.

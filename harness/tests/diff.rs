@@ -75,7 +75,10 @@ fn diff_of_integer_modes_lists_the_java_only_nodes() {
     assert!(report.contains("\nchanged ["), "{report}");
     assert!(report.contains("  - o2: List(next=o3, val=i2)"), "{report}");
     assert!(report.contains("i2: «Z»"), "{report}");
-    assert!(report.contains("i2: «[-2147483648,2147483647]»"), "{report}");
+    assert!(
+        report.contains("i2: «[-2147483648,2147483647]»"),
+        "{report}"
+    );
     // the extra loop unrolling of the Java graph is added, with its edges
     assert!(report.contains("\nadded ["), "{report}");
     assert!(report.contains("\nedges (old ids"), "{report}");
@@ -117,18 +120,27 @@ fn java_ints_read_the_full_range_as_z() {
     let as_z = as_z.to_str().expect("utf-8 path");
     // unbounded reading: Z is not the range, the nodes changed, the tokens are marked
     let report = run(&["diff", &java, as_z], 1);
-    assert!(report.contains("\nlegend: - old line, + new line, «…» changed tokens"), "{report}");
+    assert!(
+        report.contains("\nlegend: - old line, + new line, «…» changed tokens"),
+        "{report}"
+    );
     assert!(report.contains(": «[-2147483648,2147483647]»"), "{report}");
     assert!(report.contains(": «Z»"), "{report}");
     // Java ints: the same graph
     let same = run(&["diff", &java, as_z, "--ints", "java"], 0);
-    assert!(same.contains(" 0 changed, 0 removed, 0 added nodes"), "{same}");
+    assert!(
+        same.contains(" 0 changed, 0 removed, 0 added nodes"),
+        "{same}"
+    );
     // the picture: changed tokens marked, with a legend
     let dot = run(&["diff", &java, as_z, "--format", "dot"], 1);
     assert!(dot.contains("legend [shape=note"), "{dot}");
     assert!(dot.contains("«Z»"), "{dot}");
     let svg = run(&["diff", &java, as_z, "--format", "svg"], 1);
-    assert!(svg.contains("<svg") && svg.contains("«Z»") && svg.contains("tokens changed"), "{svg}");
+    assert!(
+        svg.contains("<svg") && svg.contains("«Z»") && svg.contains("tokens changed"),
+        "{svg}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -143,7 +155,10 @@ fn diff_colours_only_when_asked_or_on_a_terminal() {
     assert!(!esc(&piped), "{piped:?}");
     let always = run(&["diff", &old, &new, "--color", "always"], 1);
     assert!(esc(&always), "{always:?}");
-    assert!(always.contains("\u{1b}[31m  - "), "removed lines red: {always:?}");
+    assert!(
+        always.contains("\u{1b}[31m  - "),
+        "removed lines red: {always:?}"
+    );
     let never = run(&["diff", &old, &new, "--color", "never"], 1);
     assert_eq!(never, piped);
     let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
@@ -165,6 +180,10 @@ fn diff_colours_only_when_asked_or_on_a_terminal() {
         String::from_utf8_lossy(&out.stderr).to_string()
     };
     assert!(err(&[]).starts_with("jtg: cannot read"), "{}", err(&[]));
-    assert!(err(&["--color", "always"]).starts_with("\u{1b}["), "{:?}", err(&["--color", "always"]));
+    assert!(
+        err(&["--color", "always"]).starts_with("\u{1b}["),
+        "{:?}",
+        err(&["--color", "always"])
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

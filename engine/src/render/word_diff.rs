@@ -87,10 +87,7 @@ mod tests {
         let (a, b) = mark_changes("i1: Z", "i1: [-2147483648,2147483647]");
         assert_eq!(a, "i1: «Z»");
         assert_eq!(b, "i1: «[-2147483648,2147483647]»");
-        let (a, b) = mark_changes(
-            "o2: List(next=o3, val=i2)",
-            "o2: List(next=o4, val=i2)",
-        );
+        let (a, b) = mark_changes("o2: List(next=o3, val=i2)", "o2: List(next=o4, val=i2)");
         assert_eq!(a, "o2: List(next=«o3», val=i2)");
         assert_eq!(b, "o2: List(next=«o4», val=i2)");
         // a token only one side has

@@ -11,7 +11,10 @@ use jtg_mutate::MutateError;
 /// Exit code for an error, by its kind (see the binary's documentation).
 pub fn exit_code(e: &anyhow::Error) -> u8 {
     for cause in e.chain() {
-        if cause.downcast_ref::<super::interrupt::Interrupted>().is_some() {
+        if cause
+            .downcast_ref::<super::interrupt::Interrupted>()
+            .is_some()
+        {
             return super::interrupt::EXIT_INTERRUPTED;
         }
         if cause.downcast_ref::<JournalError>().is_some() {

@@ -5,6 +5,7 @@ pub mod check;
 pub mod corpus;
 pub mod diff;
 pub mod gen;
+pub mod gen_java;
 pub mod graph;
 pub mod interrupt;
 pub mod merge;

@@ -147,6 +147,9 @@ mod tests {
         let diff = "diff M: old 1\n\nchanged [0] → [0]\n  - i1: «Z»\n  + i1: «[-1,1]»\n  ~ [0] → [1] eval\n";
         let painted = diff_report(diff);
         assert_eq!(strip(&painted), diff);
-        assert!(painted.contains("\u{1b}[1m\u{1b}[4m\u{1b}[32m«[-1,1]»"), "{painted:?}");
+        assert!(
+            painted.contains("\u{1b}[1m\u{1b}[4m\u{1b}[32m«[-1,1]»"),
+            "{painted:?}"
+        );
     }
 }
