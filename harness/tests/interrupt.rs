@@ -53,24 +53,12 @@ fn split_quoted(line: &str) -> Vec<String> {
     words
 }
 
-#[test]
-fn ctrl_c_prints_the_summary_and_the_resume_command() {
-    let fx = fixtures();
-    let fx = fx.to_str().expect("utf-8 path");
-    let dir = scratch("check");
-    let journal = dir.join("run.jsonl");
-    let journal_s = journal.to_str().expect("utf-8 path");
-    let args = [
-        "check",
-        fx,
-        "List.contains",
-        "-n",
-        CASES,
-        "--jobs",
-        "1",
-        "--journal",
-        journal_s,
-    ];
+/// Runs jtg with `args`, sends it SIGINT once `journal` holds a record, and returns its exit
+/// code, stdout and stderr.
+fn interrupt_after_first_record(
+    args: &[&str],
+    journal: &std::path::Path,
+) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_jtg"))
         .args(args)
         .stdin(Stdio::null())
@@ -78,8 +66,7 @@ fn ctrl_c_prints_the_summary_and_the_resume_command() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start jtg");
-    // interrupt once the first case is journalled (the run has thousands to go)
-    while records(&journal) == 0 {
+    while records(journal) == 0 {
         assert!(
             child.try_wait().expect("poll").is_none(),
             "the run ended before it was interrupted"
@@ -106,7 +93,39 @@ fn ctrl_c_prints_the_summary_and_the_resume_command() {
         .expect("stdout")
         .read_to_string(&mut stdout)
         .expect("read stdout");
-    assert_eq!(status.code(), Some(130), "{stderr}");
+    (status.code(), stdout, stderr)
+}
+
+/// The words of the `--resume` command printed on stderr.
+fn resume_words(stderr: &str) -> Vec<String> {
+    let line = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("jtg: continue the run with: "))
+        .unwrap_or_else(|| panic!("no resume command: {stderr}"));
+    split_quoted(line)
+}
+
+#[test]
+fn ctrl_c_prints_the_summary_and_the_resume_command() {
+    let fx = fixtures();
+    let fx = fx.to_str().expect("utf-8 path");
+    let dir = scratch("check");
+    let journal = dir.join("run.jsonl");
+    let journal_s = journal.to_str().expect("utf-8 path");
+    let args = [
+        "check",
+        fx,
+        "List.contains",
+        "-n",
+        CASES,
+        "--jobs",
+        "1",
+        "--journal",
+        journal_s,
+    ];
+    // interrupt once the first case is journalled (the run has thousands to go)
+    let (code, stdout, stderr) = interrupt_after_first_record(&args, &journal);
+    assert_eq!(code, Some(130), "{stderr}");
     assert!(stdout.is_empty(), "no report on stdout: {stdout}");
     assert!(
         stderr.contains("jtg: interrupted (Ctrl-C) after "),
@@ -120,13 +139,13 @@ fn ctrl_c_prints_the_summary_and_the_resume_command() {
     let done = records(&journal);
     let all: usize = CASES.parse().expect("a number");
     assert!(done >= 1 && done < all, "{done} cases journalled");
-    let line = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("jtg: continue the run with: "))
-        .unwrap_or_else(|| panic!("no resume command: {stderr}"));
-    let words = split_quoted(line);
-    assert_eq!(words.last().map(String::as_str), Some("--resume"), "{line}");
-    assert_eq!(&words[1..words.len() - 1], &args[..], "{line}");
+    let words = resume_words(&stderr);
+    assert_eq!(
+        words.last().map(String::as_str),
+        Some("--resume"),
+        "{words:?}"
+    );
+    assert_eq!(&words[1..words.len() - 1], &args[..], "{words:?}");
     // the resume command finishes the run; its report is the uninterrupted run's
     let resumed = Command::new(env!("CARGO_BIN_EXE_jtg"))
         .args(&words[1..])
@@ -168,4 +187,71 @@ fn check_colours_its_totals_only_when_asked() {
     assert!(piped.contains(" 0 violations,"), "{piped}");
     let always = run(&["--color", "always"]);
     assert!(always.contains("\u{1b}[32m0 violations"), "{always:?}");
+}
+
+/// Ctrl-C during `jtg corpus`: the totals so far and the `--resume` command; the resumed run's
+/// report equals an uninterrupted run's.
+#[test]
+fn ctrl_c_stops_a_corpus_run_after_the_jar_in_progress() {
+    let root = std::env::var_os("JTG_CORPUS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+        });
+    if !root.is_dir() {
+        eprintln!(
+            "corpus interrupt test skipped: no corpus at {}",
+            root.display()
+        );
+        return;
+    }
+    let dir = root.join("tpdb/Aprove_09");
+    // a quick jar first, then jars that take a while each (they reach the node budget)
+    let jars: Vec<String> = [
+        "Collatz",
+        "Flatten",
+        "LessLeaves",
+        "MirrorTree",
+        "Samefringe",
+    ]
+    .iter()
+    .map(|n| dir.join(format!("{n}.jar")).to_string_lossy().into_owned())
+    .collect();
+    let scratch = scratch("corpus");
+    let journal = scratch.join("corpus.jsonl");
+    let journal_s = journal.to_str().expect("utf-8 path");
+    let mut args: Vec<&str> = vec!["corpus"];
+    args.extend(jars.iter().map(String::as_str));
+    args.extend([
+        "--max-nodes",
+        "3000",
+        "--no-times",
+        "--quiet",
+        "--journal",
+        journal_s,
+    ]);
+    let (code, stdout, stderr) = interrupt_after_first_record(&args, &journal);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(
+        stderr.contains(" of 5 jars; the totals so far:"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(" jars: "), "{stderr}");
+    let words = resume_words(&stderr);
+    assert_eq!(&words[1..words.len() - 1], &args[..], "{words:?}");
+    let resumed = Command::new(env!("CARGO_BIN_EXE_jtg"))
+        .args(&words[1..])
+        .output()
+        .expect("resume");
+    assert_eq!(resumed.status.code(), Some(0));
+    let whole = Command::new(env!("CARGO_BIN_EXE_jtg"))
+        .args(&args[..args.len() - 2])
+        .output()
+        .expect("uninterrupted run");
+    assert_eq!(
+        String::from_utf8_lossy(&resumed.stdout),
+        String::from_utf8_lossy(&whole.stdout)
+    );
+    std::fs::remove_dir_all(&scratch).ok();
 }
