@@ -28,7 +28,12 @@ pub enum EngineError {
     /// The node budget was exhausted before the graph was complete.
     #[error("node budget exceeded: {max} nodes built and the graph is still incomplete (raise --max-nodes)")]
     Budget { max: usize },
-    /// The time bound ran out before the graph was complete.
+    /// The work budget (a deterministic count of the construction's work, see
+    /// [`crate::graph::BuildLimits::max_work`]) ran out before the graph was complete.
+    #[error("work budget exceeded: {max} work units spent after {nodes} nodes and the graph is still incomplete (raise --max-work)")]
+    WorkBudget { max: u64, nodes: usize },
+    /// The wall-clock bound ran out before the graph was complete (a safety net: where it
+    /// stops depends on the machine's speed and load).
     #[error("time budget exceeded after {nodes} nodes and the graph is still incomplete")]
     TimeBudget { nodes: usize },
     /// A broken engine invariant (a bug in jtg, never the user's fault).
@@ -42,7 +47,9 @@ impl EngineError {
         match self {
             EngineError::Unsupported { .. } => "unsupported",
             EngineError::Class(ClassError::Unsupported { .. }) => "unsupported",
-            EngineError::Budget { .. } | EngineError::TimeBudget { .. } => "budget",
+            EngineError::Budget { .. }
+            | EngineError::WorkBudget { .. }
+            | EngineError::TimeBudget { .. } => "budget",
             _ => "error",
         }
     }

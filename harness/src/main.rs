@@ -5,7 +5,8 @@
 //! Exit codes: 0 success; 1 violations found (`check`, `corpus --check`) or an `--expect`
 //! regression (`corpus`); 2 bad input (arguments, class path, class files, start state, a
 //! refused journal); 3 unsupported program feature; 4 node budget exceeded; 5 JVM or tracing
-//! failure (`corpus --check`: a check stopped early); 70 internal error.
+//! failure (`corpus --check`: a check stopped early); 70 internal error; 130 interrupted
+//! (Ctrl-C) after printing the summary so far and the `--resume` command.
 
 /// The engine clones and drops many small heap maps per node; jemalloc makes that markedly
 /// cheaper than the system allocator (see `make bench`, corpus graphs). Its symbols are
@@ -23,6 +24,9 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour errors, violations and diffs: `auto` on terminals unless `NO_COLOR` is set.
+    #[arg(long, global = true, value_enum, default_value_t = commands::paint::ColorWhen::Auto)]
+    color: commands::paint::ColorWhen,
 }
 
 #[derive(Subcommand)]
@@ -66,7 +70,7 @@ fn install_panic_hook() {
             .map(|l| format!(" (at {}:{})", l.file(), l.line()))
             .unwrap_or_default();
         let msg = msg.replace('\n', " ");
-        eprintln!("jtg: internal error: {msg}{at}");
+        commands::paint::error_line(&format!("internal error: {msg}{at}"));
         if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
             eprintln!("{}", std::backtrace::Backtrace::force_capture());
         }
@@ -76,6 +80,8 @@ fn install_panic_hook() {
 fn main() -> ExitCode {
     install_panic_hook();
     let cli = Cli::parse();
+    commands::paint::init(cli.color);
+    commands::interrupt::install();
     let result = std::panic::catch_unwind(move || {
         // Debug builds only: lets the CLI tests check the panic path (one line, exit 70).
         #[cfg(debug_assertions)]
@@ -101,7 +107,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("jtg: {e:#}");
+            commands::paint::error_line(&format!("{e:#}"));
             ExitCode::from(commands::exit_code(&e))
         }
     }

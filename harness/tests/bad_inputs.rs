@@ -515,6 +515,7 @@ fn the_bad_input_matrix_of_issue_23() {
     let empty_jdk = d.join("jdk");
     std::fs::create_dir_all(&empty_jdk).unwrap();
     let x = write(&d, "x.state", "00 | a: i1, b: i2 | ε\ni1: 6  i2: 3\n");
+    let missing = d.join("missing.json").to_str().unwrap().to_string();
     let cmd = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
     let rows = vec![
         Row {
@@ -660,6 +661,30 @@ fn the_bad_input_matrix_of_issue_23() {
             code: 2,
             starts: "jtg: --check 0: must be at least 1",
             contains: s(""),
+        },
+        Row {
+            what: "corpus --max-work 0",
+            args: cmd(&["corpus", &garbage, "--max-work", "0"]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: --max-work 0: must be at least 1",
+            contains: s(""),
+        },
+        Row {
+            what: "diff of a missing file",
+            args: cmd(&["diff", &missing, &missing]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: cannot read ",
+            contains: s("missing.json"),
+        },
+        Row {
+            what: "diff of a file that is no graph",
+            args: cmd(&["diff", &foo, &foo]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: ",
+            contains: s("not jtg graph JSON"),
         },
         Row {
             what: "prove --max-nodes 0",

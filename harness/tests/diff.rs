@@ -71,10 +71,14 @@ fn diff_of_integer_modes_lists_the_java_only_nodes() {
         "{report}"
     );
     // Java ints bound the list elements to the int range: a changed node shows the old
-    // `Z` and the new range on its heap line
+    // `Z` and the new range on its heap line, the changed tokens marked
     assert!(report.contains("\nchanged ["), "{report}");
     assert!(report.contains("  - o2: List(next=o3, val=i2)"), "{report}");
-    assert!(report.contains("i2: [-2147483648,2147483647]"), "{report}");
+    assert!(report.contains("i2: «Z»"), "{report}");
+    assert!(
+        report.contains("i2: «[-2147483648,2147483647]»"),
+        "{report}"
+    );
     // the extra loop unrolling of the Java graph is added, with its edges
     assert!(report.contains("\nadded ["), "{report}");
     assert!(report.contains("\nedges (old ids"), "{report}");
@@ -100,5 +104,86 @@ fn diff_of_a_graph_with_itself_is_empty() {
     assert_eq!(report.lines().count(), 2, "{report}");
     let dot = jtg(&["diff", &g, &g, "--format", "dot"]);
     assert!(!dot.contains("red"), "{dot}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Exit codes as diff(1): 0 the same, 1 they differ, 2 bad input; under `--ints java`, `Z`
+/// and the full int range are the same.
+#[test]
+fn java_ints_read_the_full_range_as_z() {
+    let dir = scratch("ranges");
+    let java = graph_json(&dir, "java");
+    let text = std::fs::read_to_string(&java).expect("graph");
+    assert!(text.contains("[-2147483648,2147483647]"), "{text}");
+    let as_z = dir.join("as-z.json");
+    std::fs::write(&as_z, text.replace("[-2147483648,2147483647]", "Z")).expect("write");
+    let as_z = as_z.to_str().expect("utf-8 path");
+    // unbounded reading: Z is not the range, the nodes changed, the tokens are marked
+    let report = run(&["diff", &java, as_z], 1);
+    assert!(
+        report.contains("\nlegend: - old line, + new line, «…» changed tokens"),
+        "{report}"
+    );
+    assert!(report.contains(": «[-2147483648,2147483647]»"), "{report}");
+    assert!(report.contains(": «Z»"), "{report}");
+    // Java ints: the same graph
+    let same = run(&["diff", &java, as_z, "--ints", "java"], 0);
+    assert!(
+        same.contains(" 0 changed, 0 removed, 0 added nodes"),
+        "{same}"
+    );
+    // the picture: changed tokens marked, with a legend
+    let dot = run(&["diff", &java, as_z, "--format", "dot"], 1);
+    assert!(dot.contains("legend [shape=note"), "{dot}");
+    assert!(dot.contains("«Z»"), "{dot}");
+    let svg = run(&["diff", &java, as_z, "--format", "svg"], 1);
+    assert!(
+        svg.contains("<svg") && svg.contains("«Z»") && svg.contains("tokens changed"),
+        "{svg}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Colour: piped output is plain unless `--color always`; `NO_COLOR` and `--color never`
+/// turn it off even then.
+#[test]
+fn diff_colours_only_when_asked_or_on_a_terminal() {
+    let dir = scratch("colour");
+    let (old, new) = (graph_json(&dir, "unbounded"), graph_json(&dir, "java"));
+    let esc = |s: &str| s.contains('\u{1b}');
+    let piped = run(&["diff", &old, &new], 1);
+    assert!(!esc(&piped), "{piped:?}");
+    let always = run(&["diff", &old, &new, "--color", "always"], 1);
+    assert!(esc(&always), "{always:?}");
+    assert!(
+        always.contains("\u{1b}[31m  - "),
+        "removed lines red: {always:?}"
+    );
+    let never = run(&["diff", &old, &new, "--color", "never"], 1);
+    assert_eq!(never, piped);
+    let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
+        .args(["diff", &old, &new])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run jtg");
+    assert!(!esc(&String::from_utf8_lossy(&out.stdout)));
+    // an error line: `jtg:` in red with --color always, plain when piped
+    let missing = dir.join("missing.json");
+    let missing = missing.to_str().expect("utf-8 path");
+    let err = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
+            .args(["diff", missing, missing])
+            .args(extra)
+            .output()
+            .expect("run jtg");
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    assert!(err(&[]).starts_with("jtg: cannot read"), "{}", err(&[]));
+    assert!(
+        err(&["--color", "always"]).starts_with("\u{1b}["),
+        "{:?}",
+        err(&["--color", "always"])
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

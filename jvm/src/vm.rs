@@ -74,6 +74,9 @@ fn start() -> Result<Jvm, JvmError> {
         .version(JNIVersion::V1_8)
         .option(format!("-Djava.class.path={}", classes::ASM_JARS.join(":")))
         .option("-Xshare:auto")
+        // reduced signal use: the JVM leaves SIGINT (Ctrl-C) to jtg, which stops a long run
+        // after its current unit, with the summary so far and the --resume command
+        .option("-Xrs")
         // assertions of program classes enabled: `assert` runs (and may throw AssertionError),
         // as the engine's model of `Class.desiredAssertionStatus()` says (docs/engine.md)
         .option("-ea")

@@ -86,6 +86,33 @@ struct Builder<'a> {
     deadline: Option<Instant>,
     /// The classes an object of the run can have (closed world of virtual dispatch).
     world: std::sync::Arc<BTreeSet<String>>,
+    /// Work units spent so far ([`BuildLimits::max_work`]).
+    work: u64,
+    max_work: Option<u64>,
+}
+
+/// Bounds of one construction besides [`Options::max_nodes`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BuildLimits {
+    /// A deterministic bound on the construction's work ([`EngineError::WorkBudget`]): the
+    /// sizes of the states expanded, compared by `⊑` and merged, summed (a state's size is 1
+    /// plus its heap entries and frame slots). The time of a construction grows with exactly
+    /// these, so the bound stops costly graphs as a time bound would, but at the same place on
+    /// every machine and under any load.
+    pub max_work: Option<u64>,
+    /// A wall-clock bound ([`EngineError::TimeBudget`]); where it stops depends on the
+    /// machine, so it is a safety net, not a budget for reports that must be reproducible.
+    pub deadline: Option<Duration>,
+}
+
+/// The size of a state in work units: what expanding, comparing or merging it walks.
+fn work_of(s: &State) -> u64 {
+    let slots: usize = s
+        .frames
+        .iter()
+        .map(|f| f.locals.len() + f.stack.len())
+        .sum();
+    (1 + s.heap.len() + s.statics.len() + slots) as u64
 }
 
 /// Builds the termination graph of `method` from `start`.
@@ -106,6 +133,23 @@ pub fn build_graph_until(
     opts: &Options,
     deadline: Option<Duration>,
 ) -> Result<Graph, BuildFailure> {
+    let limits = BuildLimits {
+        max_work: None,
+        deadline,
+    };
+    build_graph_limited(prog, method, start, opts, limits)
+}
+
+/// [`build_graph`] within `limits`: it gives up with [`EngineError::WorkBudget`] once more than
+/// `limits.max_work` work units are spent, and with [`EngineError::TimeBudget`] once
+/// `limits.deadline` has passed.
+pub fn build_graph_limited(
+    prog: &Program,
+    method: &MethodId,
+    start: State,
+    opts: &Options,
+    limits: BuildLimits,
+) -> Result<Graph, BuildFailure> {
     let world = std::sync::Arc::new(prog.world(&start));
     let mut b = Builder {
         prog,
@@ -122,7 +166,9 @@ pub fn build_graph_until(
         queue: VecDeque::from([0]),
         entries: HashMap::new(),
         sites: Vec::new(),
-        deadline: deadline.map(|d| Instant::now() + d),
+        deadline: limits.deadline.map(|d| Instant::now() + d),
+        work: 0,
+        max_work: limits.max_work,
         world,
     };
     b.register(0, None, false);
@@ -168,6 +214,8 @@ impl Builder<'_> {
             if st.is_end() {
                 continue;
             }
+            self.spend(work_of(&self.graph.nodes[n].state))?;
+            let st = &self.graph.nodes[n].state;
             match eval::step(st, &cx)? {
                 StepOutcome::Refine { kind, succs } => {
                     for s in succs {
@@ -316,6 +364,18 @@ impl Builder<'_> {
         self.sigs.push(None);
     }
 
+    /// Counts `units` of work against [`BuildLimits::max_work`].
+    fn spend(&mut self, units: u64) -> Result<(), EngineError> {
+        self.work += units;
+        match self.max_work {
+            Some(max) if self.work > max => Err(EngineError::WorkBudget {
+                max,
+                nodes: self.graph.nodes.len(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     fn instance_edge(&mut self, from: NodeId, to: NodeId) {
         self.redirected[from] = true;
         self.graph.add_edge(from, to, EdgeKind::Instance, vec![]);
@@ -334,7 +394,7 @@ impl Builder<'_> {
             // the nodes at p stay the same meanwhile (`id` is the last of them)
             for k in 0..self.at[p].len() {
                 let m = self.at[p][k];
-                if m != id && self.is_inner(m) && self.instance_of(id, m) {
+                if m != id && self.is_inner(m) && self.instance_of(id, m)? {
                     self.instance_edge(id, m);
                     return Ok(());
                 }
@@ -390,20 +450,25 @@ impl Builder<'_> {
         !self.redirected[m]
     }
 
-    fn instance_of(&mut self, specific: NodeId, general: NodeId) -> bool {
+    fn instance_of(&mut self, specific: NodeId, general: NodeId) -> Result<bool, EngineError> {
         // the signatures are a necessary condition, far cheaper than the check itself
         self.sig(general);
         self.sig(specific);
         if let (Some(g), Some(s)) = (&self.sigs[general], &self.sigs[specific]) {
             if !g.admits(s) {
-                return false;
+                return Ok(false);
             }
         }
-        instance_holds(
+        let (a, b) = (
             &self.graph.nodes[specific].state,
             &self.graph.nodes[general].state,
-            self.prog,
-        )
+        );
+        self.spend(work_of(a) + work_of(b))?;
+        let (a, b) = (
+            &self.graph.nodes[specific].state,
+            &self.graph.nodes[general].state,
+        );
+        Ok(instance_holds(a, b, self.prog))
     }
 
     fn sig(&mut self, n: NodeId) {
@@ -457,7 +522,7 @@ impl Builder<'_> {
             cur = self.parent[a];
         }
         for &m in &ancestors {
-            if self.instance_of(id, m) {
+            if self.instance_of(id, m)? {
                 self.instance_edge(id, m);
                 return Ok(());
             }
@@ -503,6 +568,7 @@ impl Builder<'_> {
         } else {
             id
         };
+        self.spend(work_of(&older) + work_of(&newer))?;
         let g = merge(&older, &newer, self.prog, &opts)
             .map_err(|e| EngineError::Internal(e.to_string()))?;
         if self.graph.nodes.len() >= self.opts.max_nodes {

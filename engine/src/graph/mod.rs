@@ -6,7 +6,7 @@ mod builder;
 mod validate;
 
 pub use crate::edge::{EdgeKind, Label, Operand};
-pub use builder::{build_graph, build_graph_until, BuildFailure};
+pub use builder::{build_graph, build_graph_limited, build_graph_until, BuildFailure, BuildLimits};
 pub use validate::{validate_labels, LabelError};
 
 use crate::state::{MethodId, State};

@@ -30,6 +30,7 @@
 //! so edges between renamed nodes compare equal when only reference numbers changed.
 
 use super::json::{JsonGraph, JsonNode};
+use super::word_diff::mark_changes;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fmt::Write as _;
 
@@ -263,13 +264,18 @@ fn edge_changes(
 }
 
 /// Line by line (frames, heap and predicate lines keep their places in the text form):
-/// unchanged lines with a blank, others as `-` old and `+` new.
+/// unchanged lines with a blank, others as `-` old and `+` new, the tokens that changed
+/// between a `-` line and its `+` line marked `«…»`.
 fn line_diff(out: &mut String, old: &str, new: &str) {
     let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
     for k in 0..a.len().max(b.len()) {
         match (a.get(k), b.get(k)) {
             (Some(x), Some(y)) if x == y => {
                 let _ = writeln!(out, "    {x}");
+            }
+            (Some(x), Some(y)) => {
+                let (x, y) = mark_changes(x, y);
+                let _ = writeln!(out, "  - {x}\n  + {y}");
             }
             (x, y) => {
                 if let Some(x) = x {
@@ -315,6 +321,29 @@ impl GraphDiff<'_> {
             .collect()
     }
 
+    /// The state text of new node `n` for a picture: for a changed or renamed node, the
+    /// tokens that differ from its old partner's line at the same place marked `«…»`.
+    pub fn marked_new_state(&self, n: usize) -> String {
+        let text = &self.new.nodes[n].state;
+        let Some((&o, _)) = self
+            .matched
+            .iter()
+            .find(|(_, &(m, how))| m == n && how != Match::Identical)
+        else {
+            return text.clone();
+        };
+        let old: Vec<&str> = self.old.nodes[o].state.lines().collect();
+        text.lines()
+            .enumerate()
+            .map(|(k, line)| match old.get(k) {
+                Some(was) if *was != line => mark_changes(was, line).1,
+                None => mark_changes("", line).1,
+                Some(_) => line.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     fn count(&self, how: Match) -> usize {
         self.matched.values().filter(|(_, m)| *m == how).count()
     }
@@ -345,6 +374,9 @@ impl GraphDiff<'_> {
             self.added.len(),
             self.edges.len()
         );
+        if !self.is_empty() {
+            let _ = writeln!(out, "{LEGEND}");
+        }
         let block = |out: &mut String, sign: char, text: &str| {
             for line in text.lines() {
                 let _ = writeln!(out, "  {sign} {line}");
@@ -397,6 +429,10 @@ impl GraphDiff<'_> {
         out
     }
 }
+
+/// The legend line of the text report.
+pub const LEGEND: &str =
+    "legend: - old line, + new line, «…» changed tokens, ~ relabelled edge (was: old labels)";
 
 /// Labels as the graph text prints them.
 fn labels_text(labels: &[crate::graph::Label]) -> String {
@@ -541,9 +577,14 @@ mod tests {
         assert!(d.removed.is_empty() && d.added.is_empty() && d.edges.is_empty());
         let report = d.render();
         assert!(
-            report.contains("  - i1: Z\n  + i1: [-2147483648,2147483647]"),
+            report.contains("  - i1: «Z»\n  + i1: «[-2147483648,2147483647]»"),
             "{report}"
         );
+        assert_eq!(
+            d.marked_new_state(1),
+            "01 | x: i1 | i1\ni1: «[-2147483648,2147483647]»"
+        );
+        assert_eq!(d.marked_new_state(2), "end: return");
     }
 
     #[test]

@@ -34,6 +34,8 @@ pub struct DotOptions<'a> {
     pub compact: bool,
     /// Wrap width of heap and predicate lines.
     pub wrap: usize,
+    /// A legend drawn as a note beside the graph (`jtg diff`: what red and `«…»` mean).
+    pub legend: Option<&'a str>,
 }
 
 /// Escapes text for a DOT label with left-aligned lines.
@@ -90,6 +92,7 @@ pub fn render(g: &Graph, names: &dyn LocalNames, highlight: &BTreeSet<usize>) ->
             highlight_edges: &BTreeSet::new(),
             compact: false,
             wrap: WRAP,
+            legend: None,
         },
     )
 }
@@ -236,6 +239,13 @@ pub fn render_picture(g: &Picture, opts: &DotOptions<'_>) -> String {
             attrs.push("color=red, fontcolor=red".into());
         }
         let _ = writeln!(out, "  n{id} [{}];", attrs.join(", "));
+    }
+    if let Some(legend) = opts.legend {
+        let _ = writeln!(
+            out,
+            "  legend [shape=note, color=gray40, fontcolor=gray20, label=\"{}\"];",
+            escape(legend)
+        );
     }
     for d in drawn_edges(g, &hidden, opts) {
         let mut attrs = vec![];

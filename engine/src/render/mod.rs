@@ -1,6 +1,6 @@
 //! Renderings of a termination graph: a text form that reads like the thesis figures and
 //! diffs well ([`text`]), Graphviz DOT ([`dot`]), and JSON with a reader ([`json`]); and the
-//! differences between two graphs' JSON forms ([`diff`]).
+//! differences between two graphs' JSON forms ([`diff`], changed tokens: [`word_diff`]).
 //!
 //! All three are deterministic: nodes in creation order (the builder is deterministic), edges
 //! in creation order, states in the canonical text form of [`crate::state::text`].
@@ -9,6 +9,7 @@ pub mod diff;
 pub mod dot;
 pub mod json;
 pub mod text;
+pub mod word_diff;
 
 use crate::graph::Graph;
 use crate::state::text::{print_state, LocalNames, TextContext};

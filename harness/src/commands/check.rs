@@ -5,7 +5,10 @@
 //! trace), 2 and up on errors. With `--journal FILE` every checked case is recorded as it
 //! finishes, and `--resume` continues an interrupted run (README, *Long runs*).
 
-use super::{at_least_one, check_values, graph_for, ints_name, load, resuming, Ints, JournalArgs};
+use super::{
+    at_least_one, check_values, graph_for, interrupt, ints_name, load, paint, resuming, Ints,
+    JournalArgs,
+};
 use anyhow::{Context, Result};
 use jtg_check::journal::{stable_hash, Journal};
 use jtg_check::report::{shell_quote, FailureReport};
@@ -218,10 +221,18 @@ pub fn run(a: Args) -> Result<ExitCode> {
     };
 
     let pb = progress(n_inputs);
+    interrupt::poll();
     let checked = session.run(journal.as_ref(), resumed, &mut |summary| {
         if let Some(pb) = &pb {
             pb.inc(1);
             pb.set_message(format!("{} violations", summary.violations));
+        }
+        if interrupt::interrupted() {
+            // every case counted here is in the journal already (appended before progress)
+            if let Some(pb) = &pb {
+                pb.finish_and_clear();
+            }
+            stop_interrupted(&m, summary, n_inputs, a.journal.journal.as_deref());
         }
     });
     if let Some(e) = checked.stopped {
@@ -235,6 +246,26 @@ pub fn run(a: Args) -> Result<ExitCode> {
     print_report(&m, &summary, &reports, a.format, seconds)
 }
 
+/// Ctrl-C: the summary so far and how to continue on stderr, then exit code 130. Called from
+/// the session's progress callback, after the case's journal record was written; the tracing
+/// thread is ended with the process.
+fn stop_interrupted(
+    m: &dyn std::fmt::Display,
+    summary: &Summary,
+    n_inputs: u64,
+    journal: Option<&std::path::Path>,
+) -> ! {
+    let totals = summary_text(m, summary, &[]);
+    paint::error_line(&format!(
+        "interrupted (Ctrl-C) after {} of {n_inputs} cases; the summary so far:",
+        summary.traces
+    ));
+    let mut err = anstream::stderr();
+    let _ = err.write_all(paint::check_report(&totals).as_bytes());
+    interrupt::print_resume_hint(journal);
+    std::process::exit(interrupt::EXIT_INTERRUPTED.into())
+}
+
 /// Prints the report of a check (or of merged journals) in `format`; the exit code says
 /// whether some trace violates the graph.
 pub(super) fn print_report(
@@ -245,17 +276,14 @@ pub(super) fn print_report(
     seconds: Option<f64>,
 ) -> Result<ExitCode> {
     let out = match format {
-        Format::Text => summary_text(m, summary, reports),
+        Format::Text => paint::check_report(&summary_text(m, summary, reports)),
         Format::Json => {
             let j = summary_json(m, summary, reports, summary.covered.len());
             serde_json::to_string_pretty(&j)? + "\n"
         }
         Format::Junit => summary_junit(m, summary, reports, seconds),
     };
-    std::io::stdout()
-        .lock()
-        .write_all(out.as_bytes())
-        .context("cannot write to standard output")?;
+    paint::print(&out)?;
     Ok(if summary.violations > 0 {
         ExitCode::from(1)
     } else {

@@ -4,11 +4,12 @@
 //! Exit code 1 when a check found a violation or a jar `--expect`ed complete is not, 5 when
 //! a check stopped early (no inputs, a run could not be traced) and nothing found a violation.
 
-use super::{at_least_one, ints_name, resuming, Ints, JournalArgs};
+use super::{at_least_one, interrupt, ints_name, paint, resuming, Ints, JournalArgs};
 use anyhow::{bail, Context, Result};
 use jtg_check::journal::Journal;
 use jtg_check::shard::Shard;
 use jtg_harness::corpus::{self, CorpusCheck, CorpusOptions, CorpusProve, JarResult, Status};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -53,8 +54,14 @@ pub struct Args {
     /// Node budget per jar.
     #[arg(long, default_value_t = 20_000)]
     pub max_nodes: usize,
-    /// Time bound per jar, in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    /// Work budget per jar: the sizes of the states the construction expands, compares and
+    /// merges, summed; deterministic, so a jar it stops stops at the same place on every
+    /// machine.
+    #[arg(long, default_value_t = corpus::DEFAULT_MAX_WORK)]
+    pub max_work: u64,
+    /// Wall-clock safety net per jar, in seconds (a jar it stops says so: where it stops
+    /// depends on the machine and its load).
+    #[arg(long, default_value_t = corpus::DEFAULT_MAX_SECS as f64)]
     pub max_secs: f64,
     #[arg(long, value_enum, default_value_t = Ints::Unbounded)]
     pub ints: Ints,
@@ -97,6 +104,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     }
     at_least_one("--max-steps", a.max_steps)?;
     at_least_one("--max-nodes", a.max_nodes as u64)?;
+    at_least_one("--max-work", a.max_work)?;
     if !(a.max_secs > 0.0 && a.max_secs.is_finite()) {
         bail!(
             "--max-secs {}: must be a positive number of seconds",
@@ -114,6 +122,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let jars = shard.select(&all);
     let opts = CorpusOptions {
         max_nodes: a.max_nodes,
+        max_work: a.max_work,
         time_limit: Duration::from_secs_f64(a.max_secs.max(0.001)),
         ints: a.ints.into(),
         check: a.check.map(|n| CorpusCheck {
@@ -136,6 +145,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         "command": "corpus",
         "paths": a.paths,
         "max_nodes": a.max_nodes,
+        "max_work": a.max_work,
         "max_secs": a.max_secs,
         "ints": ints_name(opts.ints),
         "check": opts.check.as_ref().map(|c| serde_json::json!({
@@ -177,22 +187,46 @@ pub fn run(a: Args) -> Result<ExitCode> {
         b
     };
     bar.inc(known.len() as u64);
+    interrupt::poll();
+    // the jars finished in this run, for the summary of an interrupted one
+    let finished = std::sync::Mutex::new(Vec::new());
     let results = corpus::run_corpus_resuming(
         &jars,
         &opts,
         a.jobs,
         &|jar| known.get(&key(jar)).cloned(),
-        &|_, jar, r| {
+        &|_, jar, r| -> Result<()> {
             bar.inc(1);
             bar.set_message(r.jar.clone());
-            match &journal {
-                Some(j) => j.append(&key(jar), r),
-                None => Ok(()),
+            if let Some(j) = &journal {
+                j.append(&key(jar), r)?;
             }
+            finished
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(r.clone());
+            if interrupt::interrupted() {
+                return Err(interrupt::Interrupted.into());
+            }
+            Ok(())
         },
     );
     bar.finish_and_clear();
-    let results = results?;
+    let results = match results {
+        Err(e) if e.is::<interrupt::Interrupted>() => {
+            let mut so_far: Vec<JarResult> = known.into_values().collect();
+            so_far.extend(finished.into_inner().unwrap_or_else(|p| p.into_inner()));
+            paint::error_line(&format!(
+                "interrupted (Ctrl-C) after {} of {} jars; the totals so far:",
+                so_far.len(),
+                jars.len()
+            ));
+            print_totals(&so_far, a.no_times, opts.check.is_some());
+            interrupt::print_resume_hint(a.journal.journal.as_deref());
+            return Err(e);
+        }
+        r => r?,
+    };
     let report = Report {
         format: a.format,
         no_times: a.no_times,
@@ -205,6 +239,57 @@ pub fn run(a: Args) -> Result<ExitCode> {
         seconds: Some(started.elapsed().as_secs_f64()),
     };
     report.print(&results)
+}
+
+/// The totals of `results` on stderr (jars by status, jars stopped by the wall-clock safety
+/// net, and with `checked` the checks' totals and every violating or stopped check).
+fn print_totals(results: &[JarResult], no_times: bool, checked: bool) -> corpus::Totals {
+    let t = corpus::totals(results);
+    let times = if no_times {
+        String::new()
+    } else {
+        format!("; median {:.1} ms, max {:.1} ms", t.median_ms, t.max_ms)
+    };
+    eprintln!(
+        "{} jars: {} complete, {} unsupported, {} budget, {} error{times}",
+        t.jars, t.complete, t.unsupported, t.budget, t.error
+    );
+    let timed_out: Vec<&str> = results
+        .iter()
+        .filter(|r| r.detail.starts_with(corpus::TIME_BOUND_NOTE))
+        .map(|r| r.jar.as_str())
+        .collect();
+    if !timed_out.is_empty() {
+        paint::error_line(&format!(
+            "{} jars stopped by the wall-clock safety net --max-secs, so their rows depend on the machine (raise --max-secs or lower --max-work): {}",
+            timed_out.len(),
+            timed_out.join(", ")
+        ));
+    }
+    if checked {
+        let line = format!(
+            "checked {} jars: {} runs ({} cut, {} outside the model), {} violations in {} jars, {} checks stopped early",
+            t.checked, t.traces, t.cut, t.outside_model, t.violations, t.violating_jars, t.check_errors
+        );
+        let mut err = anstream::stderr();
+        let _ = writeln!(err, "{}", paint::totals_line(&line, t.violations));
+        for r in results {
+            let Some(c) = &r.check else { continue };
+            if c.violations > 0 {
+                let line = format!(
+                    "  {}: {} violations; replay: {}",
+                    r.jar,
+                    c.violations,
+                    c.replay.as_deref().unwrap_or("?")
+                );
+                let _ = writeln!(err, "{}", paint::totals_line(&line, c.violations));
+            }
+            if let Some(e) = &c.error {
+                eprintln!("  {}: check stopped after {} runs: {e}", r.jar, c.traces);
+            }
+        }
+    }
+    t
 }
 
 /// How a corpus run (or merged journals of one) is reported.
@@ -254,36 +339,7 @@ impl Report<'_> {
             }
             std::fs::write(p, s).with_context(|| format!("cannot write {}", p.display()))?;
         }
-        let t = corpus::totals(results);
-        let times = if a.no_times {
-            String::new()
-        } else {
-            format!("; median {:.1} ms, max {:.1} ms", t.median_ms, t.max_ms)
-        };
-        eprintln!(
-            "{} jars: {} complete, {} unsupported, {} budget, {} error{times}",
-            t.jars, t.complete, t.unsupported, t.budget, t.error
-        );
-        if a.checked {
-            eprintln!(
-                "checked {} jars: {} runs ({} cut, {} outside the model), {} violations in {} jars, {} checks stopped early",
-                t.checked, t.traces, t.cut, t.outside_model, t.violations, t.violating_jars, t.check_errors
-            );
-            for r in results {
-                let Some(c) = &r.check else { continue };
-                if c.violations > 0 {
-                    eprintln!(
-                        "  {}: {} violations; replay: {}",
-                        r.jar,
-                        c.violations,
-                        c.replay.as_deref().unwrap_or("?")
-                    );
-                }
-                if let Some(e) = &c.error {
-                    eprintln!("  {}: check stopped after {} runs: {e}", r.jar, c.traces);
-                }
-            }
-        }
+        let t = print_totals(results, a.no_times, a.checked);
         let mut contradictions = 0usize;
         if a.proved {
             eprintln!(

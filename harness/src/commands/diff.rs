@@ -2,16 +2,22 @@
 //! two graphs of one method (`jtg graph … --format json`), for reviewing a change without
 //! reading two whole graphs. States are compared as text (see `jtg_engine::render::diff` for
 //! how nodes are matched), so no class path is needed. `--format svg|dot` draws the NEW graph
-//! with the added and changed nodes and edges in red. Exit code 0 when the graphs are the
-//! same, 1 when they differ (as `diff(1)`).
+//! with the added and changed nodes and edges in red, the changed tokens of a changed node
+//! marked `«…»` and a legend. Exit code 0 when the graphs are the same, 1 when they differ (as
+//! `diff(1)`), 2 on bad input.
+//!
+//! `--ints java`: both graphs are of Java ints, where `Z` (an unconstrained integer) and the
+//! full int range `[-2147483648,2147483647]` say the same; the range is read as `Z` before
+//! comparing (so it is printed as `Z`). The text form does not say whether a variable is an
+//! int or a long, so a long whose interval is exactly the int range is read as `Z` too.
 
 use super::graph::svg;
+use super::{paint, Ints};
 use anyhow::{Context, Result};
 use jtg_engine::graph::EdgeKind;
-use jtg_engine::render::diff::diff;
+use jtg_engine::render::diff::{diff, GraphDiff};
 use jtg_engine::render::dot::{render_picture, DotOptions, Picture, PictureEdge, PictureNode};
 use jtg_engine::render::json::{read_text_graph, JsonGraph};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,6 +39,10 @@ pub struct Args {
     pub new: PathBuf,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// The integer semantics both graphs were built with: under `java`, `Z` and the full int
+    /// range are the same.
+    #[arg(long, value_enum, default_value_t = Ints::Unbounded)]
+    pub ints: Ints,
     /// dot/svg: draw chains of unchanged plain evaluation steps as one dotted edge.
     #[arg(long)]
     pub compact: bool,
@@ -48,16 +58,35 @@ fn read(path: &PathBuf) -> Result<JsonGraph> {
     read_text_graph(&text).with_context(|| format!("{}: not jtg graph JSON", path.display()))
 }
 
-/// The JSON graph as a picture; the reader has checked ids and edge kinds.
-fn picture(g: &JsonGraph) -> Picture {
+/// The full Java int range as the state text prints it.
+const FULL_INT_RANGE: &str = "[-2147483648,2147483647]";
+
+/// Reads the full int range as `Z` in every state of `g` (`--ints java`).
+fn full_range_as_z(g: &mut JsonGraph) {
+    for n in &mut g.nodes {
+        if n.state.contains(FULL_INT_RANGE) {
+            n.state = n.state.replace(FULL_INT_RANGE, "Z");
+        }
+    }
+}
+
+/// The legend of a drawn diff.
+const PICTURE_LEGEND: &str =
+    "red: added or changed nodes and edges\n«…»: tokens changed in a changed node";
+
+/// The NEW graph of `d` as a picture, changed tokens marked; the reader has checked ids and
+/// edge kinds.
+fn picture(d: &GraphDiff<'_>) -> Picture {
+    let g = d.new;
     Picture {
         name: g.method.clone(),
         start: g.start,
         nodes: g
             .nodes
             .iter()
-            .map(|n| PictureNode {
-                text: n.state.clone(),
+            .enumerate()
+            .map(|(k, n)| PictureNode {
+                text: d.marked_new_state(k),
                 end: n.end,
             })
             .collect(),
@@ -75,7 +104,11 @@ fn picture(g: &JsonGraph) -> Picture {
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
-    let (old, new) = (read(&a.old)?, read(&a.new)?);
+    let (mut old, mut new) = (read(&a.old)?, read(&a.new)?);
+    if matches!(a.ints, Ints::Java) {
+        full_range_as_z(&mut old);
+        full_range_as_z(&mut new);
+    }
     let d = diff(&old, &new);
     let bytes = match a.format {
         Format::Text => d.render().into_bytes(),
@@ -86,8 +119,9 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 highlight_edges: &edges,
                 compact: a.compact,
                 wrap: jtg_engine::render::dot::WRAP,
+                legend: (!d.is_empty()).then_some(PICTURE_LEGEND),
             };
-            let dot = render_picture(&picture(&new), &opts);
+            let dot = render_picture(&picture(&d), &opts);
             match a.format {
                 Format::Svg => svg(&dot)?,
                 _ => dot.into_bytes(),
@@ -98,10 +132,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
         Some(p) => {
             std::fs::write(p, bytes).with_context(|| format!("cannot write {}", p.display()))?
         }
-        None => std::io::stdout()
-            .lock()
-            .write_all(&bytes)
-            .context("cannot write to standard output")?,
+        None if matches!(a.format, Format::Text) => {
+            paint::print(&paint::diff_report(&String::from_utf8_lossy(&bytes)))?
+        }
+        None => {
+            use std::io::Write;
+            std::io::stdout()
+                .lock()
+                .write_all(&bytes)
+                .context("cannot write to standard output")?
+        }
     }
     // like diff(1): 0 the same, 1 they differ
     Ok(if d.is_empty() {

@@ -11,6 +11,12 @@ use jtg_mutate::MutateError;
 /// Exit code for an error, by its kind (see the binary's documentation).
 pub fn exit_code(e: &anyhow::Error) -> u8 {
     for cause in e.chain() {
+        if cause
+            .downcast_ref::<super::interrupt::Interrupted>()
+            .is_some()
+        {
+            return super::interrupt::EXIT_INTERRUPTED;
+        }
         if cause.downcast_ref::<JournalError>().is_some() {
             return 2;
         }
@@ -37,7 +43,9 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
             return match ee {
                 EngineError::Unsupported { .. } => 3,
                 EngineError::Class(ClassError::Unsupported { .. }) => 3,
-                EngineError::Budget { .. } | EngineError::TimeBudget { .. } => 4,
+                EngineError::Budget { .. }
+                | EngineError::WorkBudget { .. }
+                | EngineError::TimeBudget { .. } => 4,
                 EngineError::Internal(_) => 70,
                 _ => 2,
             };

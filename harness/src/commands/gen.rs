@@ -13,6 +13,9 @@ pub enum Format {
     Text,
     /// A JSON array of state texts.
     Json,
+    /// Java source: a class `JtgSamples` with a static factory per sample that builds its
+    /// objects (cycles included; fields set by reflection) and returns the arguments.
+    Java,
 }
 
 #[derive(clap::Args)]
@@ -52,13 +55,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ints: sem,
     };
     let gen = Generator::new(&prog, &m, &start, cfg)?;
+    let slots = super::trace::arg_slots(&prog, &m)?;
     let mut stats = Stats::default();
     let mut texts = Vec::new();
+    let mut inputs = Vec::new();
     for k in 0..a.n {
         let s = gen.case(k)?;
         stats.add(&s);
-        if !a.stats {
-            texts.push(gen.print(&s.state));
+        if a.stats {
+            continue;
+        }
+        match a.format {
+            Format::Java => {
+                inputs.push((k, jtg_check::concrete::state_to_input(&s.state, &slots)?))
+            }
+            Format::Text | Format::Json => texts.push(gen.print(&s.state)),
         }
     }
     let out = if a.stats {
@@ -67,6 +78,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         match a.format {
             Format::Text => texts.join("\n---\n") + "\n",
             Format::Json => serde_json::to_string_pretty(&texts)? + "\n",
+            Format::Java => super::gen_java::render(&m.to_string(), a.seed, &inputs),
         }
     };
     use std::io::Write;

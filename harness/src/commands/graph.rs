@@ -76,6 +76,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         highlight_edges: &none,
         compact: a.compact,
         wrap: render::dot::WRAP,
+        legend: None,
     };
     let spinner = building(&m, a.quiet);
     let built = build_graph_until(&prog, &m, start, &opts, deadline);

@@ -5,9 +5,12 @@ pub mod check;
 pub mod corpus;
 pub mod diff;
 pub mod gen;
+pub mod gen_java;
 pub mod graph;
+pub mod interrupt;
 pub mod merge;
 pub mod mutate;
+pub mod paint;
 pub mod prove;
 pub mod trace;
 
