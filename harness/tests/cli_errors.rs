@@ -38,7 +38,7 @@ fn unsupported_features_name_class_method_pc_and_opcode() {
                 "Unsupported.show(I)Ljava/lang/String;",
                 "pc 1",
                 "invokestatic",
-                "java.lang.Integer.toString",
+                "java.lang.Integer.toHexString",
             ],
         ),
         (

@@ -2,7 +2,7 @@
 public class Unsupported {
     static int viaSqrt(int x) { return (int) Math.sqrt(x); }
 
-    static String show(int x) { return Integer.toString(x); }
+    static String show(int x) { return Integer.toHexString(x); }
 
     static int hash(Object o) { return o.hashCode(); }
 
