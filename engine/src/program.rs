@@ -30,12 +30,15 @@ impl Default for Options {
     }
 }
 
+/// A loop of a method's code as `(head, back)`: a branch at `back` to `head ≤ back`.
+type LoopEdge = (u32, u32);
+
 /// A program to analyse.
 #[derive(Debug)]
 pub struct Program {
     pub hierarchy: Hierarchy,
     liveness: Mutex<HashMap<MethodId, Arc<Liveness>>>,
-    loops: Mutex<HashMap<MethodId, Arc<Vec<(u32, u32)>>>>,
+    loops: Mutex<HashMap<MethodId, Arc<Vec<LoopEdge>>>>,
     read_statics: std::sync::OnceLock<Vec<(crate::state::StaticField, FieldType)>>,
     instantiated: std::sync::OnceLock<std::collections::BTreeSet<String>>,
     static_types:
@@ -123,7 +126,8 @@ impl Program {
         todo.extend(
             self.read_statics()
                 .iter()
-                .filter_map(|(_, t)| t.is_reference().then(|| class_of(&t.to_string()))),
+                .filter(|(_, t)| t.is_reference())
+                .map(|(_, t)| class_of(&t.to_string())),
         );
         let mut seen = std::collections::BTreeSet::new();
         while let Some(t) = todo.pop() {
@@ -291,7 +295,7 @@ impl Program {
 
     /// The loops of a method's code ([`crate::class::Code::loop_ranges`], once per method;
     /// none for a method without code or that cannot be found).
-    pub(crate) fn loops(&self, m: &MethodId) -> Arc<Vec<(u32, u32)>> {
+    pub(crate) fn loops(&self, m: &MethodId) -> Arc<Vec<LoopEdge>> {
         if let Some(l) = self.loops.lock().ok().and_then(|c| c.get(m).cloned()) {
             return l;
         }
