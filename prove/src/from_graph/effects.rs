@@ -9,8 +9,9 @@
 //! all of them. Objects the callee allocates are new references of the continuation, without
 //! a size fact.
 
-use super::step::writes_heap;
+use jtg_engine::class::{FieldType, Insn};
 use jtg_engine::graph::{EdgeKind, Graph, Label, NodeId};
+use jtg_engine::state::{HeapValue, State};
 use jtg_engine::Program;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -101,5 +102,45 @@ impl<'g> CallEffects<'g> {
         let w = writes_heap(self.prog, &self.g.nodes[n].state, self.calls[n]);
         self.node_writes.borrow_mut()[n] = Some(w);
         w
+    }
+}
+
+/// The instruction the top frame of `s` executes next (`None`: none, or not found).
+pub fn next_insn(prog: &Program, s: &State) -> Option<Insn> {
+    let f = s.top()?;
+    prog.hierarchy
+        .classpath()
+        .load(&f.method.class)
+        .ok()
+        .and_then(|c| {
+            c.method(&f.method.name, Some(&f.method.desc))
+                .ok()
+                .and_then(|m| m.code.as_ref().and_then(|code| code.at(f.pc).cloned()))
+        })
+}
+
+/// Whether the step of `s` may write a reference into an existing object: `putfield` of a
+/// reference field, `aastore` (unless the array is known to hold primitives), an invocation
+/// whose callee does not run in the graph (`calls_in_graph`: a library model), or an
+/// instruction that cannot be read.
+pub fn writes_heap(prog: &Program, s: &State, calls_in_graph: bool) -> bool {
+    let Some(f) = s.top() else {
+        return false;
+    };
+    if f.exception.is_some() {
+        return false;
+    }
+    match next_insn(prog, s) {
+        Some(Insn::PutField(fr)) => matches!(fr.desc, FieldType::Object(_) | FieldType::Array(_)),
+        Some(Insn::ArrayStore(_)) => {
+            let arr = f.stack.len().checked_sub(3).map(|k| f.stack[k]);
+            !matches!(
+                arr.and_then(|a| s.value(a)),
+                Some(HeapValue::Array { ty, .. }) if !(ty.starts_with("[L") || ty.starts_with("[["))
+            )
+        }
+        Some(Insn::Invoke { .. }) | Some(Insn::InvokeDynamic { .. }) => !calls_in_graph,
+        Some(_) => false,
+        None => true,
     }
 }

@@ -3,7 +3,7 @@
 //! from relation labels. Each edge is read between two [`Slots`] of one rule under
 //! construction.
 
-use super::effects::CallEffects;
+use super::effects::{next_insn, CallEffects};
 use super::quantity::{may_reach, quantities, Quantity, Slots};
 use crate::linexpr::{Constraint, LinExpr};
 use crate::q::Q;
@@ -95,46 +95,6 @@ impl Havoc {
             Havoc::All => false,
             Havoc::Reaching(set) => !set.contains(&r),
         }
-    }
-}
-
-/// The instruction the top frame of `s` executes next (`None`: none, or not found).
-fn next_insn(prog: &Program, s: &State) -> Option<Insn> {
-    let f = s.top()?;
-    prog.hierarchy
-        .classpath()
-        .load(&f.method.class)
-        .ok()
-        .and_then(|c| {
-            c.method(&f.method.name, Some(&f.method.desc))
-                .ok()
-                .and_then(|m| m.code.as_ref().and_then(|code| code.at(f.pc).cloned()))
-        })
-}
-
-/// Whether the step of `s` may write a reference into an existing object: `putfield` of a
-/// reference field, `aastore` (unless the array is known to hold primitives), an invocation
-/// whose callee does not run in the graph (`calls_in_graph`: a library model), or an
-/// instruction that cannot be read.
-pub fn writes_heap(prog: &Program, s: &State, calls_in_graph: bool) -> bool {
-    let Some(f) = s.top() else {
-        return false;
-    };
-    if f.exception.is_some() {
-        return false;
-    }
-    match next_insn(prog, s) {
-        Some(Insn::PutField(fr)) => matches!(fr.desc, FieldType::Object(_) | FieldType::Array(_)),
-        Some(Insn::ArrayStore(_)) => {
-            let arr = f.stack.len().checked_sub(3).map(|k| f.stack[k]);
-            !matches!(
-                arr.and_then(|a| s.value(a)),
-                Some(HeapValue::Array { ty, .. }) if !(ty.starts_with("[L") || ty.starts_with("[["))
-            )
-        }
-        Some(Insn::Invoke { .. }) | Some(Insn::InvokeDynamic { .. }) => !calls_in_graph,
-        Some(_) => false,
-        None => true,
     }
 }
 
