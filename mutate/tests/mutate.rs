@@ -9,7 +9,7 @@ use jtg_check::ConcreteRun;
 use jtg_check::Target;
 use jtg_engine::class::ClassPath;
 use jtg_engine::graph::EdgeKind;
-use jtg_engine::state::{IntSemantics, Interval, MethodId, Ref};
+use jtg_engine::state::{HeapValue, IntSemantics, Interval, MethodId, Ref};
 use jtg_engine::{build_graph, Graph, Options, Program};
 use jtg_jvm::Trace;
 use jtg_mutate::{mutants, run_mutants, sample, Analyses, Change, Fate, Mutant, Operator};
@@ -144,7 +144,22 @@ fn distinct_positions_rule_out_returning_to_the_head() {
             .find(|m| m.description == format!("node {n}: drop {d}"))
             .unwrap_or_else(|| panic!("no mutant drop {d} at node {n}"))
     };
-    assert!(claims(drop(31, "o2 =? o3"), "unreachable"));
+    // every mutant below the dead edge is claimed unreachable (node 31 holds o2 %$ o3: a
+    // `=?` between head and its own successor is impossible without ⟲, so the engine
+    // writes none)
+    let below: Vec<&Mutant> = ms
+        .iter()
+        .filter(|m| m.description.starts_with("node 31: "))
+        .collect();
+    assert!(!below.is_empty(), "no mutant at node 31");
+    for m in below {
+        assert!(
+            claims(m, "unreachable"),
+            "{}: {:?}",
+            m.description,
+            m.equivalent
+        );
+    }
     // the same fact at node 28 itself: head and cur are never one object there
     assert!(claims(drop(28, "o2 =? o6"), "distinct positions"));
     // `last` is a static field, which the analyses do not track: no claim about it (the
@@ -155,8 +170,8 @@ fn distinct_positions_rule_out_returning_to_the_head() {
 /// `putstatic Statics.last` in `Statics.clearLastPositive` runs no class initializer (the
 /// method's own class is initialised), so it leaves the heap as it was and the reach facts
 /// carry across it: `cur` stays strictly below `head` around the loop, and `cur = head` is
-/// never taken at the loop head entered from later iterations either (nodes 84 and 157, after
-/// the loop body wrote `last`); what lies below is unreachable.
+/// never taken at the loop heads entered from later iterations either (after the loop body wrote
+/// `last`); what lies below is unreachable.
 #[test]
 fn static_accesses_of_an_initialised_class_keep_the_heap() {
     let prog = program();
@@ -172,16 +187,34 @@ fn static_accesses_of_an_initialised_class_keep_the_heap() {
         .map(|(k, _)| k)
         .collect();
     let from: Vec<usize> = cur_is_head.iter().map(|&k| g.edges[k].from).collect();
-    assert!(from.contains(&84) && from.contains(&157), "{from:?}");
-    for k in cur_is_head {
+    // the first loop head and at least two entered after the body wrote `last`
+    assert!(from.len() >= 3 && from.contains(&28), "{from:?}");
+    for &k in &cur_is_head {
         assert!(an.dead(k), "edge {} → {}", g.edges[k].from, g.edges[k].to);
     }
-    let ms = mutants(&g, &prog, SEM);
-    let m = ms
+    // what lies below the later heads' dead edges is unreachable, and its mutants say so
+    let below: Vec<usize> = cur_is_head
         .iter()
-        .find(|m| m.description == "node 199: drop o2 =? o5")
-        .expect("mutant");
-    assert!(claims(m, "unreachable"), "{:?}", m.equivalent);
+        .map(|&k| g.edges[k].to)
+        .filter(|&t| t != 29 && an.unreachable(t))
+        .collect();
+    assert!(below.len() >= 2, "{below:?}");
+    let ms = mutants(&g, &prog, SEM);
+    let mut seen = 0;
+    for m in ms.iter().filter(|m| {
+        below
+            .iter()
+            .any(|t| m.description.starts_with(&format!("node {t}: ")))
+    }) {
+        seen += 1;
+        assert!(
+            claims(m, "unreachable"),
+            "{}: {:?}",
+            m.description,
+            m.equivalent
+        );
+    }
+    assert!(seen > 0, "no mutant below {below:?}");
 }
 
 #[test]
@@ -263,6 +296,7 @@ const ANALYSES: [&str; 8] = [
 #[test]
 fn no_proven_equivalent_is_killed() {
     let prog = program();
+    let (mut with_claims, mut tried_claims) = (0, 0);
     for spec in [
         "ListOps.length",
         "List.get",
@@ -280,7 +314,13 @@ fn no_proven_equivalent_is_killed() {
         let (claimed, others): (Vec<Mutant>, Vec<Mutant>) = all
             .into_iter()
             .partition(|m| ANALYSES.iter().any(|r| claims(m, r)));
-        assert!(!claimed.is_empty(), "{spec}: no claim of the analyses");
+        // a graph without redundant facts leaves the analyses nothing to claim
+        // (ListOps.reverse since the engine stopped writing implied joins): the test is
+        // about the claims made, counted over all the graphs below
+        if !claimed.is_empty() {
+            with_claims += 1;
+        }
+        tried_claims += claimed.len().min(40);
         let mut ms = sample(claimed, 40);
         ms.extend(sample(others, 20));
         let traces = runs(&prog, &g, 25);
@@ -300,6 +340,10 @@ fn no_proven_equivalent_is_killed() {
         }
         assert!(killed > 0, "{spec}: no mutant killed");
     }
+    assert!(
+        with_claims >= 8 && tried_claims >= 200,
+        "claims in {with_claims} graphs, {tried_claims} tried"
+    );
 }
 
 /// The graph of `spec` from a start state of `java-fixtures/start/`.
@@ -348,35 +392,50 @@ fn acyclic_reach_keeps_fast_ahead_of_slow() {
 
 #[test]
 fn acyclic_join_needs_the_path_back_and_no_cycle() {
-    // ListOps.reverse, node 37: `o6: List(next=o5)` after `cur.next = prev`, `o5: List(?)`
-    // without ⟲: o6's object below o5 would close a cycle there, so `o5 %$ o6` is implied
+    // ListOps.reverse after `cur.next = prev`: `o6: List(next=o5)`, `o5: List(?)` without ⟲:
+    // o6's object below o5 would close a cycle there, so `o5 %$ o6` is implied. The engine no
+    // longer writes that redundant join itself (it did before the reach work), so the test
+    // adds it to the first such node, as an older engine or another tool would have
     let prog = program();
     let g = graph(&prog, "ListOps.reverse");
-    let find = |ms: &[Mutant], d: &str| {
+    let n = g
+        .nodes
+        .iter()
+        .position(|node| {
+            matches!(
+                node.state.value(Ref::Obj(6)),
+                Some(HeapValue::Object { fields, .. }) if fields.get("next") == Some(&Ref::Obj(5))
+            ) && matches!(
+                node.state.value(Ref::Obj(5)),
+                Some(HeapValue::Unknown { .. })
+            )
+        })
+        .expect("a node after cur.next = prev");
+    let mut g = g;
+    g.nodes[n].state.preds.add_join(Ref::Obj(5), Ref::Obj(6));
+    let d = format!("node {n}: drop o5 %$ o6");
+    let find = |ms: &[Mutant]| {
         ms.iter()
             .find(|m| m.description == d)
             .unwrap_or_else(|| panic!("no mutant {d}"))
             .clone()
     };
     let ms = mutants(&g, &prog, SEM);
-    assert!(claims(&find(&ms, "node 37: drop o5 %$ o6"), "acyclic join"));
+    assert!(claims(&find(&ms), "acyclic join"));
     // with o5⟲ the cycle is allowed, and the join is needed
     let mut h = g.clone();
-    h.nodes[37]
+    h.nodes[n]
         .state
         .preds
         .cyclic
         .insert(Ref::Obj(5), Default::default());
     let ms = mutants(&h, &prog, SEM);
-    assert!(!claims(
-        &find(&ms, "node 37: drop o5 %$ o6"),
-        "acyclic join"
-    ));
+    assert!(!claims(&find(&ms), "acyclic join"));
 }
 
 /// `ListOps.copy`: after the first iteration `tail` is the list node the loop created, so the
 /// test `tail == null` of a later iteration (the refinements `o6 = null` at node 53 and
-/// `o14 = null` at node 86, below merged loop heads that forgot it) is never taken. The fact
+/// `o14 = null` at node 84, below merged loop heads that forgot it) is never taken. The fact
 /// is carried across the inlined constructor call (`call` and `return` edges keep the
 /// caller's locals); the first iteration, where `tail` is `null` (node 23), stays reachable.
 #[test]
@@ -397,8 +456,8 @@ fn non_null_positions_survive_inlined_calls() {
             .unwrap_or_else(|| panic!("no null refinement from node {from}"))
     };
     assert!(an.dead(null_refinement(53)));
-    assert!(an.dead(null_refinement(86)));
-    assert!(an.unreachable(56));
+    assert!(an.dead(null_refinement(84)));
+    assert!(an.unreachable(54) && an.unreachable(85));
     assert!(!an.unreachable(23) && !an.unreachable(24));
 }
 
@@ -481,15 +540,62 @@ fn unread_statics_are_never_compared() {
 }
 
 /// `Tree.size` keeps a work list of `Work` cells beside the `Tree`: `=?` between a `Work` and a
-/// `Tree` reference is claimed **disjoint types**, between two `Tree` references never.
+/// `Tree` reference is claimed **disjoint types**, between two `Tree` references never. The
+/// engine writes no `=?` between unrelated classes any more (it did before the reach work), so
+/// the test adds them to the graph, as an older engine or another tool would have.
 #[test]
 fn disjoint_types_need_classes_apart() {
     let prog = program();
-    let g = graph(&prog, "Tree.size");
+    let mut g = graph(&prog, "Tree.size");
+    let abstract_of = |st: &jtg_engine::state::State, class: &str| -> Vec<Ref> {
+        st.heap
+            .iter()
+            .filter(|(_, v)| matches!(v, HeapValue::Unknown { ty } if ty.as_str() == class))
+            .map(|(r, _)| *r)
+            .collect()
+    };
+    // a node with an unknown Work and an unknown Tree, and one with two unknown Trees
+    let mixed = (0..g.nodes.len())
+        .find_map(|n| {
+            let st = &g.nodes[n].state;
+            let (w, t) = (abstract_of(st, "Work"), abstract_of(st, "Tree"));
+            (!w.is_empty() && !t.is_empty()).then(|| (n, w[0], t[0]))
+        })
+        .expect("a node with Work(?) and Tree(?)");
+    let trees = (0..g.nodes.len())
+        .find_map(|n| {
+            let t = abstract_of(&g.nodes[n].state, "Tree");
+            (t.len() >= 2).then(|| (n, t[0], t[1]))
+        })
+        .expect("a node with two Tree(?)");
+    for (n, a, b) in [mixed, trees] {
+        g.nodes[n].state.preds.add_may_equal(a, b);
+    }
     let ms = mutants(&g, &prog, SEM);
-    let claimed: Vec<&Mutant> = ms.iter().filter(|m| claims(m, "disjoint types")).collect();
-    assert!(!claimed.is_empty(), "no disjoint-types claim");
-    for m in claimed {
+    let drop_of = |(n, a, b): (usize, Ref, Ref)| {
+        ms.iter()
+            .find(|m| {
+                matches!(m.change, Change::RemoveMayEqual(k, x, y)
+                    if k == n && ((x, y) == (a, b) || (x, y) == (b, a)))
+            })
+            .unwrap_or_else(|| panic!("no =? drop at node {n}"))
+    };
+    let m = drop_of(mixed);
+    assert!(
+        claims(m, "disjoint types"),
+        "{}: {:?}",
+        m.description,
+        m.equivalent
+    );
+    let m = drop_of(trees);
+    assert!(
+        !claims(m, "disjoint types"),
+        "{}: {:?}",
+        m.description,
+        m.equivalent
+    );
+    // every disjoint-types claim is between a Work and a Tree
+    for m in ms.iter().filter(|m| claims(m, "disjoint types")) {
         let Change::RemoveMayEqual(n, a, b) = m.change else {
             panic!("{}: not a =? drop", m.description)
         };

@@ -46,7 +46,12 @@ pub(crate) fn string_array(ex: &mut Exec<'_>) -> Ref {
     let (equal, hide, _) = candidates(ex, models::STRING, None);
     let len = ex.st.new_int(Interval::at_least(0));
     // the JDK allocates it as `String[]` itself
-    let r = ex.st.new_obj(HeapValue::array(models::STRING_ARRAY.into(), len, None, true));
+    let r = ex.st.new_obj(HeapValue::array(
+        models::STRING_ARRAY.into(),
+        len,
+        None,
+        true,
+    ));
     for q in equal.into_iter().chain(hide) {
         ex.st.preds.add_join(r, q);
     }
