@@ -221,3 +221,37 @@ fn dividing_loops_terminate_by_the_truncating_division_bounds() {
         assert!(!out.contains("check: 0 runs"), "{jar}: {out}");
     }
 }
+
+#[test]
+fn alternating_branches_are_proved_on_the_rule_graph_and_checked() {
+    // TPDB's PastaA10, `while (x != y) if (x > y) y++; else x++;`: no linear ranking function
+    // on the loop, but neither branch directly follows the other (docs/proving.md, the rule
+    // graph); the cross-check holds those refuted pairs to the JVM runs.
+    let Some(root) = corpus_root() else {
+        eprintln!("skipped: no corpus");
+        return;
+    };
+    let cp = root
+        .join("tpdb/Aprove_09/PastaA10.jar")
+        .display()
+        .to_string();
+    let (code, out, err) = jtg(&["prove", &cp, "PastaA10.main", "--check", "30"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(": YES"), "{out}");
+    assert!(out.contains("rule graph: never"), "{out}");
+    assert!(out.contains(" 0 violations"), "{out}");
+    assert!(!out.contains("check: 0 runs"), "{out}");
+    // every pair of loop rules claimed never to follow each other: the runs refute it
+    let (code, out, err) = jtg(&[
+        "prove",
+        &cp,
+        "PastaA10.main",
+        "--check",
+        "30",
+        "--break-certificate",
+        "chain",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("VIOLATION (chain)"), "{out}");
+    assert!(out.contains("never directly follows"), "{out}");
+}

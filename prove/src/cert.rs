@@ -65,12 +65,26 @@ pub struct InfeasibleRule {
     pub cert: Farkas,
 }
 
+/// Two rule instances that never run one directly after the other: `first`'s guard and
+/// `second`'s guard on `first`'s result are unsatisfiable together (`chain::composed_guard`;
+/// Farkas multipliers over `first`'s rows, then `second`'s). The edge leaves the rule graph.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InfeasibleChain {
+    pub first: RuleInstance,
+    pub second: RuleInstance,
+    pub cert: Farkas,
+}
+
 /// Proof of termination: every rule instance of the ITS is listed; infeasible ones are
-/// removed first, then the SCC proofs' levels in order; what remains has no cycle.
+/// removed first, then the SCC proofs' levels in order; what remains has no cycle. Cycles are
+/// those of the *rule graph*: instances, with an edge from `a` to every `b` starting where `a`
+/// ends except the pairs of `chains` (with `chains` empty, the location graph's cycles).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TerminationCertificate {
     pub instances: Vec<RuleInstance>,
     pub infeasible: Vec<InfeasibleRule>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chains: Vec<InfeasibleChain>,
     pub sccs: Vec<SccProof>,
 }
 

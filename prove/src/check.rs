@@ -105,3 +105,21 @@ pub fn check_transition(
     }
     Ok(TransitionCheck { successor, ranking })
 }
+
+/// Whether two consecutive concrete transitions — `first` (its rule, its source values then
+/// temporaries) directly followed by `second` — take a pair of instances that `cert` says
+/// never follow each other (`cert.chains`): the position of the first such pair, which the
+/// run refutes.
+pub fn check_chain(
+    its: &Its,
+    cert: &TerminationCertificate,
+    first: (RuleId, &[BigInt]),
+    second: (RuleId, &[BigInt]),
+) -> Option<usize> {
+    cert.chains.iter().position(|c| {
+        c.first.rule == first.0
+            && c.second.rule == second.0
+            && instance_matches(its, &c.first, first.1)
+            && instance_matches(its, &c.second, second.1)
+    })
+}

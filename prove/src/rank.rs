@@ -13,7 +13,10 @@
 //! function found is then *certified* rule by rule (`farkas::implication`); `verify` checks those
 //! multipliers independently.
 
-use crate::cert::{InfeasibleRule, Level, RankedRule, RuleCert, SccProof, TerminationCertificate};
+use crate::cert::{
+    InfeasibleChain, InfeasibleRule, Level, RankedRule, RuleCert, SccProof, TerminationCertificate,
+};
+use crate::chain;
 use crate::farkas::{self, instance_rows, instances, Farkas, GaveUp, Row, RuleInstance};
 use crate::its::{Its, LocId};
 use crate::linexpr::{LinExpr, Var};
@@ -95,6 +98,7 @@ pub fn prove_termination(
     }
     let mut proofs = Vec::new();
     let mut unproven = Vec::new();
+    let mut chains = Chains::default();
     for scc in cyclic_components(its, &live, &(0..live.len()).collect::<Vec<_>>()) {
         let mut proof = SccProof {
             locations: locations_of(&live, &scc),
@@ -111,12 +115,23 @@ pub fn prove_termination(
                         .filter(|&i| !removed.contains(&live[i].inst))
                         .collect();
                     proof.levels.push(level);
-                    let mut subs = cyclic_components(its, &live, &rest);
+                    let mut subs = chains.components(its, &live, &rest);
                     subs.reverse(); // pop in ascending order
                     work.extend(subs);
                 }
-                outcome => {
-                    gave_up |= matches!(outcome, Search::GaveUp);
+                Search::None => match chains.split(its, &live, &scope, limits, stats) {
+                    // the rule graph splits the scope: its parts may have ranking functions
+                    Ok(Some(mut subs)) => {
+                        subs.reverse();
+                        work.extend(subs);
+                    }
+                    outcome => {
+                        gave_up |= outcome.is_err();
+                        unproven.push(scope.iter().map(|&i| live[i].inst.clone()).collect());
+                    }
+                },
+                Search::GaveUp => {
+                    gave_up = true;
                     unproven.push(scope.iter().map(|&i| live[i].inst.clone()).collect());
                 }
             }
@@ -126,6 +141,7 @@ pub fn prove_termination(
     let cert = TerminationCertificate {
         instances: all,
         infeasible,
+        chains: chains.certificates(),
         sccs: proofs,
     };
     if unproven.is_empty() {
@@ -161,6 +177,83 @@ fn cyclic_components(its: &Its, live: &[Prepared], subset: &[usize]) -> Vec<Vec<
         }
     }
     by_comp.into_values().collect()
+}
+
+/// A scope with more adjacent instance pairs than this is not split by the rule graph (one
+/// small LP per pair).
+const MAX_CHAIN_PAIRS: usize = 400;
+
+/// The rule graph's refuted edges (`chain`), found on demand: only for a scope no level was
+/// found for, so that every proof the location graph gives stays as it was.
+#[derive(Default)]
+struct Chains {
+    refuted: BTreeMap<(RuleInstance, RuleInstance), Farkas>,
+    tried: BTreeSet<(RuleInstance, RuleInstance)>,
+}
+
+impl Chains {
+    /// Nontrivial SCCs of the rules `subset`: of the location graph while no edge is refuted,
+    /// else of the rule graph.
+    fn components(&self, its: &Its, live: &[Prepared], subset: &[usize]) -> Vec<Vec<usize>> {
+        if self.refuted.is_empty() {
+            return cyclic_components(its, live, subset);
+        }
+        let nodes: Vec<&RuleInstance> = subset.iter().map(|&i| &live[i].inst).collect();
+        let cut: BTreeSet<(RuleInstance, RuleInstance)> = self.refuted.keys().cloned().collect();
+        chain::cyclic_rule_components(its, &nodes, &cut)
+            .into_iter()
+            .map(|c| c.into_iter().map(|p| subset[p]).collect())
+            .collect()
+    }
+
+    /// Refutes the adjacent pairs of `scope` that cannot chain; `Some(parts)` if the rule graph
+    /// then splits the scope (or leaves part of it acyclic).
+    fn split(
+        &mut self,
+        its: &Its,
+        live: &[Prepared],
+        scope: &[usize],
+        limits: &Limits,
+        stats: &mut LpStats,
+    ) -> Result<Option<Vec<Vec<usize>>>, GaveUp> {
+        let pairs: Vec<(usize, usize)> = scope
+            .iter()
+            .flat_map(|&i| {
+                scope
+                    .iter()
+                    .filter(move |&&j| live[i].to == live[j].from)
+                    .map(move |&j| (i, j))
+            })
+            .collect();
+        if pairs.len() > MAX_CHAIN_PAIRS {
+            return Ok(None);
+        }
+        for (i, j) in pairs {
+            let key = (live[i].inst.clone(), live[j].inst.clone());
+            if !self.tried.insert(key.clone()) {
+                continue;
+            }
+            if let Some(f) = chain::refute(its, &key.0, &key.1, limits, stats) {
+                self.refuted.insert(key, f);
+            } else if stats.work_spent(limits) {
+                return Err(GaveUp);
+            }
+        }
+        let parts = self.components(its, live, scope);
+        let unchanged = parts.len() == 1 && parts[0].len() == scope.len();
+        Ok((!unchanged).then_some(parts))
+    }
+
+    fn certificates(self) -> Vec<InfeasibleChain> {
+        self.refuted
+            .into_iter()
+            .map(|((first, second), cert)| InfeasibleChain {
+                first,
+                second,
+                cert,
+            })
+            .collect()
+    }
 }
 
 fn locations_of(live: &[Prepared], scope: &[usize]) -> Vec<LocId> {

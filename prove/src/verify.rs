@@ -78,33 +78,146 @@ fn constraint_rows(c: &Constraint, n: usize) -> Result<VRow, VerifyError> {
     }
 }
 
-/// Rows of an instance's guard, one per guard constraint, over the rule's variables.
-fn guard_rows(its: &Its, inst: &RuleInstance) -> Result<Vec<VRow>, VerifyError> {
+/// An instance's guard with every `≠` resolved: `(e, rel)` for `e rel 0`, `rel` one of `≤ < =`;
+/// `None` for a dropped `≠`.
+fn resolved_guard(
+    its: &Its,
+    inst: &RuleInstance,
+) -> Result<Vec<Option<(LinExpr, Rel)>>, VerifyError> {
     let Some(rule) = its.rules().get(inst.rule.index()) else {
         return fail(format!("no rule {}", inst.rule.0));
     };
-    let n = rule.var_count(its);
     let mut sides = inst.ne_sides.iter();
     let mut out = Vec::new();
     for c in &rule.guard {
         out.push(match c.rel {
             Rel::Ne => match sides.next() {
-                Some(NeSide::Less) => row(&c.expr, true, false, n)?,
-                Some(NeSide::Greater) => row(&c.expr.scaled(&-Q::one()), true, false, n)?,
-                Some(NeSide::Dropped) => VRow {
-                    a: vec![Q::zero(); n],
-                    b: Q::zero(),
-                    eq: false,
-                },
+                Some(NeSide::Less) => Some((c.expr.clone(), Rel::Lt)),
+                Some(NeSide::Greater) => Some((c.expr.scaled(&-Q::one()), Rel::Lt)),
+                Some(NeSide::Dropped) => None,
                 None => return fail(format!("rule {}: too few ≠ sides", inst.rule.0)),
             },
-            _ => constraint_rows(c, n)?,
+            rel => Some((c.expr.clone(), rel)),
         });
     }
     if sides.next().is_some() {
         return fail(format!("rule {}: too many ≠ sides", inst.rule.0));
     }
     Ok(out)
+}
+
+fn resolved_rows(guard: &[Option<(LinExpr, Rel)>], n: usize) -> Result<Vec<VRow>, VerifyError> {
+    guard
+        .iter()
+        .map(|c| match c {
+            None => Ok(VRow {
+                a: vec![Q::zero(); n],
+                b: Q::zero(),
+                eq: false,
+            }),
+            Some((e, rel)) => row(e, *rel == Rel::Lt, *rel == Rel::Eq, n),
+        })
+        .collect()
+}
+
+/// Rows of an instance's guard, one per guard constraint, over the rule's variables.
+fn guard_rows(its: &Its, inst: &RuleInstance) -> Result<Vec<VRow>, VerifyError> {
+    let n = its.rule(inst.rule).var_count(its);
+    resolved_rows(&resolved_guard(its, inst)?, n)
+}
+
+/// Rows of `a` followed by `b`: `a`'s guard over `a`'s variables, then `b`'s guard with `b`'s
+/// source variables replaced by `a`'s update and `b`'s temporaries numbered after `a`'s.
+fn chain_rows(its: &Its, a: &RuleInstance, b: &RuleInstance) -> Result<Vec<VRow>, VerifyError> {
+    let (ga, gb) = (resolved_guard(its, a)?, resolved_guard(its, b)?);
+    let (ra, rb) = (its.rule(a.rule), its.rule(b.rule));
+    if ra.to != rb.from {
+        return fail(format!(
+            "rule {} does not start where rule {} ends",
+            b.rule.0, a.rule.0
+        ));
+    }
+    let na = ra.var_count(its);
+    let arity_b = its.location(rb.from).arity();
+    let n = na + rb.temps.len();
+    let mut out = resolved_rows(&ga, n)?;
+    let image = |e: &LinExpr| -> LinExpr {
+        let mut r = LinExpr::constant(e.constant.clone());
+        for (v, c) in &e.terms {
+            if v.index() < arity_b {
+                r.add_scaled(&ra.args[v.index()], c);
+            } else {
+                r.add_term(Var((na + v.index() - arity_b) as u32), c);
+            }
+        }
+        r
+    };
+    let gb: Vec<Option<(LinExpr, Rel)>> = gb
+        .into_iter()
+        .map(|c| c.map(|(e, rel)| (image(&e), rel)))
+        .collect();
+    out.extend(resolved_rows(&gb, n)?);
+    Ok(out)
+}
+
+/// The rule graph of `current` without the edges in `cut`: successors per instance.
+struct RuleGraph<'a> {
+    nodes: Vec<&'a RuleInstance>,
+    succ: Vec<Vec<usize>>,
+}
+
+impl<'a> RuleGraph<'a> {
+    fn new(
+        its: &Its,
+        current: &'a BTreeSet<RuleInstance>,
+        cut: &BTreeSet<(&RuleInstance, &RuleInstance)>,
+    ) -> RuleGraph<'a> {
+        let nodes: Vec<&RuleInstance> = current.iter().collect();
+        let succ = nodes
+            .iter()
+            .map(|a| {
+                let to = its.rule(a.rule).to;
+                (0..nodes.len())
+                    .filter(|&j| {
+                        its.rule(nodes[j].rule).from == to && !cut.contains(&(*a, nodes[j]))
+                    })
+                    .collect()
+            })
+            .collect();
+        RuleGraph { nodes, succ }
+    }
+
+    fn index(&self, i: &RuleInstance) -> Option<usize> {
+        self.nodes.iter().position(|n| *n == i)
+    }
+
+    /// The instances reachable from `i` by one or more edges.
+    fn reach(&self, i: usize) -> Vec<bool> {
+        Self::closure(&self.succ, i)
+    }
+
+    /// The instances that reach `i` by one or more edges.
+    fn reached_by(&self, i: usize) -> Vec<bool> {
+        let mut pred = vec![Vec::new(); self.nodes.len()];
+        for (a, s) in self.succ.iter().enumerate() {
+            for &b in s {
+                pred[b].push(a);
+            }
+        }
+        Self::closure(&pred, i)
+    }
+
+    fn closure(next: &[Vec<usize>], i: usize) -> Vec<bool> {
+        let mut seen = vec![false; next.len()];
+        let mut todo = next[i].clone();
+        while let Some(v) = todo.pop() {
+            if !seen[v] {
+                seen[v] = true;
+                todo.extend(&next[v]);
+            }
+        }
+        seen
+    }
 }
 
 /// Checks `rows ⇒ c·x ≤ d` by the multipliers.
@@ -239,6 +352,26 @@ pub fn verify_termination(its: &Its, cert: &TerminationCertificate) -> Result<()
         }
         current.remove(&inf.instance);
     }
+    // Pairs of instances that never follow each other leave the rule graph.
+    let all_instances: BTreeSet<&RuleInstance> = cert.instances.iter().collect();
+    for ch in &cert.chains {
+        if !all_instances.contains(&ch.first) || !all_instances.contains(&ch.second) {
+            return fail(format!(
+                "chain of rules {} and {}: not instances",
+                ch.first.rule.0, ch.second.rule.0
+            ));
+        }
+        let rows = chain_rows(its, &ch.first, &ch.second)?;
+        let n = rows.first().map_or(0, |r| r.a.len());
+        if !check_infeasible(&rows, &ch.cert, n) {
+            return fail(format!(
+                "rule {} followed by rule {}: infeasibility certificate does not hold",
+                ch.first.rule.0, ch.second.rule.0
+            ));
+        }
+    }
+    let cut: BTreeSet<(&RuleInstance, &RuleInstance)> =
+        cert.chains.iter().map(|c| (&c.first, &c.second)).collect();
     for (si, scc) in cert.sccs.iter().enumerate() {
         for (li, level) in scc.levels.iter().enumerate() {
             let at = format!("SCC {si} level {li}");
@@ -247,9 +380,25 @@ pub fn verify_termination(its: &Its, cert: &TerminationCertificate) -> Result<()
             if !scope.is_subset(&current) {
                 return fail(format!("{at}: mentions a rule already removed or unknown"));
             }
-            // The scope must be a union of SCCs of the current rules.
+            // The scope must be a union of SCCs of the current rules' rule graph.
+            if !cut.is_empty() {
+                let g = RuleGraph::new(its, &current, &cut);
+                for inside in &scope {
+                    let a = g.index(inside).expect("a current instance");
+                    let (from_a, to_a) = (g.reach(a), g.reached_by(a));
+                    for outside in current.difference(&scope) {
+                        let b = g.index(outside).expect("a current instance");
+                        if from_a[b] && to_a[b] {
+                            return fail(format!(
+                                "{at}: rule {} shares a cycle with rule {} outside the level",
+                                inside.rule.0, outside.rule.0
+                            ));
+                        }
+                    }
+                }
+            }
             let reach_now = reach(its, &current);
-            for inside in &scope {
+            for inside in scope.iter().filter(|_| cut.is_empty()) {
                 let a = its.rule(inside.rule);
                 for outside in current.difference(&scope) {
                     let b = its.rule(outside.rule);
@@ -305,8 +454,20 @@ pub fn verify_termination(its: &Its, cert: &TerminationCertificate) -> Result<()
         }
     }
     let reach_end = reach(its, &current);
-    if let Some(i) = current.iter().find(|i| on_cycle(its, &reach_end, i)) {
-        return fail(format!("rule {} still lies on a cycle", i.rule.0));
+    let mut on_location_cycle = current.iter().filter(|i| on_cycle(its, &reach_end, i));
+    if cut.is_empty() {
+        if let Some(i) = on_location_cycle.next() {
+            return fail(format!("rule {} still lies on a cycle", i.rule.0));
+        }
+    } else {
+        // only an instance on a cycle of the location graph can lie on one of the rule graph
+        let g = RuleGraph::new(its, &current, &cut);
+        for i in on_location_cycle {
+            let k = g.index(i).expect("a current instance");
+            if g.reach(k)[k] {
+                return fail(format!("rule {} still lies on a cycle", i.rule.0));
+            }
+        }
     }
     Ok(())
 }

@@ -217,6 +217,7 @@ pub fn check_one(
     let empty = TerminationCertificate {
         instances: vec![],
         infeasible: vec![],
+        chains: vec![],
         sccs: vec![],
     };
     let c = match check_transition(&enc.its, cert.unwrap_or(&empty), t.rule, &t.args, &t.temps) {
@@ -271,6 +272,46 @@ pub fn check_one(
     None
 }
 
+/// Whether `prev` directly followed by `t` is a pair of rules the certificate says never
+/// follow each other (`chain`, with the pair's values).
+pub fn check_pair(
+    enc: &Encoding,
+    cert: Option<&TerminationCertificate>,
+    prev: &ConcreteTransition,
+    t: &ConcreteTransition,
+) -> Option<(String, String)> {
+    let cert = cert?;
+    // consecutive in the ITS run: the second starts where and with what the first ended
+    if enc.its.rule(prev.rule).to != enc.its.rule(t.rule).from || prev.target != t.args {
+        return None;
+    }
+    let vals = |a: &[BigInt], b: &[BigInt]| {
+        a.iter()
+            .chain(b)
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let first: Vec<BigInt> = prev.args.iter().chain(&prev.temps).cloned().collect();
+    let second: Vec<BigInt> = t.args.iter().chain(&t.temps).cloned().collect();
+    let k = jtg_prove::check_chain(&enc.its, cert, (prev.rule, &first), (t.rule, &second))?;
+    let c = &cert.chains[k];
+    Some((
+        "chain".into(),
+        format!(
+            "the certificate says rule {} never directly follows rule {}; the run takes rule {} \
+             on ({}) [{}], then rule {} on ({})",
+            c.second.rule.0,
+            c.first.rule.0,
+            prev.rule.0,
+            vals(&prev.args, &prev.temps),
+            chain_text(enc, prev.rule),
+            t.rule.0,
+            vals(&t.args, &t.temps),
+        ),
+    ))
+}
+
 /// Breaks the ITS or the certificate on purpose (`--break-certificate`).
 pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind) {
     match kind {
@@ -302,6 +343,33 @@ pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind)
                     rebuilt.add_rule(rule).expect("same shape");
                 }
                 enc.its = rebuilt;
+            }
+        }
+        BreakKind::Chain => {
+            // every pair of adjacent instances on a cycle, claimed never to follow each other
+            if let Certificate::Termination(cert) = &mut proof.certificate {
+                let its = &enc.its;
+                let on_cycle: Vec<&jtg_prove::farkas::RuleInstance> = cert
+                    .sccs
+                    .iter()
+                    .flat_map(|s| s.levels.iter())
+                    .flat_map(|l| l.rules.iter().map(|r| &r.instance))
+                    .collect();
+                let mut bogus = Vec::new();
+                for a in &on_cycle {
+                    for b in &on_cycle {
+                        if its.rule(a.rule).to == its.rule(b.rule).from {
+                            bogus.push(jtg_prove::cert::InfeasibleChain {
+                                first: (*a).clone(),
+                                second: (*b).clone(),
+                                cert: jtg_prove::farkas::Farkas {
+                                    multipliers: vec![],
+                                },
+                            });
+                        }
+                    }
+                }
+                cert.chains.extend(bogus);
             }
         }
         BreakKind::Rank => {
@@ -406,9 +474,13 @@ pub fn run(
                 }
             };
             report.skipped_transitions += skipped;
-            for t in &ts {
+            for (i, t) in ts.iter().enumerate() {
                 report.checked_transitions += 1;
-                if let Some((kind, detail)) = check_one(enc, cert, t) {
+                let found = check_one(enc, cert, t).or_else(|| {
+                    i.checked_sub(1)
+                        .and_then(|p| check_pair(enc, cert, &ts[p], t))
+                });
+                if let Some((kind, detail)) = found {
                     if report.violations.len() < 5 {
                         report.violations.push(Violation {
                             input: gen.print(input),

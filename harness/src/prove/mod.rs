@@ -74,6 +74,8 @@ pub enum BreakKind {
     Guard,
     /// Replace a ranking function by its negation (it then increases where it decreased).
     Rank,
+    /// Claim that no rule on a cycle ever follows another (every edge of the rule graph cut).
+    Chain,
 }
 
 /// One ranking function of a YES certificate, readable.
@@ -104,7 +106,8 @@ pub struct NoWitness {
 pub struct Violation {
     pub input: String,
     pub step: usize,
-    /// `export` (a rule's guard or update does not hold) or `ranking`.
+    /// `export` (a rule's guard or update does not hold), `ranking`, or `chain` (two rules the
+    /// certificate says never follow each other did).
     pub kind: String,
     pub rule: String,
     pub detail: String,
@@ -118,6 +121,9 @@ pub struct ProveReport {
     /// `ranking` (YES), `repeated_state` / `recurrent_set` (NO), `none` (MAYBE).
     pub certificate: String,
     pub ranking: Vec<RankingFunction>,
+    /// Pairs of rules that never run one directly after the other (the rule graph's cut
+    /// edges, YES only): `first  then  second`, by their node chains.
+    pub never_follow: Vec<String>,
     pub witness: Option<NoWitness>,
     pub its_locations: usize,
     pub its_rules: usize,
@@ -192,6 +198,7 @@ pub fn run(
         verdict: "MAYBE".into(),
         certificate: "none".into(),
         ranking: Vec::new(),
+        never_follow: Vec::new(),
         witness: None,
         its_locations: enc.its.locations().len(),
         its_rules: enc.its.rules().len(),
@@ -212,6 +219,18 @@ pub fn run(
             report.verdict = "YES".into();
             report.certificate = "ranking".into();
             report.ranking = ranking_functions(graph, prog, &enc, cert);
+            report.never_follow = cert
+                .chains
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{}  then  {}",
+                        chain_text(&enc, c.first.rule),
+                        chain_text(&enc, c.second.rule)
+                    )
+                })
+                .collect();
+            report.never_follow.dedup();
         }
         Certificate::NonTermination(rs) => {
             match nonterm::confirm_recurrent(prog, m, graph, &enc, rs, cfg) {
@@ -334,6 +353,7 @@ fn too_large_graph(
         verdict: "MAYBE".into(),
         certificate: "none".into(),
         ranking: Vec::new(),
+        never_follow: Vec::new(),
         witness: None,
         its_locations: 0,
         its_rules: 0,

@@ -16,6 +16,9 @@ pub fn render_text(r: &ProveReport) -> String {
             if r.ranking.is_empty() {
                 let _ = writeln!(o, "no cycle: every run of the ITS is finite");
             }
+            for c in &r.never_follow {
+                let _ = writeln!(o, "rule graph: never {c}");
+            }
             for f in &r.ranking {
                 let _ = writeln!(o, "SCC {} level {}:", f.scc, f.level);
                 for (node, text) in &f.functions {
