@@ -197,10 +197,10 @@ fn corpus_root() -> Option<std::path::PathBuf> {
 fn dividing_loops_terminate_by_the_truncating_division_bounds() {
     // `x = x / 2` on `x ≥ 1` (TPDB's PastaB8, costa09-example_2): the quotient is bounded by
     // `2·r ≤ x ≤ 2·r + 1`, so `x` decreases; `a % b` (GCD5): `0 ≤ r ≤ b − 1`. The cross-check
-    // holds the bounds to the JVM. (LogIterative, `x = x / y` on `x ≥ y ≥ 2`, was YES here until
-    // the reach merge: its loop head now widens `x` to Z, and the bound `2·r ≤ x` needs the
-    // dividend's sign from the interval; the guard `x ≥ y ≥ 2` implies it, which the encoding
-    // does not use yet — docs/proving.md, open items.)
+    // holds the bounds to the JVM. LogIterative, `x = x / y` on `x ≥ y ≥ 2`: its loop head
+    // widens `x` to Z, so the division's rule is split by the dividend's sign (`x ≥ 0` with
+    // `2·r ≤ x`, `x < 0` with `x ≤ 2·r`), and the side `x < 0` is infeasible once chained with
+    // the loop test `x ≥ y ≥ 2`.
     let Some(root) = corpus_root() else {
         eprintln!("skipped: no corpus");
         return;
@@ -212,6 +212,7 @@ fn dividing_loops_terminate_by_the_truncating_division_bounds() {
             "example_2.Test.main",
         ),
         ("tpdb/Aprove_09/GCD5.jar", "GCD5.main"),
+        ("tpdb/Aprove_09/LogIterative.jar", "LogIterative.main"),
     ] {
         let cp = root.join(jar).display().to_string();
         let (code, out, err) = jtg(&["prove", &cp, main, "--check", "30"]);

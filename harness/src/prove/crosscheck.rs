@@ -112,7 +112,10 @@ pub fn transitions(
     // the start location stands at the first entry; the start rule of a start node that is
     // a location composes nothing
     if is_loc.contains_key(&first.node) {
-        if let Some(&rule) = chains.get(&(start, vec![first.node])) {
+        if let Some(&rule) = chains
+            .get(&(start, vec![first.node]))
+            .and_then(|rs| rs.first())
+        {
             let vals: Option<Vec<BigInt>> = enc.loc_vars[0]
                 .iter()
                 .map(|q| value_of(run, first, *q))
@@ -161,7 +164,7 @@ pub fn transitions(
             }
         };
         let chain = (from, chain);
-        let Some(&rule) = chains.get(&chain) else {
+        let Some(rules) = chains.get(&chain) else {
             *skipped += 1;
             continue;
         };
@@ -172,31 +175,42 @@ pub fn transitions(
         if enters_call {
             calls.push(a);
         }
-        let origin = &enc.origins[rule.index()];
-        let from = enc.its.rule(rule).from;
-        let to = enc.its.rule(rule).to;
-        let args: Option<Vec<BigInt>> = enc.loc_vars[from.index()]
+        // a chain split by a dividend's sign has one rule per side: the run takes the one
+        // whose guard holds (none holding is reported on the first, an export violation)
+        let candidates: Vec<ConcreteTransition> = rules
             .iter()
-            .map(|q| value_of(run, entries[0], *q))
+            .filter_map(|&rule| {
+                let origin = &enc.origins[rule.index()];
+                let from = enc.its.rule(rule).from;
+                let to = enc.its.rule(rule).to;
+                let args: Option<Vec<BigInt>> = enc.loc_vars[from.index()]
+                    .iter()
+                    .map(|q| value_of(run, entries[0], *q))
+                    .collect();
+                let temps: Option<Vec<BigInt>> = origin
+                    .temps
+                    .iter()
+                    .map(|(pos, q)| value_of(run, entries[*pos], *q))
+                    .collect();
+                let target: Option<Vec<BigInt>> = enc.loc_vars[to.index()]
+                    .iter()
+                    .map(|q| value_of(run, entries[entries.len() - 1], *q))
+                    .collect();
+                Some(ConcreteTransition {
+                    rule,
+                    step: entries[0].step,
+                    args: args?,
+                    temps: temps?,
+                    target: target?,
+                })
+            })
             .collect();
-        let temps: Option<Vec<BigInt>> = origin
-            .temps
-            .iter()
-            .map(|(pos, q)| value_of(run, entries[*pos], *q))
-            .collect();
-        let target: Option<Vec<BigInt>> = enc.loc_vars[to.index()]
-            .iter()
-            .map(|q| value_of(run, entries[entries.len() - 1], *q))
-            .collect();
-        match (args, temps, target) {
-            (Some(args), Some(temps), Some(target)) => out.push(ConcreteTransition {
-                rule,
-                step: entries[0].step,
-                args,
-                temps,
-                target,
-            }),
-            _ => *skipped += 1,
+        let taken = candidates.iter().position(|t| {
+            matches!(enc.its.step(t.rule, &t.args, &t.temps), Ok(Some(next)) if next == t.target)
+        });
+        match taken.or((!candidates.is_empty()).then_some(0)) {
+            Some(k) => out.push(candidates[k].clone()),
+            None => *skipped += 1,
         }
     }
     out

@@ -66,16 +66,17 @@ impl Encoding {
             .position(|m| *m == Some(n))
             .map(|i| LocId(i as u32))
     }
-    /// Rules by their source location and the chain of nodes they compose.
-    pub fn rule_by_chain(&self) -> BTreeMap<(LocId, Vec<NodeId>), RuleId> {
-        self.origins
-            .iter()
-            .enumerate()
-            .map(|(i, o)| {
-                let r = RuleId(i as u32);
-                ((self.its.rule(r).from, o.nodes.clone()), r)
-            })
-            .collect()
+    /// Rules by their source location and the chain of nodes they compose (several where a
+    /// rule is split by a dividend's sign), in rule order.
+    pub fn rule_by_chain(&self) -> BTreeMap<(LocId, Vec<NodeId>), Vec<RuleId>> {
+        let mut out: BTreeMap<(LocId, Vec<NodeId>), Vec<RuleId>> = BTreeMap::new();
+        for (i, o) in self.origins.iter().enumerate() {
+            let r = RuleId(i as u32);
+            out.entry((self.its.rule(r).from, o.nodes.clone()))
+                .or_default()
+                .push(r);
+        }
+        out
     }
 }
 
@@ -154,9 +155,11 @@ pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encodin
     // start(x̄) → n_start(x̄) under the start state's facts
     {
         let chain = RuleChain::new(g, &node_vars, g.start);
-        let (rule, origin) = chain.finish(prog, opts, &effects, its.start(), loc_of[&g.start], &[]);
-        its.add_rule(rule)?;
-        origins.push(origin);
+        for (rule, origin) in chain.finish(prog, opts, &effects, its.start(), loc_of[&g.start], &[])
+        {
+            its.add_rule(rule)?;
+            origins.push(origin);
+        }
     }
     for &l in &locs {
         for e in &succ[l] {
@@ -168,10 +171,12 @@ pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encodin
                 cur = next.to;
             }
             let chain = RuleChain::new(g, &node_vars, l);
-            let (rule, origin) =
-                chain.finish(prog, opts, &effects, loc_of[&l], loc_of[&cur], &edges);
-            its.add_rule(rule)?;
-            origins.push(origin);
+            for (rule, origin) in
+                chain.finish(prog, opts, &effects, loc_of[&l], loc_of[&cur], &edges)
+            {
+                its.add_rule(rule)?;
+                origins.push(origin);
+            }
         }
     }
     chain_locations(Encoding {
@@ -324,7 +329,7 @@ impl<'g> RuleChain<'g> {
         from: LocId,
         to: LocId,
         edges: &[&jtg_engine::graph::Edge],
-    ) -> (Rule, RuleOrigin) {
+    ) -> Vec<(Rule, RuleOrigin)> {
         let mut nodes = vec![self.first];
         nodes.extend(edges.iter().map(|e| e.to));
         // variables: the first node's, then every later node's quantities (temporaries)
@@ -345,6 +350,7 @@ impl<'g> RuleChain<'g> {
         for s in &slots {
             guard.extend(facts(s));
         }
+        let mut divisions = Vec::new();
         for (k, e) in edges.iter().enumerate() {
             step::edge_constraints(
                 prog,
@@ -354,8 +360,29 @@ impl<'g> RuleChain<'g> {
                 &slots[k],
                 &slots[k + 1],
                 &mut guard,
+                &mut divisions,
             );
         }
+        // a division whose dividend's sign neither the states nor the guard give: one rule per
+        // sign (the sides exclude each other and cover every value; the wrong one is
+        // infeasible once chaining meets the test that fixed the sign)
+        step::signed_divisions(&divisions, owner.len(), &mut guard)
+            .into_iter()
+            .map(|g| self.complete(g, &nodes, &owner, &slots, from, to))
+            .collect()
+    }
+
+    /// The rule of the chain `nodes` under `guard`: temporaries eliminated and renumbered.
+    fn complete(
+        &self,
+        guard: Vec<Constraint>,
+        nodes: &[NodeId],
+        owner: &[(usize, Quantity)],
+        slots: &[Slots<'_>],
+        from: LocId,
+        to: LocId,
+    ) -> (Rule, RuleOrigin) {
+        let nodes = nodes.to_vec();
         let n0 = self.node_vars[&self.first].len();
         let last = slots.len() - 1;
         // the target's values: the last node's variables (for the start rule: the first's)

@@ -15,7 +15,58 @@ use jtg_engine::Program;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
 
-/// The constraints of edge `e` from `src` to `dst`, and notes on what was weakened.
+/// A division whose dividend's sign the state's interval does not give: its bounds need the
+/// sign, which the rule's whole guard may imply (`x / y` under `x ≥ y ≥ 2`). Kept until the
+/// guard is complete ([`Division::constraints`]).
+#[derive(Clone, Debug)]
+pub struct Division {
+    op: IntOp,
+    x: LinExpr,
+    divisor: Divisor,
+    r: LinExpr,
+}
+
+#[derive(Clone, Debug)]
+enum Divisor {
+    Literal(i128),
+    Unknown {
+        y: LinExpr,
+        interval: Option<(Option<i128>, Option<i128>)>,
+    },
+}
+
+/// The sign of a dividend, as implied by a guard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sign {
+    NonNegative,
+    NonPositive,
+}
+
+impl Division {
+    /// The dividend.
+    pub fn dividend(&self) -> &LinExpr {
+        &self.x
+    }
+
+    /// The division's bounds for a dividend of sign `sign` (which the caller proved from the
+    /// rule's guard).
+    pub fn constraints(&self, sign: Sign, out: &mut Vec<Constraint>) {
+        let sign = Some(match sign {
+            Sign::NonNegative => (Some(0), None),
+            Sign::NonPositive => (None, Some(0)),
+        });
+        match &self.divisor {
+            Divisor::Literal(k) => truncating_division(self.op, &self.x, *k, &self.r, sign, out),
+            Divisor::Unknown { y, interval } => {
+                division_by_unknown(self.op, &self.x, y, *interval, &self.r, sign, out)
+            }
+        }
+    }
+}
+
+/// The constraints of edge `e` from `src` to `dst`; divisions whose bounds need a sign the
+/// states do not give go to `divisions`.
+#[allow(clippy::too_many_arguments)]
 pub fn edge_constraints(
     prog: &Program,
     sem: IntSemantics,
@@ -24,6 +75,7 @@ pub fn edge_constraints(
     src: &Slots<'_>,
     dst: &Slots<'_>,
     out: &mut Vec<Constraint>,
+    divisions: &mut Vec<Division>,
 ) {
     let abstract_call = e
         .labels
@@ -51,7 +103,7 @@ pub fn edge_constraints(
             };
             carry_by_name(src, dst, &havoc, out);
             for l in &e.labels {
-                step_label(sem, l, src, dst, out);
+                step_label(sem, l, src, dst, out, divisions);
             }
         }
         EdgeKind::Refine | EdgeKind::Split => {
@@ -209,6 +261,7 @@ fn step_label(
     src: &Slots<'_>,
     dst: &Slots<'_>,
     out: &mut Vec<Constraint>,
+    divisions: &mut Vec<Division>,
 ) {
     match l {
         Label::Arith { res, op, a, b } => {
@@ -232,18 +285,34 @@ fn step_label(
                     let wraps = sem == IntSemantics::Java
                         && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref());
                     let sign = operand_interval(src.state, a).map(|i| (i.lo, i.hi));
-                    match (lit(b), &y) {
+                    let signed = sign.is_some_and(|(lo, hi)| {
+                        lo.is_some_and(|l| l >= 0) || hi.is_some_and(|h| h <= 0)
+                    });
+                    let divisor = match (lit(b), &y) {
                         (Some(k), _) if k != 0 && k != -1 && !wraps => {
                             truncating_division(*op, &x, k, &r, sign, out);
+                            Divisor::Literal(k)
                         }
                         (None, Some(y)) if !wraps => {
-                            let divisor = b
+                            let interval = b
                                 .as_ref()
                                 .and_then(|b| operand_interval(src.state, b))
                                 .map(|i| (i.lo, i.hi));
-                            division_by_unknown(*op, &x, y, divisor, &r, sign, out);
+                            division_by_unknown(*op, &x, y, interval, &r, sign, out);
+                            Divisor::Unknown {
+                                y: y.clone(),
+                                interval,
+                            }
                         }
-                        _ => {}
+                        _ => return,
+                    };
+                    if !signed {
+                        divisions.push(Division {
+                            op: *op,
+                            x: x.clone(),
+                            divisor,
+                            r: r.clone(),
+                        });
                     }
                     None
                 }
@@ -374,6 +443,14 @@ fn may_wrap(
         return true;
     };
     let y = b.and_then(|b| operand_interval(src, b));
+    if matches!(op, IntOp::Div | IntOp::Rem) {
+        // JLS §15.17.2–3: the only overflow is MIN / −1 (MIN % −1 is 0, exact); an interval
+        // without a bound is the type's whole range
+        let Some(y) = y else { return true };
+        let minus_one = y.lo.is_none_or(|l| l <= -1) && y.hi.is_none_or(|h| h >= -1);
+        let min = x.lo.is_none_or(|l| l <= lo);
+        return op == IntOp::Div && minus_one && min;
+    }
     let exact = match (op, y) {
         (IntOp::Neg, _) => Interval::exact(IntOp::Sub, &Interval::literal(0), &x),
         (_, Some(y)) => Interval::exact(op, &x, &y),
@@ -401,5 +478,144 @@ fn relation(x: &LinExpr, c: Cond, y: &LinExpr) -> Constraint {
         Cond::Le => Constraint::le(x, y),
         Cond::Gt => Constraint::gt(x, y),
         Cond::Ge => Constraint::ge(x, y),
+    }
+}
+
+/// Work budget of the LPs that find a dividend's sign in one rule's guard (deterministic).
+const SIGN_WORK: u64 = 2_000_000;
+
+/// At most this many divisions of one rule are split by sign (two: four rules).
+const MAX_SIGN_SPLIT: usize = 2;
+
+/// The guards of a rule with the divisions `divisions` (over `nvars` variables): the bounds of
+/// every division whose dividend's sign `guard` implies (`guard ⇒ x ≥ 0` or `guard ⇒ x ≤ 0`
+/// over the rationals, the guard tightened for integers: `farkas::implication`) are added to
+/// it; for up to [`MAX_SIGN_SPLIT`] others the guard is split by the dividend's sign (`x ≥ 0`
+/// with the bounds of that case, `x < 0` with the others), one guard per combination. Sound
+/// whatever the LP answers: a sign it cannot show only costs a split, the sides of a split
+/// cover every value, and every concrete transition is checked against the guard of its side
+/// by the JVM cross-check. Divisions beyond the split bound get no bounds.
+pub fn signed_divisions(
+    divisions: &[Division],
+    nvars: usize,
+    guard: &mut Vec<Constraint>,
+) -> Vec<Vec<Constraint>> {
+    if divisions.is_empty() {
+        return vec![std::mem::take(guard)];
+    }
+    let premises: Vec<Option<Constraint>> = guard
+        .iter()
+        .filter(|c| c.rel != crate::linexpr::Rel::Ne)
+        .cloned()
+        .map(Some)
+        .collect();
+    let rows = crate::farkas::rows_of(&premises, nvars);
+    let limits = crate::lp::Limits {
+        max_work: SIGN_WORK,
+        ..crate::lp::Limits::default()
+    };
+    let mut stats = crate::lp::LpStats::default();
+    let mut added = Vec::new();
+    let mut unsigned = Vec::new();
+    for d in divisions {
+        let x = d.dividend();
+        let coeffs = crate::farkas::dense(x, nvars);
+        let neg: Vec<Q> = coeffs.iter().map(|c| -c).collect();
+        // x ≥ 0 ⟺ −x·v ≤ x₀;  x ≤ 0 ⟺ x·v ≤ −x₀
+        if crate::farkas::implication(&rows, &neg, &x.constant, &limits, &mut stats).is_some() {
+            d.constraints(Sign::NonNegative, &mut added);
+        } else if crate::farkas::implication(&rows, &coeffs, &-&x.constant, &limits, &mut stats)
+            .is_some()
+        {
+            d.constraints(Sign::NonPositive, &mut added);
+        } else if unsigned.len() < MAX_SIGN_SPLIT {
+            unsigned.push(d);
+        }
+    }
+    guard.extend(added);
+    let mut out = vec![std::mem::take(guard)];
+    let zero = LinExpr::zero();
+    for d in unsigned {
+        let x = d.dividend();
+        out = out
+            .into_iter()
+            .flat_map(|g| {
+                let mut pos = g.clone();
+                pos.push(Constraint::ge(x, &zero));
+                d.constraints(Sign::NonNegative, &mut pos);
+                let mut neg = g;
+                neg.push(Constraint::lt(x, &zero));
+                d.constraints(Sign::NonPositive, &mut neg);
+                [pos, neg]
+            })
+            .collect();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linexpr::Var;
+
+    fn v(i: u32) -> LinExpr {
+        LinExpr::var(Var(i))
+    }
+
+    /// `r = x / y` with `y ≥ 2` (variables x = 0, y = 1, r = 2).
+    fn x_div_y() -> Division {
+        Division {
+            op: IntOp::Div,
+            x: v(0),
+            divisor: Divisor::Unknown {
+                y: v(1),
+                interval: Some((Some(2), None)),
+            },
+            r: v(2),
+        }
+    }
+
+    fn holds(guard: &[Constraint], vals: &[i64]) -> bool {
+        guard
+            .iter()
+            .all(|c| c.holds(&|x: Var| vals.get(x.index()).map(|&n| Q::int(n))) == Some(true))
+    }
+
+    #[test]
+    fn the_guard_gives_the_dividends_sign() {
+        // x ≥ y ≥ 2: x ≥ 0, so 0 ≤ r and 2·r ≤ x, in one guard
+        let mut guard = vec![
+            Constraint::ge(&v(0), &v(1)),
+            Constraint::ge(&v(1), &LinExpr::constant(2)),
+        ];
+        let out = signed_divisions(&[x_div_y()], 3, &mut guard);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].contains(&Constraint::le(&v(2).scaled(&Q::int(2)), &v(0))));
+        assert!(holds(&out[0], &[9, 4, 2]));
+        assert!(!holds(&out[0], &[9, 4, 5]));
+    }
+
+    #[test]
+    fn an_unknown_sign_splits_the_rule_and_the_sides_cover_java_division() {
+        let mut guard = vec![Constraint::ge(&v(1), &LinExpr::constant(2))];
+        let out = signed_divisions(&[x_div_y()], 3, &mut guard);
+        assert_eq!(out.len(), 2);
+        for x in -20i64..=20 {
+            for y in 2i64..=6 {
+                // Java's `/` truncates towards zero, as Rust's
+                let r = x / y;
+                let sides = out.iter().filter(|g| holds(g, &[x, y, r])).count();
+                assert!(sides >= 1, "x = {x}, y = {y}: no side holds");
+                // quotients of the wrong sign or of x's own magnitude are excluded
+                if x != 0 {
+                    for wrong in [x, -x.signum()] {
+                        assert!(
+                            !out.iter().any(|g| holds(g, &[x, y, wrong])),
+                            "x = {x}, y = {y}, r = {wrong}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
