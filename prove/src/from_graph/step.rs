@@ -490,7 +490,8 @@ const MAX_SIGN_SPLIT: usize = 2;
 /// The guards of a rule with the divisions `divisions` (over `nvars` variables): the bounds of
 /// every division whose dividend's sign `guard` implies (`guard ⇒ x ≥ 0` or `guard ⇒ x ≤ 0`
 /// over the rationals, the guard tightened for integers: `farkas::implication`) are added to
-/// it; for up to [`MAX_SIGN_SPLIT`] others the guard is split by the dividend's sign (`x ≥ 0`
+/// it; for up to [`MAX_SIGN_SPLIT`] others by an unknown divisor (a literal one bounds the
+/// result without the sign) the guard is split by the dividend's sign (`x ≥ 0`
 /// with the bounds of that case, `x < 0` with the others), one guard per combination. Sound
 /// whatever the LP answers: a sign it cannot show only costs a split, the sides of a split
 /// cover every value, and every concrete transition is checked against the guard of its side
@@ -528,7 +529,9 @@ pub fn signed_divisions(
             .is_some()
         {
             d.constraints(Sign::NonPositive, &mut added);
-        } else if unsigned.len() < MAX_SIGN_SPLIT {
+        } else if unsigned.len() < MAX_SIGN_SPLIT && matches!(d.divisor, Divisor::Unknown { .. }) {
+            // a literal divisor already bounds the result without the sign; a split would only
+            // keep the chain's middle location (two rules enter it) and its temporaries
             unsigned.push(d);
         }
     }
