@@ -74,6 +74,9 @@ pub enum BreakKind {
     Guard,
     /// Replace a ranking function by its negation (it then increases where it decreased).
     Rank,
+    /// Add 1 to the update of the first distance variable (`dist(a, b)` of an `a →!F b`) a
+    /// rule out of a graph location sets: a wrong distance transition.
+    Dist,
 }
 
 /// One ranking function of a YES certificate, readable.
