@@ -65,6 +65,63 @@ fn get_on_a_cyclic_list_terminates_by_the_index() {
     assert!(out.contains("0 violations"), "{out}");
 }
 
+#[test]
+fn sentinel_walks_terminate_by_the_distance_to_the_sentinel() {
+    // a cyclic list walked to its header (Sentinel, as java.util.LinkedList's indexOf) and a
+    // ring walked back to its start: no size decreases, the distance along `next` to the
+    // node the walk must reach does (`e →!{next} header`, spec §3)
+    for (method, state, walker) in [
+        (
+            "Sentinel.indexOf",
+            "Sentinel.indexOf.cyclic.state",
+            "dist(e, ",
+        ),
+        (
+            "Ring.iterate",
+            "Ring.iterate.cyclic.state",
+            "dist(current, this)",
+        ),
+    ] {
+        let (code, out, err) = jtg(&[
+            "prove",
+            &fixtures(),
+            method,
+            "--start",
+            &start(state),
+            "--check",
+            "50",
+        ]);
+        assert_eq!(code, 0, "{method}: {out}{err}");
+        assert!(out.contains(": YES"), "{method}: {out}");
+        assert!(
+            out.contains(walker),
+            "{method}: ranked by the distance: {out}"
+        );
+        assert!(out.contains("check: 50 runs"), "{method}: {out}");
+        assert!(out.contains(" 0 violations"), "{method}: {out}");
+        assert!(!out.contains(" 0 transitions"), "{method}: {out}");
+    }
+}
+
+#[test]
+fn a_wrong_distance_update_is_caught() {
+    let (code, out, err) = jtg(&[
+        "prove",
+        &fixtures(),
+        "Sentinel.indexOf",
+        "--start",
+        &start("Sentinel.indexOf.cyclic.state"),
+        "--check",
+        "30",
+        "--break-certificate",
+        "dist",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("VIOLATION (export)"), "{out}");
+    assert!(out.contains("the update gives"), "{out}");
+    assert!(out.contains("d_o"), "a distance variable's rule: {out}");
+}
+
 /// A NO names an input file that `jtg trace` replays into a cut run.
 fn assert_no_with_replay(out: &str, kind: &str) {
     assert!(out.contains(": NO"), "{out}");

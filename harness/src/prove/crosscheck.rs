@@ -11,9 +11,11 @@ use jtg_check::gen::{GenConfig, Generator};
 use jtg_check::Target;
 use jtg_check::{first_overflow, ConcreteRun, Extent, Matcher, PathEntry, Recorded};
 use jtg_engine::graph::NodeId;
+use jtg_engine::state::FieldSet;
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{Graph, Program};
 use jtg_jvm::{CObject, CValue, TraceEnd};
+use jtg_prove::from_graph::quantity::dist_fields;
 use jtg_prove::from_graph::{Encoding, Quantity};
 
 /// Steps of each cross-checked run (a prefix of a longer run is checked, as a cut run is):
@@ -76,7 +78,46 @@ pub fn concrete_size(run: &dyn ConcreteRun, step: usize, v: CValue) -> Option<Bi
     Some(BigInt::from(seen.len()))
 }
 
-fn value_of(run: &dyn ConcreteRun, e: &PathEntry, q: Quantity) -> Option<BigInt> {
+/// The length of the shortest path along fields of `fields` from `from` to `to` on the heap
+/// of step `step` (0 when they are one value): the value the encoding's distance variables
+/// denote. `None` when `to` is not reached (then the state's `→!F` fact is violated, which
+/// `jtg check` reports) or a value is no reference.
+pub fn concrete_dist(
+    run: &dyn ConcreteRun,
+    step: usize,
+    from: CValue,
+    to: CValue,
+    fields: &FieldSet,
+) -> Option<BigInt> {
+    if run.is_empty() {
+        return None;
+    }
+    let s = run.step(step.min(run.len() - 1));
+    // breadth first: the first time `to` is met is the shortest path
+    let mut seen: BTreeSet<jtg_jvm::ObjId> = BTreeSet::new();
+    let mut layer = vec![from];
+    let mut d: u64 = 0;
+    while !layer.is_empty() {
+        let mut next = Vec::new();
+        for v in layer {
+            if v == to {
+                return Some(BigInt::from(d));
+            }
+            let CValue::Ref(id) = v else { continue };
+            if !seen.insert(id) {
+                continue;
+            }
+            if let Some(CObject::Instance { fields: fs, .. }) = s.heap.get(&id) {
+                next.extend(fields.iter().filter_map(|f| fs.get(f.as_str()).copied()));
+            }
+        }
+        layer = next;
+        d += 1;
+    }
+    None
+}
+
+fn value_of(graph: &Graph, run: &dyn ConcreteRun, e: &PathEntry, q: Quantity) -> Option<BigInt> {
     let v = e.witness.get(q.reference())?;
     match q {
         Quantity::Int(_) => match v {
@@ -85,6 +126,15 @@ fn value_of(run: &dyn ConcreteRun, e: &PathEntry, q: Quantity) -> Option<BigInt>
             _ => None,
         },
         Quantity::Size(_) => concrete_size(run, e.step, v),
+        Quantity::Dist(a, b) => {
+            let to = if b.is_null() {
+                CValue::Null
+            } else {
+                e.witness.get(b)?
+            };
+            let fields = dist_fields(&graph.nodes[e.node].state, a, b)?;
+            concrete_dist(run, e.step, v, to, fields)
+        }
     }
 }
 
@@ -118,7 +168,7 @@ pub fn transitions(
         {
             let vals: Option<Vec<BigInt>> = enc.loc_vars[0]
                 .iter()
-                .map(|q| value_of(run, first, *q))
+                .map(|q| value_of(graph, run, first, *q))
                 .collect();
             match vals {
                 Some(v) => out.push(ConcreteTransition {
@@ -185,16 +235,16 @@ pub fn transitions(
                 let to = enc.its.rule(rule).to;
                 let args: Option<Vec<BigInt>> = enc.loc_vars[from.index()]
                     .iter()
-                    .map(|q| value_of(run, entries[0], *q))
+                    .map(|q| value_of(graph, run, entries[0], *q))
                     .collect();
                 let temps: Option<Vec<BigInt>> = origin
                     .temps
                     .iter()
-                    .map(|(pos, q)| value_of(run, entries[*pos], *q))
+                    .map(|(pos, q)| value_of(graph, run, entries[*pos], *q))
                     .collect();
                 let target: Option<Vec<BigInt>> = enc.loc_vars[to.index()]
                     .iter()
-                    .map(|q| value_of(run, entries[entries.len() - 1], *q))
+                    .map(|q| value_of(graph, run, entries[entries.len() - 1], *q))
                     .collect();
                 Some(ConcreteTransition {
                     rule,
@@ -340,23 +390,26 @@ pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind)
                 let mut rules: Vec<jtg_prove::Rule> = its.rules().to_vec();
                 let g = &mut rules[r.index()].guard[0];
                 *g = flip(g);
-                let mut rebuilt = jtg_prove::Its::new(
-                    &its.location(its.start()).name,
-                    &its.location(its.start())
-                        .vars
-                        .iter()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>(),
-                )
-                .expect("same start");
-                for l in &its.locations()[1..] {
-                    let vs: Vec<&str> = l.vars.iter().map(String::as_str).collect();
-                    rebuilt.add_location(&l.name, &vs).expect("same locations");
+                enc.its = with_rules(its, rules);
+            }
+        }
+        BreakKind::Dist => {
+            let its = &enc.its;
+            let target = its.rule_ids().find_map(|r| {
+                let rule = its.rule(r);
+                if rule.from == its.start() {
+                    return None;
                 }
-                for rule in rules {
-                    rebuilt.add_rule(rule).expect("same shape");
-                }
-                enc.its = rebuilt;
+                enc.loc_vars[rule.to.index()]
+                    .iter()
+                    .position(|q| matches!(q, Quantity::Dist(..)))
+                    .map(|k| (r, k))
+            });
+            if let Some((r, k)) = target {
+                let mut rules: Vec<jtg_prove::Rule> = its.rules().to_vec();
+                let arg = &mut rules[r.index()].args[k];
+                *arg = arg.plus(&LinExpr::constant(jtg_prove::Q::one()));
+                enc.its = with_rules(its, rules);
             }
         }
         BreakKind::Chain => {
@@ -401,6 +454,21 @@ pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind)
             }
         }
     }
+}
+
+/// `its` with its rules replaced by `rules` (same locations, same shapes).
+fn with_rules(its: &jtg_prove::Its, rules: Vec<jtg_prove::Rule>) -> jtg_prove::Its {
+    let start = its.location(its.start());
+    let vars: Vec<&str> = start.vars.iter().map(String::as_str).collect();
+    let mut rebuilt = jtg_prove::Its::new(&start.name, &vars).expect("same start");
+    for l in &its.locations()[1..] {
+        let vs: Vec<&str> = l.vars.iter().map(String::as_str).collect();
+        rebuilt.add_location(&l.name, &vs).expect("same locations");
+    }
+    for rule in rules {
+        rebuilt.add_rule(rule).expect("same shape");
+    }
+    rebuilt
 }
 
 fn flip(c: &jtg_prove::Constraint) -> jtg_prove::Constraint {

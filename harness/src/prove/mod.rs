@@ -76,6 +76,9 @@ pub enum BreakKind {
     Rank,
     /// Claim that no rule on a cycle ever follows another (every edge of the rule graph cut).
     Chain,
+    /// Add 1 to the update of the first distance variable (`dist(a, b)` of an `a →!F b`) a
+    /// rule out of a graph location sets: a wrong distance transition.
+    Dist,
 }
 
 /// One ranking function of a YES certificate, readable.

@@ -629,24 +629,24 @@ fn merge_differences(
 }
 
 /// A readable name of a quantity at a node: the local variable or stack slot holding the
-/// reference when there is one (`|cur|`, `x`), else the reference (`|o3|`).
+/// reference when there is one (`|cur|`, `x`, `dist(cur, this)`), else the reference (`|o3|`).
 pub fn readable(g: &Graph, node: NodeId, q: Quantity, names: &dyn LocalNames) -> String {
     let st = &g.nodes[node].state;
+    let holder = |r: jtg_engine::state::Ref| {
+        let f = st.top()?;
+        let slot = f.locals.iter().position(|v| *v == Some(r))?;
+        names
+            .local_name(&f.method, slot, f.pc)
+            .or(Some(format!("local{slot}")))
+    };
     let r = q.reference();
-    let mut holder = None;
-    if let Some(f) = st.top() {
-        for (slot, v) in f.locals.iter().enumerate() {
-            if *v == Some(r) {
-                holder = names
-                    .local_name(&f.method, slot, f.pc)
-                    .or(Some(format!("local{slot}")));
-                break;
-            }
-        }
-    }
-    match (q, holder) {
+    match (q, holder(r)) {
         (Quantity::Int(_), Some(h)) => format!("{h} ({r})"),
         (Quantity::Size(_), Some(h)) => format!("|{h}| (|{r}|)"),
+        (Quantity::Dist(a, b), _) => {
+            let name = |x| holder(x).unwrap_or_else(|| x.to_string());
+            format!("dist({}, {}) ({q})", name(a), name(b))
+        }
         (q, None) => q.to_string(),
     }
 }

@@ -1,33 +1,41 @@
 //! The integer quantities of one state (docs/proving.md, *From graphs to ITS*): its integer
-//! references (ints and longs) that are not literals, and the *size* of every object reference
-//! (spec §9, CAV'12 path-length abstraction), with the facts the state guarantees about them.
+//! references (ints and longs) that are not literals, the *size* of every object reference
+//! (spec §9, CAV'12 path-length abstraction) and the *distance* of every must-reach fact
+//! `a →!F b` (spec §3, CAV'12: the length of the F-path from `a` to `b`), with the facts the
+//! state guarantees about them.
 
 use crate::linexpr::{Constraint, LinExpr, Var};
 use crate::q::Q;
-use jtg_engine::state::{HeapValue, Ref, State};
+use jtg_engine::state::{FieldSet, HeapValue, Ref, State};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-/// One variable of a location: the value of an integer reference, or the size of an object
-/// reference (the number of objects reachable from it; `null` has size 0).
+/// One variable of a location: the value of an integer reference, the size of an object
+/// reference (the number of objects reachable from it; `null` has size 0), or the distance of
+/// a must-reach fact `from →!F to` of the state: the number of F-steps from `from` to `to`
+/// (0 when they are one value; F is the state's, [`dist_fields`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Quantity {
     Int(Ref),
     Size(Ref),
+    Dist(Ref, Ref),
 }
 
 impl Quantity {
+    /// The reference the quantity is of (for a distance: where the path starts).
     pub fn reference(self) -> Ref {
         match self {
-            Quantity::Int(r) | Quantity::Size(r) => r,
+            Quantity::Int(r) | Quantity::Size(r) | Quantity::Dist(r, _) => r,
         }
     }
-    /// The ITS variable name: `i3` for an integer, `sz_o2` for the size of `o2`.
+    /// The ITS variable name: `i3` for an integer, `sz_o2` for the size of `o2`, `d_o2_o1` for
+    /// the distance from `o2` to `o1`.
     pub fn var_name(self) -> String {
         match self {
             Quantity::Int(r) => r.to_string(),
             Quantity::Size(r) => format!("sz_{r}"),
+            Quantity::Dist(a, b) => format!("d_{a}_{b}"),
         }
     }
 }
@@ -37,11 +45,13 @@ impl fmt::Display for Quantity {
         match self {
             Quantity::Int(r) => write!(f, "{r}"),
             Quantity::Size(r) => write!(f, "|{r}|"),
+            Quantity::Dist(a, b) => write!(f, "dist({a}, {b})"),
         }
     }
 }
 
-/// The quantities of a state, in a fixed order (integers by reference, then sizes).
+/// The quantities of a state, in a fixed order (integers by reference, then sizes, then
+/// distances by their must-reach fact).
 pub fn quantities(s: &State) -> Vec<Quantity> {
     let mut ints = Vec::new();
     let mut sizes = Vec::new();
@@ -56,8 +66,52 @@ pub fn quantities(s: &State) -> Vec<Quantity> {
         }
     }
     ints.extend(sizes);
+    let mut dists: Vec<Quantity> = Vec::new();
+    for m in &s.preds.must_reach {
+        let q = Quantity::Dist(m.from, m.to);
+        if m.from.is_obj() && !m.to.is_int() && !dists.contains(&q) {
+            dists.push(q);
+        }
+    }
+    dists.sort();
+    ints.extend(dists);
     ints
 }
+
+/// The field set of the distance `from → to` in `s`: that of its must-reach fact (the first
+/// in the state's order when two facts join the same pair through different fields).
+pub fn dist_fields(s: &State, from: Ref, to: Ref) -> Option<&FieldSet> {
+    s.preds
+        .must_reach
+        .iter()
+        .find(|m| m.from == from && m.to == to)
+        .map(|m| &m.fields)
+}
+
+/// Whether `a` and `b` are different values in every instance of `s`: different references
+/// without `a =? b` are different objects or one of them is null (spec §3), so they differ
+/// for sure when one of them is known to exist.
+pub fn surely_distinct(s: &State, a: Ref, b: Ref) -> bool {
+    let exists = |r: Ref| s.value(r).is_some_and(HeapValue::exists);
+    a != b && !s.preds.may_equal(a, b) && (exists(a) || exists(b))
+}
+
+/// The one reference a realized object `r` holds in a field of `fields`, if it holds exactly
+/// one (a realized object has exactly its class's fields: its F-successor in every instance).
+pub fn f_successor(s: &State, r: Ref, fields: &FieldSet) -> Option<Ref> {
+    let Some(HeapValue::Object { fields: fs, .. }) = s.value(r) else {
+        return None;
+    };
+    let mut on_path = fs.iter().filter(|(k, _)| fields.contains(*k));
+    match (on_path.next(), on_path.next()) {
+        (Some((_, c)), None) => Some(*c),
+        _ => None,
+    }
+}
+
+/// Unfoldings of a distance through realized objects (a bound: realized cycles such as
+/// `o1.next = o1` would unfold forever).
+const DIST_UNFOLD: usize = 8;
 
 /// How the quantities of a state read: the expression of an integer reference (its literal or
 /// its variable) and of the size of an object reference (`0` for null).
@@ -86,7 +140,41 @@ impl Slots<'_> {
         match q {
             Quantity::Int(r) => self.int(r),
             Quantity::Size(r) => self.size(r),
+            Quantity::Dist(a, b) => {
+                let fields = dist_fields(self.state, a, b)?;
+                self.dist(a, b, fields)
+            }
         }
+    }
+    /// The number of F-steps from `a` to `b` in every instance, as an expression: `0` for one
+    /// reference, the state's distance variable for a must-reach fact `a →!F b` (same F), and
+    /// `1 + dist(c, b)` through a realized `a` whose one F-field holds `c` when `a` and `b`
+    /// surely differ (the F-path of `a` then starts with the step to `c`). `None` when the
+    /// state does not determine it.
+    pub fn dist(&self, a: Ref, b: Ref, fields: &FieldSet) -> Option<LinExpr> {
+        self.dist_unfolded(a, b, fields, DIST_UNFOLD)
+    }
+
+    fn dist_unfolded(&self, a: Ref, b: Ref, fields: &FieldSet, fuel: usize) -> Option<LinExpr> {
+        if a == b {
+            return Some(LinExpr::zero());
+        }
+        if dist_fields(self.state, a, b) == Some(fields) {
+            if let Some(v) = self.vars.get(&Quantity::Dist(a, b)) {
+                return Some(LinExpr::var(*v));
+            }
+        }
+        self.dist_step(a, b, fields, fuel)
+    }
+
+    /// `1 + dist(c, b)` for the F-successor `c` of a realized `a` that surely differs from `b`.
+    fn dist_step(&self, a: Ref, b: Ref, fields: &FieldSet, fuel: usize) -> Option<LinExpr> {
+        if fuel == 0 || !surely_distinct(self.state, a, b) {
+            return None;
+        }
+        let c = f_successor(self.state, a, fields)?;
+        let rest = self.dist_unfolded(c, b, fields, fuel - 1)?;
+        Some(rest.plus(&LinExpr::constant(Q::one())))
     }
 }
 
@@ -96,7 +184,9 @@ impl Slots<'_> {
 /// * a realized object `o` with a reference field (or array element) `r`, whose structure is
 ///   acyclic (no `⟲` on anything reachable from `o`, no realized cycle through it), is larger:
 ///   `|o| ≥ |r| + 1` — `r` cannot reach `o`, so everything reachable from `r` and `o` itself
-///   are reachable from `o`.
+///   are reachable from `o`;
+/// * a distance `dist(a, b)` of `a →!F b` is `≥ 0`, `≥ 1` when `a` and `b` surely differ, and
+///   `1 + dist(c, b)` when `a` is realized with the one F-successor `c` ([`Slots::dist`]).
 pub fn facts(slots: &Slots<'_>) -> Vec<Constraint> {
     let s = slots.state;
     let mut out = Vec::new();
@@ -126,6 +216,17 @@ pub fn facts(slots: &Slots<'_>) -> Vec<Constraint> {
                             out.push(Constraint::ge(&x, &c.plus(&LinExpr::constant(Q::one()))));
                         }
                     }
+                }
+            }
+            Quantity::Dist(a, b) => {
+                let Some(fields) = dist_fields(s, a, b) else {
+                    continue;
+                };
+                let distinct = surely_distinct(s, a, b);
+                let min = if distinct { 1 } else { 0 };
+                out.push(Constraint::ge(&x, &LinExpr::constant(Q::int(min))));
+                if let Some(e) = slots.dist_step(a, b, fields, DIST_UNFOLD) {
+                    out.push(Constraint::eq(&x, &e));
                 }
             }
         }
@@ -214,5 +315,79 @@ pub fn may_reach(s: &State, target: Ref) -> BTreeSet<Ref> {
         if !added {
             return set;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jtg_engine::state::text::{parse_state, TextContext};
+
+    fn state(text: &str) -> State {
+        parse_state(text, &TextContext::plain()).expect("state")
+    }
+
+    fn slots(s: &State) -> Slots<'_> {
+        let vars = quantities(s)
+            .into_iter()
+            .enumerate()
+            .map(|(k, q)| (q, Var(k as u32)))
+            .collect();
+        Slots { state: s, vars }
+    }
+
+    /// `o3 →!{next} o1` behind two realized nodes `o1.next = o2`, `o2.next = o3`.
+    const WALK: &str = "A.m()V 00 | l0: o1 | ε\n\
+        o1: L(next=o2)  o2: L(next=o3)  o3: L(?)\n\
+        o1=?o3  o2=?o3  o1%$o3  o2%$o3  o3%$o3  o1⟲{next}  o2⟲{next}  o3⟲{next}  o3→!{next}o1";
+
+    #[test]
+    fn a_must_reach_fact_is_a_distance_variable() {
+        let s = state(WALK);
+        let qs = quantities(&s);
+        let d = Quantity::Dist(Ref::Obj(3), Ref::Obj(1));
+        assert_eq!(qs.last(), Some(&d), "{qs:?}");
+        assert_eq!(d.var_name(), "d_o3_o1");
+        assert_eq!(d.to_string(), "dist(o3, o1)");
+        let next: FieldSet = [jtg_engine::state::FieldKey::plain("next")].into();
+        assert_eq!(dist_fields(&s, Ref::Obj(3), Ref::Obj(1)), Some(&next));
+    }
+
+    #[test]
+    fn distances_unfold_through_realized_nodes_that_surely_differ() {
+        let s = state(WALK);
+        let sl = slots(&s);
+        let next: FieldSet = [jtg_engine::state::FieldKey::plain("next")].into();
+        let d31 = LinExpr::var(sl.vars[&Quantity::Dist(Ref::Obj(3), Ref::Obj(1))]);
+        let one = LinExpr::constant(Q::one());
+        // o2 ≠ o1 for sure (both realized, no `=?`): dist(o2, o1) = 1 + dist(o3, o1)
+        assert_eq!(
+            sl.dist(Ref::Obj(2), Ref::Obj(1), &next),
+            Some(d31.plus(&one))
+        );
+        // o1 to itself: 0; from o1 the walk to o1 is not unfolded (o1 = o1)
+        assert_eq!(
+            sl.dist(Ref::Obj(1), Ref::Obj(1), &next),
+            Some(LinExpr::zero())
+        );
+        // along another field nothing is known
+        let prev: FieldSet = [jtg_engine::state::FieldKey::plain("prev")].into();
+        assert_eq!(sl.dist(Ref::Obj(2), Ref::Obj(1), &prev), None);
+    }
+
+    #[test]
+    fn a_distance_is_positive_only_where_its_ends_surely_differ() {
+        let s = state(WALK);
+        let sl = slots(&s);
+        let d = Quantity::Dist(Ref::Obj(3), Ref::Obj(1));
+        let x = LinExpr::var(sl.vars[&d]);
+        let fs = facts(&sl);
+        // o3 =? o1: the walk may already be there
+        assert!(fs.contains(&Constraint::ge(&x, &LinExpr::zero())));
+        assert!(!fs.contains(&Constraint::ge(&x, &LinExpr::constant(Q::one()))));
+        let apart = state(&WALK.replace("o1=?o3  ", ""));
+        let sl = slots(&apart);
+        let x = LinExpr::var(sl.vars[&d]);
+        assert!(facts(&sl).contains(&Constraint::ge(&x, &LinExpr::constant(Q::one()))));
     }
 }

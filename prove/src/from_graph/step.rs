@@ -4,13 +4,15 @@
 //! construction.
 
 use super::effects::{next_insn, CallEffects};
-use super::quantity::{may_reach, quantities, Quantity, Slots};
+use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
 use crate::linexpr::{Constraint, LinExpr};
 use crate::q::Q;
 use jtg_engine::class::{Cond, FieldType, Insn};
 use jtg_engine::graph::{Edge, EdgeKind, Label, Operand};
 use jtg_engine::instance_of::is_instance;
-use jtg_engine::state::{HeapValue, IntOp, IntSemantics, Interval, Ref, State, JAVA_MAX, JAVA_MIN};
+use jtg_engine::state::{
+    FieldKey, FieldSet, HeapValue, IntOp, IntSemantics, Interval, Ref, State, JAVA_MAX, JAVA_MIN,
+};
 use jtg_engine::Program;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
@@ -94,9 +96,9 @@ pub fn edge_constraints(
             // where the step writes a reference into the heap (or a callee may have)
             let havoc = if abstract_return {
                 if effects.call_may_write(e.from) {
-                    Havoc::All
+                    Written::ALL
                 } else {
-                    Havoc::None
+                    Written::NONE
                 }
             } else {
                 written(prog, src.state)
@@ -114,8 +116,27 @@ pub fn edge_constraints(
                     for (g, sp) in &w.map {
                         equate_ref(src, *g, dst, *sp, out);
                     }
+                    // a distance of the source, read in the target where its ends went
+                    for q in quantities(src.state) {
+                        if let Quantity::Dist(a, b) = q {
+                            let to = |r: Ref| {
+                                if r.is_null() {
+                                    Some(r)
+                                } else {
+                                    w.map.get(&r).copied()
+                                }
+                            };
+                            if let (Some(x), Some(fields), Some(a2), Some(b2)) =
+                                (src.of(q), dist_fields(src.state, a, b), to(a), to(b))
+                            {
+                                if let Some(y) = dst.dist(a2, b2, fields) {
+                                    out.push(Constraint::eq(&x, &y));
+                                }
+                            }
+                        }
+                    }
                 }
-                Err(_) => carry_by_name(src, dst, &Havoc::None, out),
+                Err(_) => carry_by_name(src, dst, &Written::NONE, out),
             }
             for l in &e.labels {
                 either_label(l, src, dst, out);
@@ -126,6 +147,26 @@ pub fn edge_constraints(
             if let Ok(w) = is_instance(src.state, dst.state, prog) {
                 for (g, sp) in &w.map {
                     equate_ref(src, *sp, dst, *g, out);
+                }
+                // a distance of the general state, read in the special one (spec §4.2 (n):
+                // the special state's facts compose to the general one's)
+                for q in quantities(dst.state) {
+                    if let Quantity::Dist(a, b) = q {
+                        let to = |r: Ref| {
+                            if r.is_null() {
+                                Some(r)
+                            } else {
+                                w.map.get(&r).copied()
+                            }
+                        };
+                        if let (Some(y), Some(fields), Some(a2), Some(b2)) =
+                            (dst.of(q), dist_fields(dst.state, a, b), to(a), to(b))
+                        {
+                            if let Some(x) = src.dist(a2, b2, fields) {
+                                out.push(Constraint::eq(&x, &y));
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -150,26 +191,56 @@ impl Havoc {
     }
 }
 
+/// What an executed step may write: the sizes it may change, and the fields it may write a
+/// reference into (a distance along F changes only by a write into an F-field).
+struct Written {
+    sizes: Havoc,
+    /// `None`: any field; else the written fields' names (`[]` for array elements).
+    fields: Option<Vec<String>>,
+}
+
+impl Written {
+    const NONE: Written = Written {
+        sizes: Havoc::None,
+        fields: Some(Vec::new()),
+    };
+    const ALL: Written = Written {
+        sizes: Havoc::All,
+        fields: None,
+    };
+    /// Whether a distance along `fields` survives the step (no field of it written; shadowed
+    /// keys are compared by name, which may only keep fewer).
+    fn keeps_dist(&self, fields: &FieldSet) -> bool {
+        match &self.fields {
+            None => false,
+            Some(names) => !fields.iter().any(|k| names.iter().any(|n| n == k.name())),
+        }
+    }
+}
+
 /// What the instruction at the top frame of `s` writes: a reference field (`putfield`), an
 /// object array element (`aastore`), or — a library model of an invocation — anything.
-fn written(prog: &Program, s: &State) -> Havoc {
+fn written(prog: &Program, s: &State) -> Written {
     let Some(f) = s.top() else {
-        return Havoc::None;
+        return Written::NONE;
     };
     if f.exception.is_some() {
-        return Havoc::None;
+        return Written::NONE;
     }
     let insn = next_insn(prog, s);
-    let target = |depth: usize| -> Havoc {
+    let target = |depth: usize, field: String| -> Written {
         match f.stack.len().checked_sub(depth + 1).map(|k| f.stack[k]) {
-            Some(r) => Havoc::Reaching(may_reach(s, r)),
-            None => Havoc::All,
+            Some(r) => Written {
+                sizes: Havoc::Reaching(may_reach(s, r)),
+                fields: Some(vec![field]),
+            },
+            None => Written::ALL,
         }
     };
     match insn {
         Some(Insn::PutField(fr)) => match fr.desc {
-            FieldType::Object(_) | FieldType::Array(_) => target(1),
-            _ => Havoc::None,
+            FieldType::Object(_) | FieldType::Array(_) => target(1, fr.name.clone()),
+            _ => Written::NONE,
         },
         Some(Insn::ArrayStore(_)) => {
             // the stored value is a reference exactly when the array holds objects
@@ -178,35 +249,51 @@ fn written(prog: &Program, s: &State) -> Havoc {
                 Some(HeapValue::Array { ty, .. })
                     if ty.starts_with("[L") || ty.starts_with("[[") =>
                 {
-                    target(2)
+                    target(2, FieldKey::array_elements().name().to_string())
                 }
-                Some(HeapValue::Array { .. }) => Havoc::None,
-                _ => Havoc::All,
+                Some(HeapValue::Array { .. }) => Written::NONE,
+                _ => Written::ALL,
             }
         }
-        Some(Insn::Invoke { .. }) | Some(Insn::InvokeDynamic { .. }) | None => Havoc::All,
-        Some(_) => Havoc::None,
+        Some(Insn::Invoke { .. }) | Some(Insn::InvokeDynamic { .. }) | None => Written::ALL,
+        Some(_) => Written::NONE,
     }
 }
 
 /// Every quantity of `dst` whose reference `src` has too, of the same kind, equals it there
-/// (unless `havoc` says the step may have changed that size).
-fn carry_by_name(src: &Slots<'_>, dst: &Slots<'_>, havoc: &Havoc, out: &mut Vec<Constraint>) {
+/// (unless `havoc` says the step may have changed that size or distance). A distance of `dst`
+/// is read in `src` as [`Slots::dist`] does (the step changed no F-field).
+fn carry_by_name(src: &Slots<'_>, dst: &Slots<'_>, havoc: &Written, out: &mut Vec<Constraint>) {
     for q in quantities(dst.state) {
         let r = q.reference();
         let (a, b) = match q {
             Quantity::Int(_) => (src.int(r), dst.int(r)),
             Quantity::Size(_)
-                if havoc.keeps(r) && src.state.value(r).is_some_and(|v| !v.is_primitive()) =>
+                if havoc.sizes.keeps(r)
+                    && src.state.value(r).is_some_and(|v| !v.is_primitive()) =>
             {
                 (src.size(r), dst.size(r))
             }
             Quantity::Size(_) => continue,
+            Quantity::Dist(from, to) => {
+                let Some(fields) = dist_fields(dst.state, from, to) else {
+                    continue;
+                };
+                if !havoc.keeps_dist(fields) || !known(src.state, from) || !known(src.state, to) {
+                    continue;
+                }
+                (src.dist(from, to, fields), dst.of(q))
+            }
         };
         if let (Some(a), Some(b)) = (a, b) {
             out.push(Constraint::eq(&a, &b));
         }
     }
+}
+
+/// Whether `r` denotes a value in `s` (null always does; a name absent from `s` is a new one).
+fn known(s: &State, r: Ref) -> bool {
+    r.is_null() || s.value(r).is_some()
 }
 
 /// `src`'s reference `a` and `dst`'s reference `b` are one value.
