@@ -5,7 +5,8 @@
 //! input, run, pulling and decoding the buffers; classes are instrumented once per process).
 //!
 //! Then the graph-construction benchmark of the fixture suite (`bench/graph.rs`), the corpus
-//! graphs (`bench/corpus.rs`), prove times on the reduced verdict list (`bench/prove.rs`), the
+//! graphs of the 348 TPDB jars beside AProVE's (`bench/corpus.rs`), prove times on the same jars
+//! (`bench/prove.rs`), the
 //! checker's throughput (on materialised steps, and on the recorded trace with decoding, as
 //! `jtg check` reads it), and the `jtg check` commands of the thesis examples end to end.
 //!
@@ -25,6 +26,8 @@ mod corpus;
 mod graph;
 #[path = "bench/prove.rs"]
 mod prove;
+#[path = "bench/tpdb.rs"]
+mod tpdb;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
