@@ -41,9 +41,12 @@
 //! would hardly occur),
 //! whether or not the analysed method names it: a method on an abstract `Expr` runs on `Lit`,
 //! `Add` and `Neg` alike. For `java.lang.Object` (every class is below it) only `Object`,
-//! `String` and the program classes the method's class names are drawn: building an
+//! `String`, the program classes the method's class names and the classes nested in the
+//! method's top-level class (its source file: `Keys$Content`, whose `equals` an `Object`
+//! key dispatches to) are drawn: building an
 //! unrelated class runs its static initialiser, which may throw or never end. Of the JDK's classes only those the engine models and the JVM can
-//! build without a constructor are drawn ([`Generator::classes`]).
+//! build without a constructor are drawn ([`Generator::classes`]: `Object`, `String`, `Integer`,
+//! the modelled exceptions).
 //!
 //! # Assertions
 //!
@@ -92,6 +95,10 @@ pub const SMALL_SIZE: usize = 6;
 /// Every this many cases one (case `k` with `k % LARGE_EVERY == LARGE_EVERY - 1`) draws its
 /// sizes up to `max_size` instead of [`SMALL_SIZE`].
 pub const LARGE_EVERY: u64 = 8;
+/// `java.lang.Integer`, whose model keeps no value: an instance the JVM allocates without a
+/// constructor (a box of 0, not a cached one) is one of its instances.
+const INTEGER: &str = "java/lang/Integer";
+
 /// The default `max_size`: the size bound of the large cases.
 pub const DEFAULT_MAX_SIZE: usize = 64;
 
@@ -479,8 +486,9 @@ impl<'a> Generator<'a> {
     /// The concrete classes a value of declared type `ty` may have: every non-abstract subtype
     /// of `ty` the class hierarchy knows (the class path and the engine's modelled JDK classes,
     /// as the engine's instance refinement takes them), less the JDK classes the JVM cannot
-    /// build without running a constructor: of those only `ty` itself, `Object`, `String` and
-    /// the modelled exception classes (whose model has no fields) are drawn. A class whose
+    /// build without running a constructor: of those only `ty` itself, `Object`, `String`,
+    /// `Integer` (a box of 0: the model keeps no value, the tracer records none) and the
+    /// modelled exception classes (whose model has no fields) are drawn. A class whose
     /// fields the engine cannot represent is left out.
     pub(crate) fn classes(&self, ty: &str) -> Result<Vec<String>, GenError> {
         if let Some(v) = self.classes.borrow().get(ty) {
@@ -497,13 +505,14 @@ impl<'a> Generator<'a> {
             let buildable = c == ty
                 || c == models::OBJECT
                 || c == models::STRING
+                || c == INTEGER
                 || models::is_modelled_throwable(&c);
             if modelled && !buildable {
                 continue;
             }
             // every class is below `Object`: for it only the classes the program names (an
             // unrelated class's static initialiser may throw or never end when it is built)
-            if ty == models::OBJECT && !modelled && !self.named().contains(&c) {
+            if ty == models::OBJECT && !modelled && !self.named().contains(&c) && !self.nested(&c) {
                 continue;
             }
             if self.fields(&c).is_ok() {
@@ -512,6 +521,16 @@ impl<'a> Generator<'a> {
         }
         self.classes.borrow_mut().insert(ty.to_string(), v.clone());
         Ok(v)
+    }
+
+    /// Whether `class` is nested in the analysed method's top-level class (`Keys$Content` for
+    /// `Keys.find`): the method's own source file, whose classes its dispatch may reach even
+    /// where its code names none of them (`equals` on an `Object` key).
+    fn nested(&self, class: &str) -> bool {
+        let top = self.method.class.split('$').next().unwrap_or_default();
+        class
+            .strip_prefix(top)
+            .is_some_and(|rest| rest.starts_with('$'))
     }
 
     /// The classes the analysed program can name ([`Program::named_classes`]).
