@@ -172,3 +172,25 @@ fn literals_without_interning_are_caught() {
         "{v:?}"
     );
 }
+
+/// With assertions disabled (an input's `$assertionsDisabled` = 1: the run's class loader gives
+/// `Lib` that status) the `assert` is skipped, `x - 1` for every `x`: a path of the graph too.
+#[test]
+fn a_run_with_assertions_disabled_skips_the_assert_and_is_a_path() {
+    let prog = program();
+    let g = graph(&prog, "Lib.checked");
+    let target = Target::new(&prog, g.method.clone(), vec![fixtures()]).expect("target");
+    let matcher = Matcher::new(&g, &prog, IntSemantics::Unbounded);
+    for a in [-1, 0, 1, 7] {
+        let text = format!("00 | x: i1 | ε\nstatic: Lib.$assertionsDisabled=i2\ni1: {a}  i2: 1");
+        let st = parse_state(&text, &TextContext::for_method(g.method.clone(), &prog))
+            .expect("state text");
+        let trace = target.trace(&st, 100_000).expect("trace");
+        assert_eq!(
+            trace.end,
+            jtg_jvm::TraceEnd::Returned(Some(jtg_jvm::CValue::Int(a - 1)))
+        );
+        let v = check_run(&matcher, &prog, &trace, IntSemantics::Unbounded).verdict;
+        assert_eq!(v, Verdict::Pass, "x = {a}");
+    }
+}

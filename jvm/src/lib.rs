@@ -54,6 +54,7 @@ pub use options::{TraceOptions, DEFAULT_MAX_HEAP};
 pub use run::{
     classpath_entries, run_plain, trace_batch, trace_method, tracer_stats, PlainRun, TracerStats,
 };
+pub use session::ASSERTIONS_DISABLED;
 pub use step::{CFrame, Objects, Step, StepView, UninitObj};
 pub use trace::{Budget, Trace, TraceEnd};
 pub use values::{static_value, CHeap, CObject, CStatics, CValue, ObjId, StaticKey};

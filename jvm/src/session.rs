@@ -60,6 +60,14 @@ pub(crate) fn session<'l>(
 ) -> Result<Vec<Result<RawRun, JvmError>>, JvmError> {
     let runner = &jvm.runner;
     let (class, method, desc) = (t.class, t.method, t.desc);
+    // one loader serves one assertion status per class: the inputs up to the first that asks
+    // for another
+    let assertions = assertion_status(&inputs[0]);
+    let same = inputs
+        .iter()
+        .take_while(|i| assertion_status(i) == assertions)
+        .count();
+    let inputs = &inputs[..same];
     let _ = take_failures(env, jvm)?; // stale failures of an earlier run
                                       // loader
     let entries = env
@@ -78,12 +86,30 @@ pub(crate) fn session<'l>(
             .ctx(env, "class path array")?;
         env.delete_local_ref(s);
     }
+    let status = env
+        .new_object_array(
+            assertions.len() as i32,
+            jni_str!("java/lang/String"),
+            JObject::null(),
+        )
+        .ctx(env, "assertion status array")?;
+    for (i, a) in assertions.iter().enumerate() {
+        let s = env.new_string(a).ctx(env, "assertion status")?;
+        status
+            .set_element(env, i, &s)
+            .ctx(env, "assertion status array")?;
+        env.delete_local_ref(s);
+    }
     let loader = env
         .call_static_method(
             runner,
             jni_str!("loaderFor"),
-            jni_sig!("([Ljava/lang/String;Z)Ljava/lang/ClassLoader;"),
-            &[JValue::Object(&entries), JValue::Bool(t.record)],
+            jni_sig!("([Ljava/lang/String;Z[Ljava/lang/String;)Ljava/lang/ClassLoader;"),
+            &[
+                JValue::Object(&entries),
+                JValue::Bool(t.record),
+                JValue::Object(&status),
+            ],
         )
         .and_then(|v| v.l())
         .ctx(env, "getting the run's class loader")?;
@@ -247,6 +273,26 @@ pub(crate) fn session<'l>(
         *last = Err(f);
     }
     Ok(out)
+}
+
+/// The name javac gives a class's assertion status field (`!desiredAssertionStatus()`).
+pub const ASSERTIONS_DISABLED: &str = "$assertionsDisabled";
+
+/// The assertion status the input asks of each class by its `$assertionsDisabled` static, as
+/// `Runner.loaderFor` takes it: `+a/B` (0: enabled) or `-a/B` (1: disabled), sorted. The field
+/// is final and never set: the run's loader gives the class that status, and `Runner.runOne`
+/// checks that the class got the input's value (any other value fails the batch there).
+fn assertion_status(input: &ConcreteInput) -> Vec<String> {
+    input
+        .statics
+        .iter()
+        .filter(|(k, _)| k.name == ASSERTIONS_DISABLED)
+        .filter_map(|(k, v)| match v {
+            CValue::Int(0) => Some(format!("+{}", k.class)),
+            CValue::Int(1) => Some(format!("-{}", k.class)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Reads one run record at `*p` (see `Runner.java` for the layout).

@@ -77,8 +77,9 @@ fn start() -> Result<Jvm, JvmError> {
         // reduced signal use: the JVM leaves SIGINT (Ctrl-C) to jtg, which stops a long run
         // after its current unit, with the summary so far and the --resume command
         .option("-Xrs")
-        // assertions of program classes enabled: `assert` runs (and may throw AssertionError),
-        // as the engine's model of `Class.desiredAssertionStatus()` says (docs/engine.md)
+        // assertions of program classes enabled: `assert` runs (and may throw AssertionError);
+        // an input's `$assertionsDisabled` = 1 disables them for its class in its run's loader
+        // (`Runner.loaderFor`), which the engine's `[0,1]` for `desiredAssertionStatus()` allows
         .option("-ea")
         // HotSpot prints its own warnings (tty, unified logging) to stdout by default, which
         // would corrupt jtg's JSON/text output: e.g. "Potentially dangerous stack overflow in

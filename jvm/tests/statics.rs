@@ -126,3 +126,66 @@ fn statics_the_jvm_cannot_set_are_bad_inputs() {
     let t = run(&input(&[])).expect("trace");
     assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(5))));
 }
+
+/// `Lib.checked(x)` (`assert x > 0`) on `x = 0` with the given `$assertionsDisabled`.
+fn checked(status: &[Option<i32>]) -> Vec<TraceEnd> {
+    let inputs: Vec<ConcreteInput> = status
+        .iter()
+        .map(|s| ConcreteInput {
+            args: vec![CValue::Int(0)],
+            heap: CHeap::new(),
+            statics: s
+                .iter()
+                .map(|v| {
+                    (
+                        StaticKey::new("Lib", "$assertionsDisabled"),
+                        CValue::Int(*v),
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    trace_batch(
+        &[fixtures()],
+        "Lib",
+        "checked",
+        "(I)I",
+        &inputs,
+        &TraceOptions::default(),
+    )
+    .into_iter()
+    .map(|t| t.expect("trace").end)
+    .collect()
+}
+
+#[test]
+fn the_assertion_status_is_an_input_given_by_the_runs_loader() {
+    // javac's final `$assertionsDisabled` is never set: the run's loader gives the class the
+    // status the input asks for, in any order within one batch
+    let ends = checked(&[None, Some(1), Some(0), Some(1), Some(1), None]);
+    let threw = |e: &TraceEnd| matches!(e, TraceEnd::Threw { class, .. } if class == "java/lang/AssertionError");
+    let returned = TraceEnd::Returned(Some(CValue::Int(-1)));
+    assert!(threw(&ends[0]), "{:?}", ends[0]);
+    assert_eq!(ends[1], returned);
+    assert!(threw(&ends[2]), "{:?}", ends[2]);
+    assert_eq!(ends[3], returned);
+    assert_eq!(ends[4], returned);
+    assert!(threw(&ends[5]), "{:?}", ends[5]);
+    // another value of the boolean is no status: the class's own value (0) differs, the run fails
+    let bad = trace_method(
+        &[fixtures()],
+        "Lib",
+        "checked",
+        "(I)I",
+        &ConcreteInput {
+            args: vec![CValue::Int(0)],
+            heap: CHeap::new(),
+            statics: CStatics::from([(
+                StaticKey::new("Lib", "$assertionsDisabled"),
+                CValue::Int(2),
+            )]),
+        },
+        &TraceOptions::default(),
+    );
+    assert!(bad.is_err(), "{bad:?}");
+}

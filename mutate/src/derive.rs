@@ -202,7 +202,8 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
             let m = Change::RemoveCyclic(n, *r);
             let eq = gone(n)
                 .or_else(|| realized(st, *r).then(|| VACUOUS_REALIZED.to_string()))
-                .or_else(|| unread(n, &[*r]));
+                .or_else(|| unread(n, &[*r]))
+                .or_else(|| vacuous_cycle(prog, st, *r));
             push(
                 &mut out,
                 Operator::DropPredicate,
@@ -458,6 +459,27 @@ fn narrow_counter(iv: &Interval) -> Option<Interval> {
 /// `Some(reason)` when every class reachable from `r`'s type has at most one reference field
 /// (see the module docs: DAG sharing is then impossible).
 fn vacuous_shape(prog: &Program, st: &State, r: Ref) -> Option<String> {
+    let seen = reference_fields_at_most(prog, st, r, 1)?;
+    Some(format!(
+        "vacuous-shape: every class reachable from {r} ({}) has at most one reference field, so no two paths meet without one being a prefix of the other",
+        seen.join(", ")
+    ))
+}
+
+/// `Some(reason)` when no class `r`'s object can have has a reference field (e.g. a JDK
+/// `PrintStream`, which the engine models and the tracer records without fields): its region
+/// is the object alone, and a cycle needs a field.
+fn vacuous_cycle(prog: &Program, st: &State, r: Ref) -> Option<String> {
+    let seen = reference_fields_at_most(prog, st, r, 0)?;
+    Some(format!(
+        "vacuous-shape: no class {r} can be ({}) has a reference field, so no cycle starts at it",
+        seen.join(", ")
+    ))
+}
+
+/// The classes reachable from `r`'s (class) type, when each has at most `max` reference
+/// fields and no subclass on the class path.
+fn reference_fields_at_most(prog: &Program, st: &State, r: Ref, max: usize) -> Option<Vec<String>> {
     let ty = st.value(r)?.type_name()?.to_string();
     if ty.starts_with('[') {
         return None;
@@ -476,7 +498,7 @@ fn vacuous_shape(prog: &Program, st: &State, r: Ref) -> Option<String> {
             .filter(|(_, t, _)| t.is_reference())
             .map(|(_, t, _)| jtg_engine::state::types::type_string(t))
             .collect();
-        if refs.len() > 1 || refs.iter().any(|t| t.starts_with('[')) {
+        if refs.len() > max || refs.iter().any(|t| t.starts_with('[')) {
             return None;
         }
         if !subclasses_known_absent(prog, &c) {
@@ -484,10 +506,7 @@ fn vacuous_shape(prog: &Program, st: &State, r: Ref) -> Option<String> {
         }
         todo.extend(refs);
     }
-    Some(format!(
-        "vacuous-shape: every class reachable from {r} ({}) has at most one reference field, so no two paths meet without one being a prefix of the other",
-        seen.into_iter().collect::<Vec<_>>().join(", ")
-    ))
+    Some(seen.into_iter().collect())
 }
 
 /// Whether `class` has no subclass on the class path that could add reference fields. The

@@ -29,6 +29,8 @@ use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
 use jtg_engine::state::IntOp;
 use jtg_engine::state::{End, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
 use jtg_engine::{Graph, Program};
+
+use crate::selfcmp::self_compare;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Where an access path starts (frames counted from the top, stack entries from the top).
@@ -456,6 +458,12 @@ fn contribution(
                 if let Some(v) = arith(*op, x, y.flatten(), sem) {
                     iv = iv.intersect(&v).unwrap_or(iv);
                 }
+            }
+        }
+        if kind == EdgeKind::Eval {
+            let cmp = sf.insn.as_ref().and_then(|i| self_compare(i, s, t, *r));
+            if let Some(v) = cmp {
+                iv = iv.intersect(&v).unwrap_or(iv);
             }
         }
         res.insert(*r, iv.intersect(own).unwrap_or(*own));

@@ -39,7 +39,11 @@
 //!   reachable classes have at most one reference field. With one successor per object, the
 //!   paths from an object form one chain (possibly ending in a cycle), so two paths never meet
 //!   without one being a prefix of the other: the permission (j) allows nothing a tree-or-cycle
-//!   heap does not already have.
+//!   heap does not already have. Likewise dropping `r⟲F` where no class `r`'s object can be
+//!   (its type, which has no subclass on the class path, and the classes its fields lead to)
+//!   has a reference field, e.g. a JDK `PrintStream` (the engine models it, and the tracer
+//!   records it, without fields): the object's region is the object alone, and a cycle needs
+//!   a field, so condition (k) has nothing to check.
 //!
 //! * **redundant**: dropping one of `r♦` and `r %$ r` while the other stays: the check reads
 //!   both as the one self-sharing permission (j), as the engine's `⊑` does.
@@ -65,7 +69,11 @@
 //!   the concrete state; an instruction changes only the locals, stack entries and heap it
 //!   writes). So on a trace the original accepts, every node of its path still takes the
 //!   concrete state — `n` included, with the same witness — and every label is evaluated
-//!   on the same witnesses: the mutant accepts it along the same path.
+//!   on the same witnesses: the mutant accepts it along the same path. One fact of the JVM
+//!   beyond the labels (module `selfcmp`): a comparison (`lcmp`, `fcmpl`, `dcmpg`, …) of one
+//!   reference with itself compares a value with itself, since the check binds a reference to
+//!   one value by its bits: `lcmp` gives 0, the `l` forms 0 or -1 (NaN), the `g` forms 0 or 1
+//!   (e.g. `if (d != d)`, whose `dcmpl d d` is never 1: the refinement to 1 is a dead edge).
 //! * **relational invariant**: `narrow-interval` of `r` at node `n` to `J` when the
 //!   difference constraints `x − y ≤ c` between the node's integer references (module
 //!   `relations`) bound `r`'s witness inside `J` on every matchable path — e.g. `x = i − 1`
@@ -156,6 +164,7 @@ mod nonnull;
 mod reach;
 mod relations;
 mod run;
+mod selfcmp;
 mod statics;
 
 pub use analyses::Analyses;

@@ -308,6 +308,8 @@ fn no_proven_equivalent_is_killed() {
         "Statics.clearLastPositive",
         "ListOps.copy",
         "Tree.size",
+        "Floats.classify",
+        "Lib.report",
     ] {
         let g = graph(&prog, spec);
         let all = mutants(&g, &prog, SEM);
@@ -615,4 +617,62 @@ fn disjoint_types_need_classes_apart() {
             m.description
         );
     }
+}
+
+#[test]
+fn a_double_compared_with_itself_is_never_above_itself() {
+    let prog = program();
+    let g = graph(&prog, "Floats.classify");
+    let a = Analyses::of(&g, &prog, SEM);
+    // node 3 follows `dcmpl d d` (`d != d`): -1 for NaN, else 0, never 1
+    let at = |n: usize, r: u32| a.intervals.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
+    assert_eq!(at(3, 2), Interval::new(Some(-1), Some(0)).unwrap());
+    assert!(a.unreachable(6), "the refinement to 1 is dead");
+    assert!(!a.unreachable(4) && !a.unreachable(5));
+    // `dcmpl d 1.0` (pc 10) compares two values: all three results stay
+    let cmp = g
+        .nodes
+        .iter()
+        .position(|n| {
+            n.state
+                .top()
+                .is_some_and(|f| f.pc == 11 && f.stack.len() == 1)
+        })
+        .expect("the result of the second comparison");
+    let r = *g.nodes[cmp].state.top().unwrap().stack.last().unwrap();
+    assert_eq!(
+        a.intervals.nodes[cmp].as_ref().expect("reached")[&r],
+        Interval::new(Some(-1), Some(1)).unwrap()
+    );
+    let ms = mutants(&g, &prog, SEM);
+    assert!(ms
+        .iter()
+        .any(|m| claims(m, "unreachable") || claims(m, "dead edge")));
+}
+
+#[test]
+fn a_cycle_permission_on_an_object_without_reference_fields_is_vacuous() {
+    let prog = program();
+    let g = graph(&prog, "Lib.report");
+    let ms = mutants(&g, &prog, SEM);
+    // `System.out` is a `PrintStream`: modelled, and recorded, without fields
+    let drops: Vec<&Mutant> = ms
+        .iter()
+        .filter(|m| matches!(m.change, Change::RemoveCyclic(..)))
+        .collect();
+    assert!(!drops.is_empty(), "Lib.report has a ⟲ to drop");
+    assert!(
+        drops.iter().all(|m| m.equivalent.is_some()),
+        "{:?}",
+        drops.iter().map(|m| &m.description).collect::<Vec<_>>()
+    );
+    assert!(drops
+        .iter()
+        .any(|m| claims(m, "vacuous-shape") && m.description.contains('⟲')));
+    // a list's cycle permission is no such thing: `List` has a reference field
+    let g = graph_from(&prog, "ListOps.hasCycle", "ListOps.hasCycle.lasso.state");
+    assert!(mutants(&g, &prog, SEM)
+        .iter()
+        .filter(|m| matches!(m.change, Change::RemoveCyclic(..)))
+        .all(|m| !claims(m, "vacuous-shape")));
 }

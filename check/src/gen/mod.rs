@@ -33,13 +33,33 @@
 //!
 //! # Classes
 //!
-//! A value of declared type `T` gets a class drawn uniformly among every non-abstract subtype
-//! of `T` that the class path holds, as the engine's instance refinement does (spec §5.3),
+//! A value of declared type `T` gets a class drawn among every non-abstract subtype of `T`
+//! that the class path holds, as the engine's instance refinement does (spec §5.3): uniformly,
+//! except that when both program classes and JDK classes are candidates each kind takes half
+//! the draws (for `Object` the JDK's twenty-odd buildable classes would otherwise leave a
+//! program class one draw in twenty, and chains of program objects through `Object` fields
+//! would hardly occur),
 //! whether or not the analysed method names it: a method on an abstract `Expr` runs on `Lit`,
 //! `Add` and `Neg` alike. For `java.lang.Object` (every class is below it) only `Object`,
-//! `String` and the program classes the method's class names are drawn: building an
+//! `String`, the program classes the method's class names and the classes nested in the
+//! method's top-level class (its source file: `Keys$Content`, whose `equals` an `Object`
+//! key dispatches to) are drawn: building an
 //! unrelated class runs its static initialiser, which may throw or never end. Of the JDK's classes only those the engine models and the JVM can
-//! build without a constructor are drawn ([`Generator::classes`]).
+//! build without a constructor are drawn ([`Generator::classes`]: `Object`, `String`, `Integer`,
+//! the modelled exceptions).
+//!
+//! # Assertions
+//!
+//! The assertion status of a class is the JVM's configuration (`-ea`/`-da`), which the class
+//! reads once, when it is initialised, into javac's `static final boolean
+//! $assertionsDisabled`. To the engine that field is a static like any other: unlisted in the
+//! start state, it is most general (`[0,1]`) at its first read, so both sides of every
+//! `assert` are in the graph. The tracer's JVM runs with `-ea`; so that the other side runs
+//! too, case `k` with `k % 4 == 1` ([`ASSERTIONS_OFF_EVERY`]) sets the entry class's
+//! `$assertionsDisabled` to 1 when the class has that field and the start state does not list
+//! it (a listed one is drawn like every static). The field is never written: the run's class
+//! loader gives the class that assertion status, and the runner checks the value the class
+//! got (`jtg_jvm`, `Runner.loaderFor`).
 //!
 //! Case `k` of seed `S` uses ChaCha12 seeded from the bytes of `(S, k, attempt)`, and every
 //! collection iterated here is ordered (`BTreeMap`, `Vec`), so a case is the same on every
@@ -57,8 +77,11 @@ pub use stats::{classify, Stats};
 use crate::start_instance::input_of_start;
 use jtg_engine::class::FieldType;
 use jtg_engine::state::text::{print_state, TextContext};
-use jtg_engine::state::{FieldKey, Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State};
+use jtg_engine::state::{
+    FieldKey, Frame, HeapValue, IntSemantics, Interval, MethodId, Ref, State, StaticField,
+};
 use jtg_engine::{models, Program};
+use jtg_jvm::ASSERTIONS_DISABLED;
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
 use std::cell::RefCell;
@@ -72,8 +95,16 @@ pub const SMALL_SIZE: usize = 6;
 /// Every this many cases one (case `k` with `k % LARGE_EVERY == LARGE_EVERY - 1`) draws its
 /// sizes up to `max_size` instead of [`SMALL_SIZE`].
 pub const LARGE_EVERY: u64 = 8;
+/// `java.lang.Integer`, whose model keeps no value: an instance the JVM allocates without a
+/// constructor (a box of 0, not a cached one) is one of its instances.
+const INTEGER: &str = "java/lang/Integer";
+
 /// The default `max_size`: the size bound of the large cases.
 pub const DEFAULT_MAX_SIZE: usize = 64;
+
+/// Every this many cases one (case `k` with `k % ASSERTIONS_OFF_EVERY == 1`, never a large
+/// case) runs with the entry class's assertions disabled (*Assertions* in the module docs).
+pub const ASSERTIONS_OFF_EVERY: u64 = 4;
 
 /// The size bound of case `k` under the cap `max_size` (the size schedule of the module docs).
 pub fn size_bound(k: u64, max_size: usize) -> usize {
@@ -429,16 +460,35 @@ impl<'a> Generator<'a> {
             .iter()
             .map(|(k, r)| (k.clone(), m(r)))
             .collect();
+        if let Some(key) = self.assertion_status() {
+            if !out.statics.contains_key(&key) && k % ASSERTIONS_OFF_EVERY == 1 {
+                let off = out.new_int(Interval::literal(1));
+                out.statics.insert(key, off);
+            }
+        }
         out.frames.push(frame);
         out.gc();
         Ok(out)
     }
 
+    /// The entry class's assertion status field, javac's `static final boolean
+    /// $assertionsDisabled` (`!desiredAssertionStatus()` when the class is initialised), if it
+    /// has one (see *Assertions* in the module docs).
+    fn assertion_status(&self) -> Option<StaticField> {
+        let class = &self.method.class;
+        let fields = self.prog.hierarchy.static_fields(class).ok()?;
+        fields
+            .into_iter()
+            .find(|(_, name, t)| name == ASSERTIONS_DISABLED && *t == FieldType::Boolean)
+            .map(|(decl, name, _)| (decl, name))
+    }
+
     /// The concrete classes a value of declared type `ty` may have: every non-abstract subtype
     /// of `ty` the class hierarchy knows (the class path and the engine's modelled JDK classes,
     /// as the engine's instance refinement takes them), less the JDK classes the JVM cannot
-    /// build without running a constructor: of those only `ty` itself, `Object`, `String` and
-    /// the modelled exception classes (whose model has no fields) are drawn. A class whose
+    /// build without running a constructor: of those only `ty` itself, `Object`, `String`,
+    /// `Integer` (a box of 0: the model keeps no value, the tracer records none) and the
+    /// modelled exception classes (whose model has no fields) are drawn. A class whose
     /// fields the engine cannot represent is left out.
     pub(crate) fn classes(&self, ty: &str) -> Result<Vec<String>, GenError> {
         if let Some(v) = self.classes.borrow().get(ty) {
@@ -455,13 +505,14 @@ impl<'a> Generator<'a> {
             let buildable = c == ty
                 || c == models::OBJECT
                 || c == models::STRING
+                || c == INTEGER
                 || models::is_modelled_throwable(&c);
             if modelled && !buildable {
                 continue;
             }
             // every class is below `Object`: for it only the classes the program names (an
             // unrelated class's static initialiser may throw or never end when it is built)
-            if ty == models::OBJECT && !modelled && !self.named().contains(&c) {
+            if ty == models::OBJECT && !modelled && !self.named().contains(&c) && !self.nested(&c) {
                 continue;
             }
             if self.fields(&c).is_ok() {
@@ -470,6 +521,16 @@ impl<'a> Generator<'a> {
         }
         self.classes.borrow_mut().insert(ty.to_string(), v.clone());
         Ok(v)
+    }
+
+    /// Whether `class` is nested in the analysed method's top-level class (`Keys$Content` for
+    /// `Keys.find`): the method's own source file, whose classes its dispatch may reach even
+    /// where its code names none of them (`equals` on an `Object` key).
+    fn nested(&self, class: &str) -> bool {
+        let top = self.method.class.split('$').next().unwrap_or_default();
+        class
+            .strip_prefix(top)
+            .is_some_and(|rest| rest.starts_with('$'))
     }
 
     /// The classes the analysed program can name ([`Program::named_classes`]).

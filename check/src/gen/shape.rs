@@ -1,8 +1,9 @@
 //! Building one sample: the realized part of the start state copied, and a concrete structure
 //! chosen for every unknown reference ("hole": `C(?)`, `C(…)`, an array of unknown contents).
 //!
-//! For a hole `h` the builder picks a concrete class (uniformly among the non-abstract subtypes
-//! of its type that the harness can build, [`Generator::classes`]) and then a *plan* among those
+//! For a hole `h` the builder picks a concrete class (among the non-abstract subtypes of its
+//! type that the harness can build, [`Generator::classes`]: uniformly, except that program
+//! classes take half the draws when JDK classes are candidates too) and then a *plan* among those
 //! the start state's predicates allow for `h`, null with weight 1 and each other plan with
 //! weight 3 (so null is a quarter of the cases of a plain `C(?)`):
 //!
@@ -147,7 +148,7 @@ impl Build<'_, '_> {
                 )))
             };
         }
-        let class = classes[self.rng.gen_range(0..classes.len())].clone();
+        let class = self.pick_class(&classes);
         if let Some(m) = reach.first() {
             return self.reach(h, &class, m);
         }
@@ -245,6 +246,25 @@ impl Build<'_, '_> {
         }
     }
 
+    /// A class for a value among `classes` (not empty): the program's classes (those the
+    /// engine does not model) take half the draws when JDK classes are candidates too, each
+    /// kind uniformly; else uniformly. For `Object` the JDK offers some twenty classes, which
+    /// uniformly would leave a program class to one draw in twenty: a chain of two program
+    /// objects through an `Object` field would be rare.
+    fn pick_class(&mut self, classes: &[String]) -> String {
+        let (program, jdk): (Vec<&String>, Vec<&String>) = classes
+            .iter()
+            .partition(|c| !jtg_engine::models::is_modelled_class(c));
+        let pool = if program.is_empty() || jdk.is_empty() {
+            classes.iter().collect()
+        } else if self.rng.gen_bool(0.5) {
+            program
+        } else {
+            jdk
+        };
+        pool[self.rng.gen_range(0..pool.len())].clone()
+    }
+
     /// Whether the sample object `c` has a type that fits `ty`.
     fn is_a(&self, c: Ref, ty: &str) -> bool {
         use jtg_engine::state::Subtyping;
@@ -301,7 +321,7 @@ impl Build<'_, '_> {
                 if classes.is_empty() || self.rng.gen_bool(0.1) {
                     return Ok(Ref::Null);
                 }
-                let class = classes[self.rng.gen_range(0..classes.len())].clone();
+                let class = self.pick_class(&classes);
                 let n = self.rng.gen_range(1..=budget.max(1));
                 Ok(self.tree(&class, n)?.nodes[0].r)
             }
@@ -335,7 +355,7 @@ impl Build<'_, '_> {
                 continue;
             }
             budget -= 1;
-            let c = classes[self.rng.gen_range(0..classes.len())].clone();
+            let c = self.pick_class(&classes);
             let child = self.node(&c, Some((idx, field.clone())), &mut nodes)?;
             self.set_field(nodes[idx].r, &field, nodes[child].r);
             open.extend(self.slots(child, &nodes)?);

@@ -167,7 +167,10 @@ pub(super) fn eval(
         }
         LibraryCall::DesiredAssertionStatus => {
             ex.pop()?;
-            let r = ex.st.new_int(Interval::literal(1));
+            // either status: see the model's docs
+            let r = ex
+                .st
+                .new_int(Interval::new(Some(0), Some(1)).expect("0 ≤ 1"));
             ex.push(r)?;
         }
         LibraryCall::Print | LibraryCall::StringBuilderNew => {

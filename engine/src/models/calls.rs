@@ -38,9 +38,10 @@ pub enum LibraryCall {
     /// between zero (inclusive) and the specified value (exclusive)"; "Throws:
     /// IllegalArgumentException - if bound is not positive".
     RandomNextIntBounded,
-    /// `Class.desiredAssertionStatus()`: the JVM that runs the programs (the tracer's) enables
-    /// assertions (`-ea`), so for a program class it returns `true` (Javadoc: "the desired
-    /// assertion status of the specified class"; `-ea` sets it for every non-system class).
+    /// `Class.desiredAssertionStatus()`: `[0,1]`. The status is the JVM's configuration and
+    /// the class loader's (Javadoc: "the desired assertion status of the specified class";
+    /// `ClassLoader.setClassAssertionStatus` overrides `-ea`), and the checker runs a class
+    /// with assertions enabled and disabled (its loader's status), so neither is claimed.
     DesiredAssertionStatus,
     /// `PrintStream.print`/`println` of a primitive or a `String` (or nothing): writes to the
     /// stream, changes no value the program can see. Of an `Object` it calls

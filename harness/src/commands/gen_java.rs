@@ -7,9 +7,10 @@
 //! inherited ones included, are set by reflection, so every heap the generator draws can be
 //! built, cycles and sharing included: all objects are allocated first, then linked. Classes
 //! are named by `Class.forName`, so the factory may live in any package. A sample's static
-//! fields are set (by reflection) when its factory runs.
+//! fields are set (by reflection) when its factory runs, except a class's final
+//! `$assertionsDisabled`, its assertion status: a comment says to run with `-da:Class`.
 
-use jtg_jvm::{CObject, CValue, ConcreteInput, ObjId};
+use jtg_jvm::{CObject, CValue, ConcreteInput, ObjId, ASSERTIONS_DISABLED};
 use std::fmt::Write as _;
 
 /// The name of the generated class.
@@ -74,6 +75,18 @@ pub fn factory(out: &mut String, k: u64, method: &str, input: &ConcreteInput) {
         }
     }
     for (key, v) in &input.statics {
+        if key.name == ASSERTIONS_DISABLED {
+            // final: the class's assertion status, which the JVM's configuration gives
+            let status = if *v == CValue::Int(0) { "-ea" } else { "-da" };
+            let _ = writeln!(
+                out,
+                "        // run with {status}:{} ({} = {})",
+                key.class.replace('/', "."),
+                key.name,
+                value(v)
+            );
+            continue;
+        }
         let _ = writeln!(
             out,
             "        setStatic({}, \"{}\", {});",

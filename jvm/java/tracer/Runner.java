@@ -46,12 +46,16 @@ public final class Runner {
      * The loader for a run on {@code entries}: the previous one of the same class path while it
      * is reusable (see InstrumentingLoader), else a fresh one.
      */
-    public static synchronized ClassLoader loaderFor(String[] entries, boolean instrument) throws Exception {
+    public static synchronized ClassLoader loaderFor(String[] entries, boolean instrument, String[] assertions)
+            throws Exception {
         URL[] urls = new URL[entries.length];
         StringBuilder key = new StringBuilder(instrument ? "i" : "p");
         for (int i = 0; i < entries.length; i++) {
             urls[i] = new File(entries[i]).getAbsoluteFile().toURI().toURL();
             key.append('\0').append(urls[i]);
+        }
+        for (String a : assertions) {
+            key.append('\1').append(a);
         }
         String k = key.toString();
         InstrumentingLoader l = loaders.get(k);
@@ -59,6 +63,12 @@ public final class Runner {
             return l;
         }
         l = new InstrumentingLoader(urls, Runner.class.getClassLoader(), instrument);
+        // the assertion status of a class ("+a/B" enabled, "-a/B" disabled) is the loader's,
+        // read once by the class's initialiser (javac's `$assertionsDisabled`); the JVM's own
+        // default (-ea) holds for every other class
+        for (String a : assertions) {
+            l.setClassAssertionStatus(a.substring(1).replace('/', '.'), a.charAt(0) == '+');
+        }
         loadersCreated++;
         loaders.put(k, l);
         if (loaders.size() > MAX_LOADERS) {
@@ -118,7 +128,9 @@ public final class Runner {
     /**
      * The static field {@code name} of {@code c} (declared there, in a superinterface or a
      * superclass, as field resolution finds it), made settable. A final static is refused: the
-     * JVM may have folded its value into the code that reads it.
+     * JVM may have folded its value into the code that reads it. The one exception is javac's
+     * assertion status field (see {@link #isAssertionStatus}): it is never set, the run's loader
+     * gives the class that status (loaderFor), and runOne checks the value it got.
      */
     public static java.lang.reflect.Field staticField(Class<?> c, String name) throws NoSuchFieldException {
         java.lang.reflect.Field f = resolveField(c, name);
@@ -128,11 +140,25 @@ public final class Runner {
         if (!Modifier.isStatic(f.getModifiers())) {
             throw new NoSuchFieldException(c.getName() + "." + name + " is not a static field");
         }
+        if (isAssertionStatus(f)) {
+            f.setAccessible(true);
+            return f;
+        }
         if (Modifier.isFinal(f.getModifiers())) {
             throw new IllegalArgumentException(c.getName() + "." + name + " is final: a final static cannot be set");
         }
         f.setAccessible(true);
         return f;
+    }
+
+    /** Name of the field javac gives a class with {@code assert}: {@code !desiredAssertionStatus()}. */
+    public static final String ASSERTIONS_DISABLED = "$assertionsDisabled";
+
+    /** Whether {@code f} is javac's assertion status field: static final synthetic boolean {@code $assertionsDisabled}. */
+    static boolean isAssertionStatus(java.lang.reflect.Field f) {
+        int m = f.getModifiers();
+        return f.getName().equals(ASSERTIONS_DISABLED) && Modifier.isStatic(m) && Modifier.isFinal(m)
+                && f.isSynthetic() && f.getType() == boolean.class;
     }
 
     /** Field resolution (JVMS 5.4.3.2): declared in {@code c}, its superinterfaces, its superclasses. */
@@ -321,6 +347,30 @@ public final class Runner {
         return done[0];
     }
 
+    /**
+     * Every assertion status field of the input has the value it asks for (the loader's status
+     * for its class, see loaderFor): else the run would not be the input's, and the batch fails.
+     */
+    private static void checkAssertionStatus(Object[] statics) {
+        for (int i = 0; statics != null && i + 1 < statics.length; i += 2) {
+            java.lang.reflect.Field f = (java.lang.reflect.Field) statics[i];
+            if (!isAssertionStatus(f)) {
+                continue;
+            }
+            Object have;
+            try {
+                Class.forName(f.getDeclaringClass().getName(), true, f.getDeclaringClass().getClassLoader());
+                have = f.get(null);
+            } catch (ReflectiveOperationException | LinkageError e) {
+                throw new IllegalStateException("cannot read " + f + ": " + e, e);
+            }
+            if (!have.equals(statics[i + 1])) {
+                throw new IllegalStateException(f.getDeclaringClass().getName() + "." + f.getName() + " is " + have
+                        + ", not the input's " + statics[i + 1] + " (the loader's assertion status does not reach it)");
+            }
+        }
+    }
+
     /** One run of a batch: initialise the entry class, record, emit the run's record. */
     private static void runOne(Class<?> c, Method m, Object recv, Object[] args, Object[] statics, long maxSteps,
             long maxHeap, boolean verify, long seed, boolean record, boolean refResult) {
@@ -335,13 +385,15 @@ public final class Runner {
         boolean initCut = false;
         try {
             Class.forName(c.getName(), true, c.getClassLoader());
-            if (statics != null && statics.length > 0) {
+            for (int i = 0; statics != null && i + 1 < statics.length; i += 2) {
+                java.lang.reflect.Field f = (java.lang.reflect.Field) statics[i];
+                if (isAssertionStatus(f)) {
+                    continue; // given by the loader, compared below
+                }
                 // the run's classes no longer have their initial statics: no later run may
                 // use this loader
                 ((InstrumentingLoader) c.getClassLoader()).markSingleUse("an input set static fields");
-                for (int i = 0; i + 1 < statics.length; i += 2) {
-                    ((java.lang.reflect.Field) statics[i]).set(null, statics[i + 1]);
-                }
+                f.set(null, statics[i + 1]);
             }
             initialised = true;
         } catch (Throwable e) {
@@ -349,6 +401,9 @@ public final class Runner {
             initialised = false;
             initCut = Recorder.wasCut();
             Recorder.clear(); // steps of methods the initialiser called are not the run's
+        }
+        if (initialised) {
+            checkAssertionStatus(statics);
         }
         if (initialised) {
             if (record) {
