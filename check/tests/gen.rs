@@ -53,6 +53,40 @@ fn cfg(seed: u64) -> GenConfig {
     }
 }
 
+/// Sizes seen per part of the size schedule: case `k` is small (sizes up to [`SMALL_SIZE`]) or
+/// large (up to [`DEFAULT_MAX_SIZE`]) by [`size_bound`].
+#[derive(Default)]
+struct SizesSeen {
+    small: BTreeSet<usize>,
+    large: BTreeSet<usize>,
+}
+
+impl SizesSeen {
+    fn record(&mut self, k: u64, size: usize) {
+        if size_bound(k, DEFAULT_MAX_SIZE) == SMALL_SIZE {
+            self.small.insert(size);
+        } else {
+            self.large.insert(size);
+        }
+    }
+
+    /// The small cases give exactly `small`; the large ones exceed twice the small bound
+    /// somewhere and never the default maximum.
+    fn assert_schedule(&self, small: std::ops::RangeInclusive<usize>, what: &str) {
+        assert_eq!(
+            self.small,
+            small.clone().collect(),
+            "{what} {small:?} in the small cases"
+        );
+        let large = &self.large;
+        assert!(
+            large.iter().any(|n| *n > 2 * SMALL_SIZE)
+                && large.iter().all(|n| *n <= DEFAULT_MAX_SIZE),
+            "large cases: {large:?}"
+        );
+    }
+}
+
 fn stats(gen: &Generator<'_>, n: u64) -> Stats {
     let mut st = Stats::default();
     for k in 0..n {
@@ -148,7 +182,7 @@ fn gen_list_get_cyclic_gives_only_cycles_back_to_this() {
         IntSemantics::Unbounded,
     );
     let gen = Generator::new(&prog, &m, &s, cfg(3)).expect("generator");
-    let (mut lengths, mut large) = (BTreeSet::new(), BTreeSet::new());
+    let mut sizes = SizesSeen::default();
     for k in 0..2_000 {
         let c = gen.case(k).expect("sample").state;
         let (nodes, end) = walk(&c, 0, "next");
@@ -158,21 +192,9 @@ fn gen_list_get_cyclic_gives_only_cycles_back_to_this() {
             "case {k} does not return to this:\n{}",
             gen.print(&c)
         );
-        if size_bound(k, DEFAULT_MAX_SIZE) == SMALL_SIZE {
-            lengths.insert(nodes.len());
-        } else {
-            large.insert(nodes.len());
-        }
+        sizes.record(k, nodes.len());
     }
-    assert_eq!(
-        lengths,
-        (1..=SMALL_SIZE).collect(),
-        "every cycle length 1..=6 in the small cases"
-    );
-    assert!(
-        large.iter().any(|n| *n > 2 * SMALL_SIZE) && large.iter().all(|n| *n <= 64),
-        "large cases: {large:?}"
-    );
+    sizes.assert_schedule(1..=SMALL_SIZE, "every cycle length");
     let st = stats(&gen, 10_000);
     assert_eq!(st.count(Family::Cyclic), 10_000, "{st}");
 }
@@ -189,26 +211,14 @@ fn gen_contains_default_gives_null_and_acyclic_lists_only() {
     for f in &seen {
         assert!(st.percent(*f) >= 5.0, "{st}");
     }
-    let (mut lengths, mut large) = (BTreeSet::new(), BTreeSet::new());
+    let mut sizes = SizesSeen::default();
     for k in 0..1_000 {
         let c = gen.case(k).expect("sample").state;
         let (nodes, end) = walk(&c, 0, "next");
         assert_eq!(end, None, "a cycle in a tree-only start state");
-        if size_bound(k, DEFAULT_MAX_SIZE) == SMALL_SIZE {
-            lengths.insert(nodes.len());
-        } else {
-            large.insert(nodes.len());
-        }
+        sizes.record(k, nodes.len());
     }
-    assert_eq!(
-        lengths,
-        (0..=SMALL_SIZE).collect(),
-        "list lengths 0..=6 in the small cases"
-    );
-    assert!(
-        large.iter().any(|n| *n > 2 * SMALL_SIZE) && large.iter().all(|n| *n <= 64),
-        "large cases: {large:?}"
-    );
+    sizes.assert_schedule(0..=SMALL_SIZE, "list lengths");
 }
 
 #[test]
@@ -404,7 +414,7 @@ fn gen_string_arrays_have_varied_lengths_and_strings() {
         "00 | a: o1 | ε\no1: java.lang.String[](len=i1)  i1: [≥0]\n",
     );
     let gen = Generator::new(&prog, &m, &s, cfg(10)).expect("generator");
-    let (mut lens, mut large) = (BTreeSet::new(), BTreeSet::new());
+    let mut sizes = SizesSeen::default();
     let mut strlens = BTreeSet::new();
     for k in 0..500 {
         let c = gen.case(k).expect("sample").state;
@@ -414,11 +424,7 @@ fn gen_string_arrays_have_varied_lengths_and_strings() {
         let Some(HeapValue::Array { elems: Some(e), .. }) = c.value(a) else {
             panic!("not an array:\n{}", gen.print(&c));
         };
-        if size_bound(k, DEFAULT_MAX_SIZE) == SMALL_SIZE {
-            lens.insert(e.len());
-        } else {
-            large.insert(e.len());
-        }
+        sizes.record(k, e.len());
         for x in e {
             if let Some(HeapValue::Object { class, fields }) = c.value(*x) {
                 assert_eq!(class, "java/lang/String");
@@ -427,15 +433,7 @@ fn gen_string_arrays_have_varied_lengths_and_strings() {
             }
         }
     }
-    assert_eq!(
-        lens,
-        (0..=SMALL_SIZE).collect(),
-        "array lengths 0..=6 in the small cases"
-    );
-    assert!(
-        large.iter().any(|n| *n > 2 * SMALL_SIZE) && large.iter().all(|n| *n <= 64),
-        "large cases: {large:?}"
-    );
+    sizes.assert_schedule(0..=SMALL_SIZE, "array lengths");
     assert!(strlens.contains(&0) && strlens.len() >= 5, "{strlens:?}");
 }
 

@@ -5,27 +5,12 @@
 //! `--resume` without `--journal` are one-line usage errors (exit code 2).
 
 mod common;
-use common::fixtures;
+use common::{broken_contains_graph, fixtures, jtg};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Runs jtg; returns (exit code, stdout, stderr).
-fn jtg(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
-        .args(args)
-        .output()
-        .expect("run jtg");
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!err.contains("panicked"), "jtg panicked: {err}");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        err,
-    )
-}
 
 /// A fresh path in a directory of this test process.
 fn temp(name: &str) -> PathBuf {
@@ -80,39 +65,10 @@ fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
     base.iter().chain(extra).copied().collect()
 }
 
-/// The graph of `List.contains` without its first `= null` refinement: every input with
-/// `cur = null` violates it.
-fn broken_contains_graph() -> PathBuf {
-    let fx = fixtures();
-    let (code, out, err) = jtg(&[
-        "graph",
-        fx.to_str().unwrap(),
-        "List.contains",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let mut g: Value = serde_json::from_str(&out).expect("graph JSON");
-    let edges = g["edges"].as_array_mut().expect("edges");
-    let k = edges
-        .iter()
-        .position(|e| {
-            e["kind"] == "refine"
-                && e["labels"]
-                    .as_array()
-                    .is_some_and(|l| l.iter().any(|l| l["label"] == "ref_eq" && l["p"] == "null"))
-        })
-        .expect("a null refinement");
-    edges.remove(k);
-    let p = temp("broken-contains.json");
-    std::fs::write(&p, serde_json::to_string(&g).unwrap()).unwrap();
-    p
-}
-
 #[test]
 fn check_killed_and_resumed_reports_what_an_uninterrupted_run_reports() {
     let fx = fixtures();
-    let graph = broken_contains_graph();
+    let graph = broken_contains_graph(&fx, temp("broken-contains.json"));
     let base = [
         "check",
         fx.to_str().unwrap(),

@@ -9,11 +9,10 @@
 //! the test cases (`tests`, `failures`, `errors`, `skipped`) and `time` parses as seconds.
 
 mod common;
-use common::fixtures;
+use common::{broken_contains_graph, fixtures, jtg};
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::{Path, PathBuf};
 
 const XS: &str = "http://www.w3.org/2001/XMLSchema";
 
@@ -161,18 +160,6 @@ fn validate(xml: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn jtg(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
-        .args(args)
-        .output()
-        .expect("run jtg");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn attr(xml: &str, element: &str, name: &str) -> Option<String> {
     let doc = roxmltree::Document::parse(xml).ok()?;
     let n = doc.descendants().find(|n| n.has_tag_name(element))?;
@@ -237,32 +224,14 @@ fn check_junit_is_valid_with_one_stable_test_case_per_method() {
     assert!(!xml2.contains("time="), "{xml2}");
 }
 
-/// List.contains' graph without its first `= null` refinement: inputs with cur = null fail.
-fn broken_contains_graph(fx: &str) -> PathBuf {
-    let (code, out, err) = jtg(&["graph", fx, "List.contains", "--format", "json"]);
-    assert_eq!(code, 0, "{err}");
-    let mut g: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let edges = g["edges"].as_array_mut().unwrap();
-    let k = edges
-        .iter()
-        .position(|e| {
-            e["kind"] == "refine"
-                && e["labels"]
-                    .as_array()
-                    .is_some_and(|l| l.iter().any(|l| l["label"] == "ref_eq" && l["p"] == "null"))
-        })
-        .expect("a null refinement");
-    edges.remove(k);
-    let p = std::env::temp_dir().join(format!("jtg-junit-{}-broken.json", std::process::id()));
-    std::fs::write(&p, serde_json::to_string(&g).unwrap()).unwrap();
-    p
-}
-
 #[test]
 fn check_junit_counts_a_failing_method_once() {
     let fx = fixtures();
     let fx = fx.to_str().unwrap();
-    let p = broken_contains_graph(fx);
+    let p = broken_contains_graph(
+        Path::new(fx),
+        std::env::temp_dir().join(format!("jtg-junit-{}-broken.json", std::process::id())),
+    );
     let (code, xml, err) = jtg(&[
         "check",
         fx,
@@ -295,7 +264,10 @@ fn check_junit_counts_a_failing_method_once() {
 fn identical_violations_are_printed_once_with_their_cases() {
     let fx = fixtures();
     let fx = fx.to_str().unwrap();
-    let p = broken_contains_graph(fx);
+    let p = broken_contains_graph(
+        Path::new(fx),
+        std::env::temp_dir().join(format!("jtg-junit-{}-broken.json", std::process::id())),
+    );
     let args = [
         "check",
         fx,

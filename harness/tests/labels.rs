@@ -5,26 +5,10 @@
 //! kind, on hand-written concrete runs.
 
 mod common;
-use common::fixtures;
+use common::{fixtures, jtg};
 
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::Command;
-
-/// Runs jtg; returns (exit code, stdout, stderr).
-fn jtg(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
-        .args(args)
-        .output()
-        .expect("run jtg");
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!err.contains("panicked"), "jtg panicked: {err}");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).to_string(),
-        err,
-    )
-}
 
 /// A fresh scratch directory of this test binary.
 fn scratch(name: &str) -> std::path::PathBuf {

@@ -2,23 +2,10 @@
 //! exactly what the unsharded run reports (times aside), for `jtg check` and `jtg corpus`.
 
 mod common;
-use common::fixtures;
+use common::{broken_contains_graph, fixtures, jtg};
 
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::Command;
-
-fn jtg(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
-        .args(args)
-        .output()
-        .expect("run jtg");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn temp(name: &str) -> PathBuf {
     let p = std::env::temp_dir().join(format!("jtg-shard-{}-{name}", std::process::id()));
@@ -43,39 +30,11 @@ fn shards(base: &[&str], n: u64, name: &str) -> Vec<String> {
         .collect()
 }
 
-/// List.contains' graph without its first `= null` refinement (inputs with cur = null fail).
-fn broken_contains_graph() -> PathBuf {
-    let fx = fixtures();
-    let (code, out, err) = jtg(&[
-        "graph",
-        fx.to_str().unwrap(),
-        "List.contains",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let mut g: Value = serde_json::from_str(&out).unwrap();
-    let edges = g["edges"].as_array_mut().unwrap();
-    let k = edges
-        .iter()
-        .position(|e| {
-            e["kind"] == "refine"
-                && e["labels"]
-                    .as_array()
-                    .is_some_and(|l| l.iter().any(|l| l["label"] == "ref_eq" && l["p"] == "null"))
-        })
-        .expect("a null refinement");
-    edges.remove(k);
-    let p = temp("broken-contains.json");
-    std::fs::write(&p, serde_json::to_string(&g).unwrap()).unwrap();
-    p
-}
-
 #[test]
 fn check_shards_merged_report_what_the_whole_run_reports() {
-    let fx = fixtures();
-    let fx = fx.to_str().unwrap();
-    let graph = broken_contains_graph();
+    let fixtures = fixtures();
+    let fx = fixtures.to_str().unwrap();
+    let graph = broken_contains_graph(&fixtures, temp("broken-contains.json"));
     let base = [
         "check",
         fx,
