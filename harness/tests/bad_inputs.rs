@@ -425,6 +425,16 @@ fn stack_overflow_in_the_concrete_run() {
         // (java.util.concurrent locks); timing-dependent, and it belongs on stderr.
         .filter(|l| !l.contains("VM warning: Potentially dangerous stack overflow"))
         .collect();
+    // Debug builds run the JVM with -Xcheck:jni, whose periodic signal check (timing-
+    // dependent) reports the stack-overflow SIGSEGV handling as "SIGSEGV handler modified!"
+    // with a handler dump; release builds (what users run) have no such check.
+    let others: Vec<&str> = if cfg!(debug_assertions)
+        && others.first() == Some(&"Warning: SIGSEGV handler modified!")
+    {
+        Vec::new()
+    } else {
+        others
+    };
     assert!(others.is_empty(), "{others:?}");
 }
 

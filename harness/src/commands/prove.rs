@@ -47,7 +47,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub witness_out: Option<PathBuf>,
     /// Testing: break the certificate before `--check` (`guard`: flip a guard of the ITS;
-    /// `rank`: a ranking function that does not decrease; `dist`: a distance update off by
+    /// `rank`: a ranking function that does not decrease; `chain`: every pair of adjacent loop
+    /// rules claimed refuted; `dist`: a distance update off by
     /// one) to see the check catch it.
     #[arg(long, value_enum, hide = true)]
     pub break_certificate: Option<BreakKind>,
