@@ -197,6 +197,107 @@ fn a_ranking_function_that_does_not_decrease_is_caught() {
     assert!(out.contains("replay: jtg prove"), "{out}");
 }
 
+/// The objects of a state in the text form (`o3: List(…)`): how large an input is.
+fn objects(state: &str) -> usize {
+    state.matches(": List(").count()
+}
+
+#[test]
+fn a_violation_is_shrunk_and_its_shrunk_input_replays_alone() {
+    let broken = [
+        "prove",
+        &fixtures(),
+        "List.contains",
+        "--check",
+        "30",
+        "--break-certificate",
+        "rank",
+        "--format",
+        "json",
+    ];
+    let (code, out, err) = jtg(&broken);
+    assert_eq!(code, 1, "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("JSON report");
+    let v = &report["violations"][0];
+    assert_eq!(v["kind"], "ranking", "{out}");
+    let shrunk = &v["shrunk"];
+    let small = shrunk["input"].as_str().expect("a shrunk input");
+    let original = v["input"].as_str().expect("the input");
+    assert!(
+        objects(small) < objects(original),
+        "shrinking kept {} of {} objects:\n{small}",
+        objects(small),
+        objects(original)
+    );
+    // a ranking function that increases fails on the first lap of any list: one element
+    assert_eq!(objects(small), 1, "{small}");
+    let file = shrunk["input_file"].as_str().expect("saved");
+    assert_eq!(std::fs::read_to_string(file).expect("saved file"), small);
+    let replay = shrunk["replay"].as_str().expect("a replay command");
+    assert!(
+        replay.contains("--break-certificate rank") && replay.contains(&format!("--input {file}")),
+        "{replay}"
+    );
+
+    // the shrunk input alone, as the replay runs it: the same violation, and nothing smaller
+    let (code, out, err) = jtg(&[
+        "prove",
+        &fixtures(),
+        "List.contains",
+        "--break-certificate",
+        "rank",
+        "--input",
+        file,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let again: serde_json::Value = serde_json::from_str(&out).expect("JSON report");
+    assert_eq!(again["checked_runs"], 1, "{out}");
+    assert_eq!(again["violations"][0]["kind"], "ranking", "{out}");
+    assert_eq!(
+        again["violations"][0]["input"].as_str(),
+        Some(small),
+        "{out}"
+    );
+    // with the certificate intact, the same input passes
+    let (code, out, err) = jtg(&["prove", &fixtures(), "List.contains", "--input", file]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("check: 1 runs") && out.contains(" 0 violations"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_input_that_is_no_instance_of_the_start_state_is_refused() {
+    let dir = std::env::temp_dir().join(format!("jtg-prove-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // a cyclic list: the default start state of contains says the list is acyclic
+    let cyclic = dir.join("cyclic.state");
+    std::fs::write(
+        &cyclic,
+        "00 | cur: o1, x: i1 | ε\no1: List(next=o1, val=i2)  i1: 0  i2: 1\n",
+    )
+    .expect("write");
+    let cyclic = cyclic.display().to_string();
+    let (code, out, err) = jtg(&["prove", &fixtures(), "List.contains", "--input", &cyclic]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains(&cyclic) && err.contains("not an instance of the start state"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    // no state at all
+    let garbage = dir.join("garbage.state");
+    std::fs::write(&garbage, "garbage\n").expect("write");
+    let garbage = garbage.display().to_string();
+    let (code, _, err) = jtg(&["prove", &fixtures(), "List.contains", "--input", &garbage]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&garbage), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_flipped_guard_is_caught() {
     let (code, out, err) = jtg(&[

@@ -309,6 +309,12 @@ impl<'a> Generator<'a> {
         )))
     }
 
+    /// Whether a concrete input (given by hand) is an instance of the start state, by the
+    /// checker's own `c ⊑ s` ([`crate::start_instance`]); otherwise why not, one line.
+    pub fn admits(&self, concrete: &State) -> Result<(), String> {
+        check_input(concrete, &self.start, &self.arg_slots, self.prog)
+    }
+
     /// Smaller candidates that are still instances of the start state, most aggressive first.
     pub fn shrink(&self, concrete: &State) -> Vec<State> {
         shrink::candidates(concrete)

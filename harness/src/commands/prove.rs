@@ -3,10 +3,12 @@
 //! confirmed in the JVM) or MAYBE; with `--check N` the encoding and the proof are checked on
 //! N concrete runs (README, *Termination verdicts*).
 
-use super::{at_least_one, load, start_state, Ints};
+use super::{at_least_one, check_values, load, start_state, Ints};
 use anyhow::{Context, Result};
+use jtg_engine::state::text::{parse_state, TextContext};
+use jtg_engine::EngineError;
 use jtg_engine::{build_graph, Options};
-use jtg_harness::prove::{self, BreakKind, ProveConfig, ProveReport};
+use jtg_harness::prove::{self, BreakKind, GivenInput, ProveConfig, ProveReport};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,6 +31,13 @@ pub struct Args {
     /// Check the encoding and the certificate on N random inputs run in the JVM.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub check: u64,
+    /// Cross-check this one concrete input (state text form, as a violation's shrunk input
+    /// is saved) instead of `--check N` random ones.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// JVM runs spent shrinking one input the cross-check fails on.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub shrink_runs: usize,
     /// Seed of the inputs (the NO search's and the check's).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -66,6 +75,11 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ints: a.ints.into(),
         max_nodes: a.max_nodes,
     };
+    let input = a
+        .input
+        .as_deref()
+        .map(|path| given_input(&prog, &m, path, a.ints.into()))
+        .transpose()?;
     let graph = build_graph(&prog, &m, start, &opts)
         .map_err(|f| anyhow::Error::new(f.error).context(format!("graph of {m} incomplete")))?;
     let cfg = ProveConfig {
@@ -77,6 +91,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
         max_steps: a.max_steps,
         witness_out: a.witness_out.clone(),
         break_certificate: a.break_certificate,
+        input,
+        shrink_runs: a.shrink_runs,
         ..ProveConfig::default()
     };
     let report: ProveReport = prove::run(&prog, &m, &graph, &cfg)?;
@@ -111,5 +127,27 @@ pub fn run(a: Args) -> Result<ExitCode> {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+/// The concrete input of `--input`: a state in the text form whose values the JVM accepts
+/// (whether it is an instance of the start state, the cross-check's generator decides when it
+/// runs it: an input that is not is refused there, before any run).
+fn given_input(
+    prog: &jtg_engine::Program,
+    m: &jtg_engine::state::MethodId,
+    path: &std::path::Path,
+    sem: jtg_engine::state::IntSemantics,
+) -> Result<GivenInput> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read input {}", path.display()))?;
+    let ctx = TextContext::for_method(m.clone(), prog);
+    let state = parse_state(&text, &ctx)
+        .map_err(|e| e.to_string())
+        .and_then(|st| check_values(prog, &st, sem).map(|()| st))
+        .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
+    Ok(GivenInput {
+        file: path.display().to_string(),
+        state,
     })
 }

@@ -5,9 +5,8 @@
 //! export is sound) and decrease every ranking function that the certificate says decreases
 //! on it (the proof is sound).
 
-use super::{chain_text, BreakKind, ProveConfig, ProveReport, Violation};
+use super::{chain_text, ProveConfig};
 use anyhow::Result;
-use jtg_check::gen::{GenConfig, Generator};
 use jtg_check::Target;
 use jtg_check::{first_overflow, ConcreteRun, Extent, Matcher, PathEntry, Recorded};
 use jtg_engine::graph::NodeId;
@@ -23,9 +22,7 @@ use jtg_prove::from_graph::{Encoding, Quantity};
 /// time quadratic in its length (TPDB's `CyclicalListDuplicate`: about 30 s per run at
 /// 100 000 steps, which held the whole corpus run).
 const MAX_CHECKED_STEPS: u64 = 10_000;
-use jtg_prove::{
-    check_transition, BigInt, Certificate, LinExpr, Proof, RuleId, TerminationCertificate,
-};
+use jtg_prove::{check_transition, BigInt, RuleId, TerminationCertificate};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One transition of an ITS run read off a concrete run.
@@ -376,113 +373,6 @@ pub fn check_pair(
     ))
 }
 
-/// Breaks the ITS or the certificate on purpose (`--break-certificate`).
-pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind) {
-    match kind {
-        BreakKind::Guard => {
-            // the first rule with a guard on a cycle: flip its first constraint
-            let its = &enc.its;
-            let target = its.rule_ids().find(|r| {
-                let rule = its.rule(*r);
-                !rule.guard.is_empty() && rule.from != its.start()
-            });
-            if let Some(r) = target {
-                let mut rules: Vec<jtg_prove::Rule> = its.rules().to_vec();
-                let g = &mut rules[r.index()].guard[0];
-                *g = flip(g);
-                enc.its = with_rules(its, rules);
-            }
-        }
-        BreakKind::Dist => {
-            let its = &enc.its;
-            let target = its.rule_ids().find_map(|r| {
-                let rule = its.rule(r);
-                if rule.from == its.start() {
-                    return None;
-                }
-                enc.loc_vars[rule.to.index()]
-                    .iter()
-                    .position(|q| matches!(q, Quantity::Dist(..)))
-                    .map(|k| (r, k))
-            });
-            if let Some((r, k)) = target {
-                let mut rules: Vec<jtg_prove::Rule> = its.rules().to_vec();
-                let arg = &mut rules[r.index()].args[k];
-                *arg = arg.plus(&LinExpr::constant(jtg_prove::Q::one()));
-                enc.its = with_rules(its, rules);
-            }
-        }
-        BreakKind::Chain => {
-            // every pair of adjacent instances on a cycle, claimed never to follow each other
-            if let Certificate::Termination(cert) = &mut proof.certificate {
-                let its = &enc.its;
-                let on_cycle: Vec<&jtg_prove::farkas::RuleInstance> = cert
-                    .sccs
-                    .iter()
-                    .flat_map(|s| s.levels.iter())
-                    .flat_map(|l| l.rules.iter().map(|r| &r.instance))
-                    .collect();
-                let mut bogus = Vec::new();
-                for a in &on_cycle {
-                    for b in &on_cycle {
-                        if its.rule(a.rule).to == its.rule(b.rule).from {
-                            bogus.push(jtg_prove::cert::InfeasibleChain {
-                                first: (*a).clone(),
-                                second: (*b).clone(),
-                                cert: jtg_prove::farkas::Farkas {
-                                    multipliers: vec![],
-                                },
-                            });
-                        }
-                    }
-                }
-                cert.chains.extend(bogus);
-            }
-        }
-        BreakKind::Rank => {
-            if let Certificate::Termination(cert) = &mut proof.certificate {
-                if let Some(level) = cert
-                    .sccs
-                    .iter_mut()
-                    .flat_map(|s| s.levels.iter_mut())
-                    .next()
-                {
-                    for (_, f) in level.functions.iter_mut() {
-                        *f = LinExpr::zero().minus(f);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// `its` with its rules replaced by `rules` (same locations, same shapes).
-fn with_rules(its: &jtg_prove::Its, rules: Vec<jtg_prove::Rule>) -> jtg_prove::Its {
-    let start = its.location(its.start());
-    let vars: Vec<&str> = start.vars.iter().map(String::as_str).collect();
-    let mut rebuilt = jtg_prove::Its::new(&start.name, &vars).expect("same start");
-    for l in &its.locations()[1..] {
-        let vs: Vec<&str> = l.vars.iter().map(String::as_str).collect();
-        rebuilt.add_location(&l.name, &vs).expect("same locations");
-    }
-    for rule in rules {
-        rebuilt.add_rule(rule).expect("same shape");
-    }
-    rebuilt
-}
-
-fn flip(c: &jtg_prove::Constraint) -> jtg_prove::Constraint {
-    use jtg_prove::Rel;
-    let neg = LinExpr::zero().minus(&c.expr);
-    match c.rel {
-        // ¬(e ≤ 0) is −e < 0; ¬(e < 0) is −e ≤ 0
-        Rel::Le => jtg_prove::Constraint::new(neg, Rel::Lt),
-        Rel::Lt => jtg_prove::Constraint::new(neg, Rel::Le),
-        Rel::Eq => jtg_prove::Constraint::new(c.expr.clone(), Rel::Ne),
-        Rel::Ne => jtg_prove::Constraint::new(c.expr.clone(), Rel::Eq),
-    }
-}
-
 /// A concrete run's ITS transitions, or why there are none (not a path, outside the model).
 pub fn run_transitions(
     enc: &Encoding,
@@ -512,85 +402,110 @@ pub fn run_transitions(
     Ok(transitions(enc, graph, run, &path, skipped))
 }
 
-/// Runs `cfg.check` generated inputs and checks every transition (module docs).
-pub fn run(
-    prog: &Program,
-    m: &MethodId,
-    graph: &Graph,
-    enc: &Encoding,
-    cert: Option<&TerminationCertificate>,
-    cfg: &ProveConfig,
-    report: &mut ProveReport,
-) -> Result<()> {
-    let start: &State = &graph.nodes[graph.start].state;
-    let gen = Generator::new(
-        prog,
-        m,
-        start,
-        GenConfig {
-            seed: cfg.seed,
-            max_size: cfg.max_size,
+/// The first thing a run's ITS transitions violate.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub transition: ConcreteTransition,
+    /// `export`, `ranking` or `chain` ([`Violation::kind`]).
+    pub kind: String,
+    pub detail: String,
+}
+
+/// The cross-check of one concrete run.
+#[derive(Clone, Debug, Default)]
+pub struct RunCheck {
+    /// Transitions checked (up to and including a failing one).
+    pub checked: u64,
+    /// Transitions with a value the run did not bind.
+    pub skipped: u64,
+    /// Why the run has no ITS transitions at all (it is no path of the graph: `jtg check`'s
+    /// business, so a note, not a cross-check violation).
+    pub no_path: Option<String>,
+    pub failure: Option<Failure>,
+}
+
+/// Everything one concrete run is checked against: the graph, its ITS and the certificate.
+pub struct Checker<'a> {
+    pub prog: &'a Program,
+    pub graph: &'a Graph,
+    pub enc: &'a Encoding,
+    pub cert: Option<&'a TerminationCertificate>,
+    pub matcher: Matcher<'a>,
+    pub target: Target<'a>,
+    pub ints: IntSemantics,
+    /// Steps of each run (at most [`MAX_CHECKED_STEPS`]).
+    pub max_steps: u64,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(
+        prog: &'a Program,
+        m: &MethodId,
+        graph: &'a Graph,
+        enc: &'a Encoding,
+        cert: Option<&'a TerminationCertificate>,
+        cfg: &ProveConfig,
+    ) -> Result<Self> {
+        Ok(Checker {
+            prog,
+            graph,
+            enc,
+            cert,
+            matcher: Matcher::new(graph, prog, cfg.ints),
+            target: Target::new(prog, m.clone(), jtg_jvm::classpath_entries(&cfg.classpath))?,
             ints: cfg.ints,
-        },
-    )?;
-    let target = Target::new(prog, m.clone(), jtg_jvm::classpath_entries(&cfg.classpath))?;
-    let matcher = Matcher::new(graph, prog, cfg.ints);
-    let mut inputs = Vec::new();
-    for k in 0..cfg.check {
-        inputs.push((k, gen.case(k)?.state));
+            max_steps: cfg.max_steps.min(MAX_CHECKED_STEPS),
+        })
     }
-    for chunk in inputs.chunks(64) {
-        let states: Vec<State> = chunk.iter().map(|(_, s)| s.clone()).collect();
-        let traces = target.trace_batch(&states, cfg.max_steps.min(MAX_CHECKED_STEPS));
-        for ((k, input), tr) in chunk.iter().zip(traces) {
-            let tr = tr?;
-            let run = Recorded::of(&tr);
-            report.checked_runs += 1;
-            let mut skipped = 0;
-            let ts = match run_transitions(enc, graph, prog, &matcher, &run, cfg.ints, &mut skipped)
-            {
-                Ok(ts) => ts,
-                Err(why) => {
-                    report.notes.push(format!("case {k}: {why}"));
-                    continue;
-                }
-            };
-            report.skipped_transitions += skipped;
-            for (i, t) in ts.iter().enumerate() {
-                report.checked_transitions += 1;
-                let found = check_one(enc, cert, t).or_else(|| {
-                    i.checked_sub(1)
-                        .and_then(|p| check_pair(enc, cert, &ts[p], t))
+
+    /// Checks every transition of a recorded run; stops at the first failure.
+    pub fn check_run(&self, run: &dyn ConcreteRun) -> RunCheck {
+        let mut out = RunCheck::default();
+        let ts = match run_transitions(
+            self.enc,
+            self.graph,
+            self.prog,
+            &self.matcher,
+            run,
+            self.ints,
+            &mut out.skipped,
+        ) {
+            Ok(ts) => ts,
+            Err(why) => {
+                out.no_path = Some(why);
+                return out;
+            }
+        };
+        for (i, t) in ts.iter().enumerate() {
+            out.checked += 1;
+            let found = check_one(self.enc, self.cert, t).or_else(|| {
+                i.checked_sub(1)
+                    .and_then(|p| check_pair(self.enc, self.cert, &ts[p], t))
+            });
+            if let Some((kind, detail)) = found {
+                out.failure = Some(Failure {
+                    transition: t.clone(),
+                    kind,
+                    detail,
                 });
-                if let Some((kind, detail)) = found {
-                    if report.violations.len() < 5 {
-                        report.violations.push(Violation {
-                            input: gen.print(input),
-                            step: t.step,
-                            kind,
-                            rule: format!(
-                                "{}  ({})",
-                                enc.its.display_rule(t.rule),
-                                chain_text(enc, t.rule)
-                            ),
-                            detail,
-                            replay: format!(
-                                "jtg prove {} {}{} --check {} --seed {} (case {k})",
-                                cfg.classpath,
-                                m,
-                                cfg.start_file
-                                    .as_ref()
-                                    .map(|p| format!(" --start {}", p.display()))
-                                    .unwrap_or_default(),
-                                cfg.check,
-                                cfg.seed
-                            ),
-                        });
-                    }
-                    break;
-                }
+                break;
             }
         }
+        out
     }
-    Ok(())
+
+    /// Runs `input` in the JVM and checks the run.
+    pub fn check_input(&self, input: &State) -> Result<RunCheck> {
+        let trace = self.target.trace(input, self.max_steps)?;
+        Ok(self.check_run(&Recorded::of(&trace)))
+    }
+
+    /// A rule readable: its constraints and its chain of nodes.
+    pub fn rule_text(&self, rule: RuleId) -> String {
+        format!(
+            "{}  ({})",
+            self.enc.its.display_rule(rule),
+            chain_text(self.enc, rule)
+        )
+    }
 }

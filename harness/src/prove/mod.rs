@@ -2,9 +2,12 @@
 //! (`jtg_prove::from_graph`), the prover, NO witnesses confirmed in the JVM ([`nonterm`]) and
 //! the cross-check of encoding and certificate on concrete runs ([`crosscheck`]).
 
+mod breaks;
 pub mod crosscheck;
+mod crosscheck_runs;
 pub mod nonterm;
 mod render;
+mod shrink;
 
 pub use render::render_text;
 
@@ -42,6 +45,40 @@ pub struct ProveConfig {
     pub max_arity: usize,
     /// Graphs with more nodes are not encoded.
     pub max_graph: usize,
+    /// The cross-check runs this one input instead of generated ones (`--input FILE`).
+    pub input: Option<GivenInput>,
+    /// JVM runs spent shrinking one failing input of the cross-check.
+    pub shrink_runs: usize,
+}
+
+impl ProveConfig {
+    /// The input generator of the graph's start state with this configuration's seed, sizes
+    /// and integer semantics (the NO search's and the cross-check's inputs).
+    fn generator<'a>(
+        &self,
+        prog: &'a Program,
+        m: &MethodId,
+        graph: &Graph,
+    ) -> Result<jtg_check::gen::Generator<'a>, jtg_check::gen::GenError> {
+        jtg_check::gen::Generator::new(
+            prog,
+            m,
+            &graph.nodes[graph.start].state,
+            jtg_check::gen::GenConfig {
+                seed: self.seed,
+                max_size: self.max_size,
+                ints: self.ints,
+            },
+        )
+    }
+}
+
+/// An input given by hand to the cross-check.
+#[derive(Clone, Debug)]
+pub struct GivenInput {
+    /// The file it was read from, as replay commands name it.
+    pub file: String,
+    pub state: jtg_engine::state::State,
 }
 
 impl Default for ProveConfig {
@@ -62,6 +99,8 @@ impl Default for ProveConfig {
             max_rules: 5000,
             max_arity: 400,
             max_graph: 50_000,
+            input: None,
+            shrink_runs: 200,
         }
     }
 }
@@ -79,6 +118,18 @@ pub enum BreakKind {
     /// Add 1 to the update of the first distance variable (`dist(a, b)` of an `a →!F b`) a
     /// rule out of a graph location sets: a wrong distance transition.
     Dist,
+}
+
+impl BreakKind {
+    /// The kind as `--break-certificate` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BreakKind::Guard => "guard",
+            BreakKind::Rank => "rank",
+            BreakKind::Chain => "chain",
+            BreakKind::Dist => "dist",
+        }
+    }
 }
 
 /// One ranking function of a YES certificate, readable.
@@ -114,6 +165,21 @@ pub struct Violation {
     pub kind: String,
     pub rule: String,
     pub detail: String,
+    pub replay: String,
+    /// The smallest input found that fails the same way (absent when no smaller one does).
+    pub shrunk: Option<ShrunkViolation>,
+}
+
+/// A violation's input after shrinking, and how it fails.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShrunkViolation {
+    pub input: String,
+    /// Where the shrunk input is saved (a file of the system's temp directory).
+    pub input_file: String,
+    pub step: usize,
+    pub rule: String,
+    pub detail: String,
+    /// `jtg prove … --input FILE`: the shrunk input alone.
     pub replay: String,
 }
 
@@ -261,17 +327,17 @@ pub fn run(
         }
     }
     report.nonterm_ms = ms(t.elapsed());
-    if cfg.check > 0 {
+    if cfg.check > 0 || cfg.input.is_some() {
         let t = Instant::now();
         let mut enc = enc;
         if let Some(kind) = cfg.break_certificate {
-            crosscheck::break_certificate(&mut enc, &mut proof, kind);
+            breaks::break_certificate(&mut enc, &mut proof, kind);
         }
         let cert = match &proof.certificate {
             Certificate::Termination(c) => Some(c),
             _ => None,
         };
-        crosscheck::run(prog, m, graph, &enc, cert, cfg, &mut report)?;
+        crosscheck_runs::run(prog, m, graph, &enc, cert, cfg, &mut report)?;
         report.check_ms = ms(t.elapsed());
     }
     Ok(report)

@@ -18,7 +18,6 @@
 use super::crosscheck::run_transitions;
 use super::{NoWitness, ProveConfig};
 use anyhow::Result;
-use jtg_check::gen::{GenConfig, Generator};
 use jtg_check::Target;
 use jtg_check::{Matcher, Recorded};
 use jtg_engine::class::Insn;
@@ -301,17 +300,7 @@ pub fn repeated_state(
     graph: &Graph,
     cfg: &ProveConfig,
 ) -> Result<Option<NoWitness>> {
-    let start = &graph.nodes[graph.start].state;
-    let gen = Generator::new(
-        prog,
-        m,
-        start,
-        GenConfig {
-            seed: cfg.seed,
-            max_size: cfg.max_size,
-            ints: cfg.ints,
-        },
-    )?;
+    let gen = cfg.generator(prog, m, graph)?;
     let target = Target::new(prog, m.clone(), jtg_jvm::classpath_entries(&cfg.classpath))?;
     let steps = cfg.max_steps.min(20_000);
     let inputs: Vec<State> = (0..cfg.nonterm_inputs)
@@ -361,17 +350,7 @@ pub fn confirm_recurrent(
     cfg: &ProveConfig,
 ) -> Result<NoWitness, String> {
     let start = &graph.nodes[graph.start].state;
-    let gen = Generator::new(
-        prog,
-        m,
-        start,
-        GenConfig {
-            seed: cfg.seed,
-            max_size: cfg.max_size,
-            ints: cfg.ints,
-        },
-    )
-    .map_err(|e| e.to_string())?;
+    let gen = cfg.generator(prog, m, graph).map_err(|e| e.to_string())?;
     let target = Target::new(prog, m.clone(), jtg_jvm::classpath_entries(&cfg.classpath))
         .map_err(|e| e.to_string())?;
     let head = rs.head(&enc.its);

@@ -66,6 +66,23 @@ pub fn render_text(r: &ProveReport) -> String {
                 let _ = writeln!(o, "    {line}");
             }
             let _ = writeln!(o, "  replay: {}", v.replay);
+            match &v.shrunk {
+                Some(sv) => {
+                    let _ = writeln!(
+                        o,
+                        "  shrunk input (fails at step {}: {}):",
+                        sv.step, sv.detail
+                    );
+                    for line in sv.input.lines() {
+                        let _ = writeln!(o, "    {line}");
+                    }
+                    let _ = writeln!(o, "  shrunk rule: {}", sv.rule);
+                    let _ = writeln!(o, "  replay the shrunk input: {}", sv.replay);
+                }
+                None => {
+                    let _ = writeln!(o, "  (no smaller input fails the same way)");
+                }
+            }
         }
     }
     o

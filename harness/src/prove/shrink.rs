@@ -1,0 +1,80 @@
+//! Shrinking an input the cross-check fails on: the generator's smaller candidates (each still
+//! an instance of the start state), each run in the JVM again, kept while the run still fails
+//! the cross-check the same way (same kind: a shrunk `ranking` failure is still a wrong
+//! ranking function, not some other fault the smaller input happens to show).
+
+use super::crosscheck::{Checker, Failure};
+use anyhow::{Context, Result};
+use jtg_check::gen::Generator;
+use jtg_engine::state::{MethodId, State};
+
+/// Greedy shrinking of `input`, which fails with `kind`: repeatedly replaces it by the first
+/// smaller candidate that still fails with `kind`, until none does or `max_runs` JVM runs were
+/// spent. `None` when no smaller failing input was found (the input is its own shrink).
+pub fn shrink(
+    checker: &Checker<'_>,
+    gen: &Generator<'_>,
+    input: &State,
+    kind: &str,
+    max_runs: usize,
+) -> Result<Option<(State, Failure)>> {
+    let mut best: Option<(State, Failure)> = None;
+    let mut runs = 0usize;
+    'outer: while runs < max_runs {
+        let current = best.as_ref().map_or(input, |(s, _)| s);
+        for cand in gen.shrink(current) {
+            if runs >= max_runs {
+                break 'outer;
+            }
+            runs += 1;
+            // an input the JVM cannot build is no counterexample
+            let Ok(c) = checker.check_input(&cand) else {
+                continue;
+            };
+            if let Some(f) = c.failure.filter(|f| f.kind == kind) {
+                best = Some((cand, f));
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    Ok(best)
+}
+
+/// Writes a shrunk input where a replay command can name it: a file in the system's temp
+/// directory named after the method and a hash of the input (the same input, the same file).
+pub fn save_input(m: &MethodId, text: &str) -> Result<String> {
+    let dir = std::env::temp_dir().join("jtg-prove");
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+    let path = dir.join(format!(
+        "{}.{}.{:016x}.shrunk.state",
+        m.class.replace('/', "."),
+        m.name.replace(['<', '>'], ""),
+        fnv1a(text.as_bytes())
+    ));
+    std::fs::write(&path, text)
+        .with_context(|| format!("cannot write the shrunk input {}", path.display()))?;
+    Ok(path.display().to_string())
+}
+
+/// FNV-1a: a hash that is the same in every build and on every machine (std's is not
+/// guaranteed to be), so file names are stable.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fnv1a;
+
+    #[test]
+    fn fnv1a_is_the_published_function() {
+        // test vectors of the FNV reference (draft-eastlake-fnv)
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+}
