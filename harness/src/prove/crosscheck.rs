@@ -279,6 +279,7 @@ pub fn check_one(
     t: &ConcreteTransition,
 ) -> Option<(String, String)> {
     let empty = TerminationCertificate {
+        invariants: Default::default(),
         instances: vec![],
         infeasible: vec![],
         chains: vec![],
@@ -316,6 +317,23 @@ pub fn check_one(
             ))
         }
         _ => {}
+    }
+    if let Some(cert) = cert {
+        let rule = enc.its.rule(t.rule);
+        for (loc, v) in [(rule.from, &t.args), (rule.to, &t.target)] {
+            if let Some(k) = jtg_prove::check_invariant(cert, loc, v) {
+                let name = |x: jtg_prove::Var| enc.its.location(loc).vars[x.index()].clone();
+                return Some((
+                    "invariant".into(),
+                    format!(
+                        "the invariant {} of location {} is false on ({})",
+                        cert.invariants.at(loc)[k].display_with(&name),
+                        enc.its.location(loc).name,
+                        vals(v)
+                    ),
+                ));
+            }
+        }
     }
     for r in &c.ranking {
         if !r.holds() {
@@ -437,6 +455,26 @@ pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind)
                     }
                 }
                 cert.chains.extend(bogus);
+            }
+        }
+        BreakKind::Invariant => {
+            // the first bound of the first invariant on a cycle (runs meet it every lap),
+            // negated
+            if let Certificate::Termination(cert) = &mut proof.certificate {
+                let on_cycle: BTreeSet<jtg_prove::LocId> = cert
+                    .sccs
+                    .iter()
+                    .flat_map(|s| s.locations.iter().copied())
+                    .collect();
+                if let Some(b) = cert
+                    .invariants
+                    .locations
+                    .iter_mut()
+                    .find(|l| on_cycle.contains(&l.location))
+                    .and_then(|l| l.bounds.first_mut())
+                {
+                    *b = flip(b);
+                }
             }
         }
         BreakKind::Rank => {
