@@ -57,4 +57,16 @@ if [ $rc -ne 1 ]; then
 fi
 echo "(exit 1: the violations above are the expected result)"
 echo
+echo "== A hand-broken invariant: the subtractive gcd's loop-head bound negated, caught on JVM runs"
+$JTG prove $FIX IntLoops.gcdPositive --check 20
+set +e
+$JTG prove $FIX IntLoops.gcdPositive --check 20 --break-certificate invariant
+rc=$?
+set -e
+if [ $rc -ne 1 ]; then
+  echo "demo: the broken invariant was not caught (exit $rc, expected 1)" >&2
+  exit 1
+fi
+echo "(exit 1: the violation above is the expected result)"
+echo
 echo "pictures: $OUT/contains.svg $OUT/get.svg"

@@ -299,6 +299,42 @@ fn an_input_that_is_no_instance_of_the_start_state_is_refused() {
 }
 
 #[test]
+fn the_subtractive_gcd_terminates_under_its_interval_invariants() {
+    let (code, out, err) = jtg(&[
+        "prove",
+        &fixtures(),
+        "IntLoops.gcdPositive",
+        "--check",
+        "30",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("IntLoops.gcdPositive(II)I: YES"), "{out}");
+    assert!(
+        out.contains("invariant ["),
+        "the proof assumes invariants: {out}"
+    );
+    assert!(out.contains("1 <= a"), "{out}");
+    assert!(out.contains("0 violations"), "{out}");
+}
+
+#[test]
+fn a_broken_invariant_is_caught() {
+    let (code, out, err) = jtg(&[
+        "prove",
+        &fixtures(),
+        "IntLoops.gcdPositive",
+        "--check",
+        "30",
+        "--break-certificate",
+        "invariant",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("VIOLATION (invariant)"), "{out}");
+    assert!(out.contains("is false on"), "{out}");
+    assert!(out.contains("replay: jtg prove"), "{out}");
+}
+
+#[test]
 fn a_flipped_guard_is_caught() {
     let (code, out, err) = jtg(&[
         "prove",

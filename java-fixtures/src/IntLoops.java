@@ -32,6 +32,18 @@ public class IntLoops {
         return a + b;
     }
 
+    /**
+     * The subtractive gcd behind an entry check (TPDB's PastaC5): the loop's guards allow
+     * a, b <= 0, its ranking functions need the interval invariant a, b >= 1 at its head.
+     */
+    static int gcdPositive(int a, int b) {
+        if (a <= 0 || b <= 0) return 0;
+        while (a != b) {
+            if (a > b) a = a - b; else b = b - a;
+        }
+        return a;
+    }
+
     static int gcdMod(int a, int b) {
         while (b != 0) { int t = a % b; a = b; b = t; }
         return a;

@@ -1,6 +1,7 @@
 //! Certificates: what a YES or NO verdict rests on. Serializable, checked by `verify`.
 
 use crate::farkas::{Farkas, RuleInstance};
+use crate::invariant::Invariants;
 use crate::its::{Its, LocId, RuleId};
 use crate::linexpr::{Constraint, LinExpr, Var};
 use crate::q::Q;
@@ -79,8 +80,12 @@ pub struct InfeasibleChain {
 /// removed first, then the SCC proofs' levels in order; what remains has no cycle. Cycles are
 /// those of the *rule graph*: instances, with an edge from `a` to every `b` starting where `a`
 /// ends except the pairs of `chains` (with `chains` empty, the location graph's cycles).
+/// With `invariants`, everything but the invariants' own steps is about the ITS whose guards
+/// are strengthened by them (`invariant::strengthen`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TerminationCertificate {
+    #[serde(default, skip_serializing_if = "Invariants::is_empty")]
+    pub invariants: Invariants,
     pub instances: Vec<RuleInstance>,
     pub infeasible: Vec<InfeasibleRule>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -4,7 +4,7 @@
 
 use crate::cert::{RuleCert, TerminationCertificate};
 use crate::farkas::{instance_guard, RuleInstance};
-use crate::its::{Its, ItsError, RuleId};
+use crate::its::{Its, ItsError, LocId, RuleId};
 use crate::linexpr::Var;
 use crate::q::Q;
 use num_bigint::BigInt;
@@ -122,4 +122,17 @@ pub fn check_chain(
             && instance_matches(its, &c.first, first.1)
             && instance_matches(its, &c.second, second.1)
     })
+}
+
+/// The first bound of the invariant at `loc` that the values `vals` of its variables violate
+/// (`cert.invariants`; an invariant is claimed for every reachable state).
+pub fn check_invariant(
+    cert: &TerminationCertificate,
+    loc: LocId,
+    vals: &[BigInt],
+) -> Option<usize> {
+    cert.invariants
+        .at(loc)
+        .iter()
+        .position(|c| !crate::cert::in_set(std::slice::from_ref(c), vals))
 }

@@ -30,6 +30,7 @@ pub mod chain;
 pub mod check;
 pub mod farkas;
 pub mod from_graph;
+pub mod invariant;
 pub mod its;
 pub mod koat;
 pub mod linexpr;
@@ -45,7 +46,7 @@ pub mod verify;
 
 pub use ari::{parse_ari, to_ari};
 pub use cert::{RecurrentSet, TerminationCertificate};
-pub use check::{check_chain, check_transition, TransitionCheck};
+pub use check::{check_chain, check_invariant, check_transition, TransitionCheck};
 pub use its::{Its, ItsError, LocId, Location, Rule, RuleId};
 pub use koat::{parse_koat, to_koat};
 pub use linexpr::{Constraint, LinExpr, Rel, Var};

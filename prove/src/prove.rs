@@ -99,6 +99,26 @@ fn micros(d: Duration) -> u64 {
     d.as_micros().min(u64::MAX as u128) as u64
 }
 
+/// The second attempt of a failed ranking search: interval invariants of `its`
+/// (`invariant::infer`), then ranking functions for `its` with every guard strengthened by
+/// its source's invariant. `None` unless that proves termination.
+fn with_invariants(
+    its: &Its,
+    opts: &Options,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<TerminationCertificate> {
+    let inv = crate::invariant::infer(its, opts.max_ne_split, limits)?;
+    let strong = crate::invariant::strengthen(its, &inv);
+    match prove_termination(&strong, opts.max_ne_split, limits, stats) {
+        RankOutcome::Proved(cert) => Some(TerminationCertificate {
+            invariants: inv,
+            ..cert
+        }),
+        RankOutcome::Failed { .. } => None,
+    }
+}
+
 /// Proves termination (YES) or non-termination (NO) of `its`, or answers MAYBE.
 pub fn prove(its: &Its, opts: &Options) -> Proof {
     let t0 = Instant::now();
@@ -115,7 +135,12 @@ pub fn prove(its: &Its, opts: &Options) -> Proof {
     let mut unproven: Vec<Vec<RuleInstance>> = Vec::new();
     if opts.termination {
         let t = Instant::now();
-        let outcome = prove_termination(its, opts.max_ne_split, &limits, &mut stats);
+        let mut outcome = prove_termination(its, opts.max_ne_split, &limits, &mut stats);
+        if matches!(outcome, RankOutcome::Failed { gave_up: false, .. }) && in_budget(&stats) {
+            if let Some(cert) = with_invariants(its, opts, &limits, &mut stats) {
+                outcome = RankOutcome::Proved(cert);
+            }
+        }
         times.termination_us = micros(t.elapsed());
         match outcome {
             RankOutcome::Proved(cert) => {

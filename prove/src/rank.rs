@@ -18,6 +18,7 @@ use crate::cert::{
 };
 use crate::chain;
 use crate::farkas::{self, instance_rows, instances, Farkas, GaveUp, Row, RuleInstance};
+use crate::invariant::Invariants;
 use crate::its::{Its, LocId};
 use crate::linexpr::{LinExpr, Var};
 use crate::lp::{solve, Cmp, Limits, Lp, LpResult, LpStats, VarKind};
@@ -139,6 +140,7 @@ pub fn prove_termination(
         proofs.push(proof);
     }
     let cert = TerminationCertificate {
+        invariants: Invariants::default(),
         instances: all,
         infeasible,
         chains: chains.certificates(),

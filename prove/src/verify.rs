@@ -7,6 +7,7 @@
 
 use crate::cert::{in_set, RecurrentSet, TerminationCertificate};
 use crate::farkas::{Farkas, NeSide, RuleInstance};
+use crate::invariant::{InvariantStep, Invariants, StepProof};
 use crate::its::{Its, LocId};
 use crate::linexpr::{Constraint, LinExpr, Rel, Var};
 use crate::q::Q;
@@ -40,9 +41,6 @@ fn row(e: &LinExpr, strict: bool, eq: bool, n: usize) -> Result<VRow, VerifyErro
         }
     }
     let mut b = -&e.constant;
-    if eq {
-        return Ok(VRow { a, b, eq: true });
-    }
     // Integer coefficients: scale by the denominators' lcm first.
     let lcm = a
         .iter()
@@ -53,6 +51,27 @@ fn row(e: &LinExpr, strict: bool, eq: bool, n: usize) -> Result<VRow, VerifyErro
         *x = &*x * &l;
     }
     b = &b * &l;
+    if eq {
+        // One form for every way of writing the equation (a substituted guard is not in
+        // canonical form, the prover's rows are): content 1 and the first coefficient, or
+        // without variables the constant, positive — so the multipliers agree.
+        let g = a
+            .iter()
+            .chain(std::iter::once(&b))
+            .fold(num_bigint::BigInt::zero(), |m, q| m.gcd(&q.numer()));
+        let negative = match a.iter().find(|x| !x.is_zero()) {
+            Some(first) => first.is_negative(),
+            None => b.is_positive(), // the constant is −b
+        };
+        if !g.is_zero() {
+            let gq = Q::from(if negative { -g } else { g });
+            for x in a.iter_mut() {
+                *x = &*x / &gq;
+            }
+            b = &b / &gq;
+        }
+        return Ok(VRow { a, b, eq: true });
+    }
     if strict {
         b -= &Q::one();
     }
@@ -300,8 +319,155 @@ fn on_cycle(its: &Its, reach: &[Vec<bool>], i: &RuleInstance) -> bool {
     reach[rule.to.index()][rule.from.index()]
 }
 
-/// Checks a termination certificate for `its` exactly.
+/// Checks a termination certificate for `its` exactly: its invariants on `its`, the rest on
+/// `its` with every guard strengthened by its source's invariant.
 pub fn verify_termination(its: &Its, cert: &TerminationCertificate) -> Result<(), VerifyError> {
+    if cert.invariants.is_empty() {
+        return verify_ranking(its, cert);
+    }
+    verify_invariants(its, &cert.invariants)?;
+    verify_ranking(&strengthened(its, &cert.invariants)?, cert)
+}
+
+/// The bounds of an invariant as `≤` rows over `n` variables (one per bound).
+fn bound_rows(bounds: &[Constraint], n: usize) -> Result<Vec<VRow>, VerifyError> {
+    bounds
+        .iter()
+        .map(|c| match c.rel {
+            Rel::Le | Rel::Lt => constraint_rows(c, n),
+            _ => fail("an invariant bound that is not an inequality"),
+        })
+        .collect()
+}
+
+/// Checks that the invariants are inductive: the start location has none, and after every
+/// rule into a location with bounds, each bound follows from the source's bounds and the
+/// guard of each instance of the rule (its steps cover every `≠` side) by the step's
+/// multipliers, or that premise is infeasible.
+pub fn verify_invariants(its: &Its, inv: &Invariants) -> Result<(), VerifyError> {
+    let mut seen = BTreeSet::new();
+    for li in &inv.locations {
+        let Some(loc) = its.locations().get(li.location.index()) else {
+            return fail(format!("invariant of unknown location {}", li.location.0));
+        };
+        if li.location == its.start() || !seen.insert(li.location) {
+            return fail(format!("invariant of location {} not allowed", loc.name));
+        }
+        if li
+            .bounds
+            .iter()
+            .any(|c| c.expr.vars().any(|v| v.index() >= loc.arity()))
+        {
+            return fail(format!("invariant of {} out of scope", loc.name));
+        }
+        bound_rows(&li.bounds, loc.arity())?;
+    }
+    for st in &inv.steps {
+        if its.rules().get(st.instance.rule.index()).is_none() {
+            return fail(format!(
+                "invariant step of unknown rule {}",
+                st.instance.rule.0
+            ));
+        }
+    }
+    for r in its.rule_ids() {
+        let rule = its.rule(r);
+        let target = inv.at(rule.to);
+        if target.is_empty() {
+            continue;
+        }
+        let steps: Vec<&InvariantStep> =
+            inv.steps.iter().filter(|s| s.instance.rule == r).collect();
+        let insts: Vec<&RuleInstance> = steps.iter().map(|s| &s.instance).collect();
+        if !covers_rule(its, r, &insts) {
+            return fail(format!("rule {} is not covered by invariant steps", r.0));
+        }
+        let n = rule.var_count(its);
+        let goals = bound_rows(target, its.location(rule.to).arity())?;
+        for step in steps {
+            let mut premise = bound_rows(inv.at(rule.from), n)?;
+            premise.extend(guard_rows(its, &step.instance)?);
+            let proofs = match &step.proof {
+                StepProof::Infeasible(f) if check_infeasible(&premise, f, n) => continue,
+                StepProof::Infeasible(_) => {
+                    return fail(format!("rule {}: invariant premise not infeasible", r.0))
+                }
+                StepProof::Bounds(p) if p.len() == goals.len() => p,
+                StepProof::Bounds(_) => {
+                    return fail(format!("invariant step of rule {}: proofs miscounted", r.0))
+                }
+            };
+            for (k, (t, f)) in goals.iter().zip(proofs).enumerate() {
+                // t.a·ē ≤ t.b over the rule's variables
+                let mut c = vec![Q::zero(); n];
+                let mut d = t.b.clone();
+                for (j, a) in t.a.iter().enumerate().filter(|(_, a)| !a.is_zero()) {
+                    let e = &rule.args[j];
+                    for (v, u) in &e.terms {
+                        c[v.index()] += &(a * u);
+                    }
+                    d -= &(a * &e.constant);
+                }
+                if !check_implication(&premise, f, &c, &d) {
+                    return fail(format!(
+                        "rule {}: invariant bound {k} of its target does not hold",
+                        r.0
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the instances `mine` of rule `r` cover every side of its `≠` constraints
+/// (`Dropped` matches both sides; with more than 16, one instance must drop them all).
+fn covers_rule(its: &Its, r: crate::its::RuleId, mine: &[&RuleInstance]) -> bool {
+    let k = its
+        .rule(r)
+        .guard
+        .iter()
+        .filter(|c| c.rel == Rel::Ne)
+        .count();
+    let covers = |bits: usize| {
+        mine.iter().any(|i| {
+            i.ne_sides.iter().enumerate().all(|(j, s)| match s {
+                NeSide::Dropped => true,
+                NeSide::Less => bits >> j & 1 == 0,
+                NeSide::Greater => bits >> j & 1 == 1,
+            })
+        })
+    };
+    if k > 16 {
+        mine.iter()
+            .any(|i| i.ne_sides.iter().all(|s| *s == NeSide::Dropped))
+    } else {
+        (0..1usize << k).all(covers)
+    }
+}
+
+/// `its` with each rule's guard followed by its source's invariant.
+fn strengthened(its: &Its, inv: &Invariants) -> Result<Its, VerifyError> {
+    fn vars(l: &crate::its::Location) -> Vec<&str> {
+        l.vars.iter().map(String::as_str).collect()
+    }
+    let bad = |e: crate::its::ItsError| VerifyError(e.to_string());
+    let start = its.location(its.start());
+    let mut out = Its::new(&start.name, &vars(start)).map_err(bad)?;
+    for (i, l) in its.locations().iter().enumerate() {
+        if i != its.start().index() {
+            out.add_location(&l.name, &vars(l)).map_err(bad)?;
+        }
+    }
+    for rule in its.rules() {
+        let mut r = rule.clone();
+        r.guard.extend(inv.at(rule.from).iter().cloned());
+        out.add_rule(r).map_err(bad)?;
+    }
+    Ok(out)
+}
+
+fn verify_ranking(its: &Its, cert: &TerminationCertificate) -> Result<(), VerifyError> {
     // Every rule is covered by its instances (Dropped matches both sides).
     let mut current: BTreeSet<RuleInstance> = BTreeSet::new();
     for inst in &cert.instances {
@@ -309,29 +475,8 @@ pub fn verify_termination(its: &Its, cert: &TerminationCertificate) -> Result<()
         current.insert(inst.clone());
     }
     for r in its.rule_ids() {
-        let k = its
-            .rule(r)
-            .guard
-            .iter()
-            .filter(|c| c.rel == Rel::Ne)
-            .count();
         let mine: Vec<&RuleInstance> = cert.instances.iter().filter(|i| i.rule == r).collect();
-        let covers = |bits: usize| {
-            mine.iter().any(|i| {
-                i.ne_sides.iter().enumerate().all(|(j, s)| match s {
-                    NeSide::Dropped => true,
-                    NeSide::Less => bits >> j & 1 == 0,
-                    NeSide::Greater => bits >> j & 1 == 1,
-                })
-            })
-        };
-        let all = if k > 16 {
-            mine.iter()
-                .any(|i| i.ne_sides.iter().all(|s| *s == NeSide::Dropped))
-        } else {
-            (0..1usize << k).all(covers)
-        };
-        if !all {
+        if !covers_rule(its, r, &mine) {
             return fail(format!("rule {} is not covered by its instances", r.0));
         }
     }

@@ -1,7 +1,8 @@
 //! Soundness properties of the verdicts on random small ITSs, checked with the ITS semantics
 //! itself (the evaluation API), not with the prover's reasoning:
 //! * a YES certificate has no counterexample on a box of integer points: every covered
-//!   transition decreases its ranking functions as the certificate says;
+//!   transition from a point of its source's invariant decreases its ranking functions as the
+//!   certificate says and ends in its target's invariant;
 //! * a NO witness, iterated 1000 times along its cycle, stays in the recurrent set;
 //! * no ITS is both YES and NO;
 //! * a tampered certificate is rejected by `verify`.
@@ -10,7 +11,7 @@ mod common;
 
 use common::random_loop;
 use jtg_prove::cert::RuleCert;
-use jtg_prove::check::{check_transition, instance_matches};
+use jtg_prove::check::{check_invariant, check_transition, instance_matches};
 use jtg_prove::verify::{verify_nontermination, verify_termination};
 use jtg_prove::{parse_koat, prove, BigInt, Certificate, Its, Options, Proof, Verdict, Q};
 use quickcheck::{Gen, QuickCheck, TestResult};
@@ -62,9 +63,17 @@ fn yes_has_no_counterexample(its: &Its, p: &Proof) -> bool {
                         continue;
                     }
                     let (args, temps) = pt.split_at(n);
-                    let check = check_transition(its, cert, rr.instance.rule, args, temps).unwrap();
-                    if check.successor.is_none() {
+                    // a point outside the source's invariant is never reached: not a run
+                    if check_invariant(cert, rule.from, args).is_some() {
                         continue;
+                    }
+                    let check = check_transition(its, cert, rr.instance.rule, args, temps).unwrap();
+                    let Some(next) = &check.successor else {
+                        continue;
+                    };
+                    if check_invariant(cert, rule.to, next).is_some() {
+                        eprintln!("invariant not inductive at {pt:?}");
+                        return false;
                     }
                     if check.ranking.is_empty() || !check.ranking.iter().all(|c| c.holds()) {
                         eprintln!(
@@ -108,7 +117,7 @@ fn verdicts_hold_on_concrete_points() {
     fn prop(i: LoopIts) -> TestResult {
         let p = prove(&i.0, &Options::default());
         if !no_internal_errors(&p) {
-            return TestResult::error(format!("{:?}", p.notes));
+            return TestResult::error(format!("{:?}\n{}", p.notes, jtg_prove::to_koat(&i.0)));
         }
         TestResult::from_bool(yes_has_no_counterexample(&i.0, &p) && no_witness_stays(&i.0, &p))
     }

@@ -276,6 +276,7 @@ pub fn check_one(
     t: &ConcreteTransition,
 ) -> Option<(String, String)> {
     let empty = TerminationCertificate {
+        invariants: Default::default(),
         instances: vec![],
         infeasible: vec![],
         chains: vec![],
@@ -313,6 +314,23 @@ pub fn check_one(
             ))
         }
         _ => {}
+    }
+    if let Some(cert) = cert {
+        let rule = enc.its.rule(t.rule);
+        for (loc, v) in [(rule.from, &t.args), (rule.to, &t.target)] {
+            if let Some(k) = jtg_prove::check_invariant(cert, loc, v) {
+                let name = |x: jtg_prove::Var| enc.its.location(loc).vars[x.index()].clone();
+                return Some((
+                    "invariant".into(),
+                    format!(
+                        "the invariant {} of location {} is false on ({})",
+                        cert.invariants.at(loc)[k].display_with(&name),
+                        enc.its.location(loc).name,
+                        vals(v)
+                    ),
+                ));
+            }
+        }
     }
     for r in &c.ranking {
         if !r.holds() {

@@ -115,6 +115,9 @@ pub enum BreakKind {
     Rank,
     /// Claim that no rule on a cycle ever follows another (every edge of the rule graph cut).
     Chain,
+    /// Negate the first bound of the first location invariant of a YES certificate (`x ≥ 1`
+    /// becomes `x < 1`): a state the run reaches then violates it.
+    Invariant,
     /// Add 1 to the update of the first distance variable (`dist(a, b)` of an `a →!F b`) a
     /// rule out of a graph location sets: a wrong distance transition.
     Dist,
@@ -190,6 +193,10 @@ pub struct ProveReport {
     /// `ranking` (YES), `repeated_state` / `recurrent_set` (NO), `none` (MAYBE).
     pub certificate: String,
     pub ranking: Vec<RankingFunction>,
+    /// The interval invariants the ranking functions assume (YES only): per location, its
+    /// node and the conjunction over readable names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub invariants: Vec<(usize, String)>,
     /// Pairs of rules that never run one directly after the other (the rule graph's cut
     /// edges, YES only): `first  then  second`, by their node chains.
     pub never_follow: Vec<String>,
@@ -267,6 +274,7 @@ pub fn run(
         verdict: "MAYBE".into(),
         certificate: "none".into(),
         ranking: Vec::new(),
+        invariants: Vec::new(),
         never_follow: Vec::new(),
         witness: None,
         its_locations: enc.its.locations().len(),
@@ -288,6 +296,7 @@ pub fn run(
             report.verdict = "YES".into();
             report.certificate = "ranking".into();
             report.ranking = ranking_functions(graph, prog, &enc, cert);
+            report.invariants = invariant_texts(graph, prog, &enc, cert);
             report.never_follow = cert
                 .chains
                 .iter()
@@ -341,6 +350,30 @@ pub fn run(
         report.check_ms = ms(t.elapsed());
     }
     Ok(report)
+}
+
+/// The invariants of `cert` over readable names, per location with a node.
+fn invariant_texts(
+    graph: &Graph,
+    prog: &Program,
+    enc: &Encoding,
+    cert: &jtg_prove::TerminationCertificate,
+) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for li in &cert.invariants.locations {
+        let Some(node) = enc.loc_node[li.location.index()] else {
+            continue;
+        };
+        let vars = &enc.loc_vars[li.location.index()];
+        let name = |v: jtg_prove::Var| {
+            vars.get(v.index())
+                .map(|q| readable(graph, node, *q, prog))
+                .unwrap_or_else(|| format!("v{}", v.0))
+        };
+        let text: Vec<String> = li.bounds.iter().map(|c| c.display_with(&name)).collect();
+        out.push((node, text.join(" && ")));
+    }
+    out
 }
 
 /// The ranking functions of `cert` over readable names.
@@ -422,6 +455,7 @@ fn too_large_graph(
         verdict: "MAYBE".into(),
         certificate: "none".into(),
         ranking: Vec::new(),
+        invariants: Vec::new(),
         never_follow: Vec::new(),
         witness: None,
         its_locations: 0,

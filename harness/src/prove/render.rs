@@ -16,6 +16,9 @@ pub fn render_text(r: &ProveReport) -> String {
             if r.ranking.is_empty() {
                 let _ = writeln!(o, "no cycle: every run of the ITS is finite");
             }
+            for (node, text) in &r.invariants {
+                let _ = writeln!(o, "invariant [{node}]: {text}");
+            }
             for c in &r.never_follow {
                 let _ = writeln!(o, "rule graph: never {c}");
             }

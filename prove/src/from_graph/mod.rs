@@ -14,6 +14,7 @@
 //!   their values from the concrete run: [`RuleOrigin::temps`]).
 
 mod effects;
+mod product;
 pub mod quantity;
 mod step;
 

@@ -4,6 +4,7 @@
 //! construction.
 
 use super::effects::{next_insn, CallEffects};
+use super::product::{product_bounds, Factor};
 use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
 use crate::linexpr::{Constraint, LinExpr};
 use crate::q::Q;
@@ -366,7 +367,23 @@ fn step_label(
                 IntOp::Mul => match (lit(&Some(*a)), lit(b)) {
                     (_, Some(k)) => Some(x.scaled(&Q::from(BigInt::from(k)))),
                     (Some(k), _) => y.map(|y| y.scaled(&Q::from(BigInt::from(k)))),
-                    _ => None,
+                    _ => {
+                        let wraps = sem == IntSemantics::Java
+                            && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref());
+                        if let (Some(b), Some(y), false) = (b, y, wraps) {
+                            let factor = |o: &Operand, value: LinExpr| {
+                                let i = operand_interval(src.state, o);
+                                Factor {
+                                    value,
+                                    lo: i.and_then(|i| i.lo),
+                                    hi: i.and_then(|i| i.hi),
+                                }
+                            };
+                            let (fa, fb) = (factor(a, x.clone()), factor(b, y));
+                            out.extend(product_bounds(&r, &fa, &fb, a == b));
+                        }
+                        None
+                    }
                 },
                 IntOp::Div | IntOp::Rem => {
                     let wraps = sem == IntSemantics::Java
