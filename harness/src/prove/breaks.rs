@@ -4,6 +4,7 @@
 use super::BreakKind;
 use jtg_prove::from_graph::{Encoding, Quantity};
 use jtg_prove::{Certificate, LinExpr, Proof};
+use std::collections::BTreeSet;
 
 /// Breaks the ITS or the certificate on purpose (`--break-certificate`).
 pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind) {
@@ -66,6 +67,26 @@ pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind)
                     }
                 }
                 cert.chains.extend(bogus);
+            }
+        }
+        BreakKind::Invariant => {
+            // the first bound of the first invariant on a cycle (runs meet it every lap),
+            // negated
+            if let Certificate::Termination(cert) = &mut proof.certificate {
+                let on_cycle: BTreeSet<jtg_prove::LocId> = cert
+                    .sccs
+                    .iter()
+                    .flat_map(|s| s.locations.iter().copied())
+                    .collect();
+                if let Some(b) = cert
+                    .invariants
+                    .locations
+                    .iter_mut()
+                    .find(|l| on_cycle.contains(&l.location))
+                    .and_then(|l| l.bounds.first_mut())
+                {
+                    *b = flip(b);
+                }
             }
         }
         BreakKind::Rank => {

@@ -131,6 +131,7 @@ impl BreakKind {
             BreakKind::Rank => "rank",
             BreakKind::Chain => "chain",
             BreakKind::Dist => "dist",
+            BreakKind::Invariant => "invariant",
         }
     }
 }
