@@ -581,6 +581,39 @@ fn a_static_the_start_state_lists_is_read() {
     );
 }
 
+/// `GenInputs.stamped` counts stamped nodes (`n`) while walking the list: the engine unrolls
+/// the loop so that `n ≥ 2` holds at the later nodes, while the list's references keep
+/// changing there. Each bound is widened after its own growth only, so `n`'s low bound
+/// survives the other references' growth: low-end narrowings of `n` are claimed by the
+/// interval invariant there (with widening per node they were lost), and no run kills one.
+#[test]
+fn widening_keeps_a_bound_another_reference_does_not_move() {
+    let prog = program();
+    let g = graph(&prog, "GenInputs.stamped");
+    let claimed: Vec<Mutant> = mutants(&g, &prog, SEM)
+        .into_iter()
+        .filter(|m| {
+            m.description.contains("narrowed at its low end to [≥1]")
+                && m.equivalent
+                    .as_deref()
+                    .is_some_and(|w| w.starts_with("interval invariant") && w.contains("∈ [≥2]"))
+        })
+        .collect();
+    assert!(claimed.len() >= 10, "{} claims", claimed.len());
+    let traces = runs(&prog, &g, 100);
+    let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
+    for (m, f) in claimed
+        .iter()
+        .zip(run_mutants(&g, &prog, SEM, &claimed, &rs))
+    {
+        assert!(
+            !matches!(f, Fate::Killed { .. }),
+            "{} is killed but claimed equivalent: {f:?}",
+            m.description
+        );
+    }
+}
+
 /// `Tree.size` keeps a work list of `Work` cells beside the `Tree`: `=?` between a `Work` and a
 /// `Tree` reference is claimed **disjoint types**, between two `Tree` references never. The
 /// engine writes no `=?` between unrelated classes any more (it did before the reach work), so
