@@ -21,8 +21,10 @@
 //! merge point), so a reference held only by locals may be unbound. A reference's interval is
 //! the intersection over its positions that are surely read, or the hull over all of them.
 //!
-//! The fixpoint joins the contributions of all incoming edges (hull) and widens after a few
-//! rounds; every transfer is monotone and capped by the node's own interval, so it terminates.
+//! The fixpoint joins the contributions of all incoming edges (hull) and widens each bound of a
+//! reference at a node after that bound has grown a few times (not after the node has: another
+//! reference's counter growing at the loop head must not widen a bound that settled); every
+//! transfer is monotone and capped by the node's own interval, so it terminates.
 
 use jtg_engine::class::{ArrayKind, FieldType, Insn, Kind};
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
@@ -286,7 +288,8 @@ impl Invariant {
     }
 }
 
-/// Rounds a node may grow before its changing bounds are widened to infinity.
+/// Times one bound of a reference at a node may grow before it is widened to the node's own
+/// interval's bound.
 const WIDEN_AFTER: usize = 6;
 
 impl Invariant {
@@ -310,7 +313,8 @@ impl Invariant {
         };
         let (out, abstract_caller) = adjacency(g);
         let mut inv: Vec<Option<BTreeMap<Ref, Interval>>> = vec![None; g.nodes.len()];
-        let mut rounds = vec![0usize; g.nodes.len()];
+        // per node, per reference and bound (`false`: low, `true`: high): how often it grew
+        let mut grown: Vec<BTreeMap<(Ref, bool), usize>> = vec![BTreeMap::new(); g.nodes.len()];
         inv[g.start] = Some(own(g.start));
         let mut todo = vec![g.start];
         while let Some(n) = todo.pop() {
@@ -340,15 +344,28 @@ impl Invariant {
                             let h = m.get(r).map_or(*iv, |o| o.hull(iv));
                             m.insert(*r, h);
                         }
-                        if rounds[t] >= WIDEN_AFTER {
-                            let own_t = own(t);
-                            for (r, iv) in m.iter_mut() {
-                                let Some(o) = old.get(r) else { continue };
-                                let cap = own_t.get(r).copied().unwrap_or(Interval::TOP);
-                                let lo = if iv.lo == o.lo { iv.lo } else { cap.lo };
-                                let hi = if iv.hi == o.hi { iv.hi } else { cap.hi };
-                                *iv = Interval::new(lo, hi).unwrap_or(cap);
-                            }
+                        let own_t = own(t);
+                        for (r, iv) in m.iter_mut() {
+                            let Some(o) = old.get(r) else { continue };
+                            let cap = own_t.get(r).copied().unwrap_or(Interval::TOP);
+                            // each bound is widened after its own growth only: a counter
+                            // growing at the top must not cost another bound its precision
+                            let mut widen = |high: bool, changed: bool| {
+                                let k = grown[t].entry((*r, high)).or_insert(0);
+                                *k += usize::from(changed);
+                                changed && *k > WIDEN_AFTER
+                            };
+                            let lo = if widen(false, iv.lo != o.lo) {
+                                cap.lo
+                            } else {
+                                iv.lo
+                            };
+                            let hi = if widen(true, iv.hi != o.hi) {
+                                cap.hi
+                            } else {
+                                iv.hi
+                            };
+                            *iv = Interval::new(lo, hi).unwrap_or(cap);
                         }
                         if m == *old {
                             continue;
@@ -356,7 +373,6 @@ impl Invariant {
                         m
                     }
                 };
-                rounds[t] += 1;
                 inv[t] = Some(new);
                 todo.push(t);
             }

@@ -8,7 +8,11 @@
 //! over-approximated: the methods of every frame of every node, and transitively every method
 //! of the class path an `invoke` of such code may reach (any class's method of the invoked
 //! name and descriptor: dispatch ignored), and the class initialisers of every class such code
-//! names. A static one of these accesses is *read*; the others are *unread*.
+//! names. A static one of these accesses is *read*; the others are *unread*. So is every static
+//! a run's input sets, which the run knows from step 0 (`jvm/src/decode/statics.rs`) whether
+//! or not code accesses it: those the start state lists (the generator draws them like
+//! arguments) and javac's `$assertionsDisabled` (the generator sets the entry class's in some
+//! inputs; any class's is counted, an over-approximation).
 //!
 //! At a node, the *unbound* references are those reachable (through fields, array lengths and
 //! elements) from an unread static and not from the frames (locals, stack, pending
@@ -20,6 +24,7 @@ use jtg_engine::class::{Code, Insn};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{End, Ref, State, StaticField};
 use jtg_engine::{Graph, Program};
+use jtg_jvm::ASSERTIONS_DISABLED;
 use std::collections::BTreeSet;
 
 /// The references each node's check never binds.
@@ -76,7 +81,8 @@ fn reachable(s: &State, mut todo: Vec<Ref>) -> BTreeSet<Ref> {
     seen
 }
 
-/// The statics some code a run can execute accesses (module docs).
+/// The statics some code a run can execute accesses, and those a run's input sets (module
+/// docs).
 fn read_statics(g: &Graph, prog: &Program) -> BTreeSet<StaticField> {
     let cp = prog.hierarchy.classpath();
     let classes: Vec<_> = cp
@@ -98,7 +104,16 @@ fn read_statics(g: &Graph, prog: &Program) -> BTreeSet<StaticField> {
         })
         .collect();
     let mut seen = BTreeSet::new();
-    let mut read = BTreeSet::new();
+    // the input sets these: known from step 0, compared wherever a state lists them
+    let start = &g.nodes[g.start].state;
+    let mut read: BTreeSet<StaticField> = start.statics.keys().cloned().collect();
+    read.extend(
+        g.nodes
+            .iter()
+            .flat_map(|n| n.state.statics.keys())
+            .filter(|(_, name)| name == ASSERTIONS_DISABLED)
+            .cloned(),
+    );
     let code_of = |class: &str, name: &str, desc: &str| -> Option<Code> {
         let c = cp.load(class).ok()?;
         let m = c

@@ -541,6 +541,79 @@ fn unread_statics_are_never_compared() {
     );
 }
 
+/// A static the start state lists is set by every input and known to the run from step 0,
+/// whether or not code accesses it: `IntLoops.countDown` never touches `GenInputs.limit`, yet
+/// a narrowing of it at the start node is not claimed unread, and runs kill it there.
+#[test]
+fn a_static_the_start_state_lists_is_read() {
+    use jtg_engine::state::text::{parse_state, TextContext};
+    let prog = program();
+    let m = prog.find_method("IntLoops.countDown").expect("method");
+    let text = "00 | x: i1 | ε\nstatic: GenInputs.limit=i2\ni1: Z  i2: [0,20]\n";
+    let st = parse_state(text, &TextContext::for_method(m.clone(), &prog)).expect("state");
+    let opts = Options {
+        ints: SEM,
+        ..Default::default()
+    };
+    let g = build_graph(&prog, &m, st, &opts).expect("graph");
+    let limit = g.nodes[g.start].state.statics[&("GenInputs".to_string(), "limit".to_string())];
+    let on_limit: Vec<Mutant> = mutants(&g, &prog, SEM)
+        .into_iter()
+        .filter(|m| matches!(m.change, Change::SetInt(n, r, _) if n == g.start && r == limit))
+        .collect();
+    assert!(!on_limit.is_empty(), "no mutant of GenInputs.limit");
+    for m in &on_limit {
+        assert!(
+            m.equivalent.is_none(),
+            "{} claimed equivalent: {:?}",
+            m.description,
+            m.equivalent
+        );
+    }
+    let traces = runs(&prog, &g, 60);
+    let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
+    let fates = run_mutants(&g, &prog, SEM, &on_limit, &rs);
+    assert!(
+        fates
+            .iter()
+            .all(|f| matches!(f, Fate::Killed { step: 0, .. })),
+        "{fates:?}"
+    );
+}
+
+/// `GenInputs.stamped` counts stamped nodes (`n`) while walking the list: the engine unrolls
+/// the loop so that `n ≥ 2` holds at the later nodes, while the list's references keep
+/// changing there. Each bound is widened after its own growth only, so `n`'s low bound
+/// survives the other references' growth: low-end narrowings of `n` are claimed by the
+/// interval invariant there (with widening per node they were lost), and no run kills one.
+#[test]
+fn widening_keeps_a_bound_another_reference_does_not_move() {
+    let prog = program();
+    let g = graph(&prog, "GenInputs.stamped");
+    let claimed: Vec<Mutant> = mutants(&g, &prog, SEM)
+        .into_iter()
+        .filter(|m| {
+            m.description.contains("narrowed at its low end to [≥1]")
+                && m.equivalent
+                    .as_deref()
+                    .is_some_and(|w| w.starts_with("interval invariant") && w.contains("∈ [≥2]"))
+        })
+        .collect();
+    assert!(claimed.len() >= 10, "{} claims", claimed.len());
+    let traces = runs(&prog, &g, 100);
+    let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
+    for (m, f) in claimed
+        .iter()
+        .zip(run_mutants(&g, &prog, SEM, &claimed, &rs))
+    {
+        assert!(
+            !matches!(f, Fate::Killed { .. }),
+            "{} is killed but claimed equivalent: {f:?}",
+            m.description
+        );
+    }
+}
+
 /// `Tree.size` keeps a work list of `Work` cells beside the `Tree`: `=?` between a `Work` and a
 /// `Tree` reference is claimed **disjoint types**, between two `Tree` references never. The
 /// engine writes no `=?` between unrelated classes any more (it did before the reach work), so
