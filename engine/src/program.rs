@@ -40,7 +40,6 @@ pub struct Program {
     liveness: Mutex<HashMap<MethodId, Arc<Liveness>>>,
     loops: Mutex<HashMap<MethodId, Arc<Vec<LoopEdge>>>>,
     read_statics: std::sync::OnceLock<Vec<(crate::state::StaticField, FieldType)>>,
-    instantiated: std::sync::OnceLock<std::collections::BTreeSet<String>>,
     static_types:
         std::sync::OnceLock<std::collections::BTreeMap<crate::state::StaticField, FieldType>>,
 }
@@ -52,7 +51,6 @@ impl Program {
             liveness: Mutex::new(HashMap::new()),
             loops: Mutex::new(HashMap::new()),
             read_statics: std::sync::OnceLock::new(),
-            instantiated: std::sync::OnceLock::new(),
             static_types: std::sync::OnceLock::new(),
         }
     }
@@ -77,40 +75,52 @@ impl Program {
         })
     }
 
-    /// The classes whose objects analysed code can make: those a `new` of the class path
-    /// names, and the modelled JDK classes that are not abstract (strings, the exceptions the
-    /// JVM throws, …). Every object of a run from a start state whose inputs are strings is of
-    /// one of these (no other way to make an object is modelled: reflection, cloning an
-    /// object and library factories are unsupported).
-    pub(crate) fn instantiated_classes(&self) -> &std::collections::BTreeSet<String> {
-        self.instantiated.get_or_init(|| {
-            let cp = self.hierarchy.classpath();
-            let mut out: std::collections::BTreeSet<String> = crate::models::JDK_CLASSES
-                .iter()
-                .filter(|c| !c.is_abstract && !c.is_interface)
-                .map(|c| c.name.to_string())
-                .collect();
-            for name in cp.class_names() {
-                let Ok(class) = cp.load(&name) else { continue };
-                for m in &class.methods {
-                    for (_, insn) in m.code.iter().flat_map(|c| c.insns.iter()) {
-                        if let crate::class::Insn::New(c) = insn {
-                            out.insert(c.clone());
-                        }
-                    }
-                }
-            }
-            out
-        })
+    /// The classes an object of a run from `start` can have (the closed world of dispatch and
+    /// instance refinement): rapid type analysis ([`crate::class::rapid_type_analysis`]) from
+    /// the methods of `start`'s frames, seeded with
+    /// * the modelled JDK classes that are not abstract (strings, boxes, the exceptions the JVM
+    ///   throws: objects the JVM and the library models make without a `new` of the analysed
+    ///   code; no other way to make an object is modelled: reflection, cloning an object and
+    ///   library factories are unsupported);
+    /// * every class an input can have: below the type of an object of `start`, of a static
+    ///   field `start` lists, and of a static field the program reads, and below the field types
+    ///   of those classes, transitively (an input of type `Object`, or with a field of that type,
+    ///   may hold any class). The statics the program reads are left out for the start of
+    ///   `main(String[])` (one frame at pc 0): that run's statics hold what its class
+    ///   initializers store, which the analysis reaches.
+    pub fn world(&self, start: &State) -> std::collections::BTreeSet<String> {
+        let mut seeds: std::collections::BTreeSet<String> = crate::models::JDK_CLASSES
+            .iter()
+            .filter(|c| !c.is_abstract && !c.is_interface)
+            .map(|c| c.name.to_string())
+            .collect();
+        seeds.extend(self.input_classes(start));
+        let entries: Vec<crate::class::MethodKey> = start
+            .frames
+            .iter()
+            .map(|f| {
+                let m = &f.method;
+                (m.class.to_string(), m.name.to_string(), m.desc.to_string())
+            })
+            .collect();
+        crate::class::rapid_type_analysis(&self.hierarchy, &entries, &seeds).classes
     }
 
-    /// The classes an object of a run from `start` can have (see
-    /// [`Self::instantiated_classes`]): also every class an input can have, below the type of
-    /// an object of `start` or of a static field the program reads, and below the field types
-    /// of those classes, transitively (an input of type `Object`, or with a field of that
-    /// type, may hold any class).
-    pub(crate) fn world(&self, start: &State) -> std::collections::BTreeSet<String> {
-        let mut out = self.instantiated_classes().clone();
+    /// Whether `start` is the start of `main(String[])`: one frame, at pc 0, of a static method
+    /// `main` with that descriptor.
+    fn is_main_start(&self, start: &State) -> bool {
+        let [frame] = start.frames.as_slice() else {
+            return false;
+        };
+        frame.pc == 0
+            && frame.method.name.as_ref() == "main"
+            && frame.method.desc.as_ref() == format!("({})V", crate::models::STRING_ARRAY)
+            && self.method(&frame.method).is_ok_and(|m| m.is_static)
+    }
+
+    /// The classes an input of a run from `start` can have (see [`Self::world`]).
+    fn input_classes(&self, start: &State) -> std::collections::BTreeSet<String> {
+        let mut out = std::collections::BTreeSet::new();
         let class_of = |t: &str| -> String {
             let elem = t.trim_start_matches('[');
             elem.strip_prefix('L')
@@ -123,11 +133,21 @@ impl Program {
             .values()
             .filter_map(|v| v.type_name().map(class_of))
             .collect();
+        if !self.is_main_start(start) {
+            todo.extend(
+                self.read_statics()
+                    .iter()
+                    .filter(|(_, t)| t.is_reference())
+                    .map(|(_, t)| class_of(&t.to_string())),
+            );
+        }
         todo.extend(
-            self.read_statics()
-                .iter()
-                .filter(|(_, t)| t.is_reference())
-                .map(|(_, t)| class_of(&t.to_string())),
+            start
+                .statics
+                .keys()
+                .filter_map(|k| self.static_type(k))
+                .filter(|t| t.is_reference())
+                .map(|t| class_of(&t.to_string())),
         );
         let mut seen = std::collections::BTreeSet::new();
         while let Some(t) = todo.pop() {

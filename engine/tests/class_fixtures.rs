@@ -576,3 +576,83 @@ fn proper_subtypes_of_arrays_follow_their_elements() {
         assert_eq!(h.has_proper_subtype(t).expect(t), want, "{t}");
     }
 }
+
+/// Rapid type analysis from `Rta.main`: the classes its code makes, the methods their
+/// dispatch selects, and not the class that only unreached code makes.
+#[test]
+fn rapid_type_analysis_follows_reachable_code() {
+    use jtg_engine::class::rapid_type_analysis;
+    use std::collections::BTreeSet;
+    let h = hierarchy();
+    let main = (
+        "Rta".to_string(),
+        "main".to_string(),
+        "([Ljava/lang/String;)V".to_string(),
+    );
+    let r = rapid_type_analysis(&h, &[main], &BTreeSet::new());
+    let classes: Vec<&str> = r.classes.iter().map(String::as_str).collect();
+    assert_eq!(classes, ["Rta$Dec", "Rta$Half", "Rta$Node"]);
+    let methods: BTreeSet<(&str, &str)> = r
+        .methods
+        .iter()
+        .map(|(c, n, _)| (c.as_str(), n.as_str()))
+        .collect();
+    for m in [
+        ("Rta", "main"),
+        ("Rta", "run"),
+        ("Rta$Dec", "apply"),
+        ("Rta$Half", "apply"),
+        ("Rta$Node", "<init>"),
+    ] {
+        assert!(methods.contains(&m), "{m:?} reached: {methods:?}");
+    }
+    assert!(!methods.contains(&("Rta$Grow", "apply")));
+    assert!(!methods.contains(&("Rta", "grow")));
+    // a seed's methods are dispatched to like those of a class the code makes
+    let seeded = rapid_type_analysis(
+        &h,
+        &[(
+            "Rta".to_string(),
+            "run".to_string(),
+            "(LRta$Node;I)I".to_string(),
+        )],
+        &BTreeSet::from(["Rta$Grow".to_string()]),
+    );
+    assert_eq!(
+        seeded.classes,
+        BTreeSet::from(["Rta$Grow".to_string()]),
+        "run makes nothing"
+    );
+    assert!(seeded
+        .methods
+        .iter()
+        .any(|(c, n, _)| c == "Rta$Grow" && n == "apply"));
+    assert!(!seeded.methods.iter().any(|(c, _, _)| c == "Rta$Dec"));
+}
+
+/// The world of a run: only what `main` makes (and the JDK's classes) for the start of
+/// `main(String[])`; every class the declared parameter types admit for another method, as
+/// the checker's generator draws them.
+#[test]
+fn program_world_of_main_and_of_a_method_with_inputs() {
+    use jtg_engine::state::IntSemantics;
+    use jtg_engine::Program;
+    let prog = Program::new(classpath());
+    let start_of = |spec: &str| {
+        let m = prog.find_method(spec).expect("method");
+        prog.default_start(&m, IntSemantics::Unbounded)
+            .expect("start")
+    };
+    let main = prog.world(&start_of("Rta.main"));
+    assert!(main.contains("Rta$Dec") && main.contains("Rta$Half"));
+    assert!(main.contains("java/lang/String"));
+    assert!(
+        !main.contains("Rta$Grow"),
+        "nothing main reaches makes a Grow"
+    );
+    assert!(!main.contains("List"), "another fixture's class");
+    let run = prog.world(&start_of("Rta.run"));
+    for c in ["Rta$Dec", "Rta$Half", "Rta$Grow", "Rta$Node"] {
+        assert!(run.contains(c), "{c} is an input class of run");
+    }
+}

@@ -11,6 +11,8 @@
 //! - `hierarchy`: subtyping, fields and method resolution over the class path and a table of
 //!   library classes (given by `models`);
 //! - `liveness`: the live locals of a method's code;
+//! - `reachable`: rapid type analysis (the methods a run may execute, the classes it may
+//!   instantiate);
 //! - `jvms`: the classes the JVM specification itself names (`java/lang/Object`);
 //! - `error`: the [`ClassError`] type shared by all of them.
 
@@ -25,6 +27,7 @@ pub(crate) mod jvms;
 mod liveness;
 mod mnemonic;
 mod pool;
+mod reachable;
 
 pub use classfile::{parse_class, Class, Code, Field, Handler, LocalName, Method};
 pub use classpath::{jar_main_class, ClassPath};
@@ -35,3 +38,4 @@ pub use hierarchy::{Hierarchy, InstanceField, LibraryClass, ResolvedField, Resol
 pub use insn::{ArithOp, ArrayKind, Cond, Constant, FieldRef, Insn, InvokeKind, Kind, MethodRef};
 pub use liveness::Liveness;
 pub use pool::ConstantPool;
+pub use reachable::{rapid_type_analysis, MethodKey, Reachable};

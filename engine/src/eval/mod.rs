@@ -268,6 +268,7 @@ impl Exec<'_> {
             &self.st_before(),
             r,
             self.cx.prog,
+            self.cx.world,
             self.cx.sem,
             (&self.method, self.pc),
         )

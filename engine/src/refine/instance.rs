@@ -10,7 +10,7 @@ use crate::models;
 use crate::program::Program;
 use crate::state::types::{most_general, type_string};
 use crate::state::{FieldKey, HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether an `=?` between values of these two static types is meaningful (they may have a
 /// common instance). Unsure answers are `true`: an extra `=?` only costs precision.
@@ -23,11 +23,14 @@ fn is_class_like(t: &str) -> bool {
     t.starts_with('[') || t == models::STRING
 }
 
-/// The refinement successors of object reference `r`. `at` names the instruction for errors.
+/// The refinement successors of object reference `r`, one per class of `world` (the classes an
+/// object of the run can have, [`Program::world`]) below its type. `at` names the instruction
+/// for errors.
 pub fn refine(
     st: &State,
     r: Ref,
     prog: &Program,
+    world: &BTreeSet<String>,
     sem: IntSemantics,
     at: (&MethodId, u32),
 ) -> Result<Vec<Succ>, EngineError> {
@@ -81,7 +84,12 @@ pub fn refine(
         ));
         return Ok(out);
     }
-    let classes = prog.hierarchy.non_abstract_subtypes(&ty)?;
+    let mut classes = prog.hierarchy.non_abstract_subtypes(&ty)?;
+    // none in the world (a value that can only be null): the unfiltered list, a sound
+    // over-approximation that keeps the error for a type with no instantiable subtype
+    if classes.iter().any(|c| world.contains(c)) {
+        classes.retain(|c| world.contains(c));
+    }
     if classes.is_empty() {
         return Err(unsupported(format!(
             "no instantiable subtype of {ty} is known"

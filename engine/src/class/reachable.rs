@@ -1,0 +1,203 @@
+//! Rapid type analysis (Bacon & Sweeney, OOPSLA '96): the methods reachable from entry methods
+//! and the classes their code instantiates, computed together to a fixpoint in which a virtual
+//! call reaches only the methods that the classes instantiated so far select.
+//!
+//! The result bounds the classes of the objects of a run: an object exists because some
+//! executed `new` made it, or because it was there at the start (the caller's `seeds`: the
+//! classes of the inputs and of the objects the JDK itself makes). Class initializers run when
+//! a class is first used (JVMS §5.5), so the `<clinit>` of every class the reachable code
+//! touches (and of its supertypes) is reachable too. `invokedynamic` may call code the class
+//! files do not name; reaching one gives up precision: every class a `new` of the class path
+//! names counts as instantiated.
+
+use super::{Hierarchy, Insn, InvokeKind, MethodRef};
+use std::collections::BTreeSet;
+
+/// A method as (class, name, descriptor), internal names.
+pub type MethodKey = (String, String, String);
+
+/// What a rapid type analysis found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reachable {
+    /// The classes that objects of a run may have: the seeds and every class a reachable `new`
+    /// names.
+    pub classes: BTreeSet<String>,
+    /// The methods with code that a run may execute.
+    pub methods: BTreeSet<MethodKey>,
+}
+
+/// A virtual call site: the class, name and descriptor the instruction names.
+type Site = (String, String, String);
+
+/// The analysis state of [`rapid_type_analysis`].
+struct Rta<'a> {
+    h: &'a Hierarchy,
+    out: Reachable,
+    sites: BTreeSet<Site>,
+    todo: Vec<MethodKey>,
+    initialized: BTreeSet<String>,
+    saw_invokedynamic: bool,
+}
+
+/// The methods reachable from `entries` and the classes instantiated on the way, starting from
+/// `seeds` (classes whose objects exist without a `new` of the analysed code). A class or
+/// method missing from the class path contributes nothing (the engine reports its use).
+pub fn rapid_type_analysis(
+    h: &Hierarchy,
+    entries: &[MethodKey],
+    seeds: &BTreeSet<String>,
+) -> Reachable {
+    let mut rta = Rta {
+        h,
+        out: Reachable::default(),
+        sites: BTreeSet::new(),
+        todo: Vec::new(),
+        initialized: BTreeSet::new(),
+        saw_invokedynamic: false,
+    };
+    for c in seeds {
+        rta.instantiate(c);
+    }
+    for e in entries {
+        rta.initialize(&e.0);
+        rta.reach(e.clone());
+    }
+    while let Some(m) = rta.todo.pop() {
+        rta.scan(&m);
+        if rta.saw_invokedynamic {
+            rta.saw_invokedynamic = false;
+            for c in every_new(h) {
+                rta.instantiate(&c);
+            }
+        }
+    }
+    rta.out
+}
+
+/// Every class a `new` of the class path names.
+fn every_new(h: &Hierarchy) -> BTreeSet<String> {
+    let cp = h.classpath();
+    let mut out = BTreeSet::new();
+    for name in cp.class_names() {
+        let Ok(class) = cp.load(&name) else { continue };
+        for m in &class.methods {
+            for (_, insn) in m.code.iter().flat_map(|c| c.insns.iter()) {
+                if let Insn::New(c) = insn {
+                    out.insert(c.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Rta<'_> {
+    fn reach(&mut self, m: MethodKey) {
+        if self.out.methods.insert(m.clone()) {
+            self.todo.push(m);
+        }
+    }
+
+    /// `class` has instances now: every known virtual call site may select its methods.
+    fn instantiate(&mut self, class: &str) {
+        if !self.out.classes.insert(class.to_string()) {
+            return;
+        }
+        self.initialize(class);
+        let sites: Vec<Site> = self.sites.iter().cloned().collect();
+        for s in &sites {
+            self.dispatch(class, s);
+        }
+    }
+
+    /// A virtual call site is reachable: it may select the method of every instantiated class.
+    fn add_site(&mut self, m: &MethodRef) {
+        let site = (m.class.clone(), m.name.clone(), m.desc_str.clone());
+        if !self.sites.insert(site.clone()) {
+            return;
+        }
+        let classes: Vec<String> = self.out.classes.iter().cloned().collect();
+        for c in &classes {
+            self.dispatch(c, &site);
+        }
+    }
+
+    /// The method that a call at `site` runs on an object of exact class `class`, if the
+    /// object can be the receiver there. A class missing from the class path is assumed to
+    /// fit (the analysis only over-approximates).
+    fn dispatch(&mut self, class: &str, site: &Site) {
+        if !self.h.is_subtype(class, &site.0).unwrap_or(true) {
+            return;
+        }
+        if let Ok(Some(m)) = self.h.dispatch_virtual(class, &site.1, &site.2) {
+            let callee = m.method();
+            self.reach((
+                callee.class.clone(),
+                callee.name.clone(),
+                callee.desc_str.clone(),
+            ));
+        }
+    }
+
+    /// `class` is used: its initializer and those of its supertypes may run.
+    fn initialize(&mut self, class: &str) {
+        let mut todo = vec![class.to_string()];
+        while let Some(c) = todo.pop() {
+            if !self.initialized.insert(c.clone()) {
+                continue;
+            }
+            let Ok(cls) = self.h.classpath().load(&c) else {
+                continue;
+            };
+            if cls.methods.iter().any(|m| m.name == "<clinit>") {
+                self.reach((c.clone(), "<clinit>".into(), "()V".into()));
+            }
+            todo.extend(cls.super_name.iter().cloned());
+            todo.extend(cls.interfaces.iter().cloned());
+        }
+    }
+
+    /// Adds what the code of `m` reaches.
+    fn scan(&mut self, m: &MethodKey) {
+        let Ok(class) = self.h.classpath().load(&m.0) else {
+            return;
+        };
+        let Some(method) = class
+            .methods
+            .iter()
+            .find(|x| x.name == m.1 && x.desc_str == m.2)
+        else {
+            return;
+        };
+        let Some(code) = &method.code else {
+            return;
+        };
+        for (_, insn) in &code.insns {
+            match insn {
+                Insn::New(c) => self.instantiate(c),
+                Insn::GetStatic(f) | Insn::PutStatic(f) => self.initialize(&f.class),
+                Insn::Invoke { kind, method } => match kind {
+                    InvokeKind::Static | InvokeKind::Special => {
+                        if *kind == InvokeKind::Static {
+                            self.initialize(&method.class);
+                        }
+                        if let Ok(Some(r)) =
+                            self.h
+                                .resolve_method(&method.class, &method.name, &method.desc_str)
+                        {
+                            let callee = r.method();
+                            self.reach((
+                                callee.class.clone(),
+                                callee.name.clone(),
+                                callee.desc_str.clone(),
+                            ));
+                        }
+                    }
+                    InvokeKind::Virtual | InvokeKind::Interface => self.add_site(method),
+                },
+                Insn::InvokeDynamic { .. } => self.saw_invokedynamic = true,
+                _ => {}
+            }
+        }
+    }
+}
