@@ -42,8 +42,8 @@ use crate::edge::{EdgeKind, Label};
 use crate::error::EngineError;
 use crate::program::Program;
 use crate::refine::{instance::may_alias, Succ};
-use crate::state::types::most_general;
-use crate::state::{FieldSet, Frame, HeapValue, MethodId, Ref, State, StaticField};
+use crate::state::types::{fill_static, most_general};
+use crate::state::{FieldSet, Frame, HeapValue, IntSemantics, MethodId, Ref, State, StaticField};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// An abstracted call: what the graph builder needs to connect the call node.
@@ -73,14 +73,30 @@ pub fn call_label(callee: &MethodId) -> Label {
     }
 }
 
+/// How the entry state of an abstracted call is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    /// The call's own callee frame ([`call_entry_state`]): recursion, whose method graph is
+    /// generalized call by call like a loop head, so that it keeps what every call site
+    /// knows (acyclic arguments, the sizes the ITS needs across the call).
+    CallSite,
+    /// The most general entry ([`entry_state`]): a static loop on primitives, built once.
+    MostGeneral,
+}
+
 pub(super) fn abstract_call(
     ex: &mut Exec<'_>,
     callee: MethodId,
     n_pop: usize,
     ret: Option<FieldType>,
+    kind: EntryKind,
 ) -> Result<Flow, EngineError> {
-    let entry = entry_state(ex.cx, &callee).map_err(|e| ex.unsupported(e))?;
     let site = CallSite { callee, n_pop, ret };
+    let entry = match kind {
+        EntryKind::CallSite => call_entry_state(&ex.st, &site.callee, ex.cx.prog),
+        EntryKind::MostGeneral => entry_state(ex.cx, &site.callee),
+    }
+    .map_err(|e| ex.unsupported(e))?;
     let cont = continuation(&ex.st, &site, None, ex.cx)?;
     Ok(Flow::Abstract(Box::new(CallAbstraction {
         entry,
@@ -140,6 +156,72 @@ pub fn entry_state(cx: &Ctx<'_>, m: &MethodId) -> Result<State, String> {
     cx.prog.forget_dead_locals(&mut st);
     st.gc();
     Ok(st)
+}
+
+/// The callee's view of the abstracted call at the top frame of `st` (at the invoke): one
+/// frame of `site.callee` at pc 0 whose parameters are the call's arguments, with the heap,
+/// predicates and statics of `st` (what the callee can reach of them: the rest is collected).
+/// The callee frame of every concrete call this state stands for is an instance of it, as the
+/// JVM gives the callee no other access than its arguments and the statics. Reference names
+/// are those of `st`, so a witness of `view ⊑ entry` relates the caller's references to the
+/// entry's (`prove/src/from_graph`).
+pub fn call_entry_state(st: &State, callee: &MethodId, prog: &Program) -> Result<State, String> {
+    let m = callee;
+    let method = prog.method(m).map_err(|e| e.to_string())?;
+    let code = method
+        .code
+        .as_ref()
+        .ok_or_else(|| format!("{m} has no code"))?;
+    let caller = st.top().ok_or("an abstracted call without a frame")?;
+    let n_pop = method.desc.params.len() + usize::from(!method.is_static);
+    let at = caller
+        .stack
+        .len()
+        .checked_sub(n_pop)
+        .ok_or("operand stack underflow at an abstracted call")?;
+    let args = &caller.stack[at..];
+    let widths = std::iter::repeat_n(1, usize::from(!method.is_static))
+        .chain(method.desc.params.iter().map(|p| p.slots() as usize));
+    let mut frame = Frame::new(m.clone(), code.max_locals as usize);
+    let mut slot = 0usize;
+    for (&a, w) in args.iter().zip(widths) {
+        *frame
+            .locals
+            .get_mut(slot)
+            .ok_or_else(|| format!("{m}: arguments exceed max_locals"))? = Some(a);
+        slot += w;
+    }
+    let mut view = st.clone();
+    view.split = None;
+    view.end = None;
+    view.frames = vec![frame];
+    prog.forget_dead_locals(&mut view);
+    view.gc();
+    Ok(view)
+}
+
+/// `st` knowing also the static fields `other` knows: a static `st` never accessed gets its
+/// first-access value ([`fill_static`]), which is what `st` says about it. Dropping it from
+/// `other` instead would be unsound: its value may be an object the program also holds
+/// elsewhere.
+pub fn with_statics_of(
+    st: &State,
+    other: &State,
+    prog: &Program,
+    sem: IntSemantics,
+) -> Result<State, String> {
+    let mut out = st.clone();
+    for key in other.statics.keys() {
+        if out.statics.contains_key(key) {
+            continue;
+        }
+        let t = prog
+            .static_type(key)
+            .ok_or_else(|| format!("no type known for static {}.{}", key.0, key.1))?;
+        fill_static(&mut out, key.clone(), t, sem)
+            .map_err(|w| format!("static field {}.{}: {w}", key.0, key.1))?;
+    }
+    Ok(out)
 }
 
 /// The caller's state after the abstracted call at the top frame of `st` (which is at the
