@@ -46,6 +46,23 @@ use crate::state::types::{fill_static, most_general};
 use crate::state::{FieldSet, Frame, HeapValue, IntSemantics, MethodId, Ref, State, StaticField};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// What the continuation of an abstracted call assumes of its callee, named by what it does
+/// not assume: a callee not listed is *pure* (no step of its method graph, nor of the graphs it
+/// calls, writes a field, a static field or an array element, or runs a library model) and
+/// returns an *acyclic* object (at every `end: return r` of its method graph, nothing `r`
+/// reaches or may be has `⟲` or lies on a realized cycle). The graph builder starts by
+/// assuming both of every callee, checks them on the finished graph and builds it again
+/// without those that fail (`graph/summaries.rs`): sound by induction on the length of a
+/// call's run, since a graph is a correct over-approximation of the runs of a callee whose
+/// nested calls are shorter runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CalleeFacts {
+    /// Callees that may write (their continuations havoc what they can reach).
+    pub impure: BTreeSet<MethodId>,
+    /// Callees that may return a cyclic object (the result may have any shape).
+    pub cyclic_result: BTreeSet<MethodId>,
+}
+
 /// An abstracted call: what the graph builder needs to connect the call node.
 #[derive(Debug)]
 pub struct CallAbstraction {
@@ -256,7 +273,17 @@ pub fn continuation(
         .ok_or_else(|| invalid("operand stack underflow"))?;
     let args = frame.stack.split_off(at);
     let mut fresh = Vec::new();
-    let reached = havoc(&mut s, &args, &mut fresh, cx).map_err(unsupported)?;
+    let pure = !cx.facts.impure.contains(&site.callee);
+    let reached = if pure {
+        // nothing changes; the result may be what the callee can reach, read statics included
+        fill_read_statics(&mut s, cx).map_err(unsupported)?;
+        let reached = reach_of(&s, &args);
+        (reached, BTreeSet::new())
+    } else {
+        havoc(&mut s, &args, &mut fresh, cx).map_err(unsupported)?
+    };
+    let acyclic = !cx.facts.cyclic_result.contains(&site.callee);
+    let mut result = None;
     let label;
     let mut exc = None;
     match thrown {
@@ -265,6 +292,7 @@ pub fn continuation(
                 let r = most_general(&mut s, t, cx.sem).map_err(unsupported)?;
                 if r.is_obj() {
                     fresh.push(r);
+                    result = Some(r);
                 }
                 if let Some(f) = s.top_mut() {
                     f.stack.push(r);
@@ -297,6 +325,9 @@ pub fn continuation(
         }
     }
     relate(&mut s, &reached, &fresh, cx.prog);
+    if let (Some(r), true) = (result, acyclic) {
+        s.preds.cyclic.remove(&r);
+    }
     if let Some(e) = exc {
         // the handler search of the caller frames decides on the exception's class, which
         // is exactly `class` for every concrete exception this path stands for
@@ -325,6 +356,30 @@ pub fn continuation(
     Ok(Succ::labelled(s, vec![label]))
 }
 
+/// Every object `args` and the static fields reach (realized fields, `=?`, `%$`).
+fn reach_of(s: &State, args: &[Ref]) -> BTreeSet<Ref> {
+    let mut reached = BTreeSet::new();
+    for r in args.iter().copied().chain(s.statics.values().copied()) {
+        if r.is_obj() {
+            reached.extend(super::field::may_reach_from(s, r));
+        }
+    }
+    reached
+}
+
+/// Gives every static field the program reads and `s` does not know its first-access value
+/// ([`fill_static`]: what `s` says of it), so that a callee's result read from one is related
+/// to it.
+fn fill_read_statics(s: &mut State, cx: &Ctx<'_>) -> Result<(), String> {
+    for (key, t) in cx.prog.read_statics() {
+        if !s.statics.contains_key(key) {
+            fill_static(s, key.clone(), t, cx.sem)
+                .map_err(|w| format!("static field {}.{}: {w}", key.0, key.1))?;
+        }
+    }
+    Ok(())
+}
+
 /// Forgets what the callee may have changed: the objects reachable from `args` and the
 /// static fields lose their contents, the read statics get fresh values (added to `fresh`).
 /// Returns `(reached, above)`: the objects the callee can reach, and those plus every object
@@ -335,16 +390,7 @@ fn havoc(
     fresh: &mut Vec<Ref>,
     cx: &Ctx<'_>,
 ) -> Result<(BTreeSet<Ref>, BTreeSet<Ref>), String> {
-    let roots: Vec<Ref> = args
-        .iter()
-        .copied()
-        .chain(s.statics.values().copied())
-        .filter(|r| r.is_obj())
-        .collect();
-    let mut reached = BTreeSet::new();
-    for r in roots {
-        reached.extend(super::field::may_reach_from(s, r));
-    }
+    let reached = reach_of(s, args);
     let above = may_reach_any(s, &reached);
     for h in &reached {
         let v = match s.heap.get(h) {

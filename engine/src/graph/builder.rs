@@ -15,10 +15,11 @@
 //! G): that is sound, because every edge already built is a correct over-approximation, and
 //! it keeps node numbers stable.
 
+use super::summaries;
 use super::{EdgeKind, Graph, Label, NodeId};
 use crate::class::Insn;
 use crate::error::EngineError;
-use crate::eval::summary::{self, CallAbstraction, CallSite};
+use crate::eval::summary::{self, CallAbstraction, CallSite, CalleeFacts};
 use crate::eval::{self, Ctx, StepOutcome};
 use crate::instance_of::{instance_holds, signature_width, Signature};
 use crate::merge::{merge, MergeOptions};
@@ -87,6 +88,8 @@ struct Builder<'a> {
     deadline: Option<Instant>,
     /// The classes an object of the run can have (closed world of virtual dispatch).
     world: std::sync::Arc<BTreeSet<String>>,
+    /// What continuations assume of callees (checked when the graph is done).
+    facts: std::sync::Arc<CalleeFacts>,
     /// Work units spent so far ([`BuildLimits::max_work`]).
     work: u64,
     max_work: Option<u64>,
@@ -152,34 +155,47 @@ pub fn build_graph_limited(
     limits: BuildLimits,
 ) -> Result<Graph, BuildFailure> {
     let world = std::sync::Arc::new(prog.world(&start));
-    let mut b = Builder {
-        prog,
-        opts,
-        graph: Graph::new(method.clone(), start),
-        parent: Vec::new(),
-        merged: Vec::new(),
-        redirected: Vec::new(),
-        pos: Vec::new(),
-        positions: HashMap::new(),
-        at: Vec::new(),
-        sigs: Vec::new(),
-        widths: Vec::new(),
-        queue: VecDeque::from([0]),
-        entries: HashMap::new(),
-        entry_nodes: HashSet::new(),
-        sites: Vec::new(),
-        deadline: limits.deadline.map(|d| Instant::now() + d),
-        work: 0,
-        max_work: limits.max_work,
-        world,
-    };
-    b.register(0, None, false);
-    match b.run() {
-        Ok(()) => Ok(b.graph),
-        Err(error) => Err(BuildFailure {
-            error,
-            partial: Box::new(b.graph),
-        }),
+    let deadline = limits.deadline.map(|d| Instant::now() + d);
+    let mut facts = CalleeFacts::default();
+    let mut work = 0;
+    loop {
+        let mut b = Builder {
+            prog,
+            opts,
+            graph: Graph::new(method.clone(), start.clone()),
+            parent: Vec::new(),
+            merged: Vec::new(),
+            redirected: Vec::new(),
+            pos: Vec::new(),
+            positions: HashMap::new(),
+            at: Vec::new(),
+            sigs: Vec::new(),
+            widths: Vec::new(),
+            queue: VecDeque::from([0]),
+            entries: HashMap::new(),
+            entry_nodes: HashSet::new(),
+            sites: Vec::new(),
+            deadline,
+            work,
+            max_work: limits.max_work,
+            world: std::sync::Arc::clone(&world),
+            facts: std::sync::Arc::new(facts.clone()),
+        };
+        b.register(0, None, false);
+        if let Err(error) = b.run() {
+            return Err(BuildFailure {
+                error,
+                partial: Box::new(b.graph),
+            });
+        }
+        // the assumptions of the continuations, checked on the finished graph: a graph
+        // built on one that fails is built again without it
+        let checked = summaries::without_failed(&b.graph, prog, &b.entry_nodes, &facts);
+        if checked == facts {
+            return Ok(b.graph);
+        }
+        facts = checked;
+        work = b.work;
     }
 }
 
@@ -195,10 +211,12 @@ impl Builder<'_> {
 
     fn run_queue(&mut self) -> Result<(), EngineError> {
         let world = std::sync::Arc::clone(&self.world);
+        let facts = std::sync::Arc::clone(&self.facts);
         let cx = Ctx {
             prog: self.prog,
             sem: self.opts.ints,
             world: &world,
+            facts: &facts,
         };
         let mut steps = 0u32;
         while let Some(n) = self.queue.pop_front() {
@@ -304,10 +322,12 @@ impl Builder<'_> {
     /// was nothing to add.
     fn add_exceptional_returns(&mut self) -> Result<bool, EngineError> {
         let world = std::sync::Arc::clone(&self.world);
+        let facts = std::sync::Arc::clone(&self.facts);
         let cx = Ctx {
             prog: self.prog,
             sem: self.opts.ints,
             world: &world,
+            facts: &facts,
         };
         let mut added = false;
         for k in 0..self.sites.len() {

@@ -3,6 +3,7 @@
 //! computed or checked.
 
 mod builder;
+mod summaries;
 mod validate;
 
 pub use crate::edge::{EdgeKind, Label, Operand};

@@ -10,6 +10,7 @@ use crate::q::Q;
 use jtg_engine::class::{Cond, FieldType, Insn};
 use jtg_engine::graph::{call_entry_state, with_statics_of, Edge, EdgeKind, Label, Operand};
 use jtg_engine::instance_of::is_instance;
+use jtg_engine::models::invocation_may_write;
 use jtg_engine::state::{
     FieldKey, FieldSet, HeapValue, IntOp, IntSemantics, Interval, Ref, State, JAVA_MAX, JAVA_MIN,
 };
@@ -100,6 +101,10 @@ pub fn edge_constraints(
                 } else {
                     Written::NONE
                 }
+            } else if e.kind == EdgeKind::Call {
+                // an inlined call only pushes the callee's frame (a library model's
+                // invocation is an evaluation step)
+                Written::NONE
             } else {
                 written(prog, src.state)
             };
@@ -254,6 +259,11 @@ fn written(prog: &Program, s: &State) -> Written {
                 Some(HeapValue::Array { .. }) => Written::NONE,
                 _ => Written::ALL,
             }
+        }
+        Some(Insn::Invoke { method, .. })
+            if !invocation_may_write(&method.class, &method.name, &method.desc_str) =>
+        {
+            Written::NONE
         }
         Some(Insn::Invoke { .. }) | Some(Insn::InvokeDynamic { .. }) | None => Written::ALL,
         Some(_) => Written::NONE,
