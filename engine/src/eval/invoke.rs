@@ -1,6 +1,7 @@
 //! Objects and calls: `new`, invocations (library models, or inlining of analysed methods with
 //! dispatch by instance refinement), returns, type tests, monitors.
 
+use super::summary::EntryKind;
 use super::{dispatch, exception, Exec, Flow};
 use crate::class::{Insn, InvokeKind, MethodRef};
 use crate::edge::EdgeKind;
@@ -213,13 +214,18 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
     };
     let id = MethodId::new(&callee.class, &callee.name, &callee.desc_str);
     let static_primitive = callee.is_static && callee.desc.params.iter().all(|p| !p.is_reference());
-    if ex.st.frames.iter().any(|f| f.method == id) || own_graph_for_loop(ex, &id, static_primitive)
-    {
+    let recursive = ex.st.frames.iter().any(|f| f.method == id);
+    if recursive || own_graph_for_loop(ex, &id, static_primitive) {
         // recursion, or a static loop on primitives: a method graph of its own (call
         // abstraction, see `summary`)
         let n_pop = n_args + usize::from(has_receiver);
         let ret = callee.desc.ret.clone();
-        return super::summary::abstract_call(ex, id, n_pop, ret);
+        let kind = if recursive {
+            EntryKind::CallSite
+        } else {
+            EntryKind::MostGeneral
+        };
+        return super::summary::abstract_call(ex, id, n_pop, ret, kind);
     }
     let mut args = Vec::with_capacity(n_args + 1);
     for _ in 0..n_args + usize::from(has_receiver) {

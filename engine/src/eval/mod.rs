@@ -46,6 +46,8 @@ pub struct Ctx<'a> {
     pub sem: IntSemantics,
     /// The classes an object of the analysed run can have ([`Program::world`]).
     pub world: &'a std::collections::BTreeSet<String>,
+    /// What the continuations of abstracted calls may assume of their callees.
+    pub facts: &'a summary::CalleeFacts,
 }
 
 /// Performs one step from `st` (which must not be a program end).

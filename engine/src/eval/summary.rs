@@ -42,9 +42,26 @@ use crate::edge::{EdgeKind, Label};
 use crate::error::EngineError;
 use crate::program::Program;
 use crate::refine::{instance::may_alias, Succ};
-use crate::state::types::most_general;
-use crate::state::{FieldSet, Frame, HeapValue, MethodId, Ref, State, StaticField};
+use crate::state::types::{fill_static, most_general};
+use crate::state::{FieldSet, Frame, HeapValue, IntSemantics, MethodId, Ref, State, StaticField};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// What the continuation of an abstracted call assumes of its callee, named by what it does
+/// not assume: a callee not listed is *pure* (no step of its method graph, nor of the graphs it
+/// calls, writes a field, a static field or an array element, or runs a library model) and
+/// returns an *acyclic* object (at every `end: return r` of its method graph, nothing `r`
+/// reaches or may be has `⟲` or lies on a realized cycle). The graph builder starts by
+/// assuming both of every callee, checks them on the finished graph and builds it again
+/// without those that fail (`graph/summaries.rs`): sound by induction on the length of a
+/// call's run, since a graph is a correct over-approximation of the runs of a callee whose
+/// nested calls are shorter runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CalleeFacts {
+    /// Callees that may write (their continuations havoc what they can reach).
+    pub impure: BTreeSet<MethodId>,
+    /// Callees that may return a cyclic object (the result may have any shape).
+    pub cyclic_result: BTreeSet<MethodId>,
+}
 
 /// An abstracted call: what the graph builder needs to connect the call node.
 #[derive(Debug)]
@@ -73,14 +90,30 @@ pub fn call_label(callee: &MethodId) -> Label {
     }
 }
 
+/// How the entry state of an abstracted call is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    /// The call's own callee frame ([`call_entry_state`]): recursion, whose method graph is
+    /// generalized call by call like a loop head, so that it keeps what every call site
+    /// knows (acyclic arguments, the sizes the ITS needs across the call).
+    CallSite,
+    /// The most general entry ([`entry_state`]): a static loop on primitives, built once.
+    MostGeneral,
+}
+
 pub(super) fn abstract_call(
     ex: &mut Exec<'_>,
     callee: MethodId,
     n_pop: usize,
     ret: Option<FieldType>,
+    kind: EntryKind,
 ) -> Result<Flow, EngineError> {
-    let entry = entry_state(ex.cx, &callee).map_err(|e| ex.unsupported(e))?;
     let site = CallSite { callee, n_pop, ret };
+    let entry = match kind {
+        EntryKind::CallSite => call_entry_state(&ex.st, &site.callee, ex.cx.prog),
+        EntryKind::MostGeneral => entry_state(ex.cx, &site.callee),
+    }
+    .map_err(|e| ex.unsupported(e))?;
     let cont = continuation(&ex.st, &site, None, ex.cx)?;
     Ok(Flow::Abstract(Box::new(CallAbstraction {
         entry,
@@ -142,6 +175,72 @@ pub fn entry_state(cx: &Ctx<'_>, m: &MethodId) -> Result<State, String> {
     Ok(st)
 }
 
+/// The callee's view of the abstracted call at the top frame of `st` (at the invoke): one
+/// frame of `site.callee` at pc 0 whose parameters are the call's arguments, with the heap,
+/// predicates and statics of `st` (what the callee can reach of them: the rest is collected).
+/// The callee frame of every concrete call this state stands for is an instance of it, as the
+/// JVM gives the callee no other access than its arguments and the statics. Reference names
+/// are those of `st`, so a witness of `view ⊑ entry` relates the caller's references to the
+/// entry's (`prove/src/from_graph`).
+pub fn call_entry_state(st: &State, callee: &MethodId, prog: &Program) -> Result<State, String> {
+    let m = callee;
+    let method = prog.method(m).map_err(|e| e.to_string())?;
+    let code = method
+        .code
+        .as_ref()
+        .ok_or_else(|| format!("{m} has no code"))?;
+    let caller = st.top().ok_or("an abstracted call without a frame")?;
+    let n_pop = method.desc.params.len() + usize::from(!method.is_static);
+    let at = caller
+        .stack
+        .len()
+        .checked_sub(n_pop)
+        .ok_or("operand stack underflow at an abstracted call")?;
+    let args = &caller.stack[at..];
+    let widths = std::iter::repeat_n(1, usize::from(!method.is_static))
+        .chain(method.desc.params.iter().map(|p| p.slots() as usize));
+    let mut frame = Frame::new(m.clone(), code.max_locals as usize);
+    let mut slot = 0usize;
+    for (&a, w) in args.iter().zip(widths) {
+        *frame
+            .locals
+            .get_mut(slot)
+            .ok_or_else(|| format!("{m}: arguments exceed max_locals"))? = Some(a);
+        slot += w;
+    }
+    let mut view = st.clone();
+    view.split = None;
+    view.end = None;
+    view.frames = vec![frame];
+    prog.forget_dead_locals(&mut view);
+    view.gc();
+    Ok(view)
+}
+
+/// `st` knowing also the static fields `other` knows: a static `st` never accessed gets its
+/// first-access value ([`fill_static`]), which is what `st` says about it. Dropping it from
+/// `other` instead would be unsound: its value may be an object the program also holds
+/// elsewhere.
+pub fn with_statics_of(
+    st: &State,
+    other: &State,
+    prog: &Program,
+    sem: IntSemantics,
+) -> Result<State, String> {
+    let mut out = st.clone();
+    for key in other.statics.keys() {
+        if out.statics.contains_key(key) {
+            continue;
+        }
+        let t = prog
+            .static_type(key)
+            .ok_or_else(|| format!("no type known for static {}.{}", key.0, key.1))?;
+        fill_static(&mut out, key.clone(), t, sem)
+            .map_err(|w| format!("static field {}.{}: {w}", key.0, key.1))?;
+    }
+    Ok(out)
+}
+
 /// The caller's state after the abstracted call at the top frame of `st` (which is at the
 /// invoke instruction): a normal return (`thrown = None`, the return value pushed) or an
 /// exception of class `thrown` leaving the callee.
@@ -174,7 +273,17 @@ pub fn continuation(
         .ok_or_else(|| invalid("operand stack underflow"))?;
     let args = frame.stack.split_off(at);
     let mut fresh = Vec::new();
-    let reached = havoc(&mut s, &args, &mut fresh, cx).map_err(unsupported)?;
+    let pure = !cx.facts.impure.contains(&site.callee);
+    let reached = if pure {
+        // nothing changes; the result may be what the callee can reach, read statics included
+        fill_read_statics(&mut s, cx).map_err(unsupported)?;
+        let reached = reach_of(&s, &args);
+        (reached, BTreeSet::new())
+    } else {
+        havoc(&mut s, &args, &mut fresh, cx).map_err(unsupported)?
+    };
+    let acyclic = !cx.facts.cyclic_result.contains(&site.callee);
+    let mut result = None;
     let label;
     let mut exc = None;
     match thrown {
@@ -183,6 +292,7 @@ pub fn continuation(
                 let r = most_general(&mut s, t, cx.sem).map_err(unsupported)?;
                 if r.is_obj() {
                     fresh.push(r);
+                    result = Some(r);
                 }
                 if let Some(f) = s.top_mut() {
                     f.stack.push(r);
@@ -215,6 +325,9 @@ pub fn continuation(
         }
     }
     relate(&mut s, &reached, &fresh, cx.prog);
+    if let (Some(r), true) = (result, acyclic) {
+        s.preds.cyclic.remove(&r);
+    }
     if let Some(e) = exc {
         // the handler search of the caller frames decides on the exception's class, which
         // is exactly `class` for every concrete exception this path stands for
@@ -243,6 +356,30 @@ pub fn continuation(
     Ok(Succ::labelled(s, vec![label]))
 }
 
+/// Every object `args` and the static fields reach (realized fields, `=?`, `%$`).
+fn reach_of(s: &State, args: &[Ref]) -> BTreeSet<Ref> {
+    let mut reached = BTreeSet::new();
+    for r in args.iter().copied().chain(s.statics.values().copied()) {
+        if r.is_obj() {
+            reached.extend(super::field::may_reach_from(s, r));
+        }
+    }
+    reached
+}
+
+/// Gives every static field the program reads and `s` does not know its first-access value
+/// ([`fill_static`]: what `s` says of it), so that a callee's result read from one is related
+/// to it.
+fn fill_read_statics(s: &mut State, cx: &Ctx<'_>) -> Result<(), String> {
+    for (key, t) in cx.prog.read_statics() {
+        if !s.statics.contains_key(key) {
+            fill_static(s, key.clone(), t, cx.sem)
+                .map_err(|w| format!("static field {}.{}: {w}", key.0, key.1))?;
+        }
+    }
+    Ok(())
+}
+
 /// Forgets what the callee may have changed: the objects reachable from `args` and the
 /// static fields lose their contents, the read statics get fresh values (added to `fresh`).
 /// Returns `(reached, above)`: the objects the callee can reach, and those plus every object
@@ -253,16 +390,7 @@ fn havoc(
     fresh: &mut Vec<Ref>,
     cx: &Ctx<'_>,
 ) -> Result<(BTreeSet<Ref>, BTreeSet<Ref>), String> {
-    let roots: Vec<Ref> = args
-        .iter()
-        .copied()
-        .chain(s.statics.values().copied())
-        .filter(|r| r.is_obj())
-        .collect();
-    let mut reached = BTreeSet::new();
-    for r in roots {
-        reached.extend(super::field::may_reach_from(s, r));
-    }
+    let reached = reach_of(s, args);
     let above = may_reach_any(s, &reached);
     for h in &reached {
         let v = match s.heap.get(h) {

@@ -15,16 +15,16 @@
 //! G): that is sound, because every edge already built is a correct over-approximation, and
 //! it keeps node numbers stable.
 
+use super::summaries;
 use super::{EdgeKind, Graph, Label, NodeId};
 use crate::class::Insn;
 use crate::error::EngineError;
-use crate::eval::summary::{self, CallAbstraction, CallSite};
+use crate::eval::summary::{self, CallAbstraction, CallSite, CalleeFacts};
 use crate::eval::{self, Ctx, StepOutcome};
 use crate::instance_of::{instance_holds, signature_width, Signature};
 use crate::merge::{merge, MergeOptions};
 use crate::program::{Options, Program};
 use crate::refine::Succ;
-use crate::state::types::fill_static;
 use crate::state::{End, HeapValue, MethodId, State};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
@@ -78,14 +78,18 @@ struct Builder<'a> {
     /// The width of the signatures at each position, fixed by the first one.
     widths: Vec<Option<usize>>,
     queue: VecDeque<NodeId>,
-    /// The entry node of each abstracted method's graph (call abstraction).
+    /// The current entry node of each abstracted method's graph (call abstraction).
     entries: HashMap<MethodId, NodeId>,
-    /// Abstracted call sites: the call node, the call, and the exception classes whose
-    /// continuations exist already.
-    sites: Vec<(NodeId, CallSite, BTreeSet<String>)>,
+    /// Every entry node of a method graph, replaced ones too.
+    entry_nodes: HashSet<NodeId>,
+    /// Abstracted call sites: the call node, its entry node, the call, and the exception
+    /// classes whose continuations exist already.
+    sites: Vec<(NodeId, NodeId, CallSite, BTreeSet<String>)>,
     deadline: Option<Instant>,
     /// The classes an object of the run can have (closed world of virtual dispatch).
     world: std::sync::Arc<BTreeSet<String>>,
+    /// What continuations assume of callees (checked when the graph is done).
+    facts: std::sync::Arc<CalleeFacts>,
     /// Work units spent so far ([`BuildLimits::max_work`]).
     work: u64,
     max_work: Option<u64>,
@@ -151,33 +155,47 @@ pub fn build_graph_limited(
     limits: BuildLimits,
 ) -> Result<Graph, BuildFailure> {
     let world = std::sync::Arc::new(prog.world(&start));
-    let mut b = Builder {
-        prog,
-        opts,
-        graph: Graph::new(method.clone(), start),
-        parent: Vec::new(),
-        merged: Vec::new(),
-        redirected: Vec::new(),
-        pos: Vec::new(),
-        positions: HashMap::new(),
-        at: Vec::new(),
-        sigs: Vec::new(),
-        widths: Vec::new(),
-        queue: VecDeque::from([0]),
-        entries: HashMap::new(),
-        sites: Vec::new(),
-        deadline: limits.deadline.map(|d| Instant::now() + d),
-        work: 0,
-        max_work: limits.max_work,
-        world,
-    };
-    b.register(0, None, false);
-    match b.run() {
-        Ok(()) => Ok(b.graph),
-        Err(error) => Err(BuildFailure {
-            error,
-            partial: Box::new(b.graph),
-        }),
+    let deadline = limits.deadline.map(|d| Instant::now() + d);
+    let mut facts = CalleeFacts::default();
+    let mut work = 0;
+    loop {
+        let mut b = Builder {
+            prog,
+            opts,
+            graph: Graph::new(method.clone(), start.clone()),
+            parent: Vec::new(),
+            merged: Vec::new(),
+            redirected: Vec::new(),
+            pos: Vec::new(),
+            positions: HashMap::new(),
+            at: Vec::new(),
+            sigs: Vec::new(),
+            widths: Vec::new(),
+            queue: VecDeque::from([0]),
+            entries: HashMap::new(),
+            entry_nodes: HashSet::new(),
+            sites: Vec::new(),
+            deadline,
+            work,
+            max_work: limits.max_work,
+            world: std::sync::Arc::clone(&world),
+            facts: std::sync::Arc::new(facts.clone()),
+        };
+        b.register(0, None, false);
+        if let Err(error) = b.run() {
+            return Err(BuildFailure {
+                error,
+                partial: Box::new(b.graph),
+            });
+        }
+        // the assumptions of the continuations, checked on the finished graph: a graph
+        // built on one that fails is built again without it
+        let checked = summaries::without_failed(&b.graph, prog, &b.entry_nodes, &facts);
+        if checked == facts {
+            return Ok(b.graph);
+        }
+        facts = checked;
+        work = b.work;
     }
 }
 
@@ -193,10 +211,12 @@ impl Builder<'_> {
 
     fn run_queue(&mut self) -> Result<(), EngineError> {
         let world = std::sync::Arc::clone(&self.world);
+        let facts = std::sync::Arc::clone(&self.facts);
         let cx = Ctx {
             prog: self.prog,
             sem: self.opts.ints,
             world: &world,
+            facts: &facts,
         };
         let mut steps = 0u32;
         while let Some(n) = self.queue.pop_front() {
@@ -231,28 +251,70 @@ impl Builder<'_> {
     }
 
     /// Connects the call node `n` of an abstracted call: a `call` edge to the callee's entry
-    /// node (created on first use) and a `return` edge to the continuation.
+    /// node and a `return` edge to the continuation. The entry node is the callee's current
+    /// one when the call's entry state is an instance of it; else (and on first use) a new
+    /// one, the call's entry state merged with the current one (hulls first, then widening,
+    /// as at a loop head), which becomes the current one. Entry nodes replaced so stay in the
+    /// graph with the calls that lead to them: each call edge leads to a state its callee
+    /// frame is an instance of.
     fn abstract_call(&mut self, n: NodeId, a: CallAbstraction) -> Result<(), EngineError> {
         let callee = a.site.callee.clone();
-        let entry = match self.entries.get(&callee) {
-            Some(&e) => e,
-            None => {
-                if self.graph.nodes.len() >= self.opts.max_nodes {
-                    return Err(EngineError::Budget {
-                        max: self.opts.max_nodes,
-                    });
+        let entry = match self.entries.get(&callee).copied() {
+            Some(e) => {
+                let view = self.with_statics_of(&a.entry, &self.graph.nodes[e].state)?;
+                if self.holds(&view, e)? {
+                    e
+                } else {
+                    self.generalize_entry(e, view)?
                 }
-                let e = self.graph.add_node(a.entry);
-                self.register(e, None, false);
-                self.entries.insert(callee.clone(), e);
-                self.queue.push_back(e);
-                e
             }
+            None => self.new_entry(a.entry, false)?,
         };
+        self.entries.insert(callee.clone(), entry);
         self.graph
             .add_edge(n, entry, EdgeKind::Call, vec![summary::call_label(&callee)]);
-        self.sites.push((n, a.site, BTreeSet::new()));
+        self.sites.push((n, entry, a.site, BTreeSet::new()));
         self.add_evaluated(n, EdgeKind::Return, a.cont)
+    }
+
+    /// A new entry node of a method graph, expanded like the start node.
+    fn new_entry(&mut self, st: State, merged: bool) -> Result<NodeId, EngineError> {
+        if self.graph.nodes.len() >= self.opts.max_nodes {
+            return Err(EngineError::Budget {
+                max: self.opts.max_nodes,
+            });
+        }
+        let e = self.graph.add_node(st);
+        self.register(e, None, merged);
+        self.entry_nodes.insert(e);
+        self.queue.push_back(e);
+        Ok(e)
+    }
+
+    /// The entry node that replaces entry node `e` for a call whose entry state `view` is no
+    /// instance of it: their merge (spec §7.3; the first merge takes hulls, later ones widen,
+    /// so the entries of one callee stabilize as a loop head's states do).
+    fn generalize_entry(&mut self, e: NodeId, view: State) -> Result<NodeId, EngineError> {
+        let older = self.with_statics_of(&self.graph.nodes[e].state, &view)?;
+        let opts = MergeOptions {
+            widen: self.merged[e],
+            thresholds: self.prog.compared_constants(&older.frames[0].method),
+            sem: self.opts.ints,
+        };
+        self.spend(work_of(&older) + work_of(&view))?;
+        let g = merge(&older, &view, self.prog, &opts)
+            .map_err(|err| EngineError::Internal(err.to_string()))?;
+        self.new_entry(g, true)
+    }
+
+    /// Whether the state `s` (no node) is an instance of node `general`.
+    fn holds(&mut self, s: &State, general: NodeId) -> Result<bool, EngineError> {
+        self.spend(work_of(s) + work_of(&self.graph.nodes[general].state))?;
+        Ok(instance_holds(
+            s,
+            &self.graph.nodes[general].state,
+            self.prog,
+        ))
     }
 
     /// For every abstracted call whose callee's method graph has exceptional ends: a
@@ -260,19 +322,18 @@ impl Builder<'_> {
     /// was nothing to add.
     fn add_exceptional_returns(&mut self) -> Result<bool, EngineError> {
         let world = std::sync::Arc::clone(&self.world);
+        let facts = std::sync::Arc::clone(&self.facts);
         let cx = Ctx {
             prog: self.prog,
             sem: self.opts.ints,
             world: &world,
+            facts: &facts,
         };
         let mut added = false;
         for k in 0..self.sites.len() {
-            let (n, site) = (self.sites[k].0, self.sites[k].1.clone());
-            let Some(&entry) = self.entries.get(&site.callee) else {
-                continue;
-            };
+            let (n, entry, site) = (self.sites[k].0, self.sites[k].1, self.sites[k].2.clone());
             for class in self.thrown_classes(entry)? {
-                if !self.sites[k].2.insert(class.clone()) {
+                if !self.sites[k].3.insert(class.clone()) {
                     continue;
                 }
                 let succ =
@@ -311,7 +372,7 @@ impl Builder<'_> {
             for e in &succ[x] {
                 let into_other = e.kind == EdgeKind::Call
                     && self.graph.nodes[e.to].state.frames.len() == 1
-                    && self.entries.values().any(|&v| v == e.to);
+                    && self.entry_nodes.contains(&e.to);
                 if !into_other {
                     todo.push(e.to);
                 }
@@ -583,23 +644,9 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// `st` knowing also the static fields `other` knows: a static `st` never accessed gets its
-    /// first-access value ([`fill_static`]), which is what `st` says about it. Dropping it
-    /// from `other` instead would be unsound: its value may be an object the program also
-    /// holds elsewhere.
+    /// `st` knowing also the static fields `other` knows ([`summary::with_statics_of`]).
     fn with_statics_of(&self, st: &State, other: &State) -> Result<State, EngineError> {
-        let mut out = st.clone();
-        for key in other.statics.keys() {
-            if out.statics.contains_key(key) {
-                continue;
-            }
-            let t = self.prog.static_type(key).ok_or_else(|| {
-                EngineError::Internal(format!("no type known for static {}.{}", key.0, key.1))
-            })?;
-            fill_static(&mut out, key.clone(), t, self.opts.ints).map_err(|w| {
-                EngineError::Internal(format!("static field {}.{}: {w}", key.0, key.1))
-            })?;
-        }
-        Ok(out)
+        summary::with_statics_of(st, other, self.prog, self.opts.ints)
+            .map_err(EngineError::Internal)
     }
 }

@@ -72,6 +72,38 @@ pub enum LibraryCall {
 }
 
 /// The result type of [`LibraryCall::RandomNext`].
+impl LibraryCall {
+    /// Whether the modelled method may change a value the program can see in an object that
+    /// existed before the call (its fields, elements, a library object's hidden state). Those
+    /// that cannot: constructors without effect (`Object()`), pure functions of their
+    /// arguments, `clone()` (a new array), `requireNonNull`, the assertion status, printing
+    /// (to the stream only).
+    pub fn may_write(&self) -> bool {
+        !matches!(
+            self,
+            LibraryCall::NoEffect
+                | LibraryCall::StringLength
+                | LibraryCall::MathMax
+                | LibraryCall::MathMin
+                | LibraryCall::MathAbs
+                | LibraryCall::ObjectHashCode
+                | LibraryCall::ObjectEquals
+                | LibraryCall::ValueEquals
+                | LibraryCall::ArrayClone
+                | LibraryCall::RequireNonNull
+                | LibraryCall::DesiredAssertionStatus
+                | LibraryCall::Print
+        )
+    }
+}
+
+/// Whether an invocation of `class.name desc` may change a value the program can see in an
+/// object that existed before it: `false` only for a modelled library method that cannot
+/// ([`LibraryCall::may_write`]).
+pub fn invocation_may_write(class: &str, name: &str, desc: &str) -> bool {
+    library_call(class, name, desc).is_none_or(|c| c.may_write())
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RandomKind {
     Int,

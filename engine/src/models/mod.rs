@@ -32,6 +32,7 @@ pub(crate) mod exceptions;
 mod fields;
 mod text;
 
+pub use calls::invocation_may_write;
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
 pub use classes::{
     is_always_jdk, is_final_modelled_class, is_jdk_class, is_modelled_class, is_modelled_throwable,

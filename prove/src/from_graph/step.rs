@@ -9,8 +9,9 @@ use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
 use crate::linexpr::{Constraint, LinExpr};
 use crate::q::Q;
 use jtg_engine::class::{Cond, FieldType, Insn};
-use jtg_engine::graph::{Edge, EdgeKind, Label, Operand};
+use jtg_engine::graph::{call_entry_state, with_statics_of, Edge, EdgeKind, Label, Operand};
 use jtg_engine::instance_of::is_instance;
+use jtg_engine::models::invocation_may_write;
 use jtg_engine::state::{
     FieldKey, FieldSet, HeapValue, IntOp, IntSemantics, Interval, Ref, State, JAVA_MAX, JAVA_MIN,
 };
@@ -90,7 +91,7 @@ pub fn edge_constraints(
         .any(|l| matches!(l, Label::Returned { .. } | Label::Thrown { .. }));
     match e.kind {
         EdgeKind::Eval | EdgeKind::Call | EdgeKind::Return if abstract_call => {
-            call_entry(src, dst, out);
+            call_entry(prog, sem, src, dst, out);
         }
         EdgeKind::Eval | EdgeKind::Call | EdgeKind::Return => {
             // names are stable along an executed step: integers never change; sizes change
@@ -101,6 +102,10 @@ pub fn edge_constraints(
                 } else {
                     Written::NONE
                 }
+            } else if e.kind == EdgeKind::Call {
+                // an inlined call only pushes the callee's frame (a library model's
+                // invocation is an evaluation step)
+                Written::NONE
             } else {
                 written(prog, src.state)
             };
@@ -256,6 +261,11 @@ fn written(prog: &Program, s: &State) -> Written {
                 _ => Written::ALL,
             }
         }
+        Some(Insn::Invoke { method, .. })
+            if !invocation_may_write(&method.class, &method.name, &method.desc_str) =>
+        {
+            Written::NONE
+        }
         Some(Insn::Invoke { .. }) | Some(Insn::InvokeDynamic { .. }) | None => Written::ALL,
         Some(_) => Written::NONE,
     }
@@ -312,18 +322,28 @@ fn equate_ref(src: &Slots<'_>, a: Ref, dst: &Slots<'_>, b: Ref, out: &mut Vec<Co
     }
 }
 
-/// The call edge of an abstracted call: the callee's parameters (its entry state's locals in
-/// slot order) are the caller's arguments (the top of its operand stack).
-fn call_entry(src: &Slots<'_>, dst: &Slots<'_>, out: &mut Vec<Constraint>) {
-    let (Some(caller), Some(callee)) = (src.state.top(), dst.state.top()) else {
+/// The call edge of an abstracted call: the callee's view of the call (its frame with the
+/// caller's arguments, the caller's heap and statics, reference names kept) is an instance of
+/// the entry state; the witness says which caller reference each entry reference is, so the
+/// entry's values (integers, sizes) are the caller's — not only the parameters', also those of
+/// the fields the entry state shows.
+fn call_entry(
+    prog: &Program,
+    sem: IntSemantics,
+    src: &Slots<'_>,
+    dst: &Slots<'_>,
+    out: &mut Vec<Constraint>,
+) {
+    let Some(callee) = dst.state.top() else {
         return;
     };
-    let params: Vec<Ref> = callee.locals.iter().flatten().copied().collect();
-    let Some(first) = caller.stack.len().checked_sub(params.len()) else {
-        return;
-    };
-    for (p, a) in params.iter().zip(&caller.stack[first..]) {
-        equate_ref(src, *a, dst, *p, out);
+    let view = call_entry_state(src.state, &callee.method, prog)
+        .and_then(|v| with_statics_of(&v, dst.state, prog, sem));
+    let Ok(view) = view else { return };
+    if let Ok(w) = is_instance(&view, dst.state, prog) {
+        for (g, sp) in &w.map {
+            equate_ref(src, *sp, dst, *g, out);
+        }
     }
 }
 
