@@ -107,7 +107,8 @@
 //!   never needs the predicate.
 //! * **unread static**: `narrow-interval`, `narrow-counter` or `drop-predicate` of a node
 //!   where the changed reference (one of the pair, for `=?` and `%$`) is reachable only from
-//!   static fields that no code a run can execute accesses (module `statics`: the methods of
+//!   static fields that no code a run can execute accesses and no input sets (module `statics`:
+//!   a static the start state lists, or `$assertionsDisabled`, is known from step 0; the methods of
 //!   the graph's frames, every method an `invoke` of them may reach by name and descriptor,
 //!   and the class initialisers of the classes they name). The check compares a static only
 //!   from the run's first traced `getstatic`/`putstatic` of it on, so it never binds that
