@@ -450,3 +450,30 @@ fn alternating_branches_are_proved_on_the_rule_graph_and_checked() {
     assert!(out.contains("VIOLATION (chain)"), "{out}");
     assert!(out.contains("never directly follows"), "{out}");
 }
+
+#[test]
+fn recursions_over_built_lists_terminate_by_the_size_across_the_call() {
+    // The method graph of a recursive method starts from the call's own callee frame (an
+    // acyclic list there), and a recursive builder's result is acyclic (checked on its
+    // method graph), so the size decreases across the recursive call: IntListSumRec's
+    // `new List(v, this.next.next).sumList()`, AppE's append, BinarySearchTree's insert.
+    // The cross-check holds the call edges' size equalities to the JVM runs.
+    let Some(root) = corpus_root() else {
+        eprintln!("skipped: no corpus");
+        return;
+    };
+    for (jar, main) in [
+        (
+            "tpdb-recursive/BOG_RTA_11/IntListSumRec.jar",
+            "IntListSumRec.IntListSumRec.main",
+        ),
+        ("tpdb-recursive/BOG_RTA_11/AppE.jar", "AppE.main"),
+    ] {
+        let cp = root.join(jar).display().to_string();
+        let (code, out, err) = jtg(&["prove", &cp, main, "--check", "30"]);
+        assert_eq!(code, 0, "{jar}: {out}{err}");
+        assert!(out.contains(": YES"), "{jar}: {out}");
+        assert!(out.contains(" 0 violations"), "{jar}: {out}");
+        assert!(!out.contains("check: 0 runs"), "{jar}: {out}");
+    }
+}

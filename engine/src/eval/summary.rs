@@ -2,15 +2,19 @@
 //!
 //! A call of a method that is already on the call stack is not inlined. Instead:
 //!
-//! * **Entry**: the callee gets a *method graph* of its own, built once per method from its
-//!   most general entry state ([`entry_state`]): one frame at pc 0; every parameter the most
-//!   general value of its type (`this` an existing `C(…)`); every static field the program
-//!   reads present with a most general value; and every object reference of the state may
-//!   have any shape (`r%$r r♦ r⟲{}`), may share with every other one (`%$`) and may be
-//!   every other one of a compatible type (`=?`). So the callee frame of every concrete call
-//!   is an instance of the entry state. The call node gets a `call` edge (label
-//!   `abstract call of M`) to the entry node; recursive calls inside the method graph lead
-//!   to that same node, which makes the graph finite.
+//! * **Entry**: the callee gets a *method graph* of its own. For recursion its entry state is
+//!   the call's own callee view ([`call_entry_state`]: one frame at pc 0 whose parameters are
+//!   the arguments, with what the caller's state knows of the heap and statics they reach);
+//!   the graph builder keeps one current entry node per callee and merges a call's view that
+//!   is no instance of it into a new one (hulls, then widening, as at a loop head). A static
+//!   loop on primitives starts from the most general entry state ([`entry_state`]): every
+//!   parameter the most general value of its type (`this` an existing `C(…)`); every static
+//!   field the program reads present with a most general value; every object reference may
+//!   have any shape (`r%$r r♦ r⟲{}`), share with every other one (`%$`) and be every other
+//!   one of a compatible type (`=?`). Either way the callee frame of every concrete call is
+//!   an instance of the entry node its `call` edge (label `abstract call of M`) leads to;
+//!   recursive calls inside the method graph lead to the callee's current entry, which makes
+//!   the graph finite.
 //! * **Return** ([`continuation`]): the call node also gets a `return` edge (label
 //!   `return from M`) to the caller's state after the call. There the callee's effects are
 //!   havocked: every object the callee can reach — the closure of its arguments and of the
@@ -21,7 +25,10 @@
 //!   was reached may have any shape and share with each other, and the fresh values may be
 //!   any reached object of a compatible type. Must-reach facts through reached objects are
 //!   dropped. References the callee cannot reach keep their values (the JVM gives it no
-//!   other access), and integer values are immutable.
+//!   other access), and integer values are immutable. Unless [`CalleeFacts`] says otherwise:
+//!   a *pure* callee changes nothing (only the result is fresh, related to what it can
+//!   reach), and an *acyclic* result has no `⟲`. The builder checks both assumptions on the
+//!   finished graph and builds it again without those that fail (`graph/summaries.rs`).
 //! * **Exceptions**: when the method graph of the callee (the nodes reachable from its entry
 //!   node without entering other abstractions) has exceptional program ends, the call node
 //!   gets one more `return` edge per exception class (label `C thrown by M`) whose state has
