@@ -424,7 +424,7 @@ pub fn run_transitions(
 #[derive(Clone, Debug)]
 pub struct Failure {
     pub transition: ConcreteTransition,
-    /// `export`, `ranking` or `chain` ([`Violation::kind`]).
+    /// `export`, `ranking`, `chain` or `invariant` ([`Violation::kind`]).
     pub kind: String,
     pub detail: String,
 }

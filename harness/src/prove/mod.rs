@@ -164,8 +164,9 @@ pub struct NoWitness {
 pub struct Violation {
     pub input: String,
     pub step: usize,
-    /// `export` (a rule's guard or update does not hold), `ranking`, or `chain` (two rules the
-    /// certificate says never follow each other did).
+    /// `export` (a rule's guard or update does not hold), `ranking`, `chain` (two rules the
+    /// certificate says never follow each other did), or `invariant` (a run's values at a
+    /// location break an invariant the certificate assumes).
     pub kind: String,
     pub rule: String,
     pub detail: String,
