@@ -368,6 +368,15 @@ impl Program {
         Ok(ResolvedMethod { class, index })
     }
 
+    /// The instruction the top frame of `s` executes next (`None`: no frame, or its code
+    /// cannot be read).
+    pub fn next_insn(&self, s: &State) -> Option<crate::class::Insn> {
+        let f = s.top()?;
+        let class = self.hierarchy.classpath().load(&f.method.class).ok()?;
+        let method = class.method(&f.method.name, Some(&f.method.desc)).ok()?;
+        method.code.as_ref()?.at(f.pc).cloned()
+    }
+
     /// Resolves `Class.method` or `Class.method(desc)` (class dotted or slashed).
     pub fn find_method(&self, spec: &str) -> Result<MethodId, EngineError> {
         let (head, desc) = match spec.find('(') {

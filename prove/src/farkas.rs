@@ -52,12 +52,7 @@ pub struct Row {
 /// The instances of a rule: every combination of sides of its `≠` constraints, or, with more
 /// than `max_split` of them, the one instance dropping them all.
 pub fn instances(its: &Its, r: RuleId, max_split: usize) -> Vec<RuleInstance> {
-    let k = its
-        .rule(r)
-        .guard
-        .iter()
-        .filter(|c| c.rel == Rel::Ne)
-        .count();
+    let k = its.rule(r).ne_count();
     if k > max_split {
         return vec![RuleInstance {
             rule: r,

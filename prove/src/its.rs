@@ -17,7 +17,7 @@
 //! The evaluation API ([`Its::step`]) computes one application of a rule on concrete integers;
 //! the JVM cross-check maps concrete runs onto ITS runs with it.
 
-use crate::linexpr::{Constraint, LinExpr, Var};
+use crate::linexpr::{Constraint, LinExpr, Rel, Var};
 use crate::q::Q;
 use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
@@ -73,6 +73,11 @@ impl Rule {
     /// Number of variables a rule's expressions may mention: `from`'s and the temporaries.
     pub fn var_count(&self, its: &Its) -> usize {
         its.location(self.from).arity() + self.temps.len()
+    }
+
+    /// Number of `≠` constraints of the guard (each has two sides a proof may split on).
+    pub fn ne_count(&self) -> usize {
+        self.guard.iter().filter(|c| c.rel == Rel::Ne).count()
     }
 }
 

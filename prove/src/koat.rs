@@ -62,7 +62,7 @@ pub fn to_koat(its: &Its) -> String {
             to.name,
             args.join(", ")
         );
-        let ne = r.guard.iter().filter(|c| c.rel == Rel::Ne).count();
+        let ne = r.ne_count();
         for bits in 0..1usize << ne {
             let mut k = 0;
             let atoms: Vec<String> = r

@@ -423,12 +423,7 @@ pub fn verify_invariants(its: &Its, inv: &Invariants) -> Result<(), VerifyError>
 /// Whether the instances `mine` of rule `r` cover every side of its `≠` constraints
 /// (`Dropped` matches both sides; with more than 16, one instance must drop them all).
 fn covers_rule(its: &Its, r: crate::its::RuleId, mine: &[&RuleInstance]) -> bool {
-    let k = its
-        .rule(r)
-        .guard
-        .iter()
-        .filter(|c| c.rel == Rel::Ne)
-        .count();
+    let k = its.rule(r).ne_count();
     let covers = |bits: usize| {
         mine.iter().any(|i| {
             i.ne_sides.iter().enumerate().all(|(j, s)| match s {

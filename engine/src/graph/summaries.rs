@@ -62,17 +62,7 @@ fn writes(prog: &Program, s: &State) -> bool {
     if f.exception.is_some() {
         return false;
     }
-    let insn = prog
-        .hierarchy
-        .classpath()
-        .load(&f.method.class)
-        .ok()
-        .and_then(|c| {
-            c.method(&f.method.name, Some(&f.method.desc))
-                .ok()
-                .and_then(|m| m.code.as_ref().and_then(|code| code.at(f.pc).cloned()))
-        });
-    match insn {
+    match prog.next_insn(s) {
         Some(Insn::Invoke { method, .. }) => {
             models::invocation_may_write(&method.class, &method.name, &method.desc_str)
         }

@@ -105,20 +105,6 @@ impl<'g> CallEffects<'g> {
     }
 }
 
-/// The instruction the top frame of `s` executes next (`None`: none, or not found).
-pub fn next_insn(prog: &Program, s: &State) -> Option<Insn> {
-    let f = s.top()?;
-    prog.hierarchy
-        .classpath()
-        .load(&f.method.class)
-        .ok()
-        .and_then(|c| {
-            c.method(&f.method.name, Some(&f.method.desc))
-                .ok()
-                .and_then(|m| m.code.as_ref().and_then(|code| code.at(f.pc).cloned()))
-        })
-}
-
 /// Whether the step of `s` may write a reference into an existing object: `putfield` of a
 /// reference field, `aastore` (unless the array is known to hold primitives), an invocation
 /// whose callee does not run in the graph (`calls_in_graph`: a library model), or an
@@ -130,7 +116,7 @@ pub fn writes_heap(prog: &Program, s: &State, calls_in_graph: bool) -> bool {
     if f.exception.is_some() {
         return false;
     }
-    match next_insn(prog, s) {
+    match prog.next_insn(s) {
         Some(Insn::PutField(fr)) => matches!(fr.desc, FieldType::Object(_) | FieldType::Array(_)),
         Some(Insn::ArrayStore(_)) => {
             let arr = f.stack.len().checked_sub(3).map(|k| f.stack[k]);

@@ -3,7 +3,7 @@
 //! from relation labels. Each edge is read between two [`Slots`] of one rule under
 //! construction.
 
-use super::effects::{next_insn, CallEffects};
+use super::effects::CallEffects;
 use super::product::{product_bounds, Factor};
 use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
 use crate::linexpr::{Constraint, LinExpr};
@@ -233,7 +233,7 @@ fn written(prog: &Program, s: &State) -> Written {
     if f.exception.is_some() {
         return Written::NONE;
     }
-    let insn = next_insn(prog, s);
+    let insn = prog.next_insn(s);
     let target = |depth: usize, field: String| -> Written {
         match f.stack.len().checked_sub(depth + 1).map(|k| f.stack[k]) {
             Some(r) => Written {
