@@ -656,3 +656,37 @@ fn program_world_of_main_and_of_a_method_with_inputs() {
         assert!(run.contains(c), "{c} is an input class of run");
     }
 }
+
+/// Field type sets (the world's narrowed fields): from `Xta.main`, only keys are stored into
+/// `Cell.item`, so an item realized from a list is a `Key(…)`; `Xta.has` may be given cells
+/// holding anything, so its world narrows no field of an input class.
+#[test]
+fn field_types_narrow_fields_to_what_the_run_stores() {
+    let prog = Program::new(classpath());
+    let start_of = |spec: &str| {
+        let m = prog.find_method(spec).expect("method");
+        prog.default_start(&m, IntSemantics::Unbounded)
+            .expect("start")
+    };
+    let object = jtg_engine::class::FieldType::Object("java/lang/Object".into());
+    let main = prog.world(&start_of("Xta.main"));
+    let narrowed: Vec<_> = main.narrowed_fields().collect();
+    assert!(
+        narrowed.contains(&(
+            &("Xta$Cell".to_string(), "item".to_string()),
+            &"Xta$Key".to_string()
+        )),
+        "{narrowed:?}"
+    );
+    assert_eq!(
+        main.field_type("Xta$Cell", "item", &object),
+        jtg_engine::class::FieldType::Object("Xta$Key".into())
+    );
+    assert!(
+        main.contains("Xta$Bag"),
+        "main makes bags: dispatch alone keeps Bag.equals"
+    );
+    let has = prog.world(&start_of("Xta.has"));
+    assert_eq!(has.field_type("Xta$Cell", "item", &object), object);
+    assert_eq!(has.narrowed_fields().count(), 0);
+}
