@@ -662,13 +662,16 @@ fn program_world_of_main_and_of_a_method_with_inputs() {
 /// holding anything, so its world narrows no field of an input class.
 #[test]
 fn field_types_narrow_fields_to_what_the_run_stores() {
+    use jtg_engine::class::FieldType;
+    use jtg_engine::state::IntSemantics;
+    use jtg_engine::Program;
     let prog = Program::new(classpath());
     let start_of = |spec: &str| {
         let m = prog.find_method(spec).expect("method");
         prog.default_start(&m, IntSemantics::Unbounded)
             .expect("start")
     };
-    let object = jtg_engine::class::FieldType::Object("java/lang/Object".into());
+    let item = FieldType::Object("Xta$Item".into());
     let main = prog.world(&start_of("Xta.main"));
     let narrowed: Vec<_> = main.narrowed_fields().collect();
     assert!(
@@ -679,14 +682,14 @@ fn field_types_narrow_fields_to_what_the_run_stores() {
         "{narrowed:?}"
     );
     assert_eq!(
-        main.field_type("Xta$Cell", "item", &object),
-        jtg_engine::class::FieldType::Object("Xta$Key".into())
+        main.field_type("Xta$Cell", "item", &item),
+        FieldType::Object("Xta$Key".into())
     );
     assert!(
         main.contains("Xta$Bag"),
-        "main makes bags: dispatch alone keeps Bag.equals"
+        "main makes bags: dispatch alone keeps Bag.same"
     );
     let has = prog.world(&start_of("Xta.has"));
-    assert_eq!(has.field_type("Xta$Cell", "item", &object), object);
+    assert_eq!(has.field_type("Xta$Cell", "item", &item), item);
     assert_eq!(has.narrowed_fields().count(), 0);
 }
