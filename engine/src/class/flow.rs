@@ -398,8 +398,8 @@ impl Vta<'_> {
                     f.stack.extend([empty(), empty()])
                 }
                 super::Constant::Int(_) | super::Constant::Float(_) => f.stack.push(empty()),
-                super::Constant::String(_) => f.stack.push(one("java/lang/String")),
-                super::Constant::Class(_) => f.stack.push(one("java/lang/Class")),
+                super::Constant::String(_) => f.stack.push(one(super::jvms::STRING)),
+                super::Constant::Class(_) => f.stack.push(one(super::jvms::CLASS)),
                 super::Constant::Other(_) => f.stack.push(None),
             },
             Insn::Load(k, i) => {
