@@ -88,13 +88,21 @@ impl Program {
     ///   may hold any class). The statics the program reads are left out for the start of
     ///   `main(String[])` (one frame at pc 0): that run's statics hold what its class
     ///   initializers store, which the analysis reaches.
-    pub fn world(&self, start: &State) -> std::collections::BTreeSet<String> {
+    ///
+    /// The world also narrows the types of instance fields ([`crate::class::field_types`]): a
+    /// field that the run's code fills only with objects below a class holds such objects.
+    /// What inputs may put in fields counts as any class: the fields of every input class, the
+    /// entry's parameters, and statics, except for the start of `main(String[])`, whose only
+    /// input is an array of strings. A start inside a method (not at pc 0, or with more than
+    /// one frame) narrows no field.
+    pub fn world(&self, start: &State) -> crate::class::World {
         let mut seeds: std::collections::BTreeSet<String> = crate::models::JDK_CLASSES
             .iter()
             .filter(|c| !c.is_abstract && !c.is_interface)
             .map(|c| c.name.to_string())
             .collect();
-        seeds.extend(self.input_classes(start));
+        let inputs = self.input_classes(start);
+        seeds.extend(inputs.iter().cloned());
         let entries: Vec<crate::class::MethodKey> = start
             .frames
             .iter()
@@ -103,7 +111,63 @@ impl Program {
                 (m.class.to_string(), m.name.to_string(), m.desc.to_string())
             })
             .collect();
-        crate::class::rapid_type_analysis(&self.hierarchy, &entries, &seeds).classes
+        let rta = crate::class::rapid_type_analysis(&self.hierarchy, &entries, &seeds);
+        let fields = match self.flow_seeds(start, &inputs) {
+            Some(fs) => crate::class::field_types(&self.hierarchy, &rta.methods, &rta.classes, &fs),
+            None => crate::class::FieldTypes::default(),
+        };
+        crate::class::World::new(&self.hierarchy, rta.classes, &fields)
+    }
+
+    /// What a run from `start` may hold before its code stores anything (see [`Self::world`]);
+    /// `None` for a start inside a method.
+    fn flow_seeds(
+        &self,
+        start: &State,
+        inputs: &std::collections::BTreeSet<String>,
+    ) -> Option<crate::class::FlowSeeds> {
+        let [frame] = start.frames.as_slice() else {
+            return None;
+        };
+        if frame.pc != 0 {
+            return None;
+        }
+        let m = &frame.method;
+        let key = (m.class.to_string(), m.name.to_string(), m.desc.to_string());
+        let resolved = self.method(m).ok()?;
+        let method = resolved.method();
+        if self.is_main_start(start) && start.statics.is_empty() {
+            let array = format!("[L{};", crate::models::STRING);
+            return Some(crate::class::FlowSeeds {
+                params: vec![(key, 0, Some([array].into()))],
+                array_elems: Some([crate::models::STRING.to_string()].into()),
+                unknown_fields: Default::default(),
+                unknown_statics: false,
+            });
+        }
+        let mut params = Vec::new();
+        let mut slot = u16::from(!method.is_static);
+        if !method.is_static {
+            params.push((key.clone(), 0, None));
+        }
+        for p in &method.desc.params {
+            if p.is_reference() {
+                params.push((key.clone(), slot, None));
+            }
+            slot += p.slots();
+        }
+        let mut unknown_fields = std::collections::BTreeSet::new();
+        for c in inputs {
+            for f in self.hierarchy.instance_fields(c).ok()? {
+                unknown_fields.insert((f.declared_in, f.name));
+            }
+        }
+        Some(crate::class::FlowSeeds {
+            params,
+            array_elems: None,
+            unknown_fields,
+            unknown_statics: true,
+        })
     }
 
     /// Whether `start` is the start of `main(String[])`: one frame, at pc 0, of a static method

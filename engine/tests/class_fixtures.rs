@@ -656,3 +656,77 @@ fn program_world_of_main_and_of_a_method_with_inputs() {
         assert!(run.contains(c), "{c} is an input class of run");
     }
 }
+
+/// Field type sets (the world's narrowed fields): from `Xta.main`, only keys are stored into
+/// `Cell.item`, so an item realized from a list is a `Key(…)`; `Xta.has` may be given cells
+/// holding anything, so its world narrows no field of an input class.
+#[test]
+fn field_types_narrow_fields_to_what_the_run_stores() {
+    use jtg_engine::class::FieldType;
+    use jtg_engine::state::IntSemantics;
+    use jtg_engine::Program;
+    let prog = Program::new(classpath());
+    let start_of = |spec: &str| {
+        let m = prog.find_method(spec).expect("method");
+        prog.default_start(&m, IntSemantics::Unbounded)
+            .expect("start")
+    };
+    let item = FieldType::Object("Xta$Item".into());
+    let main = prog.world(&start_of("Xta.main"));
+    let narrowed: Vec<_> = main.narrowed_fields().collect();
+    assert!(
+        narrowed.contains(&(
+            &("Xta$Cell".to_string(), "item".to_string()),
+            &"Xta$Key".to_string()
+        )),
+        "{narrowed:?}"
+    );
+    assert_eq!(
+        main.field_type("Xta$Cell", "item", &item),
+        FieldType::Object("Xta$Key".into())
+    );
+    assert!(
+        main.contains("Xta$Bag"),
+        "main makes bags: dispatch alone keeps Bag.same"
+    );
+    let has = prog.world(&start_of("Xta.has"));
+    assert_eq!(has.field_type("Xta$Cell", "item", &item), item);
+    assert_eq!(has.narrowed_fields().count(), 0);
+}
+
+/// The variable type analysis itself: one set per variable, so `Bag.add`'s argument (keys
+/// only) and its receiver (a bag) stay apart even with unknown entry parameters; a field that
+/// inputs may fill holds any class; `Cell.next` holds cells only.
+#[test]
+fn field_types_keep_variables_apart_and_inputs_unknown() {
+    use jtg_engine::class::{field_types, rapid_type_analysis, FlowSeeds};
+    use std::collections::BTreeSet;
+    let h = hierarchy();
+    let main = (
+        "Xta".to_string(),
+        "main".to_string(),
+        "([Ljava/lang/String;)V".to_string(),
+    );
+    let rta = rapid_type_analysis(&h, std::slice::from_ref(&main), &BTreeSet::new());
+    let item = ("Xta$Cell".to_string(), "item".to_string());
+    let next = ("Xta$Cell".to_string(), "next".to_string());
+    let unknown_args = FlowSeeds {
+        params: vec![(main, 0, None)],
+        array_elems: None,
+        unknown_fields: BTreeSet::new(),
+        unknown_statics: true,
+    };
+    let t = field_types(&h, &rta.methods, &rta.classes, &unknown_args);
+    assert!(t.complete);
+    let keys: BTreeSet<String> = ["Xta$Key".to_string()].into();
+    assert_eq!(t.of(&item), Some(&keys));
+    let cells: BTreeSet<String> = ["Xta$Cell".to_string()].into();
+    assert_eq!(t.of(&next), Some(&cells));
+    let item_input = FlowSeeds {
+        unknown_fields: [item.clone()].into(),
+        ..unknown_args
+    };
+    let t = field_types(&h, &rta.methods, &rta.classes, &item_input);
+    assert_eq!(t.of(&item), None, "an input may hold any item");
+    assert_eq!(t.of(&next), Some(&cells));
+}

@@ -1,5 +1,6 @@
-//! The classes the JVM specification itself names: the root of the class hierarchy and the
-//! interfaces every array type implements (JVMS §4.10.1.2, JLS §10.8). Every other fact about
+//! The classes the JVM specification itself names: the root of the class hierarchy, the
+//! interfaces every array type implements (JVMS §4.10.1.2, JLS §10.8), and the classes of the
+//! objects `ldc` pushes (JVMS §6.5 `ldc`). Every other fact about
 //! JDK classes lives in `models`.
 
 /// The root of the class hierarchy; the superclass of every class but itself.
@@ -7,3 +8,9 @@ pub const OBJECT: &str = "java/lang/Object";
 
 /// The interfaces every array type implements.
 pub const ARRAY_INTERFACES: [&str; 2] = ["java/lang/Cloneable", "java/io/Serializable"];
+
+/// The class of the object `ldc` pushes for a string constant.
+pub const STRING: &str = "java/lang/String";
+
+/// The class of the object `ldc` pushes for a class constant.
+pub const CLASS: &str = "java/lang/Class";

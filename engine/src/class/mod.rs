@@ -13,6 +13,8 @@
 //! - `liveness`: the live locals of a method's code;
 //! - `reachable`: rapid type analysis (the methods a run may execute, the classes it may
 //!   instantiate);
+//! - `flow`: variable type analysis (the classes each field can hold);
+//! - `world`: the closed world of a run (its classes, its fields' narrowed types);
 //! - `jvms`: the classes the JVM specification itself names (`java/lang/Object`);
 //! - `error`: the [`ClassError`] type shared by all of them.
 
@@ -21,6 +23,7 @@ mod classpath;
 mod decode;
 mod descriptor;
 mod error;
+mod flow;
 mod hierarchy;
 mod insn;
 pub(crate) mod jvms;
@@ -28,14 +31,17 @@ mod liveness;
 mod mnemonic;
 mod pool;
 mod reachable;
+mod world;
 
 pub use classfile::{parse_class, Class, Code, Field, Handler, LocalName, Method};
 pub use classpath::{jar_main_class, ClassPath};
 pub use decode::decode_code;
 pub use descriptor::{FieldType, MethodDescriptor};
 pub use error::ClassError;
+pub use flow::{field_types, FieldId, FieldTypes, FlowSeeds, Types};
 pub use hierarchy::{Hierarchy, InstanceField, LibraryClass, ResolvedField, ResolvedMethod};
 pub use insn::{ArithOp, ArrayKind, Cond, Constant, FieldRef, Insn, InvokeKind, Kind, MethodRef};
 pub use liveness::Liveness;
 pub use pool::ConstantPool;
 pub use reachable::{rapid_type_analysis, MethodKey, Reachable};
+pub use world::World;

@@ -45,7 +45,7 @@ pub struct Ctx<'a> {
     pub prog: &'a Program,
     pub sem: IntSemantics,
     /// The classes an object of the analysed run can have ([`Program::world`]).
-    pub world: &'a std::collections::BTreeSet<String>,
+    pub world: &'a crate::class::World,
     /// What the continuations of abstracted calls may assume of their callees.
     pub facts: &'a summary::CalleeFacts,
 }

@@ -87,7 +87,7 @@ struct Builder<'a> {
     sites: Vec<(NodeId, NodeId, CallSite, BTreeSet<String>)>,
     deadline: Option<Instant>,
     /// The classes an object of the run can have (closed world of virtual dispatch).
-    world: std::sync::Arc<BTreeSet<String>>,
+    world: std::sync::Arc<crate::class::World>,
     /// What continuations assume of callees (checked when the graph is done).
     facts: std::sync::Arc<CalleeFacts>,
     /// Work units spent so far ([`BuildLimits::max_work`]).

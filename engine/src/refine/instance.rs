@@ -4,13 +4,14 @@
 //! predicates of the refined reference.
 
 use super::Succ;
+use crate::class::World;
 use crate::edge::Label;
 use crate::error::EngineError;
 use crate::models;
 use crate::program::Program;
 use crate::state::types::{most_general, type_string};
 use crate::state::{FieldKey, HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Whether an `=?` between values of these two static types is meaningful (they may have a
 /// common instance). Unsure answers are `true`: an extra `=?` only costs precision.
@@ -30,7 +31,7 @@ pub fn refine(
     st: &State,
     r: Ref,
     prog: &Program,
-    world: &BTreeSet<String>,
+    world: &World,
     sem: IntSemantics,
     at: (&MethodId, u32),
 ) -> Result<Vec<Succ>, EngineError> {
@@ -112,7 +113,15 @@ pub fn refine(
         let fresh = s.fresh_obj();
         let mut values = BTreeMap::new();
         let mut obj_children = Vec::new();
-        for (name, t, range) in &fields {
+        for (name, declared, range) in &fields {
+            // the run stores only objects below a narrower class into some fields
+            let t = &match prog
+                .hierarchy
+                .resolve_field(name.declared_in().unwrap_or(&class), name.name())
+            {
+                Ok(Some(f)) => world.field_type(&f.class, name.name(), declared),
+                _ => declared.clone(),
+            };
             let child = match range {
                 Some(iv) => s.new_int(*iv),
                 None => most_general(&mut s, t, sem)
