@@ -123,8 +123,11 @@
 //!   local) falls outside the target's interval, the target puts one existing object at two
 //!   surely read positions that the source shows distinct (e.g. `cur = head` after a step
 //!   along an acyclic list), or the target puts `null` at a surely read local or stack entry
-//!   that holds an object on every matchable path (module `nonnull`: e.g. `tail == null`
-//!   tested again after a loop iteration set `tail` to a new object). The original's accepted
+//!   that holds an object on every matchable path, or an existing object at one that holds
+//!   `null` on every matchable path (module `nullness`: e.g. `tail == null` tested again after
+//!   a loop iteration set `tail` to a new object; Floyd's loop head that `ListOps.hasCycle`'s
+//!   graph enters only with `fast` run off the list, whose `fast ≠ null` case is never taken,
+//!   so no run reaches the cyclic-list nodes behind it). The original's accepted
 //!   paths avoid the edge, so they are
 //!   paths of the mutant too (for a flipped label: the mutant accepts at least as much).
 //!
@@ -161,7 +164,7 @@ mod labels;
 mod liveness;
 mod must;
 mod mutant;
-mod nonnull;
+mod nullness;
 mod reach;
 mod relations;
 mod run;

@@ -1,0 +1,144 @@
+//! Equivalence proofs from shapes the start state rules out (`make fixtures`): each proves the
+//! mutants it should, leaves a similar non-equivalent mutant alone, and no mutant it proves is
+//! killed by a run.
+
+mod common;
+use common::fixtures;
+
+use jtg_check::gen::{GenConfig, Generator};
+use jtg_check::{ConcreteRun, Target};
+use jtg_engine::class::ClassPath;
+use jtg_engine::graph::{EdgeKind, Label};
+use jtg_engine::state::IntSemantics;
+use jtg_engine::{build_graph, Graph, Options, Program};
+use jtg_mutate::{mutants, run_mutants, Analyses, Fate, Mutant};
+
+const SEM: IntSemantics = IntSemantics::Unbounded;
+
+fn program() -> Program {
+    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
+}
+
+fn graph(prog: &Program, spec: &str) -> Graph {
+    let m = prog.find_method(spec).expect("method");
+    let st = prog.default_start(&m, SEM).expect("start");
+    let opts = Options {
+        ints: SEM,
+        ..Default::default()
+    };
+    build_graph(prog, &m, st, &opts).expect("graph")
+}
+
+/// The fates of `ms` on `n` generated inputs of the graph's start state (structures up to 10).
+fn fates(prog: &Program, g: &Graph, ms: &[Mutant], n: u64) -> Vec<Fate> {
+    let start = g.nodes[g.start].state.clone();
+    let cfg = GenConfig {
+        seed: 5,
+        max_size: 10,
+        ints: SEM,
+    };
+    let gen = Generator::new(prog, &g.method, &start, cfg).expect("generator");
+    let states: Vec<_> = (0..n).map(|k| gen.case(k).expect("case").state).collect();
+    let target = Target::new(prog, g.method.clone(), vec![fixtures()]).expect("target");
+    let traces: Vec<_> = target
+        .trace_batch(&states, 2_000)
+        .into_iter()
+        .map(|t| t.expect("trace"))
+        .collect();
+    let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
+    run_mutants(g, prog, SEM, ms, &rs)
+}
+
+/// The refinement edge out of `from` whose labels say `r = null` (`null`) or `r = o…`.
+fn refinement(g: &Graph, from: usize, null: bool) -> usize {
+    g.edges
+        .iter()
+        .position(|e| {
+            e.from == from
+                && e.kind == EdgeKind::Refine
+                && e.labels.iter().any(
+                    |l| matches!(l, Label::RefEq { p, equal: true, .. } if p.is_null() == null),
+                )
+        })
+        .unwrap_or_else(|| panic!("no refinement from node {from}"))
+}
+
+/// `ListOps.hasCycle` from the default (acyclic) start: the loop head at node 30 is entered
+/// from the exit test of the first iteration with `fast` run off the list (node 29: `fast:
+/// null`); its `fast ≠ null` case (33 → 36) leads into the nodes of a second lap that only a
+/// cyclic list could take, and the instance edges that come back to node 30 (111, 112, 113)
+/// lie behind it. By the must-null positions that edge is dead and all of that unreachable;
+/// the `fast = null` case stays.
+#[test]
+fn a_loop_head_entered_only_with_null_has_a_dead_object_case() {
+    let prog = program();
+    let g = graph(&prog, "ListOps.hasCycle");
+    let an = Analyses::of(&g, &prog, SEM);
+    assert!(an.dead(refinement(&g, 33, false)));
+    assert!(!an.dead(refinement(&g, 33, true)));
+    for n in [36, 55, 82, 97, 111, 112, 113] {
+        assert!(an.unreachable(n), "node {n} reachable");
+    }
+    assert!(!an.unreachable(30) && !an.unreachable(35) && !an.unreachable(32));
+    // the head of the other lap (node 32) is entered with `fast` an object (node 31): its
+    // object case is taken
+    assert!(!an.dead(refinement(&g, 34, false)));
+}
+
+/// The similar refinements that runs do take are not proven: the `fast = null` case of node
+/// 30 (33 → 35: a list of one or two nodes) and the `fast ≠ null` case of the other lap's
+/// head (34 → 38, entered with `fast` two nodes ahead): dropping either is killed.
+#[test]
+fn the_cases_runs_take_are_not_proven_dead() {
+    let prog = program();
+    let g = graph(&prog, "ListOps.hasCycle");
+    let wanted = [
+        "drop the refine edge 33 → 35",
+        "drop the refine edge 34 → 38",
+    ];
+    let ms: Vec<Mutant> = mutants(&g, &prog, SEM)
+        .into_iter()
+        .filter(|m| wanted.contains(&m.description.as_str()))
+        .collect();
+    assert_eq!(ms.len(), 2);
+    assert!(ms.iter().all(|m| m.equivalent.is_none()));
+    let f = fates(&prog, &g, &ms, 60);
+    assert!(f.iter().all(|f| matches!(f, Fate::Killed { .. })), "{f:?}");
+}
+
+/// Every mutant of `ListOps.hasCycle` that an unreachable node or a dead edge proves
+/// equivalent survives real runs on lists up to 10 long (and some other mutant is killed).
+#[test]
+fn no_mutant_behind_a_dead_null_case_is_killed() {
+    let prog = program();
+    let g = graph(&prog, "ListOps.hasCycle");
+    let all = mutants(&g, &prog, SEM);
+    let behind = |m: &Mutant| {
+        m.equivalent
+            .as_deref()
+            .is_some_and(|w| w.starts_with("unreachable") || w.starts_with("dead edge"))
+    };
+    let (claimed, others): (Vec<Mutant>, Vec<Mutant>) = all.into_iter().partition(behind);
+    assert!(claimed.len() >= 100, "{} claimed", claimed.len());
+    let mut ms = claimed;
+    ms.extend(
+        others
+            .into_iter()
+            .filter(|m| m.equivalent.is_none())
+            .take(30),
+    );
+    let f = fates(&prog, &g, &ms, 60);
+    let mut killed = 0;
+    for (m, f) in ms.iter().zip(&f) {
+        if let Fate::Killed { input, step } = f {
+            killed += 1;
+            assert!(
+                m.equivalent.is_none(),
+                "{} is killed (input {input}, step {step}) but claimed equivalent: {:?}",
+                m.description,
+                m.equivalent
+            );
+        }
+    }
+    assert!(killed > 0);
+}
