@@ -98,7 +98,8 @@
 //!   without `⟲`, one object at both would put a cycle in that reference's hidden region,
 //!   which the check's condition (k) rejects at the node itself (e.g. `fast` always ahead of
 //!   `slow` in Floyd's loop over an acyclic list). These pairs also make edges **dead** and
-//!   nodes **unreachable** (an equality refinement `slow = fast`).
+//!   nodes **unreachable** (an equality refinement `slow = fast`, or `slow = fast.next`: a
+//!   position below a root, which the check binds in a graph that allocates nothing).
 //! * **disjoint types**: dropping `a =? b` where no class is a subtype of both declared types:
 //!   two classes neither of which is an interface or a subclass of the other (a class has one
 //!   superclass chain), or an array and a class other than `Object` that is no interface. The

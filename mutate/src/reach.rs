@@ -268,15 +268,38 @@ pub(super) fn acyclic(g: &Graph, prog: &Program, facts: &[Facts], feasible: &[bo
                 continue;
             };
             if *strict && (acyclic(x) || acyclic(y)) {
-                out.pairs[k].insert(if p <= q {
-                    (p.clone(), q.clone())
-                } else {
-                    (q.clone(), p.clone())
-                });
+                out.pairs[k].insert(pair(p, q));
             }
         }
     }
+    // an edge whose target puts one existing object at two positions (below surely read
+    // roots: the check binds them all in a graph that allocates nothing) whose sources are a
+    // pair: no run takes it (e.g. `slow = fast.next` in Floyd's loop over an acyclic list)
+    for (k, e) in g.edges.iter().enumerate() {
+        if out.dead[k] || out.pairs[e.from].is_empty() {
+            continue;
+        }
+        let (s, t) = (&g.nodes[e.from].state, &g.nodes[e.to].state);
+        let sure: Vec<(Ref, Pos)> = pos[e.to]
+            .iter()
+            .filter(|(_, r)| existing(t, **r))
+            .filter_map(|(p, r)| source_of(e.kind, s, &facts[e.from], t, p).map(|q| (*r, q)))
+            .collect();
+        out.dead[k] = sure.iter().enumerate().any(|(i, (r, ps))| {
+            sure[i + 1..]
+                .iter()
+                .any(|(x, qs)| x == r && ps != qs && out.pairs[e.from].contains(&pair(ps, qs)))
+        });
+    }
     out
+}
+
+fn pair(p: &Pos, q: &Pos) -> (Pos, Pos) {
+    if p <= q {
+        (p.clone(), q.clone())
+    } else {
+        (q.clone(), p.clone())
+    }
 }
 
 /// The facts edge `k` carries into its target (its instruction keeps the heap); `None` when

@@ -106,6 +106,28 @@ fn the_cases_runs_take_are_not_proven_dead() {
     assert!(f.iter().all(|f| matches!(f, Fate::Killed { .. })), "{f:?}");
 }
 
+/// The other lap's head (node 32) keeps `fast` ahead of `slow` on an acyclic list: the
+/// refinement of `slow.next` to `fast.next` (node 60 → 65: one object at the loaded `slow` and
+/// at `fast.next`, a position below a root) is dead, since `fast.next` is reached from `slow`
+/// in at least one step and `slow` has no ⟲; the refinement to another object (60 → 66) is
+/// taken. From the lasso start (`o5⟲`), `fast = slow.next` is possible and not dead.
+#[test]
+fn a_position_below_a_root_reached_from_an_acyclic_one_is_another_object() {
+    let prog = program();
+    let g = graph(&prog, "ListOps.hasCycle");
+    let an = Analyses::of(&g, &prog, SEM);
+    let edge = |from: usize, to: usize| {
+        g.edges
+            .iter()
+            .position(|e| e.from == from && e.to == to)
+            .unwrap_or_else(|| panic!("no edge {from} → {to}"))
+    };
+    assert!(an.dead(edge(60, 65)));
+    assert!(an.unreachable(70) && an.unreachable(80));
+    assert!(!an.dead(edge(60, 66)));
+    assert!(!an.unreachable(72));
+}
+
 /// Every mutant of `ListOps.hasCycle` that an unreachable node or a dead edge proves
 /// equivalent survives real runs on lists up to 10 long (and some other mutant is killed).
 #[test]
