@@ -128,7 +128,10 @@
 //!   `null` on every matchable path (module `nullness`: e.g. `tail == null` tested again after
 //!   a loop iteration set `tail` to a new object; Floyd's loop head that `ListOps.hasCycle`'s
 //!   graph enters only with `fast` run off the list, whose `fast ≠ null` case is never taken,
-//!   so no run reaches the cyclic-list nodes behind it). The original's accepted
+//!   so no run reaches the cyclic-list nodes behind it). A reference with `r →!F t` towards
+//!   an object holds an object too, in a graph that allocates nothing (the check's condition
+//!   (n) fails a `null` start before a non-null end: `current` of `Ring.iterate`, which must
+//!   reach `this`, is never `null`). The original's accepted
 //!   paths avoid the edge, so they are
 //!   paths of the mutant too (for a flipped label: the mutant accepts at least as much).
 //!

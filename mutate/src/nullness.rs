@@ -5,7 +5,9 @@
 //! A node's own state gives such positions: where the check surely reads a root (a stack entry
 //! or a live local) and the state has an existing object there (`C(…)`, a realized object or
 //! array), the check accepts only an object (or one under construction, which is no `null`
-//! either); where the state has `null` there, the check accepts only `null`. Edges carry the
+//! either); where the state has `null` there, the check accepts only `null`; where the state
+//! has a reference `r →!F t` towards an object (see [`must_reach_objects`]), only an
+//! object. Edges carry the
 //! facts from their source positions like the intervals of [`super::Invariant`]
 //! ([`source_of`]: the same value at both ends of a refinement, split or instance edge; an
 //! instruction's effect on an `eval` edge; an inlined `return`). The greatest fixpoint
@@ -21,6 +23,7 @@
 
 use super::invariant::{roots, source_of, Facts, Pos};
 use super::must::{self, existing};
+use super::reach::binds_every_object;
 use jtg_engine::graph::Graph;
 use jtg_engine::state::{Ref, State};
 use std::collections::BTreeSet;
@@ -47,20 +50,61 @@ fn required(s: &State, r: Ref) -> Option<bool> {
     }
 }
 
-/// Surely read root positions holding an existing object or `null`.
-fn own(s: &State, f: &Facts) -> Positions {
+/// Surely read root positions holding an existing object or `null`, or (`walked`: the check
+/// binds every object below a surely read root) a reference that must reach one.
+fn own(s: &State, f: &Facts, walked: bool) -> Positions {
+    let reaching = if walked {
+        must_reach_objects(s, f)
+    } else {
+        BTreeSet::new()
+    };
     roots(s)
         .into_iter()
         .filter(|(p, _)| f.surely_read(p))
-        .filter_map(|(p, r)| required(s, r).map(|object| (p, object)))
+        .filter_map(|(p, r)| {
+            let object = required(s, r).or_else(|| reaching.contains(&r).then_some(true))?;
+            Some((p, object))
+        })
         .collect()
+}
+
+/// The references below surely read roots that are objects wherever the check accepts the
+/// state because of a `→!`: the check's condition (n) fails `r →!F t` when following `F` from
+/// `r`'s value runs into `null` before `t`'s, which it does at once when `r` is `null` and
+/// `t` is not; so `r →!F t` with `t` an existing object (or, in turn, such a reference) makes
+/// `r` an object (e.g. `current` of a ring walk, which must reach `this`).
+fn must_reach_objects(s: &State, f: &Facts) -> BTreeSet<Ref> {
+    let bound: BTreeSet<Ref> = f
+        .objs
+        .iter()
+        .filter(|(p, _)| f.surely_read(&(p.0, vec![])))
+        .map(|(_, r)| *r)
+        .collect();
+    let mut objects: BTreeSet<Ref> = bound.iter().copied().filter(|r| existing(s, *r)).collect();
+    loop {
+        let more: Vec<Ref> = s
+            .preds
+            .must_reach
+            .iter()
+            .filter(|m| bound.contains(&m.from) && objects.contains(&m.to))
+            .map(|m| m.from)
+            .filter(|r| !objects.contains(r))
+            .collect();
+        if more.is_empty() {
+            return objects;
+        }
+        objects.extend(more);
+    }
 }
 
 impl Nullness {
     /// `feasible`: edges another sound analysis has not ruled out.
     pub(super) fn of(g: &Graph, facts: &[Facts], feasible: &[bool]) -> Nullness {
         let n = g.nodes.len();
-        let own: Vec<Positions> = (0..n).map(|k| own(&g.nodes[k].state, &facts[k])).collect();
+        let walked = binds_every_object(g, facts);
+        let own: Vec<Positions> = (0..n)
+            .map(|k| own(&g.nodes[k].state, &facts[k], walked))
+            .collect();
         let m = must::fixpoint(
             g,
             &own,

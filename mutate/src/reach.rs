@@ -142,6 +142,19 @@ fn keeps_heap(g: &Graph, facts: &[Facts], k: usize, abstract_caller: &[bool]) ->
     }
 }
 
+/// Whether the graph never allocates nor runs a constructor: then the check binds every
+/// object below a surely read root (no object under construction is left unwalked).
+pub(super) fn binds_every_object(g: &Graph, facts: &[Facts]) -> bool {
+    !(0..g.nodes.len()).any(|k| {
+        facts[k].allocates()
+            || g.nodes[k]
+                .state
+                .frames
+                .iter()
+                .any(|f| &*f.method.name == "<init>")
+    })
+}
+
 /// What the analysis gives the must-distinct analysis.
 pub(super) struct Acyclic {
     /// Per node, pairs of positions that never hold one object (empty where the analysis does
@@ -167,15 +180,7 @@ pub(super) fn acyclic(g: &Graph, prog: &Program, facts: &[Facts], feasible: &[bo
         pairs: vec![BTreeSet::new(); n],
         dead: vec![false; g.edges.len()],
     };
-    let constructs = (0..n).any(|k| {
-        facts[k].allocates()
-            || g.nodes[k]
-                .state
-                .frames
-                .iter()
-                .any(|f| &*f.method.name == "<init>")
-    });
-    if constructs {
+    if !binds_every_object(g, facts) {
         return out;
     }
     let (_, abstract_caller) = super::invariant::adjacency(g);

@@ -29,6 +29,22 @@ fn graph(prog: &Program, spec: &str) -> Graph {
     build_graph(prog, &m, st, &opts).expect("graph")
 }
 
+/// The graph of `spec` from a start state of `java-fixtures/start/`.
+fn graph_from(prog: &Program, spec: &str, start: &str) -> Graph {
+    use jtg_engine::state::text::{parse_state, TextContext};
+    let m = prog.find_method(spec).expect("method");
+    let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../java-fixtures/start")
+        .join(start);
+    let text = std::fs::read_to_string(&p).expect("start file");
+    let st = parse_state(&text, &TextContext::for_method(m.clone(), prog)).expect("state");
+    let opts = Options {
+        ints: SEM,
+        ..Default::default()
+    };
+    build_graph(prog, &m, st, &opts).expect("graph")
+}
+
 /// The fates of `ms` on `n` generated inputs of the graph's start state (structures up to 10).
 fn fates(prog: &Program, g: &Graph, ms: &[Mutant], n: u64) -> Vec<Fate> {
     let start = g.nodes[g.start].state.clone();
@@ -163,4 +179,49 @@ fn no_mutant_behind_a_dead_null_case_is_killed() {
         }
     }
     assert!(killed > 0);
+}
+
+/// `Ring.iterate` on a ring: `current` must reach `this` along `next` (`o6 →!{next} o7 →!{next}
+/// o5`, `o5` the realized `this`), so the check never accepts `current == null` at the loop
+/// head: the refinement `o6 = null` (24 → 26) is dead and the `NullPointerException` branch
+/// behind it unreachable; the refinement to an object (24 → 27) is taken. Without the `→!`
+/// facts nothing rules `null` out.
+#[test]
+fn a_reference_that_must_reach_an_object_is_no_null() {
+    let prog = program();
+    let g = graph_from(&prog, "Ring.iterate", "Ring.iterate.cyclic.state");
+    let an = Analyses::of(&g, &prog, SEM);
+    assert!(an.dead(refinement(&g, 24, true)));
+    assert!(!an.dead(refinement(&g, 24, false)));
+    assert!(an.unreachable(26) && an.unreachable(29) && an.unreachable(34));
+    assert!(!an.unreachable(27));
+    let mut h = g.clone();
+    for n in &mut h.nodes {
+        n.state.preds.must_reach.clear();
+    }
+    let an = Analyses::of(&h, &prog, SEM);
+    assert!(!an.dead(refinement(&h, 24, true)));
+    assert!(!an.unreachable(26));
+    // the claims survive real rings
+    let all = mutants(&g, &prog, SEM);
+    let claimed: Vec<Mutant> = all
+        .iter()
+        .filter(|m| {
+            m.equivalent
+                .as_deref()
+                .is_some_and(|w| w.starts_with("unreachable") || w.starts_with("dead edge"))
+        })
+        .cloned()
+        .collect();
+    assert!(claimed
+        .iter()
+        .any(|m| m.description.starts_with("node 26:")));
+    let f = fates(&prog, &g, &claimed, 60);
+    for (m, f) in claimed.iter().zip(&f) {
+        assert!(
+            !matches!(f, Fate::Killed { .. }),
+            "{} killed: {f:?}",
+            m.description
+        );
+    }
 }
