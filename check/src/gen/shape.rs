@@ -21,7 +21,9 @@
 //! further back edges of its kind, each with probability 1/2.)
 //!
 //! A hole with `h →!F t` always gets the *reach* plan: an F-chain of fresh nodes whose last
-//! F-field is `t`'s object (length 0, i.e. `h` is `t`, only with `h =? t`).
+//! F-field is `t`'s object (length 0, i.e. `h` is `t`, only with `h =? t`). Where `h` allows
+//! any shape (`h⟲∅` with `h♦` or `h %$ h`), each other reference field of a chain node points,
+//! with probability 1/2, to a chain node (itself included) or, with `h %$ t`, to `t`.
 //!
 //! Tree growth: the node budget `n` is spent breadth-first; a reference slot gets a fresh
 //! child with probability 0.75, or always when it is the only open slot (so one-field classes
@@ -551,6 +553,7 @@ impl Build<'_, '_> {
         }
         let mut first = Ref::Null;
         let mut prev: Option<(Ref, FieldKey)> = None;
+        let mut chain = Vec::with_capacity(n);
         for _ in 0..n {
             let mut nodes = Vec::new();
             let i = self.node(class, None, &mut nodes)?;
@@ -572,12 +575,60 @@ impl Build<'_, '_> {
                 Some((p, pf)) => self.set_field(*p, pf, r),
                 None => first = r,
             }
+            chain.push(r);
             prev = Some((r, f));
         }
         if let Some((p, pf)) = prev {
             self.set_field(p, &pf, target);
         }
+        self.link_chain(h, m, &chain, target)?;
         Ok(first)
+    }
+
+    /// The other reference fields of a reach chain's nodes, where `h`'s predicates allow any
+    /// shape (`h⟲∅` and `h♦` or `h %$ h`): each, with probability 1/2, points to a node of the
+    /// chain (itself included) or, with `h %$ t`, to the target `t`; else it stays `null`.
+    /// Without this, those fields were always `null`, and no run had, say, a sentinel list
+    /// node whose `previous` is itself.
+    fn link_chain(
+        &mut self,
+        h: Ref,
+        m: &MustReach,
+        chain: &[Ref],
+        target: Ref,
+    ) -> Result<(), GenError> {
+        let preds = &self.g.start.preds;
+        let any_cycle = preds.cyclic(h).is_some_and(|f| f.is_empty());
+        let may_share = preds.is_non_tree(h) || preds.joins(h, h);
+        if !any_cycle || !may_share {
+            return Ok(());
+        }
+        let mut pool = chain.to_vec();
+        if target.is_obj() && preds.joins(h, m.to) {
+            pool.push(target);
+        }
+        for &x in chain {
+            let Some(HeapValue::Object { class, .. }) = self.out.value(x) else {
+                continue;
+            };
+            let class = class.clone();
+            for (name, t, _) in self.g.fields(&class)? {
+                let FieldType::Object(ty) = t else { continue };
+                if m.fields.contains(&name) || !self.rng.gen_bool(0.5) {
+                    continue;
+                }
+                let fits: Vec<Ref> = pool
+                    .iter()
+                    .copied()
+                    .filter(|c| self.is_a(*c, &ty))
+                    .collect();
+                if !fits.is_empty() {
+                    let to = fits[self.rng.gen_range(0..fits.len())];
+                    self.set_field(x, &name, to);
+                }
+            }
+        }
+        Ok(())
     }
 }
 
