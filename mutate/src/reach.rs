@@ -277,6 +277,9 @@ pub(super) fn acyclic(g: &Graph, prog: &Program, facts: &[Facts], feasible: &[bo
             }
         }
     }
+    for (k, p) in out.pairs.iter_mut().enumerate() {
+        p.extend(must_reach_pairs(&g.nodes[k].state, &pos[k]));
+    }
     // an edge whose target puts one existing object at two positions (below surely read
     // roots: the check binds them all in a graph that allocates nothing) whose sources are a
     // pair: no run takes it (e.g. `slow = fast.next` in Floyd's loop over an acyclic list)
@@ -295,6 +298,42 @@ pub(super) fn acyclic(g: &Graph, prog: &Program, facts: &[Facts], feasible: &[bo
                 .iter()
                 .any(|(x, qs)| x == r && ps != qs && out.pairs[e.from].contains(&pair(ps, qs)))
         });
+    }
+    out
+}
+
+/// Pairs of positions that `→!` keeps apart: with `r →!{f} t`, a realized object `x` whose
+/// field `f` is `r`, and `x` another object than `t` (no `x =? t`), `r`'s object is not
+/// `x`'s: following `f` from it would come back to `x` at once without meeting `t`, which the
+/// check's condition (n) rejects (e.g. `this.next.next` is not `this.next` in a ring that must
+/// lead back to `this`).
+fn must_reach_pairs(s: &State, pos: &BTreeMap<&Pos, Ref>) -> BTreeSet<(Pos, Pos)> {
+    let mut out = BTreeSet::new();
+    let at = |x: Ref| pos.iter().filter(move |(_, r)| **r == x).map(|(p, _)| *p);
+    for m in &s.preds.must_reach {
+        let mut fields = m.fields.iter();
+        let (Some(f), None) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        if at(m.to).next().is_none() {
+            continue; // the check binds `t` wherever it binds what is below a read root
+        }
+        for x in pos.values() {
+            let Some(HeapValue::Object { fields, .. }) = s.value(*x) else {
+                continue;
+            };
+            if fields.get(f.as_str()) != Some(&m.from) || *x == m.to || s.preds.may_equal(*x, m.to)
+            {
+                continue;
+            }
+            for p in at(*x) {
+                for q in at(m.from) {
+                    if p != q {
+                        out.insert(pair(p, q));
+                    }
+                }
+            }
+        }
     }
     out
 }

@@ -225,3 +225,36 @@ fn a_reference_that_must_reach_an_object_is_no_null() {
         );
     }
 }
+
+/// `Ring.iterate` after one step (node 18): `this.next.next` (`o4`, which must reach `this`
+/// along `next`) is not `this.next` (`o3`): from `o3`'s object, `next` would lead back to it
+/// at once without meeting `this`. So dropping `o3 =? o4` is proven; without the `→!` it is
+/// not (a ring of one node past `this` may loop there if nothing says it leads back).
+#[test]
+fn must_reach_keeps_a_node_apart_from_its_successor() {
+    let prog = program();
+    let g = graph_from(&prog, "Ring.iterate", "Ring.iterate.cyclic.state");
+    let find = |ms: &[Mutant], d: &str| {
+        ms.iter()
+            .find(|m| m.description == d)
+            .unwrap_or_else(|| panic!("no mutant {d}"))
+            .clone()
+    };
+    let ms = mutants(&g, &prog, SEM);
+    let m = find(&ms, "node 18: drop o3 =? o4");
+    assert!(
+        m.equivalent
+            .as_deref()
+            .is_some_and(|w| w.starts_with("distinct positions")),
+        "{:?}",
+        m.equivalent
+    );
+    let f = fates(&prog, &g, &[m], 100);
+    assert!(!matches!(f[0], Fate::Killed { .. }), "{f:?}");
+    let mut h = g.clone();
+    for n in &mut h.nodes {
+        n.state.preds.must_reach.clear();
+    }
+    let ms = mutants(&h, &prog, SEM);
+    assert!(find(&ms, "node 18: drop o3 =? o4").equivalent.is_none());
+}
