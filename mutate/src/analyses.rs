@@ -6,7 +6,7 @@ use crate::invariant::{self, Invariant};
 use crate::nullness::Nullness;
 use crate::reach;
 use crate::relations::Relations;
-use crate::statics::Compared;
+use crate::statics::{Compared, Unbound};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref, State};
 use jtg_engine::{Graph, Program};
@@ -96,9 +96,14 @@ impl Analyses {
     }
 
     /// Whether the check can bind `r` at node `n` (module `statics`: not when only unread
-    /// statics reach it).
+    /// statics reach it, or those and the fields of an object under construction).
     pub fn bound(&self, n: NodeId, r: Ref) -> bool {
-        self.compared.bound(n, r)
+        self.compared.unbound(n, r).is_none()
+    }
+
+    /// Why the check never binds `r` at node `n` (`None`: it may bind it).
+    pub(crate) fn unbound(&self, n: NodeId, r: Ref) -> Option<Unbound> {
+        self.compared.unbound(n, r)
     }
 
     /// Whether `a` and `b` are never one object at node `n`.

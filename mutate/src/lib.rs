@@ -115,6 +115,11 @@
 //!   from the run's first traced `getstatic`/`putstatic` of it on, so it never binds that
 //!   reference: the mutant's changed fact is never read (e.g. a graph whose states list the
 //!   statics of every class on the class path, most of which the method never touches).
+//! * **under construction**: the same for a reference that only the fields of an object under
+//!   construction reach (and unread statics): the run holds that object uninitialized, and
+//!   the check accepts it without walking its fields (module `construction`: the top frame's
+//!   `this` in a constructor before its first `invokespecial <init>`; e.g. the outer object
+//!   of `o.new Cell()`, stored in `this$0` before `super()`).
 //! * **unreachable**: a node-state mutant of a node that no path the check can match from the
 //!   start node reaches (only dead edges lead to it, see below).
 //! * **dead edge**: `drop-refinement`, `flip-label`, `replace-label` or `retarget-instance` of
@@ -161,6 +166,7 @@
 
 mod analyses;
 mod analysis;
+mod construction;
 mod derive;
 mod distinct;
 mod invariant;

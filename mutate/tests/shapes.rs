@@ -258,3 +258,35 @@ fn must_reach_keeps_a_node_apart_from_its_successor() {
     let ms = mutants(&h, &prog, SEM);
     assert!(find(&ms, "node 18: drop o3 =? o4").equivalent.is_none());
 }
+
+/// `Outer.cellOf`: inside `Cell`'s constructor, before `super()` (nodes 19 to 22), the outer
+/// object is reachable only through `this$0` of the cell under construction, which the check
+/// does not walk: narrowing its `v` there is proven. After `super()` (node 23) the cell is
+/// walked, and the same narrowing is not proven, and killed.
+#[test]
+fn fields_of_an_object_under_construction_are_not_walked() {
+    let prog = program();
+    let g = graph(&prog, "Outer.cellOf");
+    let ms = mutants(&g, &prog, SEM);
+    let narrowing = |n: usize| {
+        ms.iter()
+            .find(|m| m.description == format!("node {n}: i1 = Z narrowed at its low end to [≥0]"))
+            .unwrap_or_else(|| panic!("no narrowing at node {n}"))
+            .clone()
+    };
+    for n in [19, 21] {
+        let m = narrowing(n);
+        assert!(
+            m.equivalent
+                .as_deref()
+                .is_some_and(|w| w.starts_with("under construction")),
+            "node {n}: {:?}",
+            m.equivalent
+        );
+    }
+    let after = narrowing(23);
+    assert!(after.equivalent.is_none());
+    let f = fates(&prog, &g, &[narrowing(19), narrowing(21), after], 100);
+    assert!(!matches!(f[0], Fate::Killed { .. }) && !matches!(f[1], Fate::Killed { .. }));
+    assert!(matches!(f[2], Fate::Killed { .. }), "{f:?}");
+}
