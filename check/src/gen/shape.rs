@@ -18,7 +18,9 @@
 //! | alias | `h =? g` for an already built non-null `g` | `g`'s object itself |
 //!
 //! (For classes with two or more reference fields, a cycle or panhandle plan adds up to three
-//! further back edges of its kind, each with probability 1/2.)
+//! further back edges of its kind, each with probability 1/2; with `F` not empty, half of those
+//! plans are *sparse*: the tree grows no children in the fields of `F`, which stay free for
+//! back edges, and up to one further back edge per node is added, each with probability 1/2.)
 //!
 //! A hole with `h →!F t` always gets the *reach* plan: an F-chain of fresh nodes whose last
 //! F-field is `t`'s object (length 0, i.e. `h` is `t`, only with `h =? t`). Where `h` allows
@@ -219,13 +221,18 @@ impl Build<'_, '_> {
                 let panhandle = matches!(plan, Plan::Panhandle(_));
                 let lo = if panhandle { 2.min(max) } else { 1 };
                 let n = self.rng.gen_range(lo..=max);
-                let t = self.tree(&class, n)?;
+                // half of them sparse: the fields of F grow no subtrees, so their slots are
+                // free for back edges, and up to one more back edge per node (objects that
+                // are their own items, one after another in a list)
+                let sparse = ref_slots >= 2 && !f.is_empty() && self.rng.gen_bool(0.5);
+                let t = self.tree_sparing(&class, n, if sparse { f } else { &[] })?;
                 let mut closed = self.back_edge(&t, f, panhandle)?;
                 // with several reference fields, often more cycles of the same kind (an object
                 // that is its own item inside a cyclic list): every cycle they make together
                 // still uses every field of F, see `back_edge`
+                let most = if sparse { t.nodes.len() } else { MORE_CYCLES };
                 let mut more = 0;
-                while closed && ref_slots >= 2 && more < MORE_CYCLES && self.rng.gen_bool(0.5) {
+                while closed && ref_slots >= 2 && more < most && self.rng.gen_bool(0.5) {
                     closed = self.back_edge(&t, f, panhandle)?;
                     more += 1;
                 }
@@ -343,11 +350,22 @@ impl Build<'_, '_> {
 
     /// A fresh tree of `n` nodes rooted at an object of `class` (breadth-first growth).
     fn tree(&mut self, class: &str, n: usize) -> Result<Tree, GenError> {
+        self.tree_sparing(class, n, &[])
+    }
+
+    /// [`Self::tree`] that leaves every `spare` field `null` (free for back edges).
+    fn tree_sparing(
+        &mut self,
+        class: &str,
+        n: usize,
+        spare: &[FieldKey],
+    ) -> Result<Tree, GenError> {
         let mut nodes = Vec::new();
         let mut budget = n.saturating_sub(1);
         let root = self.node(class, None, &mut nodes)?;
         let mut open: std::collections::VecDeque<(usize, FieldKey, String)> =
             self.slots(root, &nodes)?.into();
+        open.retain(|(_, f, _)| !spare.contains(f));
         while let Some((idx, field, fty)) = open.pop_front() {
             let grow = budget > 0 && (open.is_empty() || self.rng.gen_bool(GROW));
             // a field whose type has no buildable class stays null (null is an instance of
@@ -360,7 +378,11 @@ impl Build<'_, '_> {
             let c = self.pick_class(&classes);
             let child = self.node(&c, Some((idx, field.clone())), &mut nodes)?;
             self.set_field(nodes[idx].r, &field, nodes[child].r);
-            open.extend(self.slots(child, &nodes)?);
+            open.extend(
+                self.slots(child, &nodes)?
+                    .into_iter()
+                    .filter(|(_, f, _)| !spare.contains(f)),
+            );
         }
         Ok(Tree { nodes })
     }
