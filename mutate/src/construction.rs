@@ -12,7 +12,7 @@
 //! `this`), so the frame's `this` is still uninitialized there: the state's local 0, or, at the
 //! first `invokespecial` of a constructor without parameters, the receiver on top of the
 //! stack. (With frames above the constructor the matcher may already present the object, so
-//! only the top frame counts.)
+//! only the top frame counts; a constructor whose code stores to local 0 is left alone.)
 
 use jtg_engine::class::{Insn, InvokeKind};
 use jtg_engine::state::{Ref, State};
@@ -34,6 +34,14 @@ pub(crate) fn uninitialized(s: &State, prog: &Program) -> Option<Ref> {
         } if method.name == "<init>" => Some((*pc, method)),
         _ => None,
     })?;
+    // javac never stores to local 0 in a constructor; other code that does is left alone
+    let stores_this = code
+        .insns
+        .iter()
+        .any(|(_, insn)| matches!(insn, Insn::Store(_, 0)));
+    if stores_this {
+        return None;
+    }
     let this = if top.pc < init_pc {
         top.locals.first().copied().flatten()
     } else if top.pc == init_pc && init.desc.params.is_empty() {

@@ -322,7 +322,11 @@ fn must_reach_pairs(s: &State, pos: &BTreeMap<&Pos, Ref>) -> BTreeSet<(Pos, Pos)
             let Some(HeapValue::Object { fields, .. }) = s.value(*x) else {
                 continue;
             };
-            if fields.get(f.as_str()) != Some(&m.from) || *x == m.to || s.preds.may_equal(*x, m.to)
+            // (`x.f = x` with `x →!{f} t` is a state no run matches: nothing to claim there)
+            if fields.get(f.as_str()) != Some(&m.from)
+                || *x == m.from
+                || *x == m.to
+                || s.preds.may_equal(*x, m.to)
             {
                 continue;
             }
