@@ -3,10 +3,10 @@
 
 use crate::distinct::Distinct;
 use crate::invariant::{self, Invariant};
-use crate::nonnull::NonNull;
+use crate::nullness::Nullness;
 use crate::reach;
 use crate::relations::Relations;
-use crate::statics::Compared;
+use crate::statics::{Compared, Unbound};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref, State};
 use jtg_engine::{Graph, Program};
@@ -16,7 +16,7 @@ use jtg_engine::{Graph, Program};
 pub struct Analyses {
     pub intervals: Invariant,
     distinct: Distinct,
-    nonnull: NonNull,
+    nullness: Nullness,
     relations: Relations,
     facts: Vec<invariant::Facts>,
     compared: Compared,
@@ -30,9 +30,9 @@ impl Analyses {
         let feasible: Vec<bool> = (0..g.edges.len())
             .map(|k| first.edges[k] && !acyclic.dead[k])
             .collect();
-        let nonnull = NonNull::of(g, &facts, &feasible);
+        let nullness = Nullness::of(g, &facts, &feasible);
         let feasible: Vec<bool> = (0..g.edges.len())
-            .map(|k| feasible[k] && !nonnull.dead[k])
+            .map(|k| feasible[k] && !nullness.dead[k])
             .collect();
         let distinct = Distinct::of(g, &facts, &feasible, &acyclic.pairs);
         // `distinct.dead` includes every edge that is not `feasible`
@@ -43,7 +43,7 @@ impl Analyses {
             compared: Compared::of(g, prog),
             intervals,
             distinct,
-            nonnull,
+            nullness,
             relations,
             facts,
         }
@@ -53,7 +53,7 @@ impl Analyses {
     pub fn unreachable(&self, n: NodeId) -> bool {
         self.intervals.nodes[n].is_none()
             || self.distinct.nodes[n].is_none()
-            || self.nonnull.nodes[n].is_none()
+            || self.nullness.nodes[n].is_none()
             || self.relations.unreachable(n)
     }
 
@@ -61,7 +61,7 @@ impl Analyses {
     pub fn dead(&self, k: usize) -> bool {
         !self.intervals.edges[k]
             || self.distinct.dead[k]
-            || self.nonnull.dead[k]
+            || self.nullness.dead[k]
             || !self.relations.edges[k]
     }
 
@@ -96,9 +96,14 @@ impl Analyses {
     }
 
     /// Whether the check can bind `r` at node `n` (module `statics`: not when only unread
-    /// statics reach it).
+    /// statics reach it, or those and the fields of an object under construction).
     pub fn bound(&self, n: NodeId, r: Ref) -> bool {
-        self.compared.bound(n, r)
+        self.compared.unbound(n, r).is_none()
+    }
+
+    /// Why the check never binds `r` at node `n` (`None`: it may bind it).
+    pub(crate) fn unbound(&self, n: NodeId, r: Ref) -> Option<Unbound> {
+        self.compared.unbound(n, r)
     }
 
     /// Whether `a` and `b` are never one object at node `n`.

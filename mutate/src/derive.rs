@@ -4,6 +4,7 @@
 use crate::analyses::Analyses;
 use crate::labels;
 use crate::mutant::{Change, Mutant, Operator};
+use crate::statics::Unbound;
 use jtg_engine::graph::{EdgeKind, Label, NodeId};
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref, State};
 use jtg_engine::{Graph, Program};
@@ -16,9 +17,16 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
     let gone = |n: NodeId| an.unreachable(n).then(|| UNREACHABLE.to_string());
     // the first of `refs` the check never binds at `n` (module `statics`)
     let unread = |n: NodeId, refs: &[Ref]| {
-        refs.iter().find(|r| !an.bound(n, **r)).map(|r| {
-            format!("{UNREAD}: only statics no code of the runs accesses reach {r} at node {n}")
-        })
+        refs.iter()
+            .find_map(|r| an.unbound(n, *r).map(|why| (r, why)))
+            .map(|(r, why)| match why {
+                Unbound::UnreadStatic => format!(
+                    "{UNREAD}: only statics no code of the runs accesses reach {r} at node {n}"
+                ),
+                Unbound::UnderConstruction => format!(
+                    "{UNWALKED}: only the fields of the object under construction (and unread statics) reach {r} at node {n}"
+                ),
+            })
     };
     let push = |out: &mut Vec<Mutant>,
                 op: Operator,
@@ -334,6 +342,7 @@ const INVARIANT: &str = "interval invariant";
 const DISTINCT: &str = "distinct positions";
 const RELATIONAL: &str = "relational invariant";
 const UNREAD: &str = "unread static";
+const UNWALKED: &str = "under construction";
 const DISJOINT: &str = "disjoint types";
 const DEAD_EDGE: &str =
     "dead edge: by the interval invariant, no path the check can match takes the edge";

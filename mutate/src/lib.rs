@@ -98,7 +98,8 @@
 //!   without `⟲`, one object at both would put a cycle in that reference's hidden region,
 //!   which the check's condition (k) rejects at the node itself (e.g. `fast` always ahead of
 //!   `slow` in Floyd's loop over an acyclic list). These pairs also make edges **dead** and
-//!   nodes **unreachable** (an equality refinement `slow = fast`).
+//!   nodes **unreachable** (an equality refinement `slow = fast`, or `slow = fast.next`: a
+//!   position below a root, which the check binds in a graph that allocates nothing).
 //! * **disjoint types**: dropping `a =? b` where no class is a subtype of both declared types:
 //!   two classes neither of which is an interface or a subclass of the other (a class has one
 //!   superclass chain), or an array and a class other than `Object` that is no interface. The
@@ -114,6 +115,11 @@
 //!   from the run's first traced `getstatic`/`putstatic` of it on, so it never binds that
 //!   reference: the mutant's changed fact is never read (e.g. a graph whose states list the
 //!   statics of every class on the class path, most of which the method never touches).
+//! * **under construction**: the same for a reference that only the fields of an object under
+//!   construction reach (and unread statics): the run holds that object uninitialized, and
+//!   the check accepts it without walking its fields (module `construction`: the top frame's
+//!   `this` in a constructor before its first `invokespecial <init>`; e.g. the outer object
+//!   of `o.new Cell()`, stored in `this$0` before `super()`).
 //! * **unreachable**: a node-state mutant of a node that no path the check can match from the
 //!   start node reaches (only dead edges lead to it, see below).
 //! * **dead edge**: `drop-refinement`, `flip-label`, `replace-label` or `retarget-instance` of
@@ -123,8 +129,14 @@
 //!   local) falls outside the target's interval, the target puts one existing object at two
 //!   surely read positions that the source shows distinct (e.g. `cur = head` after a step
 //!   along an acyclic list), or the target puts `null` at a surely read local or stack entry
-//!   that holds an object on every matchable path (module `nonnull`: e.g. `tail == null`
-//!   tested again after a loop iteration set `tail` to a new object). The original's accepted
+//!   that holds an object on every matchable path, or an existing object at one that holds
+//!   `null` on every matchable path (module `nullness`: e.g. `tail == null` tested again after
+//!   a loop iteration set `tail` to a new object; Floyd's loop head that `ListOps.hasCycle`'s
+//!   graph enters only with `fast` run off the list, whose `fast ≠ null` case is never taken,
+//!   so no run reaches the cyclic-list nodes behind it). A reference with `r →!F t` towards
+//!   an object holds an object too, in a graph that allocates nothing (the check's condition
+//!   (n) fails a `null` start before a non-null end: `current` of `Ring.iterate`, which must
+//!   reach `this`, is never `null`). The original's accepted
 //!   paths avoid the edge, so they are
 //!   paths of the mutant too (for a flipped label: the mutant accepts at least as much).
 //!
@@ -154,6 +166,7 @@
 
 mod analyses;
 mod analysis;
+mod construction;
 mod derive;
 mod distinct;
 mod invariant;
@@ -161,7 +174,7 @@ mod labels;
 mod liveness;
 mod must;
 mod mutant;
-mod nonnull;
+mod nullness;
 mod reach;
 mod relations;
 mod run;

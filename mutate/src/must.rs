@@ -1,4 +1,4 @@
-//! The greatest fixpoint both must-analyses compute (`distinct`, `nonnull`): per node, the
+//! The greatest fixpoint both must-analyses compute (`distinct`, `nullness`): per node, the
 //! facts that hold on every path the check can match from the start node.
 //!
 //! A node's facts are its own (what its state makes the check require there) plus what every

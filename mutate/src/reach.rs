@@ -142,6 +142,19 @@ fn keeps_heap(g: &Graph, facts: &[Facts], k: usize, abstract_caller: &[bool]) ->
     }
 }
 
+/// Whether the graph never allocates nor runs a constructor: then the check binds every
+/// object below a surely read root (no object under construction is left unwalked).
+pub(super) fn binds_every_object(g: &Graph, facts: &[Facts]) -> bool {
+    !(0..g.nodes.len()).any(|k| {
+        facts[k].allocates()
+            || g.nodes[k]
+                .state
+                .frames
+                .iter()
+                .any(|f| &*f.method.name == "<init>")
+    })
+}
+
 /// What the analysis gives the must-distinct analysis.
 pub(super) struct Acyclic {
     /// Per node, pairs of positions that never hold one object (empty where the analysis does
@@ -167,15 +180,7 @@ pub(super) fn acyclic(g: &Graph, prog: &Program, facts: &[Facts], feasible: &[bo
         pairs: vec![BTreeSet::new(); n],
         dead: vec![false; g.edges.len()],
     };
-    let constructs = (0..n).any(|k| {
-        facts[k].allocates()
-            || g.nodes[k]
-                .state
-                .frames
-                .iter()
-                .any(|f| &*f.method.name == "<init>")
-    });
-    if constructs {
+    if !binds_every_object(g, facts) {
         return out;
     }
     let (_, abstract_caller) = super::invariant::adjacency(g);
@@ -268,15 +273,81 @@ pub(super) fn acyclic(g: &Graph, prog: &Program, facts: &[Facts], feasible: &[bo
                 continue;
             };
             if *strict && (acyclic(x) || acyclic(y)) {
-                out.pairs[k].insert(if p <= q {
-                    (p.clone(), q.clone())
-                } else {
-                    (q.clone(), p.clone())
-                });
+                out.pairs[k].insert(pair(p, q));
+            }
+        }
+    }
+    for (k, p) in out.pairs.iter_mut().enumerate() {
+        p.extend(must_reach_pairs(&g.nodes[k].state, &pos[k]));
+    }
+    // an edge whose target puts one existing object at two positions (below surely read
+    // roots: the check binds them all in a graph that allocates nothing) whose sources are a
+    // pair: no run takes it (e.g. `slow = fast.next` in Floyd's loop over an acyclic list)
+    for (k, e) in g.edges.iter().enumerate() {
+        if out.dead[k] || out.pairs[e.from].is_empty() {
+            continue;
+        }
+        let (s, t) = (&g.nodes[e.from].state, &g.nodes[e.to].state);
+        let sure: Vec<(Ref, Pos)> = pos[e.to]
+            .iter()
+            .filter(|(_, r)| existing(t, **r))
+            .filter_map(|(p, r)| source_of(e.kind, s, &facts[e.from], t, p).map(|q| (*r, q)))
+            .collect();
+        out.dead[k] = sure.iter().enumerate().any(|(i, (r, ps))| {
+            sure[i + 1..]
+                .iter()
+                .any(|(x, qs)| x == r && ps != qs && out.pairs[e.from].contains(&pair(ps, qs)))
+        });
+    }
+    out
+}
+
+/// Pairs of positions that `→!` keeps apart: with `r →!{f} t`, a realized object `x` whose
+/// field `f` is `r`, and `x` another object than `t` (no `x =? t`), `r`'s object is not
+/// `x`'s: following `f` from it would come back to `x` at once without meeting `t`, which the
+/// check's condition (n) rejects (e.g. `this.next.next` is not `this.next` in a ring that must
+/// lead back to `this`).
+fn must_reach_pairs(s: &State, pos: &BTreeMap<&Pos, Ref>) -> BTreeSet<(Pos, Pos)> {
+    let mut out = BTreeSet::new();
+    let at = |x: Ref| pos.iter().filter(move |(_, r)| **r == x).map(|(p, _)| *p);
+    for m in &s.preds.must_reach {
+        let mut fields = m.fields.iter();
+        let (Some(f), None) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        if at(m.to).next().is_none() {
+            continue; // the check binds `t` wherever it binds what is below a read root
+        }
+        for x in pos.values() {
+            let Some(HeapValue::Object { fields, .. }) = s.value(*x) else {
+                continue;
+            };
+            // (`x.f = x` with `x →!{f} t` is a state no run matches: nothing to claim there)
+            if fields.get(f.as_str()) != Some(&m.from)
+                || *x == m.from
+                || *x == m.to
+                || s.preds.may_equal(*x, m.to)
+            {
+                continue;
+            }
+            for p in at(*x) {
+                for q in at(m.from) {
+                    if p != q {
+                        out.insert(pair(p, q));
+                    }
+                }
             }
         }
     }
     out
+}
+
+fn pair(p: &Pos, q: &Pos) -> (Pos, Pos) {
+    if p <= q {
+        (p.clone(), q.clone())
+    } else {
+        (q.clone(), p.clone())
+    }
 }
 
 /// The facts edge `k` carries into its target (its instruction keeps the heap); `None` when

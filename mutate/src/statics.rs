@@ -20,6 +20,7 @@
 //! only facts about unbound references (an interval, a predicate with one of them) changes
 //! nothing the check reads: it accepts exactly the traces the original does.
 
+use crate::construction::uninitialized;
 use jtg_engine::class::{Code, Insn};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{End, Ref, State, StaticField};
@@ -30,24 +31,60 @@ use std::collections::BTreeSet;
 /// The references each node's check never binds.
 pub(crate) struct Compared {
     unbound: Vec<BTreeSet<Ref>>,
+    /// Those of `unbound` and those only the fields of an object under construction reach.
+    unwalked: Vec<BTreeSet<Ref>>,
+}
+
+/// Why the check never binds a reference at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unbound {
+    /// Only unread statics reach it.
+    UnreadStatic,
+    /// Only unread statics and the fields of an object under construction reach it (module
+    /// `construction`).
+    UnderConstruction,
 }
 
 impl Compared {
     pub(crate) fn of(g: &Graph, prog: &Program) -> Compared {
         let read = read_statics(g, prog);
-        let unbound = g.nodes.iter().map(|n| unbound(&n.state, &read)).collect();
-        Compared { unbound }
+        let none = BTreeSet::new();
+        let statics_only = g
+            .nodes
+            .iter()
+            .map(|n| unbound(&n.state, &read, None))
+            .collect();
+        let unwalked = g
+            .nodes
+            .iter()
+            .map(|n| match uninitialized(&n.state, prog) {
+                Some(o) => unbound(&n.state, &read, Some(o)),
+                None => none.clone(),
+            })
+            .collect();
+        Compared {
+            unbound: statics_only,
+            unwalked,
+        }
     }
 
-    /// Whether the check can bind `r` at node `n`.
-    pub(crate) fn bound(&self, n: NodeId, r: Ref) -> bool {
-        !self.unbound[n].contains(&r)
+    /// Why the check never binds `r` at node `n` (`None`: it may bind it).
+    pub(crate) fn unbound(&self, n: NodeId, r: Ref) -> Option<Unbound> {
+        if self.unbound[n].contains(&r) {
+            Some(Unbound::UnreadStatic)
+        } else if self.unwalked[n].contains(&r) {
+            Some(Unbound::UnderConstruction)
+        } else {
+            None
+        }
     }
 }
 
 /// The references of `s` that only unread statics reach: reachable from a static not in
-/// `read`, and not from the frames, the end (a returned or thrown value) or a read static.
-fn unbound(s: &State, read: &BTreeSet<StaticField>) -> BTreeSet<Ref> {
+/// `read`, and not from the frames, the end (a returned or thrown value) or a read static;
+/// with `uninit`, also those reachable from its fields and not from the frames, the end or a
+/// read static without passing through `uninit`'s object, which the check does not walk.
+fn unbound(s: &State, read: &BTreeSet<StaticField>, uninit: Option<Ref>) -> BTreeSet<Ref> {
     let (unread, other): (Vec<_>, Vec<_>) = s.statics.iter().partition(|(k, _)| !read.contains(*k));
     let ends = match &s.end {
         Some(End::Return(r)) => *r,
@@ -61,17 +98,24 @@ fn unbound(s: &State, read: &BTreeSet<StaticField>) -> BTreeSet<Ref> {
         .chain(ends)
         .chain(other.into_iter().map(|(_, r)| *r))
         .collect();
-    let bound = reachable(s, roots);
-    let mut only = reachable(s, unread.into_iter().map(|(_, r)| *r).collect());
+    let bound = reachable(s, roots, uninit);
+    let mut hidden: Vec<Ref> = unread.into_iter().map(|(_, r)| *r).collect();
+    if let Some(v) = uninit.and_then(|o| s.value(o)) {
+        hidden.extend(v.children());
+    }
+    let mut only = reachable(s, hidden, None);
     only.retain(|r| !bound.contains(r));
     only
 }
 
-/// Every non-null reference reachable from `roots` in `s`.
-fn reachable(s: &State, mut todo: Vec<Ref>) -> BTreeSet<Ref> {
+/// Every non-null reference reachable from `roots` in `s`, not walking into `stop`'s object.
+fn reachable(s: &State, mut todo: Vec<Ref>, stop: Option<Ref>) -> BTreeSet<Ref> {
     let mut seen = BTreeSet::new();
     while let Some(r) = todo.pop() {
         if r.is_null() || !seen.insert(r) {
+            continue;
+        }
+        if Some(r) == stop {
             continue;
         }
         if let Some(v) = s.value(r) {

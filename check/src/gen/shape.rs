@@ -18,10 +18,14 @@
 //! | alias | `h =? g` for an already built non-null `g` | `g`'s object itself |
 //!
 //! (For classes with two or more reference fields, a cycle or panhandle plan adds up to three
-//! further back edges of its kind, each with probability 1/2.)
+//! further back edges of its kind, each with probability 1/2; with `F` not empty, half of those
+//! plans are *sparse*: the tree grows no children in the fields of `F`, which stay free for
+//! back edges, and up to one further back edge per node is added, each with probability 1/2.)
 //!
 //! A hole with `h →!F t` always gets the *reach* plan: an F-chain of fresh nodes whose last
-//! F-field is `t`'s object (length 0, i.e. `h` is `t`, only with `h =? t`).
+//! F-field is `t`'s object (length 0, i.e. `h` is `t`, only with `h =? t`). Where `h` allows
+//! any shape (`h⟲∅` with `h♦` or `h %$ h`), each other reference field of a chain node points,
+//! with probability 1/2, to a chain node (itself included) or, with `h %$ t`, to `t`.
 //!
 //! Tree growth: the node budget `n` is spent breadth-first; a reference slot gets a fresh
 //! child with probability 0.75, or always when it is the only open slot (so one-field classes
@@ -217,13 +221,18 @@ impl Build<'_, '_> {
                 let panhandle = matches!(plan, Plan::Panhandle(_));
                 let lo = if panhandle { 2.min(max) } else { 1 };
                 let n = self.rng.gen_range(lo..=max);
-                let t = self.tree(&class, n)?;
+                // half of them sparse: the fields of F grow no subtrees, so their slots are
+                // free for back edges, and up to one more back edge per node (objects that
+                // are their own items, one after another in a list)
+                let sparse = ref_slots >= 2 && !f.is_empty() && self.rng.gen_bool(0.5);
+                let t = self.tree_sparing(&class, n, if sparse { f } else { &[] })?;
                 let mut closed = self.back_edge(&t, f, panhandle)?;
                 // with several reference fields, often more cycles of the same kind (an object
                 // that is its own item inside a cyclic list): every cycle they make together
                 // still uses every field of F, see `back_edge`
+                let most = if sparse { t.nodes.len() } else { MORE_CYCLES };
                 let mut more = 0;
-                while closed && ref_slots >= 2 && more < MORE_CYCLES && self.rng.gen_bool(0.5) {
+                while closed && ref_slots >= 2 && more < most && self.rng.gen_bool(0.5) {
                     closed = self.back_edge(&t, f, panhandle)?;
                     more += 1;
                 }
@@ -341,11 +350,22 @@ impl Build<'_, '_> {
 
     /// A fresh tree of `n` nodes rooted at an object of `class` (breadth-first growth).
     fn tree(&mut self, class: &str, n: usize) -> Result<Tree, GenError> {
+        self.tree_sparing(class, n, &[])
+    }
+
+    /// [`Self::tree`] that leaves every `spare` field `null` (free for back edges).
+    fn tree_sparing(
+        &mut self,
+        class: &str,
+        n: usize,
+        spare: &[FieldKey],
+    ) -> Result<Tree, GenError> {
         let mut nodes = Vec::new();
         let mut budget = n.saturating_sub(1);
         let root = self.node(class, None, &mut nodes)?;
         let mut open: std::collections::VecDeque<(usize, FieldKey, String)> =
             self.slots(root, &nodes)?.into();
+        open.retain(|(_, f, _)| !spare.contains(f));
         while let Some((idx, field, fty)) = open.pop_front() {
             let grow = budget > 0 && (open.is_empty() || self.rng.gen_bool(GROW));
             // a field whose type has no buildable class stays null (null is an instance of
@@ -358,7 +378,11 @@ impl Build<'_, '_> {
             let c = self.pick_class(&classes);
             let child = self.node(&c, Some((idx, field.clone())), &mut nodes)?;
             self.set_field(nodes[idx].r, &field, nodes[child].r);
-            open.extend(self.slots(child, &nodes)?);
+            open.extend(
+                self.slots(child, &nodes)?
+                    .into_iter()
+                    .filter(|(_, f, _)| !spare.contains(f)),
+            );
         }
         Ok(Tree { nodes })
     }
@@ -551,6 +575,7 @@ impl Build<'_, '_> {
         }
         let mut first = Ref::Null;
         let mut prev: Option<(Ref, FieldKey)> = None;
+        let mut chain = Vec::with_capacity(n);
         for _ in 0..n {
             let mut nodes = Vec::new();
             let i = self.node(class, None, &mut nodes)?;
@@ -572,12 +597,60 @@ impl Build<'_, '_> {
                 Some((p, pf)) => self.set_field(*p, pf, r),
                 None => first = r,
             }
+            chain.push(r);
             prev = Some((r, f));
         }
         if let Some((p, pf)) = prev {
             self.set_field(p, &pf, target);
         }
+        self.link_chain(h, m, &chain, target)?;
         Ok(first)
+    }
+
+    /// The other reference fields of a reach chain's nodes, where `h`'s predicates allow any
+    /// shape (`h⟲∅` and `h♦` or `h %$ h`): each, with probability 1/2, points to a node of the
+    /// chain (itself included) or, with `h %$ t`, to the target `t`; else it stays `null`.
+    /// Without this, those fields were always `null`, and no run had, say, a sentinel list
+    /// node whose `previous` is itself.
+    fn link_chain(
+        &mut self,
+        h: Ref,
+        m: &MustReach,
+        chain: &[Ref],
+        target: Ref,
+    ) -> Result<(), GenError> {
+        let preds = &self.g.start.preds;
+        let any_cycle = preds.cyclic(h).is_some_and(|f| f.is_empty());
+        let may_share = preds.is_non_tree(h) || preds.joins(h, h);
+        if !any_cycle || !may_share {
+            return Ok(());
+        }
+        let mut pool = chain.to_vec();
+        if target.is_obj() && preds.joins(h, m.to) {
+            pool.push(target);
+        }
+        for &x in chain {
+            let Some(HeapValue::Object { class, .. }) = self.out.value(x) else {
+                continue;
+            };
+            let class = class.clone();
+            for (name, t, _) in self.g.fields(&class)? {
+                let FieldType::Object(ty) = t else { continue };
+                if m.fields.contains(&name) || !self.rng.gen_bool(0.5) {
+                    continue;
+                }
+                let fits: Vec<Ref> = pool
+                    .iter()
+                    .copied()
+                    .filter(|c| self.is_a(*c, &ty))
+                    .collect();
+                if !fits.is_empty() {
+                    let to = fits[self.rng.gen_range(0..fits.len())];
+                    self.set_field(x, &name, to);
+                }
+            }
+        }
+        Ok(())
     }
 }
 
