@@ -28,7 +28,8 @@
 //!   other access), and integer values are immutable. Unless [`CalleeFacts`] says otherwise:
 //!   a *pure* callee changes nothing (only the result is fresh, related to what it can
 //!   reach), and an *acyclic* result has no `⟲`. The builder checks both assumptions on the
-//!   finished graph and builds it again without those that fail (`graph/summaries.rs`).
+//!   graph (as it grows and when it is finished) and builds it again without those that fail
+//!   (`graph/summaries.rs`).
 //! * **Exceptions**: when the method graph of the callee (the nodes reachable from its entry
 //!   node without entering other abstractions) has exceptional program ends, the call node
 //!   gets one more `return` edge per exception class (label `C thrown by M`) whose state has
@@ -58,7 +59,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// calls, writes a field, a static field or an array element, or runs a library model) and
 /// returns an *acyclic* object (at every `end: return r` of its method graph, nothing `r`
 /// reaches or may be has `⟲` or lies on a realized cycle). The graph builder starts by
-/// assuming both of every callee, checks them on the finished graph and builds it again
+/// assuming both of every callee, checks them on the graph and builds it again
 /// without those that fail (`graph/summaries.rs`): sound by induction on the length of a
 /// call's run, since a graph is a correct over-approximation of the runs of a callee whose
 /// nested calls are shorter runs.

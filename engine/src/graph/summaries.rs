@@ -1,7 +1,8 @@
 //! Checks the assumptions the continuations of abstracted calls made of their callees
-//! ([`CalleeFacts`]) on a finished graph. The builder starts by assuming every callee pure and
-//! its results acyclic and builds again without the assumptions that fail here, until none
-//! fails (the failed sets only grow, so this ends).
+//! ([`CalleeFacts`]) on a graph, finished or not (nodes and edges are only ever added, so what
+//! fails on part of a graph fails on all of it). The builder starts by assuming every callee
+//! pure and its results acyclic and builds again without the assumptions that fail here,
+//! until none fails (the failed sets only grow, so this ends).
 
 use super::{EdgeKind, Graph, NodeId};
 use crate::class::Insn;
