@@ -354,6 +354,7 @@ impl<'a> Generator<'a> {
             max: size_bound(k, self.cfg.max_size),
             out: State::default(),
             map: BTreeMap::new(),
+            drawn: Vec::new(),
         };
         let sf = &self.start.frames[0];
         // Discovery order: depth-first from the roots, realized children in field order.

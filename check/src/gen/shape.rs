@@ -68,6 +68,8 @@ pub(super) struct Build<'g, 'a> {
     pub out: State,
     /// Start-state reference ↦ sample reference, for everything built so far.
     pub map: BTreeMap<Ref, Ref>,
+    /// The ints drawn so far (not lengths), which later ones may repeat ([`ints::repeat`]).
+    pub drawn: Vec<i128>,
 }
 
 impl Build<'_, '_> {
@@ -80,7 +82,16 @@ impl Build<'_, '_> {
         }
         let (lo, hi) = ints::java_bounds(&iv)
             .ok_or_else(|| GenError::Unsatisfiable(format!("no Java int in {iv}")))?;
-        let v = ints::sample(&mut self.rng, lo, hi, &self.g.compared);
+        // a length or a string's count is a size, drawn by the size schedule alone
+        let v = match cap {
+            Some(_) => ints::sample(&mut self.rng, lo, hi, &self.g.compared),
+            None => {
+                let v = ints::repeat(&mut self.rng, lo, hi, &self.drawn)
+                    .unwrap_or_else(|| ints::sample(&mut self.rng, lo, hi, &self.g.compared));
+                self.drawn.push(v);
+                v
+            }
+        };
         Ok(self.out.new_int(Interval::literal(v)))
     }
 
