@@ -40,8 +40,8 @@
 //! program class one draw in twenty, and chains of program objects through `Object` fields
 //! would hardly occur), and the modelled exception classes together take the share of one
 //! class when other classes are candidates too (else they would leave `Object`, `String` and
-//! `Integer` one JDK draw in twenty each: an `Integer` key of `Keys.hashAll` was one key in
-//! 45),
+//! `Integer` one JDK draw in twenty each: an `Integer` key of `Keys.hashAll` was one non-null key in
+//! 39),
 //! whether or not the analysed method names it: a method on an abstract `Expr` runs on `Lit`,
 //! `Add` and `Neg` alike. For `java.lang.Object` (every class is below it) only `Object`,
 //! `String`, the program classes the method's class names and the classes nested in the
