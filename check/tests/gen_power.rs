@@ -298,3 +298,31 @@ fn float_inputs_take_every_branch_and_pass_the_check() {
         assert_eq!(pcs(true), pcs(false), "{name}: instructions never executed");
     }
 }
+
+/// `Integer` keys are boxes of drawn values (the model keeps none, the input sets it): the
+/// samples hold several values, not 0 only, outside the cache's -128..127 too, and the check
+/// passes on them (that the JVM gets the value: harness/tests/trace_cli.rs).
+#[test]
+fn integer_boxes_get_drawn_values_that_reach_the_run() {
+    let prog = program();
+    let m = prog.find_method("Keys.hashAll").expect("method");
+    let s = start(&prog, &m, None);
+    let gen = generator(&prog, &m, &s);
+    let mut values = BTreeSet::new();
+    for k in 0..300 {
+        let c = gen.case(k).expect("case").state;
+        for v in c.heap.values() {
+            if let HeapValue::Object { class, fields } = v {
+                if class == "java/lang/Integer" {
+                    let value = c.int(fields["value"]).and_then(|iv| iv.as_literal());
+                    values.insert(value.expect("a box's value is a literal"));
+                }
+            }
+        }
+    }
+    assert!(values.len() >= 10, "box values drawn: {values:?}");
+    assert!(values.iter().any(|v| *v > 127 || *v < -128), "{values:?}");
+    let g = graph(&prog, &m, s);
+    let checked = check(&prog, &g, 400);
+    assert_eq!(checked.summary.traces, 400);
+}

@@ -120,6 +120,56 @@ fn static_lines_of_an_input_are_set_before_the_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An input may give an `Integer` its value (the model keeps none): the JVM runs on it
+/// (`Keys.hashAll` sums the keys' hash codes, an `Integer`'s is its value), `jtg check
+/// --input` accepts it, and a start state may not list it (the engine never reads the field).
+#[test]
+fn an_input_box_runs_with_its_value() {
+    let dir = std::env::temp_dir().join(format!("jtg-box-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("box.state");
+    std::fs::write(
+        &input,
+        "00 | e: o1 | ε\n\
+         o1: Keys$Entry(key=o2, next=o3, value=i1)  o2: java.lang.Integer(value=i2)\n\
+         o3: Keys$Entry(key=o4, next=null, value=i1)  o4: java.lang.Integer(value=i3)\n\
+         i1: 0  i2: 1000  i3: -7\n",
+    )
+    .unwrap();
+    let jtg = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
+            .arg(args[0])
+            .arg(fixtures())
+            .args(&args[1..])
+            .output()
+            .expect("run jtg");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let path = input.to_str().unwrap();
+    let (code, text, err) = jtg(&["trace", "Keys.hashAll", "--input", path]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(text.ends_with("  i1: 993\n"), "{text}");
+    // the trace shows no value (the recorder records no field of a JDK class)
+    assert!(!text.contains("java.lang.Integer(value"), "{text}");
+    let (code, text, err) = jtg(&["check", "Keys.hashAll", "--input", path]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        text.contains("1 traces") && text.contains("0 violations"),
+        "{text}"
+    );
+    let (code, _, err) = jtg(&["graph", "Keys.hashAll", "--start", path]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("class java/lang/Integer has no instance field `value`"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Deep recursion (`Loop.down` calls itself at every few steps): the full trace prints every
 /// frame at every step, so it grows with steps × depth; `--top-frame` prints one frame per
 /// step and `--changes` only the lines that changed, both linear in the steps.

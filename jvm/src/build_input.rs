@@ -1,7 +1,8 @@
 //! Concrete inputs built through JNI: every object of a [`ConcreteInput`]'s heap is created
 //! with `AllocObject` (no constructor runs) and its fields are set by JNI field ids, so cycles
 //! and sharing come out exactly as described. Strings are built as `"aaa…"` of the given
-//! length; arrays (primitive, object, `String[]`, nested) with `New*Array`.
+//! length; arrays (primitive, object, `String[]`, nested) with `New*Array`; an
+//! `java.lang.Integer` may be given its `value` (a fresh box, never a cached one).
 
 use std::collections::HashMap;
 
@@ -26,6 +27,21 @@ struct FieldDesc {
     declaring: String,
     name: String,
     desc: String,
+}
+
+/// `java.lang.Integer`: the one JDK class whose field an input may set (the recorder lists no
+/// field of a JDK class, `Recorder.instanceFields`).
+const BOX_CLASS: &str = "java/lang/Integer";
+
+/// A box's `value`: private and final, which JNI's `SetIntField` writes all the same (on an
+/// object `AllocObject` made, before any code sees it).
+fn box_value() -> FieldDesc {
+    FieldDesc {
+        key: "value".into(),
+        declaring: BOX_CLASS.into(),
+        name: "value".into(),
+        desc: "I".into(),
+    }
 }
 
 /// Arguments ready for `Runner.runBatch`: raw bits of primitives, the reference arguments and
@@ -89,6 +105,9 @@ impl<'l> Builder<'_, 'l> {
     }
 
     fn layout(&mut self, env: &mut Env<'l>, class: &str) -> Result<&[FieldDesc], JvmError> {
+        if class == BOX_CLASS && !self.layouts.contains_key(class) {
+            self.layouts.insert(class.to_string(), vec![box_value()]);
+        }
         if !self.layouts.contains_key(class) {
             let c = self.class(env, class)?;
             let arr = env

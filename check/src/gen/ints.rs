@@ -12,6 +12,11 @@
 //!
 //! A category without a value in `I` falls through to the next one (uniform over `I` always
 //! has one).
+//!
+//! Before that, an int of a sample other than a length repeats, with probability
+//! [`REPEAT`], a value the sample already drew for another int (one in `I`, uniformly among
+//! them; [`repeat`]): two independent draws are rarely equal, and programs compare their
+//! ints with each other (`o.v == v` of two keys, a list element against the searched value).
 
 use jtg_engine::state::{Interval, JAVA_MAX, JAVA_MIN};
 use rand::Rng;
@@ -62,6 +67,22 @@ pub(super) fn boundary_values(lo: i128, hi: i128, compared: &[i128]) -> Vec<i128
     v
 }
 
+/// How often an int repeats a value drawn before in the same sample.
+pub(super) const REPEAT: f64 = 0.1;
+
+/// With probability [`REPEAT`], one of the values of `drawn` in `[lo, hi]` (if there is one).
+pub(super) fn repeat(rng: &mut impl Rng, lo: i128, hi: i128, drawn: &[i128]) -> Option<i128> {
+    if !rng.gen_bool(REPEAT) {
+        return None;
+    }
+    let fit: Vec<i128> = drawn
+        .iter()
+        .copied()
+        .filter(|x| (lo..=hi).contains(x))
+        .collect();
+    (!fit.is_empty()).then(|| fit[rng.gen_range(0..fit.len())])
+}
+
 /// A random Java int (or long) in `[lo, hi]` (a non-empty range inside the Java range).
 pub(super) fn sample(rng: &mut impl Rng, lo: i128, hi: i128, compared: &[i128]) -> i128 {
     let roll: f64 = rng.gen();
@@ -97,6 +118,19 @@ mod tests {
             assert!(xs.contains(&want), "{want} never sampled");
         }
         assert_eq!(java_bounds(&Interval::at_least(JAVA_MAX + 1)), None);
+    }
+
+    #[test]
+    fn a_repeat_is_a_drawn_value_inside_the_interval() {
+        let mut rng = rand_chacha::ChaCha12Rng::seed_from_u64(3);
+        let drawn = [-5, 7, 1000];
+        let xs: Vec<i128> = (0..2000)
+            .filter_map(|_| repeat(&mut rng, 0, 100, &drawn))
+            .collect();
+        assert!(xs.iter().all(|x| *x == 7), "{xs:?}");
+        // about REPEAT of the draws
+        assert!((100..=300).contains(&xs.len()), "{} repeats", xs.len());
+        assert!((0..100).all(|_| repeat(&mut rng, 0, 5, &drawn).is_none()));
     }
 
     #[test]

@@ -38,7 +38,10 @@
 //! except that when both program classes and JDK classes are candidates each kind takes half
 //! the draws (for `Object` the JDK's twenty-odd buildable classes would otherwise leave a
 //! program class one draw in twenty, and chains of program objects through `Object` fields
-//! would hardly occur),
+//! would hardly occur), and the modelled exception classes together take the share of one
+//! class when other classes are candidates too (else they would leave `Object`, `String` and
+//! `Integer` one JDK draw in twenty each: an `Integer` key of `Keys.hashAll` was one non-null key in
+//! 39),
 //! whether or not the analysed method names it: a method on an abstract `Expr` runs on `Lit`,
 //! `Add` and `Neg` alike. For `java.lang.Object` (every class is below it) only `Object`,
 //! `String`, the program classes the method's class names and the classes nested in the
@@ -46,7 +49,9 @@
 //! key dispatches to) are drawn: building an
 //! unrelated class runs its static initialiser, which may throw or never end. Of the JDK's classes only those the engine models and the JVM can
 //! build without a constructor are drawn ([`Generator::classes`]: `Object`, `String`, `Integer`,
-//! the modelled exceptions).
+//! the modelled exceptions). An `Integer` is a fresh box whose value is drawn like an int
+//! (the model keeps none, so it is an input-only field, [`models::input_only_field`]; never a
+//! cached box, see [`INTEGER`]).
 //!
 //! # Assertions
 //!
@@ -96,7 +101,12 @@ pub const SMALL_SIZE: usize = 6;
 /// sizes up to `max_size` instead of [`SMALL_SIZE`].
 pub const LARGE_EVERY: u64 = 8;
 /// `java.lang.Integer`, whose model keeps no value: an instance the JVM allocates without a
-/// constructor (a box of 0, not a cached one) is one of its instances.
+/// constructor, its `value` drawn like an int and set through JNI
+/// ([`models::input_only_field`]), is one of its instances. It is never a cached box
+/// (`Integer.valueOf` shares the boxes of -128..127): two references the state keeps apart
+/// stay two objects even when their values are equal, and a box the state holds is not the
+/// one `valueOf` returns, which the model allows (its result may or may not be a box the state
+/// holds).
 const INTEGER: &str = "java/lang/Integer";
 
 /// The default `max_size`: the size bound of the large cases.
@@ -344,6 +354,7 @@ impl<'a> Generator<'a> {
             max: size_bound(k, self.cfg.max_size),
             out: State::default(),
             map: BTreeMap::new(),
+            drawn: Vec::new(),
         };
         let sf = &self.start.frames[0];
         // Discovery order: depth-first from the roots, realized children in field order.
@@ -493,7 +504,7 @@ impl<'a> Generator<'a> {
     /// of `ty` the class hierarchy knows (the class path and the engine's modelled JDK classes,
     /// as the engine's instance refinement takes them), less the JDK classes the JVM cannot
     /// build without running a constructor: of those only `ty` itself, `Object`, `String`,
-    /// `Integer` (a box of 0: the model keeps no value, the tracer records none) and the
+    /// `Integer` (a fresh box of a drawn value: the model keeps no value, the tracer records none) and the
     /// modelled exception classes (whose model has no fields) are drawn. A class whose
     /// fields the engine cannot represent is left out.
     pub(crate) fn classes(&self, ty: &str) -> Result<Vec<String>, GenError> {

@@ -3,7 +3,8 @@
 //!
 //! For a hole `h` the builder picks a concrete class (among the non-abstract subtypes of its
 //! type that the harness can build, [`Generator::classes`]: uniformly, except that program
-//! classes take half the draws when JDK classes are candidates too) and then a *plan* among those
+//! classes take half the draws when JDK classes are candidates too, and that the modelled
+//! exception classes together count as one class when other classes are candidates) and then a *plan* among those
 //! the start state's predicates allow for `h`, null with weight 1 and each other plan with
 //! weight 3 (so null is a quarter of the cases of a plain `C(?)`):
 //!
@@ -34,6 +35,7 @@
 use super::{floats, ints};
 use super::{GenError, Generator};
 use jtg_engine::class::FieldType;
+use jtg_engine::models;
 use jtg_engine::state::{FieldKey, HeapValue, Interval, MustReach, Ref, State};
 use rand::Rng;
 use rand_chacha::ChaCha12Rng;
@@ -70,6 +72,8 @@ pub(super) struct Build<'g, 'a> {
     pub out: State,
     /// Start-state reference ↦ sample reference, for everything built so far.
     pub map: BTreeMap<Ref, Ref>,
+    /// The ints drawn so far (not lengths), which later ones may repeat ([`ints::repeat`]).
+    pub drawn: Vec<i128>,
 }
 
 impl Build<'_, '_> {
@@ -82,7 +86,16 @@ impl Build<'_, '_> {
         }
         let (lo, hi) = ints::java_bounds(&iv)
             .ok_or_else(|| GenError::Unsatisfiable(format!("no Java int in {iv}")))?;
-        let v = ints::sample(&mut self.rng, lo, hi, &self.g.compared);
+        // a length or a string's count is a size, drawn by the size schedule alone
+        let v = match cap {
+            Some(_) => ints::sample(&mut self.rng, lo, hi, &self.g.compared),
+            None => {
+                let v = ints::repeat(&mut self.rng, lo, hi, &self.drawn)
+                    .unwrap_or_else(|| ints::sample(&mut self.rng, lo, hi, &self.g.compared));
+                self.drawn.push(v);
+                v
+            }
+        };
         Ok(self.out.new_int(Interval::literal(v)))
     }
 
@@ -259,7 +272,9 @@ impl Build<'_, '_> {
     /// engine does not model) take half the draws when JDK classes are candidates too, each
     /// kind uniformly; else uniformly. For `Object` the JDK offers some twenty classes, which
     /// uniformly would leave a program class to one draw in twenty: a chain of two program
-    /// objects through an `Object` field would be rare.
+    /// objects through an `Object` field would be rare. Within a kind the modelled exceptions
+    /// share one class's draws when other classes are candidates (most of those twenty are
+    /// exceptions, which would leave `Object`, `String` and `Integer` rare in turn).
     fn pick_class(&mut self, classes: &[String]) -> String {
         let (program, jdk): (Vec<&String>, Vec<&String>) = classes
             .iter()
@@ -271,7 +286,15 @@ impl Build<'_, '_> {
         } else {
             jdk
         };
-        pool[self.rng.gen_range(0..pool.len())].clone()
+        // the modelled exceptions (twenty-odd classes without fields) take one class's share
+        let (throwables, others): (Vec<&String>, Vec<&String>) = pool
+            .into_iter()
+            .partition(|c| jtg_engine::models::is_modelled_throwable(c));
+        let shares = others.len() + usize::from(!throwables.is_empty());
+        match self.rng.gen_range(0..shares) {
+            i if i < others.len() => others[i].clone(),
+            _ => throwables[self.rng.gen_range(0..throwables.len())].clone(),
+        }
     }
 
     /// Whether the sample object `c` has a type that fits `ty`.
@@ -388,7 +411,8 @@ impl Build<'_, '_> {
     }
 
     /// A fresh object of `class`: int fields sampled, array fields per [`Self::value_of`],
-    /// object fields null (the tree growth fills them).
+    /// object fields null (the tree growth fills them); a box (`Integer`) also gets its
+    /// value ([`models::input_only_field`]), drawn like an int.
     fn node(
         &mut self,
         class: &str,
@@ -401,6 +425,11 @@ impl Build<'_, '_> {
                 FieldType::Object(_) => Ref::Null,
                 _ => self.value_of(&t, &range, 1)?,
             };
+            fields.insert(name, r);
+        }
+        // a box's value, which the model does not keep but the run's paths depend on
+        if let Some((name, t)) = models::input_only_field(class) {
+            let r = self.value_of(&t, &None, 1)?;
             fields.insert(name, r);
         }
         let r = self.out.new_obj(HeapValue::Object {

@@ -2,6 +2,7 @@
 //! the modelled fields of a JDK class.
 
 use super::classes::{is_modelled_class, STRING};
+use super::text::INTEGER;
 use crate::class::{FieldType, Hierarchy};
 use crate::error::EngineError;
 use crate::state::{FieldKey, Interval};
@@ -37,4 +38,14 @@ pub fn instance_fields(
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
+}
+
+/// The field a concrete *input* may give an object of the JDK class `class` although the model
+/// keeps none: `Integer.value` (the box's `int`; the model keeps no value, so no state the
+/// engine builds lists it and the checker never compares it). Inputs set it so that runs reach
+/// the paths of boxes other than 0 (`hashCode`, `equals`, unboxing); the JVM side writes the
+/// final field through JNI. A start state may not list it (the engine would carry a field it
+/// never reads or writes).
+pub fn input_only_field(class: &str) -> Option<(FieldKey, FieldType)> {
+    (class == INTEGER).then(|| (FieldKey::plain("value"), FieldType::Int))
 }

@@ -38,5 +38,5 @@ pub use classes::{
     is_always_jdk, is_final_modelled_class, is_jdk_class, is_modelled_class, is_modelled_throwable,
     keeps_object_method, CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
 };
-pub use fields::instance_fields;
+pub use fields::{input_only_field, instance_fields};
 pub(crate) use text::{TextCall, INTEGER, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX};

@@ -6,7 +6,7 @@
 //! finishes, and `--resume` continues an interrupted run (README, *Long runs*).
 
 use super::{
-    at_least_one, check_values, graph_for, interrupt, ints_name, load, paint, resuming, Ints,
+    at_least_one, check_input_values, graph_for, interrupt, ints_name, load, paint, resuming, Ints,
     JournalArgs,
 };
 use anyhow::{Context, Result};
@@ -139,7 +139,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
                 .with_context(|| format!("cannot read input {}", path.display()))?;
             let state = parse_state(&text, &ctx)
                 .map_err(|e| e.to_string())
-                .and_then(|st| check_values(&prog, &st, sem).map(|()| st))
+                .and_then(|st| check_input_values(&prog, &st, sem).map(|()| st))
                 .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
             Inputs::Given {
                 name: path.display().to_string(),

@@ -8,9 +8,12 @@
 //! built, cycles and sharing included: all objects are allocated first, then linked. Classes
 //! are named by `Class.forName`, so the factory may live in any package. A sample's static
 //! fields are set (by reflection) when its factory runs, except a class's final
-//! `$assertionsDisabled`, its assertion status: a comment says to run with `-da:Class`.
+//! `$assertionsDisabled`, its assertion status: a comment says to run with `-da:Class`. A box
+//! (`Integer`) is `new Integer(value)`, a fresh box like the checker's.
 
+use jtg_engine::models;
 use jtg_jvm::{CObject, CValue, ConcreteInput, ObjId, ASSERTIONS_DISABLED};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The name of the generated class.
@@ -38,6 +41,15 @@ fn value(v: &CValue) -> String {
     }
 }
 
+/// A box (`java.lang.Integer`) as `new Integer(v)`: a fresh object like the JVM side's (never
+/// a cached one), whose final, module-private `value` reflection could not set.
+fn fresh_box(class: &str, fields: &BTreeMap<String, CValue>) -> Option<String> {
+    (models::input_only_field(class).is_some()).then(|| {
+        let v = fields.values().next().map_or("0".into(), value);
+        format!("new Integer({v})")
+    })
+}
+
 /// The factory of one sample: `public static Object[] sample{k}()`.
 pub fn factory(out: &mut String, k: u64, method: &str, input: &ConcreteInput) {
     let _ = writeln!(
@@ -51,7 +63,10 @@ pub fn factory(out: &mut String, k: u64, method: &str, input: &ConcreteInput) {
     // allocate every object first, so that links (cycles included) can name any of them
     for (id, obj) in &input.heap {
         let init = match obj {
-            CObject::Instance { class, .. } => format!("alloc({})", class_literal(class)),
+            CObject::Instance { class, fields } => match fresh_box(class, fields) {
+                Some(init) => init,
+                None => format!("alloc({})", class_literal(class)),
+            },
             CObject::Array { elem, elems } => {
                 format!("newArray(\"{}\", {})", elem.replace('"', ""), elems.len())
             }
@@ -61,7 +76,7 @@ pub fn factory(out: &mut String, k: u64, method: &str, input: &ConcreteInput) {
     }
     for (id, obj) in &input.heap {
         match obj {
-            CObject::Instance { fields, .. } => {
+            CObject::Instance { class, fields } if fresh_box(class, fields).is_none() => {
                 for (name, v) in fields {
                     let _ = writeln!(out, "        set({}, \"{name}\", {});", var(*id), value(v));
                 }
@@ -71,7 +86,7 @@ pub fn factory(out: &mut String, k: u64, method: &str, input: &ConcreteInput) {
                     let _ = writeln!(out, "        at({}, {i}, {});", var(*id), value(v));
                 }
             }
-            CObject::Str { .. } => {}
+            CObject::Instance { .. } | CObject::Str { .. } => {}
         }
     }
     for (key, v) in &input.statics {
@@ -214,7 +229,6 @@ pub fn render(method: &str, seed: u64, samples: &[(u64, ConcreteInput)]) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     #[test]
     fn a_cycle_is_allocated_before_it_is_linked() {
@@ -243,5 +257,25 @@ mod tests {
             java.contains("return new Object[][] {sample0()};"),
             "{java}"
         );
+    }
+
+    #[test]
+    fn a_box_is_a_fresh_integer_of_its_value() {
+        let mut heap = BTreeMap::new();
+        heap.insert(
+            ObjId(1),
+            CObject::Instance {
+                class: "java/lang/Integer".into(),
+                fields: BTreeMap::from([("value".to_string(), CValue::Int(-300))]),
+            },
+        );
+        let input = ConcreteInput {
+            args: vec![CValue::Ref(ObjId(1))],
+            heap,
+            statics: Default::default(),
+        };
+        let java = render("Keys.find", 1, &[(0, input)]);
+        assert!(java.contains("Object o1 = new Integer(-300);"), "{java}");
+        assert!(!java.contains("set(o1"), "{java}");
     }
 }

@@ -18,7 +18,7 @@ mod exit;
 mod program;
 
 pub use exit::exit_code;
-pub use program::{check_start, check_values, graph_for, ints_name, load, start_state};
+pub use program::{check_input_values, check_start, graph_for, ints_name, load, start_state};
 
 use jtg_check::journal::Journal;
 use jtg_engine::state::IntSemantics;

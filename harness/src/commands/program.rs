@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result};
 use jtg_engine::class::ClassPath;
+use jtg_engine::models;
 use jtg_engine::render::json;
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{HeapValue, IntSemantics, MethodId, State};
@@ -44,15 +45,27 @@ pub fn start_state(
 /// What the JVM side refuses in an input, refused in every start state too (`graph` accepts
 /// no state `check` could not run): a field its object's class does not have, and under
 /// `--ints java` an int or long literal outside its Java range.
-pub fn check_values(prog: &Program, st: &State, sem: IntSemantics) -> Result<(), String> {
+fn check_values(prog: &Program, st: &State, sem: IntSemantics) -> Result<(), String> {
+    values_fit(prog, st, sem, false)
+}
+
+/// [`check_values`] for a concrete input (`--input`): it may also give a box its value (the
+/// input-only field of [`jtg_engine::models::input_only_field`], which the generator draws and
+/// a shrunk input prints).
+pub fn check_input_values(prog: &Program, st: &State, sem: IntSemantics) -> Result<(), String> {
+    values_fit(prog, st, sem, true)
+}
+
+fn values_fit(prog: &Program, st: &State, sem: IntSemantics, input: bool) -> Result<(), String> {
     for (r, v) in &st.heap {
         match v {
             HeapValue::Object { class, fields } => {
                 let declared = prog.instance_fields(class).map_err(|e| e.to_string())?;
-                if let Some(f) = fields
-                    .keys()
-                    .find(|f| !declared.iter().any(|(d, _, _)| d == *f))
-                {
+                let input_only = models::input_only_field(class).filter(|_| input);
+                if let Some(f) = fields.keys().find(|f| {
+                    !declared.iter().any(|(d, _, _)| d == *f)
+                        && input_only.as_ref().is_none_or(|(k, _)| k != *f)
+                }) {
                     return Err(format!("{r}: class {class} has no instance field `{f}`"));
                 }
             }

@@ -3,7 +3,7 @@
 //! confirmed in the JVM) or MAYBE; with `--check N` the encoding and the proof are checked on
 //! N concrete runs (README, *Termination verdicts*).
 
-use super::{at_least_one, check_values, load, start_state, Ints};
+use super::{at_least_one, check_input_values, load, start_state, Ints};
 use anyhow::{Context, Result};
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::EngineError;
@@ -144,7 +144,7 @@ fn given_input(
     let ctx = TextContext::for_method(m.clone(), prog);
     let state = parse_state(&text, &ctx)
         .map_err(|e| e.to_string())
-        .and_then(|st| check_values(prog, &st, sem).map(|()| st))
+        .and_then(|st| check_input_values(prog, &st, sem).map(|()| st))
         .map_err(|e| EngineError::StartState(format!("{}: {e}", path.display())))?;
     Ok(GivenInput {
         file: path.display().to_string(),

@@ -1,7 +1,7 @@
 //! `jtg trace`: run a method in the real JVM on one concrete input and print the concrete
 //! state before every executed instruction.
 
-use super::{at_least_one, check_start, check_values, load};
+use super::{at_least_one, check_input_values, check_start, load};
 use anyhow::{Context, Result};
 use jtg_check::concrete::{end_to_state, state_to_input, step_to_state};
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
@@ -69,7 +69,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
     // The same check as for `jtg graph --start`: an input must fit the declared types.
     check_start(&prog, &m, &st)
-        .and_then(|()| check_values(&prog, &st, IntSemantics::Unbounded))
+        .and_then(|()| check_input_values(&prog, &st, IntSemantics::Unbounded))
         .map_err(|e| jtg_engine::EngineError::StartState(format!("{}: {e}", a.input.display())))?;
     let input = state_to_input(&st, &arg_slots(&prog, &m)?)?;
     let opts = TraceOptions {
