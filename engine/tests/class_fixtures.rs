@@ -330,6 +330,14 @@ fn subtyping_classes_interfaces_arrays() {
         h.is_subtype("hier/Nope", "hier/Base"),
         Err(ClassError::NotFound { .. })
     ));
+    // the second time each answer comes from the memo of the class's supertypes
+    for (a, b) in yes {
+        assert!(h.is_subtype(a, b).expect(a), "{a} ⊑ {b}, asked again");
+    }
+    for (a, b) in no {
+        assert!(!h.is_subtype(a, b).expect(a), "{a} ⋢ {b}, asked again");
+    }
+    assert!(h.is_subtype("hier/Nope", "hier/Base").is_err());
 }
 
 #[test]

@@ -10,8 +10,8 @@
 //! JDK classes the engine models. The table takes precedence over class-path entries of the
 //! same name, so the engine's models and the hierarchy agree.
 
-use std::collections::{BTreeSet, HashSet, VecDeque};
-use std::sync::{Arc, OnceLock};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::classfile::{Class, Field, Method};
 use super::classpath::ClassPath;
@@ -104,6 +104,10 @@ pub struct Hierarchy {
     /// Sorted by name; takes precedence over class-path entries of the same name.
     library: &'static [LibraryClass],
     names: OnceLock<Vec<String>>,
+    /// Per class, every class and interface above it (itself included), once the whole chain
+    /// has loaded: subtype queries are the engine's most frequent hierarchy question, and each
+    /// walk would otherwise load and copy every class on the way.
+    supertypes: Mutex<HashMap<String, Arc<HashSet<String>>>>,
 }
 
 impl Hierarchy {
@@ -115,6 +119,7 @@ impl Hierarchy {
             classpath,
             library,
             names: OnceLock::new(),
+            supertypes: Mutex::default(),
         }
     }
 
@@ -197,6 +202,49 @@ impl Hierarchy {
         if array_component(sup).is_some() {
             return Ok(false);
         }
+        let cached = self.lock_supertypes().get(sub).cloned();
+        let supers = match cached {
+            Some(s) => s,
+            None => match self.all_supertypes(sub) {
+                Ok(s) => {
+                    let s = Arc::new(s);
+                    self.lock_supertypes()
+                        .insert(sub.to_string(), Arc::clone(&s));
+                    s
+                }
+                // an unknown class above `sub`: the walk answers as far as it gets
+                Err(_) => return self.walk_supertypes(sub, sup),
+            },
+        };
+        Ok(supers.contains(sup))
+    }
+
+    fn lock_supertypes(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<HashSet<String>>>> {
+        // a panic while holding the lock leaves the map consistent (inserts are whole)
+        self.supertypes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// `c` and every class and interface above it; an error if one of them cannot be loaded.
+    fn all_supertypes(&self, c: &str) -> Result<HashSet<String>, ClassError> {
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([c.to_string()]);
+        while let Some(c) = queue.pop_front() {
+            if seen.contains(&c) {
+                continue;
+            }
+            let info = self.info(&c)?;
+            seen.insert(c);
+            queue.extend(info.super_name);
+            queue.extend(info.interfaces);
+        }
+        Ok(seen)
+    }
+
+    /// Whether `sup` is above `sub`, walking up until it is found (breadth first): an unknown
+    /// class is an error only if the walk must go through it.
+    fn walk_supertypes(&self, sub: &str, sup: &str) -> Result<bool, ClassError> {
         let mut seen = HashSet::new();
         let mut queue = VecDeque::from([sub.to_string()]);
         while let Some(c) = queue.pop_front() {
