@@ -279,17 +279,10 @@ impl Vta<'_> {
 
     /// Interprets `m` once to its own fixpoint, adding what it stores, passes and returns.
     fn scan(&mut self, m: &MethodKey) {
-        let h = self.h;
-        let Ok(class) = h.classpath().load(&m.0) else {
+        let Some((class, i)) = super::reachable::declared_method(self.h, m) else {
             return;
         };
-        let Some(method) = class
-            .methods
-            .iter()
-            .find(|x| x.name == m.1 && x.desc_str == m.2)
-        else {
-            return;
-        };
+        let method = &class.methods[i];
         let Some(code) = &method.code else { return };
         let mut locals = vec![empty(); code.max_locals as usize];
         let mut slot = 0u16;

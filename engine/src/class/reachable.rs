@@ -10,11 +10,22 @@
 //! files do not name; reaching one gives up precision: every class a `new` of the class path
 //! names counts as instantiated.
 
-use super::{Hierarchy, Insn, InvokeKind, MethodRef};
+use super::{Class, Hierarchy, Insn, InvokeKind, MethodRef};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// A method as (class, name, descriptor), internal names.
 pub type MethodKey = (String, String, String);
+
+/// The class file declaring `m` (loaded from the class path) and `m`'s index among its methods.
+pub(super) fn declared_method(h: &Hierarchy, m: &MethodKey) -> Option<(Arc<Class>, usize)> {
+    let class = h.classpath().load(&m.0).ok()?;
+    let i = class
+        .methods
+        .iter()
+        .position(|x| x.name == m.1 && x.desc_str == m.2)?;
+    Some((class, i))
+}
 
 /// What a rapid type analysis found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -159,16 +170,10 @@ impl Rta<'_> {
 
     /// Adds what the code of `m` reaches.
     fn scan(&mut self, m: &MethodKey) {
-        let Ok(class) = self.h.classpath().load(&m.0) else {
+        let Some((class, i)) = declared_method(self.h, m) else {
             return;
         };
-        let Some(method) = class
-            .methods
-            .iter()
-            .find(|x| x.name == m.1 && x.desc_str == m.2)
-        else {
-            return;
-        };
+        let method = &class.methods[i];
         let Some(code) = &method.code else {
             return;
         };
