@@ -12,15 +12,14 @@ use jtg_engine::graph::{EdgeKind, Label};
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{build_graph, Graph, Options, Program};
-use std::path::PathBuf;
 
 fn program() -> Program {
     Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
 }
 
 fn start_file(name: &str) -> String {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../java-fixtures/start")
+    let p = jtg_testkit::repo_dir()
+        .join("java-fixtures/start")
         .join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
@@ -79,8 +78,7 @@ fn cyclic_get_is_a_path() {
         IntSemantics::Unbounded,
     );
     let input = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../java-fixtures/inputs/List.get.cyclic3.state"),
+        jtg_testkit::repo_dir().join("java-fixtures/inputs/List.get.cyclic3.state"),
     )
     .expect("input");
     assert_eq!(

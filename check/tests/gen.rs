@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+    jtg_testkit::repo_dir()
 }
 
 fn program() -> Program {

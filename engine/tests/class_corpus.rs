@@ -9,7 +9,7 @@ use jtg_engine::class::{jar_main_class, ClassPath, Hierarchy};
 fn corpus() -> Option<PathBuf> {
     let dir = std::env::var_os("JTG_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+        .unwrap_or_else(|| jtg_testkit::repo_dir().join("../shared/corpus"));
     if dir.is_dir() {
         Some(dir)
     } else {

@@ -11,7 +11,7 @@ use jtg_engine::class::{
 fn fixtures() -> PathBuf {
     let dir = std::env::var_os("JTG_FIXTURES")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/fixtures"));
+        .unwrap_or_else(|| jtg_testkit::repo_dir().join("build/fixtures"));
     assert!(
         dir.join("List.class").is_file(),
         "fixtures missing in {}: run `make fixtures` first",

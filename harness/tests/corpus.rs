@@ -15,7 +15,7 @@ const CHECK_RUNS: u64 = 4;
 
 #[test]
 fn corpus_sample_statuses_do_not_regress() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = jtg_testkit::repo_dir();
     let root = std::env::var_os("JTG_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo.join("../shared/corpus"));

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 #[test]
 fn corpus_sample_verdicts_do_not_change() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = jtg_testkit::repo_dir();
     let root = std::env::var_os("JTG_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo.join("../shared/corpus"));

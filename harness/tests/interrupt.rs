@@ -195,9 +195,7 @@ fn check_colours_its_totals_only_when_asked() {
 fn ctrl_c_stops_a_corpus_run_after_the_jar_in_progress() {
     let root = std::env::var_os("JTG_CORPUS")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
-        });
+        .unwrap_or_else(|| jtg_testkit::repo_dir().join("../shared/corpus"));
     if !root.is_dir() {
         eprintln!(
             "corpus interrupt test skipped: no corpus at {}",

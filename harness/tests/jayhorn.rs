@@ -25,7 +25,7 @@ const SAMPLE: &[&str] = &[
 
 #[test]
 fn jayhorn_sample_is_complete_and_sound() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = jtg_testkit::repo_dir();
     let root = std::env::var_os("JTG_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo.join("../shared/corpus"))

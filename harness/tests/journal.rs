@@ -254,7 +254,7 @@ fn journal_usage_errors_are_one_line_with_exit_code_2() {
 fn corpus_root() -> Option<PathBuf> {
     let root = std::env::var_os("JTG_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+        .unwrap_or_else(|| jtg_testkit::repo_dir().join("../shared/corpus"));
     if root.is_dir() {
         Some(root)
     } else {

@@ -28,7 +28,7 @@ struct Decl {
 }
 
 fn schema() -> BTreeMap<String, Decl> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/junit-10.xsd");
+    let path = jtg_testkit::repo_dir().join("harness/tests/data/junit-10.xsd");
     let text = std::fs::read_to_string(&path).expect("junit-10.xsd");
     let doc = roxmltree::Document::parse(&text).expect("the XSD parses");
     let is = |n: &roxmltree::Node, name: &str| {
@@ -325,7 +325,7 @@ fn identical_violations_are_printed_once_with_their_cases() {
 fn corpus_junit_is_valid_with_one_test_case_per_jar() {
     let root = std::env::var_os("JTG_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+        .unwrap_or_else(|| jtg_testkit::repo_dir().join("../shared/corpus"));
     if !root.is_dir() {
         eprintln!("corpus JUnit test skipped: no corpus at {}", root.display());
         return;

@@ -380,7 +380,7 @@ fn ari_export_of_contains_reads_back_and_is_snapshotted() {
 
 /// The corpus root (`$JTG_CORPUS`, default `../shared/corpus`), if present.
 fn corpus_root() -> Option<std::path::PathBuf> {
-    let repo = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = jtg_testkit::repo_dir();
     let root = std::env::var_os("JTG_CORPUS")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| repo.join("../shared/corpus"));

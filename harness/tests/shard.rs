@@ -139,7 +139,7 @@ fn merge_refuses_journals_that_are_not_the_shards_of_one_run() {
 fn corpus_shards_merged_report_what_the_whole_run_reports() {
     let root = std::env::var_os("JTG_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+        .unwrap_or_else(|| jtg_testkit::repo_dir().join("../shared/corpus"));
     if !root.is_dir() {
         eprintln!("corpus shard test skipped: no corpus at {}", root.display());
         return;

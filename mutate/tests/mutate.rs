@@ -352,8 +352,8 @@ fn no_proven_equivalent_is_killed() {
 fn graph_from(prog: &Program, spec: &str, start: &str) -> Graph {
     use jtg_engine::state::text::{parse_state, TextContext};
     let m = prog.find_method(spec).expect("method");
-    let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../java-fixtures/start")
+    let p = jtg_testkit::repo_dir()
+        .join("java-fixtures/start")
         .join(start);
     let text = std::fs::read_to_string(&p).expect("start file");
     let st = parse_state(&text, &TextContext::for_method(m.clone(), prog)).expect("state");

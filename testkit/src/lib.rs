@@ -5,9 +5,16 @@
 
 use std::path::PathBuf;
 
-/// The repository's root folder.
+/// The repository's root folder: above the running test's package, whose folder cargo passes
+/// to the test process (every crate is one level below the root). This crate's compile-time
+/// folder is only the fallback: cargo takes a `target/` copied from another checkout as fresh
+/// for crates whose sources did not change, and their compiled-in paths then name that checkout
+/// (tests read its fixture suite without a word).
 pub fn repo_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+        .join("..")
 }
 
 /// The compiled fixtures: `$JTG_FIXTURES`, or `build/fixtures` from `make fixtures`. Panics
