@@ -4,25 +4,11 @@
 //! runs already violate is refused.
 
 mod common;
-use common::fixtures;
+use common::{fixtures, graph, program};
 
-use jtg_engine::class::ClassPath;
 use jtg_engine::graph::{EdgeKind, Label};
 use jtg_engine::state::IntSemantics;
-use jtg_engine::{build_graph, Graph, Options, Program};
 use jtg_mutate::{analyse, Fate, MutateError, Plan};
-
-fn program() -> Program {
-    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
-}
-
-fn graph(prog: &Program, spec: &str) -> Graph {
-    let m = prog.find_method(spec).expect("method");
-    let st = prog
-        .default_start(&m, IntSemantics::Unbounded)
-        .expect("start");
-    build_graph(prog, &m, st, &Options::default()).expect("graph")
-}
 
 fn plan(n: u64, max_mutants: usize, enumerate: bool) -> Plan {
     Plan {

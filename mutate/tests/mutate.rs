@@ -2,33 +2,14 @@
 //! it should, and no mutant it classifies equivalent is killed by a run.
 
 mod common;
-use common::fixtures;
+use common::{graph, graph_from, program, traces, SEM};
 
-use jtg_check::gen::{GenConfig, Generator};
 use jtg_check::ConcreteRun;
-use jtg_check::Target;
-use jtg_engine::class::ClassPath;
 use jtg_engine::graph::EdgeKind;
-use jtg_engine::state::{HeapValue, IntSemantics, Interval, MethodId, Ref};
+use jtg_engine::state::{HeapValue, Interval, Ref};
 use jtg_engine::{build_graph, Graph, Options, Program};
 use jtg_jvm::Trace;
 use jtg_mutate::{mutants, run_mutants, sample, Analyses, Change, Fate, Mutant, Operator};
-
-const SEM: IntSemantics = IntSemantics::Unbounded;
-
-fn program() -> Program {
-    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
-}
-
-fn graph(prog: &Program, spec: &str) -> Graph {
-    let m = prog.find_method(spec).expect("method");
-    let st = prog.default_start(&m, SEM).expect("start");
-    let opts = Options {
-        ints: SEM,
-        ..Default::default()
-    };
-    build_graph(prog, &m, st, &opts).expect("graph")
-}
 
 /// Runs of `n` generated inputs from the graph's start state.
 fn runs(prog: &Program, g: &Graph, n: u64) -> Vec<Trace> {
@@ -37,21 +18,7 @@ fn runs(prog: &Program, g: &Graph, n: u64) -> Vec<Trace> {
 
 /// Runs of `n` generated inputs from the graph's start state, sizes capped at `max_size`.
 fn runs_sized(prog: &Program, g: &Graph, n: u64, max_size: usize) -> Vec<Trace> {
-    let m: &MethodId = &g.method;
-    let start = g.nodes[g.start].state.clone();
-    let cfg = GenConfig {
-        seed: 3,
-        max_size,
-        ints: SEM,
-    };
-    let gen = Generator::new(prog, m, &start, cfg).expect("generator");
-    let states: Vec<_> = (0..n).map(|k| gen.case(k).expect("case").state).collect();
-    let target = Target::new(prog, m.clone(), vec![fixtures()]).expect("target");
-    target
-        .trace_batch(&states, 2_000)
-        .into_iter()
-        .map(|t| t.expect("trace"))
-        .collect()
+    traces(prog, g, n, max_size, 3)
 }
 
 fn narrowing<'a>(ms: &'a [Mutant], node: usize, r: Ref, to: &str) -> &'a Mutant {
@@ -346,22 +313,6 @@ fn no_proven_equivalent_is_killed() {
         with_claims >= 8 && tried_claims >= 200,
         "claims in {with_claims} graphs, {tried_claims} tried"
     );
-}
-
-/// The graph of `spec` from a start state of `java-fixtures/start/`.
-fn graph_from(prog: &Program, spec: &str, start: &str) -> Graph {
-    use jtg_engine::state::text::{parse_state, TextContext};
-    let m = prog.find_method(spec).expect("method");
-    let p = jtg_testkit::repo_dir()
-        .join("java-fixtures/start")
-        .join(start);
-    let text = std::fs::read_to_string(&p).expect("start file");
-    let st = parse_state(&text, &TextContext::for_method(m.clone(), prog)).expect("state");
-    let opts = Options {
-        ints: SEM,
-        ..Default::default()
-    };
-    build_graph(prog, &m, st, &opts).expect("graph")
 }
 
 #[test]

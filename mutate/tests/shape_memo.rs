@@ -5,12 +5,11 @@
 //! result with and without the memo, on the recorded trace and on its materialised steps.
 
 mod common;
-use common::{fixture_sources, fixtures, suite, SuiteEntry};
+use common::{fixture_sources, fixtures, program, suite, SuiteEntry};
 
 use jtg_check::gen::{GenConfig, Generator};
 use jtg_check::Target;
 use jtg_check::{first_overflow, ConcreteRun, Extent, Matched, Matcher, Recorded};
-use jtg_engine::class::ClassPath;
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::IntSemantics;
 use jtg_engine::{build_graph, Graph, Options, Program};
@@ -46,7 +45,7 @@ fn compare(prog: &Program, g: &Graph, runs: &[(&dyn ConcreteRun, Extent)], what:
 
 #[test]
 fn shape_memo_gives_the_plain_walks_results() {
-    let prog = Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"));
+    let prog = program();
     let (mut caught, mut tried) = (0, 0);
     for SuiteEntry { method, start } in suite() {
         let m = prog.find_method(&method).expect("method");

@@ -3,65 +3,17 @@
 //! killed by a run.
 
 mod common;
-use common::fixtures;
+use common::{graph, graph_from, program, traces, SEM};
 
-use jtg_check::gen::{GenConfig, Generator};
-use jtg_check::{ConcreteRun, Target};
-use jtg_engine::class::ClassPath;
+use jtg_check::ConcreteRun;
 use jtg_engine::graph::{EdgeKind, Label};
-use jtg_engine::state::IntSemantics;
-use jtg_engine::{build_graph, Graph, Options, Program};
+use jtg_engine::Graph;
 use jtg_mutate::{mutants, run_mutants, Analyses, Fate, Mutant};
 
-const SEM: IntSemantics = IntSemantics::Unbounded;
-
-fn program() -> Program {
-    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
-}
-
-fn graph(prog: &Program, spec: &str) -> Graph {
-    let m = prog.find_method(spec).expect("method");
-    let st = prog.default_start(&m, SEM).expect("start");
-    let opts = Options {
-        ints: SEM,
-        ..Default::default()
-    };
-    build_graph(prog, &m, st, &opts).expect("graph")
-}
-
-/// The graph of `spec` from a start state of `java-fixtures/start/`.
-fn graph_from(prog: &Program, spec: &str, start: &str) -> Graph {
-    use jtg_engine::state::text::{parse_state, TextContext};
-    let m = prog.find_method(spec).expect("method");
-    let p = jtg_testkit::repo_dir()
-        .join("java-fixtures/start")
-        .join(start);
-    let text = std::fs::read_to_string(&p).expect("start file");
-    let st = parse_state(&text, &TextContext::for_method(m.clone(), prog)).expect("state");
-    let opts = Options {
-        ints: SEM,
-        ..Default::default()
-    };
-    build_graph(prog, &m, st, &opts).expect("graph")
-}
-
 /// The fates of `ms` on `n` generated inputs of the graph's start state (structures up to 10).
-fn fates(prog: &Program, g: &Graph, ms: &[Mutant], n: u64) -> Vec<Fate> {
-    let start = g.nodes[g.start].state.clone();
-    let cfg = GenConfig {
-        seed: 5,
-        max_size: 10,
-        ints: SEM,
-    };
-    let gen = Generator::new(prog, &g.method, &start, cfg).expect("generator");
-    let states: Vec<_> = (0..n).map(|k| gen.case(k).expect("case").state).collect();
-    let target = Target::new(prog, g.method.clone(), vec![fixtures()]).expect("target");
-    let traces: Vec<_> = target
-        .trace_batch(&states, 2_000)
-        .into_iter()
-        .map(|t| t.expect("trace"))
-        .collect();
-    let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
+fn fates(prog: &jtg_engine::Program, g: &Graph, ms: &[Mutant], n: u64) -> Vec<Fate> {
+    let runs = traces(prog, g, n, 10, 5);
+    let rs: Vec<&dyn ConcreteRun> = runs.iter().map(|t| t as &dyn ConcreteRun).collect();
     run_mutants(g, prog, SEM, ms, &rs)
 }
 
