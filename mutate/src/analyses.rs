@@ -2,8 +2,9 @@
 //! others show dead (module docs of the crate, *Equivalent mutants*).
 
 use crate::distinct::Distinct;
-use crate::invariant::{self, Invariant};
+use crate::invariant::Invariant;
 use crate::nullness::Nullness;
+use crate::positions::{self, Facts};
 use crate::reach;
 use crate::relations::Relations;
 use crate::statics::{Compared, Unbound};
@@ -18,13 +19,13 @@ pub struct Analyses {
     distinct: Distinct,
     nullness: Nullness,
     relations: Relations,
-    facts: Vec<invariant::Facts>,
+    facts: Vec<Facts>,
     compared: Compared,
 }
 
 impl Analyses {
     pub fn of(g: &Graph, prog: &Program, sem: IntSemantics) -> Analyses {
-        let facts = invariant::facts(g, prog);
+        let facts = positions::facts(g, prog);
         let first = Invariant::of(g, &facts, sem, None);
         let acyclic = reach::acyclic(g, prog, &facts, &first.edges);
         let feasible: Vec<bool> = (0..g.edges.len())

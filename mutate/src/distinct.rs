@@ -11,8 +11,8 @@
 //! An edge is *dead* when its target puts one existing object at two positions the check
 //! surely reads whose sources are a distinct pair: no run takes it.
 
-use super::invariant::{source_of, Facts, Pos};
 use super::must::{self, existing};
+use super::positions::{source_of, Facts, Pos};
 use jtg_engine::graph::{Graph, NodeId};
 use jtg_engine::state::{Ref, State};
 use std::collections::BTreeSet;

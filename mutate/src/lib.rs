@@ -81,7 +81,11 @@
 //!   forgets. The facts and their reading are the interval invariant's (node intervals, the
 //!   invariant itself, labels with surely bound operands, positions carried along edges),
 //!   plus `res = a ± b` as an exact difference when the operands' intervals rule out
-//!   wrapping; so the argument above applies unchanged. The constraints also make nodes
+//!   wrapping; so the argument above applies unchanged. The length of an array that a
+//!   surely read root holds is surely read too (the check walks an array's length wherever it
+//!   walks the array, and an array is never uninitialized), and it is carried across any edge
+//!   that keeps the root (an array's length never changes): `i < args.length` still holds at
+//!   `args[i]` after a `new` or a call in between. The constraints also make nodes
 //!   **unreachable** and edges **dead** (a relation label or target interval that contradicts
 //!   them), and narrow the source state of **instance-preserving under the interval
 //!   invariant** further.
@@ -175,6 +179,7 @@ mod liveness;
 mod must;
 mod mutant;
 mod nullness;
+mod positions;
 mod reach;
 mod relations;
 mod run;

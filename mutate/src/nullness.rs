@@ -21,8 +21,8 @@
 //! of Floyd's cycle search that the graph enters only after `fast` ran off the list, whose
 //! `fast ≠ null` case, and everything only it leads to, no run reaches).
 
-use super::invariant::{roots, source_of, Facts, Pos};
 use super::must::{self, existing};
+use super::positions::{roots, source_of, Facts, Pos};
 use super::reach::binds_every_object;
 use jtg_engine::graph::Graph;
 use jtg_engine::state::{Ref, State};

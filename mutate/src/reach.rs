@@ -31,8 +31,8 @@
 //! puts an existing object there is never taken (**dead**; e.g. `slow` null while `fast` is
 //! not, after `slow = slow.next` ran off a list that `fast` was still on).
 
-use super::invariant::{roots, source_of, Facts, Pos};
 use super::must::existing;
+use super::positions::{roots, source_of, Facts, Pos};
 use jtg_engine::graph::{EdgeKind, Graph, NodeId};
 use jtg_engine::state::{HeapValue, Ref, State};
 use jtg_engine::Program;
@@ -86,7 +86,7 @@ fn close(r: &mut Reach, s: &State, pos: &BTreeMap<&Pos, Ref>, prog: &Program) {
                 let f = only_successor(prog, class)?;
                 fields.contains_key(f.as_str()).then_some(())?;
                 let mut c = (*p).clone();
-                c.1.push(super::invariant::Seg::Field(f));
+                c.1.push(super::positions::Seg::Field(f));
                 pos.contains_key(&c).then_some((*p, c))
             }
             _ => None,
@@ -183,7 +183,7 @@ pub(super) fn acyclic(g: &Graph, prog: &Program, facts: &[Facts], feasible: &[bo
     if !binds_every_object(g, facts) {
         return out;
     }
-    let (_, abstract_caller) = super::invariant::adjacency(g);
+    let (_, abstract_caller) = super::positions::adjacency(g);
     let pos: Vec<BTreeMap<&Pos, Ref>> = facts.iter().map(positions).collect();
     let own: Vec<Reach> = (0..n).map(|k| own(&pos[k])).collect();
     let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -412,7 +412,7 @@ fn transfer(
 
 /// The reference the state puts at position `p`, if it has one there.
 fn value_at(s: &State, p: &Pos) -> Option<Ref> {
-    use super::invariant::{Root, Seg};
+    use super::positions::{Root, Seg};
     let frame = |k: usize| s.frames.len().checked_sub(k + 1).map(|i| &s.frames[i]);
     let mut r = match p.0 {
         Root::Local(k, slot) => (*frame(k)?.locals.get(slot)?)?,

@@ -18,7 +18,8 @@
 //! growing after a few rounds is dropped, which ends the fixpoint. A relation label or target
 //! interval that contradicts the constraints marks the edge as never taken.
 
-use super::invariant::{self, source_of, Facts};
+use super::invariant;
+use super::positions::{source_of, Facts};
 use jtg_engine::class::Cond;
 use jtg_engine::graph::{EdgeKind, Label, NodeId, Operand};
 use jtg_engine::state::IntOp;
@@ -120,7 +121,7 @@ impl Relations {
             }
             Some(d)
         };
-        let (out, abstract_caller) = super::invariant::adjacency(g);
+        let (out, abstract_caller) = super::positions::adjacency(g);
         let mut nodes: Vec<Option<Dbm>> = vec![None; g.nodes.len()];
         let mut rounds = vec![0usize; g.nodes.len()];
         nodes[g.start] = base(g.start).and_then(|mut d| close(&mut d).map(|_| d));

@@ -232,6 +232,38 @@ fn relational_invariant_keeps_the_decrement_tied_to_the_loop_test() {
 }
 
 #[test]
+fn array_lengths_are_related_to_the_loop_counter() {
+    // Xta.main walks `args` with `i < args.length`: the check binds the length
+    // of an array a live local holds, and an array's length never changes (not across `new`,
+    // whose class initializer may write the heap, nor across calls), so `i < args.length`
+    // reaches `args[i]` and its ArrayIndexOutOfBoundsException case is never taken
+    let prog = program();
+    {
+        let spec = "Xta.main";
+        let g = graph(&prog, spec);
+        let an = Analyses::of(&g, &prog, SEM);
+        let aioobe: Vec<usize> = (0..g.nodes.len())
+            .filter(|&n| {
+                let st = &g.nodes[n].state;
+                matches!(st.end, Some(jtg_engine::state::End::Throw(r))
+                    if matches!(st.value(r), Some(HeapValue::Object { class, .. })
+                        if class.as_str() == "java/lang/ArrayIndexOutOfBoundsException"))
+            })
+            .collect();
+        assert!(
+            !aioobe.is_empty(),
+            "{spec}: no ArrayIndexOutOfBoundsException end"
+        );
+        for n in aioobe {
+            assert!(
+                an.unreachable(n),
+                "{spec}: node {n} (args[i] out of bounds) reachable"
+            );
+        }
+    }
+}
+
+#[test]
 fn relational_invariant_needs_the_arithmetic_label() {
     // without the label `i3 = i1 − 1`, nothing ties the decremented value to the tested one
     let prog = program();
