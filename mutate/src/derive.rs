@@ -246,7 +246,13 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
         for (j, l) in e.labels.iter().enumerate() {
             let (src, dst) = (&g.nodes[e.from].state, &g.nodes[e.to].state);
             for (r, weakening) in labels::replacements(l, src, dst, e.kind) {
-                let eq = weakening.or_else(|| an.dead(k).then(|| DEAD_EDGE.to_string()));
+                let eq = weakening
+                    .or_else(|| an.dead(k).then(|| DEAD_EDGE.to_string()))
+                    .or_else(|| {
+                        an.implies(g, k, j, &r).then(|| {
+                            format!("{IMPLIED}: the constraints at node {} and the edge's labels imply `{r}`", e.from)
+                        })
+                    });
                 push(
                     &mut out,
                     Operator::ReplaceLabel,
@@ -341,6 +347,7 @@ const UNREACHABLE: &str =
 const INVARIANT: &str = "interval invariant";
 const DISTINCT: &str = "distinct positions";
 const RELATIONAL: &str = "relational invariant";
+const IMPLIED: &str = "implied label";
 const UNREAD: &str = "unread static";
 const UNWALKED: &str = "under construction";
 const DISJOINT: &str = "disjoint types";

@@ -277,9 +277,63 @@ fn relational_invariant_needs_the_arithmetic_label() {
     assert!(narrowing(&ms, 6, Ref::Int(3), "[≥0]").equivalent.is_none());
 }
 
+#[test]
+fn replaced_labels_implied_by_the_constraints_are_equivalent() {
+    // Wide.floats's loop `while (k < n && k < 100) { … k++; }`: every path into the loop
+    // test has k ≤ 100, so on the exit edge of `k < 100` (`k ≥ 100`) k is 100 — `k ≥ 100`
+    // replaced by `100 ≥ k` holds wherever the original does, `k > 100` nowhere
+    let prog = program();
+    let g = graph(&prog, "Wide.floats");
+    let ms = mutants(&g, &prog, SEM);
+    let replaced = |from: &str, to: &str| -> Vec<&Mutant> {
+        ms.iter()
+            .filter(|m| {
+                m.operator == Operator::ReplaceLabel
+                    && m.description
+                        .ends_with(&format!("`{from}` replaced by `{to}`"))
+            })
+            .collect()
+    };
+    // the `k < n` exit, `k ≥ n` → `n ≥ k`, is implied too (k ≤ n on every path into the
+    // test: k counts from 0 and is incremented only after k < n)
+    let (mut implied, mut strict) = (0, 0);
+    for e in &g.edges {
+        for l in &e.labels {
+            let jtg_engine::graph::Label::Rel { a, cond, b } = l else {
+                continue;
+            };
+            if *cond != jtg_engine::class::Cond::Ge {
+                continue;
+            }
+            let (a, b) = (a.to_string(), b.to_string());
+            let prefix = format!("edge {} → {}: ", e.from, e.to);
+            for m in replaced(&format!("{a} ≥ {b}"), &format!("{b} ≥ {a}")) {
+                if m.description.starts_with(&prefix) && claims(m, "implied label") {
+                    implied += 1;
+                    // on that edge, the strict form is never implied (a = b there)
+                    for s in replaced(&format!("{a} ≥ {b}"), &format!("{a} > {b}")) {
+                        if s.description.starts_with(&prefix) {
+                            strict += 1;
+                            assert!(
+                                s.equivalent.is_none(),
+                                "{} claimed: {:?}",
+                                s.description,
+                                s.equivalent
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(implied >= 2, "{implied} swapped loop exits implied");
+    assert!(strict >= 2, "{strict} strict forms checked");
+}
+
 /// The reasons the graph analyses give.
-const ANALYSES: [&str; 8] = [
+const ANALYSES: [&str; 9] = [
     "acyclic join",
+    "implied label",
     "disjoint types",
     "unread static",
     "interval invariant",
@@ -309,6 +363,7 @@ fn no_proven_equivalent_is_killed() {
         "Tree.size",
         "Floats.classify",
         "Lib.report",
+        "Wide.floats",
     ] {
         let g = graph(&prog, spec);
         let all = mutants(&g, &prog, SEM);
