@@ -264,6 +264,67 @@ fn array_lengths_are_related_to_the_loop_counter() {
 }
 
 #[test]
+fn call_arguments_are_the_callees_parameters() {
+    // Rta.main: the engine unrolls the first iteration, so `list` is an object at the
+    // generalized loop head on every path, and `run(list, args.length)` after that loop
+    // passes it as the parameter `n` (an inlined call's callee locals are the arguments it
+    // popped): the null-list entry of `run` behind the generalized loop is unreachable; the
+    // one of the unrolled empty loop (`x = 0`) is not
+    let prog = program();
+    let g = graph(&prog, "Rta.main");
+    let an = Analyses::of(&g, &prog, SEM);
+    let at_pc = |n: usize, pc: u32| {
+        let st = &g.nodes[n].state;
+        st.frames.len() == 2
+            && st
+                .top()
+                .is_some_and(|f| &*f.method.name == "run" && f.pc == pc)
+    };
+    // the first test `n != null` of `run`: pc 1 right after the call's entry (pc 0), or
+    // refined there, not the test after a loop iteration
+    let entered = |n: usize| {
+        at_pc(n, 0)
+            && g.edges
+                .iter()
+                .any(|e| e.to == n && e.kind == EdgeKind::Call)
+    };
+    let first_test = |n: usize| {
+        g.edges
+            .iter()
+            .filter(|e| e.to == n)
+            .any(|e| entered(e.from) || g.edges.iter().any(|d| d.to == e.from && entered(d.from)))
+    };
+    let (mut dead, mut live) = (0, 0);
+    for (n, node) in g.nodes.iter().enumerate() {
+        let st = &node.state;
+        let Some(f) = st.top() else { continue };
+        if !at_pc(n, 1) || !first_test(n) {
+            continue;
+        }
+        let (Some(Some(Ref::Null)), Some(Some(x))) = (f.locals.first(), f.locals.get(1)) else {
+            continue;
+        };
+        match st.value(*x) {
+            Some(HeapValue::Int(iv)) if *iv == Interval::literal(0) => {
+                live += 1;
+                assert!(!an.unreachable(n), "node {n}: run(null, 0) unreachable");
+            }
+            _ => {
+                dead += 1;
+                assert!(
+                    an.unreachable(n),
+                    "node {n}: run(null, x) after the loop reachable"
+                );
+            }
+        }
+    }
+    assert!(
+        dead >= 1 && live >= 1,
+        "{dead} unreachable, {live} reachable null entries"
+    );
+}
+
+#[test]
 fn relational_invariant_needs_the_arithmetic_label() {
     // without the label `i3 = i1 − 1`, nothing ties the decremented value to the tested one
     let prog = program();
