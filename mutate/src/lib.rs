@@ -43,7 +43,11 @@
 //!   (its type, which has no subclass on the class path, and the classes its fields lead to)
 //!   has a reference field, e.g. a JDK `PrintStream` (the engine models it, and the tracer
 //!   records it, without fields): the object's region is the object alone, and a cycle needs
-//!   a field, so condition (k) has nothing to check.
+//!   a field, so condition (k) has nothing to check. And dropping `a %$ b` where each of `a`
+//!   and `b` is either such an object or realized with every field listed: condition (h)
+//!   compares the hidden regions `H(a)` and `H(b)` (what is reachable through fields the state
+//!   does not show), and both are empty, so it has nothing to reject (e.g. `System.out %$ s`
+//!   for a string `s` a library call may have returned: `Lib.report`).
 //!
 //! * **redundant**: dropping one of `r♦` and `r %$ r` while the other stays: the check reads
 //!   both as the one self-sharing permission (j), as the engine's `⊑` does.
