@@ -1,6 +1,7 @@
 //! The graph analyses behind the equivalence proofs, together: each excludes the edges the
 //! others show dead (module docs of the crate, *Equivalent mutants*).
 
+use crate::backlinks::BackLinks;
 use crate::distinct::Distinct;
 use crate::invariant::Invariant;
 use crate::nullness::Nullness;
@@ -18,6 +19,7 @@ pub struct Analyses {
     pub intervals: Invariant,
     distinct: Distinct,
     nullness: Nullness,
+    backlinks: BackLinks,
     relations: Relations,
     facts: Vec<Facts>,
     compared: Compared,
@@ -36,15 +38,18 @@ impl Analyses {
             .map(|k| feasible[k] && !nullness.dead[k])
             .collect();
         let distinct = Distinct::of(g, &facts, &feasible, &acyclic.pairs);
-        // `distinct.dead` includes every edge that is not `feasible`
-        let intervals = Invariant::of(g, &facts, sem, Some(&distinct.dead));
-        let dead = |k: usize| !intervals.edges[k] || distinct.dead[k];
+        let feasible: Vec<bool> = distinct.dead.iter().map(|d| !d).collect();
+        let backlinks = BackLinks::of(g, prog, &facts, &feasible);
+        // `backlinks.dead` includes every edge that is not `feasible`
+        let intervals = Invariant::of(g, &facts, sem, Some(&backlinks.dead));
+        let dead = |k: usize| !intervals.edges[k] || backlinks.dead[k];
         let relations = Relations::of(g, &facts, &intervals, dead, sem);
         Analyses {
             compared: Compared::of(g, prog),
             intervals,
             distinct,
             nullness,
+            backlinks,
             relations,
             facts,
         }
@@ -55,6 +60,7 @@ impl Analyses {
         self.intervals.nodes[n].is_none()
             || self.distinct.nodes[n].is_none()
             || self.nullness.nodes[n].is_none()
+            || self.backlinks.nodes[n].is_none()
             || self.relations.unreachable(n)
     }
 
@@ -63,6 +69,7 @@ impl Analyses {
         !self.intervals.edges[k]
             || self.distinct.dead[k]
             || self.nullness.dead[k]
+            || self.backlinks.dead[k]
             || !self.relations.edges[k]
     }
 

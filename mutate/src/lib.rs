@@ -118,6 +118,23 @@
 //!   `slow` in Floyd's loop over an acyclic list). These pairs also make edges **dead** and
 //!   nodes **unreachable** (an equality refinement `slow = fast`, or `slow = fast.next`: a
 //!   position below a root, which the check binds in a graph that allocates nothing).
+//! * **back links**: a node is also **unreachable**, and an edge **dead**, where the state
+//!   contradicts a field-path equality that holds on every matchable path (module
+//!   `backlinks`): `o.f.g == o` for a reference `o` the check binds (`e.next.previous == e` of
+//!   a doubly linked list). A node's own state gives the facts it shows (a realized `o` whose
+//!   realized `o.f` has `g = o`: the check binds `o` once); edges carry them by positions
+//!   (refinement, split and instance edges keep the concrete state; an instruction changes the
+//!   heap only as it does: `putfield x.h = v` changes field `h` of `x`'s object, which breaks
+//!   a fact only when `o` or `o.f` may be `x` — two references the check binds are one object
+//!   only with `=?` —; a `new` whose class initialisation runs no code, `Object.<init>`, an
+//!   inlined call or return change no field). A target that shows `o.f` realized with `g` a
+//!   reference other than `o` and not `=? o` makes the check bind that reference to `o`'s
+//!   object (or to an object where it has `null`), which conditions (e)/(f) reject. The
+//!   references a fact may name are those below roots that surely hold an initialised
+//!   object: not a constructor frame's, not a stack entry between `new` and its `invokespecial
+//!   <init>`, no local of a method that may store a reference there (the check accepts an
+//!   uninitialized value unwalked). E.g. `Dll.buildAndRemove`: a one-entry list whose entry's
+//!   `previous` is a fresh object instead of the header.
 //! * **disjoint types**: dropping `a =? b` where no class is a subtype of both declared types:
 //!   two classes neither of which is an interface or a subclass of the other (a class has one
 //!   superclass chain), or an array and a class other than `Object` that is no interface. The
@@ -184,6 +201,7 @@
 
 mod analyses;
 mod analysis;
+mod backlinks;
 mod construction;
 mod derive;
 mod distinct;
