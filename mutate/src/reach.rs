@@ -424,6 +424,8 @@ fn value_at(s: &State, p: &Pos) -> Option<Ref> {
             Some(jtg_engine::state::End::Return(Some(x))) => *x,
             _ => return None,
         },
+        // integer statics only: no object below
+        Root::Static(_) => return None,
     };
     for seg in &p.1 {
         r = match (s.value(r)?, seg) {
