@@ -160,6 +160,14 @@
 //!   instance of that narrowed state, so the edge is correct for all of them (the same trust
 //!   in the engine's `⊑` as instance-preserving).
 //!
+//! * **single run** (module `single`, decided when the runs are in): a mutant the traced run
+//!   does not kill, of a static method without parameters started from a state without inputs
+//!   whose code calls nothing, reads and writes no static, allocates no object with `new`,
+//!   takes no monitor and loads no method handle; the run is traced again to its end (a
+//!   budget of a million steps; nothing is claimed if it is cut) and the mutant accepts it.
+//!   Such a run depends on nothing: every run is that run (e.g. `Grid.fill`, two constant
+//!   loops over an array it allocates).
+//!
 //! With `jtg mutate --enumerate`, a survivor is re-checked on ten times as many inputs of
 //! another seed and larger structures; one that survives that too is listed as equivalent by
 //! **bounded enumeration** — evidence, not proof (e.g. `x = Z` narrowed to `[≥0]` on a node
@@ -192,6 +200,7 @@ mod reach;
 mod relations;
 mod run;
 mod selfcmp;
+mod single;
 mod statics;
 
 pub use analyses::Analyses;
@@ -200,3 +209,4 @@ pub use derive::mutants;
 pub use invariant::Invariant;
 pub use mutant::{Change, Mutant, Operator};
 pub use run::{run_mutants, sample, Fate, MutationReport};
+pub use single::single_run;

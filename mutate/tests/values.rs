@@ -1,4 +1,5 @@
-//! Value facts of the equivalence proofs (`make fixtures`): statics in the interval invariant.
+//! Value facts of the equivalence proofs (`make fixtures`): statics in the interval invariant,
+//! differences in the relations, the inputs among the statics, methods with a single run.
 //! Each proof claims the mutant it should, not a similar one some input kills, and no claim of
 //! these graphs is killed by a real run.
 
@@ -9,7 +10,7 @@ use jtg_check::ConcreteRun;
 use jtg_engine::state::{Interval, Ref};
 use jtg_engine::Graph;
 use jtg_engine::Program;
-use jtg_mutate::{mutants, run_mutants, Analyses, Change, Fate, Mutant};
+use jtg_mutate::{analyse, mutants, run_mutants, Analyses, Change, Fate, Mutant, Plan};
 
 fn narrowing<'a>(ms: &'a [Mutant], node: usize, r: Ref, to: &str) -> &'a Mutant {
     let to = Interval::parse(to).expect("interval");
@@ -138,4 +139,38 @@ fn only_the_entry_class_assertion_status_is_an_input() {
     let ms = mutants(&g, &prog, SEM);
     let m = narrowing(&ms, status.0, status.1, "0");
     assert!(!claims(m, "unread static"), "{:?}", m.equivalent);
+}
+
+#[test]
+fn a_method_without_inputs_has_one_run() {
+    // Grid.fill: no parameter, no static, no call, arrays it allocates itself
+    let prog = program();
+    let g = common::graph(&prog, "Grid.fill");
+    assert!(jtg_mutate::single_run(&g, &prog).is_some());
+    // a method with a parameter, one with a start static, and one without inputs that calls
+    // code (a class initializer or another method may do anything) have more than one run
+    assert!(jtg_mutate::single_run(&common::graph(&prog, "IntLoops.gcdSub"), &prog).is_none());
+    let g = graph_from(&prog, "GenInputs.upTo", "GenInputs.upTo.static.state");
+    assert!(jtg_mutate::single_run(&g, &prog).is_none());
+    assert!(jtg_mutate::single_run(&common::graph(&prog, "Loop.bump"), &prog).is_none());
+    // the analysis calls the survivors of the one run equivalent, and the run kills others
+    let g = common::graph(&prog, "Grid.fill");
+    let plan = Plan {
+        ints: SEM,
+        seed: 1,
+        n: 3,
+        max_size: 6,
+        // the CLI's default: the one run is longer, and traced again to its end
+        max_steps: 1_000,
+        max_mutants: 60,
+        enumerate: false,
+    };
+    let an = analyse(&prog, &g, &[common::fixtures()], &plan).expect("analysis");
+    assert!(an.refuted.is_empty(), "{:?}", an.refuted);
+    let fates: Vec<&Fate> = an.report.mutants.iter().map(|(_, _, f)| f).collect();
+    assert!(fates.iter().any(|f| matches!(f, Fate::Killed { .. })));
+    assert!(fates
+        .iter()
+        .any(|f| matches!(f, Fate::Equivalent(w) if w.starts_with("single run"))));
+    assert!(!fates.iter().any(|f| matches!(f, Fate::Survived)));
 }
