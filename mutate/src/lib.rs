@@ -74,6 +74,9 @@
 //!   reference with itself compares a value with itself, since the check binds a reference to
 //!   one value by its bits: `lcmp` gives 0, the `l` forms 0 or -1 (NaN), the `g` forms 0 or 1
 //!   (e.g. `if (d != d)`, whose `dcmpl d d` is never 1: the refinement to 1 is a dead edge).
+//!   `long` values have intervals as `int` ones do (a `long` is one stack entry, so `lload`
+//!   and `lsub` carry positions like their `int` forms: a `long` counter's `x > 0L` before
+//!   `x = x − 1L` leaves `x ≥ 0` at the loop head, and its `x < 0` case is never taken).
 //!   An integer static field the start state lists is a position too (module `positions`):
 //!   only a `putstatic` of it or a class initializer (which the tracer does not see) writes it,
 //!   so it keeps its value across every edge that runs neither — not across a call, `new`, or

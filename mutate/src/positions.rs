@@ -549,21 +549,28 @@ fn keeps_heap(insn: &Insn) -> bool {
     )
 }
 
-/// Stack entries (values) an instruction pops and pushes when it completes normally; only
-/// for instructions on single-slot values, where values and slots agree.
+/// Stack entries (values: the engine keeps a `long` or `double` in one entry) an instruction
+/// pops and pushes when it completes normally. Left out: the `dup2`/`pop2` forms, which count
+/// slots, and the field and element accesses of two-slot values. (The caller also checks the
+/// stack heights at both ends against the effect.)
 fn stack_effect(insn: &Insn) -> Option<(usize, usize)> {
-    let one = |k: &Kind| matches!(k, Kind::Int | Kind::Ref | Kind::Float);
     Some(match insn {
         Insn::Nop | Insn::Goto(_) | Insn::IInc { .. } => (0, 0),
-        Insn::AConstNull | Insn::IConst(_) => (0, 1),
-        Insn::Load(k, _) if one(k) => (0, 1),
-        Insn::Store(k, _) if one(k) => (1, 0),
+        Insn::AConstNull
+        | Insn::IConst(_)
+        | Insn::LConst(_)
+        | Insn::FConst(_)
+        | Insn::DConst(_)
+        | Insn::Ldc(_) => (0, 1),
+        Insn::Load(..) => (0, 1),
+        Insn::Store(..) => (1, 0),
         Insn::Dup => (1, 2),
         Insn::Swap => (2, 2),
         Insn::Pop => (1, 0),
-        Insn::Arith(Kind::Int, jtg_engine::class::ArithOp::Neg) => (1, 1),
-        Insn::Arith(Kind::Int, _) => (2, 1),
-        Insn::I2B | Insn::I2C | Insn::I2S => (1, 1),
+        Insn::Arith(_, jtg_engine::class::ArithOp::Neg) => (1, 1),
+        Insn::Arith(..) => (2, 1),
+        Insn::Convert { .. } | Insn::I2B | Insn::I2C | Insn::I2S => (1, 1),
+        Insn::LCmp | Insn::FCmpL | Insn::FCmpG | Insn::DCmpL | Insn::DCmpG => (2, 1),
         Insn::If { .. } | Insn::IfNull { .. } | Insn::IfNonNull { .. } => (1, 0),
         Insn::IfICmp { .. } | Insn::IfACmp { .. } => (2, 0),
         Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => (1, 0),

@@ -174,3 +174,23 @@ fn a_method_without_inputs_has_one_run() {
         .any(|f| matches!(f, Fate::Equivalent(w) if w.starts_with("single run"))));
     assert!(!fates.iter().any(|f| matches!(f, Fate::Survived)));
 }
+
+#[test]
+fn long_values_have_intervals_too() {
+    // Wide.countDownLong: `x = x − 1L` after `x > 0L` leaves x ≥ 0 at the loop head (node 25),
+    // across `lload x` (one stack entry per long), so its refinement to x ≤ −1 (node 28) is
+    // never taken
+    let prog = program();
+    let g = common::graph(&prog, "Wide.countDownLong");
+    let an = Analyses::of(&g, &prog, SEM);
+    let at = |n: usize, r: u32| an.intervals.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
+    assert_eq!(at(25, 12), Interval::at_least(0));
+    assert_eq!(at(26, 12), Interval::at_least(0));
+    assert!(an.unreachable(28));
+    // x = 0 and x ≥ 1 stay reachable
+    assert!(!an.unreachable(29) && !an.unreachable(30));
+    let ms = mutants(&g, &prog, SEM);
+    assert!(claims(narrowing(&ms, 28, Ref::Int(13), "0"), "unreachable"));
+    assert!(narrowing(&ms, 30, Ref::Int(13), "0").equivalent.is_none());
+    no_claim_is_killed(&prog, &g, 25);
+}
