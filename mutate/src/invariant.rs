@@ -29,6 +29,7 @@ use jtg_engine::Graph;
 
 use crate::positions::{adjacency, source_of, Facts, Root};
 use crate::selfcmp::self_compare;
+use crate::ushr::unsigned_shift;
 use std::collections::BTreeMap;
 
 /// Per node, the interval of every integer reference of its state (`None`: no path from the
@@ -256,6 +257,10 @@ fn contribution(
         if kind == EdgeKind::Eval {
             let cmp = sf.insn().and_then(|i| self_compare(i, s, t, *r));
             if let Some(v) = cmp {
+                iv = iv.intersect(&v).unwrap_or(iv);
+            }
+            let shifted = sf.insn().and_then(|i| unsigned_shift(i, s, &src, t, *r));
+            if let Some(v) = shifted {
                 iv = iv.intersect(&v).unwrap_or(iv);
             }
         }

@@ -74,6 +74,9 @@
 //!   reference with itself compares a value with itself, since the check binds a reference to
 //!   one value by its bits: `lcmp` gives 0, the `l` forms 0 or -1 (NaN), the `g` forms 0 or 1
 //!   (e.g. `if (d != d)`, whose `dcmpl d d` is never 1: the refinement to 1 is a dead edge).
+//!   Another (module `ushr`): `iushr`/`lushr` by a distance within `[1, 31]`/`[1, 63]` fills
+//!   the sign bit with 0, so its result is not negative (`x >>> 1` in a loop over the bits of
+//!   a `long`: its negative case is never taken after the first round).
 //!   `long` values have intervals as `int` ones do (a `long` is one stack entry, so `lload`
 //!   and `lsub` carry positions like their `int` forms: a `long` counter's `x > 0L` before
 //!   `x = x − 1L` leaves `x ≥ 0` at the loop head, and its `x < 0` case is never taken).
@@ -205,6 +208,7 @@ mod run;
 mod selfcmp;
 mod single;
 mod statics;
+mod ushr;
 
 pub use analyses::Analyses;
 pub use analysis::{analyse, Analysis, MutateError, Plan};

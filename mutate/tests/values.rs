@@ -194,3 +194,26 @@ fn long_values_have_intervals_too() {
     assert!(narrowing(&ms, 30, Ref::Int(13), "0").equivalent.is_none());
     no_claim_is_killed(&prog, &g, 25);
 }
+
+#[test]
+fn an_unsigned_shift_by_one_is_not_negative() {
+    // GenInputs.bits: `x >>> 1` (lushr by 1) is never negative, so after the first round
+    // (node 47 on) the loop's refinement to x ≤ −1 is never taken
+    let prog = program();
+    let g = common::graph(&prog, "GenInputs.bits");
+    let an = Analyses::of(&g, &prog, SEM);
+    let at = |n: usize, r: u32| an.intervals.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
+    assert_eq!(
+        at(45, 11),
+        Interval::new(Some(0), Some(i128::from(i64::MAX))).expect("interval")
+    );
+    assert!(an.unreachable(50) && an.unreachable(102));
+    // the first round takes a negative x (node 35), and later rounds x = 0 and x ≥ 1
+    assert!(!an.unreachable(35) && !an.unreachable(51) && !an.unreachable(52));
+    let ms = mutants(&g, &prog, SEM);
+    assert!(claims(
+        narrowing(&ms, 102, Ref::Int(35), "0"),
+        "unreachable"
+    ));
+    no_claim_is_killed(&prog, &g, 25);
+}
