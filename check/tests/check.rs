@@ -10,7 +10,7 @@ use jtg_check::{check_run, check_runs, Target, Verdict};
 use jtg_engine::class::ClassPath;
 use jtg_engine::graph::{EdgeKind, Label};
 use jtg_engine::state::text::{parse_state, TextContext};
-use jtg_engine::state::{IntSemantics, MethodId, State};
+use jtg_engine::state::{HeapValue, IntSemantics, MethodId, State};
 use jtg_engine::{build_graph, Graph, Options, Program};
 
 fn program() -> Program {
@@ -710,4 +710,33 @@ fn static_fields_are_keyed_by_their_declaring_class() {
         ),
         v => panic!("not caught: {v:?}"),
     }
+}
+
+/// A float constant is a literal in the graph (`ldc2_w +∞` in Floats.classify), compared with
+/// the run's value bit for bit: the graph accepts the run, and a wrong literal is caught.
+#[test]
+fn float_constants_are_checked() {
+    let prog = program();
+    let m = prog.find_method("Floats.classify").expect("method");
+    let mut g = graph(&prog, &m, None, IntSemantics::Unbounded);
+    let input = "00 | d: i1 | ε\ni1: 2.0d";
+    assert!(matches!(
+        verdict(&prog, &g, input, IntSemantics::Unbounded),
+        Verdict::Pass
+    ));
+    let inf = HeapValue::Double(Some(f64::INFINITY.to_bits()));
+    let mut changed = 0;
+    for n in &mut g.nodes {
+        for v in n.state.heap.values_mut() {
+            if *v == inf {
+                *v = HeapValue::Double(Some(f64::MAX.to_bits()));
+                changed += 1;
+            }
+        }
+    }
+    assert!(changed > 0, "the graph holds the literal +∞");
+    assert!(matches!(
+        verdict(&prog, &g, input, IntSemantics::Unbounded),
+        Verdict::Violation(_)
+    ));
 }

@@ -51,20 +51,7 @@ fn jtg_env(args: &[&str], env: &[(&str, &str)]) -> Run {
         cmd.env(k, v);
     }
     let out = cmd.output().expect("run jtg");
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    // Debug builds run the JVM with -Xcheck:jni, whose periodic signal check (timing-
-    // dependent) may report the JVM's own SIGSEGV handling (stack banging, a stack overflow)
-    // as "Warning: SIGSEGV handler modified!"; release builds (what users run) have no such
-    // check, and the line is the JVM's, not jtg's.
-    let stderr = if cfg!(debug_assertions) {
-        stderr
-            .lines()
-            .filter(|l| !is_jni_check_signal_note(l))
-            .map(|l| format!("{l}\n"))
-            .collect()
-    } else {
-        stderr
-    };
+    let stderr = common::stderr_of(&out.stderr);
     assert!(
         !stderr.contains("panicked"),
         "jtg {args:?} panicked: {stderr}"
@@ -74,17 +61,6 @@ fn jtg_env(args: &[&str], env: &[(&str, &str)]) -> Run {
         stdout: String::from_utf8_lossy(&out.stdout).to_string(),
         stderr,
     }
-}
-
-/// A line of -Xcheck:jni's signal-handler warning: the warning and its dump of handlers.
-fn is_jni_check_signal_note(l: &str) -> bool {
-    let t = l.trim_start();
-    (t.starts_with("Warning: SIG") && t.ends_with("handler modified!"))
-        || t.starts_with("expected:")
-        || t.starts_with("found:")
-        || t.starts_with("Signal Handlers:")
-        || t.starts_with("Consider using jsig library")
-        || (t.starts_with("SIG") && t.contains("sa_mask"))
 }
 
 fn jtg(args: &[&str]) -> Run {

@@ -17,7 +17,7 @@ fn jtg(args: &[&str]) -> (i32, String, String) {
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        common::stderr_of(&out.stderr),
     )
 }
 

@@ -25,7 +25,7 @@ fn jtg_trace_prints_objects_under_construction() {
             .output()
             .expect("run jtg");
         let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        let stderr = common::stderr_of(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{format}: {stderr}");
         assert!(stderr.is_empty(), "{format}: {stderr}");
         stdout
@@ -84,7 +84,7 @@ fn static_lines_of_an_input_are_set_before_the_run() {
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
+            common::stderr_of(&out.stderr),
         )
     };
     let (code, text, err) = jtg(&["trace", "StaticInput.clearShared"], &alias);
@@ -146,7 +146,7 @@ fn an_input_box_runs_with_its_value() {
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
+            common::stderr_of(&out.stderr),
         )
     };
     let path = input.to_str().unwrap();

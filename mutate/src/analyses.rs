@@ -8,7 +8,7 @@ use crate::positions::{self, Facts};
 use crate::reach;
 use crate::relations::Relations;
 use crate::statics::{Compared, Unbound};
-use jtg_engine::graph::NodeId;
+use jtg_engine::graph::{Label, NodeId};
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref, State};
 use jtg_engine::{Graph, Program};
 
@@ -105,6 +105,12 @@ impl Analyses {
     /// Why the check never binds `r` at node `n` (`None`: it may bind it).
     pub(crate) fn unbound(&self, n: NodeId, r: Ref) -> Option<Unbound> {
         self.compared.unbound(n, r)
+    }
+
+    /// Whether label `new`, in place of label `j` of edge `k`, holds on every matchable path
+    /// that takes the edge (module `relations`).
+    pub fn implies(&self, g: &Graph, k: usize, j: usize, new: &Label) -> bool {
+        self.relations.implies(g, &self.facts, k, j, new)
     }
 
     /// Whether `a` and `b` are never one object at node `n`.

@@ -175,7 +175,7 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
             } else if a == b {
                 vacuous_shape(prog, st, a)
             } else {
-                None
+                vacuous_join(prog, st, a, b)
             };
             push(
                 &mut out,
@@ -246,7 +246,13 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
         for (j, l) in e.labels.iter().enumerate() {
             let (src, dst) = (&g.nodes[e.from].state, &g.nodes[e.to].state);
             for (r, weakening) in labels::replacements(l, src, dst, e.kind) {
-                let eq = weakening.or_else(|| an.dead(k).then(|| DEAD_EDGE.to_string()));
+                let eq = weakening
+                    .or_else(|| an.dead(k).then(|| DEAD_EDGE.to_string()))
+                    .or_else(|| {
+                        an.implies(g, k, j, &r).then(|| {
+                            format!("{IMPLIED}: the constraints at node {} and the edge's labels imply `{r}`", e.from)
+                        })
+                    });
                 push(
                     &mut out,
                     Operator::ReplaceLabel,
@@ -341,6 +347,7 @@ const UNREACHABLE: &str =
 const INVARIANT: &str = "interval invariant";
 const DISTINCT: &str = "distinct positions";
 const RELATIONAL: &str = "relational invariant";
+const IMPLIED: &str = "implied label";
 const UNREAD: &str = "unread static";
 const UNWALKED: &str = "under construction";
 const DISJOINT: &str = "disjoint types";
@@ -472,6 +479,31 @@ fn vacuous_shape(prog: &Program, st: &State, r: Ref) -> Option<String> {
     Some(format!(
         "vacuous-shape: every class reachable from {r} ({}) has at most one reference field, so no two paths meet without one being a prefix of the other",
         seen.join(", ")
+    ))
+}
+
+/// `Some(reason)` when neither `a` nor `b` can have a hidden region: each is realized with
+/// every field listed, or no class its object can be has a reference field (a JDK
+/// `PrintStream`, modelled and recorded without fields; a `String`). The check's condition (h)
+/// compares `H(a)` and `H(b)`, the objects reachable through fields the state does not show,
+/// and both are empty: dropping `a %$ b` (e.g. `System.out` and a string) leaves it nothing
+/// to reject.
+fn vacuous_join(prog: &Program, st: &State, a: Ref, b: Ref) -> Option<String> {
+    let why = |r: Ref| {
+        if realized(st, r) {
+            Some(format!("{r} is realized with every field listed"))
+        } else {
+            reference_fields_at_most(prog, st, r, 0).map(|seen| {
+                format!(
+                    "no class {r} can be ({}) has a reference field",
+                    seen.join(", ")
+                )
+            })
+        }
+    };
+    let (wa, wb) = (why(a)?, why(b)?);
+    Some(format!(
+        "vacuous-shape: {wa} and {wb}, so neither has a hidden region for {a} %$ {b} to apply to"
     ))
 }
 

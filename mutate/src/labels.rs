@@ -23,6 +23,8 @@
 //!   the old one does, so every trace the original accepts the mutant accepts on the same path.
 //! * **dead edge** (module docs): a replacement on an edge, or a swap among edges, that no
 //!   matchable path takes.
+//! * **implied label** (module docs): the difference constraints at the edge's source and
+//!   the edge's labels imply the new label.
 
 use crate::mutant::Change;
 use jtg_engine::class::Cond;

@@ -43,7 +43,11 @@
 //!   (its type, which has no subclass on the class path, and the classes its fields lead to)
 //!   has a reference field, e.g. a JDK `PrintStream` (the engine models it, and the tracer
 //!   records it, without fields): the object's region is the object alone, and a cycle needs
-//!   a field, so condition (k) has nothing to check.
+//!   a field, so condition (k) has nothing to check. And dropping `a %$ b` where each of `a`
+//!   and `b` is either such an object or realized with every field listed: condition (h)
+//!   compares the hidden regions `H(a)` and `H(b)` (what is reachable through fields the state
+//!   does not show), and both are empty, so it has nothing to reject (e.g. `System.out %$ s`
+//!   for a string `s` a library call may have returned: `Lib.report`).
 //!
 //! * **redundant**: dropping one of `r♦` and `r %$ r` while the other stays: the check reads
 //!   both as the one self-sharing permission (j), as the engine's `⊑` does.
@@ -103,6 +107,16 @@
 //!   **unreachable** and edges **dead** (a relation label or target interval that contradicts
 //!   them), and narrow the source state of **instance-preserving under the interval
 //!   invariant** further.
+//! * **implied label**: a `replace-label` mutant whose new label holds on every matchable path
+//!   that takes the edge: the difference constraints at the edge's source (module
+//!   `relations`, the facts above) together with the edge's own labels — the replaced one
+//!   included, since a trace the original accepts satisfies it — imply the new relation
+//!   (e.g. `k ≥ n` replaced by `n ≥ k` at a counted loop's exit, where `k ≤ n` holds on every
+//!   path into the test), or the new arithmetic label differs from the replaced one only in
+//!   operands the constraints show equal (the same operation on the same values). Only
+//!   references the check surely binds in the source are variables, so the new label is
+//!   evaluated on the values the constraints speak of: the mutant accepts every trace the
+//!   original does, along the same path.
 //! * **distinct positions**: dropping `a =? b` at a node where the must-distinct analysis
 //!   (module `distinct`) shows that every position of `a` and every position of `b` never
 //!   hold one object on a matchable path: the check's condition (f) never needs the

@@ -4,17 +4,18 @@
 //! edge executes one instruction, whose effect on the top frame's locals and stack is known (the
 //! frames below are untouched, and the heap too unless the instruction writes it or may run a
 //! class initializer: a static field access does not where its class is initialised already,
-//! [`initialized`]); a `call` edge of an inlined call pushes the callee's frame and pops the
-//! arguments off the caller's stack; a `return` edge pops the callee's frame and pushes the
-//! result on the caller's stack. An array's length never changes: it is carried across every
-//! edge that keeps the array's root. An integer static field the start state lists is a root
-//! too ([`Root::Static`]): only a `putstatic` of it or a class initializer writes it, so it is
-//! carried across every edge that runs neither.
+//! [`initialized`]; `arraylength` pushes the length of the array it pops); a `call` edge of
+//! an inlined call pushes the callee's frame, whose parameters are the arguments it pops off
+//! the caller's stack (slots laid out by the descriptor, the receiver first); a `return` edge
+//! pops the callee's frame and pushes the result on the caller's stack. An array's length
+//! never changes: it is carried across every edge that keeps the array's root. An integer
+//! static field the start state lists is a root too ([`Root::Static`]): only a `putstatic` of
+//! it or a class initializer writes it, so it is carried across every edge that runs neither.
 //!
 //! [`Facts`] are one node's positions and what the check surely reads of them; the analyses of
 //! this crate (intervals, relations, nullness, distinctness, reach) share them.
 
-use jtg_engine::class::{ArrayKind, FieldType, Insn, Kind};
+use jtg_engine::class::{ArrayKind, FieldType, Insn, InvokeKind, Kind, MethodDescriptor};
 use jtg_engine::graph::{EdgeKind, Label};
 use jtg_engine::state::{End, HeapValue, MethodId, Ref, State, StaticField};
 use jtg_engine::{Graph, Program};
@@ -362,6 +363,10 @@ pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Po
                             q.extend(path.iter().cloned());
                             Some((Root::Stack(0, 0), q))
                         }
+                        // the length of the array popped
+                        Insn::ArrayLength if j == 0 && path.is_empty() => {
+                            Some((Root::Stack(0, 0), vec![Seg::Field("len".into())]))
+                        }
                         // the value of a start static, where no class initializer runs first
                         Insn::GetStatic(_) if j == 0 && path.is_empty() && sf.no_init => {
                             sf.accesses_static.map(|k| (Root::Static(k), vec![]))
@@ -416,6 +421,27 @@ pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Po
             let lt = t.frames[t.frames.len() - 2].stack.len();
             let pops = ls.checked_sub(lt)?;
             match *root {
+                // a parameter of the callee: the argument popped off the caller's stack (the
+                // callee's locals at its entry are its parameters, in the order pushed)
+                Root::Local(0, slot) => {
+                    let Some(Insn::Invoke { kind, .. }) = sf.insn.as_ref() else {
+                        return None;
+                    };
+                    let desc = MethodDescriptor::parse(&t.top()?.method.desc).ok()?;
+                    // the first slot of each argument, the receiver first
+                    let mut first = Vec::new();
+                    let mut next = 0usize;
+                    if *kind != InvokeKind::Static {
+                        first.push(0);
+                        next = 1;
+                    }
+                    for p in &desc.params {
+                        first.push(next);
+                        next += usize::from(p.slots());
+                    }
+                    let k = first.iter().position(|&i| i == slot)?;
+                    (first.len() == pops).then(|| (Root::Stack(0, pops - 1 - k), path.clone()))
+                }
                 Root::Local(k, slot) if k > 0 => Some((Root::Local(k - 1, slot), path.clone())),
                 Root::Stack(1, j) => Some((Root::Stack(0, j + pops), path.clone())),
                 Root::Stack(k, j) if k > 1 => Some((Root::Stack(k - 1, j), path.clone())),
@@ -461,37 +487,35 @@ fn static_source(kind: EdgeKind, s: &State, sf: &Facts, t: &State, k: usize) -> 
 /// Whether position `p` of state `t` is the length of an array held directly by its root.
 fn array_len(t: &State, p: &Pos) -> bool {
     matches!(p.1.as_slice(), [Seg::Field(f)] if f == "len")
-        && root_ref(t, p.0).is_some_and(|r| matches!(t.value(r), Some(HeapValue::Array { .. })))
+        && value_at(t, &(p.0, vec![]))
+            .is_some_and(|r| matches!(t.value(r), Some(HeapValue::Array { .. })))
 }
 
-/// The reference at root `root` of state `t` (frames and stack entries counted from the top).
-fn root_ref(t: &State, root: Root) -> Option<Ref> {
-    match root {
-        Root::Local(k, slot) => t
-            .frames
-            .iter()
-            .rev()
-            .nth(k)?
-            .locals
-            .get(slot)
-            .copied()
-            .flatten(),
-        Root::Stack(k, j) => t
-            .frames
-            .iter()
-            .rev()
-            .nth(k)?
-            .stack
-            .iter()
-            .rev()
-            .nth(j)
-            .copied(),
-        Root::Result => match &t.end {
-            Some(End::Return(Some(r))) => Some(*r),
-            _ => None,
+/// The reference at position `p` of state `s` (`null` included), if the state shows one.
+pub(super) fn value_at(s: &State, p: &Pos) -> Option<Ref> {
+    let frame = |k: usize| s.frames.len().checked_sub(k + 1).map(|i| &s.frames[i]);
+    let mut r = match p.0 {
+        Root::Local(k, slot) => (*frame(k)?.locals.get(slot)?)?,
+        Root::Stack(k, j) => {
+            let st = &frame(k)?.stack;
+            *st.get(st.len().checked_sub(j + 1)?)?
+        }
+        Root::Result => match &s.end {
+            Some(End::Return(Some(x))) => *x,
+            _ => return None,
         },
-        Root::Static(_) => None,
+        // integer statics only: nothing below them
+        Root::Static(_) => return None,
+    };
+    for seg in &p.1 {
+        r = match (s.value(r)?, seg) {
+            (HeapValue::Object { fields, .. }, Seg::Field(f)) => *fields.get(f.as_str())?,
+            (HeapValue::Array { len, .. }, Seg::Field(f)) if f == "len" => *len,
+            (HeapValue::Array { elems, .. }, Seg::Elem(k)) => *elems.as_ref()?.get(*k)?,
+            _ => return None,
+        };
     }
+    Some(r)
 }
 
 /// Whether a `getstatic` / `putstatic` of field `class.name` in state `s` surely runs no class

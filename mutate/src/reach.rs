@@ -32,7 +32,7 @@
 //! not, after `slow = slow.next` ran off a list that `fast` was still on).
 
 use super::must::existing;
-use super::positions::{roots, source_of, Facts, Pos};
+use super::positions::{roots, source_of, value_at, Facts, Pos};
 use jtg_engine::graph::{EdgeKind, Graph, NodeId};
 use jtg_engine::state::{HeapValue, Ref, State};
 use jtg_engine::Program;
@@ -408,32 +408,4 @@ fn transfer(
         .iter()
         .any(|q| tpos.get(q).is_some_and(|r| existing(t, *r)) && tf.surely_read(&(q.0, vec![])));
     (!contradicted).then_some(out)
-}
-
-/// The reference the state puts at position `p`, if it has one there.
-fn value_at(s: &State, p: &Pos) -> Option<Ref> {
-    use super::positions::{Root, Seg};
-    let frame = |k: usize| s.frames.len().checked_sub(k + 1).map(|i| &s.frames[i]);
-    let mut r = match p.0 {
-        Root::Local(k, slot) => (*frame(k)?.locals.get(slot)?)?,
-        Root::Stack(k, j) => {
-            let st = &frame(k)?.stack;
-            *st.get(st.len().checked_sub(j + 1)?)?
-        }
-        Root::Result => match &s.end {
-            Some(jtg_engine::state::End::Return(Some(x))) => *x,
-            _ => return None,
-        },
-        // integer statics only: no object below
-        Root::Static(_) => return None,
-    };
-    for seg in &p.1 {
-        r = match (s.value(r)?, seg) {
-            (HeapValue::Object { fields, .. }, Seg::Field(f)) => *fields.get(f.as_str())?,
-            (HeapValue::Array { len, .. }, Seg::Field(f)) if f == "len" => *len,
-            (HeapValue::Array { elems, .. }, Seg::Elem(k)) => *elems.as_ref()?.get(*k)?,
-            _ => return None,
-        };
-    }
-    Some(r)
 }

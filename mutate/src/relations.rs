@@ -183,6 +183,61 @@ impl Relations {
         Relations { nodes, edges }
     }
 
+    /// Whether label `new`, in place of label `j` of edge `k`, holds on every matchable path
+    /// that takes the edge: the source's constraints and the edge's labels (the replaced one
+    /// included: a trace the original graph accepts satisfies it) imply it. A relation is
+    /// implied by the constraints; an arithmetic label by the replaced one when it differs
+    /// only in operands the constraints show equal (the same operation on equal values).
+    pub(crate) fn implies(
+        &self,
+        g: &Graph,
+        facts: &[Facts],
+        k: usize,
+        j: usize,
+        new: &Label,
+    ) -> bool {
+        let e = &g.edges[k];
+        let Some(src) = &self.nodes[e.from] else {
+            return false;
+        };
+        let var = source_var(&facts[e.from]);
+        let mut d = src.clone();
+        assume_relations(&mut d, &e.labels, &var);
+        if close(&mut d).is_none() {
+            return false; // the edge is dead: another argument
+        }
+        let same = |x: &Operand, y: &Operand| {
+            x == y
+                || matches!((var(x), var(y)), (Some(vx), Some(vy))
+                    if implied(&d, vx, Cond::Eq, vy))
+        };
+        match (new, e.labels.get(j)) {
+            (Label::Rel { a, cond, b }, _) => match (var(a), var(b)) {
+                (Some(va), Some(vb)) => implied(&d, va, *cond, vb),
+                _ => false,
+            },
+            (
+                Label::Arith { res, op, a, b },
+                Some(Label::Arith {
+                    res: res0,
+                    op: op0,
+                    a: a0,
+                    b: b0,
+                }),
+            ) => {
+                res == res0
+                    && op == op0
+                    && same(a, a0)
+                    && match (b, b0) {
+                        (Some(b), Some(b0)) => same(b, b0),
+                        (None, None) => true,
+                        _ => false,
+                    }
+            }
+            _ => false,
+        }
+    }
+
     /// Whether no matchable path reaches node `n`.
     pub(crate) fn unreachable(&self, n: NodeId) -> bool {
         self.nodes[n].is_none()
@@ -195,6 +250,65 @@ impl Relations {
         let hi = d.get(&(V::R(r), V::Zero)).copied();
         let lo = d.get(&(V::Zero, V::R(r))).map(|c| -c);
         Interval::new(lo, hi)
+    }
+}
+
+/// `var` of an operand of a label of an edge from a node with facts `sf`: a literal is zero
+/// plus its value; a reference is a variable where the check surely binds it in the source.
+fn source_var(sf: &Facts) -> impl Fn(&Operand) -> Option<(V, i128)> + '_ {
+    move |o: &Operand| match o {
+        Operand::Lit(v) => Some((V::Zero, *v)),
+        Operand::Ref(r) => sf.surely_bound(*r).then_some((V::R(*r), 0)),
+    }
+}
+
+/// Adds the relation labels the check evaluated on the source witnesses:
+/// `(xa + ca) cond (xb + cb)` for each `a cond b` whose operands are variables.
+fn assume_relations(d: &mut Dbm, labels: &[Label], var: impl Fn(&Operand) -> Option<(V, i128)>) {
+    for l in labels {
+        let Label::Rel { a, cond, b } = l else {
+            continue;
+        };
+        let (Some((xa, ca)), Some((xb, cb))) = (var(a), var(b)) else {
+            continue;
+        };
+        // xa − xb ≤ c  ⇔  a − b ≤ c + cb − ca
+        let off = cb - ca;
+        match cond {
+            Cond::Lt => tighten(d, xa, xb, off - 1),
+            Cond::Le => tighten(d, xa, xb, off),
+            Cond::Gt => tighten(d, xb, xa, -off - 1),
+            Cond::Ge => tighten(d, xb, xa, -off),
+            Cond::Eq => {
+                tighten(d, xa, xb, off);
+                tighten(d, xb, xa, -off);
+            }
+            Cond::Ne => {}
+        }
+    }
+}
+
+/// The bound `c` of `x − y ≤ c` in the closed constraints `d` (`x − x ≤ 0`).
+fn bound(d: &Dbm, x: V, y: V) -> Option<i128> {
+    if x == y {
+        Some(0)
+    } else {
+        d.get(&(x, y)).copied()
+    }
+}
+
+/// Whether the closed constraints `d` imply `(xa + ca) cond (xb + cb)`.
+fn implied(d: &Dbm, (xa, ca): (V, i128), cond: Cond, (xb, cb): (V, i128)) -> bool {
+    let off = cb - ca;
+    // xa − xb ≤ c with c ≤ want
+    let le = |x: V, y: V, want: i128| bound(d, x, y).is_some_and(|c| c <= want);
+    match cond {
+        Cond::Lt => le(xa, xb, off - 1),
+        Cond::Le => le(xa, xb, off),
+        Cond::Gt => le(xb, xa, -off - 1),
+        Cond::Ge => le(xb, xa, -off),
+        Cond::Eq => le(xa, xb, off) && le(xb, xa, -off),
+        Cond::Ne => le(xa, xb, off - 1) || le(xb, xa, -off - 1),
     }
 }
 
@@ -211,12 +325,7 @@ fn transfer(
     let e = &g.edges[k];
     let (s, t) = (&g.nodes[e.from].state, &g.nodes[e.to].state);
     let mut d = src.clone();
-    let var = |o: &Operand| -> Option<(V, i128)> {
-        match o {
-            Operand::Lit(v) => Some((V::Zero, *v)),
-            Operand::Ref(r) => sf.surely_bound(*r).then_some((V::R(*r), 0)),
-        }
-    };
+    let var = source_var(sf);
     let interval_of = |d: &Dbm, o: &Operand| -> Option<Interval> {
         match o {
             Operand::Lit(v) => Some(Interval::literal(*v)),
@@ -227,28 +336,7 @@ fn transfer(
             }
         }
     };
-    // relation labels the check evaluated on the source witnesses: (xa + ca) cond (xb + cb)
-    for l in &e.labels {
-        let Label::Rel { a, cond, b } = l else {
-            continue;
-        };
-        let (Some((xa, ca)), Some((xb, cb))) = (var(a), var(b)) else {
-            continue;
-        };
-        // xa − xb ≤ c  ⇔  a − b ≤ c + cb − ca
-        let off = cb - ca;
-        match cond {
-            Cond::Lt => tighten(&mut d, xa, xb, off - 1),
-            Cond::Le => tighten(&mut d, xa, xb, off),
-            Cond::Gt => tighten(&mut d, xb, xa, -off - 1),
-            Cond::Ge => tighten(&mut d, xb, xa, -off),
-            Cond::Eq => {
-                tighten(&mut d, xa, xb, off);
-                tighten(&mut d, xb, xa, -off);
-            }
-            Cond::Ne => {}
-        }
-    }
+    assume_relations(&mut d, &e.labels, &var);
     close(&mut d)?;
     // arithmetic labels of a step: res = a ± b, exact when it cannot wrap
     let mut res_of: BTreeMap<Ref, Vec<V>> = BTreeMap::new();

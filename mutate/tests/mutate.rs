@@ -264,6 +264,67 @@ fn array_lengths_are_related_to_the_loop_counter() {
 }
 
 #[test]
+fn call_arguments_are_the_callees_parameters() {
+    // Rta.main: the engine unrolls the first iteration, so `list` is an object at the
+    // generalized loop head on every path, and `run(list, args.length)` after that loop
+    // passes it as the parameter `n` (an inlined call's callee locals are the arguments it
+    // popped): the null-list entry of `run` behind the generalized loop is unreachable; the
+    // one of the unrolled empty loop (`x = 0`) is not
+    let prog = program();
+    let g = graph(&prog, "Rta.main");
+    let an = Analyses::of(&g, &prog, SEM);
+    let at_pc = |n: usize, pc: u32| {
+        let st = &g.nodes[n].state;
+        st.frames.len() == 2
+            && st
+                .top()
+                .is_some_and(|f| &*f.method.name == "run" && f.pc == pc)
+    };
+    // the first test `n != null` of `run`: pc 1 right after the call's entry (pc 0), or
+    // refined there, not the test after a loop iteration
+    let entered = |n: usize| {
+        at_pc(n, 0)
+            && g.edges
+                .iter()
+                .any(|e| e.to == n && e.kind == EdgeKind::Call)
+    };
+    let first_test = |n: usize| {
+        g.edges
+            .iter()
+            .filter(|e| e.to == n)
+            .any(|e| entered(e.from) || g.edges.iter().any(|d| d.to == e.from && entered(d.from)))
+    };
+    let (mut dead, mut live) = (0, 0);
+    for (n, node) in g.nodes.iter().enumerate() {
+        let st = &node.state;
+        let Some(f) = st.top() else { continue };
+        if !at_pc(n, 1) || !first_test(n) {
+            continue;
+        }
+        let (Some(Some(Ref::Null)), Some(Some(x))) = (f.locals.first(), f.locals.get(1)) else {
+            continue;
+        };
+        match st.value(*x) {
+            Some(HeapValue::Int(iv)) if *iv == Interval::literal(0) => {
+                live += 1;
+                assert!(!an.unreachable(n), "node {n}: run(null, 0) unreachable");
+            }
+            _ => {
+                dead += 1;
+                assert!(
+                    an.unreachable(n),
+                    "node {n}: run(null, x) after the loop reachable"
+                );
+            }
+        }
+    }
+    assert!(
+        dead >= 1 && live >= 1,
+        "{dead} unreachable, {live} reachable null entries"
+    );
+}
+
+#[test]
 fn relational_invariant_needs_the_arithmetic_label() {
     // without the label `i3 = i1 − 1`, nothing ties the decremented value to the tested one
     let prog = program();
@@ -277,9 +338,63 @@ fn relational_invariant_needs_the_arithmetic_label() {
     assert!(narrowing(&ms, 6, Ref::Int(3), "[≥0]").equivalent.is_none());
 }
 
+#[test]
+fn replaced_labels_implied_by_the_constraints_are_equivalent() {
+    // Wide.floats's loop `while (k < n && k < 100) { … k++; }`: every path into the loop
+    // test has k ≤ 100, so on the exit edge of `k < 100` (`k ≥ 100`) k is 100 — `k ≥ 100`
+    // replaced by `100 ≥ k` holds wherever the original does, `k > 100` nowhere
+    let prog = program();
+    let g = graph(&prog, "Wide.floats");
+    let ms = mutants(&g, &prog, SEM);
+    let replaced = |from: &str, to: &str| -> Vec<&Mutant> {
+        ms.iter()
+            .filter(|m| {
+                m.operator == Operator::ReplaceLabel
+                    && m.description
+                        .ends_with(&format!("`{from}` replaced by `{to}`"))
+            })
+            .collect()
+    };
+    // the `k < n` exit, `k ≥ n` → `n ≥ k`, is implied too (k ≤ n on every path into the
+    // test: k counts from 0 and is incremented only after k < n)
+    let (mut implied, mut strict) = (0, 0);
+    for e in &g.edges {
+        for l in &e.labels {
+            let jtg_engine::graph::Label::Rel { a, cond, b } = l else {
+                continue;
+            };
+            if *cond != jtg_engine::class::Cond::Ge {
+                continue;
+            }
+            let (a, b) = (a.to_string(), b.to_string());
+            let prefix = format!("edge {} → {}: ", e.from, e.to);
+            for m in replaced(&format!("{a} ≥ {b}"), &format!("{b} ≥ {a}")) {
+                if m.description.starts_with(&prefix) && claims(m, "implied label") {
+                    implied += 1;
+                    // on that edge, the strict form is never implied (a = b there)
+                    for s in replaced(&format!("{a} ≥ {b}"), &format!("{a} > {b}")) {
+                        if s.description.starts_with(&prefix) {
+                            strict += 1;
+                            assert!(
+                                s.equivalent.is_none(),
+                                "{} claimed: {:?}",
+                                s.description,
+                                s.equivalent
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(implied >= 2, "{implied} swapped loop exits implied");
+    assert!(strict >= 2, "{strict} strict forms checked");
+}
+
 /// The reasons the graph analyses give.
-const ANALYSES: [&str; 8] = [
+const ANALYSES: [&str; 9] = [
     "acyclic join",
+    "implied label",
     "disjoint types",
     "unread static",
     "interval invariant",
@@ -309,6 +424,7 @@ fn no_proven_equivalent_is_killed() {
         "Tree.size",
         "Floats.classify",
         "Lib.report",
+        "Wide.floats",
     ] {
         let g = graph(&prog, spec);
         let all = mutants(&g, &prog, SEM);
@@ -731,4 +847,43 @@ fn a_cycle_permission_on_an_object_without_reference_fields_is_vacuous() {
         .iter()
         .filter(|m| matches!(m.change, Change::RemoveCyclic(..)))
         .all(|m| !claims(m, "vacuous-shape")));
+}
+
+#[test]
+fn a_join_of_two_objects_without_hidden_regions_is_vacuous() {
+    let prog = program();
+    let g = graph(&prog, "Lib.report");
+    let ms = mutants(&g, &prog, SEM);
+    // `System.out` (a `PrintStream`, modelled and recorded without fields) may share with a
+    // string the state holds (`o1 %$ o5`: `toString()` may return an interned string); a
+    // string is realized with its one field, `count`: neither has a hidden region
+    let joins: Vec<&Mutant> = ms
+        .iter()
+        .filter(|m| matches!(m.change, Change::RemoveJoin(_, a, b) if a != b))
+        .collect();
+    assert!(
+        !joins.is_empty(),
+        "Lib.report has a %$ between two references"
+    );
+    assert!(
+        joins.iter().all(|m| claims(m, "vacuous-shape")),
+        "{:?}",
+        joins
+            .iter()
+            .map(|m| (&m.description, &m.equivalent))
+            .collect::<Vec<_>>()
+    );
+    // a join of list cells is no such thing: a `List` cell has a reference field, so its
+    // hidden region may hold the other reference's object
+    let g = graph(&prog, "ListOps.copy");
+    let ms = mutants(&g, &prog, SEM);
+    let joins: Vec<&Mutant> = ms
+        .iter()
+        .filter(|m| matches!(m.change, Change::RemoveJoin(_, a, b) if a != b))
+        .collect();
+    assert!(
+        !joins.is_empty(),
+        "ListOps.copy has a %$ between two references"
+    );
+    assert!(joins.iter().all(|m| !claims(m, "vacuous-shape")));
 }

@@ -117,7 +117,8 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 }
                 value
             } else {
-                narrow(ex, value, &comp)?
+                let v = narrow(ex, value, &comp)?;
+                super::float::stored(ex, v)
             };
             let slot = element_slot(ex, arr, idx)?;
             let pre = ex.st.clone();

@@ -37,6 +37,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 return Ok(flow);
             }
             let key = field_key(ex, obj, f)?;
+            let value = super::float::stored(ex, value);
             if let Some(HeapValue::Object { fields, .. }) = ex.st.heap.get_mut(&obj) {
                 fields.insert(key.clone(), value);
             }
@@ -60,6 +61,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         }
         Insn::PutStatic(f) => {
             let v = ex.pop()?;
+            let v = super::float::stored(ex, v);
             ex.st.statics.insert(ex.cx.prog.static_key(f), v);
             Ok(Flow::Next)
         }

@@ -19,13 +19,14 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 .new_prim(HeapValue::Long(Interval::literal(i128::from(*v))));
             ex.push(r)?;
         }
-        // floats are coarse (spec §1): a constant is just some float
-        Insn::FConst(_) => {
-            let r = ex.st.new_prim(HeapValue::Float(None));
+        // a constant is a literal (its bits, which the check compares); what the engine
+        // derives from it is only the comparisons' results (`float.rs`)
+        Insn::FConst(v) => {
+            let r = ex.st.new_prim(HeapValue::Float(Some(v.to_bits())));
             ex.push(r)?;
         }
-        Insn::DConst(_) => {
-            let r = ex.st.new_prim(HeapValue::Double(None));
+        Insn::DConst(v) => {
+            let r = ex.st.new_prim(HeapValue::Double(Some(v.to_bits())));
             ex.push(r)?;
         }
         Insn::Ldc(c) => {
@@ -34,8 +35,8 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 Constant::Long(v) => ex
                     .st
                     .new_prim(HeapValue::Long(Interval::literal(i128::from(*v)))),
-                Constant::Float(_) => ex.st.new_prim(HeapValue::Float(None)),
-                Constant::Double(_) => ex.st.new_prim(HeapValue::Double(None)),
+                Constant::Float(v) => ex.st.new_prim(HeapValue::Float(Some(v.to_bits()))),
+                Constant::Double(v) => ex.st.new_prim(HeapValue::Double(Some(v.to_bits()))),
                 Constant::String(s) => {
                     // a string constant is a String of known length (spec §8); equal
                     // literals are one interned object, so it may be one the state holds
@@ -79,6 +80,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         }
         Insn::Store(kind, slot) => {
             let r = ex.pop()?;
+            let r = super::float::stored(ex, r);
             let slot = *slot as usize;
             let e = ex.invalid("store to a local slot beyond max_locals");
             let wide_below = slot
