@@ -5,10 +5,11 @@
 
 use crate::derive::mutants;
 use crate::run::{run_mutants, sample, Fate, MutationReport};
+use crate::single::single_run;
 use jtg_check::{check_run, ConcreteRun, Inputs, Session, SessionError, Settings, Verdict};
 use jtg_engine::state::IntSemantics;
 use jtg_engine::{Graph, Program};
-use jtg_jvm::Trace;
+use jtg_jvm::{Trace, TraceEnd};
 use std::path::PathBuf;
 
 /// What a mutation analysis runs.
@@ -28,6 +29,10 @@ pub struct Plan {
     /// Re-check survivors on the larger enumeration.
     pub enumerate: bool,
 }
+
+/// Step budget of the one run of a method that has a single run (module `single`), traced
+/// to its end so that its survivors are equivalent.
+const SINGLE_RUN_STEPS: u64 = 1_000_000;
 
 /// The result of a mutation analysis.
 #[derive(Clone, Debug)]
@@ -126,6 +131,44 @@ pub fn analyse(
     let picked = sample(all, plan.max_mutants);
     let runs: Vec<&dyn ConcreteRun> = base.iter().map(|t| t as &dyn ConcreteRun).collect();
     let mut fates = run_mutants(graph, prog, sem, &picked, &runs);
+    // a method with one run: the survivors are matched against that run traced to its end
+    // (within a budget far above the plan's); one that survives it survives every run
+    let open: Vec<usize> = (0..picked.len())
+        .filter(|&k| fates[k] == Fate::Survived)
+        .collect();
+    if let (Some(why), false) = (single_run(graph, prog), open.is_empty()) {
+        let full = Plan {
+            max_steps: plan.max_steps.max(SINGLE_RUN_STEPS),
+            ..plan.clone()
+        };
+        let one = traces(
+            prog,
+            graph,
+            classpath,
+            &full,
+            (plan.seed, 1, plan.max_size),
+            "tracing the single run",
+        )?;
+        // (an original that fails the full run measures nothing: no claim)
+        let whole = one.iter().all(|t| {
+            !matches!(t.end, TraceEnd::Cut { .. })
+                && !matches!(
+                    check_run(&matcher, prog, t, sem).verdict,
+                    Verdict::Violation(_)
+                )
+        });
+        if whole {
+            let runs: Vec<&dyn ConcreteRun> = one.iter().map(|t| t as &dyn ConcreteRun).collect();
+            let subset: Vec<_> = open.iter().map(|&k| picked[k].clone()).collect();
+            let again = run_mutants(graph, prog, sem, &subset, &runs);
+            for (&k, f) in open.iter().zip(again) {
+                fates[k] = match f {
+                    Fate::Survived => Fate::Equivalent(why.clone()),
+                    other => other,
+                };
+            }
+        }
+    }
     // survivors: a bounded enumeration ten times larger, of another seed and larger sizes
     let open: Vec<usize> = (0..picked.len())
         .filter(|&k| fates[k] == Fate::Survived)

@@ -1,5 +1,7 @@
-//! Interval invariants of a graph: per node, per integer reference, an interval containing the
-//! reference's witness value on every partial path the check can match from the start node.
+//! Interval invariants of a graph: per node, per integer reference (`int` or `long`), an
+//! interval containing the reference's witness value on every partial path the check can match
+//! from the start node. (A label's result is used under `--ints java` only where it fits 32
+//! bits, which a `long` result that fits does at 64 bits too.)
 //!
 //! The facts used are only ones the check verifies or the JVM guarantees:
 //!
@@ -27,6 +29,7 @@ use jtg_engine::Graph;
 
 use crate::positions::{adjacency, source_of, Facts, Root};
 use crate::selfcmp::self_compare;
+use crate::ushr::unsigned_shift;
 use std::collections::BTreeMap;
 
 /// Per node, the interval of every integer reference of its state (`None`: no path from the
@@ -45,9 +48,16 @@ impl Invariant {
         let ivs = self.nodes[n].as_ref()?;
         let mut st = g.nodes[n].state.clone();
         for (r, iv) in ivs {
-            if let Some(HeapValue::Int(own)) = st.heap.get(r) {
-                let v = own.intersect(iv).unwrap_or(*own);
-                st.heap.insert(*r, HeapValue::Int(v));
+            match st.heap.get(r) {
+                Some(HeapValue::Int(own)) => {
+                    let v = own.intersect(iv).unwrap_or(*own);
+                    st.heap.insert(*r, HeapValue::Int(v));
+                }
+                Some(HeapValue::Long(own)) => {
+                    let v = own.intersect(iv).unwrap_or(*own);
+                    st.heap.insert(*r, HeapValue::Long(v));
+                }
+                _ => {}
             }
         }
         Some(st)
@@ -72,7 +82,7 @@ impl Invariant {
                 .heap
                 .iter()
                 .filter_map(|(r, v)| match v {
-                    HeapValue::Int(iv) => Some((*r, *iv)),
+                    HeapValue::Int(iv) | HeapValue::Long(iv) => Some((*r, *iv)),
                     _ => None,
                 })
                 .collect()
@@ -215,7 +225,9 @@ fn contribution(
     }
     let mut res = BTreeMap::new();
     for (r, v) in &t.heap {
-        let HeapValue::Int(own) = v else { continue };
+        let (HeapValue::Int(own) | HeapValue::Long(own)) = v else {
+            continue;
+        };
         let mut iv = match per_ref.get(r) {
             // a value the check surely reads outside the target's interval: never taken
             Some((sure, _)) if !sure.is_empty() => {
@@ -245,6 +257,10 @@ fn contribution(
         if kind == EdgeKind::Eval {
             let cmp = sf.insn().and_then(|i| self_compare(i, s, t, *r));
             if let Some(v) = cmp {
+                iv = iv.intersect(&v).unwrap_or(iv);
+            }
+            let shifted = sf.insn().and_then(|i| unsigned_shift(i, s, &src, t, *r));
+            if let Some(v) = shifted {
                 iv = iv.intersect(&v).unwrap_or(iv);
             }
         }

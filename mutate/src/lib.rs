@@ -78,6 +78,19 @@
 //!   reference with itself compares a value with itself, since the check binds a reference to
 //!   one value by its bits: `lcmp` gives 0, the `l` forms 0 or -1 (NaN), the `g` forms 0 or 1
 //!   (e.g. `if (d != d)`, whose `dcmpl d d` is never 1: the refinement to 1 is a dead edge).
+//!   Another (module `ushr`): `iushr`/`lushr` by a distance within `[1, 31]`/`[1, 63]` fills
+//!   the sign bit with 0, so its result is not negative (`x >>> 1` in a loop over the bits of
+//!   a `long`: its negative case is never taken after the first round).
+//!   `long` values have intervals as `int` ones do (a `long` is one stack entry, so `lload`
+//!   and `lsub` carry positions like their `int` forms: a `long` counter's `x > 0L` before
+//!   `x = x − 1L` leaves `x ≥ 0` at the loop head, and its `x < 0` case is never taken).
+//!   An integer static field the start state lists is a position too (module `positions`):
+//!   only a `putstatic` of it or a class initializer (which the tracer does not see) writes it,
+//!   so it keeps its value across every edge that runs neither — not across a call, `new`, or
+//!   a static access of a class that may still be uninitialised. The check knows it from step
+//!   0 but may lose it after an unseen initializer, so it is read like a position below an
+//!   object: a conditional fact (`i < limit` with `i ≥ 0` gives `limit ≥ 1` at every later
+//!   node of the loop, where only the static holds it).
 //! * **relational invariant**: `narrow-interval` of `r` at node `n` to `J` when the
 //!   difference constraints `x − y ≤ c` between the node's integer references (module
 //!   `relations`) bound `r`'s witness inside `J` on every matchable path — e.g. `x = i − 1`
@@ -85,7 +98,8 @@
 //!   forgets. The facts and their reading are the interval invariant's (node intervals, the
 //!   invariant itself, labels with surely bound operands, positions carried along edges),
 //!   plus `res = a ± b` as an exact difference when the operands' intervals rule out
-//!   wrapping; so the argument above applies unchanged. The length of an array that a
+//!   wrapping (and `res = a − b` bounded by the constraints between `a` and `b`: after
+//!   `a > b`, `a − b ≥ 1`, as in a subtractive gcd); so the argument above applies unchanged. The length of an array that a
 //!   surely read root holds is surely read too (the check walks an array's length wherever it
 //!   walks the array, and an array is never uninitialized), and it is carried across any edge
 //!   that keeps the root (an array's length never changes): `i < args.length` still holds at
@@ -144,9 +158,9 @@
 //! * **unread static**: `narrow-interval`, `narrow-counter` or `drop-predicate` of a node
 //!   where the changed reference (one of the pair, for `=?` and `%$`) is reachable only from
 //!   static fields that no code a run can execute accesses and no input sets (module `statics`:
-//!   a static the start state lists, or `$assertionsDisabled`, is known from step 0; the methods of
-//!   the graph's frames, every method an `invoke` of them may reach by name and descriptor,
-//!   and the class initialisers of the classes they name). The check compares a static only
+//!   a static the start state lists, or the entry class's own `$assertionsDisabled`, is known
+//!   from step 0; the methods of the graph's frames, every method an `invoke` of them may
+//!   reach by name and descriptor, and the class initialisers of the classes they name). The check compares a static only
 //!   from the run's first traced `getstatic`/`putstatic` of it on, so it never binds that
 //!   reference: the mutant's changed fact is never read (e.g. a graph whose states list the
 //!   statics of every class on the class path, most of which the method never touches).
@@ -183,6 +197,14 @@
 //!   instance of that narrowed state, so the edge is correct for all of them (the same trust
 //!   in the engine's `⊑` as instance-preserving).
 //!
+//! * **single run** (module `single`, decided when the runs are in): a mutant the traced run
+//!   does not kill, of a static method without parameters started from a state without inputs
+//!   whose code calls nothing, reads and writes no static, allocates no object with `new`,
+//!   takes no monitor and loads no method handle; the run is traced again to its end (a
+//!   budget of a million steps; nothing is claimed if it is cut) and the mutant accepts it.
+//!   Such a run depends on nothing: every run is that run (e.g. `Grid.fill`, two constant
+//!   loops over an array it allocates).
+//!
 //! With `jtg mutate --enumerate`, a survivor is re-checked on ten times as many inputs of
 //! another seed and larger structures; one that survives that too is listed as equivalent by
 //! **bounded enumeration** — evidence, not proof (e.g. `x = Z` narrowed to `[≥0]` on a node
@@ -216,7 +238,9 @@ mod reach;
 mod relations;
 mod run;
 mod selfcmp;
+mod single;
 mod statics;
+mod ushr;
 
 pub use analyses::Analyses;
 pub use analysis::{analyse, Analysis, MutateError, Plan};
@@ -224,3 +248,4 @@ pub use derive::mutants;
 pub use invariant::Invariant;
 pub use mutant::{Change, Mutant, Operator};
 pub use run::{run_mutants, sample, Fate, MutationReport};
+pub use single::single_run;

@@ -8,14 +8,16 @@
 //! an inlined call pushes the callee's frame, whose parameters are the arguments it pops off
 //! the caller's stack (slots laid out by the descriptor, the receiver first); a `return` edge
 //! pops the callee's frame and pushes the result on the caller's stack. An array's length
-//! never changes: it is carried across every edge that keeps the array's root.
+//! never changes: it is carried across every edge that keeps the array's root. An integer
+//! static field the start state lists is a root too ([`Root::Static`]): only a `putstatic` of
+//! it or a class initializer writes it, so it is carried across every edge that runs neither.
 //!
 //! [`Facts`] are one node's positions and what the check surely reads of them; the analyses of
 //! this crate (intervals, relations, nullness, distinctness, reach) share them.
 
 use jtg_engine::class::{ArrayKind, FieldType, Insn, InvokeKind, Kind, MethodDescriptor};
 use jtg_engine::graph::{EdgeKind, Label};
-use jtg_engine::state::{End, HeapValue, MethodId, Ref, State};
+use jtg_engine::state::{End, HeapValue, MethodId, Ref, State, StaticField};
 use jtg_engine::{Graph, Program};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// Where an access path starts (frames counted from the top, stack entries from the top).
@@ -24,6 +26,12 @@ pub(super) enum Root {
     Local(usize, usize),
     Stack(usize, usize),
     Result,
+    /// The `k`-th static field the graph's start state lists (in key order), where it holds an
+    /// integer. The run knows such a static from step 0 (`jvm/src/decode/statics.rs`), but a
+    /// class initializer the tracer does not see may overwrite it, after which the check does
+    /// not compare it until a read: it is never surely read, only a conditional fact like a
+    /// position below an object.
+    Static(usize),
 }
 
 /// One step of an access path below a root.
@@ -69,6 +77,9 @@ pub(super) struct Facts {
     /// Roots that hold an array: the check walks an array's length wherever it walks the
     /// array (an array is never uninitialized).
     arrays: BTreeSet<Root>,
+    /// The next instruction is a `getstatic` or `putstatic` of the `k`-th static of
+    /// [`Root::Static`].
+    accesses_static: Option<usize>,
 }
 
 /// The live locals per method and pc, computed once per method.
@@ -77,14 +88,15 @@ type LiveCache = HashMap<MethodId, Option<HashMap<u32, BTreeSet<usize>>>>;
 /// The facts of every node of `g`.
 pub(super) fn facts(g: &Graph, prog: &Program) -> Vec<Facts> {
     let mut cache = LiveCache::new();
+    let statics: Vec<&StaticField> = g.nodes[g.start].state.statics.keys().collect();
     g.nodes
         .iter()
-        .map(|n| Facts::of(&n.state, prog, &mut cache))
+        .map(|n| Facts::of(&n.state, prog, &statics, &mut cache))
         .collect()
 }
 
 impl Facts {
-    fn of(s: &State, prog: &Program, cache: &mut LiveCache) -> Facts {
+    fn of(s: &State, prog: &Program, statics: &[&StaticField], cache: &mut LiveCache) -> Facts {
         let mut at = BTreeMap::new();
         let mut objs = BTreeMap::new();
         let mut expanded = BTreeSet::new();
@@ -132,6 +144,13 @@ impl Facts {
                 &mut expanded,
             );
         }
+        // the start state's integer statics (objects below them are left out: a static's
+        // object is not walked before the run's first access of the static)
+        for (k, key) in statics.iter().enumerate() {
+            if let Some(r) = s.statics.get(*key).filter(|r| r.is_int()) {
+                at.insert((Root::Static(k), vec![]), *r);
+            }
+        }
         let insn = s.top().and_then(|f| {
             let c = prog.hierarchy.classpath().load(&f.method.class).ok()?;
             let m = c.method(&f.method.name, Some(&f.method.desc)).ok()?;
@@ -142,6 +161,13 @@ impl Facts {
                 initialized(prog, s, &f.class, &f.name)
             }
             _ => false,
+        };
+        let accesses_static = match &insn {
+            Some(Insn::GetStatic(f) | Insn::PutStatic(f)) => {
+                let key = prog.static_key(f);
+                statics.iter().position(|k| **k == key)
+            }
+            _ => None,
         };
         // every root holding an array, with its length's position (the walk above expands an
         // object once, under the first root that reaches it)
@@ -159,6 +185,7 @@ impl Facts {
             live,
             no_init,
             arrays,
+            accesses_static,
         }
     }
 
@@ -190,6 +217,7 @@ impl Facts {
             && match p.0 {
                 Root::Stack(..) | Root::Result => true,
                 Root::Local(k, slot) => self.live.contains(&(k, slot)),
+                Root::Static(_) => false,
             }
     }
 
@@ -274,6 +302,9 @@ fn walk(
 /// if the edge determines one.
 pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Pos) -> Option<Pos> {
     let (root, path) = p;
+    if let Root::Static(k) = *root {
+        return static_source(kind, s, sf, t, k);
+    }
     // an array's length never changes: whatever the edge does to the heap, the length below a
     // root that holds the same array at both ends is the same
     let fixed = array_len(t, p);
@@ -300,7 +331,7 @@ pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Po
                 return None;
             }
             match *root {
-                Root::Result => None,
+                Root::Result | Root::Static(_) => None,
                 Root::Local(k, slot) if k > 0 => with(Root::Local(k, slot)),
                 Root::Stack(k, j) if k > 0 => with(Root::Stack(k, j)),
                 Root::Local(_, slot) => match insn {
@@ -336,6 +367,10 @@ pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Po
                         Insn::ArrayLength if j == 0 && path.is_empty() => {
                             Some((Root::Stack(0, 0), vec![Seg::Field("len".into())]))
                         }
+                        // the value of a start static, where no class initializer runs first
+                        Insn::GetStatic(_) if j == 0 && path.is_empty() && sf.no_init => {
+                            sf.accesses_static.map(|k| (Root::Static(k), vec![]))
+                        }
                         Insn::Swap if j < 2 => with(Root::Stack(0, 1 - j)),
                         Insn::Swap => with(Root::Stack(0, j)),
                         _ if j < pushes => None,
@@ -359,7 +394,7 @@ pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Po
                 t.top()?.stack.len(),
             );
             match *root {
-                Root::Result => None,
+                Root::Result | Root::Static(_) => None,
                 Root::Local(k, slot) => Some((Root::Local(k + 1, slot), path.clone())),
                 Root::Stack(k, j) if k > 0 => Some((Root::Stack(k + 1, j), path.clone())),
                 Root::Stack(_, j) => {
@@ -416,6 +451,39 @@ pub(super) fn source_of(kind: EdgeKind, s: &State, sf: &Facts, t: &State, p: &Po
     }
 }
 
+/// The source position of the `k`-th start static ([`Root::Static`]) after the edge: itself
+/// where the edge keeps the concrete state, or executes an instruction that neither writes the
+/// static nor may run a class initializer (which the tracer does not see), or returns from a
+/// frame (no code runs); the value popped where a `putstatic` that runs no class initializer
+/// writes it. A `call` edge may initialise the callee's class.
+fn static_source(kind: EdgeKind, s: &State, sf: &Facts, t: &State, k: usize) -> Option<Pos> {
+    let same = Some((Root::Static(k), vec![]));
+    match kind {
+        EdgeKind::Refine | EdgeKind::Split | EdgeKind::Instance => same,
+        EdgeKind::Call => None,
+        EdgeKind::Return => matches!(sf.insn, Some(Insn::Return(_))).then_some(same?),
+        EdgeKind::Eval => {
+            if s.top().is_none_or(|f| f.exception.is_some()) {
+                return None;
+            }
+            let insn = sf.insn.as_ref()?;
+            if t.is_end() {
+                return matches!(insn, Insn::Return(_)).then_some(same?);
+            }
+            match insn {
+                Insn::PutStatic(f) if sf.accesses_static == Some(k) => {
+                    let single = !matches!(f.desc, FieldType::Long | FieldType::Double);
+                    (sf.no_init && single).then_some((Root::Stack(0, 0), vec![]))
+                }
+                // `putfield` and array stores write an object, not a static; the other
+                // instructions `keeps_heap` rejects may run code
+                Insn::PutField(_) | Insn::ArrayStore(_) => same,
+                _ => sf.keeps_heap().then_some(same?),
+            }
+        }
+    }
+}
+
 /// Whether position `p` of state `t` is the length of an array held directly by its root.
 fn array_len(t: &State, p: &Pos) -> bool {
     matches!(p.1.as_slice(), [Seg::Field(f)] if f == "len")
@@ -436,6 +504,8 @@ pub(super) fn value_at(s: &State, p: &Pos) -> Option<Ref> {
             Some(End::Return(Some(x))) => *x,
             _ => return None,
         },
+        // integer statics only: nothing below them
+        Root::Static(_) => return None,
     };
     for seg in &p.1 {
         r = match (s.value(r)?, seg) {
@@ -503,21 +573,28 @@ fn keeps_heap(insn: &Insn) -> bool {
     )
 }
 
-/// Stack entries (values) an instruction pops and pushes when it completes normally; only
-/// for instructions on single-slot values, where values and slots agree.
+/// Stack entries (values: the engine keeps a `long` or `double` in one entry) an instruction
+/// pops and pushes when it completes normally. Left out: the `dup2`/`pop2` forms, which count
+/// slots, and the field and element accesses of two-slot values. (The caller also checks the
+/// stack heights at both ends against the effect.)
 fn stack_effect(insn: &Insn) -> Option<(usize, usize)> {
-    let one = |k: &Kind| matches!(k, Kind::Int | Kind::Ref | Kind::Float);
     Some(match insn {
         Insn::Nop | Insn::Goto(_) | Insn::IInc { .. } => (0, 0),
-        Insn::AConstNull | Insn::IConst(_) => (0, 1),
-        Insn::Load(k, _) if one(k) => (0, 1),
-        Insn::Store(k, _) if one(k) => (1, 0),
+        Insn::AConstNull
+        | Insn::IConst(_)
+        | Insn::LConst(_)
+        | Insn::FConst(_)
+        | Insn::DConst(_)
+        | Insn::Ldc(_) => (0, 1),
+        Insn::Load(..) => (0, 1),
+        Insn::Store(..) => (1, 0),
         Insn::Dup => (1, 2),
         Insn::Swap => (2, 2),
         Insn::Pop => (1, 0),
-        Insn::Arith(Kind::Int, jtg_engine::class::ArithOp::Neg) => (1, 1),
-        Insn::Arith(Kind::Int, _) => (2, 1),
-        Insn::I2B | Insn::I2C | Insn::I2S => (1, 1),
+        Insn::Arith(_, jtg_engine::class::ArithOp::Neg) => (1, 1),
+        Insn::Arith(..) => (2, 1),
+        Insn::Convert { .. } | Insn::I2B | Insn::I2C | Insn::I2S => (1, 1),
+        Insn::LCmp | Insn::FCmpL | Insn::FCmpG | Insn::DCmpL | Insn::DCmpG => (2, 1),
         Insn::If { .. } | Insn::IfNull { .. } | Insn::IfNonNull { .. } => (1, 0),
         Insn::IfICmp { .. } | Insn::IfACmp { .. } => (2, 0),
         Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => (1, 0),

@@ -398,6 +398,14 @@ fn transfer(
                         tighten(&mut d, xb, r, -(l + c));
                     }
                 }
+            } else {
+                // res − 0 = xa − xb + c: bounded by the difference of the operands
+                if let Some(h) = d.get(&(xa, xb)).copied() {
+                    tighten(&mut d, r, V::Zero, h + c);
+                }
+                if let Some(l) = d.get(&(xb, xa)).copied() {
+                    tighten(&mut d, V::Zero, r, l - c);
+                }
             }
             res_of.entry(*res).or_default().push(r);
         }

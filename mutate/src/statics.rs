@@ -11,8 +11,9 @@
 //! names. A static one of these accesses is *read*; the others are *unread*. So is every static
 //! a run's input sets, which the run knows from step 0 (`jvm/src/decode/statics.rs`) whether
 //! or not code accesses it: those the start state lists (the generator draws them like
-//! arguments) and javac's `$assertionsDisabled` (the generator sets the entry class's in some
-//! inputs; any class's is counted, an over-approximation).
+//! arguments) and the entry class's own `$assertionsDisabled` (javac's assertion status
+//! field, which the generator sets in some inputs: `check/src/gen`, *Assertions*; another
+//! class's is known only from an access, like any static).
 //!
 //! At a node, the *unbound* references are those reachable (through fields, array lengths and
 //! elements) from an unread static and not from the frames (locals, stack, pending
@@ -21,7 +22,7 @@
 //! nothing the check reads: it accepts exactly the traces the original does.
 
 use crate::construction::uninitialized;
-use jtg_engine::class::{Code, Insn};
+use jtg_engine::class::{Code, FieldType, Insn};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::{End, Ref, State, StaticField};
 use jtg_engine::{Graph, Program};
@@ -151,12 +152,16 @@ fn read_statics(g: &Graph, prog: &Program) -> BTreeSet<StaticField> {
     // the input sets these: known from step 0, compared wherever a state lists them
     let start = &g.nodes[g.start].state;
     let mut read: BTreeSet<StaticField> = start.statics.keys().cloned().collect();
+    // the generator sets the entry class's own assertion status field (declared there,
+    // `boolean`), no other class's
+    let entry = g.method.class.to_string();
     read.extend(
-        g.nodes
-            .iter()
-            .flat_map(|n| n.state.statics.keys())
-            .filter(|(_, name)| name == ASSERTIONS_DISABLED)
-            .cloned(),
+        prog.hierarchy
+            .static_fields(&entry)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(_, name, t)| name == ASSERTIONS_DISABLED && *t == FieldType::Boolean)
+            .map(|(decl, name, _)| (decl, name)),
     );
     let code_of = |class: &str, name: &str, desc: &str| -> Option<Code> {
         let c = cp.load(class).ok()?;
