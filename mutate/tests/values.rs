@@ -4,26 +4,13 @@
 //! these graphs is killed by a real run.
 
 mod common;
-use common::{graph_from, program, traces, SEM};
+use common::{claims, graph_from, narrowing, program, traces, SEM};
 
 use jtg_check::ConcreteRun;
 use jtg_engine::state::{Interval, Ref};
 use jtg_engine::Graph;
 use jtg_engine::Program;
-use jtg_mutate::{analyse, mutants, run_mutants, Analyses, Change, Fate, Mutant, Plan};
-
-fn narrowing<'a>(ms: &'a [Mutant], node: usize, r: Ref, to: &str) -> &'a Mutant {
-    let to = Interval::parse(to).expect("interval");
-    ms.iter()
-        .find(|m| matches!(m.change, Change::SetInt(n, x, iv) if n == node && x == r && iv == to))
-        .unwrap_or_else(|| panic!("no narrowing of {r} at node {node} to {to}"))
-}
-
-fn claims(m: &Mutant, reason: &str) -> bool {
-    m.equivalent
-        .as_deref()
-        .is_some_and(|w| w.starts_with(reason))
-}
+use jtg_mutate::{analyse, mutants, run_mutants, Analyses, Fate, Plan};
 
 /// No mutant of `g` claimed equivalent is killed by `n` generated runs, and some are killed.
 fn no_claim_is_killed(prog: &Program, g: &Graph, n: u64) {

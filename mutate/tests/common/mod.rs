@@ -9,10 +9,12 @@ pub use jtg_testkit::{fixture_sources, fixtures, suite, SuiteEntry};
 use jtg_check::gen::{GenConfig, Generator};
 use jtg_check::Target;
 use jtg_engine::class::ClassPath;
+use jtg_engine::graph::EdgeKind;
 use jtg_engine::state::text::{parse_state, TextContext};
-use jtg_engine::state::{IntSemantics, MethodId, State};
+use jtg_engine::state::{IntSemantics, Interval, MethodId, Ref, State};
 use jtg_engine::{build_graph, Graph, Options, Program};
 use jtg_jvm::Trace;
+use jtg_mutate::{Change, Mutant};
 
 /// The integer semantics of these tests' graphs and runs.
 pub const SEM: IntSemantics = IntSemantics::Unbounded;
@@ -63,4 +65,29 @@ pub fn traces(prog: &Program, g: &Graph, n: u64, max_size: usize, seed: u64) -> 
         .into_iter()
         .map(|t| t.expect("trace"))
         .collect()
+}
+
+/// The mutant of `ms` that narrows `r` at `node` to `to`.
+pub fn narrowing<'a>(ms: &'a [Mutant], node: usize, r: Ref, to: &str) -> &'a Mutant {
+    let to = Interval::parse(to).expect("interval");
+    ms.iter()
+        .find(|m| matches!(m.change, Change::SetInt(n, x, iv) if n == node && x == r && iv == to))
+        .unwrap_or_else(|| panic!("no narrowing of {r} at node {node} to {to}"))
+}
+
+/// A hand-broken graph: the eval edge `from → to` without its labels.
+pub fn drop_labels(g: &mut Graph, from: usize, to: usize) {
+    let k = g
+        .edges
+        .iter()
+        .position(|e| e.from == from && e.to == to && e.kind == EdgeKind::Eval)
+        .unwrap_or_else(|| panic!("edge {from} → {to}"));
+    g.edges[k].labels.clear();
+}
+
+/// Whether `m` is claimed equivalent for `reason`.
+pub fn claims(m: &Mutant, reason: &str) -> bool {
+    m.equivalent
+        .as_deref()
+        .is_some_and(|w| w.starts_with(reason))
 }
