@@ -24,11 +24,10 @@
 //! *anchor* through realized objects' fields. An anchor is a root the check surely reads (a
 //! stack entry, a live local, the result) that surely holds an initialised object — a value the
 //! run holds uninitialized (after `new`, before `super()` returned) is accepted unwalked
-//! (`check/src/instance.rs`, *Deliberate gaps*). So the roots of constructor frames are no
-//! anchors, nor the stack entries of a frame whose pc lies between a `new` and the
-//! `invokespecial <init>` that consumes it; and a method that stores a reference into a local
-//! there (where the value could be the uninitialized one) has no anchors at all (javac's
-//! `new; dup; …; invokespecial` never does).
+//! (`check/src/instance.rs`, *Deliberate gaps*). Which locals and stack words may hold one is
+//! the verifier's question, answered per pc by module `uninit` (a constructor's `this` before
+//! `super()`, the copies of a `new`'s object before its `<init>`); a frame whose method that
+//! analysis does not follow has no anchors.
 //!
 //! The fixpoint is the one of [`must::fixpoint`]: own facts plus the intersection over the
 //! incoming edges a run can take, which holds on every path by induction on its length. An edge
@@ -40,6 +39,7 @@
 
 use super::must;
 use super::positions::{roots, source_of, Facts, Pos, Root, Seg};
+use super::uninit::{initialized, Initialized};
 use jtg_engine::class::{Insn, InvokeKind};
 use jtg_engine::graph::{EdgeKind, Graph};
 use jtg_engine::state::{End, HeapValue, MethodId, Ref, State};
@@ -57,10 +57,9 @@ pub(super) struct BackLinks {
     pub(super) dead: Vec<bool>,
 }
 
-/// Per method, the pc ranges `(new, invokespecial]` in which its operand stack may hold an
-/// uninitialized object (`None`: a reference may reach a local there, or `new` and
-/// `invokespecial <init>` do not pair up).
-type Windows = HashMap<MethodId, Option<Vec<(u32, u32)>>>;
+/// Per method and pc, what holds an initialized object (module `uninit`; `None`: not
+/// followed).
+type Windows = HashMap<MethodId, Option<HashMap<u32, Initialized>>>;
 
 /// The references the check binds at one node, each with the positions (root and fields) that
 /// reach it through realized objects from an anchor (every anchor, and every field of the
@@ -290,22 +289,31 @@ fn own(s: &State, b: &Bound) -> Links {
 fn bound(s: &State, f: &Facts, prog: &Program, windows: &mut Windows) -> Bound {
     let mut anchors = BTreeSet::new();
     for (k, fr) in s.frames.iter().rev().enumerate() {
-        if &*fr.method.name == "<init>" {
-            continue;
-        }
         let w = windows
             .entry(fr.method.clone())
-            .or_insert_with(|| new_windows(prog, &fr.method));
-        let Some(w) = w else { continue };
-        let in_window = w.iter().any(|(a, b)| *a < fr.pc && fr.pc <= *b);
+            .or_insert_with(|| tags(prog, &fr.method));
+        let Some(init) = w.as_ref().and_then(|w| w.get(&fr.pc)) else {
+            continue;
+        };
         for slot in 0..fr.locals.len() {
             let root = Root::Local(k, slot);
-            if f.surely_read(&(root, vec![])) {
+            if f.surely_read(&(root, vec![])) && init.locals.contains(&slot) {
                 anchors.insert(root);
             }
         }
-        if !in_window {
-            anchors.extend((0..fr.stack.len()).map(|j| Root::Stack(k, j)));
+        // the frame's stack is the bottom of the one before its pc (a caller's lacks the
+        // arguments its call popped); a long or double entry takes two words
+        let mut word = 0;
+        for (i, r) in fr.stack.iter().enumerate() {
+            let width = match s.value(*r) {
+                Some(HeapValue::Long(_) | HeapValue::Double(_)) => 2,
+                _ => 1,
+            };
+            let ok = (word..word + width).all(|w| init.stack.get(w) == Some(&true));
+            if ok {
+                anchors.insert(Root::Stack(k, fr.stack.len() - 1 - i));
+            }
+            word += width;
         }
     }
     if s.end.is_some() {
@@ -342,24 +350,11 @@ fn bound(s: &State, f: &Facts, prog: &Program, windows: &mut Windows) -> Bound {
     Bound { at, anchors }
 }
 
-/// The windows of a method (see [`Windows`]).
-fn new_windows(prog: &Program, m: &MethodId) -> Option<Vec<(u32, u32)>> {
+/// The initialization tags of a method's code (see [`Windows`]).
+fn tags(prog: &Program, m: &MethodId) -> Option<HashMap<u32, Initialized>> {
     let method = prog.method(m).ok()?;
-    let code = method.code.as_ref()?;
-    let mut open: Vec<u32> = Vec::new();
-    let mut out = Vec::new();
-    for (pc, insn) in &code.insns {
-        match insn {
-            Insn::New(_) => open.push(*pc),
-            Insn::Invoke {
-                kind: InvokeKind::Special,
-                method,
-            } if method.name == "<init>" => out.push((open.pop()?, *pc)),
-            Insn::Store(jtg_engine::class::Kind::Ref, _) if !open.is_empty() => return None,
-            _ => {}
-        }
-    }
-    open.is_empty().then_some(out)
+    let params = usize::from(method.desc.param_slots()) + usize::from(!method.is_static);
+    initialized(method.code.as_ref()?, params, method.name == "<init>")
 }
 
 /// What edge `k` does to the run's fields.

@@ -240,6 +240,7 @@ mod run;
 mod selfcmp;
 mod single;
 mod statics;
+mod uninit;
 mod ushr;
 
 pub use analyses::Analyses;
