@@ -145,9 +145,10 @@
 //!   reference other than `o` and not `=? o` makes the check bind that reference to `o`'s
 //!   object (or to an object where it has `null`), which conditions (e)/(f) reject. The
 //!   references a fact may name are those below roots that surely hold an initialised
-//!   object: not a constructor frame's, not a stack entry between `new` and its `invokespecial
-//!   <init>`, no local of a method that may store a reference there (the check accepts an
-//!   uninitialized value unwalked). E.g. `Dll.buildAndRemove`: a one-entry list whose entry's
+//!   object, by the verifier's initialization tags per pc (module `uninit`: not a `new`'s
+//!   object before its `invokespecial <init>`, in any local or stack word it was copied to,
+//!   nor a constructor's `this` before `super()`; the check accepts an uninitialized value
+//!   unwalked). E.g. `Dll.buildAndRemove`: a one-entry list whose entry's
 //!   `previous` is a fresh object instead of the header.
 //! * **disjoint types**: dropping `a =? b` where no class is a subtype of both declared types:
 //!   two classes neither of which is an interface or a subclass of the other (a class has one
