@@ -213,18 +213,7 @@ fn no_proven_equivalent_is_killed() {
         let traces = runs(&prog, &g, 25);
         let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
         let fates = run_mutants(&g, &prog, SEM, &ms, &rs);
-        let mut killed = 0;
-        for (m, f) in ms.iter().zip(&fates) {
-            if let Fate::Killed { input, step } = f {
-                killed += 1;
-                assert!(
-                    m.equivalent.is_none(),
-                    "{spec}: {} is killed (input {input}, step {step}) but claimed equivalent: {:?}",
-                    m.description,
-                    m.equivalent
-                );
-            }
-        }
+        let killed = common::killed_none_claimed(&ms, &fates, spec);
         assert!(killed > 0, "{spec}: no mutant killed");
     }
     assert!(

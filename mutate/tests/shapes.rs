@@ -118,19 +118,7 @@ fn no_mutant_behind_a_dead_null_case_is_killed() {
             .take(30),
     );
     let f = fates(&prog, &g, &ms, 60);
-    let mut killed = 0;
-    for (m, f) in ms.iter().zip(&f) {
-        if let Fate::Killed { input, step } = f {
-            killed += 1;
-            assert!(
-                m.equivalent.is_none(),
-                "{} is killed (input {input}, step {step}) but claimed equivalent: {:?}",
-                m.description,
-                m.equivalent
-            );
-        }
-    }
-    assert!(killed > 0);
+    assert!(common::killed_none_claimed(&ms, &f, &g.method.to_string()) > 0);
 }
 
 /// `Ring.iterate` on a ring: `current` must reach `this` along `next` (`o6 →!{next} o7 →!{next}

@@ -14,7 +14,7 @@ use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{IntSemantics, Interval, MethodId, Ref, State};
 use jtg_engine::{build_graph, Graph, Options, Program};
 use jtg_jvm::Trace;
-use jtg_mutate::{Change, Mutant};
+use jtg_mutate::{Change, Fate, Mutant};
 
 /// The integer semantics of these tests' graphs and runs.
 pub const SEM: IntSemantics = IntSemantics::Unbounded;
@@ -90,4 +90,22 @@ pub fn claims(m: &Mutant, reason: &str) -> bool {
     m.equivalent
         .as_deref()
         .is_some_and(|w| w.starts_with(reason))
+}
+
+/// How many of `ms` their `fates` kill; fails if one of them was claimed equivalent (a claim a
+/// real run refutes is a bug of the proof). `what` names the graph in the message.
+pub fn killed_none_claimed(ms: &[Mutant], fates: &[Fate], what: &str) -> usize {
+    let mut killed = 0;
+    for (m, f) in ms.iter().zip(fates) {
+        if let Fate::Killed { input, step } = f {
+            killed += 1;
+            assert!(
+                m.equivalent.is_none(),
+                "{what}: {} is killed (input {input}, step {step}) but claimed equivalent: {:?}",
+                m.description,
+                m.equivalent
+            );
+        }
+    }
+    killed
 }
