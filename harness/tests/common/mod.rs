@@ -34,7 +34,19 @@ fn is_jni_check_signal_note(l: &str) -> bool {
         || t.starts_with("found:")
         || t.starts_with("Signal Handlers:")
         || t.starts_with("Consider using jsig library")
-        || (t.starts_with("SIG") && t.contains("sa_mask"))
+        || is_signal_line(t)
+}
+
+/// A line of the handler dump: a signal's name and a colon (`SIGSEGV: [libjvm.so+…],
+/// sa_mask[0]=…`), or only that when the JVM's write was cut between two lines.
+fn is_signal_line(t: &str) -> bool {
+    t.split_once(':').is_some_and(|(name, _)| {
+        name.len() > 3
+            && name.starts_with("SIG")
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    })
 }
 
 /// Runs the `jtg` binary; returns (exit code, stdout, stderr as [`stderr_of`] reads it). A
