@@ -9,8 +9,9 @@
 use jtg_engine::class::{Code, Insn, Kind};
 use std::collections::{BTreeSet, HashMap};
 
-/// The live slots before each instruction, by pc.
-pub(crate) fn live_in(code: &Code) -> HashMap<u32, BTreeSet<usize>> {
+/// The index of each instruction by pc, and each instruction's normal successors (branch
+/// targets and the next instruction where control falls through), by index.
+pub(crate) fn successors(code: &Code) -> (HashMap<u32, usize>, Vec<Vec<usize>>) {
     let n = code.insns.len();
     let index: HashMap<u32, usize> = code
         .insns
@@ -18,7 +19,7 @@ pub(crate) fn live_in(code: &Code) -> HashMap<u32, BTreeSet<usize>> {
         .enumerate()
         .map(|(i, (pc, _))| (*pc, i))
         .collect();
-    let succs: Vec<Vec<usize>> = code
+    let succs = code
         .insns
         .iter()
         .enumerate()
@@ -44,6 +45,13 @@ pub(crate) fn live_in(code: &Code) -> HashMap<u32, BTreeSet<usize>> {
             v
         })
         .collect();
+    (index, succs)
+}
+
+/// The live slots before each instruction, by pc.
+pub(crate) fn live_in(code: &Code) -> HashMap<u32, BTreeSet<usize>> {
+    let n = code.insns.len();
+    let (_, succs) = successors(code);
     let reads = |insn: &Insn| match insn {
         Insn::Load(_, k) | Insn::IInc { index: k, .. } | Insn::Ret(k) => Some(usize::from(*k)),
         _ => None,

@@ -258,12 +258,7 @@ pub(crate) fn initialized(
     constructor: bool,
 ) -> Option<HashMap<u32, Initialized>> {
     let n = code.insns.len();
-    let index: HashMap<u32, usize> = code
-        .insns
-        .iter()
-        .enumerate()
-        .map(|(i, (pc, _))| (*pc, i))
-        .collect();
+    let (index, succs) = super::liveness::successors(code);
     let locals = usize::from(code.max_locals).max(param_slots);
     let mut entry = Frame {
         stack: Vec::new(),
@@ -310,23 +305,8 @@ pub(crate) fn initialized(
                 flow(&mut at, &mut todo, h, &caught)?;
             }
         }
-        let ends = matches!(
-            insn,
-            Insn::Goto(_)
-                | Insn::Return(_)
-                | Insn::AThrow
-                | Insn::TableSwitch { .. }
-                | Insn::LookupSwitch { .. }
-        );
-        let mut succs: Vec<usize> = insn
-            .branch_targets()
-            .iter()
-            .filter_map(|t| index.get(t).copied())
-            .collect();
-        if !ends && i + 1 < n {
-            succs.push(i + 1);
-        }
-        for s in succs {
+        // (a `jsr` or `ret` made `step` give up above)
+        for &s in &succs[i] {
             flow(&mut at, &mut todo, s, &after)?;
         }
     }
