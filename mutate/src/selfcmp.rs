@@ -19,14 +19,24 @@ pub(super) fn self_compare(insn: &Insn, s: &State, t: &State, r: Ref) -> Option<
         Insn::FCmpG | Insn::DCmpG => (0, 1),
         _ => return None,
     };
+    let (a, b) = binary_operands(s, t, r)?;
+    if a != b {
+        return None;
+    }
+    Interval::new(Some(lo), Some(hi))
+}
+
+/// The two operands `(value1, value2)` of a binary stack instruction that completes normally
+/// from `s` to `t` with its result in `r` (`value2` was on top), if the edge is that.
+pub(super) fn binary_operands(s: &State, t: &State, r: Ref) -> Option<(Ref, Ref)> {
     let (top, ttop) = (s.top()?, t.top()?);
     let n = top.stack.len();
     let same_frames = !t.is_end() && t.frames.len() == s.frames.len();
     if top.exception.is_some() || !same_frames || n < 2 || ttop.stack.len() != n - 1 {
         return None;
     }
-    if top.stack[n - 1] != top.stack[n - 2] || ttop.stack.last() != Some(&r) {
+    if ttop.stack.last() != Some(&r) {
         return None;
     }
-    Interval::new(Some(lo), Some(hi))
+    Some((top.stack[n - 2], top.stack[n - 1]))
 }

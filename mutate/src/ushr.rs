@@ -1,6 +1,7 @@
 //! The result of an unsigned right shift by a distance that is never 0 (module docs of the
 //! crate, *interval invariant*): `x >>> 1` is never negative.
 
+use crate::selfcmp::binary_operands;
 use jtg_engine::class::{ArithOp, Insn, Kind};
 use jtg_engine::state::{Interval, Ref, State};
 use std::collections::BTreeMap;
@@ -25,16 +26,8 @@ pub(super) fn unsigned_shift(
         Insn::Arith(Kind::Long, ArithOp::Ushr) => 63,
         _ => return None,
     };
-    let (top, ttop) = (s.top()?, t.top()?);
-    let n = top.stack.len();
-    let same_frames = !t.is_end() && t.frames.len() == s.frames.len();
-    if top.exception.is_some() || !same_frames || n < 2 || ttop.stack.len() != n - 1 {
-        return None;
-    }
-    if ttop.stack.last() != Some(&r) {
-        return None;
-    }
-    let distance = src.get(&top.stack[n - 1])?;
+    let (_, shift) = binary_operands(s, t, r)?;
+    let distance = src.get(&shift)?;
     let within = Interval::new(Some(1), Some(i128::from(bits)))?;
     distance
         .is_subset_of(&within)

@@ -157,13 +157,7 @@ fn a_reference_that_must_reach_an_object_is_no_null() {
         .iter()
         .any(|m| m.description.starts_with("node 26:")));
     let f = fates(&prog, &g, &claimed, 60);
-    for (m, f) in claimed.iter().zip(&f) {
-        assert!(
-            !matches!(f, Fate::Killed { .. }),
-            "{} killed: {f:?}",
-            m.description
-        );
-    }
+    common::killed_none_claimed(&claimed, &f, "Ring.iterate");
 }
 
 /// `Ring.iterate` after one step (node 18): `this.next.next` (`o4`, which must reach `this`
