@@ -5,7 +5,10 @@ CARGO ?= cargo
 JAVAC ?= javac
 BUILD := build
 FIXTURES_OUT := $(BUILD)/fixtures
-FIXTURE_SRCS := $(shell find java-fixtures -name '*.java' | sort)
+FIXTURE_SRCS := $(shell find java-fixtures/src -name '*.java' | sort)
+# Everyday Java (package `everyday`): compiled as javac writes it today, default release (class
+# version 61 on JDK 17: invokedynamic string concatenation, lambdas, nest-mates).
+EVERYDAY_SRCS := $(shell find java-fixtures/everyday -name '*.java' | sort)
 export JTG_FIXTURES := $(CURDIR)/$(FIXTURES_OUT)
 export JTG_CORPUS ?= $(abspath $(CURDIR)/../shared/corpus)
 
@@ -26,11 +29,13 @@ deps:
 	  apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing >/dev/null; \
 	fi
 
-# Java fixtures, compiled like the thesis examples: javac --release 8, with debug names (-g).
+# Java fixtures, compiled like the thesis examples: javac --release 8, with debug names (-g);
+# the everyday ones with the JDK's default release.
 fixtures: $(FIXTURES_OUT)/.stamp
-$(FIXTURES_OUT)/.stamp: $(FIXTURE_SRCS) | deps
+$(FIXTURES_OUT)/.stamp: $(FIXTURE_SRCS) $(EVERYDAY_SRCS) | deps
 	@rm -rf $(FIXTURES_OUT) && mkdir -p $(FIXTURES_OUT)
 	$(JAVAC) -g --release 8 -nowarn -Xlint:-options -d $(FIXTURES_OUT) $(FIXTURE_SRCS)
+	$(JAVAC) -g -nowarn -d $(FIXTURES_OUT) $(EVERYDAY_SRCS)
 	@touch $@
 
 build: deps fixtures

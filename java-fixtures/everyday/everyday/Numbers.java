@@ -1,0 +1,123 @@
+package everyday;
+
+/** Everyday integer algorithms. */
+public class Numbers {
+    static int gcd(int a, int b) {
+        while (b != 0) {
+            int t = a % b;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
+    static int gcdRec(int a, int b) {
+        return b == 0 ? a : gcdRec(b, a % b);
+    }
+
+    static long factorial(int n) {
+        long f = 1;
+        for (int i = 2; i <= n; i++) f *= i;
+        return f;
+    }
+
+    static int fib(int n) {
+        int a = 0;
+        int b = 1;
+        for (int i = 0; i < n; i++) {
+            int t = a + b;
+            a = b;
+            b = t;
+        }
+        return a;
+    }
+
+    static boolean isPrime(int n) {
+        if (n < 2) return false;
+        for (int d = 2; d * d <= n; d++) {
+            if (n % d == 0) return false;
+        }
+        return true;
+    }
+
+    static int digitSum(int n) {
+        n = Math.abs(n);
+        int s = 0;
+        while (n > 0) {
+            s += n % 10;
+            n /= 10;
+        }
+        return s;
+    }
+
+    static int pow(int b, int e) {
+        int r = 1;
+        for (int i = 0; i < e; i++) r *= b;
+        return r;
+    }
+
+    static int abs(int x) {
+        return Math.abs(x);
+    }
+
+    static long sumTo(long n) {
+        long s = 0;
+        for (long i = 0; i < n; i++) s += i;
+        return s;
+    }
+
+    static int bitCount(int x) {
+        int c = 0;
+        while (x != 0) {
+            c += x & 1;
+            x >>>= 1;
+        }
+        return c;
+    }
+
+    static int reverseDigits(int n) {
+        int r = 0;
+        while (n != 0) {
+            r = r * 10 + n % 10;
+            n /= 10;
+        }
+        return r;
+    }
+
+    static int log2(int n) {
+        int k = 0;
+        while (n > 1) {
+            n >>= 1;
+            k++;
+        }
+        return k;
+    }
+
+    static int multiphase(int x, int y) {
+        int steps = 0;
+        while (x > 0) {
+            x = x + y;
+            y = y - 1;
+            steps++;
+        }
+        return steps;
+    }
+
+    static int succ(int x) {
+        return x + 1;
+    }
+
+    static int upToSucc(int x) {
+        int y = succ(x);
+        int n = 0;
+        while (x != y) {
+            x++;
+            n++;
+        }
+        return n;
+    }
+
+    static int clamp(int x, int lo, int hi) {
+        return Math.min(Math.max(x, lo), hi);
+    }
+}

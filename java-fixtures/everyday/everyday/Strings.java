@@ -1,0 +1,79 @@
+package everyday;
+
+/** Everyday string code: queries, building, concatenation (invokedynamic since javac 9). */
+public class Strings {
+    static boolean isPalindrome(String s) {
+        int i = 0;
+        int j = s.length() - 1;
+        while (i < j) {
+            if (s.charAt(i) != s.charAt(j)) return false;
+            i++;
+            j--;
+        }
+        return true;
+    }
+
+    static int count(String s, char c) {
+        int n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) == c) n++;
+        }
+        return n;
+    }
+
+    static String describe(int n) {
+        return "n=" + n;
+    }
+
+    static String greet(String name) {
+        return "Hello, " + name + "!";
+    }
+
+    static String reverse(String s) {
+        return new StringBuilder(s).reverse().toString();
+    }
+
+    static String joinDigits(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            if (i > 0) sb.append(',');
+            sb.append(i);
+        }
+        return sb.toString();
+    }
+
+    static boolean isBlank(String s) {
+        return s.trim().isEmpty();
+    }
+
+    static int parseDigits(String s) {
+        int v = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!Character.isDigit(c)) break;
+            v = v * 10 + (c - '0');
+        }
+        return v;
+    }
+
+    static int countWords(String s) {
+        int words = 0;
+        boolean inWord = false;
+        for (char c : s.toCharArray()) {
+            if (Character.isWhitespace(c)) inWord = false;
+            else if (!inWord) {
+                inWord = true;
+                words++;
+            }
+        }
+        return words;
+    }
+
+    static boolean startsWithUpper(String s) {
+        return !s.isEmpty() && Character.isUpperCase(s.charAt(0));
+    }
+
+    static int indexOfChar(String s, char c) {
+        return s.indexOf(c);
+    }
+}
