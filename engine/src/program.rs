@@ -101,8 +101,6 @@ impl Program {
             .filter(|c| !c.is_abstract && !c.is_interface)
             .map(|c| c.name.to_string())
             .collect();
-        let inputs = self.input_classes(start);
-        seeds.extend(inputs.iter().cloned());
         let entries: Vec<crate::class::MethodKey> = start
             .frames
             .iter()
@@ -111,12 +109,62 @@ impl Program {
                 (m.class.to_string(), m.name.to_string(), m.desc.to_string())
             })
             .collect();
-        let rta = crate::class::rapid_type_analysis(&self.hierarchy, &entries, &seeds);
+        // the statics that are inputs are those the reachable code reads, and what is reachable
+        // depends on the inputs' classes: to a fixpoint (the sets only grow), so that a class
+        // the entry cannot reach adds nothing, not even through the statics its code reads
+        let mut read = std::collections::BTreeSet::new();
+        let (inputs, rta) = loop {
+            let inputs = self.input_classes(start, &read);
+            let mut all = seeds.clone();
+            all.extend(inputs.iter().cloned());
+            let rta = crate::class::rapid_type_analysis(&self.hierarchy, &entries, &all);
+            let now = self.reference_statics_read_by(&rta.methods);
+            if now.is_subset(&read) {
+                break (inputs, rta);
+            }
+            read.extend(now);
+        };
+        seeds.extend(inputs.iter().cloned());
         let fields = match self.flow_seeds(start, &inputs) {
             Some(fs) => crate::class::field_types(&self.hierarchy, &rta.methods, &rta.classes, &fs),
             None => crate::class::FieldTypes::default(),
         };
-        crate::class::World::new(&self.hierarchy, rta.classes, &fields)
+        let read = self.statics_read_by(&rta.methods);
+        crate::class::World::new(&self.hierarchy, rta.classes, &fields).with_read_statics(read)
+    }
+
+    /// The static fields (declaring class, name: [`Self::static_key`]) that the code of
+    /// `methods` reads with `getstatic`.
+    fn statics_read_by(
+        &self,
+        methods: &std::collections::BTreeSet<crate::class::MethodKey>,
+    ) -> std::collections::BTreeSet<crate::state::StaticField> {
+        self.getstatics_of(methods)
+            .map(|f| self.static_key(&f))
+            .collect()
+    }
+
+    /// The `getstatic` instructions of the code of `methods`.
+    fn getstatics_of<'m>(
+        &'m self,
+        methods: &'m std::collections::BTreeSet<crate::class::MethodKey>,
+    ) -> impl Iterator<Item = crate::class::FieldRef> + 'm {
+        let cp = self.hierarchy.classpath();
+        methods.iter().flat_map(move |(class, name, desc)| {
+            let Ok(c) = cp.load(class) else {
+                return Vec::new();
+            };
+            c.methods
+                .iter()
+                .filter(|m| &m.name == name && &m.desc_str == desc)
+                .flat_map(|m| m.code.iter())
+                .flat_map(|code| code.insns.iter())
+                .filter_map(|(_, insn)| match insn {
+                    crate::class::Insn::GetStatic(f) => Some(f.clone()),
+                    _ => None,
+                })
+                .collect()
+        })
     }
 
     /// What a run from `start` may hold before its code stores anything (see [`Self::world`]);
@@ -182,8 +230,24 @@ impl Program {
             && self.method(&frame.method).is_ok_and(|m| m.is_static)
     }
 
-    /// The classes an input of a run from `start` can have (see [`Self::world`]).
-    fn input_classes(&self, start: &State) -> std::collections::BTreeSet<String> {
+    /// The declared types of the reference static fields that the code of `methods` reads.
+    fn reference_statics_read_by(
+        &self,
+        methods: &std::collections::BTreeSet<crate::class::MethodKey>,
+    ) -> std::collections::BTreeSet<String> {
+        self.getstatics_of(methods)
+            .filter(|f| f.desc.is_reference())
+            .map(|f| f.desc.to_string())
+            .collect()
+    }
+
+    /// The classes an input of a run from `start` can have (see [`Self::world`]), given the
+    /// declared types of the reference statics the run's code may read (`read_statics`).
+    fn input_classes(
+        &self,
+        start: &State,
+        read_statics: &std::collections::BTreeSet<String>,
+    ) -> std::collections::BTreeSet<String> {
         let mut out = std::collections::BTreeSet::new();
         let class_of = |t: &str| -> String {
             let elem = t.trim_start_matches('[');
@@ -198,12 +262,7 @@ impl Program {
             .filter_map(|v| v.type_name().map(class_of))
             .collect();
         if !self.is_main_start(start) {
-            todo.extend(
-                self.read_statics()
-                    .iter()
-                    .filter(|(_, t)| t.is_reference())
-                    .map(|(_, t)| class_of(&t.to_string())),
-            );
+            todo.extend(read_statics.iter().map(|t| class_of(t)));
         }
         todo.extend(
             start

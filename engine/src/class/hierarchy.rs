@@ -17,7 +17,7 @@ use super::classfile::{Class, Field, Method};
 use super::classpath::ClassPath;
 use super::descriptor::FieldType;
 use super::error::ClassError;
-use super::jvms::{ARRAY_INTERFACES, OBJECT};
+use super::jvms::{ARRAY_INTERFACES, BOOTSTRAP_ONLY_PACKAGE, OBJECT};
 
 /// A library class the hierarchy knows without reading a class file: the JDK classes the
 /// engine models, given by `models` (this module holds no JDK fact of its own).
@@ -243,10 +243,14 @@ impl Hierarchy {
     }
 
     /// Whether `sup` is above `sub`, walking up until it is found (breadth first): an unknown
-    /// class is an error only if the walk must go through it.
+    /// class is an error only if the walk must go through it. An unknown `java/` class is not
+    /// gone through when `sup` is not a `java/` class: nothing above it can be `sup`
+    /// ([`BOOTSTRAP_ONLY_PACKAGE`]), so an enum or a subclass of an unmodelled JDK class is
+    /// known not to be below a class of the program.
     fn walk_supertypes(&self, sub: &str, sup: &str) -> Result<bool, ClassError> {
         let mut seen = HashSet::new();
         let mut queue = VecDeque::from([sub.to_string()]);
+        let sup_is_bootstrap = sup.starts_with(BOOTSTRAP_ONLY_PACKAGE);
         while let Some(c) = queue.pop_front() {
             if c == sup {
                 return Ok(true);
@@ -254,7 +258,11 @@ impl Hierarchy {
             if !seen.insert(c.clone()) {
                 continue;
             }
-            let info = self.info(&c)?;
+            let info = match self.info(&c) {
+                Ok(info) => info,
+                Err(_) if !sup_is_bootstrap && c.starts_with(BOOTSTRAP_ONLY_PACKAGE) => continue,
+                Err(e) => return Err(e),
+            };
             queue.extend(info.super_name);
             queue.extend(info.interfaces);
         }
@@ -274,10 +282,20 @@ impl Hierarchy {
     /// name. For `java/lang/Object` that is every concrete known class; the caller decides
     /// whether such a refinement is meaningful.
     pub fn non_abstract_subtypes(&self, class: &str) -> Result<Vec<String>, ClassError> {
+        self.non_abstract_subtypes_in(class, &|_| true)
+    }
+
+    /// [`Self::non_abstract_subtypes`] among the classes `keep` accepts (a closed world): a
+    /// class `keep` refuses is never loaded nor asked about, so it cannot make the query fail.
+    pub fn non_abstract_subtypes_in(
+        &self,
+        class: &str,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> Result<Vec<String>, ClassError> {
         // Fail early (NotFound) if `class` itself is unknown.
         self.info(class)?;
         let mut out = Vec::new();
-        for name in self.all_names() {
+        for name in self.all_names().iter().filter(|n| keep(n)) {
             let info = self.info(name)?;
             if info.is_abstract || info.is_interface {
                 continue;

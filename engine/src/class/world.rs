@@ -13,6 +13,9 @@ pub struct World {
     /// Per instance field (declaring class, name) whose declared type is wider than the classes
     /// stored into it: the class the field's values are known to be below.
     narrowed: BTreeMap<(String, String), String>,
+    /// The static fields (declaring class, name) that the code a run may execute reads; `None`
+    /// when not computed (every static of the class path then counts).
+    read_statics: Option<BTreeSet<(String, String)>>,
 }
 
 impl World {
@@ -30,7 +33,22 @@ impl World {
                 }
             }
         }
-        World { classes, narrowed }
+        World {
+            classes,
+            narrowed,
+            read_statics: None,
+        }
+    }
+
+    /// The world whose run reads only the static fields `read` (declaring class, name).
+    pub fn with_read_statics(mut self, read: BTreeSet<(String, String)>) -> World {
+        self.read_statics = Some(read);
+        self
+    }
+
+    /// Whether the code of a run may read the static field `key` (declaring class, name).
+    pub fn may_read_static(&self, key: &(String, String)) -> bool {
+        self.read_statics.as_ref().is_none_or(|r| r.contains(key))
     }
 
     /// Whether an object of the run can have class `c`.

@@ -102,9 +102,13 @@ pub(super) fn receiver(ex: &Exec<'_>, r: Ref, m: &MethodRef) -> Result<Receiver,
     }
     // the classes an object of the run can have (none: the unfiltered list, so that the
     // error for an uninstantiable type stays the instance refinement's)
-    let mut classes = prog.hierarchy.non_abstract_subtypes(&ty)?;
-    if classes.iter().any(|c| ex.cx.world.contains(c)) {
-        classes.retain(|c| ex.cx.world.contains(c));
+    // (a class outside the world is not even asked about: it cannot make the call unsupported)
+    let world = &ex.cx.world;
+    let mut classes = prog
+        .hierarchy
+        .non_abstract_subtypes_in(&ty, &|c| world.contains(c))?;
+    if classes.is_empty() {
+        classes = prog.hierarchy.non_abstract_subtypes(&ty)?;
     }
     // ... and of the method's class: the verifier guarantees it for `invokevirtual`, and an
     // `invokeinterface` on an object of another class (which javac's casts rule out) would

@@ -161,6 +161,9 @@ pub fn entry_state(cx: &Ctx<'_>, m: &MethodId) -> Result<State, String> {
         slot += p.slots() as usize;
     }
     for (key, t) in cx.prog.read_statics() {
+        if !cx.world.may_read_static(key) {
+            continue;
+        }
         let r = most_general(&mut st, t, cx.sem)
             .map_err(|w| format!("static field {}.{}: {w}", key.0, key.1))?;
         st.statics.insert(key.clone(), r);
@@ -380,7 +383,7 @@ fn reach_of(s: &State, args: &[Ref]) -> BTreeSet<Ref> {
 /// to it.
 fn fill_read_statics(s: &mut State, cx: &Ctx<'_>) -> Result<(), String> {
     for (key, t) in cx.prog.read_statics() {
-        if !s.statics.contains_key(key) {
+        if !s.statics.contains_key(key) && cx.world.may_read_static(key) {
             fill_static(s, key.clone(), t, cx.sem)
                 .map_err(|w| format!("static field {}.{}: {w}", key.0, key.1))?;
         }
@@ -414,8 +417,13 @@ fn havoc(
         .must_reach
         .retain(|m| !above.contains(&m.from) && !above.contains(&m.to));
     // every static field may have been written
-    let mut keys: BTreeMap<StaticField, FieldType> =
-        cx.prog.read_statics().iter().cloned().collect();
+    let mut keys: BTreeMap<StaticField, FieldType> = cx
+        .prog
+        .read_statics()
+        .iter()
+        .filter(|(k, _)| cx.world.may_read_static(k))
+        .cloned()
+        .collect();
     for key in s.statics.keys() {
         if !keys.contains_key(key) {
             let t = cx

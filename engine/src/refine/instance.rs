@@ -85,11 +85,15 @@ pub fn refine(
         ));
         return Ok(out);
     }
-    let mut classes = prog.hierarchy.non_abstract_subtypes(&ty)?;
-    // none in the world (a value that can only be null): the unfiltered list, a sound
-    // over-approximation that keeps the error for a type with no instantiable subtype
-    if classes.iter().any(|c| world.contains(c)) {
-        classes.retain(|c| world.contains(c));
+    // the classes of the world below `ty` (a class outside it is not even asked about, so it
+    // cannot make the refinement unsupported); none (a value that can only be null): the
+    // unfiltered list, a sound over-approximation that keeps the error for a type with no
+    // instantiable subtype
+    let mut classes = prog
+        .hierarchy
+        .non_abstract_subtypes_in(&ty, &|c| world.contains(c))?;
+    if classes.is_empty() {
+        classes = prog.hierarchy.non_abstract_subtypes(&ty)?;
     }
     if classes.is_empty() {
         return Err(unsupported(format!(
