@@ -18,16 +18,18 @@
 //! (totals, Markdown, JSON, CSV) is module `report`.
 
 mod junit;
+mod methods;
 mod report;
 mod sources;
 
 pub use junit::render_junit;
 
+pub use methods::{glob_matches, method_entries};
 pub use report::{
     contradicts, coverage, drop_times, read_aprove, read_expected, read_expected_verdicts,
     reason_key, render_csv, render_json, render_md, top_reasons, totals, Totals,
 };
-pub use sources::{find_entries, Entry, Target};
+pub use sources::{find_entries, find_entries_with, Entry, Javac, Target};
 
 use jtg_check::journal::stable_hash;
 use jtg_check::report::shell_quote;
@@ -288,11 +290,20 @@ pub fn analyse_entry(entry: &Entry, opts: &CorpusOptions) -> JarResult {
         check: None,
         prove: None,
     };
-    let main = match &entry.target {
-        Target::Main(c) => c.clone(),
+    let spec = match &entry.target {
+        Target::Main(c) => format!("{c}.main([Ljava/lang/String;)V"),
+        Target::Method(spec) => spec.clone(),
         Target::CompileError(msg) => return fail(Status::Error, msg.clone(), 0, 0.0),
+        Target::Unit => {
+            return fail(
+                Status::Error,
+                "a class path without a selected method".into(),
+                0,
+                0.0,
+            )
+        }
         Target::JarMain => match jar_main_class(jar) {
-            Ok(Some(m)) => m,
+            Ok(Some(m)) => format!("{m}.main([Ljava/lang/String;)V"),
             Ok(None) => {
                 return fail(
                     Status::Error,
@@ -309,7 +320,6 @@ pub fn analyse_entry(entry: &Entry, opts: &CorpusOptions) -> JarResult {
         Err(e) => return fail(Status::Error, e.to_string(), 0, 0.0),
     };
     let prog = Program::new(cp);
-    let spec = format!("{main}.main([Ljava/lang/String;)V");
     let m = match prog.find_method(&spec) {
         Ok(m) => m,
         Err(e) => return fail(status_of(&e), e.to_string(), 0, 0.0),

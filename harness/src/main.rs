@@ -4,7 +4,7 @@
 //! jtg-check, jtg-mutate, jtg-jvm) and the corpus runner of this package.
 //! Exit codes: 0 success; 1 violations found (`check`, `corpus --check`) or an `--expect`
 //! regression (`corpus`); 2 bad input (arguments, class path, class files, start state, a
-//! refused journal); 3 unsupported program feature; 4 node budget exceeded; 5 JVM or tracing
+//! refused journal; `corpus`: sources that do not compile); 3 unsupported program feature; 4 node budget exceeded; 5 JVM or tracing
 //! failure (`corpus --check`: a check stopped early); 70 internal error; 130 interrupted
 //! (Ctrl-C) after printing the summary so far and the `--resume` command.
 

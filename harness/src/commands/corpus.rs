@@ -1,8 +1,10 @@
 //! `jtg corpus`: termination graphs of every jar of a corpus (status, nodes, time), totals;
 //! with `--check N` also N JVM runs per complete graph, checked as `jtg check` does.
 //!
-//! Exit code 1 when a check found a violation or a jar `--expect`ed complete is not, 5 when
-//! a check stopped early (no inputs, a run could not be traced) and nothing found a violation.
+//! Exit code 2 when some sources did not compile (their entries are in the report, status
+//! `error`, with javac's first error), else 1 when a check found a violation or a jar
+//! `--expect`ed complete is not, 5 when a check stopped early (no inputs, a run could not be
+//! traced) and nothing found a violation.
 
 use super::{at_least_one, interrupt, ints_name, paint, resuming, Ints, JournalArgs};
 use anyhow::{bail, Context, Result};
@@ -27,10 +29,21 @@ pub enum Format {
 #[derive(clap::Args)]
 pub struct Args {
     /// Corpus directories (searched recursively for `.jar` files and `.java` sources, which are
-    /// compiled with `javac --release 8 -g` into a scratch folder; a directory of class files
-    /// is a class path), jars and `.java` files. Every class with `main(String[])` is an entry.
+    /// compiled with `javac --release 8 -g` into a scratch folder: a folder with sources is
+    /// compiled as one unit with its subfolders, or file by file when its files reuse class
+    /// names; a directory of class files is a class path), jars and `.java` files. Every class
+    /// with `main(String[])` is an entry (see `--methods`).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+    /// Instead of `main(String[])`, every method with code whose `Class.method` (binary class
+    /// name) matches this glob (`*` any characters, `?` one; repeatable), e.g.
+    /// `--methods 'everyday.Lists.*'`, from its default start state.
+    #[arg(long, value_name = "GLOB")]
+    pub methods: Vec<String>,
+    /// javac's `--release` for `.java` sources: a Java version, or `default` (the JDK's own:
+    /// string concatenation becomes `invokedynamic`).
+    #[arg(long, value_name = "N", default_value = "8")]
+    pub release: String,
     /// Check every complete graph against N runs of `main(String[])` in the real JVM, on
     /// random inputs (as `jtg check` does).
     #[arg(long, value_name = "N")]
@@ -111,7 +124,26 @@ pub fn run(a: Args) -> Result<ExitCode> {
             a.max_secs
         );
     }
-    let all = corpus::find_entries(&a.paths, a.jobs);
+    let javac = corpus::Javac {
+        release: match a.release.as_str() {
+            "default" => None,
+            r => Some(r.parse().map_err(|_| {
+                anyhow::anyhow!("--release {r}: a Java version (8, 11, 17, …) or `default`")
+            })?),
+        },
+        units: !a.methods.is_empty(),
+    };
+    let mut all = corpus::find_entries_with(&a.paths, a.jobs, &javac);
+    if !a.methods.is_empty() {
+        all = corpus::method_entries(&all, &a.methods);
+    }
+    let not_compiled: Vec<String> = all
+        .iter()
+        .filter_map(|e| match &e.target {
+            corpus::Target::CompileError(m) => Some(format!("{}: {m}", e.name)),
+            _ => None,
+        })
+        .collect();
     if all.is_empty() {
         bail!(
             "no .jar files, Java sources or classes with main found in {:?}",
@@ -144,6 +176,8 @@ pub fn run(a: Args) -> Result<ExitCode> {
     let params = serde_json::json!({
         "command": "corpus",
         "paths": a.paths,
+        "methods": a.methods,
+        "release": a.release,
         "max_nodes": a.max_nodes,
         "max_work": a.max_work,
         "max_secs": a.max_secs,
@@ -238,7 +272,18 @@ pub fn run(a: Args) -> Result<ExitCode> {
         save_expected: a.save_expected.as_deref(),
         seconds: Some(started.elapsed().as_secs_f64()),
     };
-    report.print(&results)
+    let code = report.print(&results)?;
+    if !not_compiled.is_empty() {
+        paint::error_line(&format!(
+            "{} source units do not compile (exit 2):",
+            not_compiled.len()
+        ));
+        for line in &not_compiled {
+            eprintln!("  {line}");
+        }
+        return Ok(ExitCode::from(2));
+    }
+    Ok(code)
 }
 
 /// The totals of `results` on stderr (jars by status, jars stopped by the wall-clock safety

@@ -1,20 +1,23 @@
 //! Corpus entries beyond jars: directories of `.java` sources and directories of class files.
-//! Every class with a `public static void main(String[])` is an entry.
+//! Every class with a `public static void main(String[])` is an entry (or, with `--methods`,
+//! every method the patterns select: `methods.rs`).
 //!
-//! Sources are compiled with `javac --release 8 -g` into a scratch folder outside the corpus
-//! (`$TMPDIR/jtg-javac/<hash>`, keyed by the sources' paths and contents, so a second run
-//! reuses it). What a compile unit is follows what javac needs:
+//! Sources are compiled with `javac -g` (by default `--release 8`, see [`Javac`]) into a
+//! scratch folder outside the corpus (`$TMPDIR/jtg-javac/<hash>`, keyed by the options and the
+//! sources' paths and contents, so a second run reuses it). What a compile unit is follows what
+//! javac needs:
 //!
-//! * a folder with `.java` files of its own *and* `.java` files in subfolders (packages, as in
-//!   `multi-test/SatIssue88/{Main.java, MinePumpSystem/…}`) is one program: all its sources
-//!   are compiled together;
-//! * a folder of `.java` files without such subfolders is a set of programs, one per file:
-//!   such files reuse class names (`class A` in many of them), so compiling them together fails
-//!   with "duplicate class".
+//! * a folder with `.java` files of its own is one program: its files and those of its
+//!   subfolders (packages, as in `multi-test/SatIssue88/{Main.java, MinePumpSystem/…}`, or
+//!   several default-package files that use each other) are compiled together;
+//! * unless javac refuses that with "duplicate class": the folder is then a set of programs
+//!   that reuse class names (`class A` in many files), one per file, each compiled with the
+//!   folder as `-sourcepath` (so a file may still use a class of another file named after it);
+//!   a file's entries are the classes compiled from that file (`SourceFile`).
 //!
-//! A unit javac refuses is one entry with status `error` naming javac's first error line. A
-//! directory given on the command line that holds class files (and no sources) is one class
-//! path; its classes with `main` are entries.
+//! A unit javac refuses is one entry with status `error` naming javac's first error line (and
+//! `jtg corpus` then exits with status 2). A directory given on the command line that holds
+//! class files (and no sources) is one class path; its classes with `main` are entries.
 
 use jtg_check::journal::stable_hash;
 use jtg_engine::class::ClassPath;
@@ -28,8 +31,13 @@ pub enum Target {
     JarMain,
     /// `main(String[])` of this class (binary name with dots).
     Main(String),
+    /// This method (`Class.name(descriptor)`, binary class name), from its default start
+    /// state (`--methods`).
+    Method(String),
     /// The sources did not compile: javac's message.
     CompileError(String),
+    /// A compiled unit or class folder, not yet split into entries (`--methods`).
+    Unit,
 }
 
 /// One program of a corpus run.
@@ -62,6 +70,38 @@ impl Entry {
     }
 }
 
+/// How `javac` compiles corpus sources.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Javac {
+    /// `--release N`; `None`: javac's default (the running JDK's version). The default is 8:
+    /// javac 9+ compiles every string concatenation to `invokedynamic`, which programs like
+    /// JayHorn's `main`s use and the engine models only where `invokedynamic` is modelled.
+    pub release: Option<u32>,
+    /// List every compiled unit and class folder as one [`Target::Unit`] entry instead of its
+    /// classes with `main` (for `--methods`, `methods.rs`).
+    pub units: bool,
+}
+
+impl Default for Javac {
+    fn default() -> Javac {
+        Javac {
+            release: Some(8),
+            units: false,
+        }
+    }
+}
+
+impl Javac {
+    fn args(&self) -> Vec<String> {
+        let mut v = vec!["-g".to_string()];
+        if let Some(r) = self.release {
+            v.extend(["--release".to_string(), r.to_string()]);
+        }
+        v.extend(["-nowarn", "-Xlint:-options", "-implicit:class"].map(String::from));
+        v
+    }
+}
+
 /// A compile unit: a source file, or a folder of sources compiled together.
 struct Unit {
     /// The name of the unit below the corpus root.
@@ -70,11 +110,21 @@ struct Unit {
     files: Vec<PathBuf>,
     /// The corpus root, absolute (left out of javac's messages).
     root: PathBuf,
+    /// The folder javac may take further sources from (`-sourcepath`); `None`: only `files`.
+    sourcepath: Option<PathBuf>,
+    /// The folder of a unit of all its files: javac refusing them together with "duplicate
+    /// class" makes it one unit per file of the folder instead.
+    folder: Option<PathBuf>,
 }
 
 /// Every entry below `paths`: jars (as [`super::find_jars`]), source units compiled with
 /// `jobs` javac processes at a time, class-file directories. Sorted by name within each path.
 pub fn find_entries(paths: &[PathBuf], jobs: usize) -> Vec<Entry> {
+    find_entries_with(paths, jobs, &Javac::default())
+}
+
+/// [`find_entries`] with sources compiled as `javac` says.
+pub fn find_entries_with(paths: &[PathBuf], jobs: usize, javac: &Javac) -> Vec<Entry> {
     let mut out = Vec::new();
     for p in paths {
         let root = if p.is_dir() {
@@ -97,17 +147,19 @@ pub fn find_entries(paths: &[PathBuf], jobs: usize) -> Vec<Entry> {
             let mut units = Vec::new();
             source_units(&abs_root, &abs_root, &mut units);
             if units.is_empty() && has_class_files(p) {
-                entries.extend(class_dir_entries(p, &dir_name(p)));
+                entries.extend(class_dir_entries(p, &dir_name(p), None, javac.units));
             }
-            entries.extend(compile_all(&units, jobs));
+            entries.extend(compile_all(&units, jobs, javac));
         } else if p.extension().is_some_and(|x| x == "java") {
             let file = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
             let unit = Unit {
                 name: super::jar_name(&abs_root, &file),
                 files: vec![file],
                 root: abs_root.clone(),
+                sourcepath: None,
+                folder: None,
             };
-            entries.extend(compile_all(&[unit], jobs));
+            entries.extend(compile_all(&[unit], jobs, javac));
         }
         entries.sort_by(|a, b| a.name.cmp(&b.name));
         out.extend(entries);
@@ -157,35 +209,45 @@ fn has_class_files(dir: &Path) -> bool {
 fn source_units(root: &Path, dir: &Path, out: &mut Vec<Unit>) {
     let items = sorted_dir(dir);
     let own: Vec<PathBuf> = items.iter().filter(|p| is_java(p)).cloned().collect();
-    let subdirs: Vec<&PathBuf> = items.iter().filter(|p| p.is_dir()).collect();
-    let mut below = Vec::new();
-    for d in &subdirs {
-        java_below(d, &mut below);
-    }
-    if !own.is_empty() && !below.is_empty() {
-        let mut files = own;
-        files.extend(below);
+    if !own.is_empty() {
+        let mut files = Vec::new();
+        java_below(dir, &mut files);
         out.push(Unit {
-            name: super::jar_name(root, dir),
+            // the corpus root itself is named after its folder
+            name: if dir == root {
+                dir_name(root)
+            } else {
+                super::jar_name(root, dir)
+            },
             files,
             root: root.to_path_buf(),
+            sourcepath: None,
+            folder: Some(dir.to_path_buf()),
         });
         return;
     }
-    for f in own {
-        out.push(Unit {
-            name: super::jar_name(root, &f),
-            files: vec![f],
-            root: root.to_path_buf(),
-        });
-    }
-    for d in subdirs {
+    for d in items.iter().filter(|p| p.is_dir()) {
         source_units(root, d, out);
     }
 }
 
+/// The units of the flat folder `dir` of `u`: one per own file, the folder as source path.
+fn per_file_units(u: &Unit, dir: &Path) -> Vec<Unit> {
+    sorted_dir(dir)
+        .into_iter()
+        .filter(|p| is_java(p))
+        .map(|f| Unit {
+            name: super::jar_name(&u.root, &f),
+            files: vec![f],
+            root: u.root.clone(),
+            sourcepath: Some(dir.to_path_buf()),
+            folder: None,
+        })
+        .collect()
+}
+
 /// Compiles every unit (`jobs` at a time) and lists their entries, in the order of `units`.
-fn compile_all(units: &[Unit], jobs: usize) -> Vec<Entry> {
+fn compile_all(units: &[Unit], jobs: usize, javac: &Javac) -> Vec<Entry> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: std::sync::Mutex<Vec<(usize, Vec<Entry>)>> = Default::default();
     std::thread::scope(|s| {
@@ -193,7 +255,7 @@ fn compile_all(units: &[Unit], jobs: usize) -> Vec<Entry> {
             s.spawn(|| loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 let Some(u) = units.get(k) else { break };
-                let e = unit_entries(u);
+                let e = unit_entries(u, javac);
                 results
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
@@ -206,21 +268,75 @@ fn compile_all(units: &[Unit], jobs: usize) -> Vec<Entry> {
     r.into_iter().flat_map(|(_, e)| e).collect()
 }
 
-fn unit_entries(u: &Unit) -> Vec<Entry> {
-    match compile(u) {
-        Ok(dir) => class_dir_entries(&dir, &u.name),
-        Err(msg) => vec![Entry {
+fn unit_entries(u: &Unit, javac: &Javac) -> Vec<Entry> {
+    match compile(u, javac) {
+        Ok(dir) => {
+            let own = u.sourcepath.is_some().then(|| {
+                u.files
+                    .iter()
+                    .filter_map(|f| f.file_name())
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+            });
+            class_dir_entries(&dir, &u.name, own.as_deref(), javac.units)
+        }
+        Err(failure) if failure.duplicate_class && u.folder.is_some() => {
+            let dir = u.folder.as_deref().unwrap_or(&u.root);
+            let mut out = Vec::new();
+            for f in per_file_units(u, dir) {
+                out.extend(unit_entries(&f, javac));
+            }
+            out
+        }
+        Err(failure) => vec![Entry {
             name: u.name.clone(),
             classpath: PathBuf::new(),
-            target: Target::CompileError(msg),
+            target: Target::CompileError(failure.message),
         }],
     }
 }
 
-/// The scratch folder of `u`'s classes, compiled now unless an earlier run did; `Err` is
-/// javac's first error line.
-fn compile(u: &Unit) -> Result<PathBuf, String> {
-    let mut key = b"javac --release 8 -g\n".to_vec();
+/// Why javac refused a unit.
+struct CompileFailure {
+    /// javac's first error line.
+    message: String,
+    /// Some error was "duplicate class".
+    duplicate_class: bool,
+}
+
+impl From<String> for CompileFailure {
+    fn from(message: String) -> CompileFailure {
+        CompileFailure {
+            message,
+            duplicate_class: false,
+        }
+    }
+}
+
+/// The marker of a refused unit whose errors include "duplicate class".
+const DUPLICATE_MARK: &str = ".duplicate-class";
+
+/// The scratch folder of `u`'s classes, compiled now unless an earlier run did.
+fn compile(u: &Unit, javac: &Javac) -> Result<PathBuf, CompileFailure> {
+    let args = javac.args();
+    let mut key = format!("javac {}\n", args.join(" ")).into_bytes();
+    if let Some(sp) = &u.sourcepath {
+        // the other files of the source path may be compiled in: they are part of the key
+        let mut others = Vec::new();
+        java_below(sp, &mut others);
+        for f in others {
+            key.extend(
+                f.strip_prefix(&u.root)
+                    .unwrap_or(&f)
+                    .to_string_lossy()
+                    .as_bytes(),
+            );
+            key.push(0);
+            key.extend(std::fs::read(&f).unwrap_or_default());
+            key.push(0);
+        }
+        key.push(1);
+    }
     for f in &u.files {
         // the name below the root: the same sources elsewhere share the folder
         key.extend(
@@ -240,8 +356,11 @@ fn compile(u: &Unit) -> Result<PathBuf, String> {
     if ok.exists() {
         return Ok(dir);
     }
-    if let Ok(msg) = std::fs::read_to_string(&failed) {
-        return Err(msg);
+    if let Ok(message) = std::fs::read_to_string(&failed) {
+        return Err(CompileFailure {
+            message,
+            duplicate_class: dir.join(DUPLICATE_MARK).exists(),
+        });
     }
     // compile beside the final folder and rename it into place, so a crash leaves no half
     // folder that a later run would take for a finished one
@@ -253,21 +372,14 @@ fn compile(u: &Unit) -> Result<PathBuf, String> {
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let out = Command::new(std::env::var("JAVAC").unwrap_or_else(|_| "javac".into()))
-        .args([
-            "-g",
-            "--release",
-            "8",
-            "-nowarn",
-            "-Xlint:-options",
-            "-implicit:class",
-        ])
+        .args(&args)
         .arg("-encoding")
         .arg("UTF-8")
         .arg("-d")
         .arg(&tmp)
-        // no source path but the unit's own files: nothing outside the unit is compiled in
+        // the unit's source path, or none but its own files: nothing outside is compiled in
         .arg("-sourcepath")
-        .arg(&tmp)
+        .arg(u.sourcepath.as_ref().unwrap_or(&tmp))
         .args(&u.files)
         .current_dir(&tmp)
         .output()
@@ -286,10 +398,17 @@ fn compile(u: &Unit) -> Result<PathBuf, String> {
         // the message names the source below the corpus root, not the scratch path
         let root = format!("{}/", u.root.display());
         let msg = format!("javac: {}", first.trim().replace(&root, ""));
+        let duplicate_class = text.contains("error: duplicate class");
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
         std::fs::write(tmp.join(".error"), &msg).map_err(|e| e.to_string())?;
-        Err(msg)
+        if duplicate_class {
+            std::fs::write(tmp.join(DUPLICATE_MARK), "").map_err(|e| e.to_string())?;
+        }
+        Err(CompileFailure {
+            message: msg,
+            duplicate_class,
+        })
     };
     if std::fs::rename(&tmp, &dir).is_err() {
         // another process finished the same unit first: its folder is as good
@@ -298,8 +417,16 @@ fn compile(u: &Unit) -> Result<PathBuf, String> {
     result.map(|()| dir)
 }
 
-/// The entries of a folder of classes: every class with `public static void main(String[])`.
-fn class_dir_entries(dir: &Path, unit: &str) -> Vec<Entry> {
+/// The entries of a folder of classes: every class with `public static void main(String[])`
+/// (with `own`, only of the classes compiled from those source files).
+fn class_dir_entries(dir: &Path, unit: &str, own: Option<&[String]>, units: bool) -> Vec<Entry> {
+    if units {
+        return vec![Entry {
+            name: unit.to_string(),
+            classpath: dir.to_path_buf(),
+            target: Target::Unit,
+        }];
+    }
     let cp = match ClassPath::from_paths(&[dir.to_path_buf()]) {
         Ok(cp) => cp,
         Err(e) => {
@@ -314,9 +441,12 @@ fn class_dir_entries(dir: &Path, unit: &str) -> Vec<Entry> {
         .into_iter()
         .filter(|c| {
             cp.load(c).is_ok_and(|class| {
-                class.methods.iter().any(|m| {
-                    m.name == "main" && m.desc_str == "([Ljava/lang/String;)V" && m.is_static
-                })
+                let from_own = own
+                    .is_none_or(|own| class.source_file.as_ref().is_some_and(|f| own.contains(f)));
+                from_own
+                    && class.methods.iter().any(|m| {
+                        m.name == "main" && m.desc_str == "([Ljava/lang/String;)V" && m.is_static
+                    })
             })
         })
         .map(|c| Entry {
@@ -387,6 +517,7 @@ mod tests {
         assert!(e[3].classpath.join("lib/L.class").exists());
         // a folder of class files: its classes with main
         let c = find_entries(std::slice::from_ref(&e[3].classpath), 1);
+        assert!(c.iter().all(|e| e.target != Target::Unit));
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].target, Target::Main("Main".into()));
         std::fs::remove_dir_all(&d).unwrap();
