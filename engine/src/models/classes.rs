@@ -33,6 +33,10 @@ pub const STRING_ARRAY: &str = "[Ljava/lang/String;";
 pub const THROWABLE: &str = "java/lang/Throwable";
 const RUNTIME_EXCEPTION: &str = "java/lang/RuntimeException";
 const SERIALIZABLE: &str = "java/io/Serializable";
+/// `java.lang.Enum`, the superclass of every enum class (JLS §8.9).
+pub const ENUM: &str = "java/lang/Enum";
+/// `java.lang.constant.Constable`, an interface of `Enum` since Java 12.
+const CONSTABLE: &str = "java/lang/constant/Constable";
 
 /// The JDK's packages (internal-name prefixes).
 pub const JDK_PACKAGES: [&str; 5] = ["java/", "javax/", "jdk/", "sun/", "com/sun/"];
@@ -74,6 +78,10 @@ pub fn keeps_object_method(class: &str, name: &str) -> bool {
     match class {
         STRING | "java/lang/Integer" => false,
         STRING_BUILDER | "java/lang/AbstractStringBuilder" | CLASS => name != "toString",
+        // `Enum.equals` and `Enum.hashCode` are final and are `Object`'s: "Because there is
+        // only one instance of each enum constant, it is permissible to use the == operator in
+        // place of the equals method" (JLS §8.9.1); `hashCode` is `super.hashCode()`
+        ENUM => name == "equals" || name == "hashCode",
         _ if is_modelled_throwable(class) => name != "toString",
         _ => is_modelled_class(class),
     }
@@ -240,6 +248,17 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         super_name: None,
         interfaces: &[],
         is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    // enums (JLS §8.9): only the supertypes; no field and no method of `Enum` is modelled
+    // but `equals` and `hashCode` (see `keeps_object_method`), so `ordinal()`, `name()`, an
+    // enum `switch` stay unsupported, named
+    LibraryClass {
+        name: ENUM,
+        super_name: Some(OBJECT),
+        interfaces: &[CONSTABLE, "java/lang/Comparable", SERIALIZABLE],
+        is_interface: false,
         is_abstract: true,
         is_final: false,
     },
@@ -428,6 +447,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         super_name: Some("java/lang/Error"),
         interfaces: &[],
         is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: CONSTABLE,
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
         is_abstract: true,
         is_final: false,
     },
