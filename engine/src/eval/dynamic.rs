@@ -66,10 +66,29 @@ fn concatenate(
             hi: total.hi.zip(len.hi).map(|(a, b)| a + b),
         };
     }
+    // a string's length is an int: a longer result is an OutOfMemoryError ("Overflow: String
+    // length out of range"), which no model of an allocation covers
+    let max = crate::state::JAVA_MAX;
+    let total = Interval {
+        lo: total.lo.map(|l| l.min(max)),
+        hi: Some(total.hi.map_or(max, |h| h.min(max))),
+    };
     for _ in 0..n {
         ex.pop()?;
     }
-    let s = shared::string(ex, total);
+    let s = if n == 1 && constant_len == 0 {
+        // `"" + s`: JLS §15.18.1 asks for a new string, but a one-argument recipe is the
+        // JDK's `String.valueOf` fast path, which may return the argument itself
+        shared::string(ex, total)
+    } else {
+        // "The String object is newly created (§12.5) unless the expression is a constant
+        // expression" (JLS §15.18.1), and the JDK's strategies allocate it
+        let count = ex.st.new_int(total);
+        ex.st.new_obj(HeapValue::Object {
+            class: models::STRING.into(),
+            fields: BTreeMap::from([(FieldKey::plain("count"), count)]),
+        })
+    };
     ex.push(s)?;
     Ok(Flow::Next)
 }

@@ -6,8 +6,10 @@
 //! argument is converted "as if by String.valueOf" (JLS §15.18.1: `null` becomes "null", a
 //! primitive its `toString`, an object its `toString()`). So the result's length is the sum of
 //! the recipe's literal characters, the constants' lengths and the lengths of the arguments'
-//! string forms. The result is not claimed fresh: for a recipe of one `String` argument the JDK
-//! returns `String.valueOf(arg)`, the argument itself (see `eval/library/shared.rs`).
+//! string forms. The result is a new string ("The String object is newly created (§12.5)
+//! unless the expression is a constant expression", JLS §15.18.1), except for a recipe of one
+//! argument and nothing else (`"" + s`), the JDK's `String.valueOf` fast path, which may return
+//! an existing string (see `eval/library/shared.rs`).
 
 use crate::class::indy::BootstrapArg;
 use crate::class::FieldType;
