@@ -1,5 +1,6 @@
 package everyday;
 
+import java.util.function.BinaryOperator;
 import java.util.function.Function;
 import java.util.function.IntBinaryOperator;
 import java.util.function.IntPredicate;
@@ -200,5 +201,13 @@ public class Indy {
         String s = "";
         for (int i = 0; i < n; i++) s = s + i;
         return s.length();
+    }
+
+    // ---- what the engine refuses, named ----
+
+    /** Integer::sum as a BinaryOperator<Integer>: its spun class unboxes and boxes. */
+    static int boxedRef(int a, int b) {
+        BinaryOperator<Integer> f = Integer::sum;
+        return f.apply(a, b);
     }
 }
