@@ -3,7 +3,9 @@
 //! [`parse_class`] turns class-file bytes into a [`Class`] with decoded method bodies
 //! ([`Code`]), exception handlers and local-variable names. It never panics on bad input.
 
-use classfile_parser::attribute_info::{code_attribute_parser, AttributeInfo};
+use classfile_parser::attribute_info::{
+    bootstrap_methods_attribute_parser, code_attribute_parser, AttributeInfo,
+};
 use classfile_parser::field_info::FieldAccessFlags;
 use classfile_parser::method_info::MethodAccessFlags;
 use classfile_parser::ClassAccessFlags;
@@ -273,11 +275,23 @@ fn build(
         .map(|&i| cp.class_name(i).map(str::to_string))
         .collect::<Result<Vec<_>, _>>()?;
     let mut source_file = None;
+    let mut bootstrap = None;
     for a in &cf.attributes {
-        if cp.utf8(a.attribute_name_index)? == "SourceFile" {
-            source_file = Some(cp.utf8(be_u16(&a.info, 0, "SourceFile")?)?.to_string());
+        match cp.utf8(a.attribute_name_index)? {
+            "SourceFile" => {
+                source_file = Some(cp.utf8(be_u16(&a.info, 0, "SourceFile")?)?.to_string());
+            }
+            "BootstrapMethods" => {
+                let (_, table) = bootstrap_methods_attribute_parser(&a.info).map_err(|_| {
+                    ClassError::malformed("BootstrapMethods attribute does not parse")
+                })?;
+                bootstrap = Some(table.bootstrap_methods);
+            }
+            _ => {}
         }
     }
+    let with_bootstrap = cp.with_bootstrap(bootstrap.as_deref().unwrap_or(&[]));
+    let cp = &with_bootstrap;
     let fields = cf
         .fields
         .iter()
@@ -337,6 +351,7 @@ fn build(
             })
         })
         .collect::<Result<Vec<_>, ClassError>>()?;
+    let methods = super::lambda::number_lambda_sites(methods);
     let flags = cf.access_flags;
     Ok(Class {
         name,

@@ -146,9 +146,9 @@ impl ClassPath {
         if !valid_internal_name(internal_name) {
             return Err(ClassError::not_found(internal_name));
         }
-        let (bytes, origin) = self
-            .read_bytes(internal_name)?
-            .ok_or_else(|| ClassError::not_found(internal_name))?;
+        let Some((bytes, origin)) = self.read_bytes(internal_name)? else {
+            return self.load_lambda_class(internal_name);
+        };
         let mut class = parse_class(&bytes).map_err(|e| match e {
             ClassError::Malformed { what } => {
                 ClassError::malformed(format!("{}: {what}", origin.display()))
@@ -168,6 +168,19 @@ impl ClassPath {
             )));
         }
         let class = Arc::new(class);
+        let mut cache = self.lock_cache();
+        Ok(Arc::clone(
+            cache.entry(internal_name.to_string()).or_insert(class),
+        ))
+    }
+
+    /// The class the engine makes for a lambda site (`Host$$Lambda$N`, see `lambda.rs`) when
+    /// no class file has the name.
+    fn load_lambda_class(&self, internal_name: &str) -> Result<Arc<Class>, ClassError> {
+        let (host, index) = super::indy::parse_lambda_class_name(internal_name)
+            .ok_or_else(|| ClassError::not_found(internal_name))?;
+        let host = self.load(host)?;
+        let class = Arc::new(super::lambda::lambda_class(&host, index)?);
         let mut cache = self.lock_cache();
         Ok(Arc::clone(
             cache.entry(internal_name.to_string()).or_insert(class),

@@ -286,9 +286,13 @@ fn decode_one(r: &mut Reader<'_>, cp: &ConstantPool<'_>) -> Result<Insn, ClassEr
             }
         }
         0xba => {
-            let (name, descriptor) = cp.invoke_dynamic(r.u16()?)?;
+            let (name, descriptor, site) = cp.invoke_dynamic(r.u16()?)?;
             let _zeros = r.u16()?;
-            InvokeDynamic { name, descriptor }
+            InvokeDynamic {
+                name,
+                descriptor,
+                site: Box::new(site),
+            }
         }
         0xbb => New(cp.class_name(r.u16()?)?.to_string()),
         0xbc => {
@@ -457,7 +461,20 @@ mod tests {
                 name_and_type_index: 8,
             }), // 14
             ConstantInfo::String(StringConstant { string_index: 1 }), // 15
+            ConstantInfo::MethodHandle(classfile_parser::constant_info::MethodHandleConstant {
+                reference_kind: 6,
+                reference_index: 9,
+            }), // 16: the bootstrap method of #14
         ]
+    }
+
+    /// The bootstrap table of [`pool`]'s `invokedynamic` (#14).
+    fn bootstrap() -> Vec<classfile_parser::attribute_info::BootstrapMethod> {
+        vec![classfile_parser::attribute_info::BootstrapMethod {
+            bootstrap_method_ref: 16,
+            num_bootstrap_arguments: 0,
+            bootstrap_arguments: vec![],
+        }]
     }
 
     fn patterns(op: u8) -> Vec<Vec<u8>> {
@@ -472,7 +489,8 @@ mod tests {
     #[test]
     fn every_opcode_decodes_and_reports_its_opcode() {
         let entries = pool();
-        let cp = ConstantPool::new(&entries);
+        let table = bootstrap();
+        let cp = ConstantPool::new(&entries).with_bootstrap(&table);
         for op in 0..=0xc9u8 {
             if op == 0xc4 {
                 continue; // wide: tested below

@@ -12,7 +12,8 @@
 //! sets of fields, parameters, return values and the one set of all reference array elements;
 //! what it stores, passes or returns is added to those, until nothing grows. A set may be
 //! `None`, "any class": what library code returns, what a handler catches, what the caller
-//! declared unknown (inputs). `invokedynamic` or `jsr` anywhere give up
+//! declared unknown (inputs). `jsr`, or an `invokedynamic` other than a string concatenation
+//! or a lambda site (whose class `lambda.rs` makes, code included), anywhere give up
 //! ([`FieldTypes::complete`] false): code the class files do not show may store anything.
 
 use super::{ArrayKind, Hierarchy, Insn, InvokeKind, Kind, MethodKey, MethodRef};
@@ -483,7 +484,34 @@ impl Vta<'_> {
                 pop(&mut f, 2)?;
             }
             Insn::Goto(_) => ends = true,
-            Insn::Jsr(_) | Insn::Ret(_) | Insn::InvokeDynamic { .. } => return None,
+            Insn::Jsr(_) | Insn::Ret(_) => return None,
+            Insn::InvokeDynamic {
+                descriptor, site, ..
+            } => {
+                let d = super::MethodDescriptor::parse(descriptor).ok()?;
+                let args = pop(&mut f, usize::from(d.param_slots()))?;
+                // a concatenation makes a string; a lambda site an object of its class whose
+                // fields hold the captured values; any other bootstrap is not followed
+                let result = if site.concat_recipe().is_some() {
+                    one(super::jvms::STRING)
+                } else if let Some(index) = site.lambda_index {
+                    let class = super::indy::lambda_class_name(&m.0, index);
+                    let mut at = 0;
+                    for (k, p) in d.params.iter().enumerate() {
+                        if p.is_reference() {
+                            let field = super::lambda::captured_field(k);
+                            if let Some(n) = self.field_node(&class, &field) {
+                                self.flow(n, args.get(at)?);
+                            }
+                        }
+                        at += usize::from(p.slots());
+                    }
+                    one(&class)
+                } else {
+                    return None;
+                };
+                f.stack.extend(words(d.ret.as_ref()?, result));
+            }
             Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
                 pop(&mut f, 1)?;
                 ends = true;

@@ -349,6 +349,8 @@ pub enum Insn {
     InvokeDynamic {
         name: String,
         descriptor: String,
+        /// The bootstrap method and its static arguments.
+        site: Box<super::indy::DynamicSite>,
     },
     New(String),
     NewArray(ArrayKind),

@@ -279,7 +279,9 @@ impl fmt::Display for Insn {
             Invoke { method, .. } => {
                 write!(f, "{m} {}.{}{}", method.class, method.name, method.desc_str)
             }
-            InvokeDynamic { name, descriptor } => write!(f, "{m} {name}{descriptor}"),
+            InvokeDynamic {
+                name, descriptor, ..
+            } => write!(f, "{m} {name}{descriptor}"),
             New(c) | ANewArray(c) | CheckCast(c) | InstanceOf(c) => write!(f, "{m} {c}"),
             NewArray(a) => write!(f, "{m} {}", a.java_name()),
             MultiANewArray { class, dims } => write!(f, "{m} {class}, {dims}"),

@@ -6,6 +6,9 @@
 //! - `mnemonic`: the mnemonics, opcodes and text form of instructions;
 //! - `decode`: the bounds-checked bytecode decoder;
 //! - `pool`: bounds-checked constant-pool access;
+//! - `indy`: `invokedynamic` call sites: bootstrap methods, string concatenation recipes, lambda
+//!   sites;
+//! - `lambda`: the class the engine makes for a lambda call site;
 //! - `classfile`: the [`Class`] model built from class-file bytes;
 //! - `classpath`: finding and caching classes in directories and jars;
 //! - `hierarchy`: subtyping, fields and method resolution over the class path and a table of
@@ -25,8 +28,10 @@ mod descriptor;
 mod error;
 mod flow;
 mod hierarchy;
+pub mod indy;
 mod insn;
 pub(crate) mod jvms;
+pub mod lambda;
 mod liveness;
 mod mnemonic;
 mod pool;

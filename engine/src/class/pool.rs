@@ -3,22 +3,35 @@
 //! `classfile-parser` hands us the raw `ConstantInfo` vector; every lookup here checks the
 //! index and the entry kind and reports [`ClassError::Malformed`] instead of panicking.
 
+use classfile_parser::attribute_info::BootstrapMethod;
 use classfile_parser::constant_info::ConstantInfo;
 
 use super::descriptor::{FieldType, MethodDescriptor};
 use super::error::ClassError;
+use super::indy::{BootstrapArg, DynamicSite, Handle, HandleKind};
 use super::insn::{Constant, FieldRef, MethodRef};
 
 /// A view of a class file's constant pool, indexed 1-based as in the class file.
 #[derive(Clone, Copy, Debug)]
 pub struct ConstantPool<'a> {
     entries: &'a [ConstantInfo],
+    /// The class's `BootstrapMethods` attribute (empty without one).
+    bootstrap: &'a [BootstrapMethod],
 }
 
 impl<'a> ConstantPool<'a> {
     /// Wraps the `const_pool` vector of a `classfile_parser::ClassFile`.
     pub fn new(entries: &'a [ConstantInfo]) -> Self {
-        ConstantPool { entries }
+        ConstantPool {
+            entries,
+            bootstrap: &[],
+        }
+    }
+
+    /// The same pool with the class's `BootstrapMethods` table, which `invokedynamic`
+    /// operands index.
+    pub fn with_bootstrap(self, bootstrap: &'a [BootstrapMethod]) -> Self {
+        ConstantPool { bootstrap, ..self }
     }
 
     /// The entry at 1-based `index`.
@@ -95,15 +108,77 @@ impl<'a> ConstantPool<'a> {
         })
     }
 
-    /// Name and descriptor of a `CONSTANT_InvokeDynamic`.
-    pub fn invoke_dynamic(&self, index: u16) -> Result<(String, String), ClassError> {
+    /// Name, descriptor and bootstrap of a `CONSTANT_InvokeDynamic`.
+    pub fn invoke_dynamic(&self, index: u16) -> Result<(String, String, DynamicSite), ClassError> {
         match self.get(index)? {
             ConstantInfo::InvokeDynamic(d) => {
                 let (name, desc) = self.name_and_type(d.name_and_type_index)?;
-                Ok((name.to_string(), desc.to_string()))
+                let bsm = self
+                    .bootstrap
+                    .get(usize::from(d.bootstrap_method_attr_index))
+                    .ok_or_else(|| {
+                        ClassError::malformed(format!(
+                            "invokedynamic #{index}: bootstrap method {} out of range",
+                            d.bootstrap_method_attr_index
+                        ))
+                    })?;
+                let site = DynamicSite {
+                    bootstrap: self.method_handle(bsm.bootstrap_method_ref)?,
+                    args: bsm
+                        .bootstrap_arguments
+                        .iter()
+                        .map(|&a| self.bootstrap_arg(a))
+                        .collect::<Result<_, _>>()?,
+                    lambda_index: None,
+                };
+                Ok((name.to_string(), desc.to_string(), site))
             }
             _ => Err(Self::bad(index, "InvokeDynamic")),
         }
+    }
+
+    /// A `CONSTANT_MethodHandle`.
+    pub fn method_handle(&self, index: u16) -> Result<Handle, ClassError> {
+        match self.get(index)? {
+            ConstantInfo::MethodHandle(h) => {
+                let kind = HandleKind::from_reference_kind(h.reference_kind)?;
+                let member = match kind.invoke_kind() {
+                    Some(_) => self.method_ref(h.reference_index)?,
+                    None => {
+                        let f = self.field_ref(h.reference_index)?;
+                        MethodRef {
+                            class: f.class,
+                            name: f.name,
+                            desc: super::MethodDescriptor {
+                                params: vec![],
+                                ret: Some(f.desc.clone()),
+                            },
+                            desc_str: f.desc.to_string(),
+                            interface: false,
+                        }
+                    }
+                };
+                Ok(Handle { kind, member })
+            }
+            _ => Err(Self::bad(index, "MethodHandle")),
+        }
+    }
+
+    /// A static argument of a bootstrap method.
+    fn bootstrap_arg(&self, index: u16) -> Result<BootstrapArg, ClassError> {
+        Ok(match self.get(index)? {
+            ConstantInfo::String(s) => BootstrapArg::String(self.utf8(s.string_index)?.to_string()),
+            ConstantInfo::Integer(c) => BootstrapArg::Int(c.value),
+            ConstantInfo::Long(c) => BootstrapArg::Long(c.value),
+            ConstantInfo::Float(c) => BootstrapArg::Float(c.value),
+            ConstantInfo::Double(c) => BootstrapArg::Double(c.value),
+            ConstantInfo::Class(_) => BootstrapArg::Class(self.class_name(index)?.to_string()),
+            ConstantInfo::MethodType(t) => {
+                BootstrapArg::MethodType(self.utf8(t.descriptor_index)?.to_string())
+            }
+            ConstantInfo::MethodHandle(_) => BootstrapArg::Handle(self.method_handle(index)?),
+            _ => BootstrapArg::Other(format!("constant #{index}")),
+        })
     }
 
     /// A loadable constant (operand of `ldc`, `ldc_w`, `ldc2_w`, or a `ConstantValue`).

@@ -6,9 +6,12 @@
 //! executed `new` made it, or because it was there at the start (the caller's `seeds`: the
 //! classes of the inputs and of the objects the JDK itself makes). Class initializers run when
 //! a class is first used (JVMS §5.5), so the `<clinit>` of every class the reachable code
-//! touches (and of its supertypes) is reachable too. `invokedynamic` may call code the class
-//! files do not name; reaching one gives up precision: every class a `new` of the class path
-//! names counts as instantiated.
+//! touches (and of its supertypes) is reachable too. A lambda site instantiates the class the
+//! engine makes for it (`lambda.rs`, whose method calls the implementation); a string
+//! concatenation calls no program code the engine runs (a program object's `toString()` is
+//! unsupported there). Any other `invokedynamic` may call code the class files do not name;
+//! reaching one gives up precision: every class a `new` of the class path names counts as
+//! instantiated.
 
 use super::{Class, Hierarchy, Insn, InvokeKind, MethodRef};
 use std::collections::BTreeSet;
@@ -200,7 +203,15 @@ impl Rta<'_> {
                     }
                     InvokeKind::Virtual | InvokeKind::Interface => self.add_site(method),
                 },
-                Insn::InvokeDynamic { .. } => self.saw_invokedynamic = true,
+                Insn::InvokeDynamic { site, .. } => {
+                    if let Some(index) = site.lambda_index {
+                        // its class's method calls the implementation (see `lambda.rs`)
+                        let class = super::indy::lambda_class_name(&m.0, index);
+                        self.instantiate(&class);
+                    } else if site.concat_recipe().is_none() {
+                        self.saw_invokedynamic = true;
+                    }
+                }
                 _ => {}
             }
         }

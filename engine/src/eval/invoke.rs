@@ -125,7 +125,11 @@ fn next_pc_of(ex: &Exec<'_>, m: &MethodId, pc: u32) -> Result<u32, EngineError> 
         .ok_or_else(|| ex.invalid("return to a call site without a next instruction"))
 }
 
-fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, EngineError> {
+pub(super) fn invoke(
+    ex: &mut Exec<'_>,
+    kind: InvokeKind,
+    m: &MethodRef,
+) -> Result<Flow, EngineError> {
     // one operand-stack entry per argument, whatever its category
     let n_args = m.desc.params.len();
     let has_receiver = kind != InvokeKind::Static;
@@ -199,6 +203,10 @@ fn invoke(ex: &mut Exec<'_>, kind: InvokeKind, m: &MethodRef) -> Result<Flow, En
         )));
     };
     let callee = resolved.method();
+    if super::lambda::is_lambda_class(&callee.class) {
+        let class = callee.class.clone();
+        return super::lambda::call(ex, &class, m);
+    }
     let Some(code) = &callee.code else {
         return Err(ex.unsupported(format!(
             "call of {} {}.{}{}",

@@ -4,17 +4,20 @@
 //!
 //! One module per instruction family: [`stack`] (loads, stores, constants, stack shuffles),
 //! [`arith`] (int and long), [`float`] (float and double), [`array`], [`branch`], [`field`]
-//! (instance and static fields), [`invoke`] (new, calls, returns), [`exception`] (throwing and
-//! handling).
+//! (instance and static fields), [`invoke`] (new, calls, returns), [`dynamic`]
+//! (`invokedynamic`: string concatenation, lambda sites), [`lambda`] (calls of a lambda
+//! object's method), [`exception`] (throwing and handling).
 
 mod arith;
 mod array;
 mod branch;
 mod dispatch;
+mod dynamic;
 mod exception;
 mod field;
 mod float;
 mod invoke;
+mod lambda;
 mod library;
 mod stack;
 pub mod summary;
@@ -135,6 +138,11 @@ pub fn step(st: &State, cx: &Ctx<'_>) -> Result<StepOutcome, EngineError> {
         | Insn::MonitorEnter
         | Insn::MonitorExit => invoke::eval(&mut ex, insn),
         Insn::AThrow => exception::athrow(&mut ex),
+        Insn::InvokeDynamic {
+            name,
+            descriptor,
+            site,
+        } => dynamic::eval(&mut ex, name, descriptor, site),
         Insn::NewArray(_)
         | Insn::ANewArray(_)
         | Insn::MultiANewArray { .. }

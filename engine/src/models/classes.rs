@@ -99,6 +99,22 @@ fn modelled(class: &str) -> Option<&'static LibraryClass> {
         .map(|i| &JDK_CLASSES[i])
 }
 
+/// A functional interface of the JDK (JLS §9.8): its objects in a run are those of the program's
+/// classes and of the classes lambda sites make; its `default` methods have no model.
+const fn functional_interface(
+    name: &'static str,
+    interfaces: &'static [&'static str],
+) -> LibraryClass {
+    LibraryClass {
+        name,
+        super_name: None,
+        interfaces,
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    }
+}
+
 /// The JDK classes the engine models, sorted by name: superclass, interfaces and flags as the
 /// JDK declares them. The class hierarchy takes them from here instead of reading class files.
 pub static JDK_CLASSES: &[LibraryClass] = &[
@@ -374,6 +390,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_abstract: false,
         is_final: false,
     },
+    functional_interface("java/lang/Runnable", &[]),
     LibraryClass {
         name: RUNTIME_EXCEPTION,
         super_name: Some("java/lang/Exception"),
@@ -482,6 +499,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_abstract: true,
         is_final: false,
     },
+    functional_interface("java/util/Comparator", &[]),
     LibraryClass {
         name: RANDOM,
         super_name: Some(OBJECT),
@@ -490,6 +508,57 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_abstract: false,
         is_final: false,
     },
+    // java.util.function: every functional interface of the package (lambda sites make
+    // objects of classes that implement them, `class/lambda.rs`)
+    functional_interface("java/util/function/BiConsumer", &[]),
+    functional_interface("java/util/function/BiFunction", &[]),
+    functional_interface("java/util/function/BiPredicate", &[]),
+    functional_interface(
+        "java/util/function/BinaryOperator",
+        &["java/util/function/BiFunction"],
+    ),
+    functional_interface("java/util/function/BooleanSupplier", &[]),
+    functional_interface("java/util/function/Consumer", &[]),
+    functional_interface("java/util/function/DoubleBinaryOperator", &[]),
+    functional_interface("java/util/function/DoubleConsumer", &[]),
+    functional_interface("java/util/function/DoubleFunction", &[]),
+    functional_interface("java/util/function/DoublePredicate", &[]),
+    functional_interface("java/util/function/DoubleSupplier", &[]),
+    functional_interface("java/util/function/DoubleToIntFunction", &[]),
+    functional_interface("java/util/function/DoubleToLongFunction", &[]),
+    functional_interface("java/util/function/DoubleUnaryOperator", &[]),
+    functional_interface("java/util/function/Function", &[]),
+    functional_interface("java/util/function/IntBinaryOperator", &[]),
+    functional_interface("java/util/function/IntConsumer", &[]),
+    functional_interface("java/util/function/IntFunction", &[]),
+    functional_interface("java/util/function/IntPredicate", &[]),
+    functional_interface("java/util/function/IntSupplier", &[]),
+    functional_interface("java/util/function/IntToDoubleFunction", &[]),
+    functional_interface("java/util/function/IntToLongFunction", &[]),
+    functional_interface("java/util/function/IntUnaryOperator", &[]),
+    functional_interface("java/util/function/LongBinaryOperator", &[]),
+    functional_interface("java/util/function/LongConsumer", &[]),
+    functional_interface("java/util/function/LongFunction", &[]),
+    functional_interface("java/util/function/LongPredicate", &[]),
+    functional_interface("java/util/function/LongSupplier", &[]),
+    functional_interface("java/util/function/LongToDoubleFunction", &[]),
+    functional_interface("java/util/function/LongToIntFunction", &[]),
+    functional_interface("java/util/function/LongUnaryOperator", &[]),
+    functional_interface("java/util/function/ObjDoubleConsumer", &[]),
+    functional_interface("java/util/function/ObjIntConsumer", &[]),
+    functional_interface("java/util/function/ObjLongConsumer", &[]),
+    functional_interface("java/util/function/Predicate", &[]),
+    functional_interface("java/util/function/Supplier", &[]),
+    functional_interface("java/util/function/ToDoubleBiFunction", &[]),
+    functional_interface("java/util/function/ToDoubleFunction", &[]),
+    functional_interface("java/util/function/ToIntBiFunction", &[]),
+    functional_interface("java/util/function/ToIntFunction", &[]),
+    functional_interface("java/util/function/ToLongBiFunction", &[]),
+    functional_interface("java/util/function/ToLongFunction", &[]),
+    functional_interface(
+        "java/util/function/UnaryOperator",
+        &["java/util/function/Function"],
+    ),
     LibraryClass {
         name: "java/util/random/RandomGenerator",
         super_name: None,

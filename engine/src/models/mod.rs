@@ -21,13 +21,14 @@
 //!
 //! Files: `classes` (which classes are the JDK's, the modelled ones and their supertypes),
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
-//! represents), `calls` (library methods).
+//! represents), `calls` (library methods), `concat` (string concatenation, `invokedynamic`).
 //!
 //! No method on longs, floats or doubles (`Float.isNaN`, `Math.sqrt`, `Long.compare`, …) is
 //! modelled: the bytecode instructions on them are (`eval/arith.rs`, `eval/float.rs`).
 
 mod calls;
 mod classes;
+pub(crate) mod concat;
 pub(crate) mod exceptions;
 mod fields;
 mod text;

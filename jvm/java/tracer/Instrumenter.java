@@ -339,9 +339,12 @@ public final class Instrumenter {
                 super.visit(version, access, name, sig, sup, itf);
             }
 
+            /** Lambda sites of this class so far (see {@link LambdaNames}). */
+            final int[] lambdaSites = {0};
+
             @Override
             public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
-                MethodVisitor mv = super.visitMethod(access, name, desc, sig, exc);
+                MethodVisitor mv = new LambdaNames(super.visitMethod(access, name, desc, sig, exc), owner, lambdaSites);
                 if (name.equals("<clinit>")) {
                     return new InitTicks(mv);
                 }
@@ -354,6 +357,37 @@ public final class Instrumenter {
             }
         }, ClassReader.EXPAND_FRAMES);
         return cw.toByteArray();
+    }
+
+    /**
+     * Names the objects of lambda call sites ({@code LambdaMetafactory}) as the engine names
+     * their classes: {@code Host$$Lambda$N} for the N-th lambda site of the class, methods in
+     * class-file order, instructions in code order (the engine's {@code class/lambda.rs}).
+     * After each such {@code invokedynamic} it tells the recorder the class of the object it
+     * made ({@link Recorder#lambdaSite}); the JVM's own name of the hidden class says nothing
+     * of the site. Sits behind the probes and the AnalyzerAdapter: its instructions are no
+     * steps, and leave the stack as they find it.
+     */
+    private static final class LambdaNames extends MethodVisitor {
+        final String owner;
+        final int[] sites;
+
+        LambdaNames(MethodVisitor mv, String owner, int[] sites) {
+            super(Opcodes.ASM9, mv);
+            this.owner = owner;
+            this.sites = sites;
+        }
+
+        @Override
+        public void visitInvokeDynamicInsn(String name, String desc, org.objectweb.asm.Handle bsm, Object... args) {
+            super.visitInvokeDynamicInsn(name, desc, bsm, args);
+            if (bsm.getOwner().equals("java/lang/invoke/LambdaMetafactory")
+                    && (bsm.getName().equals("metafactory") || bsm.getName().equals("altMetafactory"))) {
+                mv.visitInsn(Opcodes.DUP);
+                mv.visitLdcInsn(owner + "$$Lambda$" + sites[0]++);
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, REC, "lambdaSite", "(Ljava/lang/Object;Ljava/lang/String;)V", false);
+            }
+        }
     }
 
     /**

@@ -513,6 +513,10 @@ public final class Recorder {
         for (int k = 0; k < nf; k++) {
             put(box, at, ci.keyStrs[k]);
             long off = ci.offsets[k];
+            if (ci.reflective[k] != null) {
+                putReflective(box, at, x, ci.reflective[k], ci.kinds[k], assign);
+                continue;
+            }
             switch (ci.kinds[k]) {
                 case 'Z': putTagged(box, at, T_INT, u.getBoolean(x, off) ? 1 : 0); break;
                 case 'B': putTagged(box, at, T_INT, u.getByte(x, off)); break;
@@ -524,6 +528,25 @@ public final class Recorder {
                 case 'D': putTagged(box, at, T_DOUBLE, Double.doubleToRawLongBits(u.getDouble(x, off))); break;
                 default: putTagged(box, at, T_REF, refValue(u.getObject(x, off), assign)); break;
             }
+        }
+    }
+
+    /** One field read by reflection, tagged like the Unsafe reads of {@link #dump}. */
+    private static void putReflective(int[][] box, int[] at, Object x, Field f, char kind, boolean assign) {
+        try {
+            switch (kind) {
+                case 'Z': putTagged(box, at, T_INT, f.getBoolean(x) ? 1 : 0); break;
+                case 'B': putTagged(box, at, T_INT, f.getByte(x)); break;
+                case 'C': putTagged(box, at, T_INT, f.getChar(x)); break;
+                case 'S': putTagged(box, at, T_INT, f.getShort(x)); break;
+                case 'I': putTagged(box, at, T_INT, f.getInt(x)); break;
+                case 'J': putTagged(box, at, T_LONG, f.getLong(x)); break;
+                case 'F': putTagged(box, at, T_FLOAT, Float.floatToRawIntBits(f.getFloat(x)) & 0xffffffffL); break;
+                case 'D': putTagged(box, at, T_DOUBLE, Double.doubleToRawLongBits(f.getDouble(x))); break;
+                default: putTagged(box, at, T_REF, refValue(f.get(x), assign)); break;
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("field " + f + " not readable", e);
         }
     }
 
@@ -581,6 +604,30 @@ public final class Recorder {
         reset(Long.MAX_VALUE, Long.MAX_VALUE, false, 0);
     }
 
+    /**
+     * The engine's names of the hidden classes of lambda objects ({@code Host$$Lambda$N}, see
+     * {@code Instrumenter.LambdaNames}), by class. Weak: a run's classes may be unloaded.
+     */
+    private static final java.util.Map<Class<?>, String> LAMBDA_NAMES =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    /** The object {@code o} of the lambda site {@code name} was made (instrumented code). */
+    public static void lambdaSite(Object o, String name) {
+        if (o != null) {
+            String before = LAMBDA_NAMES.putIfAbsent(o.getClass(), name);
+            if (before != null && !before.equals(name)) {
+                // one hidden class for two sites: no site names it
+                LAMBDA_NAMES.put(o.getClass(), o.getClass().getName().replace('.', '/'));
+            }
+        }
+    }
+
+    /** The name of class {@code c} in the trace: the engine's name of a lambda site's class. */
+    static String traceName(Class<?> c) {
+        String n = LAMBDA_NAMES.get(c);
+        return n != null ? n : c.getName().replace('.', '/');
+    }
+
     /** Per-class layout for dumps: instance fields incl. inherited, read through Unsafe. */
     static final class ClassInfo {
         static final sun.misc.Unsafe U;
@@ -611,9 +658,11 @@ public final class Recorder {
         final long[] offsets;
         final char[] kinds;
         final int[] keyStrs;
+        /** Per field: null, or the field read by reflection (a hidden class's: no offset). */
+        final Field[] reflective;
 
         ClassInfo(Class<?> c) {
-            nameStr = intern(c.getName().replace('.', '/'));
+            nameStr = intern(traceName(c));
             elemStr = c.isArray() ? intern(org.objectweb.asm.Type.getDescriptor(c.getComponentType())) : -1;
             ArrayList<Field> fs = new ArrayList<>();
             if (!c.isArray() && c != String.class && c != Class.class) {
@@ -622,15 +671,25 @@ public final class Recorder {
             ArrayList<Long> offs = new ArrayList<>();
             ArrayList<Character> ks = new ArrayList<>();
             ArrayList<Integer> names = new ArrayList<>();
+            ArrayList<Field> refl = new ArrayList<>();
             String[] keys = fieldKeys(fs);
             for (int i = 0; i < fs.size(); i++) {
                 Field f = fs.get(i);
                 long off;
+                Field r = null;
                 try {
                     off = U.objectFieldOffset(f);
                 } catch (UnsupportedOperationException e) {
-                    continue; // hidden classes / records: fields not readable
+                    // hidden classes (lambda objects) and records: read by reflection
+                    try {
+                        f.setAccessible(true);
+                    } catch (RuntimeException denied) {
+                        continue;
+                    }
+                    off = -1;
+                    r = f;
                 }
+                refl.add(r);
                 offs.add(off);
                 Class<?> t = f.getType();
                 ks.add(t.isPrimitive() ? org.objectweb.asm.Type.getDescriptor(t).charAt(0) : 'L');
@@ -639,6 +698,7 @@ public final class Recorder {
             offsets = new long[offs.size()];
             kinds = new char[offs.size()];
             keyStrs = new int[offs.size()];
+            reflective = refl.toArray(new Field[0]);
             for (int i = 0; i < offsets.length; i++) {
                 offsets[i] = offs.get(i);
                 kinds[i] = ks.get(i);

@@ -1,0 +1,205 @@
+//! A call of a lambda object's method (the class `class/lambda.rs` makes for a lambda site):
+//! the implementation method runs with the captured values first, then the call's arguments,
+//! as the JDK's spun class does. The engine calls the implementation directly from the
+//! caller's frame, because the JVM's recorder sees no frame of the hidden class either: the
+//! caller stays at its `invokeinterface` with the arguments popped, the implementation's frame
+//! on top (or a library model's result at once).
+//!
+//! Adaptations the spun class would make between the interface method's erased type and the
+//! implementation's (boxing, unboxing, primitive widening, dropping a result) are unsupported,
+//! named; a reference argument is passed as it is when its type fits, a cast the engine cannot
+//! decide is unsupported too.
+
+use super::{invoke, Exec, Flow};
+use crate::class::indy::{describe_handle, parse_lambda_class_name, HandleKind};
+use crate::class::{lambda, FieldType, Insn, MethodDescriptor, MethodRef};
+use crate::error::EngineError;
+use crate::models;
+use crate::state::{HeapValue, Ref};
+
+/// Whether `class` is a class the engine made for a lambda site.
+pub(super) fn is_lambda_class(class: &str) -> bool {
+    parse_lambda_class_name(class).is_some()
+}
+
+/// The call `m` on a receiver of the lambda class `class` (top of the stack: the arguments,
+/// below them the receiver).
+pub(super) fn call(ex: &mut Exec<'_>, class: &str, m: &MethodRef) -> Result<Flow, EngineError> {
+    let (host, index) = parse_lambda_class_name(class)
+        .ok_or_else(|| ex.invalid("lambda call on a class no lambda site made"))?;
+    let host = ex.cx.prog.hierarchy.classpath().load(host)?;
+    let (factory_desc, site) = lambda::lambda_site(&host, index)?;
+    let captured = MethodDescriptor::parse(&factory_desc)?.params;
+    let imp = &site.implementation;
+    let unsupported = |ex: &Exec<'_>, what: String| {
+        ex.unsupported(format!(
+            "lambda {} calling {}: {what}",
+            class.replace('/', "."),
+            describe_handle(imp)
+        ))
+    };
+    let Some(kind) = imp.kind.invoke_kind() else {
+        return Err(unsupported(
+            ex,
+            "a field method handle is not modelled".into(),
+        ));
+    };
+    let n_args = m.desc.params.len();
+    let receiver = ex.peek(n_args)?;
+    if !captured.is_empty() {
+        if let Some(flow) = ex.need_realized(receiver)? {
+            return Ok(flow);
+        }
+    }
+    // the implementation's parameters: a receiver first for an instance method
+    let mut want: Vec<FieldType> = vec![];
+    if matches!(
+        imp.kind,
+        HandleKind::InvokeVirtual | HandleKind::InvokeInterface | HandleKind::InvokeSpecial
+    ) {
+        want.push(FieldType::Object(imp.member.class.clone()));
+    }
+    want.extend(imp.member.desc.params.iter().cloned());
+    let given: Vec<FieldType> = captured.iter().chain(&m.desc.params).cloned().collect();
+    if want.len() != given.len() {
+        return Err(unsupported(
+            ex,
+            format!("{} values for {} parameters", given.len(), want.len()),
+        ));
+    }
+    for (k, (t, w)) in given.iter().zip(&want).enumerate() {
+        if t == w {
+            continue;
+        }
+        if !t.is_reference() && !w.is_reference() {
+            return Err(unsupported(
+                ex,
+                format!("adapting {t} to {w} (primitive widening) is not modelled"),
+            ));
+        }
+        if t.is_reference() != w.is_reference() {
+            return Err(unsupported(
+                ex,
+                format!("adapting {t} to {w} (boxing or unboxing) is not modelled"),
+            ));
+        }
+        // a reference passed where a narrower type is wanted: the spun class casts it
+        if k >= captured.len() {
+            let v = ex.peek(n_args - 1 - (k - captured.len()))?;
+            if let Some(flow) = fits(ex, v, w)? {
+                return match flow {
+                    Fit::Refine(flow) => Ok(flow),
+                    Fit::No => Err(unsupported(
+                        ex,
+                        format!("its cast of an argument to {w} may fail (not modelled)"),
+                    )),
+                };
+            }
+        }
+    }
+    let result = if imp.kind == HandleKind::NewInvokeSpecial {
+        Some(FieldType::Object(imp.member.class.clone()))
+    } else {
+        imp.member.desc.ret.clone()
+    };
+    match (&m.desc.ret, &result) {
+        (None, None) => {}
+        (Some(a), Some(b)) if a == b => {}
+        (Some(FieldType::Object(a)), Some(b @ (FieldType::Object(_) | FieldType::Array(_))))
+            if ex
+                .cx
+                .prog
+                .hierarchy
+                .is_subtype(&b.to_string_internal(), a)? => {}
+        (a, b) => {
+            return Err(unsupported(
+                ex,
+                format!(
+                    "adapting its result {} to {} is not modelled",
+                    b.as_ref().map_or("V".into(), ToString::to_string),
+                    a.as_ref().map_or("V".into(), ToString::to_string)
+                ),
+            ))
+        }
+    }
+    if imp.kind == HandleKind::NewInvokeSpecial
+        && models::library_call(&imp.member.class, "<init>", &imp.member.desc_str).is_none()
+    {
+        // a program constructor's frame would run with the new object on the caller's
+        // stack, which the JVM keeps in the hidden class's frame
+        return Err(unsupported(
+            ex,
+            "a constructor reference of a class without a library model is not modelled".into(),
+        ));
+    }
+    let caps: Vec<Ref> = (0..captured.len())
+        .map(|k| match ex.st.value(receiver) {
+            Some(HeapValue::Object { fields, .. }) => {
+                fields.get(lambda::captured_field(k).as_str()).copied()
+            }
+            _ => None,
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(|| ex.invalid("lambda object without its captured values"))?;
+    let mut args = Vec::with_capacity(n_args);
+    for _ in 0..n_args {
+        args.push(ex.pop()?);
+    }
+    args.reverse();
+    ex.pop()?;
+    if imp.kind == HandleKind::NewInvokeSpecial {
+        invoke::eval(ex, &Insn::New(imp.member.class.clone()))?;
+        let o = ex.peek(0)?;
+        ex.push(o)?;
+    }
+    for v in caps.into_iter().chain(args) {
+        ex.push(v)?;
+    }
+    invoke::invoke(ex, kind, &imp.member)
+}
+
+enum Fit {
+    Refine(Flow),
+    No,
+}
+
+/// `None` when `v` is null or of a type below `want`; else the refinement that tells, or
+/// [`Fit::No`].
+fn fits(ex: &Exec<'_>, v: Ref, want: &FieldType) -> Result<Option<Fit>, EngineError> {
+    if v.is_null() {
+        return Ok(None);
+    }
+    let want = want.to_string_internal();
+    let h = &ex.cx.prog.hierarchy;
+    let ty = ex
+        .st
+        .value(v)
+        .and_then(HeapValue::type_name)
+        .map(str::to_string);
+    if let Some(ty) = &ty {
+        if h.is_subtype(ty, &want)? {
+            return Ok(None);
+        }
+    }
+    match ex.st.value(v) {
+        Some(HeapValue::Object { .. } | HeapValue::Array { .. }) => Ok(Some(Fit::No)),
+        _ => Ok(Some(match ex.need_realized(v)? {
+            Some(flow) => Fit::Refine(flow),
+            None => Fit::No,
+        })),
+    }
+}
+
+/// The internal name of a reference type as the hierarchy takes it.
+trait InternalName {
+    fn to_string_internal(&self) -> String;
+}
+
+impl InternalName for FieldType {
+    fn to_string_internal(&self) -> String {
+        match self {
+            FieldType::Object(c) => c.clone(),
+            other => other.to_string(),
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! `invokedynamic` in the engine (`everyday.Indy`, `make fixtures`): lambda sites make classes
+//! the hierarchy, the rapid type analysis and the field type analysis know; what the engine
+//! does not model (another bootstrap method, a boxing adaptation) is unsupported, named.
+
+mod common;
+
+use jtg_engine::class::{ClassPath, FieldType, Insn};
+use jtg_engine::EngineError;
+use jtg_engine::state::IntSemantics;
+use jtg_engine::{build_graph, Options, Program};
+
+const INDY: &str = "everyday/Indy";
+
+/// The lambda site numbers of `method` of `everyday.Indy`.
+fn lambda_sites(prog: &Program, method: &str) -> Vec<u32> {
+    let class = prog.hierarchy.classpath().load(INDY).expect("Indy");
+    let m = class.method(method, None).expect("method");
+    m.code
+        .iter()
+        .flat_map(|c| c.insns.iter())
+        .filter_map(|(_, i)| match i {
+            Insn::InvokeDynamic { site, .. } => site.lambda_index,
+            _ => None,
+        })
+        .collect()
+}
+
+fn failure(prog: &Program, method: &str) -> EngineError {
+    let m = prog.find_method(method).expect("method");
+    let st = prog
+        .default_start(&m, IntSemantics::Unbounded)
+        .expect("start");
+    match build_graph(prog, &m, st, &Options::default()) {
+        Ok(g) => panic!("{method}: a graph of {} nodes", g.nodes.len()),
+        Err(f) => f.error,
+    }
+}
+
+#[test]
+fn a_lambda_site_makes_a_class_below_its_interface() {
+    let prog = common::program();
+    let [site] = lambda_sites(&prog, "lambdaArgument")[..] else {
+        panic!("lambdaArgument has one lambda site");
+    };
+    let name = format!("{INDY}$$Lambda${site}");
+    let class = prog
+        .hierarchy
+        .classpath()
+        .load(&name)
+        .expect("lambda class");
+    assert!(class.is_final && !class.is_interface);
+    assert!(prog
+        .hierarchy
+        .is_subtype(&name, "java/util/function/IntUnaryOperator")
+        .expect("subtype"));
+    let sam = class
+        .method("applyAsInt", Some("(I)I"))
+        .expect("its method");
+    // its code calls the implementation, a synthetic static method of Indy
+    let calls: Vec<String> = sam
+        .code
+        .iter()
+        .flat_map(|c| c.insns.iter())
+        .filter_map(|(_, i)| match i {
+            Insn::Invoke { method, .. } => Some(format!("{}.{}", method.class, method.name)),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        matches!(&calls[..], [c] if c.starts_with("everyday/Indy.lambda$lambdaArgument$")),
+        "{calls:?}"
+    );
+    // a name no site has is no class
+    assert!(prog
+        .hierarchy
+        .classpath()
+        .load(&format!("{INDY}$$Lambda$999"))
+        .is_err());
+}
+
+#[test]
+fn the_closed_world_holds_lambda_classes_and_the_fields_that_store_them() {
+    let prog = common::program();
+    let m = prog
+        .find_method("everyday.Indy.storedField")
+        .expect("method");
+    let st = prog
+        .default_start(&m, IntSemantics::Unbounded)
+        .expect("start");
+    let world = prog.world(&st);
+    let [site] = lambda_sites(&prog, "storedField")[..] else {
+        panic!("storedField has one lambda site");
+    };
+    let lambda = format!("{INDY}$$Lambda${site}");
+    assert!(world.contains(&lambda), "{:?}", world.classes);
+    // the variable type analysis follows the site: Holder.op holds only that class
+    let declared = FieldType::Object("java/util/function/IntUnaryOperator".into());
+    assert_eq!(
+        world.field_type("everyday/Indy$Holder", "op", &declared),
+        FieldType::Object(lambda)
+    );
+}
+
+#[test]
+fn member_order_does_not_change_lambda_class_names() {
+    let plain = common::program();
+    let shuffled = Program::new(
+        ClassPath::from_paths(&[common::fixtures_dir()])
+            .expect("class path")
+            .with_member_shuffle(7),
+    );
+    for m in ["loop", "storedField", "boundRef", "combine"] {
+        assert_eq!(lambda_sites(&plain, m), lambda_sites(&shuffled, m), "{m}");
+    }
+}
+
+#[test]
+fn a_boxing_adaptation_is_unsupported_and_named() {
+    let prog = common::program();
+    match failure(&prog, "everyday.Indy.boxedRef") {
+        EngineError::Unsupported { method, what, .. } => {
+            assert_eq!(method.name.as_ref() as &str, "boxedRef");
+            assert!(what.contains("java.lang.Integer.sum(II)I"), "{what}");
+            assert!(what.contains("boxing or unboxing"), "{what}");
+        }
+        other => panic!("{other}"),
+    }
+}
+
+/// `javac -XDstringConcat=indy` concatenates with `StringConcatFactory.makeConcat`, a bootstrap
+/// the engine does not model: the error names it, the class, the method and the pc.
+#[test]
+fn another_bootstrap_method_is_unsupported_and_named() {
+    let dir = std::env::temp_dir().join(format!("jtg-indy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = dir.join("Concat.java");
+    std::fs::write(
+        &src,
+        "class Concat { static String f(int n) { return \"n=\" + n; } }\n",
+    )
+    .expect("source");
+    let status = std::process::Command::new(std::env::var("JAVAC").unwrap_or("javac".into()))
+        .args(["-XDstringConcat=indy", "-d"])
+        .arg(&dir)
+        .arg(&src)
+        .status()
+        .expect("javac runs");
+    assert!(status.success(), "javac failed");
+    let prog = Program::new(ClassPath::from_paths(&[dir.clone()]).expect("class path"));
+    let e = failure(&prog, "Concat.f");
+    std::fs::remove_dir_all(&dir).ok();
+    match e {
+        EngineError::Unsupported { method, pc, what } => {
+            assert_eq!(method.to_string(), "Concat.f(I)Ljava/lang/String;");
+            // ldc "n=" (0), iload_0 (2), invokedynamic (3): makeConcat takes the constant
+            assert_eq!(pc, 3);
+            assert!(
+                what.starts_with("invokedynamic: bootstrap method")
+                    && what.contains("java.lang.invoke.StringConcatFactory.makeConcat("),
+                "{what}"
+            );
+        }
+        other => panic!("{other}"),
+    }
+}
