@@ -117,6 +117,10 @@ pub struct JarProve {
     pub rules: usize,
     /// Why a step failed or was left out (the prover's notes, an error).
     pub note: Option<String>,
+    /// A NO's evidence (`NoWitness::detail`): what repeats or stays in the recurrent set, how
+    /// the JVM run was judged, and the integer model the NO is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness: Option<String>,
 }
 
 /// `--prove`: how complete graphs get verdicts.
@@ -348,7 +352,7 @@ pub fn analyse_entry(entry: &Entry, opts: &CorpusOptions) -> JarResult {
             prove: opts
                 .prove
                 .as_ref()
-                .map(|p| prove_jar(&prog, &m, jar, &g, p, opts.ints)),
+                .map(|p| prove_jar(&prog, &m, jar, &name, &g, p, opts.ints)),
             jar: name,
             status: Status::Complete,
             detail: String::new(),
@@ -371,12 +375,13 @@ pub fn analyse_entry(entry: &Entry, opts: &CorpusOptions) -> JarResult {
     }
 }
 
-/// The verdict of the complete graph `g` of `jar` (as `jtg prove`); never fails: an error is
-/// a MAYBE with a note.
+/// The verdict of the complete graph `g` of entry `name` (class path `jar`, as `jtg prove`);
+/// never fails: an error is a MAYBE with a note.
 pub fn prove_jar(
     prog: &Program,
     m: &MethodId,
     jar: &Path,
+    name: &str,
     g: &jtg_engine::Graph,
     p: &CorpusProve,
     ints: IntSemantics,
@@ -388,7 +393,7 @@ pub fn prove_jar(
         check: p.check,
         max_steps: p.max_steps,
         max_size: p.max_size,
-        witness_out: Some(witness_path(jar)),
+        witness_out: Some(witness_path(jar, name)),
         timeout: p.timeout,
         ..crate::prove::ProveConfig::default()
     };
@@ -404,6 +409,7 @@ pub fn prove_jar(
             locations: r.its_locations,
             rules: r.its_rules,
             note: r.notes.first().cloned(),
+            witness: r.witness.as_ref().map(|w| w.detail.clone()),
             verdict: r.verdict,
             certificate: r.certificate,
         },
@@ -416,15 +422,22 @@ pub fn prove_jar(
     }
 }
 
-/// Where the NO witness of a jar is written: beside the system's temp files, named after the
-/// jar's path.
-pub fn witness_path(jar: &Path) -> PathBuf {
-    let name: String = jar
-        .to_string_lossy()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    std::env::temp_dir().join(format!("jtg-no-{name}.state"))
+/// Where the NO witness of entry `name` (class path `jar`) is written: beside the system's
+/// temp files, named after the class path, the entry (two entries of one class folder, such as
+/// `Folder:MainLoops` and `Folder:MainLoops2`, never share a file) and this process (two runs
+/// at once never overwrite each other's witnesses).
+pub fn witness_path(jar: &Path, name: &str) -> PathBuf {
+    let safe = |s: &str| -> String {
+        s.chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect()
+    };
+    std::env::temp_dir().join(format!(
+        "jtg-no-{}-{}-{}.state",
+        safe(&jar.to_string_lossy()),
+        safe(name),
+        std::process::id()
+    ))
 }
 
 /// Checks the complete graph `g` of jar `name` (at `jar`) against the JVM: `c.n` random
@@ -584,6 +597,26 @@ mod tests {
     use super::*;
     use jtg_check::gen::GenError;
     use jtg_check::CheckError;
+
+    /// Two entries of one class folder get their own witness files, and the name carries the
+    /// process id (two runs at once never replay each other's input).
+    #[test]
+    fn witness_files_are_per_entry_and_per_process() {
+        let folder = Path::new("/corpus/Folder");
+        let a = witness_path(folder, "Folder:MainLoops");
+        let b = witness_path(folder, "Folder:MainLoops2");
+        assert_ne!(a, b);
+        assert_eq!(
+            a,
+            witness_path(folder, "Folder:MainLoops"),
+            "stable in a process"
+        );
+        let pid = std::process::id().to_string();
+        for p in [&a, &b] {
+            assert!(p.to_string_lossy().contains(&pid), "{}", p.display());
+            assert!(p.starts_with(std::env::temp_dir()));
+        }
+    }
 
     /// A jar's check that stopped says so on one line, with the case, as before the session:
     /// `case K: …` for an input that cannot be drawn, `tracing case K: …` for a run.

@@ -124,6 +124,12 @@ fn a_wrong_distance_update_is_caught() {
 
 /// A NO names an input file that `jtg trace` replays into a cut run.
 fn assert_no_with_replay(out: &str, kind: &str) {
+    assert_no_with_replay_ending(out, kind, false)
+}
+
+/// As [`assert_no_with_replay`]; with `recursion`, the replay may also end by the JVM's
+/// `StackOverflowError` (an unbounded recursion, docs/proving.md *NO for graphs*).
+fn assert_no_with_replay_ending(out: &str, kind: &str, recursion: bool) {
     assert!(out.contains(": NO"), "{out}");
     assert!(out.contains(&format!("witness ({kind})")), "{out}");
     let file = out
@@ -141,10 +147,11 @@ fn assert_no_with_replay(out: &str, kind: &str) {
         .map(|a| a.trim_matches('\'').to_string())
         .collect();
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, _, err) = jtg(&refs);
+    let (code, trace, err) = jtg(&refs);
     assert_eq!(code, 0, "{err}");
+    let overflow = recursion && trace.contains("java.lang.StackOverflowError");
     assert!(
-        err.contains("trace cut after"),
+        err.contains("trace cut after") || overflow,
         "the replay never ends: {err}"
     );
 }
@@ -476,4 +483,53 @@ fn recursions_over_built_lists_terminate_by_the_size_across_the_call() {
         assert!(out.contains(" 0 violations"), "{jar}: {out}");
         assert!(!out.contains("check: 0 runs"), "{jar}: {out}");
     }
+}
+
+/// Issue #34, `RecNo` fixtures: infinite recursion (`f(i − 2)` on odd or negative `i`,
+/// `f(i + 1)` from `i > 0`, mutual recursion) is NO by a recurrent set over the call rules,
+/// judged on the run up to call depth 256 whatever the JVM's stack; a loop alternating between
+/// two branches is NO by a cycle of two laps; each witness states the integer model, and the
+/// cross-check finds no violation.
+#[test]
+fn recursion_and_alternation_are_no_with_deterministic_evidence() {
+    for (method, evidence) in [
+        ("RecNo.down2", "frames RecNo.down2 ×256"),
+        ("RecNo.up", "frames RecNo.up ×256"),
+        ("RecNo.even", "RecNo.even ×128, RecNo.odd ×128"),
+        ("RecNo.alternate", "(a cycle of 2 laps through it)"),
+    ] {
+        let (code, out, err) = jtg(&["prove", &fixtures(), method, "--check", "20"]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains(": NO"), "{method}: {out}");
+        assert!(out.contains(evidence), "{method}: {out}");
+        assert!(
+            out.contains("NO over mathematical integers"),
+            "{method}: the int model: {out}"
+        );
+        if method != "RecNo.alternate" {
+            assert!(
+                out.contains("call depth passes 256 without a return")
+                    && out.contains("StackOverflowError"),
+                "{method}: {out}"
+            );
+        }
+        assert!(out.contains("0 violations"), "{method}: {out}");
+        assert_no_with_replay_ending(&out, "recurrent_set", method != "RecNo.alternate");
+    }
+}
+
+/// Under unbounded ints `while (x > 0) x++` is NO, and the witness says plainly that Java's
+/// ints end the run by overflow (in JSON too: `int_model`).
+#[test]
+fn an_unbounded_no_says_that_java_ints_overflow() {
+    let (code, out, err) = jtg(&["prove", &fixtures(), "RecNo.grow", "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["verdict"], "NO");
+    assert_eq!(v["witness"]["int_model"], "unbounded");
+    let detail = v["witness"]["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("i1 changes by 1 a lap") && detail.contains("overflows"),
+        "{detail}"
+    );
 }

@@ -11,6 +11,9 @@
 //! through the cycle by substitution, which also gives the sets at the intermediate locations
 //! the certificate lists. Guards must not constrain temporaries (else no NO is claimed).
 //!
+//! When no single cycle has one, composites are tried: two cycles through a common location
+//! taken one after the other, and one cycle taken k times ([`composite_cycles`]).
+//!
 //! A NO also needs a run from the start into `G`: a path of rules from the start location to
 //! the head is turned into one linear system over the start values and the path's temporaries,
 //! solved over the integers by branch and bound, and replayed with [`Its::step`].
@@ -31,6 +34,12 @@ pub struct RecurLimits {
     pub rounds: usize,
     pub max_paths: usize,
     pub bnb_nodes: usize,
+    /// Single cycles combined into composite ones ([`composite_cycles`]), and the most
+    /// composites tried.
+    pub max_composite_base: usize,
+    pub max_composites: usize,
+    /// Most laps of one cycle in a composite (`A^k`).
+    pub max_laps: usize,
 }
 
 impl Default for RecurLimits {
@@ -41,6 +50,9 @@ impl Default for RecurLimits {
             rounds: 8,
             max_paths: 8,
             bnb_nodes: 200,
+            max_composite_base: 12,
+            max_composites: 48,
+            max_laps: 3,
         }
     }
 }
@@ -55,13 +67,67 @@ pub fn find_recurrent_set(
     stats: &mut LpStats,
 ) -> Option<RecurrentSet> {
     for set in rule_sets {
-        for cycle in simple_cycles(its, set, rl) {
+        let singles = simple_cycles(its, set, rl);
+        for cycle in &singles {
+            if let Some(rs) = try_cycle(its, cycle, rl, limits, stats) {
+                return Some(rs);
+            }
+        }
+        // no single cycle has a recurrent set: a run may need several laps of different
+        // cycles (or of one cycle) before its values repeat a pattern
+        for cycle in composite_cycles(its, &singles, rl) {
             if let Some(rs) = try_cycle(its, &cycle, rl, limits, stats) {
                 return Some(rs);
             }
         }
     }
     None
+}
+
+/// Cycles of several laps, each lap a cycle of `singles` through a common head: `A·B` for two
+/// cycles sharing a location (a loop whose body alternates between two branches, neither of
+/// which repeats alone: `x = -x` taken from `x > 0`, then from `x < 0`), and `A^k` for
+/// `k = 2 …` [`RecurLimits::max_laps`] (a set closed only every k laps). Each candidate is
+/// rotated to start at the shared location, so its head is that location; at most
+/// [`RecurLimits::max_composites`] candidates, the shortest first.
+pub fn composite_cycles(
+    its: &Its,
+    singles: &[Vec<RuleInstance>],
+    rl: &RecurLimits,
+) -> Vec<Vec<RuleInstance>> {
+    let from = |i: &RuleInstance| its.rule(i.rule).from;
+    // `c` rotated to start at location `at`, if it passes there
+    let rotated = |c: &[RuleInstance], at: LocId| -> Option<Vec<RuleInstance>> {
+        let p = c.iter().position(|i| from(i) == at)?;
+        Some((0..c.len()).map(|k| c[(p + k) % c.len()].clone()).collect())
+    };
+    let base: Vec<&Vec<RuleInstance>> = singles
+        .iter()
+        .filter(|c| c.len() <= rl.max_cycle_len)
+        .take(rl.max_composite_base)
+        .collect();
+    let mut out: Vec<Vec<RuleInstance>> = Vec::new();
+    for (ia, a) in base.iter().enumerate() {
+        for b in base.iter().skip(ia + 1) {
+            // the first location of `a` that `b` passes through
+            let Some(at) = a.iter().map(from).find(|l| b.iter().any(|i| from(i) == *l)) else {
+                continue;
+            };
+            let (Some(ra), Some(rb)) = (rotated(a, at), rotated(b, at)) else {
+                continue;
+            };
+            // both orders: the runs reaching the head may all enter one branch first
+            out.push(ra.iter().chain(&rb).cloned().collect());
+            out.push(rb.iter().chain(&ra).cloned().collect());
+        }
+        for k in 2..=rl.max_laps {
+            out.push(a.iter().cycle().take(k * a.len()).cloned().collect());
+        }
+    }
+    out.sort_by_key(Vec::len);
+    out.dedup();
+    out.truncate(rl.max_composites);
+    out
 }
 
 /// Simple cycles (no location repeated), shortest first, within the limits. A cycle starts at
@@ -236,7 +302,7 @@ fn implies_all(premise: &[Row], targets: &[Row], limits: &Limits, stats: &mut Lp
 }
 
 /// The composed update of the cycle on the head variables, if it has no temporaries.
-fn composed_update(its: &Its, cycle: &[RuleInstance]) -> Option<Vec<LinExpr>> {
+pub fn composed_update(its: &Its, cycle: &[RuleInstance]) -> Option<Vec<LinExpr>> {
     let head = its.rule(cycle[0].rule).from;
     let n = its.location(head).arity();
     let mut cur: Vec<LinExpr> = (0..n).map(|i| LinExpr::var(Var(i as u32))).collect();

@@ -295,6 +295,12 @@ struct JarJson<'a> {
     prove_violations: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     prove_replay: Option<&'a str>,
+    /// Why a MAYBE (the prover's first note), or a failed step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prove_note: Option<&'a str>,
+    /// A NO's evidence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prove_witness: Option<&'a str>,
 }
 
 impl<'a> JarJson<'a> {
@@ -321,6 +327,8 @@ impl<'a> JarJson<'a> {
             prove_ms: r.prove.as_ref().map(|p| p.prove_ms),
             prove_violations: r.prove.as_ref().and_then(|p| p.prove_violations),
             prove_replay: r.prove.as_ref().and_then(|p| p.replay.as_deref()),
+            prove_note: r.prove.as_ref().and_then(|p| p.note.as_deref()),
+            prove_witness: r.prove.as_ref().and_then(|p| p.witness.as_deref()),
         }
     }
 }

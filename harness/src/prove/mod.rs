@@ -157,6 +157,9 @@ pub struct NoWitness {
     /// What repeats or the recurrent set, readable.
     pub detail: String,
     pub replay: String,
+    /// The integer model the NO is about (`unbounded` or `java`, as `--ints`); the detail says
+    /// what that means for the JVM's runs.
+    pub int_model: String,
 }
 
 /// A violation found by the cross-check.

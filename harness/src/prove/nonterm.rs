@@ -22,7 +22,7 @@ use jtg_check::Target;
 use jtg_check::{Matcher, Recorded};
 use jtg_engine::class::Insn;
 use jtg_engine::instance_of::is_instance;
-use jtg_engine::state::{HeapValue, Interval, MethodId, State};
+use jtg_engine::state::{HeapValue, IntSemantics, Interval, MethodId, State};
 use jtg_engine::{Graph, Program};
 use jtg_jvm::{Budget, CObject, CValue, ObjId, Step, Trace, TraceEnd};
 use jtg_prove::from_graph::{Encoding, Quantity};
@@ -207,26 +207,83 @@ fn find_repetition(prog: &Program, trace: &Trace) -> Option<(usize, usize, usize
     None
 }
 
-/// Deepest call stack of the steps a recurrent set's run is matched on (module docs).
-const MAX_MATCH_DEPTH: usize = 256;
+/// Deepest call stack of the steps a recurrent set's run is judged on (module docs). A run
+/// that passes it has recursed this deep without returning: the abstract call stack is
+/// unbounded, the JVM's is not, and where the JVM ends such a run (`StackOverflowError`) depends
+/// on its stack size and on which frames are compiled, i.e. on what ran before in the process.
+/// The verdict therefore rests only on the run's steps up to this depth (every JVM stack holds
+/// 256 frames of a program method), never on how or when the JVM ended the run.
+pub const MAX_MATCH_DEPTH: usize = 256;
 
 /// Frames materialised when a recurrent set's run is matched (the sum of the steps' depths):
 /// a deterministic bound on the matching's time and memory. A loop whose every lap recurses
 /// deeper (TPDB's `TerminatorRec04`) is matched on the prefix within it.
 const MAX_MATCH_FRAMES: usize = 400_000;
 
-/// The length of the prefix of `tr` that is matched: up to the first step deeper than
-/// [`MAX_MATCH_DEPTH`] or the step where the frames reach [`MAX_MATCH_FRAMES`].
-fn match_prefix(tr: &Trace) -> Option<usize> {
-    let mut frames = 0usize;
-    for i in 0..tr.len() {
-        let d = tr.depth(i);
-        frames += d;
-        if d > MAX_MATCH_DEPTH || frames > MAX_MATCH_FRAMES {
-            return Some(i);
+/// The deterministic window of a run: the steps a NO witness is judged on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    /// The run passed [`MAX_MATCH_DEPTH`] at this step (recursion without return so far).
+    Deep(usize),
+    /// The frames bound [`MAX_MATCH_FRAMES`] was reached at this step of a run cut by the step
+    /// budget.
+    Frames(usize),
+    /// The whole run, cut by the step budget.
+    Whole(usize),
+}
+
+impl Window {
+    /// Steps in the window.
+    pub fn steps(self) -> usize {
+        match self {
+            Window::Deep(n) | Window::Frames(n) | Window::Whole(n) => n,
         }
     }
-    None
+}
+
+/// The window of `tr` (see [`Window`]), or `None` when the run ended inside it: returned,
+/// threw, or was cut by the recording budget, before passing [`MAX_MATCH_DEPTH`].
+pub fn window(tr: &Trace) -> Option<Window> {
+    let mut frames = 0usize;
+    let mut frames_at = None;
+    for i in 0..tr.len() {
+        let d = tr.depth(i);
+        if d > MAX_MATCH_DEPTH {
+            return Some(Window::Deep(i));
+        }
+        frames += d;
+        if frames > MAX_MATCH_FRAMES && frames_at.is_none() {
+            frames_at = Some(i);
+        }
+    }
+    if !matches!(
+        tr.end,
+        TraceEnd::Cut {
+            budget: Budget::Steps(_)
+        }
+    ) {
+        return None;
+    }
+    Some(match frames_at {
+        Some(i) => Window::Frames(i),
+        None => Window::Whole(tr.len()),
+    })
+}
+
+/// The methods of the frames at step `i`, deepest count first: `RecNo.down2 ×256, RecNo.main ×1`.
+fn frame_counts(tr: &Trace, i: usize) -> String {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for f in &tr.step(i).frames {
+        *counts
+            .entry(format!("{}.{}", f.class.replace('/', "."), f.method))
+            .or_default() += 1;
+    }
+    let mut v: Vec<(String, usize)> = counts.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v.iter()
+        .map(|(m, n)| format!("{m} ×{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// JVM steps all the runs of one recurrent set's confirmation may take together: a
@@ -274,10 +331,12 @@ fn resize_arrays(st: &mut State, len: jtg_engine::state::Ref, n: i128) {
 fn write_witness(cfg: &ProveConfig, m: &MethodId, text: &str) -> Result<String> {
     let path = match &cfg.witness_out {
         Some(p) => p.clone(),
+        // named after the method and this process: two runs at once never share a file
         None => std::env::temp_dir().join(format!(
-            "jtg-no-{}.{}.state",
+            "jtg-no-{}.{}-{}.state",
             m.class.replace('/', "."),
-            m.name.replace(['<', '>'], "")
+            m.name.replace(['<', '>'], ""),
+            std::process::id()
         )),
     };
     std::fs::write(&path, text)?;
@@ -330,9 +389,10 @@ pub fn repeated_state(
                     top.method,
                     top.pc,
                     j - i
-                ),
+                ) + "; a repetition of the JVM's own state, so true of Java's ints whatever --ints says",
                 replay: replay(cfg, m, &file),
                 input_file: file,
+                int_model: int_model_name(cfg.ints).into(),
             }));
         }
     }
@@ -354,6 +414,10 @@ pub fn confirm_recurrent(
     let target = Target::new(prog, m.clone(), jtg_jvm::classpath_entries(&cfg.classpath))
         .map_err(|e| e.to_string())?;
     let head = rs.head(&enc.its);
+    // positions of the cycle that leave the head: the start of each lap
+    let phases: Vec<usize> = (0..rs.cycle.len())
+        .filter(|&i| enc.its.rule(rs.cycle[i].rule).from == head)
+        .collect();
     let matcher = Matcher::new(graph, prog, cfg.ints);
     let mut last = String::from("no input could be built");
     let mut spent = 0u64;
@@ -389,29 +453,24 @@ pub fn confirm_recurrent(
                 continue;
             }
         };
-        spent += tr.len() as u64;
-        if !matches!(
-            tr.end,
-            TraceEnd::Cut {
-                budget: Budget::Steps(_)
-            }
-        ) {
-            last = format!("the run of case {k} ended within {} steps", cfg.max_steps);
+        // the verdict rests on the deterministic window only (see [`Window`]): how and when
+        // the JVM ended a run past it does not count
+        let Some(win) = window(&tr) else {
+            spent += tr.len() as u64;
+            last = format!("the run of case {k} ended within {} steps", tr.len());
             continue;
-        }
-        // matching materialises every step's frames: a run recursing without bound is matched
-        // on its prefix within the depth and frame bounds (the whole run was cut above, never
-        // ended)
-        let steps = tr.len();
-        let tr = match match_prefix(&tr) {
-            Some(n) => match target.trace(&input, n as u64) {
+        };
+        spent += win.steps() as u64;
+        let tr = if win.steps() < tr.len() {
+            match target.trace(&input, win.steps() as u64) {
                 Ok(t) => t,
                 Err(e) => {
                     last = e.to_string();
                     continue;
                 }
-            },
-            None => tr,
+            }
+        } else {
+            tr
         };
         let run = Recorded::of(&tr);
         let mut skipped = 0;
@@ -444,9 +503,16 @@ pub fn confirm_recurrent(
             );
             continue;
         }
-        if let Some(out) = visits.iter().find(|v| !in_set(&rs.sets[0], v)) {
-            last =
-                format!("the run of case {k} leaves the recurrent set at the loop head ({out:?})");
+        // a cycle of several laps passes the head once per lap: the j-th visit lies in the set
+        // of the j-th lap's start (mod the laps)
+        if let Some((j, out)) = visits
+            .iter()
+            .enumerate()
+            .find(|(j, v)| !in_set(&rs.sets[phases[j % phases.len()]], v))
+        {
+            last = format!(
+                "the run of case {k} leaves the recurrent set at visit {j} of the loop head ({out:?})"
+            );
             continue;
         }
         let text = gen.print(&input);
@@ -464,19 +530,88 @@ pub fn confirm_recurrent(
                 })
             })
             .collect();
+        let laps = if phases.len() > 1 {
+            format!(" (a cycle of {} laps through it)", phases.len())
+        } else {
+            String::new()
+        };
+        let evidence = match win {
+            Window::Deep(n) => format!(
+                "{} visits in {n} steps, when the call depth passes {MAX_MATCH_DEPTH} without a \
+                 return (frames {}): recursion without bound, non-termination on the unbounded \
+                 abstract call stack; a JVM ends such a run with StackOverflowError where its \
+                 stack is full (a depth that depends on its stack size and compiled code)",
+                visits.len(),
+                frame_counts(&tr, n - 1)
+            ),
+            Window::Frames(n) => format!(
+                "{} visits in the first {n} steps (matched), the run cut by the step budget of {}, never ended",
+                visits.len(),
+                cfg.max_steps
+            ),
+            Window::Whole(n) => format!(
+                "{} visits in {n} steps, the run cut by the step budget, never ended",
+                visits.len()
+            ),
+        };
         return Ok(NoWitness {
             kind: "recurrent_set".into(),
             input: text,
             detail: format!(
-                "loop head [{node}] stays in {{{}}}: {} visits in {} steps, the run cut, never ended",
+                "loop head [{node}]{laps} stays in {{{}}}: {evidence}{}",
                 set.join(", "),
-                visits.len(),
-                steps
+                int_model_caveat(cfg.ints, enc, rs)
             ),
             replay: replay(cfg, m, &file),
             input_file: file,
+            int_model: int_model_name(cfg.ints).into(),
         });
     }
-    let _ = BTreeMap::<u8, u8>::new();
     Err(last)
+}
+
+/// `--ints` as spelled on the command line.
+pub fn int_model_name(ints: IntSemantics) -> &'static str {
+    match ints {
+        IntSemantics::Unbounded => "unbounded",
+        IntSemantics::Java => "java",
+    }
+}
+
+/// What a recurrent set's NO says about Java's ints. Under `--ints java` the ITS models
+/// 32/64-bit wrap-around (an update that may leave the range is not exact), so the set is one of
+/// the JVM's runs: nothing to add. Under unbounded integers the NO is about mathematical
+/// integers: when an integer of the head changes by a constant every lap, a JVM run leaves
+/// the set by overflow after at most `2³²/|c|` laps (`2⁶⁴/|c|` for a long), and says so.
+fn int_model_caveat(ints: IntSemantics, enc: &Encoding, rs: &RecurrentSet) -> String {
+    if ints == IntSemantics::Java {
+        return String::new();
+    }
+    let head = rs.head(&enc.its);
+    let names = &enc.loc_vars[head.index()];
+    let drift: Vec<String> = jtg_prove::recur::composed_update(&enc.its, &rs.cycle)
+        .map(|u| {
+            u.iter()
+                .enumerate()
+                .filter(|(i, _)| matches!(names.get(*i), Some(Quantity::Int(_))))
+                .filter_map(|(i, e)| {
+                    let d = e.minus(&jtg_prove::LinExpr::var(jtg_prove::Var(i as u32)));
+                    (d.is_constant() && !d.constant.is_zero())
+                        .then(|| format!("{} changes by {} a lap", names[i], d.constant))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if drift.is_empty() {
+        "; NO over mathematical integers (--ints unbounded): Java's ints may wrap, --ints java \
+         decides the JVM's runs"
+            .into()
+    } else {
+        format!(
+            "; NO over mathematical integers only (--ints unbounded): {}, so under Java's ints \
+             this run overflows after at most 2^32 laps and may then end (the JVM run judged \
+             here stops long before); --ints java decides the JVM's runs",
+            drift.join(", ")
+        )
+    }
 }
