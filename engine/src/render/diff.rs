@@ -478,6 +478,7 @@ mod tests {
                     pc: s.get(..2).and_then(|p| p.parse().ok()),
                     end: s.starts_with("end"),
                     state: s.to_string(),
+                    source: None,
                 })
                 .collect(),
             edges: edges
