@@ -5,6 +5,7 @@
 //! All three are deterministic: nodes in creation order (the builder is deterministic), edges
 //! in creation order, states in the canonical text form of [`crate::state::text`].
 
+mod align;
 pub mod diff;
 pub mod dot;
 pub mod json;
