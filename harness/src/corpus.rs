@@ -115,6 +115,10 @@ pub struct JarProve {
     pub rules: usize,
     /// Why a step failed or was left out (the prover's notes, an error).
     pub note: Option<String>,
+    /// What the verdict assumes (its integer model, its start state's shape); `None` when
+    /// no verdict was reached (an error) or in journals written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumptions: Option<crate::prove::model::Assumptions>,
 }
 
 /// `--prove`: how complete graphs get verdicts.
@@ -394,6 +398,7 @@ pub fn prove_jar(
             locations: r.its_locations,
             rules: r.its_rules,
             note: r.notes.first().cloned(),
+            assumptions: Some(r.assumptions),
             verdict: r.verdict,
             certificate: r.certificate,
         },
