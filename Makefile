@@ -12,7 +12,7 @@ EVERYDAY_SRCS := $(shell find java-fixtures/everyday -name '*.java' | sort)
 export JTG_FIXTURES := $(CURDIR)/$(FIXTURES_OUT)
 export JTG_CORPUS ?= $(abspath $(CURDIR)/../shared/corpus)
 
-.PHONY: all deps fixtures build test demo bench clean fuzz-corpus fuzz-smoke fuzz-long mutants
+.PHONY: all deps fixtures build install test demo bench clean fuzz-corpus fuzz-smoke fuzz-long mutants
 
 all: build
 
@@ -40,6 +40,10 @@ $(FIXTURES_OUT)/.stamp: $(FIXTURE_SRCS) $(EVERYDAY_SRCS) | deps
 
 build: deps fixtures
 	$(CARGO) build --release --bin jtg
+
+# `jtg` on the PATH (~/.cargo/bin): the release binary, as `make build` builds it.
+install: deps fixtures
+	$(CARGO) install --path harness --bin jtg --locked
 
 test: deps fixtures
 	$(CARGO) fmt --all -- --check

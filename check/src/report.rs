@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CandidateReport {
     pub node: usize,
-    /// Where the node is (`pc 5` or `end`).
+    /// Where the node is (`pc 5 (List.java:3)`, `pc 5`, or `end`).
     pub at: String,
     /// The node the path came from and the edge kind (`7 --eval-->`).
     pub via: Option<String>,
@@ -32,6 +32,10 @@ pub struct FailureReport {
     /// The step no node took (`steps` = the program end).
     pub step: usize,
     pub steps: usize,
+    /// The source line of the step no node took (`List.java:3`; `None` at the program end
+    /// or without a line table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     pub state: String,
     pub candidates: Vec<CandidateReport>,
     pub shrunk: Option<Box<FailureReport>>,
@@ -80,21 +84,36 @@ pub fn failure(
             node: c.node,
             at: graph.nodes.get(c.node).map_or_else(
                 || "?".into(),
-                |n| match n.state.top() {
-                    Some(f) if f.method == *method => format!("pc {}", f.pc),
-                    Some(f) => format!("pc {} of {}", f.pc, f.method),
-                    None => "end".into(),
+                |n| {
+                    let line = n
+                        .state
+                        .top()
+                        .and_then(|f| names.source_line(&f.method, f.pc))
+                        .map_or_else(String::new, |l| format!(" ({l})"));
+                    match n.state.top() {
+                        Some(f) if f.method == *method => format!("pc {}{line}", f.pc),
+                        Some(f) => format!("pc {} of {}{line}", f.pc, f.method),
+                        None => "end".into(),
+                    }
                 },
             ),
             via: c.via.map(|(n, k)| format!("{n} --{k}-->")),
             reason: c.reason.clone(),
         })
         .collect();
+    let source = (stuck.step < run.len())
+        .then(|| run.top_step(stuck.step, 1))
+        .and_then(|s| {
+            let f = s.frames.first()?;
+            names.source_line(&MethodId::new(&f.class, &f.method, &f.desc), f.pc)
+        })
+        .map(|l| l.to_string());
     FailureReport {
         name,
         input,
         step: stuck.step,
         steps: run.len(),
+        source,
         state: state_text(run, stuck.step, &ctx),
         candidates,
         shrunk: None,
@@ -114,7 +133,11 @@ impl FailureReport {
         let at = if self.step >= self.steps {
             format!("the program end (after {} steps)", self.steps)
         } else {
-            format!("step {} of {}", self.step, self.steps)
+            let line = self
+                .source
+                .as_deref()
+                .map_or_else(String::new, |l| format!(" ({l})"));
+            format!("step {} of {}{line}", self.step, self.steps)
         };
         out.push_str(&format!(
             "  no node takes the run at {at}; concrete state:\n"
@@ -137,7 +160,11 @@ impl FailureReport {
             let at = if s.step >= s.steps {
                 "the program end".to_string()
             } else {
-                format!("step {}", s.step)
+                let line = s
+                    .source
+                    .as_deref()
+                    .map_or_else(String::new, |l| format!(" ({l})"));
+                format!("step {}{line}", s.step)
             };
             out.push_str(&format!("  which fails at {at}:\n"));
             out.push_str(&indent(&s.state, "    "));

@@ -412,13 +412,7 @@ impl<'a> Session<'a> {
 /// in it: it is not the case's fault), any other with the case's name.
 fn trace_error(case: CaseId, name: String, source: CheckError) -> SessionError {
     match source {
-        CheckError::Jvm(
-            e @ (JvmError::JvmNotFound { .. }
-            | JvmError::NoJava
-            | JvmError::AsmMissing(_)
-            | JvmError::JvmStart(_)
-            | JvmError::Instrumentation(_)),
-        ) => SessionError::Environment(e),
+        CheckError::Jvm(e) if e.is_environment() => SessionError::Environment(e),
         source => SessionError::Trace { case, name, source },
     }
 }

@@ -25,7 +25,11 @@ pub fn input_of_start(
     arg_slots: &[usize],
     types: &dyn Subtyping,
 ) -> Result<ConcreteInput, String> {
-    let ci = state_to_input(input, arg_slots).map_err(|e| e.to_string())?;
+    // the JVM side's "bad input: …" says what the session's error says already
+    let ci = state_to_input(input, arg_slots).map_err(|e| match e {
+        jtg_jvm::JvmError::BadInput(why) => why,
+        other => other.to_string(),
+    })?;
     check_input(&ci, start, arg_slots, types)?;
     Ok(ci)
 }

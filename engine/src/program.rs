@@ -506,9 +506,9 @@ impl Program {
             Some(i) => (&spec[..i], Some(&spec[i..])),
             None => (spec, None),
         };
-        let dot = head.rfind('.').ok_or_else(|| {
-            EngineError::StartState(format!("`{spec}` is not of the form Class.method[(desc)]"))
-        })?;
+        let dot = head
+            .rfind('.')
+            .ok_or_else(|| EngineError::MethodSpec(spec.to_string()))?;
         let class = head[..dot].replace('.', "/");
         let name = &head[dot + 1..];
         let c = self.hierarchy.classpath().load(&class)?;
@@ -626,6 +626,14 @@ impl LocalNames for Program {
     }
     fn max_locals(&self, m: &MethodId) -> Option<usize> {
         Some(self.method(m).ok()?.code.as_ref()?.max_locals as usize)
+    }
+    fn source_line(&self, m: &MethodId, pc: u32) -> Option<crate::state::SourceLine> {
+        let method = self.method(m).ok()?;
+        let line = method.code.as_ref()?.line_at(pc)?;
+        Some(crate::state::SourceLine {
+            file: method.class.source_file.clone()?,
+            line,
+        })
     }
 }
 

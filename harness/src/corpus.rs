@@ -121,6 +121,10 @@ pub struct JarProve {
     /// the JVM run was judged, and the integer model the NO is about.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub witness: Option<String>,
+    /// What the verdict assumes (its integer model, its start state's shape); `None` when
+    /// no verdict was reached (an error) or in journals written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assumptions: Option<crate::prove::model::Assumptions>,
 }
 
 /// `--prove`: how complete graphs get verdicts.
@@ -410,6 +414,7 @@ pub fn prove_jar(
             rules: r.its_rules,
             note: r.notes.first().cloned(),
             witness: r.witness.as_ref().map(|w| w.detail.clone()),
+            assumptions: Some(r.assumptions),
             verdict: r.verdict,
             certificate: r.certificate,
         },

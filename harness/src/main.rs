@@ -65,6 +65,11 @@ fn install_panic_hook() {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "panic".into());
+        // `print!` panics when the reader of standard output has gone (`jtg … | head`):
+        // the output was not wanted any more, which is no error.
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
         let at = info
             .location()
             .map(|l| format!(" (at {}:{})", l.file(), l.line()))
@@ -106,6 +111,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // `jtg … | head`: the reader of standard output has gone; end quietly.
+        Err(e) if commands::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             commands::paint::error_line(&format!("{e:#}"));
             ExitCode::from(commands::exit_code(&e))

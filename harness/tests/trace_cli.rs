@@ -91,7 +91,7 @@ fn static_lines_of_an_input_are_set_before_the_run() {
     assert_eq!(code, Some(0), "{err}");
     assert!(
         text.starts_with(
-            "step 0\n  00 | p: o1 | ε\n  static: StaticInput.count=i1  StaticInput.shared=o1\n"
+            "step 0  @ StaticInput.java:13\n  00 | p: o1 | ε\n  static: StaticInput.count=i1  StaticInput.shared=o1\n"
         ),
         "{text}"
     );
@@ -170,9 +170,11 @@ fn an_input_box_runs_with_its_value() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Deep recursion (`Loop.down` calls itself at every few steps): the full trace prints every
-/// frame at every step, so it grows with steps × depth; `--top-frame` prints one frame per
-/// step and `--changes` only the lines that changed, both linear in the steps.
+/// Deep recursion (`Loop.down` calls itself at every few steps): the full trace
+/// (`--max-frames` past the depth) prints every frame at every step, so it grows with
+/// steps × depth; by default a step shows its 16 top frames and one line for the frames
+/// below, `--top-frame` one frame per step and `--changes` only the lines that changed, all
+/// linear in the steps.
 #[test]
 fn trace_of_deep_recursion_top_frame_and_changes_stay_linear() {
     let dir = std::env::temp_dir().join(format!("jtg-trace-deep-{}", std::process::id()));
@@ -199,10 +201,11 @@ fn trace_of_deep_recursion_top_frame_and_changes_stay_linear() {
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let full = trace(&[]);
+    let full = trace(&["--max-frames", "100000"]);
+    let bounded = trace(&[]);
     let top = trace(&["--top-frame"]);
     let changes = trace(&["--changes"]);
-    for out in [&full, &top, &changes] {
+    for out in [&full, &bounded, &top, &changes] {
         assert_eq!(
             out.matches("step ").count() as u64,
             steps,
@@ -210,9 +213,24 @@ fn trace_of_deep_recursion_top_frame_and_changes_stay_linear() {
         );
         assert!(out.ends_with("cut\n"));
     }
+    // every step names its source line (`Loop.down` is line 3 of Loop.java)
+    assert!(
+        full.starts_with("step 0  @ Loop.java:3\n"),
+        "{}",
+        &full[..80]
+    );
     let lines = |s: &str| s.lines().count() as u64;
     // the recursion is about steps / 4 deep at the end: the full trace has ~depth lines a step
     assert!(lines(&full) > steps * 50, "{} lines", lines(&full));
+    // 16 frames, the line for the ones below, the heap line at most
+    assert!(
+        lines(&bounded) <= steps * 19 + 1,
+        "{} lines",
+        lines(&bounded)
+    );
+    let deep = bounded.split("\nstep ").nth(2999).unwrap();
+    assert!(deep.contains("\n  … "), "{deep}");
+    assert!(deep.contains(" frames below\n"), "{deep}");
     // one frame, its heap line at most: a bounded number of lines per step
     assert!(lines(&top) <= steps * 3 + 1, "{} lines", lines(&top));
     // a call adds a frame line, a step changes a frame: a few lines per step
@@ -239,5 +257,7 @@ fn trace_of_deep_recursion_top_frame_and_changes_stay_linear() {
     let json: serde_json::Value =
         serde_json::from_str(&trace(&["--format", "json", "--top-frame"])).expect("JSON");
     assert_eq!(json["steps"].as_array().unwrap().len() as u64, steps);
+    assert_eq!(json["sources"].as_array().unwrap().len() as u64, steps);
+    assert_eq!(json["sources"][0], "Loop.java:3");
     assert_eq!(json["cut"], true);
 }

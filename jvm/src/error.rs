@@ -24,6 +24,10 @@ pub enum JvmError {
     /// A class of the analysed program could not be instrumented.
     #[error("instrumentation failed: {0}")]
     Instrumentation(String),
+    /// The JVM refuses to load a class of the program: a class file newer than it runs
+    /// (`UnsupportedClassVersionError`). Not a fault of any input.
+    #[error("the JVM cannot load {0}")]
+    ClassVersion(String),
     /// The concrete input does not fit the method or is inconsistent.
     #[error("bad input: {0}")]
     BadInput(String),
@@ -33,6 +37,22 @@ pub enum JvmError {
     /// `verify_replay`: the replayed heap differs from a full snapshot taken by the recorder.
     #[error("replayed heap differs from the recorder's snapshot at step {step}: {detail}")]
     ReplayMismatch { step: u64, detail: String },
+}
+
+impl JvmError {
+    /// Whether the failure is the environment's (no JVM, no ASM, a JVM that does not start, a
+    /// class it cannot instrument or load), whatever the input: no input is to blame.
+    pub fn is_environment(&self) -> bool {
+        matches!(
+            self,
+            JvmError::JvmNotFound { .. }
+                | JvmError::NoJava
+                | JvmError::AsmMissing(_)
+                | JvmError::JvmStart(_)
+                | JvmError::Instrumentation(_)
+                | JvmError::ClassVersion(_)
+        )
+    }
 }
 
 impl From<jni::errors::Error> for JvmError {

@@ -124,6 +124,15 @@ pub(crate) fn session<'l>(
         )
         .and_then(|v| v.l())
         .map_err(|e| match jni_err(env, "", e) {
+            JvmError::Jni { message, .. } if message.contains("UnsupportedClassVersionError") => {
+                let why = message
+                    .split_once("UnsupportedClassVersionError: ")
+                    .map_or(message.as_str(), |(_, why)| why);
+                JvmError::ClassVersion(format!(
+                    "class {class}: {why} (compile it with an older --release, or run jtg with \
+                     a newer JDK as JAVA_HOME)"
+                ))
+            }
             JvmError::Jni { message, .. } => JvmError::BadInput(format!(
                 "class {class} not found in {:?}: {message}",
                 t.classpath_entries

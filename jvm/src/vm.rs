@@ -49,6 +49,57 @@ fn user_options() -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// A JVM that cannot start with the user's options (`JTG_JVM_OPTIONS=-Xmx1m`) ends the whole
+/// process from inside `JNI_CreateJavaVM` with its own exit code; so the options are first
+/// tried on the `java` launcher beside `libjvm` (`java OPTIONS -version`), and a refusal is a
+/// [`JvmError::JvmStart`] naming the option's problem. Without a launcher nothing is probed.
+fn probe_user_options(libjvm: &Path) -> Result<(), JvmError> {
+    let options = user_options();
+    if options.is_empty() {
+        return Ok(());
+    }
+    // JAVA_HOME/lib/server/libjvm.so → JAVA_HOME/bin/java
+    let Some(java) = libjvm
+        .ancestors()
+        .nth(3)
+        .map(|home| home.join("bin").join("java"))
+        .filter(|j| j.is_file())
+    else {
+        return Ok(());
+    };
+    let Ok(out) = std::process::Command::new(&java)
+        .args(&options)
+        .arg("-version")
+        .stdin(std::process::Stdio::null())
+        .output()
+    else {
+        return Ok(());
+    };
+    if out.status.success() {
+        return Ok(());
+    }
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    let why: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Error: Could not create the Java Virtual Machine")
+        })
+        .filter(|l| !l.starts_with("Error occurred during initialization of VM"))
+        .filter(|l| !l.starts_with("Error: A fatal exception has occurred"))
+        .collect();
+    Err(JvmError::JvmStart(format!(
+        "{JVM_OPTIONS_VAR}={}: {}",
+        options.join(" "),
+        if why.is_empty() {
+            "the JVM does not start with these options".to_string()
+        } else {
+            why.join("; ")
+        }
+    )))
+}
+
 static JVM: OnceLock<Result<Jvm, JvmError>> = OnceLock::new();
 
 /// The process's JVM, started on first use.
@@ -70,6 +121,7 @@ fn start() -> Result<Jvm, JvmError> {
             return Err(JvmError::AsmMissing(PathBuf::from(jar)));
         }
     }
+    probe_user_options(&libjvm)?;
     let mut args = InitArgsBuilder::new()
         .version(JNIVersion::V1_8)
         .option(format!("-Djava.class.path={}", classes::ASM_JARS.join(":")))

@@ -363,6 +363,7 @@ mod tests {
                 .collect(),
             handlers: vec![],
             local_names: vec![],
+            line_numbers: vec![],
         }
     }
 

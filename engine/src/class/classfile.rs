@@ -69,6 +69,9 @@ pub struct Code {
     pub insns: Vec<(u32, Insn)>,
     pub handlers: Vec<Handler>,
     pub local_names: Vec<LocalName>,
+    /// The `LineNumberTable` as `(start pc, source line)`, sorted by pc: the line of an
+    /// instruction is that of the last entry at or before its pc (JVMS §4.7.12).
+    pub line_numbers: Vec<(u32, u32)>,
 }
 
 /// An exception-table entry: `[start, end)` is protected, control goes to `handler`.
@@ -132,6 +135,13 @@ impl Code {
                     && u64::from(pc) < u64::from(l.start) + u64::from(l.len)
             })
             .map(|l| l.name.as_str())
+    }
+
+    /// The source line of the instruction at `pc`, from the `LineNumberTable` (`None`
+    /// without one, or before its first entry).
+    pub fn line_at(&self, pc: u32) -> Option<u32> {
+        let i = self.line_numbers.partition_point(|&(start, _)| start <= pc);
+        i.checked_sub(1).map(|i| self.line_numbers[i].1)
     }
 }
 
@@ -418,7 +428,16 @@ fn parse_code(attr: &AttributeInfo, cp: &ConstantPool<'_>) -> Result<Code, Class
         })
         .collect::<Result<Vec<_>, ClassError>>()?;
     let mut local_names = Vec::new();
+    let mut line_numbers = Vec::new();
     for a in &ca.attributes {
+        if cp.utf8(a.attribute_name_index)? == "LineNumberTable" {
+            let info = &a.info;
+            let n = usize::from(be_u16(info, 0, "LineNumberTable")?);
+            for i in 0..n {
+                let field = |k: usize| be_u16(info, 2 + 4 * i + 2 * k, "LineNumberTable");
+                line_numbers.push((u32::from(field(0)?), u32::from(field(1)?)));
+            }
+        }
         if cp.utf8(a.attribute_name_index)? == "LocalVariableTable" {
             let info = &a.info;
             let n = usize::from(be_u16(info, 0, "LocalVariableTable")?);
@@ -441,5 +460,34 @@ fn parse_code(attr: &AttributeInfo, cp: &ConstantPool<'_>) -> Result<Code, Class
         insns,
         handlers,
         local_names,
+        line_numbers: {
+            // a method may have several tables (JVMS §4.7.12); javac writes one, in pc order
+            line_numbers.sort_unstable();
+            line_numbers
+        },
     })
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::Code;
+
+    #[test]
+    fn the_line_of_a_pc_is_that_of_the_last_entry_at_or_before_it() {
+        let code = Code {
+            max_stack: 0,
+            max_locals: 0,
+            insns: vec![],
+            handlers: vec![],
+            local_names: vec![],
+            line_numbers: vec![(0, 10), (4, 11), (9, 10)],
+        };
+        let lines: Vec<Option<u32>> = [0, 3, 4, 8, 9, 50].map(|pc| code.line_at(pc)).to_vec();
+        assert_eq!(lines, [10, 10, 11, 11, 10, 10].map(Some).to_vec());
+        let none = Code {
+            line_numbers: vec![(2, 7)],
+            ..code
+        };
+        assert_eq!(none.line_at(1), None);
+    }
 }

@@ -47,8 +47,21 @@ fn io_err(path: &Path, source: std::io::Error) -> ClassError {
 fn zip_err(path: &Path, e: zip::result::ZipError) -> ClassError {
     match e {
         zip::result::ZipError::Io(source) => io_err(path, source),
-        other => ClassError::malformed(format!("jar {}: {other}", path.display())),
+        other => ClassError::malformed(format!(
+            "{} is neither a folder nor a jar (zip) file ({other}): a class path is a folder \
+             that holds the classes' package folders, a jar, or a `:`-separated list of them",
+            path.display()
+        )),
     }
+}
+
+/// Whether `file` starts with a class file's magic number (the read position is rewound).
+fn is_class_file(file: &mut File) -> bool {
+    use std::io::{Read, Seek};
+    let mut magic = [0u8; 4];
+    let yes = file.read_exact(&mut magic).is_ok() && magic == [0xca, 0xfe, 0xba, 0xbe];
+    let _ = file.rewind();
+    yes
 }
 
 /// Internal class name of a jar or directory entry path, if it names a class file.
@@ -91,7 +104,16 @@ impl ClassPath {
                 entries.push(Entry::Dir(path.clone()));
                 continue;
             }
-            let file = File::open(path).map_err(|e| io_err(path, e))?;
+            let mut file = File::open(path).map_err(|e| io_err(path, e))?;
+            if is_class_file(&mut file) {
+                // a common slip (`jtg graph Foo.class …`): say what a class path is
+                return Err(ClassError::malformed(format!(
+                    "{} is a class file, not a class path: a class path is a folder that holds \
+                     the classes' package folders (e.g. build/fixtures), a jar, or a \
+                     `:`-separated list of them",
+                    path.display()
+                )));
+            }
             let archive = ZipArchive::new(file).map_err(|e| zip_err(path, e))?;
             let classes = archive
                 .file_names()

@@ -213,7 +213,7 @@ pub fn build_graph_limited(
                 let checked = summaries::without_failed(&b.graph, prog, &b.entry_nodes, &facts);
                 if checked == facts || !matches!(error, EngineError::Budget { .. }) {
                     return Err(BuildFailure {
-                        error,
+                        error: error.with_source_line(prog),
                         partial: Box::new(b.graph),
                     });
                 }

@@ -14,16 +14,18 @@
 //! yet, and every round pairs candidates in construction order (the k-th unmatched old node
 //! with a key goes with the k-th unmatched new node with that key):
 //!
-//! 1. **identical**: same method, pc, end flag and state text;
+//! 1. **identical**: same method, pc, end flag and state text (each graph's own method counts
+//!    as the same, so two classes' versions of a method compare);
 //! 2. **renamed**: the same up to a renaming of references — the texts are equal after
 //!    numbering `o…` and `i…` references by first occurrence (a change upstream that allocates
 //!    one more fresh reference renames everything below it, and such nodes are not news);
-//! 3. **changed**: by structure — the two start nodes are paired when both are still
-//!    unmatched and at the same method and pc (a change that touches every state, such as
-//!    another integer model, leaves nothing to start from otherwise); then the k-th outgoing
-//!    edge of a matched old node and the k-th outgoing edge of its new partner have the same
-//!    kind and lead to nodes at the same method and pc; those targets are paired, and the
-//!    round repeats until nothing more pairs.
+//! 3. **shifted**: the same up to a renaming at another pc — an edit above shifted the code
+//!    ([`super::align`]);
+//! 4. **changed**: by structure ([`super::align`]) — the start nodes stand for each other;
+//!    then, from every matched pair, each unmatched node a few edges below the old one is
+//!    paired with the most similar unmatched node a few edges below the new one (states as
+//!    token multisets, references renamed, pcs left out), if similar enough; nodes only one
+//!    side has are stepped over.
 //!
 //! Old nodes left over were **removed**, new ones **added**. An edge is identified by its
 //! matched endpoints and kind; its labels are compared after the renaming of its source state,
@@ -39,6 +41,8 @@ use std::fmt::Write as _;
 pub enum Match {
     Identical,
     Renamed,
+    /// The same state up to a renaming at another pc (an edit above it shifted the code).
+    Shifted,
     Changed,
 }
 
@@ -77,7 +81,7 @@ fn ref_at(s: &[u8], k: usize) -> Option<usize> {
 }
 
 /// Renames references in `text` by first occurrence (`o#1`, `i#1`, …), continuing `names`.
-fn canonical(text: &str, names: &mut HashMap<String, String>) -> String {
+pub(super) fn canonical(text: &str, names: &mut HashMap<String, String>) -> String {
     let s = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
@@ -109,10 +113,13 @@ fn canonical_state(n: &JsonNode) -> (String, HashMap<String, String>) {
     (text, names)
 }
 
-type Key = (String, Option<u32>, bool, String);
+type Key = (Option<String>, Option<u32>, bool, String);
 
-fn key(n: &JsonNode, text: &str) -> Key {
-    (n.method.clone(), n.pc, n.end, text.to_string())
+/// A node's place and state; the graph's own method is `None`, so that two classes' versions
+/// of a method compare.
+fn key(g: &JsonGraph, n: &JsonNode, text: &str) -> Key {
+    let method = (n.method != g.method).then(|| n.method.clone());
+    (method, n.pc, n.end, text.to_string())
 }
 
 /// Pairs unmatched nodes with equal keys, in construction order.
@@ -140,19 +147,12 @@ fn pair_by_key(
     }
 }
 
-fn outgoing(g: &JsonGraph) -> Vec<Vec<usize>> {
-    let mut v = vec![Vec::new(); g.nodes.len()];
-    for (k, e) in g.edges.iter().enumerate() {
-        v[e.from].push(k);
-    }
-    v
-}
-
 /// Computes the differences (see the module docs for the matching).
 pub fn diff<'a>(old: &'a JsonGraph, new: &'a JsonGraph) -> GraphDiff<'a> {
     let mut matched = BTreeMap::new();
     let mut taken = BTreeSet::new();
-    let exact = |g: &JsonGraph| -> Vec<Key> { g.nodes.iter().map(|n| key(n, &n.state)).collect() };
+    let exact =
+        |g: &JsonGraph| -> Vec<Key> { g.nodes.iter().map(|n| key(g, n, &n.state)).collect() };
     pair_by_key(
         &exact(old),
         &exact(new),
@@ -163,7 +163,7 @@ pub fn diff<'a>(old: &'a JsonGraph, new: &'a JsonGraph) -> GraphDiff<'a> {
     let renamed = |g: &JsonGraph| -> Vec<Key> {
         g.nodes
             .iter()
-            .map(|n| key(n, &canonical_state(n).0))
+            .map(|n| key(g, n, &canonical_state(n).0))
             .collect()
     };
     pair_by_key(
@@ -173,34 +173,11 @@ pub fn diff<'a>(old: &'a JsonGraph, new: &'a JsonGraph) -> GraphDiff<'a> {
         &mut matched,
         &mut taken,
     );
-    // structure: from the start nodes, then along edges out of matched pairs
-    let same_place =
-        |a: &JsonNode, b: &JsonNode| (&a.method, a.pc, a.end) == (&b.method, b.pc, b.end);
-    if old.start < old.nodes.len()
-        && new.start < new.nodes.len()
-        && !matched.contains_key(&old.start)
-        && !taken.contains(&new.start)
-        && same_place(&old.nodes[old.start], &new.nodes[new.start])
-    {
-        matched.insert(old.start, (new.start, Match::Changed));
-        taken.insert(new.start);
-    }
-    let (out_old, out_new) = (outgoing(old), outgoing(new));
-    let mut work: VecDeque<(usize, usize)> = matched.iter().map(|(&o, &(n, _))| (o, n)).collect();
-    while let Some((o, n)) = work.pop_front() {
-        for (&eo, &en) in out_old[o].iter().zip(&out_new[n]) {
-            let (a, b) = (&old.edges[eo], &new.edges[en]);
-            let (ta, tb) = (&old.nodes[a.to], &new.nodes[b.to]);
-            if a.kind == b.kind
-                && !matched.contains_key(&a.to)
-                && !taken.contains(&b.to)
-                && same_place(ta, tb)
-            {
-                matched.insert(a.to, (b.to, Match::Changed));
-                taken.insert(b.to);
-                work.push_back((a.to, b.to));
-            }
-        }
+    // structure: shifted states, then along edges from matched pairs ([`super::align`])
+    let mut plain: BTreeMap<usize, usize> = matched.iter().map(|(&o, &(n, _))| (o, n)).collect();
+    for (o, n, same) in super::align::align(old, new, &mut plain, &mut taken) {
+        let how = if same { Match::Shifted } else { Match::Changed };
+        matched.insert(o, (n, how));
     }
     let removed = (0..old.nodes.len())
         .filter(|k| !matched.contains_key(k))
@@ -366,9 +343,10 @@ impl GraphDiff<'_> {
         }
         let _ = writeln!(
             out,
-            "{} identical, {} renamed, {} changed, {} removed, {} added nodes; {} edge changes",
+            "{} identical, {} renamed, {} shifted, {} changed, {} removed, {} added nodes; {} edge changes",
             self.count(Match::Identical),
             self.count(Match::Renamed),
+            self.count(Match::Shifted),
             self.count(Match::Changed),
             self.removed.len(),
             self.added.len(),
@@ -386,6 +364,7 @@ impl GraphDiff<'_> {
             let word = match how {
                 Match::Identical => continue,
                 Match::Renamed => "renamed",
+                Match::Shifted => "shifted",
                 Match::Changed => "changed",
             };
             let _ = writeln!(out, "\n{word} [{o}] → [{n}]");
@@ -478,6 +457,7 @@ mod tests {
                     pc: s.get(..2).and_then(|p| p.parse().ok()),
                     end: s.starts_with("end"),
                     state: s.to_string(),
+                    source: None,
                 })
                 .collect(),
             edges: edges

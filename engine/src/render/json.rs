@@ -2,7 +2,8 @@
 //!
 //! ```json
 //! {"format_version": 2, "method": "List.contains(LList;I)Z", "start": 0, "complete": true,
-//!  "nodes": [{"id": 0, "method": "List.contains(LList;I)Z", "pc": 0, "end": false, "state": "00 | …"}],
+//!  "nodes": [{"id": 0, "method": "List.contains(LList;I)Z", "pc": 0, "end": false, "state": "00 | …",
+//!             "source": "List.java:12"}],
 //!  "edges": [{"from": 0, "to": 1, "kind": "eval",
 //!             "labels": [{"label": "arith", "res": "i3", "op": "sub", "a": "i1", "b": "1"}]}]}
 //! ```
@@ -37,6 +38,10 @@ pub struct JsonNode {
     pub pc: Option<u32>,
     pub end: bool,
     pub state: String,
+    /// The source line of the top frame's pc, `File.java:12` (`null` for program ends and
+    /// code without a line table; absent in graphs written before it was added).
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -80,6 +85,7 @@ pub fn render(g: &Graph, names: &dyn LocalNames) -> String {
             pc: n.state.top().map(|f| f.pc),
             end: n.is_end(),
             state: super::node_state_text(g, n.id, names),
+            source: super::node_source_line(g, n.id, names).map(|l| l.to_string()),
         })
         .collect();
     let edges = g

@@ -1,14 +1,16 @@
 //! The text form of a graph: one block per node (its id, state, and outgoing edges).
 //!
 //! ```text
-//! [1]  01 | cur: o1, x: i1 | o1
+//! [1]  01 | cur: o1, x: i1 | o1  @ List.java:12
 //!      o1: List(?)  i1: Z
 //!      ⇢ [2] refine  o1 = null
 //!      ⇢ [3] refine  o1 = o2
 //! ```
-//! Arrows: `→` evaluation, call and return; `⇢` refinement and split; `⇒` instance.
+//! Arrows: `→` evaluation, call and return; `⇢` refinement and split; `⇒` instance. The first
+//! line of a node ends with the source line of its top frame's pc (`  @ File.java:LINE`) when
+//! the class file has a line table; the state text before it is unchanged.
 
-use super::node_state_text;
+use super::{node_source_line, node_state_text, source_suffix};
 use crate::graph::{EdgeKind, Graph};
 use crate::state::text::LocalNames;
 use std::fmt::Write as _;
@@ -45,7 +47,8 @@ pub fn render(g: &Graph, names: &dyn LocalNames) -> String {
         for (k, line) in text.lines().enumerate() {
             if k == 0 {
                 let tag = format!("[{}]", n.id);
-                let _ = writeln!(out, "{tag:<width$}{line}");
+                let at = source_suffix(node_source_line(g, n.id, names).as_ref());
+                let _ = writeln!(out, "{tag:<width$}{line}{at}");
             } else {
                 let _ = writeln!(out, "{indent}{line}");
             }

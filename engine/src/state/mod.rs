@@ -12,6 +12,7 @@ mod frame;
 mod interval;
 mod predicates;
 mod refs;
+mod source_line;
 pub mod text;
 pub mod types;
 mod value;
@@ -21,6 +22,7 @@ pub use frame::{Frame, MethodId};
 pub use interval::{wrap32, wrap64, IntSemantics, Interval, Width, JAVA_MAX, JAVA_MIN};
 pub use predicates::{fmt_fields, FieldSet, MustReach, Predicates};
 pub use refs::{Ref, RefSet};
+pub use source_line::SourceLine;
 pub use value::{array_type_can_narrow, display_type, parse_type, HeapValue};
 
 use std::collections::{BTreeMap, BTreeSet};

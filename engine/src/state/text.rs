@@ -31,6 +31,10 @@ pub trait LocalNames {
     fn local_slot(&self, method: &MethodId, name: &str, pc: u32) -> Option<usize>;
     /// The method's `max_locals`, so parsed frames get the right number of slots.
     fn max_locals(&self, method: &MethodId) -> Option<usize>;
+    /// The source line of `pc` in `method` (`None`: no line table, or no class file).
+    fn source_line(&self, _method: &MethodId, _pc: u32) -> Option<super::SourceLine> {
+        None
+    }
 }
 
 /// No names: locals print as `l<slot>`.

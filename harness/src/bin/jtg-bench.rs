@@ -12,7 +12,8 @@
 //!
 //! Usage: `cargo run --release -p jtg-harness --bin jtg-bench -- [iterations] [repeats]`
 //! (defaults 100000 and 7; fixtures from `JTG_FIXTURES` or `build/fixtures`).
-//! `JTG_BENCH=trace,graph,corpus,prove,check,e2e` (any subset) runs only those sections.
+//! `JTG_BENCH=trace,graph,corpus,prove,check,e2e` (any subset) runs only those sections; `e2e`
+//! includes `jtg prove --check 20` on a recursion of depth 10 000 and its peak memory.
 
 /// The engine clones and drops many small heap maps per node; jemalloc makes that markedly
 /// cheaper than the system allocator (see `make bench`, corpus graphs). Its symbols are
@@ -290,6 +291,47 @@ fn check_end_to_end(fixtures: &std::path::Path, repo: &std::path::Path) -> Resul
         "Alloc.fill -n 2000"
     );
     println!("    {}", String::from_utf8_lossy(&out.stdout).trim());
+    prove_deep_recursion(&jtg, &fx)
+}
+
+/// `jtg prove --check 20` and `--input` n = 10 000 on `everyday.Daily.ternaryRec` (a
+/// recursion as deep as its argument), with their peak resident memory (target: under
+/// 300 MB; the cross-check materialised every step's frames and took 2.4 GB).
+fn prove_deep_recursion(jtg: &std::path::Path, fx: &str) -> Result<(), String> {
+    let input = std::env::temp_dir().join(format!("jtg-bench-n10000-{}.state", std::process::id()));
+    std::fs::write(&input, "00 | n: i1 | ε\ni1: 10000\n").map_err(|e| e.to_string())?;
+    let input = input.to_string_lossy().to_string();
+    let m = "everyday.Daily.ternaryRec";
+    let runs: [(&str, Vec<&str>); 2] = [
+        (
+            "prove ternaryRec --check 20",
+            vec!["prove", fx, m, "--check", "20"],
+        ),
+        (
+            "prove ternaryRec --input n=10000",
+            vec!["prove", fx, m, "--input", &input, "--max-steps", "100000"],
+        ),
+    ];
+    for (name, args) in runs {
+        let t0 = Instant::now();
+        let (out, peak) = peak_rss(std::process::Command::new(jtg).args(&args))?;
+        let wall = t0.elapsed().as_secs_f64();
+        if !out.status.success() {
+            return Err(format!(
+                "jtg {name} exited with {}: {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        let peak = peak.map_or("unknown".to_string(), |kb| {
+            format!("{:.0} MB (target: under 300 MB)", kb as f64 / 1024.0)
+        });
+        println!("  {name:<48} {wall:>8.2} s wall, peak RSS {peak}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        if let Some(check) = text.lines().find(|l| l.starts_with("check: ")) {
+            println!("    {check}");
+        }
+    }
     Ok(())
 }
 

@@ -41,7 +41,7 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
         }
         if let Some(ee) = cause.downcast_ref::<EngineError>() {
             return match ee {
-                EngineError::Unsupported { .. } => 3,
+                EngineError::Unsupported { .. } | EngineError::UnsupportedAt(_) => 3,
                 EngineError::Class(ClassError::Unsupported { .. }) => 3,
                 EngineError::Budget { .. }
                 | EngineError::WorkBudget { .. }
@@ -59,6 +59,13 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
                 jtg_check::gen::GenError::Unsatisfiable(_) => 2,
             };
         }
+        if let Some(CheckError::Jvm(h)) = cause.downcast_ref::<CheckError>() {
+            return if matches!(h, JvmError::BadInput(_)) {
+                2
+            } else {
+                5
+            };
+        }
         if let Some(h) = cause.downcast_ref::<JvmError>() {
             return match h {
                 JvmError::BadInput(_) => 2,
@@ -67,4 +74,13 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
         }
     }
     2
+}
+
+/// Whether `e` is a write to a pipe whose reader has gone (`jtg … | head`): not an error,
+/// the output was not wanted any more.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -111,7 +111,10 @@ pub fn run(a: Args) -> Result<ExitCode> {
 /// A spinner with the elapsed time on stderr while the graph is built (none when stderr is
 /// not a terminal, with `--quiet` or under `CI`): the builder reports no progress of its own,
 /// so this says only that it is still working and for how long.
-fn building(m: &jtg_engine::state::MethodId, quiet: bool) -> Option<indicatif::ProgressBar> {
+pub(crate) fn building(
+    m: &jtg_engine::state::MethodId,
+    quiet: bool,
+) -> Option<indicatif::ProgressBar> {
     use std::io::IsTerminal;
     if quiet || !std::io::stderr().is_terminal() || std::env::var_os("CI").is_some() {
         return None;

@@ -17,7 +17,7 @@ pub mod trace;
 mod exit;
 mod program;
 
-pub use exit::exit_code;
+pub use exit::{exit_code, is_broken_pipe};
 pub use program::{check_input_values, check_start, graph_for, ints_name, load, start_state};
 
 use jtg_check::journal::Journal;

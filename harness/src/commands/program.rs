@@ -6,7 +6,7 @@ use jtg_engine::class::ClassPath;
 use jtg_engine::models;
 use jtg_engine::render::json;
 use jtg_engine::state::text::{parse_state, TextContext};
-use jtg_engine::state::{HeapValue, IntSemantics, MethodId, State};
+use jtg_engine::state::{fmt_fields, HeapValue, IntSemantics, MethodId, State};
 use jtg_engine::{build_graph, EngineError, Graph, Options, Program};
 use std::path::Path;
 
@@ -29,7 +29,9 @@ pub fn start_state(
     sem: IntSemantics,
 ) -> Result<State> {
     let Some(path) = file else {
-        return Ok(prog.default_start(m, sem)?);
+        return Ok(prog
+            .default_start(m, sem)
+            .map_err(|e| e.with_source_line(prog))?);
     };
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read start state {}", path.display()))?;
@@ -57,6 +59,7 @@ pub fn check_input_values(prog: &Program, st: &State, sem: IntSemantics) -> Resu
 }
 
 fn values_fit(prog: &Program, st: &State, sem: IntSemantics, input: bool) -> Result<(), String> {
+    predicate_fields_exist(prog, st)?;
     for (r, v) in &st.heap {
         match v {
             HeapValue::Object { class, fields } => {
@@ -86,6 +89,85 @@ fn values_fit(prog: &Program, st: &State, sem: IntSemantics, input: bool) -> Res
         }
     }
     Ok(())
+}
+
+/// The fields of a predicate (`o1⟲{next}`, `o1→!{next}o2`) are refused like a field of an
+/// object that its class does not have: no object reachable from the predicate's reference
+/// has a field of that name (its type, the types of their fields, transitively, and every
+/// subtype of each).
+fn predicate_fields_exist(prog: &Program, st: &State) -> Result<(), String> {
+    let mut uses: Vec<(jtg_engine::state::Ref, &jtg_engine::state::FieldSet, String)> = vec![];
+    for (r, fields) in &st.preds.cyclic {
+        uses.push((*r, fields, format!("{r}⟲{}", fmt_fields(fields))));
+    }
+    for m in &st.preds.must_reach {
+        uses.push((
+            m.from,
+            &m.fields,
+            format!("{}→!{}{}", m.from, fmt_fields(&m.fields), m.to),
+        ));
+    }
+    for (r, fields, shown) in uses {
+        let Some(names) = reachable_field_names(prog, st, r) else {
+            continue;
+        };
+        if let Some(f) = fields
+            .iter()
+            .find(|f| f.as_str() != "[]" && !names.contains(f.name()))
+        {
+            return Err(format!(
+                "{shown}: no object reachable from {r} has an instance field `{f}`"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The names of the instance fields of every object that can be reached from `r` (`None`:
+/// the types do not tell, as for `java.lang.Object` or a class that cannot be loaded).
+fn reachable_field_names(
+    prog: &Program,
+    st: &State,
+    r: jtg_engine::state::Ref,
+) -> Option<std::collections::BTreeSet<String>> {
+    use jtg_engine::class::FieldType;
+    fn class_of(t: &FieldType) -> Option<String> {
+        match t {
+            FieldType::Object(c) => Some(c.clone()),
+            FieldType::Array(e) => class_of(e),
+            _ => None,
+        }
+    }
+    let ty = match st.value(r)? {
+        HeapValue::Object { class, .. } => class.clone(),
+        // a class's internal name, or an array's descriptor (`[LNode;`)
+        HeapValue::Unknown { ty } | HeapValue::Abstract { ty } | HeapValue::Array { ty, .. } => {
+            if ty.starts_with('[') {
+                class_of(&FieldType::parse(ty).ok()?)?
+            } else {
+                ty.clone()
+            }
+        }
+        _ => return None,
+    };
+    let mut names = std::collections::BTreeSet::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = vec![ty];
+    while let Some(c) = todo.pop() {
+        if c == "java/lang/Object" {
+            return None;
+        }
+        if !seen.insert(c.clone()) {
+            continue;
+        }
+        for sub in prog.hierarchy.non_abstract_subtypes(&c).ok()? {
+            for (key, ft, _) in prog.instance_fields(&sub).ok()? {
+                names.insert(key.name().to_string());
+                todo.extend(class_of(&ft));
+            }
+        }
+    }
+    Some(names)
 }
 
 /// A start state must be a single frame of the method at pc 0 whose parameters have values of

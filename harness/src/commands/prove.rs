@@ -64,11 +64,21 @@ pub struct Args {
     /// Leave the times (`*_ms`) out of the JSON report.
     #[arg(long)]
     pub no_times: bool,
+    /// Wall-clock safety net, in seconds, of the proof and of the non-termination search
+    /// (each; the verdicts rest on deterministic budgets): a MAYBE it causes says so.
+    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    pub max_secs: f64,
+    /// No spinner on stderr while the graph is built and proved.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 pub fn run(a: Args) -> Result<ExitCode> {
     at_least_one("--max-nodes", a.max_nodes as u64)?;
     at_least_one("--max-steps", a.max_steps)?;
+    if !(a.max_secs.is_finite() && a.max_secs > 0.0) {
+        anyhow::bail!("--max-secs {}: must be a positive number", a.max_secs);
+    }
     let (prog, m) = load(&a.classpath, &a.method)?;
     let start = start_state(&prog, &m, a.start.as_deref(), a.ints.into())?;
     let opts = Options {
@@ -80,8 +90,17 @@ pub fn run(a: Args) -> Result<ExitCode> {
         .as_deref()
         .map(|path| given_input(&prog, &m, path, a.ints.into()))
         .transpose()?;
-    let graph = build_graph(&prog, &m, start, &opts)
-        .map_err(|f| anyhow::Error::new(f.error).context(format!("graph of {m} incomplete")))?;
+    let spinner = super::graph::building(&m, a.quiet);
+    let graph = build_graph(&prog, &m, start, &opts);
+    let graph = graph.map_err(|f| {
+        if let Some(s) = &spinner {
+            s.finish_and_clear();
+        }
+        anyhow::Error::new(f.error).context(format!("graph of {m} incomplete"))
+    })?;
+    if let Some(s) = &spinner {
+        s.set_message(format!("proving {m}"));
+    }
     let cfg = ProveConfig {
         classpath: a.classpath.clone(),
         start_file: a.start.clone(),
@@ -93,9 +112,14 @@ pub fn run(a: Args) -> Result<ExitCode> {
         break_certificate: a.break_certificate,
         input,
         shrink_runs: a.shrink_runs,
+        timeout: std::time::Duration::from_secs_f64(a.max_secs),
         ..ProveConfig::default()
     };
-    let report: ProveReport = prove::run(&prog, &m, &graph, &cfg)?;
+    let report = prove::run(&prog, &m, &graph, &cfg);
+    if let Some(s) = spinner {
+        s.finish_and_clear();
+    }
+    let report: ProveReport = report?;
     let text = match a.format {
         Format::Text => prove::render_text(&report),
         Format::Json => {

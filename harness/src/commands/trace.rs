@@ -4,7 +4,8 @@
 use super::{at_least_one, check_input_values, check_start, load};
 use anyhow::{Context, Result};
 use jtg_check::concrete::{end_to_state, state_to_input, step_to_state};
-use jtg_engine::state::text::{parse_state, print_state, TextContext};
+use jtg_engine::render::source_suffix;
+use jtg_engine::state::text::{parse_state, print_state, LocalNames, TextContext};
 use jtg_engine::state::IntSemantics;
 use jtg_engine::Program;
 use jtg_jvm::{trace_method, Budget, Trace, TraceEnd, TraceOptions};
@@ -45,6 +46,11 @@ pub struct Args {
     /// gone (`-`) since the step before (text format; the first step in full).
     #[arg(long)]
     pub changes: bool,
+    /// Print at most this many frames of a step, top first; the frames below are summarised
+    /// in one line (`… K frames below`), so that the output of a deep recursion grows with
+    /// its steps, not with steps × depth.
+    #[arg(long, default_value_t = 16)]
+    pub max_frames: usize,
 }
 
 /// Number of argument slots of the method (`this` included).
@@ -58,6 +64,7 @@ pub fn arg_slots(prog: &Program, m: &jtg_engine::state::MethodId) -> Result<Vec<
 
 pub fn run(a: Args) -> Result<ExitCode> {
     at_least_one("--max-steps", a.max_steps)?;
+    at_least_one("--max-frames", a.max_frames as u64)?;
     if a.changes && matches!(a.format, Format::Json) {
         anyhow::bail!("--changes is a text format option (--format json prints every step)");
     }
@@ -88,10 +95,16 @@ pub fn run(a: Args) -> Result<ExitCode> {
     .map_err(|e| anyhow::Error::new(e).context("tracing failed"))?;
     let shown = Shown {
         format: a.format,
-        top_frame: a.top_frame,
+        frames: if a.top_frame { 1 } else { a.max_frames },
         changes: a.changes,
     };
-    print_trace(&prog, &m, &trace, &shown)?;
+    let summarised = print_trace(&prog, &m, &trace, &shown)?;
+    if summarised > 0 && !a.top_frame {
+        eprintln!(
+            "jtg: {summarised} steps had more than {} frames: the frames below were summarised (--max-frames)",
+            a.max_frames
+        );
+    }
     match trace.end {
         TraceEnd::Cut {
             budget: Budget::Steps(n),
@@ -107,18 +120,21 @@ pub fn run(a: Args) -> Result<ExitCode> {
 /// What `print_trace` shows of each step.
 struct Shown {
     format: Format,
-    top_frame: bool,
+    /// The frames shown of each step, top first (`--top-frame`: 1, else `--max-frames`).
+    frames: usize,
     changes: bool,
 }
 
 /// Prints the trace step by step as it is rendered (nothing but the step in hand is kept:
-/// the output of a long run streams, its memory is the recorded trace's).
+/// the output of a long run streams, its memory is the recorded trace's). Each step shows
+/// its `shown.frames` top frames and the heap they reach; returns the number of steps whose
+/// frames below were summarised.
 fn print_trace(
     prog: &Program,
     m: &jtg_engine::state::MethodId,
     trace: &Trace,
     shown: &Shown,
-) -> Result<()> {
+) -> Result<usize> {
     let ctx = TextContext::for_method(m.clone(), prog);
     let mut out = BufWriter::new(std::io::stdout().lock());
     let io = |e: std::io::Error| anyhow::Error::new(e).context("cannot write to standard output");
@@ -132,21 +148,27 @@ fn print_trace(
         .map_err(io)?;
     }
     let mut before: BTreeSet<String> = BTreeSet::new();
-    let full = (!shown.top_frame).then(|| trace.steps());
-    let mut full = full.into_iter().flatten();
+    let mut summarised = 0;
+    // JSON: the source line of every step, printed after the steps
+    let mut sources: Vec<Option<String>> = vec![];
     for i in 0..trace.len() {
-        let step = if shown.top_frame {
-            trace.top_step(i, 1)
-        } else {
-            full.next().context("the trace ended early")?
-        };
-        let text = print_state(&step_to_state(&step)?, &ctx);
+        // the top frames cost the same at any depth (`Trace::top_step`)
+        let step = trace.top_step(i, shown.frames);
+        let state = step_to_state(&step)?;
+        let source = state.top().and_then(|f| prog.source_line(&f.method, f.pc));
+        let mut text = print_state(&state, &ctx);
+        let below = trace.depth(i).saturating_sub(shown.frames);
+        if below > 0 && shown.frames > 1 {
+            summarised += 1;
+            text = with_frames_below(&text, step.frames.len(), below);
+        }
         if json {
             let sep = if i == 0 { "" } else { "," };
             write!(out, "{sep}\n    {}", serde_json::to_string(&text)?).map_err(io)?;
+            sources.push(source.map(|l| l.to_string()));
             continue;
         }
-        writeln!(out, "step {i}").map_err(io)?;
+        writeln!(out, "step {i}{}", source_suffix(source.as_ref())).map_err(io)?;
         if shown.changes && i > 0 {
             let now: BTreeSet<String> = text.lines().map(str::to_string).collect();
             for line in text.lines().filter(|l| !before.contains(*l)) {
@@ -175,7 +197,8 @@ fn print_trace(
         let tail = if trace.is_empty() { "]" } else { "\n  ]" };
         write!(
             out,
-            "{tail},\n  \"end\": {},\n  \"cut\": {}\n}}\n",
+            "{tail},\n  \"sources\": {},\n  \"end\": {},\n  \"cut\": {}\n}}\n",
+            serde_json::to_string(&sources)?,
             serde_json::to_string(&end)?,
             matches!(trace.end, TraceEnd::Cut { .. })
         )
@@ -191,5 +214,20 @@ fn print_trace(
             None => writeln!(out, "cut").map_err(io)?,
         }
     }
-    out.flush().map_err(io)
+    out.flush().map_err(io)?;
+    Ok(summarised)
+}
+
+/// `text` (a state of `shown` frames) with a line after its frame lines saying how many
+/// frames below them are not shown.
+fn with_frames_below(text: &str, shown: usize, below: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 40);
+    for (k, line) in text.lines().enumerate() {
+        out.push_str(line);
+        out.push('\n');
+        if k + 1 == shown {
+            out.push_str(&format!("… {below} frames below\n"));
+        }
+    }
+    out
 }

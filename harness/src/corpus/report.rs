@@ -175,6 +175,17 @@ pub fn render_md(results: &[JarResult], timing: bool) -> String {
             "\nVerdicts: {} YES, {} NO, {} MAYBE; prove time per jar median {:.1} ms, 90th percentile {:.1} ms; {} cross-check violations.",
             t.yes, t.no, t.maybe, t.prove_median_ms, t.prove_p90_ms, t.prove_violations
         );
+        // what the verdicts assume, once per distinct model (all jars share one in practice)
+        let mut models: Vec<String> = results
+            .iter()
+            .filter_map(|r| r.prove.as_ref()?.assumptions.as_ref())
+            .map(|a| format!("{}; start states: {}", a.ints, a.start))
+            .collect();
+        models.sort();
+        models.dedup();
+        for m in models {
+            let _ = writeln!(s, "Verdicts assume {m}.");
+        }
     }
     for st in [Status::Unsupported, Status::Budget, Status::Error] {
         let reasons = top_reasons(results, st);

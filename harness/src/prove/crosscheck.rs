@@ -8,7 +8,7 @@
 use super::{chain_text, ProveConfig};
 use anyhow::Result;
 use jtg_check::Target;
-use jtg_check::{first_overflow, ConcreteRun, Extent, Matcher, PathEntry, Recorded};
+use jtg_check::{first_overflow, ConcreteRun, Extent, Matcher, PathEntry};
 use jtg_engine::graph::NodeId;
 use jtg_engine::state::FieldSet;
 use jtg_engine::state::{IntSemantics, MethodId, State};
@@ -21,7 +21,7 @@ use jtg_prove::from_graph::{Encoding, Quantity};
 /// mapping a step counts sizes on the concrete heap, so a run whose heap grows every lap costs
 /// time quadratic in its length (TPDB's `CyclicalListDuplicate`: about 30 s per run at
 /// 100 000 steps, which held the whole corpus run).
-const MAX_CHECKED_STEPS: u64 = 10_000;
+pub const MAX_CHECKED_STEPS: u64 = 10_000;
 use jtg_prove::{check_transition, BigInt, RuleId, TerminationCertificate};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -37,8 +37,15 @@ pub struct ConcreteTransition {
 }
 
 /// The number of objects reachable from `v` on the heap of step `step` (0 for null): the size
-/// the encoding's size variables denote. `None` for a value that is no reference.
-pub fn concrete_size(run: &dyn ConcreteRun, step: usize, v: CValue) -> Option<BigInt> {
+/// the encoding's size variables denote. `None` for a value that is no reference. `v` is a
+/// value of the step's `frames` top frames (a node's state has no more): only they and the
+/// heap they reach are materialised, so a deep recursion costs its top frames, not its depth.
+pub fn concrete_size(
+    run: &dyn ConcreteRun,
+    step: usize,
+    frames: usize,
+    v: CValue,
+) -> Option<BigInt> {
     let id = match v {
         CValue::Null => return Some(BigInt::from(0)),
         CValue::Ref(id) => id,
@@ -48,7 +55,7 @@ pub fn concrete_size(run: &dyn ConcreteRun, step: usize, v: CValue) -> Option<Bi
     if run.is_empty() {
         return None;
     }
-    let s = run.step(at);
+    let s = run.top_step(at, frames);
     let mut seen = BTreeSet::new();
     let mut todo = vec![id];
     while let Some(o) = todo.pop() {
@@ -78,10 +85,12 @@ pub fn concrete_size(run: &dyn ConcreteRun, step: usize, v: CValue) -> Option<Bi
 /// The length of the shortest path along fields of `fields` from `from` to `to` on the heap
 /// of step `step` (0 when they are one value): the value the encoding's distance variables
 /// denote. `None` when `to` is not reached (then the state's `→!F` fact is violated, which
-/// `jtg check` reports) or a value is no reference.
+/// `jtg check` reports) or a value is no reference. `from` and `to` are values of the step's
+/// `frames` top frames (as for [`concrete_size`]).
 pub fn concrete_dist(
     run: &dyn ConcreteRun,
     step: usize,
+    frames: usize,
     from: CValue,
     to: CValue,
     fields: &FieldSet,
@@ -89,7 +98,7 @@ pub fn concrete_dist(
     if run.is_empty() {
         return None;
     }
-    let s = run.step(step.min(run.len() - 1));
+    let s = run.top_step(step.min(run.len() - 1), frames);
     // breadth first: the first time `to` is met is the shortest path
     let mut seen: BTreeSet<jtg_jvm::ObjId> = BTreeSet::new();
     let mut layer = vec![from];
@@ -116,13 +125,15 @@ pub fn concrete_dist(
 
 fn value_of(graph: &Graph, run: &dyn ConcreteRun, e: &PathEntry, q: Quantity) -> Option<BigInt> {
     let v = e.witness.get(q.reference())?;
+    // the node's frames are the run's top ones (an abstracted call's callee frames only)
+    let frames = graph.nodes[e.node].state.frames.len().max(1);
     match q {
         Quantity::Int(_) => match v {
             CValue::Int(i) => Some(BigInt::from(i)),
             CValue::Long(l) => Some(BigInt::from(l)),
             _ => None,
         },
-        Quantity::Size(_) => concrete_size(run, e.step, v),
+        Quantity::Size(_) => concrete_size(run, e.step, frames, v),
         Quantity::Dist(a, b) => {
             let to = if b.is_null() {
                 CValue::Null
@@ -130,7 +141,7 @@ fn value_of(graph: &Graph, run: &dyn ConcreteRun, e: &PathEntry, q: Quantity) ->
                 e.witness.get(b)?
             };
             let fields = dist_fields(&graph.nodes[e.node].state, a, b)?;
-            concrete_dist(run, e.step, v, to, fields)
+            concrete_dist(run, e.step, frames, v, to, fields)
         }
     }
 }
@@ -515,7 +526,8 @@ impl<'a> Checker<'a> {
     /// Runs `input` in the JVM and checks the run.
     pub fn check_input(&self, input: &State) -> Result<RunCheck> {
         let trace = self.target.trace(input, self.max_steps)?;
-        Ok(self.check_run(&Recorded::of(&trace)))
+        // the trace itself: materialising every step would hold steps × depth frames
+        Ok(self.check_run(&trace))
     }
 
     /// A rule readable: its constraints and its chain of nodes.

@@ -8,7 +8,7 @@ use super::{ProveConfig, ProveReport, ShrunkViolation, Violation};
 use anyhow::Result;
 use jtg_check::gen::Generator;
 use jtg_check::report::shell_quote;
-use jtg_check::Recorded;
+use jtg_engine::state::text::LocalNames;
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{Graph, Program};
 use jtg_prove::from_graph::Encoding;
@@ -51,7 +51,12 @@ pub fn run(
         for ((case, input), tr) in chunk.iter().zip(traces) {
             let tr = tr?;
             report.checked_runs += 1;
-            let c = checker.check_run(&Recorded::of(&tr));
+            if matches!(tr.end, jtg_jvm::TraceEnd::Cut { .. }) {
+                report.cut_runs += 1;
+            }
+            // the trace itself, not every step materialised: a deep recursion would hold
+            // steps × depth frames (2 GB for `Daily.ternaryRec --check 20`)
+            let c = checker.check_run(&tr);
             report.checked_transitions += c.checked;
             report.skipped_transitions += c.skipped;
             let name = match case {
@@ -65,6 +70,10 @@ pub fn run(
             if report.violations.len() >= 5 {
                 continue;
             }
+            let source = (f.transition.step < tr.len())
+                .then(|| tr.top_frame(f.transition.step))
+                .and_then(|t| prog.source_line(&MethodId::new(&t.class, &t.method, &t.desc), t.pc))
+                .map(|l| l.to_string());
             let replay = Replay { prog_m: m, cfg };
             let shrunk = shrink(&checker, &gen, input, &f.kind, cfg.shrink_runs)?
                 .map(|(small, sf)| -> Result<ShrunkViolation> {
@@ -80,9 +89,10 @@ pub fn run(
                     })
                 })
                 .transpose()?;
-            report.violations.push(Violation {
+            let violation = Violation {
                 input: gen.print(input),
                 step: f.transition.step,
+                source,
                 kind: f.kind,
                 rule: checker.rule_text(f.transition.rule),
                 detail: f.detail,
@@ -91,7 +101,18 @@ pub fn run(
                     None => replay.given(&cfg.input.as_ref().expect("given").file),
                 },
                 shrunk,
-            });
+                same_as: vec![],
+            };
+            // a failure equal to one reported (its shrunk input up to the names of
+            // references, its kind and rule) is that one again: named, not repeated
+            match report
+                .violations
+                .iter_mut()
+                .find(|v| same_failure(v, &violation))
+            {
+                Some(first) => first.same_as.push(name),
+                None => report.violations.push(violation),
+            }
         }
     }
     Ok(())
@@ -144,4 +165,18 @@ impl Replay<'_> {
     fn given(&self, file: &str) -> String {
         format!("{} --input {}", self.base(), shell_quote(file))
     }
+}
+
+/// Whether two violations are the same failure: the same kind and rule, and inputs (the
+/// shrunk ones where both were shrunk) equal up to the names of references.
+fn same_failure(a: &Violation, b: &Violation) -> bool {
+    let input = |v: &Violation| {
+        v.shrunk
+            .as_ref()
+            .map_or_else(|| v.input.clone(), |s| s.input.clone())
+    };
+    let rule = |v: &Violation| v.shrunk.as_ref().map_or(&v.rule, |s| &s.rule).clone();
+    a.kind == b.kind
+        && rule(a) == rule(b)
+        && super::model::canonical_names(&input(a)) == super::model::canonical_names(&input(b))
 }

@@ -5,6 +5,7 @@
 mod breaks;
 pub mod crosscheck;
 mod crosscheck_runs;
+pub mod model;
 pub mod nonterm;
 mod render;
 mod shrink;
@@ -167,6 +168,8 @@ pub struct NoWitness {
 pub struct Violation {
     pub input: String,
     pub step: usize,
+    /// The source line of the step (`List.java:3`; `None` without a line table).
+    pub source: Option<String>,
     /// `export` (a rule's guard or update does not hold), `ranking`, `chain` (two rules the
     /// certificate says never follow each other did), or `invariant` (a run's values at a
     /// location break an invariant the certificate assumes).
@@ -176,6 +179,10 @@ pub struct Violation {
     pub replay: String,
     /// The smallest input found that fails the same way (absent when no smaller one does).
     pub shrunk: Option<ShrunkViolation>,
+    /// Other runs that fail the same way (the same kind and rule, inputs equal up to the
+    /// names of references): `case K`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub same_as: Vec<String>,
 }
 
 /// A violation's input after shrinking, and how it fails.
@@ -195,9 +202,15 @@ pub struct ShrunkViolation {
 pub struct ProveReport {
     pub method: String,
     pub verdict: String,
+    /// What the verdict assumes: the integer model and the start state's heap shape.
+    pub assumptions: model::Assumptions,
     /// `ranking` (YES), `repeated_state` / `recurrent_set` (NO), `none` (MAYBE).
     pub certificate: String,
     pub ranking: Vec<RankingFunction>,
+    /// The source line of every node the ranking functions and invariants name
+    /// (`List.java:12`).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub sources: std::collections::BTreeMap<usize, String>,
     /// The interval invariants the ranking functions assume (YES only): per location, its
     /// node and the conjunction over readable names.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -219,6 +232,9 @@ pub struct ProveReport {
     pub checked_runs: u64,
     pub checked_transitions: u64,
     pub skipped_transitions: u64,
+    /// Checked runs the JVM did not finish within `--max-steps` (or the recording budget):
+    /// only their prefixes were checked.
+    pub cut_runs: u64,
     pub violations: Vec<Violation>,
 }
 
@@ -277,8 +293,10 @@ pub fn run(
     let mut report = ProveReport {
         method: m.to_string(),
         verdict: "MAYBE".into(),
+        assumptions: model::Assumptions::new(cfg.ints, &graph.nodes[graph.start].state),
         certificate: "none".into(),
         ranking: Vec::new(),
+        sources: Default::default(),
         invariants: Vec::new(),
         never_follow: Vec::new(),
         witness: None,
@@ -293,6 +311,7 @@ pub fn run(
         checked_runs: 0,
         checked_transitions: 0,
         skipped_transitions: 0,
+        cut_runs: 0,
         violations: Vec::new(),
     };
     let t = Instant::now();
@@ -302,6 +321,16 @@ pub fn run(
             report.certificate = "ranking".into();
             report.ranking = ranking_functions(graph, prog, &enc, cert);
             report.invariants = invariant_texts(graph, prog, &enc, cert);
+            let named = report
+                .ranking
+                .iter()
+                .flat_map(|f| f.functions.iter().map(|(n, _)| *n))
+                .chain(report.invariants.iter().map(|(n, _)| *n));
+            for n in named {
+                if let Some(l) = jtg_engine::render::node_source_line(graph, n, prog) {
+                    report.sources.insert(n, l.to_string());
+                }
+            }
             report.never_follow = cert
                 .chains
                 .iter()
@@ -337,6 +366,7 @@ pub fn run(
                 report.witness = Some(w);
             }
             Ok(None) => {}
+            Err(e) if is_jvm_failure(&e) => return Err(e),
             Err(e) => report.notes.push(format!("state repetition search: {e}")),
         }
     }
@@ -354,6 +384,10 @@ pub fn run(
         crosscheck_runs::run(prog, m, graph, &enc, cert, cfg, &mut report)?;
         report.check_ms = ms(t.elapsed());
     }
+    model::explain(
+        &mut report,
+        cfg.max_steps.min(crosscheck::MAX_CHECKED_STEPS),
+    );
     Ok(report)
 }
 
@@ -458,8 +492,10 @@ fn too_large_graph(
     let mut report = ProveReport {
         method: m.to_string(),
         verdict: "MAYBE".into(),
+        assumptions: model::Assumptions::new(cfg.ints, &graph.nodes[graph.start].state),
         certificate: "none".into(),
         ranking: Vec::new(),
+        sources: Default::default(),
         invariants: Vec::new(),
         never_follow: Vec::new(),
         witness: None,
@@ -478,6 +514,7 @@ fn too_large_graph(
         checked_runs: 0,
         checked_transitions: 0,
         skipped_transitions: 0,
+        cut_runs: 0,
         violations: Vec::new(),
     };
     match nonterm::repeated_state(prog, m, graph, cfg) {
@@ -487,8 +524,23 @@ fn too_large_graph(
             report.witness = Some(w);
         }
         Ok(None) => {}
+        Err(e) if is_jvm_failure(&e) => return Err(e),
         Err(e) => report.notes.push(format!("state repetition search: {e}")),
     }
     report.nonterm_ms = ms(t.elapsed());
+    model::explain(&mut report, cfg.max_steps);
     Ok(report)
+}
+
+/// Whether `e` is the JVM's failure to run the program at all (no JVM, a class it cannot
+/// load): an error of the command (exit code 5), not a note of a MAYBE.
+fn is_jvm_failure(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<jtg_jvm::JvmError>()
+            .is_some_and(jtg_jvm::JvmError::is_environment)
+            || matches!(
+                c.downcast_ref::<jtg_check::CheckError>(),
+                Some(jtg_check::CheckError::Jvm(e)) if e.is_environment()
+            )
+    })
 }

@@ -18,8 +18,8 @@
 use super::crosscheck::run_transitions;
 use super::{NoWitness, ProveConfig};
 use anyhow::Result;
+use jtg_check::Matcher;
 use jtg_check::Target;
-use jtg_check::{Matcher, Recorded};
 use jtg_engine::class::Insn;
 use jtg_engine::instance_of::is_instance;
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, MethodId, State};
@@ -365,9 +365,33 @@ pub fn repeated_state(
     let inputs: Vec<State> = (0..cfg.nonterm_inputs)
         .map(|k| gen.case(k).map(|s| s.state))
         .collect::<Result<_, _>>()?;
-    let traces = target.trace_batch(&inputs, steps);
+    // the wall-clock safety net (`--max-secs`), checked between small batches of runs
+    let started = std::time::Instant::now();
+    let mut traces = Vec::with_capacity(inputs.len());
+    for batch in inputs.chunks(4) {
+        if started.elapsed() > cfg.timeout {
+            anyhow::bail!(
+                "stopped by the wall-clock safety net (--max-secs {}) after {} of {} inputs",
+                cfg.timeout.as_secs_f64(),
+                traces.len(),
+                inputs.len()
+            );
+        }
+        traces.extend(target.trace_batch(batch, steps));
+    }
     for (input, tr) in inputs.iter().zip(traces) {
-        let Ok(tr) = tr else { continue };
+        if started.elapsed() > cfg.timeout {
+            anyhow::bail!(
+                "stopped by the wall-clock safety net (--max-secs {}) while looking for a repeated state",
+                cfg.timeout.as_secs_f64()
+            );
+        }
+        let tr = match tr {
+            Ok(tr) => tr,
+            // no input is to blame: the JVM cannot run the program at all
+            Err(jtg_check::CheckError::Jvm(e)) if e.is_environment() => return Err(e.into()),
+            Err(_) => continue,
+        };
         if !matches!(
             tr.end,
             TraceEnd::Cut {
@@ -472,9 +496,8 @@ pub fn confirm_recurrent(
         } else {
             tr
         };
-        let run = Recorded::of(&tr);
         let mut skipped = 0;
-        let ts = match run_transitions(enc, graph, prog, &matcher, &run, cfg.ints, &mut skipped) {
+        let ts = match run_transitions(enc, graph, prog, &matcher, &tr, cfg.ints, &mut skipped) {
             Ok(ts) => ts,
             Err(why) => {
                 last = why;

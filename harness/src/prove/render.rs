@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 pub fn render_text(r: &ProveReport) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "{}: {}", r.method, r.verdict);
+    let _ = writeln!(o, "assuming: {}", r.assumptions.ints);
+    let _ = writeln!(o, "  and a start state: {}", r.assumptions.start);
     let _ = writeln!(
         o,
         "ITS: {} locations, {} rules, {} SCCs",
@@ -16,8 +18,13 @@ pub fn render_text(r: &ProveReport) -> String {
             if r.ranking.is_empty() {
                 let _ = writeln!(o, "no cycle: every run of the ITS is finite");
             }
+            let at = |node: &usize| {
+                r.sources
+                    .get(node)
+                    .map_or_else(String::new, |l| format!("  @ {l}"))
+            };
             for (node, text) in &r.invariants {
-                let _ = writeln!(o, "invariant [{node}]: {text}");
+                let _ = writeln!(o, "invariant [{node}]: {text}{}", at(node));
             }
             for c in &r.never_follow {
                 let _ = writeln!(o, "rule graph: never {c}");
@@ -25,7 +32,7 @@ pub fn render_text(r: &ProveReport) -> String {
             for f in &r.ranking {
                 let _ = writeln!(o, "SCC {} level {}:", f.scc, f.level);
                 for (node, text) in &f.functions {
-                    let _ = writeln!(o, "  [{node}]  {text}");
+                    let _ = writeln!(o, "  [{node}]  {text}{}", at(node));
                 }
                 for s in &f.strict {
                     let _ = writeln!(o, "  decreases on {s}");
@@ -55,14 +62,30 @@ pub fn render_text(r: &ProveReport) -> String {
     if r.checked_runs > 0 {
         let _ = writeln!(
             o,
-            "check: {} runs, {} transitions ({} skipped: a value the run did not bind), {} violations",
+            "check: {} runs ({} cut), {} transitions ({} skipped: a value the run did not bind), {} violations",
             r.checked_runs,
+            r.cut_runs,
             r.checked_transitions,
             r.skipped_transitions,
             r.violations.len()
         );
         for v in &r.violations {
-            let _ = writeln!(o, "VIOLATION ({}) at step {}: {}", v.kind, v.step, v.detail);
+            let at = v
+                .source
+                .as_deref()
+                .map_or_else(String::new, |l| format!(" ({l})"));
+            let _ = writeln!(
+                o,
+                "VIOLATION ({}) at step {}{at}: {}",
+                v.kind, v.step, v.detail
+            );
+            if !v.same_as.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "  the same failure (up to renaming): {}",
+                    v.same_as.join(", ")
+                );
+            }
             let _ = writeln!(o, "  rule: {}", v.rule);
             let _ = writeln!(o, "  input:");
             for line in v.input.lines() {
