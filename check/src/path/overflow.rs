@@ -1,7 +1,7 @@
 //! Where a run leaves the model of unbounded integers: its first overflowing instruction.
 
 use crate::run::ConcreteRun;
-use jtg_engine::class::{ArithOp as Op, Insn, Kind};
+use jtg_engine::class::{ArithOp as Op, Insn, InvokeKind, Kind};
 use jtg_engine::state::{wrap32, wrap64, MethodId};
 use jtg_engine::Program;
 use jtg_jvm::{CFrame, CValue};
@@ -60,8 +60,10 @@ pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
             Some(CValue::Long(v)) => Some(i128::from(*v)),
             _ => None,
         };
-        let wrap = match insn {
+        let wrap = match &insn {
             Insn::Arith(Kind::Long, _) => wrap64,
+            // a call's result type is its descriptor's last character
+            Insn::Invoke { method, .. } if method.desc_str.ends_with('J') => wrap64,
             _ => wrap32,
         };
         let res = match insn {
@@ -80,6 +82,13 @@ pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
                 },
                 _ => None,
             },
+            Insn::Invoke { ref method, .. } => {
+                let args: Option<Vec<i128>> =
+                    (0..method.desc.params.len()).rev().map(int).collect();
+                args.and_then(|a| {
+                    wrapping_call_result(&method.class, &method.name, &method.desc_str, &a)
+                })
+            }
             _ => None,
         };
         if res.is_some_and(|v| v != wrap(v)) {
@@ -99,6 +108,53 @@ fn arith_insn(prog: &Program, class: &str, method: &str, desc: &str, pc: u32) ->
         | Insn::Arith(Kind::Int | Kind::Long, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Neg) => {
             Some(insn.clone())
         }
+        Insn::Invoke {
+            kind: InvokeKind::Static,
+            method,
+        } if is_wrapping_call(&method.class, &method.name, &method.desc_str) => Some(insn.clone()),
+        _ => None,
+    }
+}
+
+/// Whether `class.name desc` is a JDK method whose result is defined by wrapping arithmetic
+/// (its Javadoc says so): `Math.abs` ("if the argument is equal to the value of
+/// Integer.MIN_VALUE ... the result is that same value, which is negative"), `Math.floorDiv`
+/// ("if the dividend is Integer.MIN_VALUE and the divisor is -1, then integer overflow
+/// occurs"), `Integer.sum`/`Long.sum` (the `+` operator). Under unbounded integers a run leaves
+/// the model where such a call's mathematical result differs from the JVM's, as at `iadd`.
+fn is_wrapping_call(class: &str, name: &str, desc: &str) -> bool {
+    matches!(
+        (class, name, desc),
+        (
+            "java/lang/Math" | "java/lang/StrictMath",
+            "abs",
+            "(I)I" | "(J)J"
+        ) | (
+            "java/lang/Math" | "java/lang/StrictMath",
+            "floorDiv",
+            "(II)I" | "(JJ)J" | "(JI)J"
+        ) | ("java/lang/Integer", "sum", "(II)I")
+            | ("java/lang/Long", "sum", "(JJ)J")
+    )
+}
+
+/// The mathematical result of a wrapping call ([`is_wrapping_call`]) on `args` (in parameter
+/// order), `None` for other calls or missing arguments.
+fn wrapping_call_result(class: &str, name: &str, desc: &str, args: &[i128]) -> Option<i128> {
+    if !is_wrapping_call(class, name, desc) {
+        return None;
+    }
+    match (name, args) {
+        ("abs", [x]) => Some(x.abs()),
+        ("floorDiv", [x, y]) if *y != 0 => {
+            let q = x / y;
+            Some(if x % y != 0 && ((*x < 0) != (*y < 0)) {
+                q - 1
+            } else {
+                q
+            })
+        }
+        ("sum", [x, y]) => Some(x + y),
         _ => None,
     }
 }

@@ -9,6 +9,8 @@ use crate::models::{self, exceptions, LibraryCall, RandomKind};
 use crate::refine::{self, integer};
 use crate::state::{HeapValue, Interval};
 
+mod arrays;
+mod numbers;
 pub(super) mod shared;
 mod text;
 
@@ -18,6 +20,14 @@ pub(super) fn eval(
     n_args: usize,
     has_receiver: bool,
 ) -> Result<Flow, EngineError> {
+    if has_receiver {
+        // a call on `null` throws before the method runs (`invoke` throws for a literal
+        // `null`); a receiver that may be null is decided first, for every model
+        let r = ex.peek(n_args)?;
+        if let Some(flow) = ex.need_null_or_existing(r)? {
+            return Ok(flow);
+        }
+    }
     match model {
         LibraryCall::NoEffect => {
             for _ in 0..n_args + usize::from(has_receiver) {
@@ -92,15 +102,13 @@ pub(super) fn eval(
                 return Err(ex.invalid("clone() of an array on a non-array"));
             };
             let primitive = ty.len() == 2;
-            if elems.is_none() && !primitive {
-                // the copy's unknown elements would have to alias the original's
-                return Err(ex.unsupported(format!(
-                    "clone() of an array {} of unknown elements",
-                    crate::state::display_type(&ty)
-                )));
-            }
             // a copy has the original's runtime type
-            let copy = ex.st.new_obj(HeapValue::array(ty, len, elems, exact));
+            let copy = if elems.is_none() && !primitive {
+                // the copy's unknown elements are the original's: it shares with them
+                arrays::clone_hidden(ex, a, ty, len, exact)
+            } else {
+                ex.st.new_obj(HeapValue::array(ty, len, elems, exact))
+            };
             ex.push(copy)?;
         }
         LibraryCall::MathMax | LibraryCall::MathMin | LibraryCall::MathAbs => {
@@ -220,6 +228,9 @@ pub(super) fn eval(
             ex.pop()?;
         }
         LibraryCall::Text(call) => return text::eval(ex, call, n_args, has_receiver),
+        LibraryCall::Builder(call) => return text::builder(ex, call, n_args),
+        LibraryCall::Number(call) => return numbers::eval(ex, call, n_args),
+        LibraryCall::Arrays(call) => return arrays::eval(ex, call),
         LibraryCall::StringBuilderToString => {
             ex.pop()?;
             // JDK 17 returns the interned "" for an empty builder, whatever the Javadoc's "a

@@ -24,7 +24,8 @@ pub enum LibraryCall {
     /// model their values; neither throws nor writes).
     ValueEquals,
     /// `clone()` of an array: a new array of the same type and length with the same
-    /// elements (a shallow copy), for primitive arrays and arrays with known elements.
+    /// elements (a shallow copy); a reference array whose elements the state does not show
+    /// gives an abstract copy that shares with everything the original may hold.
     ArrayClone,
     /// `Objects.requireNonNull(Object)`: NullPointerException on `null`, else the argument.
     RequireNonNull,
@@ -69,6 +70,13 @@ pub enum LibraryCall {
     StringBuilderToString,
     /// A `String` query, `Integer` parsing or boxing: see [`super::text`].
     Text(super::text::TextCall),
+    /// `StringBuilder.length/reverse/setLength/charAt/deleteCharAt/setCharAt/insert`: see
+    /// [`super::text::BuilderCall`].
+    Builder(super::text::BuilderCall),
+    /// `Math`, `Integer`/`Long` utilities, `Character`: see [`super::numbers`].
+    Number(super::numbers::NumberCall),
+    /// `System.arraycopy` and `java.util.Arrays`: see [`super::arrays`].
+    Arrays(super::arrays::ArraysCall),
 }
 
 /// The result type of [`LibraryCall::RandomNext`].
@@ -93,7 +101,8 @@ impl LibraryCall {
                 | LibraryCall::RequireNonNull
                 | LibraryCall::DesiredAssertionStatus
                 | LibraryCall::Print
-        )
+                | LibraryCall::Number(_)
+        ) && !matches!(self, LibraryCall::Arrays(a) if !a.may_write())
     }
 }
 
@@ -171,8 +180,14 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
                 }
             }
             ("toString", "()Ljava/lang/String;") => Some(StringBuilderToString),
-            _ => None,
+            _ => super::text::builder_call(name, desc).map(Builder),
         };
+    }
+    if let Some(n) = super::numbers::number_call(class, name, desc) {
+        return Some(Number(n));
+    }
+    if let Some(a) = super::arrays::arrays_call(class, name, desc) {
+        return Some(Arrays(a));
     }
     if class == RANDOM {
         return match (name, desc) {
@@ -210,16 +225,11 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
     }
 }
 
-/// `Math.abs` on an interval (exact under unbounded ints; `abs(MIN) = MIN` under Java ints).
+/// `Math.abs(I)I` on an interval (exact under unbounded ints; `abs(MIN) = MIN` under Java
+/// ints: "if the argument is equal to the value of Integer.MIN_VALUE ... the result is that
+/// same value, which is negative").
 pub fn abs(v: &Interval, sem: IntSemantics) -> Interval {
-    let neg = v.at_most_part(-1).map(|n| n.neg(sem));
-    let pos = v.at_least_part(0);
-    match (neg, pos) {
-        (Some(a), Some(b)) => a.hull(&b),
-        (Some(a), None) => a,
-        (None, Some(b)) => b,
-        (None, None) => *v,
-    }
+    super::numbers::abs(v, sem, crate::state::Width::Int)
 }
 
 /// The values `Random.nextInt(bound)` returns for a positive `bound` in `b` (`b.lo ≥ 1`):

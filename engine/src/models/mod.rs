@@ -23,16 +23,20 @@
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
 //! represents), `calls` (library methods), `concat` (string concatenation, `invokedynamic`).
 //!
-//! No method on longs, floats or doubles (`Float.isNaN`, `Math.sqrt`, `Long.compare`, …) is
-//! modelled: the bytecode instructions on them are (`eval/arith.rs`, `eval/float.rs`).
+//! - `Math` (ints, longs; double methods return any double), `Integer`/`Long` utilities,
+//!   `Character` predicates and mappings: see `numbers`; `System.arraycopy`, `Arrays` on
+//!   primitive arrays: see `arrays`.
 
+mod arrays;
 mod calls;
 mod classes;
 pub(crate) mod concat;
 pub(crate) mod exceptions;
 mod fields;
+pub(crate) mod numbers;
 mod text;
 
+pub(crate) use arrays::ArraysCall;
 pub use calls::invocation_may_write;
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
 pub use classes::{
@@ -40,4 +44,6 @@ pub use classes::{
     keeps_object_method, CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
 };
 pub use fields::{input_only_field, instance_fields};
-pub(crate) use text::{TextCall, INTEGER, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX};
+pub(crate) use text::{
+    BuilderCall, TextCall, INTEGER, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX,
+};

@@ -80,6 +80,72 @@ pub enum TextCall {
     Unbox,
     /// `Integer.hashCode()`/`compareTo(Integer)`: any int (NPE on a `null` argument).
     AnyInt { null_throws: bool },
+    /// `isEmpty()`: "true if, and only if, length() is 0": the length decides it (refined
+    /// against 0 first).
+    IsEmpty,
+    /// `isBlank()`: "true if the string is empty or contains only white space codepoints":
+    /// `1` for the empty string, else `[0,1]`.
+    IsBlank,
+    /// `trim()`/`strip()`/`stripLeading()`/`stripTrailing()`: "this string, with all leading
+    /// and trailing space removed, or this string if it has no leading or trailing space": a
+    /// string no longer than the receiver.
+    Trim,
+    /// `toCharArray()`: "a newly allocated character array whose length is the length of this
+    /// string": a new `char[]` whose length is the receiver's `count`.
+    ToCharArray,
+    /// `toUpperCase()`/`toLowerCase()`: the case mapping may change the length ("ß" → "SS"),
+    /// never empties a non-empty string nor fills an empty one.
+    ChangeCase,
+    /// `replace(char, char)`: "a string derived from this string by replacing every occurrence
+    /// of oldChar with newChar" (the receiver itself when there is none): the same length.
+    ReplaceChar,
+    /// `String.valueOf(char[])`: "the characters contained in the character array": a string
+    /// of the array's length; NPE for `null`.
+    ValueOfChars,
+}
+
+/// A `StringBuilder` method with a model beyond `append`/`toString` (`super::LibraryCall`). The
+/// model keeps no contents and no length: the length is any int `≥ 0`, so an index is checked
+/// against it by a split (returns / throws) unless it is negative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum BuilderCall {
+    /// `length()`: "the length of the sequence of characters currently represented": `≥ 0`.
+    Length,
+    /// `reverse()`: "Returns: a reference to this object"; throws nothing.
+    Reverse,
+    /// `setLength(int)`: "IndexOutOfBoundsException - if the newLength argument is negative"
+    /// (JDK 17 throws StringIndexOutOfBoundsException).
+    SetLength,
+    /// `charAt(int)`: a char, or "IndexOutOfBoundsException - if index is negative or greater
+    /// than or equal to length()" (StringIndexOutOfBoundsException in JDK 17).
+    CharAt,
+    /// `deleteCharAt(int)`: "StringIndexOutOfBoundsException - if the index is negative or
+    /// greater than or equal to length()"; returns this.
+    DeleteCharAt,
+    /// `setCharAt(int, char)`: "IndexOutOfBoundsException - if index is negative or greater
+    /// than or equal to length()".
+    SetCharAt,
+    /// `insert(int offset, x)` of a primitive or a `String`: "StringIndexOutOfBoundsException -
+    /// if the offset is invalid" (negative or greater than `length()`); returns this.
+    Insert,
+}
+
+/// The model of `StringBuilder.name desc` among [`BuilderCall`], if any.
+pub fn builder_call(name: &str, desc: &str) -> Option<BuilderCall> {
+    use BuilderCall::*;
+    const SB: &str = "Ljava/lang/StringBuilder;";
+    let (params, ret) = desc.strip_prefix('(')?.split_once(')')?;
+    match (name, params) {
+        ("length", "") if ret == "I" => Some(Length),
+        ("reverse", "") if ret == SB => Some(Reverse),
+        ("setLength", "I") if ret == "V" => Some(SetLength),
+        ("charAt", "I") if ret == "C" => Some(CharAt),
+        ("deleteCharAt", "I") if ret == SB => Some(DeleteCharAt),
+        ("setCharAt", "IC") if ret == "V" => Some(SetCharAt),
+        ("insert", "IZ" | "IC" | "II" | "IJ" | "IF" | "ID") if ret == SB => Some(Insert),
+        ("insert", p) if p == format!("I{S}") && ret == SB => Some(Insert),
+        _ => None,
+    }
 }
 
 const S: &str = "Ljava/lang/String;";
@@ -127,8 +193,25 @@ pub fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall> {
             ("valueOf", d) if d == format!("(Ljava/lang/Object;){S}") => OfObject,
             ("toString", d) if d == format!("(){S}") => OfObject,
             ("intern", d) if d == format!("(){S}") => Intern,
+            ("equalsIgnoreCase", d) if d == format!("({S})Z") => Equals,
+            ("compareToIgnoreCase", d) if d == format!("({S})I") => CompareTo,
+            ("isEmpty", "()Z") => IsEmpty,
+            ("isBlank", "()Z") => IsBlank,
+            ("trim" | "strip" | "stripLeading" | "stripTrailing", d) if d == format!("(){S}") => {
+                Trim
+            }
+            ("toCharArray", "()[C") => ToCharArray,
+            ("toUpperCase" | "toLowerCase", d) if d == format!("(){S}") => ChangeCase,
+            ("replace", d) if d == format!("(CC){S}") => ReplaceChar,
+            ("valueOf" | "copyValueOf", d) if d == format!("([C){S}") => ValueOfChars,
             _ => return None,
         });
+    }
+    if class == "java/lang/Long" && name == "toString" && desc == format!("(J){S}") {
+        return Some(OfPrimitive);
+    }
+    if class == "java/lang/Character" && name == "toString" && desc == format!("(C){S}") {
+        return Some(OfPrimitive);
     }
     if class == INTEGER {
         return Some(match (name, desc) {

@@ -429,7 +429,7 @@ impl Interval {
 }
 
 /// The width of a Java integral type with wrap-around arithmetic: `int` or `long`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Width {
     Int,
     Long,

@@ -76,7 +76,8 @@ public final class Instrumenter {
 
     /**
      * [maxLocals, nInsns, (pc, opcode, aux)*nInsns, (pc, nl, ns, code*(nl + ns))*] of method
-     * {@code mid}; aux = pops for invokes, string index of "owner.name:desc" for putfield,
+     * {@code mid}; aux = pops for invokes (plus {@link #libraryWrite} << 8 for a JDK method that
+     * writes into an array argument), string index of "owner.name:desc" for putfield,
      * getstatic and putstatic, string index of the class for new, the local slot for loads and
      * stores, else -1. The second part
      * has one layout per probed (reachable) instruction: the kinds of the locals (by slot) and
@@ -732,8 +733,42 @@ public final class Instrumenter {
         @Override
         public void visitMethodInsn(int opcode, String owner, String name, String desc, boolean itf) {
             int pops = Type.getArgumentTypes(desc).length + (opcode == Opcodes.INVOKESTATIC ? 0 : 1);
-            probe(opcode, pops);
+            probe(opcode, pops | libraryWrite(opcode, owner, name, desc) << 8);
             super.visitMethodInsn(opcode, owner, name, desc, itf);
+        }
+
+        /**
+         * The JDK methods that write into an array argument, which the uninstrumented JDK does
+         * where the recorder cannot see it: the decoder replays their writes from the call's
+         * operands (jvm/src/decode/library.rs). 1 = System.arraycopy, 2 = Arrays.fill(a, v),
+         * 3 = Arrays.sort(a) of a primitive array; 0 for every other call.
+         */
+        private int libraryWrite(int opcode, String owner, String name, String desc) {
+            if (opcode != Opcodes.INVOKESTATIC) {
+                return 0;
+            }
+            if (owner.equals("java/lang/System") && name.equals("arraycopy")
+                    && desc.equals("(Ljava/lang/Object;ILjava/lang/Object;II)V")) {
+                return 1;
+            }
+            if (!owner.equals("java/util/Arrays")) {
+                return 0;
+            }
+            Type[] args = Type.getArgumentTypes(desc);
+            boolean primArray = args.length >= 1 && args[0].getSort() == Type.ARRAY
+                    && args[0].getDimensions() == 1 && args[0].getElementType().getSort() != Type.OBJECT;
+            if (name.equals("fill") && args.length == 2 && args[0].getSort() == Type.ARRAY
+                    && args[0].getDimensions() == 1
+                    && args[0].getElementType().equals(args[1])) {
+                return 2;
+            }
+            if (name.equals("fill") && desc.equals("([Ljava/lang/Object;Ljava/lang/Object;)V")) {
+                return 2;
+            }
+            if (name.equals("sort") && args.length == 1 && primArray) {
+                return 3;
+            }
+            return 0;
         }
 
         @Override

@@ -9,11 +9,12 @@ use std::sync::Arc;
 use rustc_hash::FxHashSet;
 
 use crate::decode::heap::{HeapHist, Write};
+use crate::decode::library;
 use crate::decode::methods::MethodTable;
 use crate::decode::statics::StaticHist;
 use crate::decode::steps::StepIndex;
 use crate::decode::wire::{
-    Layout, OP_GETSTATIC, OP_IASTORE, OP_PUTFIELD, OP_PUTSTATIC, OP_SASTORE,
+    Layout, OP_GETSTATIC, OP_IASTORE, OP_INVOKESTATIC, OP_PUTFIELD, OP_PUTSTATIC, OP_SASTORE,
 };
 use crate::error::JvmError;
 use crate::step::{CFrame, Objects, UninitObj};
@@ -84,18 +85,26 @@ impl TraceData {
         let mut writes: Vec<Write> = Vec::new();
         for i in 0..self.steps.len() {
             let (mid, pc, ..) = self.steps.header(i);
-            let Some((op, _)) = self.steps.meta(mid).op(pc) else {
+            let Some((op, aux)) = self.steps.meta(mid).op(pc) else {
                 continue;
             };
-            match op {
+            // added as they come: a library write reads arrays as of its step
+            let new = match op {
                 OP_PUTFIELD | OP_IASTORE..=OP_SASTORE => {
-                    writes.extend(self.heap.store(&self.steps, i, op)?);
+                    self.heap.store(&self.steps, i, op)?.into_iter().collect()
                 }
-                OP_GETSTATIC | OP_PUTSTATIC => self.statics.access(&self.steps, i, op)?,
-                _ => {}
-            }
+                OP_GETSTATIC | OP_PUTSTATIC => {
+                    self.statics.access(&self.steps, i, op)?;
+                    vec![]
+                }
+                OP_INVOKESTATIC if aux >> 8 != 0 => {
+                    library::writes(&self.heap, &self.steps, i, aux >> 8)?
+                }
+                _ => vec![],
+            };
+            self.heap.add_writes(&new);
+            writes.extend(new);
         }
-        self.heap.add_writes(&writes);
         self.obj_writes = writes;
         self.statics.finish();
         self.index_versions();

@@ -7,6 +7,8 @@
 //!   links), frames materialised from there;
 //! * [`heap`]: the first-sight heap log and the replay of `putfield` / `xastore` into a
 //!   per-slot write history;
+//! * [`library`]: the writes of `System.arraycopy`, `Arrays.fill` and `Arrays.sort` into
+//!   array arguments, replayed from the call's operands;
 //! * [`statics`]: the static fields a run knows, from its completed accesses;
 //! * [`data`]: all of it for one run, with heap versions and the heap as of any step;
 //! * [`snapshots`]: `verify_replay`, the replayed heap against the recorder's snapshots.
@@ -21,6 +23,7 @@
 
 mod data;
 mod heap;
+mod library;
 mod methods;
 mod snapshots;
 mod statics;

@@ -205,7 +205,8 @@ impl StepIndex {
         if as_caller {
             if let Some((op, pops)) = m.op(pc) {
                 if (OP_INVOKEVIRTUAL..=OP_INVOKEDYNAMIC).contains(&op) {
-                    let pops = (pops.max(0) as usize).min(stack.len());
+                    // the bits above the low 8 name a library write (see `library`)
+                    let pops = ((pops & 0xff).max(0) as usize).min(stack.len());
                     if let (OP_INVOKESPECIAL, Some(&CValue::Uninit(n))) =
                         (op, pops.checked_sub(1).and_then(|r| stack.get(r)))
                     {

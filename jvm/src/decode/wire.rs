@@ -40,6 +40,7 @@ pub(crate) const OP_PUTSTATIC: u8 = 0xb3;
 pub(crate) const OP_PUTFIELD: u8 = 0xb5;
 pub(crate) const OP_INVOKEVIRTUAL: u8 = 0xb6;
 pub(crate) const OP_INVOKESPECIAL: u8 = 0xb7;
+pub(crate) const OP_INVOKESTATIC: u8 = 0xb8;
 pub(crate) const OP_INVOKEDYNAMIC: u8 = 0xba;
 pub(crate) const OP_NEW: u8 = 0xbb;
 

@@ -8,8 +8,8 @@ use super::shared;
 use crate::class::Cond;
 use crate::edge::EdgeKind;
 use crate::error::EngineError;
-use crate::models::{self, exceptions, TextCall};
-use crate::refine::Succ;
+use crate::models::{self, exceptions, BuilderCall, TextCall};
+use crate::refine::{integer, Succ};
 use crate::state::{FieldKey, HeapValue, Interval, Ref};
 
 pub(crate) fn eval(
@@ -185,8 +185,145 @@ pub(crate) fn eval(
             ex.push(r)?;
         }
         NewBox => pop_all(ex)?,
+        IsEmpty | IsBlank | Trim | ToCharArray | ChangeCase | ReplaceChar => {
+            return by_length(ex, call, n_args)
+        }
+        ValueOfChars => {
+            let a = ex.peek(0)?;
+            if let Some(flow) = null_check(ex, 0)? {
+                return Ok(flow);
+            }
+            if let Some(flow) = ex.need_realized(a)? {
+                return Ok(flow);
+            }
+            let len = match ex.st.value(a) {
+                Some(HeapValue::Array { len, .. }) => ex.st.int(*len).copied(),
+                _ => None,
+            }
+            .ok_or_else(|| ex.invalid("String.valueOf(char[]) of a non-array"))?;
+            pop_all(ex)?;
+            let r = shared::string(ex, len);
+            ex.push(r)?;
+        }
     }
     Ok(Flow::Next)
+}
+
+/// The calls whose result follows from the receiver's length (see `models::TextCall`).
+fn by_length(ex: &mut Exec<'_>, call: TextCall, n_args: usize) -> Result<Flow, EngineError> {
+    let this = ex.peek(n_args)?;
+    if let Some(flow) = ex.need_realized(this)? {
+        return Ok(flow);
+    }
+    let count = string_count(ex, this)?;
+    let len = *ex
+        .st
+        .int(count)
+        .ok_or_else(|| ex.invalid("String length of a non-integer"))?;
+    let empty = len.decide(Cond::Eq, &Interval::literal(0));
+    if call == TextCall::IsEmpty && empty.is_none() {
+        // the length decides the result: refine it against 0 first
+        let succs = integer::refine(&ex.before, count, &integer::partition(&len, Cond::Eq, 0));
+        return Ok(Flow::Refine(EdgeKind::Refine, succs));
+    }
+    for _ in 0..=n_args {
+        ex.pop()?;
+    }
+    let r = match call {
+        TextCall::IsEmpty => ex
+            .st
+            .new_int(Interval::literal(i128::from(empty == Some(true)))),
+        TextCall::IsBlank if empty == Some(true) => ex.st.new_int(Interval::literal(1)),
+        TextCall::IsBlank => ex.st.new_int(bool_range()),
+        TextCall::Trim => shared::string(
+            ex,
+            Interval {
+                lo: Some(0),
+                hi: len.hi,
+            },
+        ),
+        TextCall::ChangeCase => {
+            let v = match empty {
+                Some(true) => Interval::literal(0),
+                Some(false) => Interval::at_least(1),
+                None => Interval::at_least(0),
+            };
+            shared::string(ex, v)
+        }
+        TextCall::ReplaceChar => shared::string(ex, len),
+        TextCall::ToCharArray => {
+            let elems = match len.as_literal() {
+                Some(k) if k <= super::super::array::CONCRETE_MAX => Some(
+                    (0..k)
+                        .map(|_| ex.st.new_int(char_range()))
+                        .collect::<Vec<_>>(),
+                ),
+                _ => None,
+            };
+            // a new array whose length is the string's length itself
+            ex.st
+                .new_obj(HeapValue::array("[C".into(), count, elems, true))
+        }
+        _ => return Err(ex.invalid("String length model of another call")),
+    };
+    ex.push(r)?;
+    Ok(Flow::Next)
+}
+
+/// `StringBuilder` calls beyond `append`/`toString` (`models::BuilderCall`): the model keeps no
+/// length, so an index that is not negative is checked by a split.
+pub(crate) fn builder(
+    ex: &mut Exec<'_>,
+    call: BuilderCall,
+    n_args: usize,
+) -> Result<Flow, EngineError> {
+    use BuilderCall::*;
+    if matches!(call, SetLength | CharAt | DeleteCharAt | SetCharAt | Insert) {
+        // the index (offset, new length) is the first argument
+        let i = ex.peek(n_args - 1)?;
+        let v = *ex
+            .st
+            .int(i)
+            .ok_or_else(|| ex.invalid("StringBuilder index of a non-integer"))?;
+        match v.decide(Cond::Lt, &Interval::literal(0)) {
+            Some(true) => return exception::throw_builtin(ex, models::STRING_INDEX),
+            Some(false) => {}
+            None => {
+                let succs = integer::refine(&ex.before, i, &integer::partition(&v, Cond::Lt, 0));
+                return Ok(Flow::Refine(EdgeKind::Refine, succs));
+            }
+        }
+        // `insert(0, …)` is always inside; the others depend on the unknown length
+        let always = call == SetLength || (call == Insert && v.as_literal() == Some(0));
+        if !always {
+            let Some(ok) = outcome(ex) else {
+                return Ok(split_outcomes(ex));
+            };
+            if !ok {
+                return exception::throw_builtin(ex, models::STRING_INDEX);
+            }
+        }
+    }
+    let returns_this = matches!(call, Reverse | DeleteCharAt | Insert);
+    for _ in 0..n_args {
+        ex.pop()?;
+    }
+    if !returns_this {
+        ex.pop()?;
+    }
+    match call {
+        Length => push_int(
+            ex,
+            Interval::new(Some(0), Some(crate::state::JAVA_MAX)).unwrap_or(Interval::TOP),
+        )?,
+        CharAt => push_int(ex, char_range())?,
+        _ => {}
+    }
+    Ok(Flow::Next)
+}
+
+fn char_range() -> Interval {
+    Interval::new(Some(0), Some(0xFFFF)).unwrap_or(Interval::TOP)
 }
 
 /// `charAt(i)`, `substring(b)`, `substring(b, e)`: the receiver's length decides the bounds
@@ -271,12 +408,12 @@ fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
 
 /// Whether a call with two outcomes returns (`true`) or throws: the split flag of the state
 /// before the call; `None` until [`split_outcomes`] has split it.
-fn outcome(ex: &Exec<'_>) -> Option<bool> {
+pub(super) fn outcome(ex: &Exec<'_>) -> Option<bool> {
     ex.before.split
 }
 
 /// The split of the state before the call into its returning and throwing outcomes.
-fn split_outcomes(ex: &Exec<'_>) -> Flow {
+pub(super) fn split_outcomes(ex: &Exec<'_>) -> Flow {
     let succs = [true, false]
         .into_iter()
         .map(|b| {
