@@ -115,6 +115,9 @@ pub struct JarProve {
     pub rules: usize,
     /// Why a step failed or was left out (the prover's notes, an error).
     pub note: Option<String>,
+    /// Why the verdict is MAYBE (`jtg prove`'s reason; set for every MAYBE).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// `--prove`: how complete graphs get verdicts.
@@ -394,6 +397,7 @@ pub fn prove_jar(
             locations: r.its_locations,
             rules: r.its_rules,
             note: r.notes.first().cloned(),
+            reason: r.reason,
             verdict: r.verdict,
             certificate: r.certificate,
         },
@@ -401,6 +405,7 @@ pub fn prove_jar(
             verdict: "MAYBE".into(),
             certificate: "none".into(),
             note: Some(format!("{e:#}")),
+            reason: Some(format!("{e:#}")),
             ..JarProve::default()
         },
     }
