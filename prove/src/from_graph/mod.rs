@@ -16,6 +16,7 @@
 mod effects;
 mod product;
 pub mod quantity;
+mod lcmp;
 mod ranged;
 mod step;
 
@@ -424,12 +425,13 @@ impl<'g> RuleChain<'g> {
             deferred.ranged =
                 ranged::exact_in_range(&deferred.ranged, owner.len(), &ranges, &mut guard);
         }
-        let divisions = deferred.divisions;
-        let pending = deferred.ranged;
+        let divisions = std::mem::take(&mut deferred.divisions);
+        let pending = std::mem::take(&mut deferred.ranged);
         // a division whose dividend's sign neither the states nor the guard give: one rule per
         // sign (the sides exclude each other and cover every value; the wrong one is
         // infeasible once chaining meets the test that fixed the sign)
-        step::signed_divisions(&divisions, owner.len(), &mut guard)
+        let guards = step::signed_divisions(&divisions, owner.len(), &mut guard);
+        lcmp::compare_cases(&deferred.comparisons, guards)
             .into_iter()
             .map(|g| self.complete(g, pending.clone(), &nodes, &owner, &slots, from, to))
             .collect()

@@ -133,14 +133,19 @@ pub fn exact_in_range(
 pub const MAX_SPLIT: usize = 2;
 
 /// The guards of a rule whose candidates `ranged` the guard did not show exact: for each of
-/// the first [`MAX_SPLIT`] that wrap at most once, its three cases — `lo ≤ e ≤ hi ∧ r = e`,
+/// the first [`MAX_SPLIT`] counters that wrap at most once, its three cases — `lo ≤ e ≤ hi ∧ r = e`,
 /// `e ≥ hi + 1 ∧ r = e − W`, `e ≤ lo − 1 ∧ r = e + W` (JLS §4.2.2; they cover every value and
 /// exclude each other) — one guard per combination. The wrapping cases are then rules of
 /// their own, which the rule graph can show to run at most once (`i = MAX` gives `i + 1 =
 /// MIN < n`, after which `i < n ≤ MAX` never wraps again). Others stay inexact.
 pub fn wrap_cases(ranged: &[RangedUpdate], guard: Vec<Constraint>) -> Vec<Vec<Constraint>> {
     let mut out = vec![guard];
-    for u in ranged.iter().filter(|u| u.once).take(MAX_SPLIT) {
+    // counters (`x ± k`, `−x`): an accumulator (`s + i`) is seldom what ranks a loop, and
+    // each split triples the rule
+    let counters = ranged
+        .iter()
+        .filter(|u| u.once && u.value.terms.len() == 1);
+    for u in counters.take(MAX_SPLIT) {
         let width = Q::from(BigInt::from(u.hi - u.lo + 1));
         let [lo, hi] = within(&u.value, u.lo, u.hi);
         let w = LinExpr::constant(width);

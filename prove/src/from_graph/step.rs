@@ -6,6 +6,7 @@
 use super::effects::CallEffects;
 use super::product::{product_bounds, Factor};
 use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
+use super::lcmp::{comparison, Comparison};
 use super::ranged::RangedUpdate;
 use crate::linexpr::{Constraint, LinExpr};
 use crate::q::Q;
@@ -76,6 +77,8 @@ pub struct Deferred {
     pub divisions: Vec<Division>,
     /// Updates that may wrap by the source's intervals (`--ints java`).
     pub ranged: Vec<RangedUpdate>,
+    /// `lcmp`s of two unknowns: the rule is split by their three cases (`lcmp.rs`).
+    pub comparisons: Vec<Comparison>,
 }
 
 /// The constraints of edge `e` from `src` to `dst`; what needs the whole guard goes to
@@ -122,6 +125,9 @@ pub fn edge_constraints(
             carry_by_name(src, dst, &havoc, out);
             for l in &e.labels {
                 step_label(sem, l, src, dst, out, deferred);
+            }
+            if e.kind == EdgeKind::Eval {
+                deferred.comparisons.extend(comparison(prog, src, dst));
             }
         }
         EdgeKind::Refine | EdgeKind::Split => {
