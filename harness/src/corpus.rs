@@ -125,6 +125,9 @@ pub struct JarProve {
     /// no verdict was reached (an error) or in journals written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assumptions: Option<crate::prove::model::Assumptions>,
+    /// Why the verdict is MAYBE (`jtg prove`'s reason; set for every MAYBE).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// `--prove`: how complete graphs get verdicts.
@@ -415,6 +418,7 @@ pub fn prove_jar(
             note: r.notes.first().cloned(),
             witness: r.witness.as_ref().map(|w| w.detail.clone()),
             assumptions: Some(r.assumptions),
+            reason: r.reason,
             verdict: r.verdict,
             certificate: r.certificate,
         },
@@ -422,6 +426,7 @@ pub fn prove_jar(
             verdict: "MAYBE".into(),
             certificate: "none".into(),
             note: Some(format!("{e:#}")),
+            reason: Some(format!("{e:#}")),
             ..JarProve::default()
         },
     }

@@ -1,7 +1,8 @@
 //! A reduced verdict run (`jtg corpus --prove` on the jars of
 //! `tests/data/corpus-verdicts.txt`, `<status> <jar> <verdict>` per line, jars of every folder
 //! of `$JTG_CORPUS` whose proofs are fast): every listed verdict is reached again, none
-//! contradicts AProVE's (`aprove-termcomp2024.tsv`), and every NO comes with a replay command.
+//! contradicts AProVE's (`aprove-termcomp2024.tsv`), every NO comes with a replay command and
+//! every MAYBE with a reason.
 //! The list was taken from a full release run (`jtg corpus <corpus> --prove`); a change of a
 //! verdict changes the list, and the commit says why. Skips when the corpus is absent.
 
@@ -86,6 +87,9 @@ fn corpus_sample_verdicts_do_not_change() {
             if corpus::contradicts(&p.verdict, a) {
                 problems.push(format!("{}: {} contradicts AProVE's {a}", r.jar, p.verdict));
             }
+        }
+        if p.verdict == "MAYBE" && p.reason.as_deref().is_none_or(str::is_empty) {
+            problems.push(format!("{}: MAYBE without a reason", r.jar));
         }
         if p.verdict == "NO" && p.replay.is_none() {
             problems.push(format!("{}: NO without a replay command", r.jar));

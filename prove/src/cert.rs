@@ -15,11 +15,16 @@ pub enum RuleCert {
     Weak { decrease: Farkas },
     /// `guard ⇒ f_ℓ(x̄) − f_ℓ'(ē) ≥ 1` and `guard ⇒ f_ℓ(x̄) ≥ 0`: the rule is removed.
     Strict { decrease: Farkas, bounded: Farkas },
+    /// A rule of a nested level (`nested.rs`, phases `f₁ … f_d`): `steps[0]` proves
+    /// `guard ⇒ f₁(x̄) − f₁(ē) ≥ 1`, `steps[i]` proves `guard ⇒ f_i(x̄) + f_{i+1}(x̄) −
+    /// f_{i+1}(ē) ≥ 1`, `bounded` proves `guard ⇒ f_d(x̄) ≥ 0`: the rule is removed.
+    Nested { steps: Vec<Farkas>, bounded: Farkas },
 }
 
 impl RuleCert {
+    /// Whether the level removes the rule.
     pub fn is_strict(&self) -> bool {
-        matches!(self, RuleCert::Strict { .. })
+        matches!(self, RuleCert::Strict { .. } | RuleCert::Nested { .. })
     }
 }
 
@@ -32,15 +37,28 @@ pub struct RankedRule {
 /// One component of a lexicographic ranking function: an affine function per location, over
 /// that location's variables, non-increasing on every rule of `rules` and strictly decreasing
 /// and bounded on the strict ones. `rules` is a union of SCCs of the rules not yet removed.
+/// A *nested* level (`later_phases` not empty: `functions` is `f₁`, `later_phases[i]` is
+/// `f_{i+2}`) has only `Nested` rules and removes them all.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Level {
     pub functions: Vec<(LocId, LinExpr)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub later_phases: Vec<Vec<(LocId, LinExpr)>>,
     pub rules: Vec<RankedRule>,
 }
 
 impl Level {
     pub fn function(&self, l: LocId) -> Option<&LinExpr> {
         self.functions.iter().find(|(m, _)| *m == l).map(|(_, f)| f)
+    }
+
+    /// The phases `f₁ … f_d` at `l` (one for a lexicographic level), if every one has a
+    /// function there.
+    pub fn phases(&self, l: LocId) -> Option<Vec<&LinExpr>> {
+        std::iter::once(&self.functions)
+            .chain(&self.later_phases)
+            .map(|fs| fs.iter().find(|(m, _)| *m == l).map(|(_, f)| f))
+            .collect()
     }
 
     /// The rule instances this level removes.

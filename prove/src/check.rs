@@ -75,6 +75,16 @@ pub fn check_transition(
             else {
                 continue;
             };
+            if let RuleCert::Nested { .. } = rr.cert {
+                if let Some(c) = check_nested(level, rule.from, rule.to, args, next) {
+                    ranking.push(RankingCheck {
+                        scc: si,
+                        level: li,
+                        ..c
+                    });
+                }
+                continue;
+            }
             let (Some(ff), Some(ft)) = (level.function(rule.from), level.function(rule.to)) else {
                 continue;
             };
@@ -104,6 +114,38 @@ pub fn check_transition(
         }
     }
     Ok(TransitionCheck { successor, ranking })
+}
+
+/// The nested conditions (`nested.rs`) on one concrete transition: `before`/`after` are
+/// `f₁`'s values, `decreases` that `f₁` falls by ≥ 1 and each `f_{i−1} + f_i` by ≥ 1 in
+/// `f_i`'s part, `bounded` that `f_d ≥ 0`.
+fn check_nested(
+    level: &crate::cert::Level,
+    from: LocId,
+    to: LocId,
+    args: &[BigInt],
+    next: &[BigInt],
+) -> Option<RankingCheck> {
+    let at = |l: LocId, vals: &[BigInt]| -> Option<Vec<Q>> {
+        level.phases(l)?.iter().map(|f| f.eval_ints(vals)).collect()
+    };
+    let (b, a) = (at(from, args)?, at(to, next)?);
+    let decreases = (0..b.len()).all(|i| {
+        let mut drop = &b[i] - &a[i];
+        if i > 0 {
+            drop += &b[i - 1];
+        }
+        drop >= Q::one()
+    });
+    Some(RankingCheck {
+        scc: 0,
+        level: 0,
+        strict: true,
+        before: b[0].clone(),
+        after: a[0].clone(),
+        decreases,
+        bounded: !b.last()?.is_negative(),
+    })
 }
 
 /// Whether two consecutive concrete transitions — `first` (its rule, its source values then

@@ -35,6 +35,7 @@ pub mod its;
 pub mod koat;
 pub mod linexpr;
 pub mod lp;
+pub mod nested;
 pub mod prove;
 pub mod q;
 pub mod rank;

@@ -22,6 +22,7 @@ use crate::invariant::Invariants;
 use crate::its::{Its, LocId};
 use crate::linexpr::{LinExpr, Var};
 use crate::lp::{solve, Cmp, Limits, Lp, LpResult, LpStats, VarKind};
+use crate::nested;
 use crate::q::Q;
 use crate::scc::sccs;
 use std::collections::{BTreeMap, BTreeSet};
@@ -128,7 +129,14 @@ pub fn prove_termination(
                     }
                     outcome => {
                         gave_up |= outcome.is_err();
-                        unproven.push(scope.iter().map(|&i| live[i].inst.clone()).collect());
+                        match nested_level(its, &live, &scope, limits, stats) {
+                            Ok(Some(level)) => proof.levels.push(level),
+                            found => {
+                                gave_up |= found.is_err();
+                                unproven
+                                    .push(scope.iter().map(|&i| live[i].inst.clone()).collect());
+                            }
+                        }
                     }
                 },
                 Search::GaveUp => {
@@ -256,6 +264,26 @@ impl Chains {
             })
             .collect()
     }
+}
+
+/// A nested ranking function for the whole scope (`nested.rs`): the last resort of a scope.
+fn nested_level(
+    its: &Its,
+    live: &[Prepared],
+    scope: &[usize],
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Result<Option<Level>, GaveUp> {
+    let rules: Vec<nested::ScopeRule<'_>> = scope
+        .iter()
+        .map(|&i| nested::ScopeRule {
+            inst: &live[i].inst,
+            rows: &live[i].rows,
+            from: live[i].from,
+            to: live[i].to,
+        })
+        .collect();
+    nested::find(its, &rules, &relevant(its, live, scope), limits, stats)
 }
 
 fn locations_of(live: &[Prepared], scope: &[usize]) -> Vec<LocId> {
@@ -624,6 +652,7 @@ fn certify(
     }
     any_strict.then(|| Level {
         functions: fs.into_iter().collect(),
+        later_phases: Vec::new(),
         rules,
     })
 }

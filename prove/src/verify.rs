@@ -561,10 +561,42 @@ fn verify_ranking(its: &Its, cert: &TerminationCertificate) -> Result<(), Verify
                     None => fail(format!("{at}: no function for location {}", l.0)),
                 }
             };
+            let nested = !level.later_phases.is_empty();
             for rr in &level.rules {
                 let rule = its.rule(rr.instance.rule);
                 let n = rule.var_count(its);
                 let rows = guard_rows(its, &rr.instance)?;
+                if nested != matches!(rr.cert, crate::cert::RuleCert::Nested { .. }) {
+                    return fail(format!(
+                        "{at}: rule {} mixes a nested level with a lexicographic one",
+                        rr.instance.rule.0
+                    ));
+                }
+                if let crate::cert::RuleCert::Nested { steps, bounded } = &rr.cert {
+                    let phases = |l: LocId| -> Result<Vec<LinExpr>, VerifyError> {
+                        let fs = level.phases(l).ok_or_else(|| {
+                            VerifyError(format!("{at}: no phase functions for location {}", l.0))
+                        })?;
+                        if fs
+                            .iter()
+                            .any(|e| e.vars().any(|v| v.index() >= its.location(l).arity()))
+                        {
+                            return fail(format!(
+                                "{at}: function of location {} out of scope",
+                                l.0
+                            ));
+                        }
+                        Ok(fs.into_iter().cloned().collect())
+                    };
+                    let (pf, pt) = (phases(rule.from)?, phases(rule.to)?);
+                    if !check_nested(its, &rr.instance, &rows, n, &pf, &pt, steps, bounded) {
+                        return fail(format!(
+                            "{at}: the nested certificate of rule {} does not hold",
+                            rr.instance.rule.0
+                        ));
+                    }
+                    continue;
+                }
                 let (ff, ft) = (f(rule.from)?, f(rule.to)?);
                 let (g, g0) = decrease(its, &rr.instance, &ff, &ft);
                 let neg_g: Vec<Q> = g.iter().map(|v| -v).collect();
@@ -572,6 +604,7 @@ fn verify_ranking(its: &Its, cert: &TerminationCertificate) -> Result<(), Verify
                     crate::cert::RuleCert::Weak { decrease } => {
                         check_implication(&rows, decrease, &neg_g, &g0)
                     }
+                    crate::cert::RuleCert::Nested { .. } => false,
                     crate::cert::RuleCert::Strict { decrease, bounded } => {
                         let mut neg_f = vec![Q::zero(); n];
                         for (v, a) in &ff.terms {
@@ -610,6 +643,50 @@ fn verify_ranking(its: &Its, cert: &TerminationCertificate) -> Result<(), Verify
         }
     }
     Ok(())
+}
+
+/// `rows ⇒ e ≥ k` by the multipliers `m`, `e` over the rule's `n` variables.
+fn check_at_least(rows: &[VRow], m: &Farkas, n: usize, e: &LinExpr, k: &Q) -> bool {
+    let mut neg = vec![Q::zero(); n];
+    for (v, a) in &e.terms {
+        if v.index() >= n {
+            return false;
+        }
+        neg[v.index()] = -a;
+    }
+    check_implication(rows, m, &neg, &(&e.constant - k))
+}
+
+/// The conditions of a nested level (`nested.rs`) on one rule: `f₁` falls by ≥ 1,
+/// `f_{i−1} + f_i` falls by ≥ 1 in `f_i`'s part, `f_d ≥ 0` — phases `pf` at the source, `pt`
+/// at the target, one certificate per condition.
+#[allow(clippy::too_many_arguments)]
+fn check_nested(
+    its: &Its,
+    inst: &RuleInstance,
+    rows: &[VRow],
+    n: usize,
+    pf: &[LinExpr],
+    pt: &[LinExpr],
+    steps: &[Farkas],
+    bounded: &Farkas,
+) -> bool {
+    let d = pf.len();
+    if d < 2 || pt.len() != d || steps.len() != d {
+        return false;
+    }
+    let rule = its.rule(inst.rule);
+    for i in 0..d {
+        let image = pt[i].substitute(&|v: Var| rule.args[v.index()].clone());
+        let mut e = pf[i].minus(&image);
+        if i > 0 {
+            e = e.plus(&pf[i - 1]);
+        }
+        if !check_at_least(rows, &steps[i], n, &e, &Q::one()) {
+            return false;
+        }
+    }
+    check_at_least(rows, bounded, n, &pf[d - 1], &Q::zero())
 }
 
 /// Rows of a conjunction over location variables, `≤` rows only (equalities as two rows),

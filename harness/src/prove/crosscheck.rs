@@ -36,6 +36,30 @@ pub struct ConcreteTransition {
     pub target: Vec<BigInt>,
 }
 
+/// The length of the array or string `v` on the heap of step `step` (0 for null): what the
+/// encoding's length variables denote. `None` for any other value. `v` is a value of the
+/// step's `frames` top frames (as for [`concrete_size`]).
+pub fn concrete_len(
+    run: &dyn ConcreteRun,
+    step: usize,
+    frames: usize,
+    v: CValue,
+) -> Option<BigInt> {
+    let id = match v {
+        CValue::Null => return Some(BigInt::from(0)),
+        CValue::Ref(id) => id,
+        _ => return None,
+    };
+    if run.is_empty() {
+        return None;
+    }
+    match run.top_step(step.min(run.len() - 1), frames).heap.get(&id) {
+        Some(CObject::Array { elems, .. }) => Some(BigInt::from(elems.len())),
+        Some(CObject::Str { len }) => Some(BigInt::from(*len)),
+        _ => None,
+    }
+}
+
 /// The number of objects reachable from `v` on the heap of step `step` (0 for null): the size
 /// the encoding's size variables denote. `None` for a value that is no reference. `v` is a
 /// value of the step's `frames` top frames (a node's state has no more): only they and the
@@ -134,6 +158,7 @@ fn value_of(graph: &Graph, run: &dyn ConcreteRun, e: &PathEntry, q: Quantity) ->
             _ => None,
         },
         Quantity::Size(_) => concrete_size(run, e.step, frames, v),
+        Quantity::Len(_) => concrete_len(run, e.step, frames, v),
         Quantity::Dist(a, b) => {
             let to = if b.is_null() {
                 CValue::Null

@@ -7,6 +7,7 @@ pub mod crosscheck;
 mod crosscheck_runs;
 pub mod model;
 pub mod nonterm;
+mod reason;
 mod render;
 mod shrink;
 
@@ -227,6 +228,10 @@ pub struct ProveReport {
     pub nonterm_ms: f64,
     pub check_ms: f64,
     pub notes: Vec<String>,
+    /// Why the verdict is MAYBE (always set for a MAYBE, absent otherwise): the limit hit, or
+    /// the loops and recursions without a ranking function.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Concrete runs checked, transitions checked, transitions skipped (a value the run did
     /// not bind).
     pub checked_runs: u64,
@@ -308,6 +313,7 @@ pub fn run(
         nonterm_ms: 0.0,
         check_ms: 0.0,
         notes: proof.notes.clone(),
+        reason: None,
         checked_runs: 0,
         checked_transitions: 0,
         skipped_transitions: 0,
@@ -371,6 +377,9 @@ pub fn run(
         }
     }
     report.nonterm_ms = ms(t.elapsed());
+    if report.verdict == "MAYBE" {
+        report.reason = Some(reason::why_maybe(graph, &enc, &proof, &report.notes));
+    }
     if cfg.check > 0 || cfg.input.is_some() {
         let t = Instant::now();
         let mut enc = enc;
@@ -436,7 +445,18 @@ fn ranking_functions(
                         .map(|q| readable(graph, node, *q, prog))
                         .unwrap_or_else(|| format!("v{}", v.0))
                 };
-                functions.push((node, f.display_with(&name)));
+                // a nested level's phases at the location: ⟨f₁, f₂, …⟩
+                let text = match level.phases(*loc) {
+                    Some(ps) if ps.len() > 1 => format!(
+                        "⟨{}⟩",
+                        ps.iter()
+                            .map(|p| p.display_with(&name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    _ => f.display_with(&name),
+                };
+                functions.push((node, text));
             }
             let mut strict: Vec<String> = level
                 .removed()
@@ -511,6 +531,7 @@ fn too_large_graph(
             graph.nodes.len(),
             cfg.max_graph
         )],
+        reason: None,
         checked_runs: 0,
         checked_transitions: 0,
         skipped_transitions: 0,
@@ -526,6 +547,9 @@ fn too_large_graph(
         Ok(None) => {}
         Err(e) if is_jvm_failure(&e) => return Err(e),
         Err(e) => report.notes.push(format!("state repetition search: {e}")),
+    }
+    if report.verdict == "MAYBE" {
+        report.reason = Some(format!("a limit was hit: {}", report.notes[0]));
     }
     report.nonterm_ms = ms(t.elapsed());
     model::explain(&mut report, cfg.max_steps);

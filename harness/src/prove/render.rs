@@ -51,6 +51,9 @@ pub fn render_text(r: &ProveReport) -> String {
         }
         _ => {}
     }
+    if let Some(why) = &r.reason {
+        let _ = writeln!(o, "why MAYBE: {why}");
+    }
     for n in &r.notes {
         let _ = writeln!(o, "note: {n}");
     }

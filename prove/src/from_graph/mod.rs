@@ -16,6 +16,8 @@
 mod effects;
 mod product;
 pub mod quantity;
+mod lcmp;
+mod ranged;
 mod step;
 
 use crate::its::{Its, ItsError, LocId, Rule, RuleId};
@@ -28,6 +30,7 @@ use jtg_engine::state::IntSemantics;
 use jtg_engine::Program;
 pub use quantity::Quantity;
 use quantity::{facts, quantities, Slots};
+use ranged::RangedUpdate;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How a graph is encoded.
@@ -46,6 +49,9 @@ pub struct RuleOrigin {
     pub nodes: Vec<NodeId>,
     /// Per temporary: the position in `nodes` and the quantity of that node.
     pub temps: Vec<(usize, Quantity)>,
+    /// Updates that may wrap (`--ints java`) and are not yet shown exact, over the rule's
+    /// variables: chaining may bring the test that rules the wrap out (`ranged.rs`).
+    pub ranged: Vec<RangedUpdate>,
 }
 
 /// An ITS with the map back to the graph.
@@ -246,11 +252,18 @@ pub fn chain_locations(mut enc: Encoding) -> Result<Encoding, EncodeError> {
         its.add_location(&loc.name, &vs)?;
     }
     let mut origins = Vec::new();
-    for (mut r, o) in rules.into_iter().flatten() {
+    for (mut r, mut o) in rules.into_iter().flatten() {
         r.from = new_id[&r.from.index()];
         r.to = new_id[&r.to.index()];
-        its.add_rule(r)?;
-        origins.push(o);
+        // what may still wrap: one rule per case (`--ints java`, `ranged.rs`)
+        let ranged = std::mem::take(&mut o.ranged);
+        for guard in ranged::wrap_cases(&ranged, std::mem::take(&mut r.guard)) {
+            its.add_rule(Rule {
+                guard: dedup(guard),
+                ..r.clone()
+            })?;
+            origins.push(o.clone());
+        }
     }
     enc.loc_node = keep.iter().map(|&l| enc.loc_node[l]).collect();
     enc.loc_vars = keep.iter().map(|&l| enc.loc_vars[l].clone()).collect();
@@ -280,7 +293,10 @@ fn compose(its: &Its, a: &Rule, ao: &RuleOrigin, b: &Rule, bo: &RuleOrigin) -> (
     let mut nodes = ao.nodes.clone();
     nodes.extend(bo.nodes.iter().skip(1));
     let total = na + otemps.len();
-    let (guard, _, kept) = eliminate(guard, &mut args, na, total);
+    let mut ranged = ao.ranged.clone();
+    ranged.extend(bo.ranged.iter().map(|u| u.substitute(&sub)));
+    let ranged = ranged::exact_in_range(&ranged, total, &[], &mut guard);
+    let (guard, ranged, kept) = eliminate_keeping(guard, &mut args, ranged, na, total);
     let temps: Vec<(usize, Quantity)> = kept.iter().map(|v| otemps[v.index() - na]).collect();
     let renum: BTreeMap<Var, Var> = kept
         .iter()
@@ -302,8 +318,35 @@ fn compose(its: &Its, a: &Rule, ao: &RuleOrigin, b: &Rule, bo: &RuleOrigin) -> (
             args,
             guard,
         },
-        RuleOrigin { nodes, temps },
+        RuleOrigin {
+            nodes,
+            temps,
+            ranged: ranged.iter().map(|u| u.rename(&rn)).collect(),
+        },
     )
+}
+
+/// [`eliminate`] with the candidate updates `ranged` carried along (their variables kept
+/// alive, their expressions substituted like the arguments).
+fn eliminate_keeping(
+    guard: Vec<Constraint>,
+    args: &mut Vec<LinExpr>,
+    ranged: Vec<RangedUpdate>,
+    n0: usize,
+    total: usize,
+) -> (Vec<Constraint>, Vec<RangedUpdate>, Vec<Var>) {
+    let k = args.len();
+    for u in &ranged {
+        args.extend(u.exprs());
+    }
+    let (guard, _, kept) = eliminate(guard, args, n0, total);
+    let extra = args.split_off(k);
+    let ranged = extra
+        .chunks(2)
+        .zip(&ranged)
+        .map(|(e, u)| u.with_exprs(e[0].clone(), e[1].clone()))
+        .collect();
+    (guard, ranged, kept)
 }
 
 /// A rule under construction along a chain of nodes.
@@ -351,7 +394,7 @@ impl<'g> RuleChain<'g> {
         for s in &slots {
             guard.extend(facts(s));
         }
-        let mut divisions = Vec::new();
+        let mut deferred = step::Deferred::default();
         for (k, e) in edges.iter().enumerate() {
             step::edge_constraints(
                 prog,
@@ -361,22 +404,45 @@ impl<'g> RuleChain<'g> {
                 &slots[k],
                 &slots[k + 1],
                 &mut guard,
-                &mut divisions,
+                &mut deferred,
             );
         }
+        if !deferred.ranged.is_empty() {
+            // every integer of the chain lies in its kind's range: premises for the updates
+            // that may wrap by their intervals alone (`--ints java`)
+            let ranges: Vec<Constraint> = owner
+                .iter()
+                .enumerate()
+                .filter_map(|(v, (pos, q))| match q {
+                    Quantity::Int(r) => {
+                        let (lo, hi) = step::type_range(slots[*pos].state, *r);
+                        Some(ranged::within(&LinExpr::var(Var(v as u32)), lo, hi))
+                    }
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            deferred.ranged =
+                ranged::exact_in_range(&deferred.ranged, owner.len(), &ranges, &mut guard);
+        }
+        let divisions = std::mem::take(&mut deferred.divisions);
+        let pending = std::mem::take(&mut deferred.ranged);
         // a division whose dividend's sign neither the states nor the guard give: one rule per
         // sign (the sides exclude each other and cover every value; the wrong one is
         // infeasible once chaining meets the test that fixed the sign)
-        step::signed_divisions(&divisions, owner.len(), &mut guard)
+        let guards = step::signed_divisions(&divisions, owner.len(), &mut guard);
+        lcmp::compare_cases(&deferred.comparisons, guards)
             .into_iter()
-            .map(|g| self.complete(g, &nodes, &owner, &slots, from, to))
+            .map(|g| self.complete(g, pending.clone(), &nodes, &owner, &slots, from, to))
             .collect()
     }
 
     /// The rule of the chain `nodes` under `guard`: temporaries eliminated and renumbered.
+    #[allow(clippy::too_many_arguments)]
     fn complete(
         &self,
         guard: Vec<Constraint>,
+        ranged: Vec<RangedUpdate>,
         nodes: &[NodeId],
         owner: &[(usize, Quantity)],
         slots: &[Slots<'_>],
@@ -392,7 +458,7 @@ impl<'g> RuleChain<'g> {
             .map(|q| LinExpr::var(slots[last].vars[q]))
             .collect();
         let total = owner.len();
-        let (guard, _, kept) = eliminate(guard, &mut args, n0, total);
+        let (guard, ranged, kept) = eliminate_keeping(guard, &mut args, ranged, n0, total);
         let temps: Vec<(usize, Quantity)> = kept.iter().map(|v| owner[v.index()]).collect();
         // renumber the kept temporaries n0, n0+1, …
         let renum: BTreeMap<Var, Var> = kept
@@ -415,7 +481,11 @@ impl<'g> RuleChain<'g> {
                 args,
                 guard,
             },
-            RuleOrigin { nodes, temps },
+            RuleOrigin {
+                nodes,
+                temps,
+                ranged: ranged.iter().map(|u| u.rename(&rn)).collect(),
+            },
         )
     }
 }
@@ -644,6 +714,7 @@ pub fn readable(g: &Graph, node: NodeId, q: Quantity, names: &dyn LocalNames) ->
     match (q, holder(r)) {
         (Quantity::Int(_), Some(h)) => format!("{h} ({r})"),
         (Quantity::Size(_), Some(h)) => format!("|{h}| (|{r}|)"),
+        (Quantity::Len(_), Some(h)) => format!("len({h}) (len({r}))"),
         (Quantity::Dist(a, b), _) => {
             let name = |x| holder(x).unwrap_or_else(|| x.to_string());
             format!("dist({}, {}) ({q})", name(a), name(b))

@@ -2,10 +2,12 @@
 //! references (ints and longs) that are not literals, the *size* of every object reference
 //! (spec §9, CAV'12 path-length abstraction) and the *distance* of every must-reach fact
 //! `a →!F b` (spec §3, CAV'12: the length of the F-path from `a` to `b`), with the facts the
-//! state guarantees about them.
+//! state guarantees about them; and the *length* of every array and string reference (fixed
+//! for the object's life: JLS §10.3, an array's length never changes; `String` is immutable).
 
 use crate::linexpr::{Constraint, LinExpr, Var};
 use crate::q::Q;
+use jtg_engine::models::STRING;
 use jtg_engine::state::{FieldSet, HeapValue, Ref, State};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,19 +16,21 @@ use std::fmt;
 /// One variable of a location: the value of an integer reference, the size of an object
 /// reference (the number of objects reachable from it; `null` has size 0), or the distance of
 /// a must-reach fact `from →!F to` of the state: the number of F-steps from `from` to `to`
-/// (0 when they are one value; F is the state's, [`dist_fields`]).
+/// (0 when they are one value; F is the state's, [`dist_fields`]); or the length of an array
+/// or string reference (`0` for null), which no step changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Quantity {
     Int(Ref),
     Size(Ref),
     Dist(Ref, Ref),
+    Len(Ref),
 }
 
 impl Quantity {
     /// The reference the quantity is of (for a distance: where the path starts).
     pub fn reference(self) -> Ref {
         match self {
-            Quantity::Int(r) | Quantity::Size(r) | Quantity::Dist(r, _) => r,
+            Quantity::Int(r) | Quantity::Size(r) | Quantity::Dist(r, _) | Quantity::Len(r) => r,
         }
     }
     /// The ITS variable name: `i3` for an integer, `sz_o2` for the size of `o2`, `d_o2_o1` for
@@ -36,6 +40,7 @@ impl Quantity {
             Quantity::Int(r) => r.to_string(),
             Quantity::Size(r) => format!("sz_{r}"),
             Quantity::Dist(a, b) => format!("d_{a}_{b}"),
+            Quantity::Len(r) => format!("len_{r}"),
         }
     }
 }
@@ -46,15 +51,17 @@ impl fmt::Display for Quantity {
             Quantity::Int(r) => write!(f, "{r}"),
             Quantity::Size(r) => write!(f, "|{r}|"),
             Quantity::Dist(a, b) => write!(f, "dist({a}, {b})"),
+            Quantity::Len(r) => write!(f, "len({r})"),
         }
     }
 }
 
 /// The quantities of a state, in a fixed order (integers by reference, then sizes, then
-/// distances by their must-reach fact).
+/// distances by their must-reach fact, then lengths).
 pub fn quantities(s: &State) -> Vec<Quantity> {
     let mut ints = Vec::new();
     let mut sizes = Vec::new();
+    let mut lens = Vec::new();
     for (r, v) in &s.heap {
         match v {
             HeapValue::Int(i) | HeapValue::Long(i) if i.as_literal().is_none() => {
@@ -62,7 +69,12 @@ pub fn quantities(s: &State) -> Vec<Quantity> {
             }
             HeapValue::Int(_) | HeapValue::Long(_) | HeapValue::Float(_) | HeapValue::Double(_) => {
             }
-            _ => sizes.push(Quantity::Size(*r)),
+            _ => {
+                sizes.push(Quantity::Size(*r));
+                if has_length(v) {
+                    lens.push(Quantity::Len(*r));
+                }
+            }
         }
     }
     ints.extend(sizes);
@@ -75,7 +87,35 @@ pub fn quantities(s: &State) -> Vec<Quantity> {
     }
     dists.sort();
     ints.extend(dists);
+    ints.extend(lens);
     ints
+}
+
+/// Whether the value is (null or) an array or a string: an object with a length that never
+/// changes. A reference of a wider static type (`Object`) has no length quantity.
+pub fn has_length(v: &HeapValue) -> bool {
+    match v {
+        HeapValue::Array { .. } => true,
+        HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
+            ty.starts_with('[') || is_string(ty)
+        }
+        HeapValue::Object { class, .. } => is_string(class),
+        _ => false,
+    }
+}
+
+fn is_string(class: &str) -> bool {
+    class == STRING || class == "java.lang.String"
+}
+
+/// The integer reference holding the length of a realized array or string (`len`, the
+/// string model's `count`).
+fn length_ref(v: &HeapValue) -> Option<Ref> {
+    match v {
+        HeapValue::Array { len, .. } => Some(*len),
+        HeapValue::Object { class, fields } if is_string(class) => fields.get("count").copied(),
+        _ => None,
+    }
 }
 
 /// The field set of the distance `from → to` in `s`: that of its must-reach fact (the first
@@ -136,10 +176,18 @@ impl Slots<'_> {
         }
         self.vars.get(&Quantity::Size(r)).map(|v| LinExpr::var(*v))
     }
+    /// The length of `r`: `0` for null, its variable for an array or string of the state.
+    pub fn len(&self, r: Ref) -> Option<LinExpr> {
+        if r.is_null() {
+            return Some(LinExpr::zero());
+        }
+        self.vars.get(&Quantity::Len(r)).map(|v| LinExpr::var(*v))
+    }
     pub fn of(&self, q: Quantity) -> Option<LinExpr> {
         match q {
             Quantity::Int(r) => self.int(r),
             Quantity::Size(r) => self.size(r),
+            Quantity::Len(r) => self.len(r),
             Quantity::Dist(a, b) => {
                 let fields = dist_fields(self.state, a, b)?;
                 self.dist(a, b, fields)
@@ -227,6 +275,14 @@ pub fn facts(slots: &Slots<'_>) -> Vec<Constraint> {
                 out.push(Constraint::ge(&x, &LinExpr::constant(Q::int(min))));
                 if let Some(e) = slots.dist_step(a, b, fields, DIST_UNFOLD) {
                     out.push(Constraint::eq(&x, &e));
+                }
+            }
+            Quantity::Len(r) => {
+                out.push(Constraint::ge(&x, &LinExpr::zero()));
+                // a realized array's `len`, a string's `count`
+                let held = s.value(r).and_then(length_ref).and_then(|l| slots.int(l));
+                if let Some(l) = held {
+                    out.push(Constraint::eq(&x, &l));
                 }
             }
         }

@@ -6,6 +6,8 @@
 use super::effects::CallEffects;
 use super::product::{product_bounds, Factor};
 use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
+use super::lcmp::{comparison, Comparison};
+use super::ranged::RangedUpdate;
 use crate::linexpr::{Constraint, LinExpr};
 use crate::q::Q;
 use jtg_engine::class::{Cond, FieldType, Insn};
@@ -68,8 +70,19 @@ impl Division {
     }
 }
 
-/// The constraints of edge `e` from `src` to `dst`; divisions whose bounds need a sign the
-/// states do not give go to `divisions`.
+/// What a rule's edges leave for its complete guard to decide.
+#[derive(Default)]
+pub struct Deferred {
+    /// Divisions whose bounds need a sign the states do not give.
+    pub divisions: Vec<Division>,
+    /// Updates that may wrap by the source's intervals (`--ints java`).
+    pub ranged: Vec<RangedUpdate>,
+    /// `lcmp`s of two unknowns: the rule is split by their three cases (`lcmp.rs`).
+    pub comparisons: Vec<Comparison>,
+}
+
+/// The constraints of edge `e` from `src` to `dst`; what needs the whole guard goes to
+/// `deferred`.
 #[allow(clippy::too_many_arguments)]
 pub fn edge_constraints(
     prog: &Program,
@@ -79,7 +92,7 @@ pub fn edge_constraints(
     src: &Slots<'_>,
     dst: &Slots<'_>,
     out: &mut Vec<Constraint>,
-    divisions: &mut Vec<Division>,
+    deferred: &mut Deferred,
 ) {
     let abstract_call = e
         .labels
@@ -111,7 +124,10 @@ pub fn edge_constraints(
             };
             carry_by_name(src, dst, &havoc, out);
             for l in &e.labels {
-                step_label(sem, l, src, dst, out, divisions);
+                step_label(sem, l, src, dst, out, deferred);
+            }
+            if e.kind == EdgeKind::Eval {
+                deferred.comparisons.extend(comparison(prog, src, dst));
             }
         }
         EdgeKind::Refine | EdgeKind::Split => {
@@ -286,6 +302,8 @@ fn carry_by_name(src: &Slots<'_>, dst: &Slots<'_>, havoc: &Written, out: &mut Ve
                 (src.size(r), dst.size(r))
             }
             Quantity::Size(_) => continue,
+            // a length never changes (JLS §10.3; strings are immutable), whatever the step
+            Quantity::Len(_) => (src.len(r), dst.len(r)),
             Quantity::Dist(from, to) => {
                 let Some(fields) = dist_fields(dst.state, from, to) else {
                     continue;
@@ -319,6 +337,13 @@ fn equate_ref(src: &Slots<'_>, a: Ref, dst: &Slots<'_>, b: Ref, out: &mut Vec<Co
     };
     if let (Some(x), Some(y)) = (x, y) {
         out.push(Constraint::eq(&x, &y));
+    }
+    // one array or string: one length (absent where a side has no length quantity for it)
+    let both_null = a.is_null() && b.is_null();
+    if !(ints || a.is_int() || b.is_int() || both_null) {
+        if let (Some(x), Some(y)) = (src.len(a), dst.len(b)) {
+            out.push(Constraint::eq(&x, &y));
+        }
     }
 }
 
@@ -369,7 +394,7 @@ fn step_label(
     src: &Slots<'_>,
     dst: &Slots<'_>,
     out: &mut Vec<Constraint>,
-    divisions: &mut Vec<Division>,
+    deferred: &mut Deferred,
 ) {
     match l {
         Label::Arith { res, op, a, b } => {
@@ -431,7 +456,7 @@ fn step_label(
                         _ => return,
                     };
                     if !signed {
-                        divisions.push(Division {
+                        deferred.divisions.push(Division {
                             op: *op,
                             x: x.clone(),
                             divisor,
@@ -444,6 +469,12 @@ fn step_label(
             let Some(value) = value else { return };
             if sem == IntSemantics::Java && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref())
             {
+                // exact only if the rule's whole guard keeps it in range (`ranged.rs`)
+                let (lo, hi) = type_range(dst.state, *res);
+                let once = matches!(op, IntOp::Add | IntOp::Sub | IntOp::Neg);
+                deferred
+                    .ranged
+                    .push(RangedUpdate::new(r, value, lo, hi, once));
                 return;
             }
             out.push(Constraint::eq(&r, &value));
@@ -550,6 +581,14 @@ fn division_by_unknown(
     }
 }
 
+/// The range of `r`'s kind in `s`: a `long`'s 64 bits, else an `int`'s 32.
+pub fn type_range(s: &State, r: Ref) -> (i128, i128) {
+    match s.value(r) {
+        Some(HeapValue::Long(_)) => (i64::MIN as i128, i64::MAX as i128),
+        _ => (JAVA_MIN, JAVA_MAX),
+    }
+}
+
 /// Whether the exact result of `a op b` may leave the range of the result's kind.
 fn may_wrap(
     src: &State,
@@ -559,10 +598,7 @@ fn may_wrap(
     a: &Operand,
     b: Option<&Operand>,
 ) -> bool {
-    let (lo, hi) = match dst.value(res) {
-        Some(HeapValue::Long(_)) => (i64::MIN as i128, i64::MAX as i128),
-        _ => (JAVA_MIN, JAVA_MAX),
-    };
+    let (lo, hi) = type_range(dst, res);
     let Some(x) = operand_interval(src, a) else {
         return true;
     };

@@ -1,0 +1,68 @@
+//! Issue #38 on the everyday fixtures (`java-fixtures/everyday`): loops any Java developer
+//! writes get YES — an array's and a string's length read in the loop, a two-phase loop
+//! (nested ranking function), the same loops under `--ints java` where the guard rules out
+//! overflow — each cross-checked on 20 JVM runs; and a MAYBE says why.
+
+mod common;
+
+use common::jtg;
+
+fn fixtures() -> String {
+    common::fixtures().display().to_string()
+}
+
+/// `jtg prove <method> --check 20 [extra]`: YES with 0 violations; returns the output.
+fn proved(method: &str, extra: &[&str]) -> String {
+    let f = fixtures();
+    let mut args = vec!["prove", &f, method, "--check", "20"];
+    args.extend(extra);
+    let (code, out, err) = jtg(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(": YES"), "{method} {extra:?}: {out}");
+    assert!(out.contains(", 0 violations"), "{method} {extra:?}: {out}");
+    out
+}
+
+#[test]
+fn an_array_loop_reading_a_length_terminates() {
+    // for (int i = 0; i < a.length; i++) s += a[i];  (the length is read every lap)
+    let out = proved("everyday.ArrayLoops.sum", &[]);
+    assert!(out.contains("len("), "ranked by the array's length: {out}");
+}
+
+#[test]
+fn a_string_loop_reading_its_length_terminates() {
+    // for (int i = 0; i < s.length(); i++) if (s.charAt(i) == c) n++;
+    proved("everyday.Strings.count", &[]);
+}
+
+#[test]
+fn a_two_phase_loop_has_a_nested_ranking_function() {
+    // while (x > 0) { x = x + y; y = y - 1; }
+    let out = proved("everyday.Numbers.multiphase", &[]);
+    assert!(out.contains('⟨'), "phases shown as ⟨f1, f2⟩: {out}");
+}
+
+#[test]
+fn java_ints_keep_yes_where_the_guard_rules_out_overflow() {
+    // `i + 1` after `i < a.length`, and `i + 1` before the test `i < n` (its wrap runs once)
+    proved("everyday.ArrayLoops.sum", &["--ints", "java"]);
+    proved("everyday.Numbers.fib", &["--ints", "java"]);
+}
+
+#[test]
+fn a_maybe_names_the_loop_without_a_ranking_function() {
+    let f = fixtures();
+    // gcd with operands of unknown sign: `a % b` has no linear ranking function
+    let (code, out, err) = jtg(&["prove", &f, "everyday.Numbers.gcd"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(": MAYBE"), "{out}");
+    assert!(
+        out.contains("why MAYBE: no ranking function found for the loop at everyday.Numbers.gcd(II)I pc"),
+        "{out}"
+    );
+    let (_, json, _) = jtg(&["prove", &f, "everyday.Numbers.gcd", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let reason = v["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("everyday.Numbers.gcd"), "{json}");
+}
