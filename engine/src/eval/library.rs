@@ -9,6 +9,7 @@ use crate::models::{self, exceptions, LibraryCall, RandomKind};
 use crate::refine::{self, integer};
 use crate::state::{HeapValue, Interval};
 
+mod collections;
 pub(super) mod shared;
 mod text;
 
@@ -220,6 +221,7 @@ pub(super) fn eval(
             ex.pop()?;
         }
         LibraryCall::Text(call) => return text::eval(ex, call, n_args, has_receiver),
+        LibraryCall::Collection(call) => return collections::eval(ex, call, n_args, has_receiver),
         LibraryCall::StringBuilderToString => {
             ex.pop()?;
             // JDK 17 returns the interned "" for an empty builder, whatever the Javadoc's "a

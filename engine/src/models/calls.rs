@@ -69,6 +69,8 @@ pub enum LibraryCall {
     StringBuilderToString,
     /// A `String` query, `Integer` parsing or boxing: see [`super::text`].
     Text(super::text::TextCall),
+    /// A `java.util` collection or iterator method: see [`super::collections`].
+    Collection(super::collections::CollCall),
 }
 
 /// The result type of [`LibraryCall::RandomNext`].
@@ -93,6 +95,18 @@ impl LibraryCall {
                 | LibraryCall::RequireNonNull
                 | LibraryCall::DesiredAssertionStatus
                 | LibraryCall::Print
+                | LibraryCall::Collection(
+                    super::collections::CollCall::Size
+                        | super::collections::CollCall::IsEmpty
+                        | super::collections::CollCall::Query { .. }
+                        | super::collections::CollCall::Get
+                        | super::collections::CollCall::MapGet { .. }
+                        | super::collections::CollCall::FirstKey
+                        | super::collections::CollCall::HasNext
+                        | super::collections::CollCall::Iterator
+                        | super::collections::CollCall::ListOf
+                        | super::collections::CollCall::AsList
+                )
         )
     }
 }
@@ -125,6 +139,9 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
     }
     if let Some(t) = super::text::text_call(class, name, desc) {
         return Some(Text(t));
+    }
+    if let Some(c) = super::collections::collection_call(class, name, desc) {
+        return Some(Collection(c));
     }
     if class.starts_with('[') && name == "clone" && desc == "()Ljava/lang/Object;" {
         return Some(ArrayClone);

@@ -91,6 +91,46 @@ fn modelled(class: &str) -> Option<&'static LibraryClass> {
         .map(|i| &JDK_CLASSES[i])
 }
 
+/// How a class of [`JDK_CLASSES`] written with [`class`] may be instantiated.
+#[derive(Clone, Copy)]
+enum Kind {
+    Plain,
+    Abstract,
+    Final,
+}
+const PLAIN: Kind = Kind::Plain;
+const ABSTRACT: Kind = Kind::Abstract;
+const FINAL: Kind = Kind::Final;
+
+/// A class entry of [`JDK_CLASSES`] on one line.
+const fn class(
+    name: &'static str,
+    super_name: &'static str,
+    interfaces: &'static [&'static str],
+    kind: Kind,
+) -> LibraryClass {
+    LibraryClass {
+        name,
+        super_name: Some(super_name),
+        interfaces,
+        is_interface: false,
+        is_abstract: matches!(kind, Kind::Abstract),
+        is_final: matches!(kind, Kind::Final),
+    }
+}
+
+/// An interface entry of [`JDK_CLASSES`] on one line.
+const fn iface(name: &'static str, interfaces: &'static [&'static str]) -> LibraryClass {
+    LibraryClass {
+        name,
+        super_name: None,
+        interfaces,
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    }
+}
+
 /// The JDK classes the engine models, sorted by name: superclass, interfaces and flags as the
 /// JDK declares them. The class hierarchy takes them from here instead of reading class files.
 pub static JDK_CLASSES: &[LibraryClass] = &[
@@ -455,6 +495,157 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_abstract: true,
         is_final: false,
     },
+    class(
+        "java/util/AbstractCollection",
+        OBJECT,
+        &["java/util/Collection"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractList",
+        "java/util/AbstractCollection",
+        &["java/util/List"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractMap",
+        OBJECT,
+        &["java/util/Map"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractSequentialList",
+        "java/util/AbstractList",
+        &[],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractSet",
+        "java/util/AbstractCollection",
+        &["java/util/Set"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/ArrayDeque",
+        "java/util/AbstractCollection",
+        &["java/util/Deque", "java/lang/Cloneable", SERIALIZABLE],
+        PLAIN,
+    ),
+    class(
+        "java/util/ArrayList",
+        "java/util/AbstractList",
+        &[
+            "java/util/List",
+            "java/util/RandomAccess",
+            "java/lang/Cloneable",
+            SERIALIZABLE,
+        ],
+        PLAIN,
+    ),
+    class(
+        "java/util/ArrayList$Itr",
+        OBJECT,
+        &["java/util/Iterator"],
+        PLAIN,
+    ),
+    class(
+        "java/util/Arrays$ArrayItr",
+        OBJECT,
+        &["java/util/Iterator"],
+        FINAL,
+    ),
+    class(
+        "java/util/Arrays$ArrayList",
+        "java/util/AbstractList",
+        &["java/util/RandomAccess", SERIALIZABLE],
+        PLAIN,
+    ),
+    iface("java/util/Collection", &["java/lang/Iterable"]),
+    class(
+        "java/util/ConcurrentModificationException",
+        RUNTIME_EXCEPTION,
+        &[],
+        PLAIN,
+    ),
+    iface("java/util/Deque", &["java/util/Queue"]),
+    class(
+        "java/util/HashMap",
+        "java/util/AbstractMap",
+        &["java/util/Map", "java/lang/Cloneable", SERIALIZABLE],
+        PLAIN,
+    ),
+    class("java/util/HashMap$HashIterator", OBJECT, &[], ABSTRACT),
+    class(
+        "java/util/HashMap$KeyIterator",
+        "java/util/HashMap$HashIterator",
+        &["java/util/Iterator"],
+        FINAL,
+    ),
+    class(
+        "java/util/HashSet",
+        "java/util/AbstractSet",
+        &["java/util/Set", "java/lang/Cloneable", SERIALIZABLE],
+        PLAIN,
+    ),
+    class(
+        "java/util/ImmutableCollections$AbstractImmutableCollection",
+        "java/util/AbstractCollection",
+        &[],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/ImmutableCollections$AbstractImmutableList",
+        "java/util/ImmutableCollections$AbstractImmutableCollection",
+        &["java/util/List", "java/util/RandomAccess"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/ImmutableCollections$List12",
+        "java/util/ImmutableCollections$AbstractImmutableList",
+        &[SERIALIZABLE],
+        FINAL,
+    ),
+    class(
+        "java/util/ImmutableCollections$ListItr",
+        OBJECT,
+        &["java/util/ListIterator"],
+        FINAL,
+    ),
+    class(
+        "java/util/ImmutableCollections$ListN",
+        "java/util/ImmutableCollections$AbstractImmutableList",
+        &[SERIALIZABLE],
+        FINAL,
+    ),
+    iface("java/util/Iterator", &[]),
+    class(
+        "java/util/LinkedList",
+        "java/util/AbstractSequentialList",
+        &[
+            "java/util/List",
+            "java/util/Deque",
+            "java/lang/Cloneable",
+            SERIALIZABLE,
+        ],
+        PLAIN,
+    ),
+    class(
+        "java/util/LinkedList$ListItr",
+        OBJECT,
+        &["java/util/ListIterator"],
+        PLAIN,
+    ),
+    iface("java/util/List", &["java/util/Collection"]),
+    iface("java/util/ListIterator", &["java/util/Iterator"]),
+    iface("java/util/Map", &[]),
+    iface("java/util/NavigableMap", &["java/util/SortedMap"]),
+    class(
+        "java/util/NoSuchElementException",
+        RUNTIME_EXCEPTION,
+        &[],
+        PLAIN,
+    ),
+    iface("java/util/Queue", &["java/util/Collection"]),
     LibraryClass {
         name: RANDOM,
         super_name: Some(OBJECT),
@@ -463,6 +654,19 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_abstract: false,
         is_final: false,
     },
+    iface("java/util/RandomAccess", &[]),
+    iface("java/util/Set", &["java/util/Collection"]),
+    iface("java/util/SortedMap", &["java/util/Map"]),
+    class(
+        "java/util/TreeMap",
+        "java/util/AbstractMap",
+        &[
+            "java/util/NavigableMap",
+            "java/lang/Cloneable",
+            SERIALIZABLE,
+        ],
+        PLAIN,
+    ),
     LibraryClass {
         name: "java/util/random/RandomGenerator",
         super_name: None,

@@ -19,15 +19,19 @@
 //!   contract) and docs/engine.md, *JDK classes*; `String` queries, `Integer` parsing and
 //!   boxing: see `text`.
 //!
+//! - `java.util` collections and their iterators: see `collections` (a collection keeps its
+//!   size, an iterator its remaining count; elements are `Integer` boxes).
+//!
 //! Files: `classes` (which classes are the JDK's, the modelled ones and their supertypes),
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
-//! represents), `calls` (library methods).
+//! represents), `calls` (library methods), `collections` (`java.util` collections).
 //!
 //! No method on longs, floats or doubles (`Float.isNaN`, `Math.sqrt`, `Long.compare`, …) is
 //! modelled: the bytecode instructions on them are (`eval/arith.rs`, `eval/float.rs`).
 
 mod calls;
 mod classes;
+pub mod collections;
 pub(crate) mod exceptions;
 mod fields;
 mod text;

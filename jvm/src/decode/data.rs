@@ -95,6 +95,10 @@ impl TraceData {
                 _ => {}
             }
         }
+        // the JDK's changes to its collections, merged in step order (a stable sort keeps each
+        // slot's history in the order the steps wrote it)
+        writes.extend(std::mem::take(&mut self.heap.library_writes));
+        writes.sort_by_key(|w| w.step);
         self.heap.add_writes(&writes);
         self.obj_writes = writes;
         self.statics.finish();

@@ -271,12 +271,12 @@ fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
 
 /// Whether a call with two outcomes returns (`true`) or throws: the split flag of the state
 /// before the call; `None` until [`split_outcomes`] has split it.
-fn outcome(ex: &Exec<'_>) -> Option<bool> {
+pub(super) fn outcome(ex: &Exec<'_>) -> Option<bool> {
     ex.before.split
 }
 
 /// The split of the state before the call into its returning and throwing outcomes.
-fn split_outcomes(ex: &Exec<'_>) -> Flow {
+pub(super) fn split_outcomes(ex: &Exec<'_>) -> Flow {
     let succs = [true, false]
         .into_iter()
         .map(|b| {
