@@ -424,6 +424,39 @@ pub fn is_collection_object(class: &str) -> bool {
     Family::of(class).is_some() || iterated_type(class).is_some()
 }
 
+/// Whether inputs of `class` are drawn by the checker: the mutable collections, which the JVM
+/// side builds with their constructor and `add`/`put` (`Runner.collection`). The immutable
+/// lists and the iterators are not drawn (the graph covers them all the same).
+pub fn is_generated(class: &str) -> bool {
+    matches!(
+        Family::of(class),
+        Some(
+            Family::ArrayList
+                | Family::LinkedList
+                | Family::ArrayDeque
+                | Family::HashSet
+                | Family::HashMap
+                | Family::TreeMap
+        )
+    )
+}
+
+/// The input-only field that gives a drawn collection its `k`-th element (a map its `k`-th
+/// key; its value is the next key, cyclically): the model keeps no element, so no state the
+/// engine builds lists these, and the checker never compares them.
+pub fn element_field(k: usize) -> String {
+    format!("e{k}")
+}
+
+/// Whether the drawn elements of `class` must be distinct for the collection to have the
+/// drawn size (a set's elements, a map's keys).
+pub fn distinct_elements(class: &str) -> bool {
+    matches!(
+        Family::of(class),
+        Some(Family::HashSet | Family::HashMap | Family::TreeMap)
+    )
+}
+
 /// Every class name used above is in the modelled table, below `Object`.
 pub fn model_classes() -> Vec<&'static str> {
     vec![
