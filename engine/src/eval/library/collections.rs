@@ -407,8 +407,7 @@ fn iterator_call(
                 if !more {
                     return exception::throw_builtin(ex, coll::NO_SUCH_ELEMENT);
                 }
-                let one = ex.st.new_int(Interval::literal(1));
-                let r = arith::apply(ex, IntOp::Sub, rem, Some(one), Width::Int)?;
+                let r = step(ex, rem, IntOp::Sub, 0)?;
                 set_field(ex, it, REMAINING, r)?;
             }
             pop(ex, 1)?;
@@ -594,17 +593,30 @@ fn element(ex: &mut Exec<'_>, may_null: bool) -> Ref {
     }
 }
 
-/// The size of `c` becomes `size ± 1`, with its label; never below 0 (a removal happens only
-/// from a non-empty collection).
+/// The size of `c` becomes `size ± 1`, with its label.
 fn grow(ex: &mut Exec<'_>, c: Ref, size: Ref, op: IntOp) -> Result<(), EngineError> {
-    let one = ex.st.new_int(Interval::literal(1));
-    let r = arith::apply(ex, op, size, Some(one), Width::Int)?;
-    if let Some(HeapValue::Int(v)) = ex.st.heap.get_mut(&r) {
-        if let Some(clamped) = v.intersect(&Interval::at_least(0)) {
-            *v = clamped;
-        }
-    }
+    let r = step(ex, size, op, 0)?;
     set_field(ex, c, SIZE, r)
+}
+
+/// `a ± 1` with its label, in `[floor, ∞)`: a size or a count never wraps (a collection holds
+/// fewer than `Integer.MAX_VALUE` elements, and a removal happens only from a non-empty one),
+/// so its interval is the exact one whatever the integer semantics.
+fn step(ex: &mut Exec<'_>, a: Ref, op: IntOp, floor: i128) -> Result<Ref, EngineError> {
+    let va = int(ex, a)?;
+    let one = ex.st.new_int(Interval::literal(1));
+    let r = arith::apply(ex, op, a, Some(one), Width::Int)?;
+    let d = if op == IntOp::Add { 1 } else { -1 };
+    let exact = Interval {
+        lo: va.lo.map(|x| x + d),
+        hi: va.hi.map(|x| x + d),
+    }
+    .intersect(&Interval::at_least(floor))
+    .unwrap_or(Interval::literal(floor));
+    if let Some(HeapValue::Int(v)) = ex.st.heap.get_mut(&r) {
+        *v = exact;
+    }
+    Ok(r)
 }
 
 /// After a (`certain`) or possible structural change of `c`: every iterator of `c` other than
