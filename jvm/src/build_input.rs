@@ -44,6 +44,37 @@ fn box_value() -> FieldDesc {
     }
 }
 
+/// The JDK collections an input may hold (`Runner.collection` builds them): an instance of one
+/// lists its `size` and its elements `e0`, `e1`, … (ints, boxed as `Integer`s), none of which
+/// is a field of the JDK's class.
+const COLLECTIONS: [&str; 6] = [
+    "java/util/ArrayList",
+    "java/util/LinkedList",
+    "java/util/ArrayDeque",
+    "java/util/HashSet",
+    "java/util/HashMap",
+    "java/util/TreeMap",
+];
+
+/// The elements of an input collection's fields: `e0 … e{size-1}`.
+fn collection_elements(
+    class: &str,
+    fields: &std::collections::BTreeMap<String, CValue>,
+) -> Result<Vec<i32>, JvmError> {
+    let size = match fields.get("size") {
+        Some(CValue::Int(n)) if *n >= 0 => *n as usize,
+        other => return Err(bad(format!("collection {class} with size {other:?}"))),
+    };
+    (0..size)
+        .map(|k| match fields.get(&format!("e{k}")) {
+            Some(CValue::Int(v)) => Ok(*v),
+            other => Err(bad(format!(
+                "collection {class}: element e{k} is {other:?}"
+            ))),
+        })
+        .collect()
+}
+
 /// Arguments ready for `Runner.runBatch`: raw bits of primitives, the reference arguments and
 /// the static fields to set (`Field, value, Field, value, …`).
 pub(crate) struct BuiltArgs<'l> {
@@ -179,6 +210,27 @@ pub(crate) fn build<'l>(
     for (id, o) in &input.heap {
         let ctx = format!("allocating {id}");
         let obj: JObject<'l> = match o {
+            CObject::Instance { class, fields } if COLLECTIONS.contains(&class.as_str()) => {
+                let elems = collection_elements(class, fields)?;
+                let values = env.new_int_array(elems.len()).ctx(env, &ctx)?;
+                values.set_region(env, 0, &elems).ctx(env, &ctx)?;
+                let name = env.new_string(class).ctx(env, &ctx)?;
+                let built = env.call_static_method(
+                    runner,
+                    jni_str!("collection"),
+                    jni_sig!("(Ljava/lang/String;[I)Ljava/lang/Object;"),
+                    &[JValue::Object(&name), JValue::Object(&values)],
+                );
+                match built.and_then(|v| v.l()) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        return Err(match jni_err(env, "", e) {
+                            JvmError::Jni { message, .. } => JvmError::BadInput(message),
+                            other => other,
+                        })
+                    }
+                }
+            }
             CObject::Instance { class, .. } => {
                 let c = b.class(env, class)?;
                 let obj = env
@@ -199,6 +251,8 @@ pub(crate) fn build<'l>(
     let null = JObject::null();
     for (id, o) in &input.heap {
         match o {
+            // built with its elements in pass 1
+            CObject::Instance { class, .. } if COLLECTIONS.contains(&class.as_str()) => {}
             CObject::Instance { class, fields } => {
                 for (key, v) in fields {
                     let (declaring, name, desc) = {

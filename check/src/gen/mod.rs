@@ -467,16 +467,22 @@ impl<'a> Generator<'a> {
         frame.locals = sf.locals.iter().map(|l| l.as_ref().map(m)).collect();
         frame.stack = sf.stack.iter().map(m).collect();
         frame.exception = sf.exception.as_ref().map(m);
-        let mut out = b.out;
-        for (c, v) in fills {
-            out.heap.insert(c, v);
-        }
-        out.statics = self
+        let built: Vec<Ref> = order.iter().map(m).collect();
+        let statics = self
             .start
             .statics
             .iter()
             .map(|(k, r)| (k.clone(), m(r)))
             .collect();
+        for (c, v) in fills {
+            b.out.heap.insert(c, v);
+        }
+        // a realized collection of the start state gets drawn elements too
+        for c in built {
+            b.add_elements(c)?;
+        }
+        let mut out = b.out;
+        out.statics = statics;
         if let Some(key) = self.assertion_status() {
             if !out.statics.contains_key(&key) && k % ASSERTIONS_OFF_EVERY == 1 {
                 let off = out.new_int(Interval::literal(1));
@@ -523,7 +529,8 @@ impl<'a> Generator<'a> {
                 || c == models::OBJECT
                 || c == models::STRING
                 || c == INTEGER
-                || models::is_modelled_throwable(&c);
+                || models::is_modelled_throwable(&c)
+                || models::collections::is_generated(&c);
             if modelled && !buildable {
                 continue;
             }

@@ -39,7 +39,7 @@ use jtg_engine::models;
 use jtg_engine::state::{FieldKey, HeapValue, Interval, MustReach, Ref, State};
 use rand::Rng;
 use rand_chacha::ChaCha12Rng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Probability that an open reference slot of a tree gets a child.
 const GROW: f64 = 0.75;
@@ -436,12 +436,54 @@ impl Build<'_, '_> {
             class: class.to_string(),
             fields,
         });
+        self.add_elements(r)?;
         nodes.push(Node {
             r,
             class: class.to_string(),
             parent,
         });
         Ok(nodes.len() - 1)
+    }
+
+    /// A drawn collection's elements ([`models::collections::element_field`]): as many
+    /// `Integer` values as its drawn size, drawn like ints, distinct where the collection
+    /// keeps distinct ones (a set, a map's keys). Nothing for other objects, or for a
+    /// collection that has them already.
+    pub(super) fn add_elements(&mut self, obj: Ref) -> Result<(), GenError> {
+        let Some(HeapValue::Object { class, fields }) = self.out.value(obj) else {
+            return Ok(());
+        };
+        if !models::collections::is_generated(class)
+            || fields.contains_key(models::collections::element_field(0).as_str())
+        {
+            return Ok(());
+        }
+        let distinct = models::collections::distinct_elements(class);
+        let size = fields
+            .get(models::collections::SIZE)
+            .and_then(|s| self.out.int(*s))
+            .and_then(Interval::as_literal)
+            .ok_or_else(|| GenError::Unsupported(format!("collection {obj} without a size")))?;
+        let mut seen = BTreeSet::new();
+        let mut elems = Vec::new();
+        for k in 0..usize::try_from(size).unwrap_or(0) {
+            let r = self.value_of(&FieldType::Int, &None, 1)?;
+            let mut v = self.out.int(r).and_then(Interval::as_literal).unwrap_or(0);
+            while distinct && !seen.insert(v) {
+                // the next free value (a set of the drawn size)
+                v = if v >= i128::from(i32::MAX) {
+                    i128::from(i32::MIN)
+                } else {
+                    v + 1
+                };
+            }
+            let r = self.out.new_int(Interval::literal(v));
+            elems.push((FieldKey::plain(&models::collections::element_field(k)), r));
+        }
+        if let Some(HeapValue::Object { fields, .. }) = self.out.heap.get_mut(&obj) {
+            fields.extend(elems);
+        }
+        Ok(())
     }
 
     /// The object-typed fields of node `idx` as `(idx, field, type)`.

@@ -186,7 +186,7 @@ fn binary(ex: &mut Exec<'_>, op: Op, width: Width) -> Result<Flow, EngineError> 
 
 /// Computes `a op b` into a fresh reference (or reuses `a` for `a + 0`, `a * 1`, `a / 1`) and
 /// labels the edge unless both operands are literals.
-fn apply(
+pub(super) fn apply(
     ex: &mut Exec<'_>,
     op: IntOp,
     a: Ref,

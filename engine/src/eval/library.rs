@@ -11,6 +11,7 @@ use crate::state::{HeapValue, Interval};
 
 mod arrays;
 mod numbers;
+mod collections;
 pub(super) mod shared;
 mod text;
 
@@ -231,6 +232,7 @@ pub(super) fn eval(
         LibraryCall::Builder(call) => return text::builder(ex, call, n_args),
         LibraryCall::Number(call) => return numbers::eval(ex, call, n_args),
         LibraryCall::Arrays(call) => return arrays::eval(ex, call),
+        LibraryCall::Collection(call) => return collections::eval(ex, call, n_args, has_receiver),
         LibraryCall::StringBuilderToString => {
             ex.pop()?;
             // JDK 17 returns the interned "" for an empty builder, whatever the Javadoc's "a

@@ -77,6 +77,8 @@ pub enum LibraryCall {
     Number(super::numbers::NumberCall),
     /// `System.arraycopy` and `java.util.Arrays`: see [`super::arrays`].
     Arrays(super::arrays::ArraysCall),
+    /// A `java.util` collection or iterator method: see [`super::collections`].
+    Collection(super::collections::CollCall),
 }
 
 /// The result type of [`LibraryCall::RandomNext`].
@@ -102,6 +104,18 @@ impl LibraryCall {
                 | LibraryCall::DesiredAssertionStatus
                 | LibraryCall::Print
                 | LibraryCall::Number(_)
+                | LibraryCall::Collection(
+                    super::collections::CollCall::Size
+                        | super::collections::CollCall::IsEmpty
+                        | super::collections::CollCall::Query { .. }
+                        | super::collections::CollCall::Get
+                        | super::collections::CollCall::MapGet { .. }
+                        | super::collections::CollCall::FirstKey
+                        | super::collections::CollCall::HasNext
+                        | super::collections::CollCall::Iterator
+                        | super::collections::CollCall::ListOf
+                        | super::collections::CollCall::AsList
+                )
         ) && !matches!(self, LibraryCall::Arrays(a) if !a.may_write())
     }
 }
@@ -134,6 +148,9 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
     }
     if let Some(t) = super::text::text_call(class, name, desc) {
         return Some(Text(t));
+    }
+    if let Some(c) = super::collections::collection_call(class, name, desc) {
+        return Some(Collection(c));
     }
     if class.starts_with('[') && name == "clone" && desc == "()Ljava/lang/Object;" {
         return Some(ArrayClone);

@@ -99,12 +99,45 @@ fn modelled(class: &str) -> Option<&'static LibraryClass> {
         .map(|i| &JDK_CLASSES[i])
 }
 
+/// How a class of [`JDK_CLASSES`] written with [`class`] may be instantiated.
+#[derive(Clone, Copy)]
+enum Kind {
+    Plain,
+    Abstract,
+    Final,
+}
+const PLAIN: Kind = Kind::Plain;
+const ABSTRACT: Kind = Kind::Abstract;
+const FINAL: Kind = Kind::Final;
+
+/// A class entry of [`JDK_CLASSES`] on one line.
+const fn class(
+    name: &'static str,
+    super_name: &'static str,
+    interfaces: &'static [&'static str],
+    kind: Kind,
+) -> LibraryClass {
+    LibraryClass {
+        name,
+        super_name: Some(super_name),
+        interfaces,
+        is_interface: false,
+        is_abstract: matches!(kind, Kind::Abstract),
+        is_final: matches!(kind, Kind::Final),
+    }
+}
+
 /// A functional interface of the JDK (JLS §9.8): its objects in a run are those of the program's
 /// classes and of the classes lambda sites make; its `default` methods have no model.
 const fn functional_interface(
     name: &'static str,
     interfaces: &'static [&'static str],
 ) -> LibraryClass {
+    iface(name, interfaces)
+}
+
+/// An interface entry of [`JDK_CLASSES`] on one line.
+const fn iface(name: &'static str, interfaces: &'static [&'static str]) -> LibraryClass {
     LibraryClass {
         name,
         super_name: None,
@@ -499,7 +532,158 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_abstract: true,
         is_final: false,
     },
+    class(
+        "java/util/AbstractCollection",
+        OBJECT,
+        &["java/util/Collection"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractList",
+        "java/util/AbstractCollection",
+        &["java/util/List"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractMap",
+        OBJECT,
+        &["java/util/Map"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractSequentialList",
+        "java/util/AbstractList",
+        &[],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractSet",
+        "java/util/AbstractCollection",
+        &["java/util/Set"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/ArrayDeque",
+        "java/util/AbstractCollection",
+        &["java/util/Deque", "java/lang/Cloneable", SERIALIZABLE],
+        PLAIN,
+    ),
+    class(
+        "java/util/ArrayList",
+        "java/util/AbstractList",
+        &[
+            "java/util/List",
+            "java/util/RandomAccess",
+            "java/lang/Cloneable",
+            SERIALIZABLE,
+        ],
+        PLAIN,
+    ),
+    class(
+        "java/util/ArrayList$Itr",
+        OBJECT,
+        &["java/util/Iterator"],
+        PLAIN,
+    ),
+    class(
+        "java/util/Arrays$ArrayItr",
+        OBJECT,
+        &["java/util/Iterator"],
+        FINAL,
+    ),
+    class(
+        "java/util/Arrays$ArrayList",
+        "java/util/AbstractList",
+        &["java/util/RandomAccess", SERIALIZABLE],
+        PLAIN,
+    ),
+    iface("java/util/Collection", &["java/lang/Iterable"]),
     functional_interface("java/util/Comparator", &[]),
+    class(
+        "java/util/ConcurrentModificationException",
+        RUNTIME_EXCEPTION,
+        &[],
+        PLAIN,
+    ),
+    iface("java/util/Deque", &["java/util/Queue"]),
+    class(
+        "java/util/HashMap",
+        "java/util/AbstractMap",
+        &["java/util/Map", "java/lang/Cloneable", SERIALIZABLE],
+        PLAIN,
+    ),
+    class("java/util/HashMap$HashIterator", OBJECT, &[], ABSTRACT),
+    class(
+        "java/util/HashMap$KeyIterator",
+        "java/util/HashMap$HashIterator",
+        &["java/util/Iterator"],
+        FINAL,
+    ),
+    class(
+        "java/util/HashSet",
+        "java/util/AbstractSet",
+        &["java/util/Set", "java/lang/Cloneable", SERIALIZABLE],
+        PLAIN,
+    ),
+    class(
+        "java/util/ImmutableCollections$AbstractImmutableCollection",
+        "java/util/AbstractCollection",
+        &[],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/ImmutableCollections$AbstractImmutableList",
+        "java/util/ImmutableCollections$AbstractImmutableCollection",
+        &["java/util/List", "java/util/RandomAccess"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/ImmutableCollections$List12",
+        "java/util/ImmutableCollections$AbstractImmutableList",
+        &[SERIALIZABLE],
+        FINAL,
+    ),
+    class(
+        "java/util/ImmutableCollections$ListItr",
+        OBJECT,
+        &["java/util/ListIterator"],
+        FINAL,
+    ),
+    class(
+        "java/util/ImmutableCollections$ListN",
+        "java/util/ImmutableCollections$AbstractImmutableList",
+        &[SERIALIZABLE],
+        FINAL,
+    ),
+    iface("java/util/Iterator", &[]),
+    class(
+        "java/util/LinkedList",
+        "java/util/AbstractSequentialList",
+        &[
+            "java/util/List",
+            "java/util/Deque",
+            "java/lang/Cloneable",
+            SERIALIZABLE,
+        ],
+        PLAIN,
+    ),
+    class(
+        "java/util/LinkedList$ListItr",
+        OBJECT,
+        &["java/util/ListIterator"],
+        PLAIN,
+    ),
+    iface("java/util/List", &["java/util/Collection"]),
+    iface("java/util/ListIterator", &["java/util/Iterator"]),
+    iface("java/util/Map", &[]),
+    iface("java/util/NavigableMap", &["java/util/SortedMap"]),
+    class(
+        "java/util/NoSuchElementException",
+        RUNTIME_EXCEPTION,
+        &[],
+        PLAIN,
+    ),
+    iface("java/util/Queue", &["java/util/Collection"]),
     LibraryClass {
         name: RANDOM,
         super_name: Some(OBJECT),
@@ -508,6 +692,19 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_abstract: false,
         is_final: false,
     },
+    iface("java/util/RandomAccess", &[]),
+    iface("java/util/Set", &["java/util/Collection"]),
+    iface("java/util/SortedMap", &["java/util/Map"]),
+    class(
+        "java/util/TreeMap",
+        "java/util/AbstractMap",
+        &[
+            "java/util/NavigableMap",
+            "java/lang/Cloneable",
+            SERIALIZABLE,
+        ],
+        PLAIN,
+    ),
     // java.util.function: every functional interface of the package (lambda sites make
     // objects of classes that implement them, `class/lambda.rs`)
     functional_interface("java/util/function/BiConsumer", &[]),

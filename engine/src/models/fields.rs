@@ -2,6 +2,7 @@
 //! the modelled fields of a JDK class.
 
 use super::classes::{is_modelled_class, STRING};
+use super::collections::{self, Family, OF, REMAINING, SIZE};
 use super::text::INTEGER;
 use crate::class::{FieldType, Hierarchy};
 use crate::error::EngineError;
@@ -20,6 +21,25 @@ pub fn instance_fields(
             FieldType::Int,
             Some(Interval::at_least(0)),
         )]);
+    }
+    if Family::of(class).is_some() {
+        // a collection's size (`models/collections.rs`)
+        return Ok(vec![(
+            FieldKey::plain(SIZE),
+            FieldType::Int,
+            Some(Interval::at_least(0)),
+        )]);
+    }
+    if let Some(of) = collections::iterated_type(class) {
+        // an iterator's collection and its remaining count, -1 once stale
+        return Ok(vec![
+            (FieldKey::plain(OF), FieldType::Object(of.into()), None),
+            (
+                FieldKey::plain(REMAINING),
+                FieldType::Int,
+                Some(Interval::at_least(-1)),
+            ),
+        ]);
     }
     if is_modelled_class(class) {
         return Ok(vec![]);

@@ -19,9 +19,13 @@
 //!   contract) and docs/engine.md, *JDK classes*; `String` queries, `Integer` parsing and
 //!   boxing: see `text`.
 //!
+//! - `java.util` collections and their iterators: see `collections` (a collection keeps its
+//!   size, an iterator its remaining count; elements are `Integer` boxes).
+//!
 //! Files: `classes` (which classes are the JDK's, the modelled ones and their supertypes),
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
-//! represents), `calls` (library methods), `concat` (string concatenation, `invokedynamic`).
+//! represents), `calls` (library methods), `concat` (string concatenation, `invokedynamic`),
+//! `collections` (`java.util` collections), `numbers`, `arrays`.
 //!
 //! - `Math` (ints, longs; double methods return any double), `Integer`/`Long` utilities,
 //!   `Character` predicates and mappings: see `numbers`; `System.arraycopy`, `Arrays` on
@@ -30,6 +34,7 @@
 mod arrays;
 mod calls;
 mod classes;
+pub mod collections;
 pub(crate) mod concat;
 pub(crate) mod exceptions;
 mod fields;

@@ -147,6 +147,7 @@ public final class Recorder {
         }
         Arrays.fill(work, 0, nwork, null);
         nwork = 0;
+        Library.reset();
     }
 
     // ---- probe entry points ----------------------------------------------------------------
@@ -180,7 +181,7 @@ public final class Recorder {
     /** Starts a step of {@code ints} ints; returns its position in {@link #buf}. */
     private static int start(int ints) {
         int p = pos;
-        if (open || p + ints > buf.length || steps >= maxSteps || stop != null) {
+        if (open || p + ints > buf.length || steps >= maxSteps || stop != null || Library.count != 0) {
             return startSlow(ints);
         }
         stepStart = p;
@@ -199,6 +200,15 @@ public final class Recorder {
         if (steps >= maxSteps) {
             cut = true;
             throw new StepBudgetExceeded(maxSteps);
+        }
+        if (Library.count != 0 && steps > 0) {
+            try {
+                // what JDK code did to the collections during the last step
+                Library.sync(steps - 1);
+            } catch (VirtualMachineError | HeapBudgetExceeded e) {
+                stop = e;
+                throw e;
+            }
         }
         try {
             int need = pos + ints;
@@ -437,12 +447,12 @@ public final class Recorder {
         return b;
     }
 
-    private static void put(int[][] box, int[] at, int v) {
+    static void put(int[][] box, int[] at, int v) {
         int[] b = ensure(box, at, 1);
         b[at[0]++] = v;
     }
 
-    private static void putTagged(int[][] box, int[] at, int tag, long v) {
+    static void putTagged(int[][] box, int[] at, int tag, long v) {
         int[] b = ensure(box, at, 3);
         int p = at[0];
         b[p++] = tag;
@@ -465,7 +475,8 @@ public final class Recorder {
         if (assign) {
             // the budget of the heap log: checked before anything of the record is written
             long values = 1 + (c.isArray() ? java.lang.reflect.Array.getLength(x)
-                    : x instanceof String ? 0 : ci.offsets.length);
+                    : x instanceof String ? 0
+                    : Library.modelled(c) ? Library.fieldCount(c) : ci.offsets.length);
             if (values > maxHeap - heapValues) {
                 throw new HeapBudgetExceeded(maxHeap);
             }
@@ -507,6 +518,10 @@ public final class Recorder {
             return;
         }
         put(box, at, K_INSTANCE);
+        if (Library.modelled(c)) {
+            Library.dump(x, id, box, at, assign);
+            return;
+        }
         int nf = ci.offsets.length;
         put(box, at, nf);
         sun.misc.Unsafe u = ClassInfo.U;
@@ -550,7 +565,7 @@ public final class Recorder {
         }
     }
 
-    private static long refValue(Object v, boolean assign) {
+    static long refValue(Object v, boolean assign) {
         if (v == null) {
             return 0;
         }
@@ -559,6 +574,28 @@ public final class Recorder {
         }
         int id = ids.get(v);
         return id == 0 ? -1 : id;
+    }
+
+    /**
+     * Logs that field {@code slot} of the tracked JDK object {@code x} (id {@code id}) holds
+     * {@code v} after step {@code step} (see {@link Library}); counts one value of the budget.
+     */
+    static void logUpdate(long step, int id, Object x, int slot, int v) {
+        if (1 > maxHeap - heapValues) {
+            throw new HeapBudgetExceeded(maxHeap);
+        }
+        heapValues += 1;
+        int[][] box = {hbuf};
+        int[] at = {hpos};
+        put(box, at, (int) step);
+        put(box, at, id);
+        put(box, at, ClassInfo.of(x.getClass()).nameStr);
+        put(box, at, Library.K_UPDATE);
+        put(box, at, slot);
+        put(box, at, v);
+        hbuf = box[0];
+        hpos = at[0];
+        hcommit = hpos;
     }
 
     /** Full snapshot of every object that has an id, at the end of step {@code s}. */

@@ -89,6 +89,39 @@ public final class Runner {
         return l instanceof InstrumentingLoader ? ((InstrumentingLoader) l).singleUse() : "not a run loader";
     }
 
+    /**
+     * An input collection of class {@code internal} ("java/util/ArrayList", ...) holding the
+     * boxes of {@code elems} in order (a map: each as a key, mapped to the next one,
+     * cyclically); refused when it does not come out with one element per value (a set or map
+     * of equal values).
+     */
+    public static Object collection(String internal, int[] elems) {
+        java.util.Collection<Integer> c = null;
+        java.util.Map<Integer, Integer> m = null;
+        switch (internal) {
+            case "java/util/ArrayList": c = new ArrayList<>(); break;
+            case "java/util/LinkedList": c = new java.util.LinkedList<>(); break;
+            case "java/util/ArrayDeque": c = new java.util.ArrayDeque<>(); break;
+            case "java/util/HashSet": c = new java.util.HashSet<>(); break;
+            case "java/util/HashMap": m = new java.util.HashMap<>(); break;
+            case "java/util/TreeMap": m = new java.util.TreeMap<>(); break;
+            default: throw new IllegalArgumentException("not an input collection: " + internal);
+        }
+        for (int k = 0; k < elems.length; k++) {
+            if (c != null) {
+                c.add(elems[k]);
+            } else {
+                m.put(elems[k], elems[(k + 1) % elems.length]);
+            }
+        }
+        int size = c != null ? c.size() : m.size();
+        if (size != elems.length) {
+            throw new IllegalArgumentException(internal + " of " + elems.length
+                    + " values has size " + size + " (equal values)");
+        }
+        return c != null ? c : m;
+    }
+
     /** Class by internal name ("a/B") or array descriptor ("[I"), not initialised. */
     public static Class<?> classFor(ClassLoader l, String internal) throws ClassNotFoundException {
         return Class.forName(internal.replace('/', '.'), false, l);

@@ -105,6 +105,13 @@ impl TraceData {
             self.heap.add_writes(&new);
             writes.extend(new);
         }
+        // the JDK's changes to its collections (update records; no traced instruction writes
+        // those slots, so each slot's history stays in step order), merged in step order (a
+        // stable sort keeps each slot's history in the order the steps wrote it)
+        let library = std::mem::take(&mut self.heap.library_writes);
+        self.heap.add_writes(&library);
+        writes.extend(library);
+        writes.sort_by_key(|w| w.step);
         self.obj_writes = writes;
         self.statics.finish();
         self.index_versions();

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::decode::steps::StepIndex;
-use crate::decode::wire::{bad, read_object, truncate, Base, Layout, Val, OP_PUTFIELD};
+use crate::decode::wire::{bad, read_object, truncate, Base, Layout, Val, K_UPDATE, OP_PUTFIELD};
 use crate::error::JvmError;
 use crate::values::{CObject, CValue};
 
@@ -32,6 +32,9 @@ pub(crate) struct Write {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct HeapHist {
     pub objs: HashMap<u32, ObjRec>,
+    /// The new values of JDK collections' fields the recorder logged (update records, in
+    /// step order): changes made by JDK code, which no replayed instruction shows.
+    pub library_writes: Vec<Write>,
     writes: HashMap<u32, HashMap<u32, Vec<(u32, CValue)>>>,
 }
 
@@ -45,6 +48,20 @@ impl HeapHist {
         let mut hist = HeapHist::default();
         let mut p = 0usize;
         while p < log.len() {
+            if log.get(p + 3) == Some(&K_UPDATE) {
+                // step, id, classStr, K_UPDATE, slot, value
+                let rec = log
+                    .get(p..p + 6)
+                    .ok_or_else(|| bad("truncated update record"))?;
+                hist.library_writes.push(Write {
+                    id: rec[1] as u32,
+                    slot: rec[4] as u32,
+                    step: rec[0] as u32,
+                    value: CValue::Int(rec[5]),
+                });
+                p += 6;
+                continue;
+            }
             let (first, id, base) = read_object(log, &mut p, strings, layouts)?;
             hist.objs.insert(id, ObjRec { first, base });
         }
@@ -55,6 +72,7 @@ impl HeapHist {
     pub(crate) fn single(id: u32, base: Base) -> HeapHist {
         HeapHist {
             objs: HashMap::from([(id, ObjRec { first: 0, base })]),
+            library_writes: Vec::new(),
             writes: HashMap::new(),
         }
     }

@@ -29,6 +29,8 @@ pub(crate) const K_UNINIT: i32 = 6;
 pub(crate) const K_INSTANCE: i32 = 0;
 pub(crate) const K_ARRAY: i32 = 1;
 pub(crate) const K_STRING: i32 = 2;
+/// A heap-log record of a new value of a JDK collection's field (`Library.K_UPDATE`).
+pub(crate) const K_UPDATE: i32 = 3;
 
 /// The opcodes the decoder looks at (JVMS §6.5).
 pub(crate) const OP_ISTORE: u8 = 0x36;

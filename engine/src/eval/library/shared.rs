@@ -102,3 +102,18 @@ fn candidates(ex: &Exec<'_>, class: &str, count: Option<Interval>) -> (Vec<Ref>,
 pub(crate) fn string(ex: &mut Exec<'_>, len: Interval) -> Ref {
     possibly_shared(ex, models::STRING, Some(len))
 }
+
+/// A new reference that is `null` or an object of the final class `class` (an element a
+/// collection returns, a map's value or absent `null`), possibly one the state holds: `=?`
+/// every object of a compatible type, `%$` every object that can hide one.
+pub(crate) fn possibly_shared_or_null(ex: &mut Exec<'_>, class: &str) -> Ref {
+    let (equal, hide, _) = candidates(ex, class, None);
+    let r = ex.st.new_obj(HeapValue::Unknown { ty: class.into() });
+    for q in equal {
+        ex.st.preds.add_may_equal(r, q);
+    }
+    for q in hide {
+        ex.st.preds.add_join(r, q);
+    }
+    r
+}

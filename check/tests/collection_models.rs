@@ -1,0 +1,244 @@
+//! The models of `java.util` collections (`engine/src/models/collections.rs`) are checked like
+//! the engine (`make fixtures`): every run of an `everyday.CollectionLoops` method is a path of
+//! its graph, and, per family, a model that claims more than the JDK does (a size that grows
+//! by two on `add`, a map that never grows on `put`, an immutable list one longer) is caught
+//! by the checker: the recorder records each collection's size and each iterator's remaining
+//! count, and the checker's own `c ⊑ s` and label evaluation compare them.
+
+mod common;
+use common::fixtures;
+
+use jtg_check::Matcher;
+use jtg_check::{check_run, Target, Verdict};
+use jtg_engine::class::ClassPath;
+use jtg_engine::edge::{Label, Operand};
+use jtg_engine::state::text::{parse_state, TextContext};
+use jtg_engine::state::{HeapValue, IntSemantics, Interval};
+use jtg_engine::{build_graph, Graph, Options, Program};
+
+fn program() -> Program {
+    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
+}
+
+fn graph(prog: &Program, method: &str) -> Graph {
+    let m = prog.find_method(method).expect("method");
+    let st = prog
+        .default_start(&m, IntSemantics::Unbounded)
+        .expect("start");
+    build_graph(prog, &m, st, &Options::default()).expect("graph")
+}
+
+/// The verdicts of runs of `g`'s method on the int arguments `args` (one row per run) for the
+/// int parameters `params`.
+fn verdicts(prog: &Program, g: &Graph, params: &[&str], args: &[Vec<i64>]) -> Vec<Verdict> {
+    let target = Target::new(prog, g.method.clone(), vec![fixtures()]).expect("target");
+    let matcher = Matcher::new(g, prog, IntSemantics::Unbounded);
+    args.iter()
+        .map(|row| {
+            let locals: Vec<String> = params
+                .iter()
+                .enumerate()
+                .map(|(k, p)| format!("{p}: i{}", k + 1))
+                .collect();
+            let ints: Vec<String> = row
+                .iter()
+                .enumerate()
+                .map(|(k, v)| format!("i{}: {v}", k + 1))
+                .collect();
+            let text = format!("00 | {} | ε\n{}", locals.join(", "), ints.join("  "));
+            let st = parse_state(&text, &TextContext::for_method(g.method.clone(), prog))
+                .expect("state text");
+            let trace = target.trace(&st, 100_000).expect("trace");
+            check_run(&matcher, prog, &trace, IntSemantics::Unbounded).verdict
+        })
+        .collect()
+}
+
+fn violations(v: &[Verdict]) -> usize {
+    v.iter()
+        .filter(|v| matches!(v, Verdict::Violation(_)))
+        .count()
+}
+
+/// The graph with every `res = x ± 1` label that computes a field (`size`, `remaining`) of an
+/// object of `class` turned into `res = x ± 2`: a model that claims the size grows (or the
+/// remaining count falls) by two.
+fn by_two(g: &Graph, class: &str) -> (Graph, usize) {
+    let mut wrong = g.clone();
+    let mut changed = 0;
+    for e in &mut wrong.edges {
+        let target = &g.nodes[e.to].state;
+        for l in &mut e.labels {
+            let Label::Arith { res, b, .. } = l else {
+                continue;
+            };
+            let of_class = target.heap.values().any(|v| match v {
+                HeapValue::Object { class: c, fields } => {
+                    c == class && fields.values().any(|f| f == res)
+                }
+                _ => false,
+            });
+            if of_class && *b == Some(Operand::Lit(1)) {
+                *b = Some(Operand::Lit(2));
+                changed += 1;
+            }
+        }
+    }
+    (wrong, changed)
+}
+
+/// The graph with the size of every object of `class` narrowed: a range to its lower bound (a
+/// model that claims `put`/`add` of a new key never grows the collection), a literal `n` to
+/// `n + 1` (a model that claims one element more).
+fn narrowed_sizes(g: &Graph, class: &str) -> (Graph, usize) {
+    let mut wrong = g.clone();
+    let mut changed = 0;
+    for n in &mut wrong.nodes {
+        let sizes: Vec<_> = n
+            .state
+            .heap
+            .values()
+            .filter_map(|v| match v {
+                HeapValue::Object { class: c, fields } if c == class => fields.get("size").copied(),
+                _ => None,
+            })
+            .collect();
+        for r in sizes {
+            if let Some(HeapValue::Int(iv)) = n.state.heap.get_mut(&r) {
+                let new = match (iv.lo, iv.as_literal()) {
+                    (_, Some(v)) => Interval::literal(v + 1),
+                    (Some(lo), None) => Interval::literal(lo),
+                    _ => continue,
+                };
+                *iv = new;
+                changed += 1;
+            }
+        }
+    }
+    (wrong, changed)
+}
+
+/// Every run of `method` on `args` is a path of its graph, and the graph `wrong` makes of it
+/// (it must change something) has a violation among them.
+fn caught(
+    method: &str,
+    params: &[&str],
+    args: &[Vec<i64>],
+    wrong: impl Fn(&Graph) -> (Graph, usize),
+) {
+    let prog = program();
+    let g = graph(&prog, method);
+    let right = verdicts(&prog, &g, params, args);
+    assert!(
+        right.iter().all(|v| *v == Verdict::Pass),
+        "{method}: {right:?}"
+    );
+    let (bad, changed) = wrong(&g);
+    assert!(changed > 0, "{method}: the wrong model changed nothing");
+    let n = violations(&verdicts(&prog, &bad, params, args));
+    assert!(n > 0, "{method}: the wrong model was not caught");
+}
+
+const SMALL: [i64; 4] = [0, 1, 2, 5];
+
+fn rows(vs: &[i64]) -> Vec<Vec<i64>> {
+    vs.iter().map(|v| vec![*v]).collect()
+}
+
+#[test]
+fn an_array_list_growing_by_two_is_caught() {
+    caught(
+        "everyday.CollectionLoops.buildList",
+        &["n"],
+        &rows(&SMALL),
+        |g| by_two(g, "java/util/ArrayList"),
+    );
+}
+
+#[test]
+fn a_linked_list_growing_by_two_is_caught() {
+    caught(
+        "everyday.CollectionLoops.linkedQueue",
+        &["n"],
+        &rows(&SMALL),
+        |g| by_two(g, "java/util/LinkedList"),
+    );
+}
+
+#[test]
+fn an_array_deque_growing_by_two_is_caught() {
+    caught(
+        "everyday.CollectionLoops.drain",
+        &["n"],
+        &rows(&SMALL),
+        |g| by_two(g, "java/util/ArrayDeque"),
+    );
+}
+
+#[test]
+fn an_iterator_skipping_two_is_caught() {
+    caught(
+        "everyday.CollectionLoops.buildAndIterate",
+        &["n"],
+        &rows(&SMALL),
+        |g| by_two(g, "java/util/ArrayList$Itr"),
+    );
+}
+
+/// Sets and maps: the size after adding distinct values is claimed not to grow.
+const DISTINCT: [[i64; 3]; 3] = [[1, 2, 3], [0, 0, 0], [-5, 7, -5]];
+
+#[test]
+fn a_hash_set_that_never_grows_is_caught() {
+    let args: Vec<Vec<i64>> = DISTINCT.iter().map(|r| r.to_vec()).collect();
+    caught(
+        "everyday.CollectionLoops.distinctOf",
+        &["a", "b", "c"],
+        &args,
+        |g| narrowed_sizes(g, "java/util/HashSet"),
+    );
+}
+
+#[test]
+fn a_hash_map_that_never_grows_is_caught() {
+    let args: Vec<Vec<i64>> = DISTINCT.iter().map(|r| r.to_vec()).collect();
+    caught(
+        "everyday.CollectionLoops.countKeys",
+        &["a", "b", "c"],
+        &args,
+        |g| narrowed_sizes(g, "java/util/HashMap"),
+    );
+}
+
+#[test]
+fn a_tree_map_that_never_grows_is_caught() {
+    let args = vec![vec![1, 2], vec![3, 3], vec![-1, 4]];
+    caught(
+        "everyday.CollectionLoops.smallest",
+        &["a", "b"],
+        &args,
+        |g| narrowed_sizes(g, "java/util/TreeMap"),
+    );
+}
+
+#[test]
+fn an_immutable_list_one_longer_is_caught() {
+    let args = vec![vec![1, 2], vec![0, -3]];
+    caught(
+        "everyday.CollectionLoops.pairSum",
+        &["a", "b"],
+        &args,
+        |g| narrowed_sizes(g, "java/util/ImmutableCollections$List12"),
+    );
+}
+
+#[test]
+fn a_fixed_size_list_one_longer_is_caught() {
+    let args = vec![vec![1, 2, 3]];
+    caught(
+        "everyday.CollectionLoops.asListSize",
+        &["a", "b", "c"],
+        &args,
+        |g| narrowed_sizes(g, "java/util/Arrays$ArrayList"),
+    );
+}

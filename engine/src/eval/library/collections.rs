@@ -1,0 +1,738 @@
+//! `java.util` collections and their iterators (`models::CollCall`, contracts in
+//! `models/collections.rs`): a collection's `size` and an iterator's `remaining` are integers
+//! of the state, changed with `res = a ± 1` labels where the change is exact, so that the
+//! prover can read them; elements are `Integer` boxes the state may hold (or `null`).
+//!
+//! A structural change of a collection (one that changes its `modCount` in the JDK) makes
+//! every iterator of it "stale": its `remaining` becomes `-1`, on which `next()` may return or
+//! throw ConcurrentModificationException ("on a best-effort basis"); an iterator that may or
+//! may not be of it gets the hull of both.
+
+use super::super::arith;
+use super::super::{exception, Exec, Flow};
+use super::{shared, text};
+use crate::class::Cond;
+use crate::edge::EdgeKind;
+use crate::error::EngineError;
+use crate::models::collections::{
+    self as coll, CollCall, Family, OnEmpty, ELEMENT, OF, REMAINING, SIZE,
+};
+use crate::models::exceptions;
+use crate::refine::integer;
+use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref, Width};
+use std::collections::BTreeMap;
+
+pub(crate) fn eval(
+    ex: &mut Exec<'_>,
+    call: CollCall,
+    n_args: usize,
+    has_receiver: bool,
+) -> Result<Flow, EngineError> {
+    use CollCall::*;
+    if !has_receiver {
+        return match call {
+            ListOf => list_of(ex, n_args),
+            AsList => as_list(ex),
+            Sort => sort(ex, n_args, false),
+            _ => Err(ex.invalid("collection method without a receiver")),
+        };
+    }
+    let recv = ex.peek(n_args)?;
+    if let Some(flow) = ex.need_realized(recv)? {
+        return Ok(flow);
+    }
+    let class = match ex.st.value(recv) {
+        Some(HeapValue::Object { class, .. }) => class.clone(),
+        _ => return Err(ex.invalid("collection method on a non-object")),
+    };
+    if matches!(call, HasNext | Next | IterRemove) {
+        return iterator_call(ex, call, recv, &class);
+    }
+    let family = Family::of(&class).ok_or_else(|| ex.invalid("not a modelled collection"))?;
+    let size = field(ex, recv, SIZE)?;
+    let size_v = int(ex, size)?;
+    match call {
+        New => pop(ex, 1)?,
+        NewCapacity { throws } => {
+            if throws {
+                let cap = ex.peek(0)?;
+                match decide(ex, cap, Cond::Ge, 0)? {
+                    Err(flow) => return Ok(flow),
+                    Ok(false) => return exception::throw_builtin(ex, exceptions::ILLEGAL_ARGUMENT),
+                    Ok(true) => {}
+                }
+            }
+            pop(ex, 2)?;
+        }
+        NewCopy => return new_copy(ex, recv, family),
+        Size => {
+            pop(ex, 1)?;
+            ex.push(size)?;
+        }
+        IsEmpty => {
+            let empty = match decide(ex, size, Cond::Eq, 0)? {
+                Err(flow) => return Ok(flow),
+                Ok(e) => e,
+            };
+            pop(ex, 1)?;
+            push_int(ex, Interval::literal(i128::from(empty)))?;
+        }
+        Add { returns_true } => {
+            if let Some(flow) = check_stored(ex, 0, family.null_throws())? {
+                return Ok(flow);
+            }
+            pop(ex, 2)?;
+            grow(ex, recv, size, IntOp::Add)?;
+            invalidate(ex, recv, true, None);
+            if returns_true {
+                push_int(ex, Interval::literal(1))?;
+            }
+        }
+        AddAt | Get | Set | RemoveAt => {
+            return indexed(ex, call, recv, family, &class, size, size_v);
+        }
+        Head {
+            end: _,
+            remove,
+            on_empty,
+        } => {
+            let nonempty = match decide(ex, size, Cond::Gt, 0)? {
+                Err(flow) => return Ok(flow),
+                Ok(b) => b,
+            };
+            if !nonempty {
+                if on_empty == OnEmpty::Throw {
+                    return exception::throw_builtin(ex, coll::NO_SUCH_ELEMENT);
+                }
+                pop(ex, 1)?;
+                ex.push(Ref::Null)?;
+                return Ok(Flow::Next);
+            }
+            pop(ex, 1)?;
+            if remove {
+                grow(ex, recv, size, IntOp::Sub)?;
+                invalidate(ex, recv, true, None);
+            }
+            let e = element(ex, family.may_hold_null());
+            ex.push(e)?;
+        }
+        Query { index } => {
+            let tree = family == Family::TreeMap;
+            if let Some(flow) = check_query(ex, 0, tree)? {
+                return Ok(flow);
+            }
+            pop(ex, 2)?;
+            let empty = size_v.decide(Cond::Eq, &Interval::literal(0)) == Some(true);
+            let v = match (index, empty) {
+                (false, true) => Interval::literal(0),
+                (false, false) => bool_range(),
+                (true, true) => Interval::literal(-1),
+                (true, false) => Interval {
+                    lo: Some(-1),
+                    hi: size_v.hi.map(|h| h - 1),
+                },
+            };
+            push_int(ex, v)?;
+        }
+        RemoveObject | SetAdd | Put | MapRemove => {
+            return maybe_resize(ex, call, recv, family, size_v);
+        }
+        MapGet { default } => {
+            let tree = family == Family::TreeMap;
+            if let Some(flow) = check_query(ex, usize::from(default), tree)? {
+                return Ok(flow);
+            }
+            let d = if default {
+                let d = ex.peek(0)?;
+                if !d.is_null() && type_of(ex, d) != Some(ELEMENT) {
+                    return Err(ex.unsupported(format!(
+                        "getOrDefault with a default of type {} (map values are Integer)",
+                        display(type_of(ex, d))
+                    )));
+                }
+                Some(d)
+            } else {
+                None
+            };
+            pop(ex, n_args + 1)?;
+            let empty = size_v.decide(Cond::Eq, &Interval::literal(0)) == Some(true);
+            let r = match (empty, d) {
+                (true, Some(d)) => d,
+                (true, None) => Ref::Null,
+                // a value or `null` (values may be null), or the default (which the
+                // candidates include: it is an Integer of the state)
+                (false, _) => shared::possibly_shared_or_null(ex, ELEMENT),
+            };
+            ex.push(r)?;
+        }
+        FirstKey => {
+            let nonempty = match decide(ex, size, Cond::Gt, 0)? {
+                Err(flow) => return Ok(flow),
+                Ok(b) => b,
+            };
+            if !nonempty {
+                return exception::throw_builtin(ex, coll::NO_SUCH_ELEMENT);
+            }
+            pop(ex, 1)?;
+            let e = element(ex, false);
+            ex.push(e)?;
+        }
+        Clear => {
+            pop(ex, 1)?;
+            let zero = ex.st.new_int(Interval::literal(0));
+            set_field(ex, recv, SIZE, zero)?;
+            invalidate(ex, recv, true, None);
+        }
+        Iterator => {
+            let Some(itr) = family.iterator_class() else {
+                return Err(ex.invalid("iterator() of a family without iterators"));
+            };
+            pop(ex, 1)?;
+            let it = ex.st.new_obj(HeapValue::Object {
+                class: itr.into(),
+                fields: BTreeMap::from([
+                    (FieldKey::plain(OF), recv),
+                    (FieldKey::plain(REMAINING), size),
+                ]),
+            });
+            ex.push(it)?;
+        }
+        Immutable => {
+            return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION);
+        }
+        Sort => return sort(ex, n_args, true),
+        HasNext | Next | IterRemove | ListOf | AsList => {
+            return Err(ex.invalid("collection call in the wrong place"))
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// `get`, `set`, `add(int, E)`, `remove(int)`: the index against the size, decided by the
+/// intervals where they can, else split into the returning and the throwing outcome.
+fn indexed(
+    ex: &mut Exec<'_>,
+    call: CollCall,
+    recv: Ref,
+    family: Family,
+    class: &str,
+    size: Ref,
+    size_v: Interval,
+) -> Result<Flow, EngineError> {
+    let (n_args, stored) = match call {
+        CollCall::Get | CollCall::RemoveAt => (1, false),
+        _ => (2, true),
+    };
+    if call == CollCall::Set && family == Family::ArraysList {
+        return Err(
+            ex.unsupported("set of an Arrays.asList list (it writes through to the array)".into())
+        );
+    }
+    if stored {
+        if let Some(flow) = check_stored(ex, 0, family.null_throws())? {
+            return Ok(flow);
+        }
+    }
+    let i = ex.peek(n_args - 1)?;
+    let iv = int(ex, i)?;
+    // add(int, E) admits index == size
+    let upper = if call == CollCall::AddAt {
+        iv.decide(Cond::Le, &size_v)
+    } else {
+        iv.decide(Cond::Lt, &size_v)
+    };
+    let in_bounds = both(iv.decide(Cond::Ge, &Interval::literal(0)), upper);
+    let Some(ok) = in_bounds.or_else(|| text::outcome(ex)) else {
+        return Ok(text::split_outcomes(ex));
+    };
+    if !ok {
+        return exception::throw_builtin(ex, family.index_exception(class));
+    }
+    pop(ex, n_args + 1)?;
+    match call {
+        CollCall::AddAt => {
+            grow(ex, recv, size, IntOp::Add)?;
+            invalidate(ex, recv, true, None);
+        }
+        CollCall::RemoveAt => {
+            grow(ex, recv, size, IntOp::Sub)?;
+            invalidate(ex, recv, true, None);
+        }
+        _ => {}
+    }
+    if call != CollCall::AddAt {
+        let e = element(ex, family.may_hold_null());
+        ex.push(e)?;
+    }
+    Ok(Flow::Next)
+}
+
+/// `remove(Object)`, `HashSet.add`, `put`, `Map.remove`: the size changes by one or not at all
+/// (the model does not know the elements).
+fn maybe_resize(
+    ex: &mut Exec<'_>,
+    call: CollCall,
+    recv: Ref,
+    family: Family,
+    size_v: Interval,
+) -> Result<Flow, EngineError> {
+    let tree = family == Family::TreeMap;
+    let check = match call {
+        CollCall::SetAdd => check_stored(ex, 0, family.null_throws())?,
+        CollCall::Put => match check_stored(ex, 1, family.null_throws())? {
+            Some(flow) => Some(flow),
+            // a TreeMap's values may be null
+            None => check_stored(ex, 0, false)?,
+        },
+        _ => check_query(ex, 0, tree)?,
+    };
+    if let Some(flow) = check {
+        return Ok(flow);
+    }
+    let n_args = if call == CollCall::Put { 2 } else { 1 };
+    pop(ex, n_args + 1)?;
+    let empty = size_v.decide(Cond::Eq, &Interval::literal(0)) == Some(true);
+    let adds = matches!(call, CollCall::SetAdd | CollCall::Put);
+    if empty && !adds {
+        // nothing to remove
+        match call {
+            CollCall::RemoveObject => push_int(ex, Interval::literal(0))?,
+            _ => ex.push(Ref::Null)?,
+        }
+        return Ok(Flow::Next);
+    }
+    let new_size = if empty {
+        Interval::literal(1)
+    } else if adds {
+        size_v.hull(&shift(&size_v, 1))
+    } else {
+        size_v.hull(&shift(&size_v, -1))
+    };
+    let r = ex.st.new_int(new_size);
+    set_field(ex, recv, SIZE, r)?;
+    invalidate(ex, recv, false, None);
+    match call {
+        CollCall::RemoveObject => push_int(ex, bool_range())?,
+        // "true if this set did not already contain the specified element"
+        CollCall::SetAdd if empty => push_int(ex, Interval::literal(1))?,
+        CollCall::SetAdd => push_int(ex, bool_range())?,
+        CollCall::Put if empty => ex.push(Ref::Null)?,
+        _ => {
+            let e = shared::possibly_shared_or_null(ex, ELEMENT);
+            ex.push(e)?;
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// `ArrayList(Collection)` and the like: the argument's size (a set: at most that).
+fn new_copy(ex: &mut Exec<'_>, recv: Ref, family: Family) -> Result<Flow, EngineError> {
+    let c = ex.peek(0)?;
+    if c.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+    }
+    if let Some(flow) = ex.need_realized(c)? {
+        return Ok(flow);
+    }
+    let source = type_of(ex, c).and_then(Family::of);
+    if !source.is_some_and(|f| !matches!(f, Family::HashMap | Family::TreeMap)) {
+        return Err(ex.unsupported(format!(
+            "copy of a collection of class {} (its toArray() is not modelled)",
+            display(type_of(ex, c))
+        )));
+    }
+    let size = field(ex, c, SIZE)?;
+    pop(ex, 2)?;
+    let size = if family == Family::HashSet {
+        let v = int(ex, size)?;
+        ex.st.new_int(Interval {
+            lo: Some(0),
+            hi: v.hi,
+        })
+    } else {
+        size
+    };
+    set_field(ex, recv, SIZE, size)?;
+    Ok(Flow::Next)
+}
+
+/// `hasNext`, `next`, `remove` of an iterator.
+fn iterator_call(
+    ex: &mut Exec<'_>,
+    call: CollCall,
+    it: Ref,
+    class: &str,
+) -> Result<Flow, EngineError> {
+    let of_type = coll::iterated_type(class).ok_or_else(|| ex.invalid("not an iterator"))?;
+    let fixed = matches!(
+        class,
+        "java/util/ImmutableCollections$ListItr" | "java/util/Arrays$ArrayItr"
+    );
+    if call == CollCall::IterRemove && fixed {
+        return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION);
+    }
+    let rem = field(ex, it, REMAINING)?;
+    // stale (-1) or not, then empty or not
+    let stale = match decide(ex, rem, Cond::Lt, 0)? {
+        Err(flow) => return Ok(flow),
+        Ok(s) => s,
+    };
+    let may_null = of_type != "java/util/List";
+    match call {
+        CollCall::HasNext => {
+            let v = if stale {
+                bool_range()
+            } else {
+                match decide(ex, rem, Cond::Gt, 0)? {
+                    Err(flow) => return Ok(flow),
+                    Ok(b) => Interval::literal(i128::from(b)),
+                }
+            };
+            pop(ex, 1)?;
+            push_int(ex, v)?;
+        }
+        CollCall::Next => {
+            if stale {
+                let Some(ok) = text::outcome(ex) else {
+                    return Ok(text::split_outcomes(ex));
+                };
+                if !ok {
+                    return exception::throw_builtin(ex, coll::CONCURRENT_MODIFICATION);
+                }
+            } else {
+                let more = match decide(ex, rem, Cond::Gt, 0)? {
+                    Err(flow) => return Ok(flow),
+                    Ok(b) => b,
+                };
+                if !more {
+                    return exception::throw_builtin(ex, coll::NO_SUCH_ELEMENT);
+                }
+                let r = step(ex, rem, IntOp::Sub, 0)?;
+                set_field(ex, it, REMAINING, r)?;
+            }
+            pop(ex, 1)?;
+            let e = element(ex, may_null);
+            ex.push(e)?;
+        }
+        CollCall::IterRemove => {
+            if stale {
+                return Err(ex.unsupported(
+                    "Iterator.remove() after a concurrent modification of its collection".into(),
+                ));
+            }
+            let of = field(ex, it, OF)?;
+            if let Some(flow) = ex.need_realized(of)? {
+                return Ok(flow);
+            }
+            let Some(ok) = text::outcome(ex) else {
+                return Ok(text::split_outcomes(ex));
+            };
+            if !ok {
+                // no `next()` since the last `remove()`: the model does not keep it
+                return exception::throw_builtin(ex, coll::ILLEGAL_STATE);
+            }
+            pop(ex, 1)?;
+            let size = field(ex, of, SIZE)?;
+            grow(ex, of, size, IntOp::Sub)?;
+            invalidate(ex, of, true, Some(it));
+        }
+        _ => return Err(ex.invalid("not an iterator method")),
+    }
+    Ok(Flow::Next)
+}
+
+/// `Collections.sort(list)` (`receiver: false`) and `list.sort(null)`.
+fn sort(ex: &mut Exec<'_>, n_args: usize, receiver: bool) -> Result<Flow, EngineError> {
+    if receiver && !ex.peek(0)?.is_null() {
+        return Err(
+            ex.unsupported("List.sort with a Comparator (its compare is program code)".into())
+        );
+    }
+    let list = ex.peek(if receiver { 1 } else { 0 })?;
+    if list.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+    }
+    if let Some(flow) = ex.need_realized(list)? {
+        return Ok(flow);
+    }
+    let family = type_of(ex, list).and_then(Family::of);
+    match family {
+        Some(Family::Immutable) => {
+            return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION)
+        }
+        Some(Family::ArrayList | Family::LinkedList) => {}
+        _ => {
+            return Err(ex.unsupported(format!(
+                "sort of a list of class {}",
+                display(type_of(ex, list))
+            )))
+        }
+    }
+    let size = field(ex, list, SIZE)?;
+    let short = int(ex, size)?.decide(Cond::Le, &Interval::literal(1)) == Some(true);
+    if !short {
+        // a null element among two or more throws NullPointerException (Integer.compareTo)
+        let Some(ok) = text::outcome(ex) else {
+            return Ok(text::split_outcomes(ex));
+        };
+        if !ok {
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+        }
+    }
+    pop(ex, n_args + usize::from(receiver))?;
+    invalidate(ex, list, false, None);
+    Ok(Flow::Next)
+}
+
+/// `List.of(e1, …, en)`.
+fn list_of(ex: &mut Exec<'_>, n: usize) -> Result<Flow, EngineError> {
+    for k in 0..n {
+        if let Some(flow) = check_stored(ex, k, true)? {
+            return Ok(flow);
+        }
+    }
+    pop(ex, n)?;
+    let size = ex.st.new_int(Interval::literal(n as i128));
+    let l = ex.st.new_obj(HeapValue::Object {
+        class: coll::list_of_class(n).into(),
+        fields: BTreeMap::from([(FieldKey::plain(SIZE), size)]),
+    });
+    ex.push(l)?;
+    Ok(Flow::Next)
+}
+
+/// `Arrays.asList(a)` of an `Integer[]`: "NullPointerException - if the specified array is
+/// null" (JDK 17: `Objects.requireNonNull`); the list's size is the array's length.
+fn as_list(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let a = ex.peek(0)?;
+    if a.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+    }
+    if let Some(flow) = ex.need_realized(a)? {
+        return Ok(flow);
+    }
+    let Some(HeapValue::Array { ty, len, .. }) = ex.st.value(a).cloned() else {
+        return Err(ex.invalid("Arrays.asList of a non-array"));
+    };
+    if ty != format!("[L{ELEMENT};") {
+        return Err(ex.unsupported(format!(
+            "Arrays.asList of an array {} (list elements are Integer)",
+            crate::state::display_type(&ty)
+        )));
+    }
+    pop(ex, 1)?;
+    let l = ex.st.new_obj(HeapValue::Object {
+        class: coll::ARRAYS_LIST.into(),
+        fields: BTreeMap::from([(FieldKey::plain(SIZE), len)]),
+    });
+    ex.push(l)?;
+    Ok(Flow::Next)
+}
+
+/// A value stored as an element (`k`-th from the top): an `Integer` or `null` (which throws
+/// NullPointerException where `null_throws`); any other object is unsupported, its
+/// `equals`/`hashCode`/`compareTo` could be program code.
+fn check_stored(
+    ex: &mut Exec<'_>,
+    k: usize,
+    null_throws: bool,
+) -> Result<Option<Flow>, EngineError> {
+    let v = ex.peek(k)?;
+    if v.is_null() {
+        if null_throws {
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
+        }
+        return Ok(None);
+    }
+    if type_of(ex, v) != Some(ELEMENT) {
+        return Err(ex.unsupported(format!(
+            "collection element of type {} (modelled elements are java.lang.Integer)",
+            display(type_of(ex, v))
+        )));
+    }
+    if null_throws {
+        return ex.need_null_or_existing(v);
+    }
+    Ok(None)
+}
+
+/// An argument compared with the elements (`k`-th from the top): `null`, an `Integer` or a
+/// `String` (JDK `equals`); a `TreeMap` compares keys (`Integer` only, `null` throws).
+fn check_query(ex: &mut Exec<'_>, k: usize, tree: bool) -> Result<Option<Flow>, EngineError> {
+    let v = ex.peek(k)?;
+    if v.is_null() {
+        if tree {
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
+        }
+        return Ok(None);
+    }
+    let ty = type_of(ex, v);
+    let fine = if tree {
+        ty == Some(ELEMENT)
+    } else {
+        ty.is_some_and(coll::jdk_equality)
+    };
+    if !fine {
+        return Err(ex.unsupported(format!(
+            "collection query with an argument of type {} (its equals may be program code)",
+            display(ty)
+        )));
+    }
+    if tree {
+        return ex.need_null_or_existing(v);
+    }
+    Ok(None)
+}
+
+/// An element read back: an `Integer` the state may hold or a new one (or `null`).
+fn element(ex: &mut Exec<'_>, may_null: bool) -> Ref {
+    if may_null {
+        shared::possibly_shared_or_null(ex, ELEMENT)
+    } else {
+        shared::possibly_shared(ex, ELEMENT, None)
+    }
+}
+
+/// The size of `c` becomes `size ± 1`, with its label.
+fn grow(ex: &mut Exec<'_>, c: Ref, size: Ref, op: IntOp) -> Result<(), EngineError> {
+    let r = step(ex, size, op, 0)?;
+    set_field(ex, c, SIZE, r)
+}
+
+/// `a ± 1` with its label, in `[floor, ∞)`: a size or a count never wraps (a collection holds
+/// fewer than `Integer.MAX_VALUE` elements, and a removal happens only from a non-empty one),
+/// so its interval is the exact one whatever the integer semantics.
+fn step(ex: &mut Exec<'_>, a: Ref, op: IntOp, floor: i128) -> Result<Ref, EngineError> {
+    let va = int(ex, a)?;
+    let one = ex.st.new_int(Interval::literal(1));
+    let r = arith::apply(ex, op, a, Some(one), Width::Int)?;
+    let d = if op == IntOp::Add { 1 } else { -1 };
+    let exact = Interval {
+        lo: va.lo.map(|x| x + d),
+        hi: va.hi.map(|x| x + d),
+    }
+    .intersect(&Interval::at_least(floor))
+    .unwrap_or(Interval::literal(floor));
+    if let Some(HeapValue::Int(v)) = ex.st.heap.get_mut(&r) {
+        *v = exact;
+    }
+    Ok(r)
+}
+
+/// After a (`certain`) or possible structural change of `c`: every iterator of `c` other than
+/// `except` is stale (`remaining` -1), one that may be of `c` may be.
+fn invalidate(ex: &mut Exec<'_>, c: Ref, certain: bool, except: Option<Ref>) {
+    let mut changes = vec![];
+    for (&r, v) in &ex.st.heap {
+        let HeapValue::Object { class, fields } = v else {
+            continue;
+        };
+        if Some(r) == except || coll::iterated_type(class).is_none() {
+            continue;
+        }
+        let (Some(&of), Some(&rem)) = (fields.get(OF), fields.get(REMAINING)) else {
+            continue;
+        };
+        let same = of == c;
+        if !same && !ex.st.preds.may_equal(of, c) {
+            continue;
+        }
+        let Some(old) = ex.st.int(rem).copied() else {
+            continue;
+        };
+        let stale = Interval::literal(-1);
+        let new = if same && certain {
+            stale
+        } else {
+            old.hull(&stale)
+        };
+        if new != old {
+            changes.push((r, new));
+        }
+    }
+    for (r, v) in changes {
+        let n = ex.st.new_int(v);
+        if let Some(HeapValue::Object { fields, .. }) = ex.st.heap.get_mut(&r) {
+            fields.insert(FieldKey::plain(REMAINING), n);
+        }
+    }
+}
+
+/// Whether `r cond c` holds, decided by its interval, or the integer refinement that decides
+/// it (of the state before the instruction).
+fn decide(ex: &Exec<'_>, r: Ref, cond: Cond, c: i128) -> Result<Result<bool, Flow>, EngineError> {
+    let v = int(ex, r)?;
+    Ok(match v.decide(cond, &Interval::literal(c)) {
+        Some(b) => Ok(b),
+        None => {
+            let parts = integer::partition(&v, cond, c);
+            let succs = integer::refine(&ex.before, r, &parts);
+            Err(Flow::Refine(EdgeKind::Refine, succs))
+        }
+    })
+}
+
+fn field(ex: &Exec<'_>, o: Ref, name: &str) -> Result<Ref, EngineError> {
+    match ex.st.value(o) {
+        Some(HeapValue::Object { fields, .. }) => fields.get(name).copied(),
+        _ => None,
+    }
+    .ok_or_else(|| ex.invalid("collection object without its model's fields"))
+}
+
+fn set_field(ex: &mut Exec<'_>, o: Ref, name: &str, v: Ref) -> Result<(), EngineError> {
+    match ex.st.heap.get_mut(&o) {
+        Some(HeapValue::Object { fields, .. }) => {
+            fields.insert(FieldKey::plain(name), v);
+            Ok(())
+        }
+        _ => Err(ex.invalid("collection object without its model's fields")),
+    }
+}
+
+fn int(ex: &Exec<'_>, r: Ref) -> Result<Interval, EngineError> {
+    ex.st
+        .int(r)
+        .copied()
+        .ok_or_else(|| ex.invalid("collection size of a non-integer"))
+}
+
+fn type_of<'a>(ex: &'a Exec<'_>, r: Ref) -> Option<&'a str> {
+    ex.st.value(r).and_then(HeapValue::type_name)
+}
+
+fn display(ty: Option<&str>) -> String {
+    ty.map_or("?".into(), crate::state::display_type)
+}
+
+fn pop(ex: &mut Exec<'_>, n: usize) -> Result<(), EngineError> {
+    for _ in 0..n {
+        ex.pop()?;
+    }
+    Ok(())
+}
+
+fn push_int(ex: &mut Exec<'_>, v: Interval) -> Result<(), EngineError> {
+    let r = ex.st.new_int(v);
+    ex.push(r)
+}
+
+fn shift(v: &Interval, d: i128) -> Interval {
+    Interval {
+        lo: v.lo.map(|x| (x + d).max(0)),
+        hi: v.hi.map(|x| (x + d).max(0)),
+    }
+}
+
+fn bool_range() -> Interval {
+    Interval::new(Some(0), Some(1)).unwrap_or(Interval::TOP)
+}
+
+/// `Some(true)` when both hold, `Some(false)` when one fails, else undecided.
+fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
+}

@@ -1,0 +1,534 @@
+//! Models of `java.util` collections: `ArrayList`, `LinkedList`, `ArrayDeque`, `HashSet`,
+//! `HashMap`, `TreeMap`, the immutable lists of `List.of` and the fixed-size list of
+//! `Arrays.asList`, and the iterators of the lists and of `HashSet`.
+//!
+//! What the model keeps: a collection is an object with one field `size` (its `size()`, ≥ 0);
+//! an iterator is an object with two fields, `of` (the collection it iterates) and `remaining`
+//! (how many elements `next()` still returns: ≥ 0; `-1` once the collection was structurally
+//! modified other than through the iterator, when the JDK's "fail-fast" behaviour is only "on
+//! a best-effort basis"). The checker compares both with what the JVM side records for the
+//! same objects (`jvm/java/tracer/Library.java`). Elements are not kept: a collection holds
+//! `Integer` boxes (or `null` where the class permits it); storing any other object is
+//! unsupported, so that `equals`, `hashCode` and `compareTo` of an element are always the
+//! JDK's own (`Integer`'s), never program code. An element read back is any `Integer` the
+//! state may hold or a new one (or `null`).
+//!
+//! The classes named here are the JDK 17 implementation classes (`ArrayList$Itr`,
+//! `ImmutableCollections$ListN`, …): the Javadoc does not name them, the checker verifies them
+//! on every run.
+
+use super::classes::OBJECT;
+use super::text::INTEGER;
+
+pub const ARRAY_LIST: &str = "java/util/ArrayList";
+pub const LINKED_LIST: &str = "java/util/LinkedList";
+pub const ARRAY_DEQUE: &str = "java/util/ArrayDeque";
+pub const HASH_SET: &str = "java/util/HashSet";
+pub const HASH_MAP: &str = "java/util/HashMap";
+pub const TREE_MAP: &str = "java/util/TreeMap";
+/// `List.of(e1, e2, e3, …)` (three or more elements).
+pub const LIST_N: &str = "java/util/ImmutableCollections$ListN";
+/// `List.of(e1)`, `List.of(e1, e2)`.
+pub const LIST_12: &str = "java/util/ImmutableCollections$List12";
+/// `Arrays.asList(a)`: a fixed-size list backed by `a`.
+pub const ARRAYS_LIST: &str = "java/util/Arrays$ArrayList";
+/// Thrown by `next()` past the end, `getFirst()`/`pop()`/`firstKey()` of an empty collection.
+pub const NO_SUCH_ELEMENT: &str = "java/util/NoSuchElementException";
+/// "fail-fast" iterators, "on a best-effort basis".
+pub const CONCURRENT_MODIFICATION: &str = "java/util/ConcurrentModificationException";
+pub const UNSUPPORTED_OPERATION: &str = "java/lang/UnsupportedOperationException";
+pub const ILLEGAL_STATE: &str = "java/lang/IllegalStateException";
+pub const INDEX_OUT_OF_BOUNDS: &str = "java/lang/IndexOutOfBoundsException";
+/// The field of a collection that holds its size.
+pub const SIZE: &str = "size";
+/// The field of an iterator that holds the collection it iterates.
+pub const OF: &str = "of";
+/// The field of an iterator that holds the number of elements it still returns.
+pub const REMAINING: &str = "remaining";
+
+/// A modelled collection class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Family {
+    ArrayList,
+    LinkedList,
+    ArrayDeque,
+    HashSet,
+    HashMap,
+    TreeMap,
+    /// `List.of`: `ImmutableCollections$ListN` and `$List12`.
+    Immutable,
+    /// `Arrays.asList`.
+    ArraysList,
+}
+
+impl Family {
+    /// The family of the exact class `class`.
+    pub fn of(class: &str) -> Option<Family> {
+        Some(match class {
+            ARRAY_LIST => Family::ArrayList,
+            LINKED_LIST => Family::LinkedList,
+            ARRAY_DEQUE => Family::ArrayDeque,
+            HASH_SET => Family::HashSet,
+            HASH_MAP => Family::HashMap,
+            TREE_MAP => Family::TreeMap,
+            LIST_N | LIST_12 => Family::Immutable,
+            ARRAYS_LIST => Family::ArraysList,
+            _ => return None,
+        })
+    }
+
+    /// The class of the object `iterator()` returns (JDK 17), and the type of its `of` field;
+    /// `None`: iteration of this family is not modelled.
+    pub fn iterator_class(self) -> Option<&'static str> {
+        Some(match self {
+            Family::ArrayList => "java/util/ArrayList$Itr",
+            Family::LinkedList => "java/util/LinkedList$ListItr",
+            Family::HashSet => "java/util/HashMap$KeyIterator",
+            Family::Immutable => "java/util/ImmutableCollections$ListItr",
+            Family::ArraysList => "java/util/Arrays$ArrayItr",
+            Family::ArrayDeque | Family::HashMap | Family::TreeMap => return None,
+        })
+    }
+
+    /// Whether an element (a value of a map) read back may be `null`: the class permits
+    /// `null` elements. `ArrayDeque`: "Null elements are prohibited"; `List.of`: "They disallow
+    /// null elements".
+    pub fn may_hold_null(self) -> bool {
+        !matches!(self, Family::ArrayDeque | Family::Immutable)
+    }
+
+    /// Whether storing `null` throws NullPointerException (`ArrayDeque.addLast`: "if the
+    /// specified element is null"; `TreeMap.put`: "if the specified key is null and this map
+    /// uses natural ordering").
+    pub fn null_throws(self) -> bool {
+        matches!(
+            self,
+            Family::ArrayDeque | Family::TreeMap | Family::Immutable
+        )
+    }
+
+    /// The exception of an index outside the list (`get`, `set`, `remove(int)`): the Javadoc's
+    /// `IndexOutOfBoundsException`; the JDK 17 classes backed by a plain array throw its
+    /// subclass `ArrayIndexOutOfBoundsException` (`ListN.get`, `Arrays$ArrayList.get`).
+    pub fn index_exception(self, class: &str) -> &'static str {
+        match (self, class) {
+            (Family::Immutable, LIST_N) | (Family::ArraysList, _) => {
+                super::exceptions::ARRAY_INDEX_OUT_OF_BOUNDS
+            }
+            _ => INDEX_OUT_OF_BOUNDS,
+        }
+    }
+}
+
+/// The iterator class `class` iterates: the type of its `of` field.
+pub fn iterated_type(iterator_class: &str) -> Option<&'static str> {
+    Some(match iterator_class {
+        "java/util/ArrayList$Itr" => ARRAY_LIST,
+        "java/util/LinkedList$ListItr" => LINKED_LIST,
+        "java/util/HashMap$KeyIterator" => HASH_SET,
+        "java/util/ImmutableCollections$ListItr" => "java/util/List",
+        "java/util/Arrays$ArrayItr" => ARRAYS_LIST,
+        _ => return None,
+    })
+}
+
+/// Where a list operation's element comes from or goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum End {
+    First,
+    Last,
+}
+
+/// What a deque operation does on an empty collection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OnEmpty {
+    /// `getFirst`, `element`, `pop`, `removeFirst`, `remove()`: "NoSuchElementException - if
+    /// this deque is empty".
+    Throw,
+    /// `peek`, `poll`, …: "or returns null if this deque is empty".
+    Null,
+}
+
+/// A collection method with a model. Every variant's receiver is a realized collection of a
+/// [`Family`] (or an iterator); arguments stored as elements must be `Integer` or `null`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CollCall {
+    /// `<init>()`: the object `new` made, `size` 0.
+    New,
+    /// `ArrayList(int)`, `HashMap(int)`, `HashSet(int)`: "IllegalArgumentException - if the
+    /// specified initial capacity is negative" (`throws`); `ArrayDeque(int)` declares none.
+    NewCapacity { throws: bool },
+    /// `ArrayList(Collection)`, `LinkedList(Collection)`, `ArrayDeque(Collection)`,
+    /// `HashSet(Collection)`: "NullPointerException - if the specified collection is null";
+    /// the size of the argument (a set: at most that, duplicates collapse).
+    NewCopy,
+    /// `size()`.
+    Size,
+    /// `isEmpty()`: "true if this collection contains no elements".
+    IsEmpty,
+    /// Adds one element at an end: `add(E)` ("Returns: true", `returns_true`), `addLast`,
+    /// `addFirst`, `push`, `offer…` (`returns_true`).
+    Add { returns_true: bool },
+    /// `add(int index, E)`: "IndexOutOfBoundsException - if the index is out of range (index <
+    /// 0 || index > size())".
+    AddAt,
+    /// `get(int)`: "IndexOutOfBoundsException - if the index is out of range (index < 0 ||
+    /// index >= size())".
+    Get,
+    /// `set(int, E)`: as `get`; returns the element it replaced; not a structural change.
+    Set,
+    /// `remove(int)`: as `get`; the size falls by one.
+    RemoveAt,
+    /// A deque head or tail: returns it (`remove`: and removes it), or `onEmpty`.
+    Head {
+        end: End,
+        remove: bool,
+        on_empty: OnEmpty,
+    },
+    /// `contains(Object)`/`containsKey(Object)` (`index: false`, `[0,1]`, `0` when empty) and
+    /// `indexOf(Object)` (`[-1, size-1]`): they call `o.equals(e)`, JDK code for the `Integer`
+    /// and `String` arguments the model admits.
+    Query { index: bool },
+    /// `remove(Object)` of a list or set: `[0,1]`; the size falls by one or stays.
+    RemoveObject,
+    /// `HashSet.add(E)`: "true if this set did not already contain the specified element";
+    /// the size grows by one or stays.
+    SetAdd,
+    /// `put(K, V)`: "the previous value associated with key, or null"; the size grows by one
+    /// or stays.
+    Put,
+    /// `get(Object)` ("or null if this map contains no mapping for the key"), `getOrDefault`
+    /// (`default`: the value, or the given default).
+    MapGet { default: bool },
+    /// `Map.remove(Object)`: the previous value or null; the size falls by one or stays.
+    MapRemove,
+    /// `TreeMap.firstKey()`/`lastKey()`: "NoSuchElementException - if this map is empty".
+    FirstKey,
+    /// `clear()`: size 0.
+    Clear,
+    /// `iterator()`: a new iterator with `remaining` = size.
+    Iterator,
+    /// `Iterator.hasNext()`: `remaining > 0` (either after a concurrent modification).
+    HasNext,
+    /// `Iterator.next()`: "NoSuchElementException - if the iteration has no more elements".
+    Next,
+    /// `Iterator.remove()`: "IllegalStateException - if the next method has not yet been
+    /// called, or the remove method has already been called after the last call to the next
+    /// method"; `UnsupportedOperationException` of the immutable and fixed-size lists.
+    IterRemove,
+    /// A mutator of `List.of`'s lists ("Calls to mutator methods will always cause
+    /// UnsupportedOperationException to be thrown") or of `Arrays.asList`'s fixed-size list
+    /// (`add`, `remove`, `clear`: `AbstractList`'s "Throws: UnsupportedOperationException").
+    Immutable,
+    /// `Collections.sort(List)`, `List.sort(null)`: the natural order of `Integer`s; a `null`
+    /// element throws NullPointerException (`Integer.compareTo`).
+    Sort,
+    /// `List.of(e1, …, en)`, 1 ≤ n ≤ 10: "NullPointerException - if an element is null".
+    ListOf,
+    /// `Arrays.asList(T...)` of an `Integer[]`: a list of the array's length.
+    AsList,
+}
+
+const OBJ: &str = "Ljava/lang/Object;";
+
+/// The model of `class.name desc` where `class` is a modelled collection or iterator class
+/// (the exact class of the receiver), or the static methods `List.of`, `Arrays.asList`,
+/// `Collections.sort`.
+pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> {
+    use CollCall::*;
+    match (class, name, desc) {
+        ("java/util/List", "of", d) if list_of_arity(d).is_some_and(|n| n >= 1) => {
+            return Some(ListOf)
+        }
+        ("java/util/Arrays", "asList", "([Ljava/lang/Object;)Ljava/util/List;") => {
+            return Some(AsList)
+        }
+        ("java/util/Collections", "sort", "(Ljava/util/List;)V") => return Some(Sort),
+        _ => {}
+    }
+    if iterated_type(class).is_some() {
+        return match (name, desc) {
+            ("hasNext", "()Z") => Some(HasNext),
+            ("next", d) if d == format!("(){OBJ}") => Some(Next),
+            ("remove", "()V") => Some(IterRemove),
+            _ => None,
+        };
+    }
+    let family = Family::of(class)?;
+    let obj1 = format!("({OBJ})Z");
+    let getter = format!("(){OBJ}");
+    let common = match (name, desc) {
+        ("size", "()I") => Some(Size),
+        ("isEmpty", "()Z") => Some(IsEmpty),
+        ("iterator", "()Ljava/util/Iterator;") if family.iterator_class().is_some() => {
+            Some(Iterator)
+        }
+        ("<init>", "()V") if family != Family::Immutable && family != Family::ArraysList => {
+            Some(New)
+        }
+        _ => None,
+    };
+    if common.is_some() {
+        return common;
+    }
+    let is_list = matches!(
+        family,
+        Family::ArrayList | Family::LinkedList | Family::Immutable | Family::ArraysList
+    );
+    let mutable_list = matches!(family, Family::ArrayList | Family::LinkedList);
+    if is_list {
+        let r = match (name, desc) {
+            ("get", d) if d == format!("(I){OBJ}") => Get,
+            ("contains", d) if d == obj1 => Query { index: false },
+            ("indexOf", d) if d == format!("({OBJ})I") => Query { index: true },
+            ("set", d) if d == format!("(I{OBJ}){OBJ}") => {
+                if family == Family::Immutable {
+                    Immutable
+                } else {
+                    Set
+                }
+            }
+            ("sort", "(Ljava/util/Comparator;)V") => Sort,
+            ("add", d) if d == obj1 => match mutable_list {
+                true => Add { returns_true: true },
+                false => Immutable,
+            },
+            ("add", d) if d == format!("(I{OBJ})V") => match mutable_list {
+                true => AddAt,
+                false => Immutable,
+            },
+            ("remove", d) if d == format!("(I){OBJ}") => match mutable_list {
+                true => RemoveAt,
+                false => Immutable,
+            },
+            // `Arrays$ArrayList`: `AbstractCollection.remove(Object)` and `AbstractList.clear()`
+            // throw only when there is something to remove: not modelled
+            ("remove", d) if d == obj1 && family != Family::ArraysList => match mutable_list {
+                true => RemoveObject,
+                false => Immutable,
+            },
+            ("clear", "()V") if family != Family::ArraysList => match mutable_list {
+                true => Clear,
+                false => Immutable,
+            },
+            ("<init>", "(Ljava/util/Collection;)V") if mutable_list => NewCopy,
+            ("<init>", "(I)V") if family == Family::ArrayList => NewCapacity { throws: true },
+            _ if family == Family::LinkedList => return deque_call(name, desc),
+            _ => return None,
+        };
+        return Some(r);
+    }
+    match family {
+        Family::ArrayDeque => match (name, desc) {
+            ("<init>", "(I)V") => Some(NewCapacity { throws: false }),
+            ("<init>", "(Ljava/util/Collection;)V") => Some(NewCopy),
+            ("contains", d) if d == obj1 => Some(Query { index: false }),
+            ("add", d) if d == obj1 => Some(Add { returns_true: true }),
+            ("clear", "()V") => Some(Clear),
+            _ => deque_call(name, desc),
+        },
+        Family::HashSet => match (name, desc) {
+            ("<init>", "(I)V") => Some(NewCapacity { throws: true }),
+            ("<init>", "(Ljava/util/Collection;)V") => Some(NewCopy),
+            ("add", d) if d == obj1 => Some(SetAdd),
+            ("contains", d) if d == obj1 => Some(Query { index: false }),
+            ("remove", d) if d == obj1 => Some(RemoveObject),
+            ("clear", "()V") => Some(Clear),
+            _ => None,
+        },
+        Family::HashMap | Family::TreeMap => match (name, desc) {
+            ("<init>", "(I)V") if family == Family::HashMap => Some(NewCapacity { throws: true }),
+            ("put", d) if d == format!("({OBJ}{OBJ}){OBJ}") => Some(Put),
+            ("get", d) if d == format!("({OBJ}){OBJ}") => Some(MapGet { default: false }),
+            ("getOrDefault", d) if d == format!("({OBJ}{OBJ}){OBJ}") => {
+                Some(MapGet { default: true })
+            }
+            ("containsKey", d) if d == obj1 => Some(Query { index: false }),
+            ("remove", d) if d == format!("({OBJ}){OBJ}") => Some(MapRemove),
+            ("clear", "()V") => Some(Clear),
+            ("firstKey" | "lastKey", d) if d == getter && family == Family::TreeMap => {
+                Some(FirstKey)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The `Deque` methods of `LinkedList` and `ArrayDeque`.
+fn deque_call(name: &str, desc: &str) -> Option<CollCall> {
+    use CollCall::*;
+    use End::*;
+    let add = format!("({OBJ})V");
+    let offer = format!("({OBJ})Z");
+    let getter = format!("(){OBJ}");
+    let head = |end, remove, on_empty| {
+        Some(Head {
+            end,
+            remove,
+            on_empty,
+        })
+    };
+    match name {
+        "addLast" if desc == add => Some(Add {
+            returns_true: false,
+        }),
+        "addFirst" | "push" if desc == add => Some(Add {
+            returns_true: false,
+        }),
+        "offer" | "offerLast" | "offerFirst" if desc == offer => Some(Add { returns_true: true }),
+        _ if desc != getter => None,
+        "getFirst" | "element" => head(First, false, OnEmpty::Throw),
+        "getLast" => head(Last, false, OnEmpty::Throw),
+        "peek" | "peekFirst" => head(First, false, OnEmpty::Null),
+        "peekLast" => head(Last, false, OnEmpty::Null),
+        "pop" | "remove" | "removeFirst" => head(First, true, OnEmpty::Throw),
+        "removeLast" => head(Last, true, OnEmpty::Throw),
+        "poll" | "pollFirst" => head(First, true, OnEmpty::Null),
+        "pollLast" => head(Last, true, OnEmpty::Null),
+        _ => None,
+    }
+}
+
+/// The number of elements of `List.of`'s descriptor `d` (`(Object × n)List`), `None` for the
+/// varargs form (its result for 0 elements is a shared empty list) and other descriptors.
+pub fn list_of_arity(d: &str) -> Option<usize> {
+    let params = d.strip_prefix('(')?.strip_suffix(")Ljava/util/List;")?;
+    let n = params.len() / OBJ.len();
+    (params == OBJ.repeat(n) && n <= 10).then_some(n)
+}
+
+/// The class of `List.of`'s result for `n` elements (JDK 17: `List12` for one or two).
+pub fn list_of_class(n: usize) -> &'static str {
+    if n <= 2 {
+        LIST_12
+    } else {
+        LIST_N
+    }
+}
+
+/// The type of the elements a collection stores (and of a map's keys and values).
+pub const ELEMENT: &str = INTEGER;
+
+/// Whether an argument of (static or exact) type `ty` may be compared with elements by JDK code
+/// only (`contains`, `indexOf`, `get` of a map call `o.equals(e)`/`o.hashCode()`): `Integer`
+/// and `String` (`Object`'s identity `equals` is not excluded here: the caller knows the exact
+/// class).
+pub fn jdk_equality(ty: &str) -> bool {
+    ty == INTEGER || ty == super::classes::STRING
+}
+
+/// Whether `class` is a modelled collection or iterator class whose objects carry the model's
+/// fields ([`SIZE`]; [`OF`] and [`REMAINING`]).
+pub fn is_collection_object(class: &str) -> bool {
+    Family::of(class).is_some() || iterated_type(class).is_some()
+}
+
+/// Whether inputs of `class` are drawn by the checker: the mutable collections, which the JVM
+/// side builds with their constructor and `add`/`put` (`Runner.collection`). The immutable
+/// lists and the iterators are not drawn (the graph covers them all the same).
+pub fn is_generated(class: &str) -> bool {
+    matches!(
+        Family::of(class),
+        Some(
+            Family::ArrayList
+                | Family::LinkedList
+                | Family::ArrayDeque
+                | Family::HashSet
+                | Family::HashMap
+                | Family::TreeMap
+        )
+    )
+}
+
+/// The input-only field that gives a drawn collection its `k`-th element (a map its `k`-th
+/// key; its value is the next key, cyclically): the model keeps no element, so no state the
+/// engine builds lists these, and the checker never compares them.
+pub fn element_field(k: usize) -> String {
+    format!("e{k}")
+}
+
+/// Whether the drawn elements of `class` must be distinct for the collection to have the
+/// drawn size (a set's elements, a map's keys).
+pub fn distinct_elements(class: &str) -> bool {
+    matches!(
+        Family::of(class),
+        Some(Family::HashSet | Family::HashMap | Family::TreeMap)
+    )
+}
+
+/// Every class name used above is in the modelled table, below `Object`.
+pub fn model_classes() -> Vec<&'static str> {
+    vec![
+        ARRAY_LIST,
+        LINKED_LIST,
+        ARRAY_DEQUE,
+        HASH_SET,
+        HASH_MAP,
+        TREE_MAP,
+        LIST_N,
+        LIST_12,
+        ARRAYS_LIST,
+        "java/util/ArrayList$Itr",
+        "java/util/LinkedList$ListItr",
+        "java/util/HashMap$KeyIterator",
+        "java/util/ImmutableCollections$ListItr",
+        "java/util/Arrays$ArrayItr",
+        NO_SUCH_ELEMENT,
+        CONCURRENT_MODIFICATION,
+        OBJECT,
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_of_counts_its_parameters() {
+        assert_eq!(list_of_arity("()Ljava/util/List;"), Some(0));
+        assert_eq!(
+            list_of_arity("(Ljava/lang/Object;Ljava/lang/Object;)Ljava/util/List;"),
+            Some(2)
+        );
+        assert_eq!(list_of_arity("([Ljava/lang/Object;)Ljava/util/List;"), None);
+        assert_eq!(list_of_class(2), LIST_12);
+        assert_eq!(list_of_class(3), LIST_N);
+    }
+
+    #[test]
+    fn the_table_names_the_modelled_methods_only() {
+        assert_eq!(
+            collection_call(ARRAY_LIST, "add", "(Ljava/lang/Object;)Z"),
+            Some(CollCall::Add { returns_true: true })
+        );
+        assert_eq!(
+            collection_call(LIST_N, "add", "(Ljava/lang/Object;)Z"),
+            Some(CollCall::Immutable)
+        );
+        assert_eq!(
+            collection_call(ARRAY_DEQUE, "pollFirst", "()Ljava/lang/Object;"),
+            Some(CollCall::Head {
+                end: End::First,
+                remove: true,
+                on_empty: OnEmpty::Null
+            })
+        );
+        // iteration of a map or a deque is not modelled, nor are unknown methods
+        assert_eq!(
+            collection_call(ARRAY_DEQUE, "iterator", "()Ljava/util/Iterator;"),
+            None
+        );
+        assert_eq!(
+            collection_call(HASH_MAP, "keySet", "()Ljava/util/Set;"),
+            None
+        );
+        assert_eq!(
+            collection_call("java/util/ArrayList$Itr", "next", "()Ljava/lang/Object;"),
+            Some(CollCall::Next)
+        );
+        for c in model_classes() {
+            assert!(super::super::is_modelled_class(c), "{c}");
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package everyday;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** Loops over the JDK's collections: one family or use each, inputs of collection types. */
+public class CollectionLoops {
+    /** For-each over a parameter list. */
+    static int countPositive(List<Integer> xs) {
+        int n = 0;
+        for (int x : xs) {
+            if (x > 0) n++;
+        }
+        return n;
+    }
+
+    /** A list built in a loop, then its size. */
+    static int buildList(int n) {
+        List<Integer> r = new ArrayList<>();
+        for (int i = 0; i < n; i++) r.add(i * 2);
+        return r.size();
+    }
+
+    /** A list built in a loop, then iterated. */
+    static int buildAndIterate(int n) {
+        ArrayList<Integer> r = new ArrayList<>();
+        for (int i = n; i > 0; i--) r.add(i);
+        int s = 0;
+        for (Integer x : r) s += x;
+        return s;
+    }
+
+    /** Removal through the iterator. */
+    static int dropNegatives(List<Integer> xs) {
+        Iterator<Integer> it = xs.iterator();
+        while (it.hasNext()) {
+            if (it.next() < 0) it.remove();
+        }
+        return xs.size();
+    }
+
+    /** A queue filled, then drained in a loop. */
+    static int drain(int n) {
+        Queue<Integer> q = new ArrayDeque<>();
+        for (int i = 0; i < n; i++) q.offer(i);
+        int steps = 0;
+        while (!q.isEmpty()) {
+            q.poll();
+            steps++;
+        }
+        return steps;
+    }
+
+    /** A linked list as a queue. */
+    static int linkedQueue(int n) {
+        LinkedList<Integer> q = new LinkedList<>();
+        for (int i = 0; i < n; i++) q.addLast(i);
+        int last = -1;
+        while (!q.isEmpty()) last = q.removeFirst();
+        return last;
+    }
+
+    /** A map counting occurrences. */
+    static int countKeys(int a, int b, int c) {
+        Map<Integer, Integer> m = new HashMap<>();
+        m.put(a, 1);
+        Integer old = m.get(b);
+        m.put(b, old == null ? 1 : old + 1);
+        m.put(c, m.getOrDefault(c, 0) + 1);
+        return m.size();
+    }
+
+    /** A set of the values seen. */
+    static int distinctOf(int a, int b, int c) {
+        Set<Integer> seen = new HashSet<>();
+        seen.add(a);
+        seen.add(b);
+        seen.add(c);
+        return seen.size();
+    }
+
+    /** For-each over a set. */
+    static int setSum(Set<Integer> s) {
+        int sum = 0;
+        for (int x : s) sum += x;
+        return sum;
+    }
+
+    /** A sorted map's smallest key. */
+    static int smallest(int a, int b) {
+        TreeMap<Integer, Integer> m = new TreeMap<>();
+        m.put(a, 0);
+        m.put(b, 1);
+        return m.firstKey();
+    }
+
+    /** `List.of` of two: an immutable list, iterated; adding to it throws. */
+    static int pairSum(int a, int b) {
+        List<Integer> p = List.of(a, b);
+        int s = 0;
+        for (int x : p) s += x;
+        return s;
+    }
+
+    /** `Arrays.asList`: a fixed-size list of the arguments. */
+    static int asListSize(int a, int b, int c) {
+        List<Integer> l = Arrays.asList(a, b, c);
+        int n = 0;
+        for (Integer x : l) {
+            if (x != null) n++;
+        }
+        return n + l.size();
+    }
+
+    /** Indexed loop over a list parameter of the interface type. */
+    static int sumIndexed(List<Integer> xs) {
+        int s = 0;
+        for (int i = 0; i < xs.size(); i++) s += xs.get(i);
+        return s;
+    }
+
+    /** A deque parameter used as a stack until empty. */
+    static int popAll(Deque<Integer> d) {
+        int n = 0;
+        while (!d.isEmpty()) {
+            d.pop();
+            n++;
+        }
+        return n;
+    }
+
+    /** A map parameter queried for a key. */
+    static int lookup(Map<Integer, Integer> m, int k) {
+        Integer v = m.get(k);
+        return v == null ? -1 : m.size();
+    }
+
+    /** Modification of the list while iterating it: ConcurrentModificationException. */
+    static int addWhileIterating(List<Integer> xs) {
+        int n = 0;
+        for (int x : xs) {
+            if (x < 0) xs.add(0);
+            n++;
+        }
+        return n;
+    }
+
+    /** A sorted copy: the first element. */
+    static int minOf(int a, int b, int c) {
+        List<Integer> xs = new ArrayList<>(List.of(a, b, c));
+        java.util.Collections.sort(xs);
+        return xs.get(0);
+    }
+}

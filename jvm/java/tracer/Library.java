@@ -1,0 +1,250 @@
+/*
+ * The state of JDK collections that the engine models (engine/src/models/collections.rs),
+ * recorded as fields of their objects: a collection (ArrayList, LinkedList, ArrayDeque,
+ * HashSet, HashMap, TreeMap, List.of's lists, Arrays.asList's list) as one field "size" (its
+ * size()), an iterator of a list or of a HashSet as "of" (the collection it iterates) and
+ * "remaining" (how many elements next() still returns; -1 once its collection was structurally
+ * modified other than through it: its expectedModCount differs from the modCount).
+ *
+ * These values change inside JDK code, which is not instrumented: the recorder calls sync()
+ * before every step once such an object is known, and logs a change as an update record in
+ * the heap log (step, id, classStr, K_UPDATE, slot, value): the value holds from the step
+ * after `step` on. The fields are read through Unsafe (java.base is not opened to us).
+ * Single-threaded, like the recorder.
+ */
+package tracer;
+
+import java.lang.reflect.Field;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Map;
+
+final class Library {
+    private Library() {}
+
+    static final int K_UPDATE = 3;
+
+    /** Tracked objects of this run: object, id, slot of the changing field, its last value. */
+    static Object[] objs = new Object[16];
+    static int[] tids = new int[16];
+    static int[] slots = new int[16];
+    static int[] last = new int[16];
+    static int count;
+
+    static final sun.misc.Unsafe U = Recorder.ClassInfo.U;
+
+    private static final int COLLECTION = 1, ARRAY_ITR = 2, LINKED_ITR = 3, KEY_ITR = 4,
+            IMMUTABLE_ITR = 5, ARRAYS_ITR = 6;
+
+    private static final String[] COLLECTIONS = {
+        "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque",
+        "java.util.HashSet", "java.util.HashMap", "java.util.TreeMap",
+        "java.util.ImmutableCollections$ListN", "java.util.ImmutableCollections$List12",
+        "java.util.Arrays$ArrayList",
+    };
+
+    private static final ClassValue<Integer> KIND = new ClassValue<Integer>() {
+        @Override
+        protected Integer computeValue(Class<?> c) {
+            if (c.getClassLoader() != null) {
+                return 0; // a program class, even one extending a collection
+            }
+            String n = c.getName();
+            if (Arrays.asList(COLLECTIONS).contains(n)) {
+                return COLLECTION;
+            }
+            switch (n) {
+                case "java.util.ArrayList$Itr": return ARRAY_ITR;
+                case "java.util.LinkedList$ListItr": return LINKED_ITR;
+                case "java.util.HashMap$KeyIterator": return KEY_ITR;
+                case "java.util.ImmutableCollections$ListItr": return IMMUTABLE_ITR;
+                case "java.util.Arrays$ArrayItr": return ARRAYS_ITR;
+                default: return 0;
+            }
+        }
+    };
+
+    static void reset() {
+        if (objs.length > 1 << 10) {
+            objs = new Object[16];
+            tids = new int[16];
+            slots = new int[16];
+            last = new int[16];
+        }
+        Arrays.fill(objs, 0, count, null);
+        count = 0;
+    }
+
+    /** Whether objects of {@code c} are recorded by this class. */
+    static boolean modelled(Class<?> c) {
+        return KIND.get(c) != 0;
+    }
+
+    /** The number of fields a record of {@code c} has. */
+    static int fieldCount(Class<?> c) {
+        return KIND.get(c) == COLLECTION ? 1 : 2;
+    }
+
+    /** Writes the fields of {@code x} (after its kind K_INSTANCE); tracks it in the heap log. */
+    static void dump(Object x, int id, int[][] box, int[] at, boolean assign) {
+        int kind = KIND.get(x.getClass());
+        int v = value(x, kind);
+        if (kind == COLLECTION) {
+            Recorder.put(box, at, 1);
+            Recorder.put(box, at, Recorder.intern("size"));
+            Recorder.putTagged(box, at, Recorder.T_INT, v);
+        } else {
+            Recorder.put(box, at, 2);
+            Recorder.put(box, at, Recorder.intern("of"));
+            Recorder.putTagged(box, at, Recorder.T_REF, Recorder.refValue(of(x, kind), assign));
+            Recorder.put(box, at, Recorder.intern("remaining"));
+            Recorder.putTagged(box, at, Recorder.T_INT, v);
+        }
+        if (assign) {
+            track(x, id, kind == COLLECTION ? 0 : 1, v);
+        }
+    }
+
+    private static void track(Object x, int id, int slot, int v) {
+        if (count == objs.length) {
+            objs = Arrays.copyOf(objs, count * 2);
+            tids = Arrays.copyOf(tids, count * 2);
+            slots = Arrays.copyOf(slots, count * 2);
+            last = Arrays.copyOf(last, count * 2);
+        }
+        objs[count] = x;
+        tids[count] = id;
+        slots[count] = slot;
+        last[count] = v;
+        count++;
+    }
+
+    /**
+     * Logs every tracked value that changed since it was last logged, as changed by step
+     * {@code step} (the last completed one).
+     */
+    static void sync(long step) {
+        for (int k = 0; k < count; k++) {
+            Object x = objs[k];
+            int v = value(x, KIND.get(x.getClass()));
+            if (v != last[k]) {
+                last[k] = v;
+                Recorder.logUpdate(step, tids[k], x, slots[k], v);
+            }
+        }
+    }
+
+    private static int value(Object x, int kind) {
+        switch (kind) {
+            case COLLECTION:
+                return x instanceof Map ? ((Map<?, ?>) x).size() : ((Collection<?>) x).size();
+            case ARRAY_ITR: {
+                Object list = U.getObject(x, F.ITR_OUTER);
+                if (U.getInt(list, F.MOD_COUNT) != U.getInt(x, F.ITR_EXPECTED)) {
+                    return -1;
+                }
+                return ((Collection<?>) list).size() - U.getInt(x, F.ITR_CURSOR);
+            }
+            case LINKED_ITR: {
+                Object list = U.getObject(x, F.LITR_OUTER);
+                if (U.getInt(list, F.MOD_COUNT) != U.getInt(x, F.LITR_EXPECTED)) {
+                    return -1;
+                }
+                return ((Collection<?>) list).size() - U.getInt(x, F.LITR_NEXT_INDEX);
+            }
+            case KEY_ITR: {
+                Object map = U.getObject(x, F.HITR_OUTER);
+                if (U.getInt(map, F.HMAP_MOD_COUNT) != U.getInt(x, F.HITR_EXPECTED)) {
+                    return -1;
+                }
+                // the node to return next, the rest of its bin, then the bins from `index` on
+                int n = 0;
+                for (Object e = U.getObject(x, F.HITR_NEXT); e != null; e = U.getObject(e, F.NODE_NEXT)) {
+                    n++;
+                }
+                Object[] table = (Object[]) U.getObject(map, F.HMAP_TABLE);
+                if (table != null) {
+                    for (int i = U.getInt(x, F.HITR_INDEX); i < table.length; i++) {
+                        for (Object e = table[i]; e != null; e = U.getObject(e, F.NODE_NEXT)) {
+                            n++;
+                        }
+                    }
+                }
+                return n;
+            }
+            case IMMUTABLE_ITR:
+                return U.getInt(x, F.IMM_SIZE) - U.getInt(x, F.IMM_CURSOR);
+            case ARRAYS_ITR:
+                return ((Object[]) U.getObject(x, F.AITR_A)).length - U.getInt(x, F.AITR_CURSOR);
+            default:
+                throw new IllegalStateException("not a modelled collection: " + x.getClass());
+        }
+    }
+
+    /** The collection iterator {@code x} iterates (a tracked one for the wrapped kinds). */
+    private static Object of(Object x, int kind) {
+        switch (kind) {
+            case ARRAY_ITR: return U.getObject(x, F.ITR_OUTER);
+            case LINKED_ITR: return U.getObject(x, F.LITR_OUTER);
+            case IMMUTABLE_ITR: return U.getObject(x, F.IMM_LIST);
+            case KEY_ITR: {
+                // the HashSet whose map this is
+                Object map = U.getObject(x, F.HITR_OUTER);
+                for (int k = 0; k < count; k++) {
+                    Object o = objs[k];
+                    if (o.getClass() == java.util.HashSet.class && U.getObject(o, F.HSET_MAP) == map) {
+                        return o;
+                    }
+                }
+                return null;
+            }
+            case ARRAYS_ITR: {
+                Object a = U.getObject(x, F.AITR_A);
+                for (int k = 0; k < count; k++) {
+                    Object o = objs[k];
+                    if (o.getClass().getName().equals("java.util.Arrays$ArrayList")
+                            && U.getObject(o, F.ALIST_A) == a) {
+                        return o;
+                    }
+                }
+                return null;
+            }
+            default:
+                return null;
+        }
+    }
+
+    /** Field offsets, looked up on first use. */
+    private static final class F {
+        static final long MOD_COUNT = off("java.util.AbstractList", "modCount");
+        static final long ITR_OUTER = off("java.util.ArrayList$Itr", "this$0");
+        static final long ITR_CURSOR = off("java.util.ArrayList$Itr", "cursor");
+        static final long ITR_EXPECTED = off("java.util.ArrayList$Itr", "expectedModCount");
+        static final long LITR_OUTER = off("java.util.LinkedList$ListItr", "this$0");
+        static final long LITR_NEXT_INDEX = off("java.util.LinkedList$ListItr", "nextIndex");
+        static final long LITR_EXPECTED = off("java.util.LinkedList$ListItr", "expectedModCount");
+        static final long HITR_OUTER = off("java.util.HashMap$HashIterator", "this$0");
+        static final long HITR_NEXT = off("java.util.HashMap$HashIterator", "next");
+        static final long HITR_INDEX = off("java.util.HashMap$HashIterator", "index");
+        static final long HITR_EXPECTED = off("java.util.HashMap$HashIterator", "expectedModCount");
+        static final long HMAP_MOD_COUNT = off("java.util.HashMap", "modCount");
+        static final long HMAP_TABLE = off("java.util.HashMap", "table");
+        static final long NODE_NEXT = off("java.util.HashMap$Node", "next");
+        static final long HSET_MAP = off("java.util.HashSet", "map");
+        static final long IMM_LIST = off("java.util.ImmutableCollections$ListItr", "list");
+        static final long IMM_SIZE = off("java.util.ImmutableCollections$ListItr", "size");
+        static final long IMM_CURSOR = off("java.util.ImmutableCollections$ListItr", "cursor");
+        static final long AITR_A = off("java.util.Arrays$ArrayItr", "a");
+        static final long AITR_CURSOR = off("java.util.Arrays$ArrayItr", "cursor");
+        static final long ALIST_A = off("java.util.Arrays$ArrayList", "a");
+
+        private static long off(String c, String f) {
+            try {
+                Field fd = Class.forName(c).getDeclaredField(f);
+                return U.objectFieldOffset(fd);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+}
