@@ -81,7 +81,7 @@ fn unsupported_errors_name_the_source_line() {
     let prog = common::program();
     let mut seen = 0;
     for method in [
-        "Unsupported.viaSqrt",
+        "Unsupported.viaUlp",
         "Unsupported.show",
         "Unsupported.hash",
         "Unsupported.objectsHash",

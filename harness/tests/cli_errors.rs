@@ -24,9 +24,9 @@ fn unsupported_features_name_class_method_pc_and_opcode() {
     for (method, needles) in [
         (
             // floats are modelled coarsely, but no `Math` method on them is
-            "Unsupported.viaSqrt",
+            "Unsupported.viaUlp",
             vec![
-                "Unsupported.viaSqrt(I)I",
+                "Unsupported.viaUlp(I)I",
                 "pc 2",
                 "invokestatic",
                 "java.lang.Math",

@@ -1,6 +1,6 @@
 /** Programs using what the engine does not model: each must give an error naming it. */
 public class Unsupported {
-    static int viaSqrt(int x) { return (int) Math.sqrt(x); }
+    static int viaUlp(int x) { return (int) Math.ulp((double) x); }
 
     static String show(int x) { return Integer.toHexString(x); }
 

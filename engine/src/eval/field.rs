@@ -164,6 +164,27 @@ pub fn after_write(
     }
 }
 
+/// After `child` is written into every hidden slot of `parent`'s `field` at once
+/// (`Arrays.fill` of an array whose elements are not shown): as [`after_write`], and since two
+/// slots now lead to one object, everything that reaches `parent` may be a non-tree (`♦`,
+/// `p %$ p`: two paths meet at `child`).
+pub fn after_repeated_write(
+    st: &mut State,
+    pre: &State,
+    parent: Ref,
+    field: &FieldKey,
+    child: Ref,
+) {
+    after_write(st, pre, parent, field, child, false);
+    if !child.is_obj() {
+        return;
+    }
+    for p in may_reach_to(pre, parent) {
+        st.preds.add_non_tree(p);
+        st.preds.add_join(p, p);
+    }
+}
+
 /// References `child` may reach: realized fields, plus one `=?`/`%$` step from anything
 /// reached (hidden heap), then realized fields again.
 pub(super) fn may_reach_from(st: &State, start: Ref) -> BTreeSet<Ref> {

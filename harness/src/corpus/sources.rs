@@ -10,10 +10,11 @@
 //! * a folder with `.java` files of its own is one program: its files and those of its
 //!   subfolders (packages, as in `multi-test/SatIssue88/{Main.java, MinePumpSystem/…}`, or
 //!   several default-package files that use each other) are compiled together;
-//! * unless javac refuses that with "duplicate class": the folder is then a set of programs
-//!   that reuse class names (`class A` in many files), one per file, each compiled with the
-//!   folder as `-sourcepath` (so a file may still use a class of another file named after it);
-//!   a file's entries are the classes compiled from that file (`SourceFile`).
+//! * unless javac refuses that: the folder is then taken as a set of programs, one per file,
+//!   each compiled with the folder as `-sourcepath` (so a file may still use a class of
+//!   another file named after it); a file's entries are the classes compiled from that file
+//!   (`SourceFile`). Folders of programs that reuse class names (`class A` in many files,
+//!   javac: "duplicate class") need this, and a file javac refuses then hides no other.
 //!
 //! A unit javac refuses is one entry with status `error` naming javac's first error line (and
 //! `jtg corpus` then exits with status 2). A directory given on the command line that holds
@@ -112,8 +113,8 @@ struct Unit {
     root: PathBuf,
     /// The folder javac may take further sources from (`-sourcepath`); `None`: only `files`.
     sourcepath: Option<PathBuf>,
-    /// The folder of a unit of all its files: javac refusing them together with "duplicate
-    /// class" makes it one unit per file of the folder instead.
+    /// The folder of a unit of all its files: javac refusing them together makes it one unit
+    /// per file of the folder instead.
     folder: Option<PathBuf>,
 }
 
@@ -280,7 +281,8 @@ fn unit_entries(u: &Unit, javac: &Javac) -> Vec<Entry> {
             });
             class_dir_entries(&dir, &u.name, own.as_deref(), javac.units)
         }
-        Err(failure) if failure.duplicate_class && u.folder.is_some() => {
+        // a refused folder of several files: one program per file (see the module comment)
+        Err(_) if u.folder.is_some() && u.files.len() > 1 => {
             let dir = u.folder.as_deref().unwrap_or(&u.root);
             let mut out = Vec::new();
             for f in per_file_units(u, dir) {
@@ -300,21 +302,13 @@ fn unit_entries(u: &Unit, javac: &Javac) -> Vec<Entry> {
 struct CompileFailure {
     /// javac's first error line.
     message: String,
-    /// Some error was "duplicate class".
-    duplicate_class: bool,
 }
 
 impl From<String> for CompileFailure {
     fn from(message: String) -> CompileFailure {
-        CompileFailure {
-            message,
-            duplicate_class: false,
-        }
+        CompileFailure { message }
     }
 }
-
-/// The marker of a refused unit whose errors include "duplicate class".
-const DUPLICATE_MARK: &str = ".duplicate-class";
 
 /// The scratch folder of `u`'s classes, compiled now unless an earlier run did.
 fn compile(u: &Unit, javac: &Javac) -> Result<PathBuf, CompileFailure> {
@@ -357,10 +351,7 @@ fn compile(u: &Unit, javac: &Javac) -> Result<PathBuf, CompileFailure> {
         return Ok(dir);
     }
     if let Ok(message) = std::fs::read_to_string(&failed) {
-        return Err(CompileFailure {
-            message,
-            duplicate_class: dir.join(DUPLICATE_MARK).exists(),
-        });
+        return Err(CompileFailure { message });
     }
     // compile beside the final folder and rename it into place, so a crash leaves no half
     // folder that a later run would take for a finished one
@@ -398,17 +389,10 @@ fn compile(u: &Unit, javac: &Javac) -> Result<PathBuf, CompileFailure> {
         // the message names the source below the corpus root, not the scratch path
         let root = format!("{}/", u.root.display());
         let msg = format!("javac: {}", first.trim().replace(&root, ""));
-        let duplicate_class = text.contains("error: duplicate class");
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
         std::fs::write(tmp.join(".error"), &msg).map_err(|e| e.to_string())?;
-        if duplicate_class {
-            std::fs::write(tmp.join(DUPLICATE_MARK), "").map_err(|e| e.to_string())?;
-        }
-        Err(CompileFailure {
-            message: msg,
-            duplicate_class,
-        })
+        Err(CompileFailure { message: msg })
     };
     if std::fs::rename(&tmp, &dir).is_err() {
         // another process finished the same unit first: its folder is as good

@@ -14,7 +14,7 @@
 //!   `arraycopy`'s bounds split the state into returning (`T:`) and throwing (`F:`).
 
 use super::super::array::CONCRETE_MAX;
-use super::super::field::after_write;
+use super::super::field::{after_repeated_write, after_write};
 use super::super::{exception, Exec, Flow};
 use super::shared;
 use super::text::{outcome, split_outcomes};
@@ -303,7 +303,7 @@ fn fill(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
         }
         None if reference => {
             let pre = ex.st.clone();
-            after_write(&mut ex.st, &pre, a, &key, v, false);
+            after_repeated_write(&mut ex.st, &pre, a, &key, v);
         }
         None => {}
     }
