@@ -359,33 +359,20 @@ fn a_counter_narrowed_past_the_small_sizes_is_killed_by_the_size_schedule() {
     }
 }
 
-/// A graph whose states list statics the method never touches (`Expr.evaluate`: every class of
-/// the class path): mutants of what only those statics reach are equivalent as **unread
-/// static**, and no run kills one; a static the method reads (`GenInputs.limit` in
-/// `GenInputs.upTo`) is never claimed unread.
+/// Unread statics: a graph used to list every static of the class path (`Expr.evaluate`), and
+/// mutants of what only those reached were claimed equivalent as **unread static**. Since the
+/// closed world (the input statics and those a call havocs are the ones reachable code reads),
+/// `Expr.evaluate`'s states list none, so nothing is claimed there; a static the method reads
+/// (`GenInputs.limit` in `GenInputs.upTo`) is never claimed unread.
 #[test]
 fn unread_statics_are_never_compared() {
     let prog = program();
     let g = graph(&prog, "Expr.evaluate");
-    let claimed: Vec<Mutant> = mutants(&g, &prog, SEM)
+    let claimed = mutants(&g, &prog, SEM)
         .into_iter()
         .filter(|m| claims(m, "unread static"))
-        .collect();
-    assert!(
-        claimed.len() > 100,
-        "{} unread-static claims",
-        claimed.len()
-    );
-    let ms = sample(claimed, 60);
-    let traces = runs(&prog, &g, 200);
-    let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
-    for (m, f) in ms.iter().zip(run_mutants(&g, &prog, SEM, &ms, &rs)) {
-        assert!(
-            !matches!(f, Fate::Killed { .. }),
-            "{} is killed but claimed unread: {f:?}",
-            m.description
-        );
-    }
+        .count();
+    assert_eq!(claimed, 0, "unread-static claims in Expr.evaluate");
     let g = graph_from(&prog, "GenInputs.upTo", "GenInputs.upTo.static.state");
     let limit = g.nodes[g.start].state.statics[&("GenInputs".to_string(), "limit".to_string())];
     let on_limit: Vec<Mutant> = mutants(&g, &prog, SEM)

@@ -19,9 +19,14 @@ const SEM: IntSemantics = IntSemantics::Unbounded;
 const INPUTS: u64 = 12;
 const MUTANTS: usize = 16;
 
+/// As the check takes a run: up to its first overflow, and without its end when the JVM's
+/// stack or heap ended it (`new int[n]` with a large `n` is an OutOfMemoryError).
 fn extent(run: &dyn ConcreteRun, prog: &Program) -> Extent {
     match first_overflow(run, prog) {
         Some(k) => Extent::Prefix { last: k },
+        None if run.end().hit_jvm_limit() => Extent::Prefix {
+            last: run.len().saturating_sub(1),
+        },
         None => Extent::Full,
     }
 }

@@ -599,9 +599,11 @@ fn grow(ex: &mut Exec<'_>, c: Ref, size: Ref, op: IntOp) -> Result<(), EngineErr
     set_field(ex, c, SIZE, r)
 }
 
-/// `a ± 1` with its label, in `[floor, ∞)`: a size or a count never wraps (a collection holds
-/// fewer than `Integer.MAX_VALUE` elements, and a removal happens only from a non-empty one),
-/// so its interval is the exact one whatever the integer semantics.
+/// `a ± 1` with its label, in `[floor, Integer.MAX_VALUE]`: a size or a count never wraps (a
+/// collection's `size()` is at most `Integer.MAX_VALUE`, and a removal happens only from a
+/// non-empty one), so its interval is the exact one whatever the integer semantics, capped at
+/// `MAX_VALUE` (else `--ints java`'s merges, which widen to the int range, never converge: the
+/// bound would creep past it by one per iteration).
 fn step(ex: &mut Exec<'_>, a: Ref, op: IntOp, floor: i128) -> Result<Ref, EngineError> {
     let va = int(ex, a)?;
     let one = ex.st.new_int(Interval::literal(1));
@@ -611,8 +613,14 @@ fn step(ex: &mut Exec<'_>, a: Ref, op: IntOp, floor: i128) -> Result<Ref, Engine
         lo: va.lo.map(|x| x + d),
         hi: va.hi.map(|x| x + d),
     }
-    .intersect(&Interval::at_least(floor))
-    .unwrap_or(Interval::literal(floor));
+    .intersect(&Interval {
+        lo: Some(floor),
+        hi: Some(i128::from(i32::MAX)),
+    })
+    .unwrap_or(Interval {
+        lo: Some(floor),
+        hi: Some(i128::from(i32::MAX)),
+    });
     if let Some(HeapValue::Int(v)) = ex.st.heap.get_mut(&r) {
         *v = exact;
     }
@@ -717,10 +725,12 @@ fn push_int(ex: &mut Exec<'_>, v: Interval) -> Result<(), EngineError> {
     ex.push(r)
 }
 
+/// `v + d` within a size's range `[0, Integer.MAX_VALUE]` (see [`step`]).
 fn shift(v: &Interval, d: i128) -> Interval {
+    let max = i128::from(i32::MAX);
     Interval {
-        lo: v.lo.map(|x| (x + d).max(0)),
-        hi: v.hi.map(|x| (x + d).max(0)),
+        lo: v.lo.map(|x| (x + d).clamp(0, max)),
+        hi: v.hi.map(|x| (x + d).clamp(0, max)),
     }
 }
 
