@@ -6,7 +6,7 @@
 
 use super::descriptor::MethodDescriptor;
 use super::error::ClassError;
-use super::insn::{InvokeKind, MethodRef};
+use super::member::{InvokeKind, MethodRef};
 
 /// `java/lang/invoke/StringConcatFactory`.
 pub const STRING_CONCAT_FACTORY: &str = "java/lang/invoke/StringConcatFactory";

@@ -16,8 +16,9 @@ use super::classfile::{Class, Code, Field, Method};
 use super::descriptor::{FieldType, MethodDescriptor};
 use super::error::ClassError;
 use super::indy::{lambda_class_name, HandleKind, LambdaSite};
-use super::insn::{FieldRef, Insn, Kind};
+use super::insn::{Insn, Kind};
 use super::jvms::OBJECT;
+use super::member::FieldRef;
 
 /// The name of the field that holds the `k`-th captured value (0-based).
 pub fn captured_field(k: usize) -> String {
