@@ -5,8 +5,8 @@
 mod common;
 
 use jtg_engine::class::{ClassPath, FieldType, Insn};
-use jtg_engine::EngineError;
 use jtg_engine::state::IntSemantics;
+use jtg_engine::EngineError;
 use jtg_engine::{build_graph, Options, Program};
 
 const INDY: &str = "everyday/Indy";
