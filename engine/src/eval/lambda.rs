@@ -28,7 +28,7 @@ pub(super) fn call(ex: &mut Exec<'_>, class: &str, m: &MethodRef) -> Result<Flow
     let (host, index) = parse_lambda_class_name(class)
         .ok_or_else(|| ex.invalid("lambda call on a class no lambda site made"))?;
     let host = ex.cx.prog.hierarchy.classpath().load(host)?;
-    let (factory_desc, site) = lambda::lambda_site(&host, index)?;
+    let (factory_desc, site) = lambda::lambda_site(&host, index, &models::BOOTSTRAPS)?;
     let captured = MethodDescriptor::parse(&factory_desc)?.params;
     let imp = &site.implementation;
     let unsupported = |ex: &Exec<'_>, what: String| {

@@ -24,7 +24,8 @@
 //!
 //! Files: `classes` (which classes are the JDK's, the modelled ones and their supertypes),
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
-//! represents), `calls` (library methods), `concat` (string concatenation, `invokedynamic`),
+//! represents), `calls` (library methods), `indy` (the bootstrap methods of the `invokedynamic` sites the
+//! engine reads), `concat` (string concatenation),
 //! `collections` (`java.util` collections), `numbers`, `arrays`.
 //!
 //! - `Math` (ints, longs; double methods return any double), `Integer`/`Long` utilities,
@@ -38,6 +39,7 @@ pub mod collections;
 pub(crate) mod concat;
 pub(crate) mod exceptions;
 mod fields;
+mod indy;
 pub(crate) mod numbers;
 mod text;
 
@@ -49,6 +51,7 @@ pub use classes::{
     keeps_object_method, CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
 };
 pub use fields::{input_only_field, instance_fields};
+pub use indy::{BOOTSTRAPS, LAMBDA_METAFACTORY, STRING_CONCAT_FACTORY};
 pub(crate) use text::{
     BuilderCall, TextCall, INTEGER, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX,
 };
