@@ -146,7 +146,7 @@ fn another_bootstrap_method_is_unsupported_and_named() {
         .status()
         .expect("javac runs");
     assert!(status.success(), "javac failed");
-    let prog = Program::new(ClassPath::from_paths(&[dir.clone()]).expect("class path"));
+    let prog = Program::new(ClassPath::from_paths(std::slice::from_ref(&dir)).expect("class path"));
     let e = failure(&prog, "Concat.f");
     std::fs::remove_dir_all(&dir).ok();
     match e {

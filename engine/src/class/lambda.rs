@@ -66,7 +66,7 @@ pub fn lambda_site(
             }
         }
     }
-    Err(ClassError::not_found(&lambda_class_name(&host.name, index)))
+    Err(ClassError::not_found(lambda_class_name(&host.name, index)))
 }
 
 fn kind_of(t: &FieldType) -> Kind {
