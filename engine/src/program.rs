@@ -47,7 +47,10 @@ pub struct Program {
 impl Program {
     pub fn new(classpath: ClassPath) -> Program {
         Program {
-            hierarchy: Hierarchy::new(Arc::new(classpath), crate::models::JDK_CLASSES),
+            hierarchy: Hierarchy::new(
+                Arc::new(classpath.with_bootstraps(&crate::models::BOOTSTRAPS)),
+                crate::models::JDK_CLASSES,
+            ),
             liveness: Mutex::new(HashMap::new()),
             loops: Mutex::new(HashMap::new()),
             read_statics: std::sync::OnceLock::new(),

@@ -44,6 +44,7 @@ pub mod scc;
 mod sexpr;
 mod text;
 pub mod verify;
+mod verify_rows;
 
 pub use ari::{parse_ari, to_ari};
 pub use cert::{RecurrentSet, TerminationCertificate};

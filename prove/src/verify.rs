@@ -1,183 +1,22 @@
 //! Exact re-verification of certificates, independent of how they were found.
 //!
-//! Nothing here calls the LP solver or the synthesis code: guards are turned into rows by this
-//! module's own code, Farkas multipliers are checked by exact rational arithmetic
-//! (`λ ≥ 0` on inequalities, `λ·A = c`, `λ·b ≤ d`), the rule graph's cycles by plain
-//! reachability, and non-termination witnesses are replayed with [`Its::step`].
+//! Nothing here calls the LP solver or the synthesis code: guards are turned into rows by the
+//! verifier's own code (`verify_rows.rs`), Farkas multipliers are checked by exact rational
+//! arithmetic (`λ ≥ 0` on inequalities, `λ·A = c`, `λ·b ≤ d`), the rule graph's cycles by
+//! plain reachability, and non-termination witnesses are replayed with [`Its::step`].
 
 use crate::cert::{in_set, RecurrentSet, TerminationCertificate};
 use crate::farkas::{Farkas, NeSide, RuleInstance};
 use crate::invariant::{InvariantStep, Invariants, StepProof};
 use crate::its::{Its, LocId};
-use crate::linexpr::{Constraint, LinExpr, Rel, Var};
+use crate::linexpr::{LinExpr, Var};
 use crate::q::Q;
-use num_integer::Integer;
-use num_traits::Zero;
 use std::collections::BTreeSet;
 
-/// Why a certificate was rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("certificate rejected: {0}")]
-pub struct VerifyError(pub String);
-
-fn fail<T>(msg: impl Into<String>) -> Result<T, VerifyError> {
-    Err(VerifyError(msg.into()))
-}
-
-/// `a·x ≤ b`, or `a·x = b` if `eq`.
-struct VRow {
-    a: Vec<Q>,
-    b: Q,
-    eq: bool,
-}
-
-/// `a·x + c ⋈ 0` as a row over `n` variables, strengthened for integer `x`.
-fn row(e: &LinExpr, strict: bool, eq: bool, n: usize) -> Result<VRow, VerifyError> {
-    let mut a = vec![Q::zero(); n];
-    for (v, q) in &e.terms {
-        match a.get_mut(v.index()) {
-            Some(slot) => *slot = q.clone(),
-            None => return fail(format!("variable {} out of scope", v.0)),
-        }
-    }
-    let mut b = -&e.constant;
-    // Integer coefficients: scale by the denominators' lcm first.
-    let lcm = a
-        .iter()
-        .chain(std::iter::once(&b))
-        .fold(num_bigint::BigInt::from(1), |m, q| m.lcm(&q.denom()));
-    let l = Q::from(lcm);
-    for x in a.iter_mut() {
-        *x = &*x * &l;
-    }
-    b = &b * &l;
-    if eq {
-        // One form for every way of writing the equation (a substituted guard is not in
-        // canonical form, the prover's rows are): content 1 and the first coefficient, or
-        // without variables the constant, positive — so the multipliers agree.
-        let g = a
-            .iter()
-            .chain(std::iter::once(&b))
-            .fold(num_bigint::BigInt::zero(), |m, q| m.gcd(&q.numer()));
-        let negative = match a.iter().find(|x| !x.is_zero()) {
-            Some(first) => first.is_negative(),
-            None => b.is_positive(), // the constant is −b
-        };
-        if !g.is_zero() {
-            let gq = Q::from(if negative { -g } else { g });
-            for x in a.iter_mut() {
-                *x = &*x / &gq;
-            }
-            b = &b / &gq;
-        }
-        return Ok(VRow { a, b, eq: true });
-    }
-    if strict {
-        b -= &Q::one();
-    }
-    let g = a
-        .iter()
-        .fold(num_bigint::BigInt::zero(), |m, q| m.gcd(&q.numer()));
-    if !g.is_zero() {
-        let gq = Q::from(g);
-        for x in a.iter_mut() {
-            *x = &*x / &gq;
-        }
-        b = Q::from((&b / &gq).floor());
-    }
-    Ok(VRow { a, b, eq: false })
-}
-
-fn constraint_rows(c: &Constraint, n: usize) -> Result<VRow, VerifyError> {
-    match c.rel {
-        Rel::Le => row(&c.expr, false, false, n),
-        Rel::Lt => row(&c.expr, true, false, n),
-        Rel::Eq => row(&c.expr, false, true, n),
-        Rel::Ne => fail("a disequality where a polyhedron is required"),
-    }
-}
-
-/// An instance's guard with every `≠` resolved: `(e, rel)` for `e rel 0`, `rel` one of `≤ < =`;
-/// `None` for a dropped `≠`.
-fn resolved_guard(
-    its: &Its,
-    inst: &RuleInstance,
-) -> Result<Vec<Option<(LinExpr, Rel)>>, VerifyError> {
-    let Some(rule) = its.rules().get(inst.rule.index()) else {
-        return fail(format!("no rule {}", inst.rule.0));
-    };
-    let mut sides = inst.ne_sides.iter();
-    let mut out = Vec::new();
-    for c in &rule.guard {
-        out.push(match c.rel {
-            Rel::Ne => match sides.next() {
-                Some(NeSide::Less) => Some((c.expr.clone(), Rel::Lt)),
-                Some(NeSide::Greater) => Some((c.expr.scaled(&-Q::one()), Rel::Lt)),
-                Some(NeSide::Dropped) => None,
-                None => return fail(format!("rule {}: too few ≠ sides", inst.rule.0)),
-            },
-            rel => Some((c.expr.clone(), rel)),
-        });
-    }
-    if sides.next().is_some() {
-        return fail(format!("rule {}: too many ≠ sides", inst.rule.0));
-    }
-    Ok(out)
-}
-
-fn resolved_rows(guard: &[Option<(LinExpr, Rel)>], n: usize) -> Result<Vec<VRow>, VerifyError> {
-    guard
-        .iter()
-        .map(|c| match c {
-            None => Ok(VRow {
-                a: vec![Q::zero(); n],
-                b: Q::zero(),
-                eq: false,
-            }),
-            Some((e, rel)) => row(e, *rel == Rel::Lt, *rel == Rel::Eq, n),
-        })
-        .collect()
-}
-
-/// Rows of an instance's guard, one per guard constraint, over the rule's variables.
-fn guard_rows(its: &Its, inst: &RuleInstance) -> Result<Vec<VRow>, VerifyError> {
-    let n = its.rule(inst.rule).var_count(its);
-    resolved_rows(&resolved_guard(its, inst)?, n)
-}
-
-/// Rows of `a` followed by `b`: `a`'s guard over `a`'s variables, then `b`'s guard with `b`'s
-/// source variables replaced by `a`'s update and `b`'s temporaries numbered after `a`'s.
-fn chain_rows(its: &Its, a: &RuleInstance, b: &RuleInstance) -> Result<Vec<VRow>, VerifyError> {
-    let (ga, gb) = (resolved_guard(its, a)?, resolved_guard(its, b)?);
-    let (ra, rb) = (its.rule(a.rule), its.rule(b.rule));
-    if ra.to != rb.from {
-        return fail(format!(
-            "rule {} does not start where rule {} ends",
-            b.rule.0, a.rule.0
-        ));
-    }
-    let na = ra.var_count(its);
-    let arity_b = its.location(rb.from).arity();
-    let n = na + rb.temps.len();
-    let mut out = resolved_rows(&ga, n)?;
-    let image = |e: &LinExpr| -> LinExpr {
-        let mut r = LinExpr::constant(e.constant.clone());
-        for (v, c) in &e.terms {
-            if v.index() < arity_b {
-                r.add_scaled(&ra.args[v.index()], c);
-            } else {
-                r.add_term(Var((na + v.index() - arity_b) as u32), c);
-            }
-        }
-        r
-    };
-    let gb: Vec<Option<(LinExpr, Rel)>> = gb
-        .into_iter()
-        .map(|c| c.map(|(e, rel)| (image(&e), rel)))
-        .collect();
-    out.extend(resolved_rows(&gb, n)?);
-    Ok(out)
-}
+pub use crate::verify_rows::VerifyError;
+use crate::verify_rows::{
+    bound_rows, chain_rows, check_implication, check_infeasible, fail, guard_rows, set_rows, VRow,
+};
 
 /// The rule graph of `current` without the edges in `cut`: successors per instance.
 struct RuleGraph<'a> {
@@ -239,35 +78,6 @@ impl<'a> RuleGraph<'a> {
     }
 }
 
-/// Checks `rows ⇒ c·x ≤ d` by the multipliers.
-fn check_implication(rows: &[VRow], f: &Farkas, c: &[Q], d: &Q) -> bool {
-    if f.multipliers.len() != rows.len() {
-        return false;
-    }
-    let mut comb = vec![Q::zero(); c.len()];
-    let mut rhs = Q::zero();
-    for (r, l) in rows.iter().zip(&f.multipliers) {
-        if !r.eq && l.is_negative() {
-            return false;
-        }
-        if l.is_zero() {
-            continue;
-        }
-        if r.a.len() != c.len() {
-            return false;
-        }
-        for (s, a) in comb.iter_mut().zip(&r.a) {
-            *s += &(l * a);
-        }
-        rhs += &(l * &r.b);
-    }
-    comb.as_slice() == c && rhs <= *d
-}
-
-fn check_infeasible(rows: &[VRow], f: &Farkas, n: usize) -> bool {
-    check_implication(rows, f, &vec![Q::zero(); n], &-Q::one())
-}
-
 /// `f_from(x̄) − f_to(ē)` over the rule's variables: (coefficients, constant).
 fn decrease(its: &Its, inst: &RuleInstance, f_from: &LinExpr, f_to: &LinExpr) -> (Vec<Q>, Q) {
     let rule = its.rule(inst.rule);
@@ -327,17 +137,6 @@ pub fn verify_termination(its: &Its, cert: &TerminationCertificate) -> Result<()
     }
     verify_invariants(its, &cert.invariants)?;
     verify_ranking(&strengthened(its, &cert.invariants)?, cert)
-}
-
-/// The bounds of an invariant as `≤` rows over `n` variables (one per bound).
-fn bound_rows(bounds: &[Constraint], n: usize) -> Result<Vec<VRow>, VerifyError> {
-    bounds
-        .iter()
-        .map(|c| match c.rel {
-            Rel::Le | Rel::Lt => constraint_rows(c, n),
-            _ => fail("an invariant bound that is not an inequality"),
-        })
-        .collect()
 }
 
 /// Checks that the invariants are inductive: the start location has none, and after every
@@ -687,26 +486,6 @@ fn check_nested(
         }
     }
     check_at_least(rows, bounded, n, &pf[d - 1], &Q::zero())
-}
-
-/// Rows of a conjunction over location variables, `≤` rows only (equalities as two rows),
-/// over `n` variables.
-fn set_rows(set: &[Constraint], n: usize) -> Result<Vec<VRow>, VerifyError> {
-    let mut out = Vec::new();
-    for c in set {
-        let r = constraint_rows(c, n)?;
-        if r.eq {
-            out.push(VRow {
-                a: r.a.iter().map(|x| -x).collect(),
-                b: -&r.b,
-                eq: false,
-            });
-            out.push(VRow { eq: false, ..r });
-        } else {
-            out.push(r);
-        }
-    }
-    Ok(out)
 }
 
 /// Checks a recurrent set: the cycle, enabledness, closure, and the witness run.

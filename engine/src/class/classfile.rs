@@ -361,7 +361,6 @@ fn build(
             })
         })
         .collect::<Result<Vec<_>, ClassError>>()?;
-    let methods = super::lambda::number_lambda_sites(methods);
     let flags = cf.access_flags;
     Ok(Class {
         name,

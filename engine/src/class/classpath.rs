@@ -10,6 +10,7 @@ use zip::ZipArchive;
 
 use super::classfile::{parse_class, Class};
 use super::error::ClassError;
+use super::indy::Bootstraps;
 
 /// One class-path entry.
 #[derive(Debug)]
@@ -35,6 +36,9 @@ pub struct ClassPath {
     cache: Mutex<HashMap<String, Arc<Class>>>,
     /// Test hook: permute each loaded class's `methods` and `fields` with this seed.
     member_shuffle: Option<u64>,
+    /// The bootstrap methods of the call sites read as lambda sites (numbered, their classes
+    /// made); `None`: none is ([`ClassPath::with_bootstraps`]).
+    bootstraps: Option<&'static Bootstraps>,
 }
 
 fn io_err(path: &Path, source: std::io::Error) -> ClassError {
@@ -129,6 +133,7 @@ impl ClassPath {
             entries,
             cache: Mutex::new(HashMap::new()),
             member_shuffle: None,
+            bootstraps: None,
         })
     }
 
@@ -141,6 +146,20 @@ impl ClassPath {
         self.member_shuffle = Some(seed);
         self.lock_cache().clear();
         self
+    }
+
+    /// The class path reading `invokedynamic` call sites of `bootstraps` (`models::BOOTSTRAPS`,
+    /// which `Program::new` sets): the lambda sites of each class loaded from now on are
+    /// numbered ([`super::lambda`]), and the class of a lambda site is made on demand.
+    pub fn with_bootstraps(mut self, bootstraps: &'static Bootstraps) -> ClassPath {
+        self.bootstraps = Some(bootstraps);
+        self.lock_cache().clear();
+        self
+    }
+
+    /// The bootstrap methods of [`ClassPath::with_bootstraps`].
+    pub fn bootstraps(&self) -> Option<&'static Bootstraps> {
+        self.bootstraps
     }
 
     /// A class path of class files held in memory: `(internal name, class-file bytes)` pairs,
@@ -157,6 +176,7 @@ impl ClassPath {
             entries: vec![Entry::Memory(map)],
             cache: Mutex::new(HashMap::new()),
             member_shuffle: None,
+            bootstraps: None,
         }
     }
 
@@ -177,6 +197,9 @@ impl ClassPath {
             }
             other => other,
         })?;
+        if let Some(bs) = self.bootstraps {
+            super::lambda::number_lambda_sites(&mut class.methods, bs);
+        }
         if let Some(seed) = self.member_shuffle {
             let mut rng = SplitMix64::new(seed ^ fnv1a(internal_name.as_bytes()));
             rng.shuffle(&mut class.methods);
@@ -199,10 +222,12 @@ impl ClassPath {
     /// The class the engine makes for a lambda site (`Host$$Lambda$N`, see `lambda.rs`) when
     /// no class file has the name.
     fn load_lambda_class(&self, internal_name: &str) -> Result<Arc<Class>, ClassError> {
-        let (host, index) = super::indy::parse_lambda_class_name(internal_name)
-            .ok_or_else(|| ClassError::not_found(internal_name))?;
+        let not_found = || ClassError::not_found(internal_name);
+        let bs = self.bootstraps.ok_or_else(not_found)?;
+        let (host, index) =
+            super::indy::parse_lambda_class_name(internal_name).ok_or_else(not_found)?;
         let host = self.load(host)?;
-        let class = Arc::new(super::lambda::lambda_class(&host, index)?);
+        let class = Arc::new(super::lambda::lambda_class(&host, index, bs)?);
         let mut cache = self.lock_cache();
         Ok(Arc::clone(
             cache.entry(internal_name.to_string()).or_insert(class),

@@ -6,7 +6,8 @@
 use std::collections::HashSet;
 
 use super::error::ClassError;
-use super::insn::{ArithOp, ArrayKind, Cond, Constant, Insn, InvokeKind, Kind};
+use super::insn::{ArithOp, ArrayKind, Cond, Constant, Insn, Kind};
+use super::member::InvokeKind;
 use super::pool::ConstantPool;
 
 /// Bounds-checked big-endian reader over a method's code array.

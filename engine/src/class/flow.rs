@@ -492,7 +492,9 @@ impl Vta<'_> {
                 let args = pop(&mut f, usize::from(d.param_slots()))?;
                 // a concatenation makes a string; a lambda site an object of its class whose
                 // fields hold the captured values; any other bootstrap is not followed
-                let result = if site.concat_recipe().is_some() {
+                let concat =
+                    (self.h.classpath().bootstraps()).and_then(|bs| site.concat_recipe(bs));
+                let result = if concat.is_some() {
                     one(super::jvms::STRING)
                 } else if let Some(index) = site.lambda_index {
                     let class = super::indy::lambda_class_name(&m.0, index);

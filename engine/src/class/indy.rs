@@ -6,12 +6,28 @@
 
 use super::descriptor::MethodDescriptor;
 use super::error::ClassError;
-use super::insn::{InvokeKind, MethodRef};
+use super::member::{InvokeKind, MethodRef};
 
-/// `java/lang/invoke/StringConcatFactory`.
-pub const STRING_CONCAT_FACTORY: &str = "java/lang/invoke/StringConcatFactory";
-/// `java/lang/invoke/LambdaMetafactory`.
-pub const LAMBDA_METAFACTORY: &str = "java/lang/invoke/LambdaMetafactory";
+/// A bootstrap method, by class and name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BootstrapMethod {
+    pub class: &'static str,
+    pub name: &'static str,
+}
+
+/// The bootstrap methods whose call sites the class layer reads. They are JDK facts, so
+/// `models` gives them (`models::BOOTSTRAPS`, set on the class path by `Program::new`), as it
+/// gives the hierarchy its library classes; without them no call site is read as a
+/// concatenation or a lambda.
+#[derive(Debug)]
+pub struct Bootstraps {
+    /// `StringConcatFactory.makeConcatWithConstants`.
+    pub concat_with_constants: BootstrapMethod,
+    /// `LambdaMetafactory.metafactory`.
+    pub metafactory: BootstrapMethod,
+    /// `LambdaMetafactory.altMetafactory`.
+    pub alt_metafactory: BootstrapMethod,
+}
 /// What separates a lambda call site's host class from the site's ordinal in the name of the
 /// class the engine makes for it (`everyday/Lambdas$$Lambda$0`).
 pub const LAMBDA_CLASS_INFIX: &str = "$$Lambda$";
@@ -126,15 +142,20 @@ pub struct LambdaSite {
 }
 
 impl DynamicSite {
-    /// Whether the bootstrap method is `class.name`.
-    pub fn is(&self, class: &str, name: &str) -> bool {
-        self.bootstrap.member.class == class && self.bootstrap.member.name == name
+    /// Whether the bootstrap method is `m`.
+    pub fn is(&self, m: BootstrapMethod) -> bool {
+        self.bootstrap.member.class == m.class && self.bootstrap.member.name == m.name
+    }
+
+    /// Whether the site is a `LambdaMetafactory` site (`metafactory` or `altMetafactory`).
+    pub fn is_lambda(&self, bs: &Bootstraps) -> bool {
+        self.is(bs.metafactory) || self.is(bs.alt_metafactory)
     }
 
     /// The recipe and constants of a `StringConcatFactory.makeConcatWithConstants` site
     /// (`\u{1}` an argument, `\u{2}` the next constant), `None` for another bootstrap.
-    pub fn concat_recipe(&self) -> Option<(&str, &[BootstrapArg])> {
-        if !self.is(STRING_CONCAT_FACTORY, "makeConcatWithConstants") {
+    pub fn concat_recipe(&self, bs: &Bootstraps) -> Option<(&str, &[BootstrapArg])> {
+        if !self.is(bs.concat_with_constants) {
             return None;
         }
         match self.args.split_first() {
@@ -145,9 +166,14 @@ impl DynamicSite {
 
     /// What a `LambdaMetafactory.metafactory`/`altMetafactory` site makes, `None` for
     /// another bootstrap; an error when its arguments are not as the Javadoc describes.
-    pub fn lambda(&self, name: &str, desc: &str) -> Result<Option<LambdaSite>, ClassError> {
-        let alt = self.is(LAMBDA_METAFACTORY, "altMetafactory");
-        if !alt && !self.is(LAMBDA_METAFACTORY, "metafactory") {
+    pub fn lambda(
+        &self,
+        name: &str,
+        desc: &str,
+        bs: &Bootstraps,
+    ) -> Result<Option<LambdaSite>, ClassError> {
+        let alt = self.is(bs.alt_metafactory);
+        if !alt && !self.is(bs.metafactory) {
             return Ok(None);
         }
         let bad = |what: &str| ClassError::malformed(format!("LambdaMetafactory site: {what}"));

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::descriptor::{FieldType, MethodDescriptor};
+use super::member::{FieldRef, InvokeKind, MethodRef};
 
 /// Computational kind of a typed instruction (`i`, `l`, `f`, `d`, `a` prefixes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -229,34 +229,6 @@ impl fmt::Display for Constant {
             Constant::Other(o) => f.write_str(o),
         }
     }
-}
-
-/// A resolved field reference.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FieldRef {
-    pub class: String,
-    pub name: String,
-    pub desc: FieldType,
-}
-
-/// A resolved method reference.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct MethodRef {
-    pub class: String,
-    pub name: String,
-    pub desc: MethodDescriptor,
-    pub desc_str: String,
-    /// True when the constant was a `CONSTANT_InterfaceMethodref`.
-    pub interface: bool,
-}
-
-/// How a method is invoked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum InvokeKind {
-    Virtual,
-    Special,
-    Static,
-    Interface,
 }
 
 /// One decoded instruction. Branch targets are absolute pcs within the same method.

@@ -15,37 +15,40 @@
 use super::classfile::{Class, Code, Field, Method};
 use super::descriptor::{FieldType, MethodDescriptor};
 use super::error::ClassError;
-use super::indy::{lambda_class_name, HandleKind, LambdaSite};
-use super::insn::{FieldRef, Insn, Kind};
+use super::indy::{lambda_class_name, Bootstraps, HandleKind, LambdaSite};
+use super::insn::{Insn, Kind};
 use super::jvms::OBJECT;
+use super::member::FieldRef;
 
 /// The name of the field that holds the `k`-th captured value (0-based).
 pub fn captured_field(k: usize) -> String {
     format!("arg${}", k + 1)
 }
 
-/// Numbers the lambda sites of a class's methods, in order.
-pub(super) fn number_lambda_sites(mut methods: Vec<Method>) -> Vec<Method> {
+/// Numbers the lambda sites of a class's methods, in order (the class path does, when it
+/// loads a class).
+pub(super) fn number_lambda_sites(methods: &mut [Method], bs: &Bootstraps) {
     let mut next = 0u32;
-    for m in &mut methods {
+    for m in methods {
         let Some(code) = &mut m.code else { continue };
         for (_, insn) in &mut code.insns {
             if let Insn::InvokeDynamic { site, .. } = insn {
-                if site.is(super::indy::LAMBDA_METAFACTORY, "metafactory")
-                    || site.is(super::indy::LAMBDA_METAFACTORY, "altMetafactory")
-                {
+                if site.is_lambda(bs) {
                     site.lambda_index = Some(next);
                     next += 1;
                 }
             }
         }
     }
-    methods
 }
 
 /// The lambda site number `index` of `host`: the instruction's name, descriptor and what the
 /// site makes.
-pub fn lambda_site(host: &Class, index: u32) -> Result<(String, LambdaSite), ClassError> {
+pub fn lambda_site(
+    host: &Class,
+    index: u32,
+    bs: &Bootstraps,
+) -> Result<(String, LambdaSite), ClassError> {
     for m in &host.methods {
         for (_, insn) in m.code.iter().flat_map(|c| c.insns.iter()) {
             if let Insn::InvokeDynamic {
@@ -55,7 +58,7 @@ pub fn lambda_site(host: &Class, index: u32) -> Result<(String, LambdaSite), Cla
             } = insn
             {
                 if site.lambda_index == Some(index) {
-                    let lambda = site.lambda(name, descriptor)?.ok_or_else(|| {
+                    let lambda = site.lambda(name, descriptor, bs)?.ok_or_else(|| {
                         ClassError::malformed("numbered lambda site without a lambda")
                     })?;
                     return Ok((descriptor.clone(), lambda));
@@ -63,7 +66,7 @@ pub fn lambda_site(host: &Class, index: u32) -> Result<(String, LambdaSite), Cla
             }
         }
     }
-    Err(ClassError::not_found(&lambda_class_name(&host.name, index)))
+    Err(ClassError::not_found(lambda_class_name(&host.name, index)))
 }
 
 fn kind_of(t: &FieldType) -> Kind {
@@ -77,8 +80,8 @@ fn kind_of(t: &FieldType) -> Kind {
 }
 
 /// The class for lambda site `index` of `host`.
-pub fn lambda_class(host: &Class, index: u32) -> Result<Class, ClassError> {
-    let (factory_desc, site) = lambda_site(host, index)?;
+pub fn lambda_class(host: &Class, index: u32, bs: &Bootstraps) -> Result<Class, ClassError> {
+    let (factory_desc, site) = lambda_site(host, index, bs)?;
     let name = lambda_class_name(&host.name, index);
     let captured = MethodDescriptor::parse(&factory_desc)?.params;
     let fields = captured

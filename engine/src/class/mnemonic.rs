@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::insn::{ArithOp, Constant, Insn, InvokeKind, Kind};
+use super::insn::{ArithOp, Constant, Insn, Kind};
+use super::member::InvokeKind;
 
 const LOAD_NAMES: [[&str; 5]; 5] = [
     ["iload", "iload_0", "iload_1", "iload_2", "iload_3"],

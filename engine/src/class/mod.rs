@@ -3,6 +3,7 @@
 //!
 //! - `descriptor`: field and method descriptors;
 //! - `insn`: our decoded instruction set;
+//! - `member`: field and method references, invoke kinds (what instructions and handles name);
 //! - `mnemonic`: the mnemonics, opcodes and text form of instructions;
 //! - `decode`: the bounds-checked bytecode decoder;
 //! - `pool`: bounds-checked constant-pool access;
@@ -33,6 +34,7 @@ mod insn;
 pub(crate) mod jvms;
 pub mod lambda;
 mod liveness;
+mod member;
 mod mnemonic;
 mod pool;
 mod reachable;
@@ -45,8 +47,9 @@ pub use descriptor::{FieldType, MethodDescriptor};
 pub use error::ClassError;
 pub use flow::{field_types, FieldId, FieldTypes, FlowSeeds, Types};
 pub use hierarchy::{Hierarchy, InstanceField, LibraryClass, ResolvedField, ResolvedMethod};
-pub use insn::{ArithOp, ArrayKind, Cond, Constant, FieldRef, Insn, InvokeKind, Kind, MethodRef};
+pub use insn::{ArithOp, ArrayKind, Cond, Constant, Insn, Kind};
 pub use liveness::Liveness;
+pub use member::{FieldRef, InvokeKind, MethodRef};
 pub use pool::ConstantPool;
 pub use reachable::{rapid_type_analysis, MethodKey, Reachable};
 pub use world::World;

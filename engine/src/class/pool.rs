@@ -9,7 +9,8 @@ use classfile_parser::constant_info::ConstantInfo;
 use super::descriptor::{FieldType, MethodDescriptor};
 use super::error::ClassError;
 use super::indy::{BootstrapArg, DynamicSite, Handle, HandleKind};
-use super::insn::{Constant, FieldRef, MethodRef};
+use super::insn::Constant;
+use super::member::{FieldRef, MethodRef};
 
 /// A view of a class file's constant pool, indexed 1-based as in the class file.
 #[derive(Clone, Copy, Debug)]

@@ -208,7 +208,10 @@ impl Rta<'_> {
                         // its class's method calls the implementation (see `lambda.rs`)
                         let class = super::indy::lambda_class_name(&m.0, index);
                         self.instantiate(&class);
-                    } else if site.concat_recipe().is_none() {
+                    } else if (self.h.classpath().bootstraps())
+                        .and_then(|bs| site.concat_recipe(bs))
+                        .is_none()
+                    {
                         self.saw_invokedynamic = true;
                     }
                 }

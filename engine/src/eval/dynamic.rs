@@ -19,7 +19,7 @@ pub(super) fn eval(
     site: &DynamicSite,
 ) -> Result<Flow, EngineError> {
     let desc = MethodDescriptor::parse(descriptor)?;
-    if let Some((recipe, constants)) = site.concat_recipe() {
+    if let Some((recipe, constants)) = site.concat_recipe(&models::BOOTSTRAPS) {
         return concatenate(ex, &desc, recipe, constants);
     }
     if let Some(index) = site.lambda_index {

@@ -1,6 +1,7 @@
 //! Objects and calls: `new`, invocations (library models, or inlining of analysed methods with
 //! dispatch by instance refinement), returns, type tests, monitors.
 
+use super::lambda::LambdaCall;
 use super::summary::EntryKind;
 use super::{dispatch, exception, Exec, Flow};
 use crate::class::{Insn, InvokeKind, MethodRef};
@@ -205,7 +206,25 @@ pub(super) fn invoke(
     let callee = resolved.method();
     if super::lambda::is_lambda_class(&callee.class) {
         let class = callee.class.clone();
-        return super::lambda::call(ex, &class, m);
+        return match super::lambda::call(ex, &class, m)? {
+            LambdaCall::Refine(flow) => Ok(flow),
+            LambdaCall::Implementation {
+                kind,
+                method,
+                new,
+                operands,
+            } => {
+                if new {
+                    eval(ex, &Insn::New(method.class.clone()))?;
+                    let o = ex.peek(0)?;
+                    ex.push(o)?;
+                }
+                for v in operands {
+                    ex.push(v)?;
+                }
+                invoke(ex, kind, &method)
+            }
+        };
     }
     let Some(code) = &callee.code else {
         return Err(ex.unsupported(format!(

@@ -10,9 +10,9 @@
 //! named; a reference argument is passed as it is when its type fits, a cast the engine cannot
 //! decide is unsupported too.
 
-use super::{invoke, Exec, Flow};
+use super::{Exec, Flow};
 use crate::class::indy::{describe_handle, parse_lambda_class_name, HandleKind};
-use crate::class::{lambda, FieldType, Insn, MethodDescriptor, MethodRef};
+use crate::class::{lambda, FieldType, InvokeKind, MethodDescriptor, MethodRef};
 use crate::error::EngineError;
 use crate::models;
 use crate::state::{HeapValue, Ref};
@@ -22,13 +22,32 @@ pub(super) fn is_lambda_class(class: &str) -> bool {
     parse_lambda_class_name(class).is_some()
 }
 
+/// What a call of a lambda object's method comes to.
+pub(super) enum LambdaCall {
+    /// A refinement decides first (a receiver or argument to realize).
+    Refine(Flow),
+    /// The receiver and the arguments are popped; the caller (`invoke.rs`) pushes a new
+    /// object of `method`'s class twice when `new` (a constructor reference), then `operands`
+    /// (the captured values, then the arguments), and invokes `method` by `kind`.
+    Implementation {
+        kind: InvokeKind,
+        method: MethodRef,
+        new: bool,
+        operands: Vec<Ref>,
+    },
+}
+
 /// The call `m` on a receiver of the lambda class `class` (top of the stack: the arguments,
-/// below them the receiver).
-pub(super) fn call(ex: &mut Exec<'_>, class: &str, m: &MethodRef) -> Result<Flow, EngineError> {
+/// below them the receiver): the implementation to invoke in its place.
+pub(super) fn call(
+    ex: &mut Exec<'_>,
+    class: &str,
+    m: &MethodRef,
+) -> Result<LambdaCall, EngineError> {
     let (host, index) = parse_lambda_class_name(class)
         .ok_or_else(|| ex.invalid("lambda call on a class no lambda site made"))?;
     let host = ex.cx.prog.hierarchy.classpath().load(host)?;
-    let (factory_desc, site) = lambda::lambda_site(&host, index)?;
+    let (factory_desc, site) = lambda::lambda_site(&host, index, &models::BOOTSTRAPS)?;
     let captured = MethodDescriptor::parse(&factory_desc)?.params;
     let imp = &site.implementation;
     let unsupported = |ex: &Exec<'_>, what: String| {
@@ -48,7 +67,7 @@ pub(super) fn call(ex: &mut Exec<'_>, class: &str, m: &MethodRef) -> Result<Flow
     let receiver = ex.peek(n_args)?;
     if !captured.is_empty() {
         if let Some(flow) = ex.need_realized(receiver)? {
-            return Ok(flow);
+            return Ok(LambdaCall::Refine(flow));
         }
     }
     // the implementation's parameters: a receiver first for an instance method
@@ -88,7 +107,7 @@ pub(super) fn call(ex: &mut Exec<'_>, class: &str, m: &MethodRef) -> Result<Flow
             let v = ex.peek(n_args - 1 - (k - captured.len()))?;
             if let Some(flow) = fits(ex, v, w)? {
                 return match flow {
-                    Fit::Refine(flow) => Ok(flow),
+                    Fit::Refine(flow) => Ok(LambdaCall::Refine(flow)),
                     Fit::No => Err(unsupported(
                         ex,
                         format!("its cast of an argument to {w} may fail (not modelled)"),
@@ -147,15 +166,12 @@ pub(super) fn call(ex: &mut Exec<'_>, class: &str, m: &MethodRef) -> Result<Flow
     }
     args.reverse();
     ex.pop()?;
-    if imp.kind == HandleKind::NewInvokeSpecial {
-        invoke::eval(ex, &Insn::New(imp.member.class.clone()))?;
-        let o = ex.peek(0)?;
-        ex.push(o)?;
-    }
-    for v in caps.into_iter().chain(args) {
-        ex.push(v)?;
-    }
-    invoke::invoke(ex, kind, &imp.member)
+    Ok(LambdaCall::Implementation {
+        kind,
+        method: imp.member.clone(),
+        new: imp.kind == HandleKind::NewInvokeSpecial,
+        operands: caps.into_iter().chain(args).collect(),
+    })
 }
 
 enum Fit {

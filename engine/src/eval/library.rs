@@ -10,8 +10,8 @@ use crate::refine::{self, integer};
 use crate::state::{HeapValue, Interval};
 
 mod arrays;
-mod numbers;
 mod collections;
+mod numbers;
 pub(super) mod shared;
 mod text;
 

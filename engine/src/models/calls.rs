@@ -1,8 +1,7 @@
 //! Library methods with a model: what the evaluator does instead of executing code.
 
-use super::classes::{
-    is_modelled_class, is_modelled_throwable, CLASS, OBJECT, PRINT_STREAM, RANDOM, STRING_BUILDER,
-};
+use super::classes::{CLASS, OBJECT, PRINT_STREAM, RANDOM, STRING_BUILDER};
+use super::jdk_table::{is_modelled_class, is_modelled_throwable};
 use crate::state::{IntSemantics, Interval};
 
 /// A library method with a model: what the evaluator does instead of executing code.

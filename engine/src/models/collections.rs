@@ -32,6 +32,12 @@ pub const LIST_N: &str = "java/util/ImmutableCollections$ListN";
 pub const LIST_12: &str = "java/util/ImmutableCollections$List12";
 /// `Arrays.asList(a)`: a fixed-size list backed by `a`.
 pub const ARRAYS_LIST: &str = "java/util/Arrays$ArrayList";
+/// The interface `List` (`List.of`, the type an immutable list's iterator iterates).
+pub const LIST: &str = "java/util/List";
+/// The iterator of an immutable list (`List.of`): `remove()` is unsupported.
+pub const IMMUTABLE_LIST_ITR: &str = "java/util/ImmutableCollections$ListItr";
+/// The iterator of an `Arrays.asList` list: `remove()` is unsupported.
+pub const ARRAYS_ITR: &str = "java/util/Arrays$ArrayItr";
 /// Thrown by `next()` past the end, `getFirst()`/`pop()`/`firstKey()` of an empty collection.
 pub const NO_SUCH_ELEMENT: &str = "java/util/NoSuchElementException";
 /// "fail-fast" iterators, "on a best-effort basis".
@@ -84,8 +90,8 @@ impl Family {
             Family::ArrayList => "java/util/ArrayList$Itr",
             Family::LinkedList => "java/util/LinkedList$ListItr",
             Family::HashSet => "java/util/HashMap$KeyIterator",
-            Family::Immutable => "java/util/ImmutableCollections$ListItr",
-            Family::ArraysList => "java/util/Arrays$ArrayItr",
+            Family::Immutable => IMMUTABLE_LIST_ITR,
+            Family::ArraysList => ARRAYS_ITR,
             Family::ArrayDeque | Family::HashMap | Family::TreeMap => return None,
         })
     }
@@ -126,8 +132,8 @@ pub fn iterated_type(iterator_class: &str) -> Option<&'static str> {
         "java/util/ArrayList$Itr" => ARRAY_LIST,
         "java/util/LinkedList$ListItr" => LINKED_LIST,
         "java/util/HashMap$KeyIterator" => HASH_SET,
-        "java/util/ImmutableCollections$ListItr" => "java/util/List",
-        "java/util/Arrays$ArrayItr" => ARRAYS_LIST,
+        IMMUTABLE_LIST_ITR => LIST,
+        ARRAYS_ITR => ARRAYS_LIST,
         _ => return None,
     })
 }
@@ -237,9 +243,7 @@ const OBJ: &str = "Ljava/lang/Object;";
 pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> {
     use CollCall::*;
     match (class, name, desc) {
-        ("java/util/List", "of", d) if list_of_arity(d).is_some_and(|n| n >= 1) => {
-            return Some(ListOf)
-        }
+        (LIST, "of", d) if list_of_arity(d).is_some_and(|n| n >= 1) => return Some(ListOf),
         ("java/util/Arrays", "asList", "([Ljava/lang/Object;)Ljava/util/List;") => {
             return Some(AsList)
         }
@@ -472,8 +476,8 @@ pub fn model_classes() -> Vec<&'static str> {
         "java/util/ArrayList$Itr",
         "java/util/LinkedList$ListItr",
         "java/util/HashMap$KeyIterator",
-        "java/util/ImmutableCollections$ListItr",
-        "java/util/Arrays$ArrayItr",
+        IMMUTABLE_LIST_ITR,
+        ARRAYS_ITR,
         NO_SUCH_ELEMENT,
         CONCURRENT_MODIFICATION,
         OBJECT,

@@ -1,8 +1,9 @@
 //! The instance fields the engine represents for a class: the class path's declarations, or
 //! the modelled fields of a JDK class.
 
-use super::classes::{is_modelled_class, STRING};
+use super::classes::STRING;
 use super::collections::{self, Family, OF, REMAINING, SIZE};
+use super::jdk_table::is_modelled_class;
 use super::text::INTEGER;
 use crate::class::{FieldType, Hierarchy};
 use crate::error::EngineError;

@@ -22,9 +22,11 @@
 //! - `java.util` collections and their iterators: see `collections` (a collection keeps its
 //!   size, an iterator its remaining count; elements are `Integer` boxes).
 //!
-//! Files: `classes` (which classes are the JDK's, the modelled ones and their supertypes),
+//! Files: `classes` (which classes are the JDK's, well-known names), `jdk_table` (the
+//! modelled ones and their supertypes, the table the hierarchy reads),
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
-//! represents), `calls` (library methods), `concat` (string concatenation, `invokedynamic`),
+//! represents), `calls` (library methods), `indy` (the bootstrap methods of the `invokedynamic` sites the
+//! engine reads), `concat` (string concatenation),
 //! `collections` (`java.util` collections), `numbers`, `arrays`.
 //!
 //! - `Math` (ints, longs; double methods return any double), `Integer`/`Long` utilities,
@@ -38,17 +40,21 @@ pub mod collections;
 pub(crate) mod concat;
 pub(crate) mod exceptions;
 mod fields;
+mod indy;
+mod jdk_table;
 pub(crate) mod numbers;
 mod text;
 
 pub(crate) use arrays::ArraysCall;
 pub use calls::invocation_may_write;
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
-pub use classes::{
-    is_always_jdk, is_final_modelled_class, is_jdk_class, is_modelled_class, is_modelled_throwable,
-    keeps_object_method, CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
-};
+pub use classes::{is_always_jdk, is_jdk_class, CLASS, OBJECT, STRING, STRING_ARRAY, THROWABLE};
 pub use fields::{input_only_field, instance_fields};
+pub use indy::{BOOTSTRAPS, LAMBDA_METAFACTORY, STRING_CONCAT_FACTORY};
+pub use jdk_table::{
+    is_final_modelled_class, is_modelled_class, is_modelled_throwable, keeps_object_method,
+    JDK_CLASSES,
+};
 pub(crate) use text::{
     BuilderCall, TextCall, INTEGER, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX,
 };

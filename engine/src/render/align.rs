@@ -26,7 +26,7 @@ const LEAST_SIMILARITY: f64 = 0.6;
 /// occurrence: equal for states an edit only shifted.
 pub(super) fn pc_free(n: &JsonNode) -> String {
     let mut names = HashMap::new();
-    let renamed = super::diff::canonical(&n.state, &mut names);
+    let renamed = super::rename::canonical(&n.state, &mut names);
     renamed
         .lines()
         .map(|line| match line.split_once(" | ") {

@@ -9,6 +9,7 @@ mod align;
 pub mod diff;
 pub mod dot;
 pub mod json;
+mod rename;
 pub mod text;
 pub mod word_diff;
 

@@ -364,10 +364,7 @@ fn iterator_call(
     class: &str,
 ) -> Result<Flow, EngineError> {
     let of_type = coll::iterated_type(class).ok_or_else(|| ex.invalid("not an iterator"))?;
-    let fixed = matches!(
-        class,
-        "java/util/ImmutableCollections$ListItr" | "java/util/Arrays$ArrayItr"
-    );
+    let fixed = matches!(class, coll::IMMUTABLE_LIST_ITR | coll::ARRAYS_ITR);
     if call == CollCall::IterRemove && fixed {
         return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION);
     }
@@ -377,7 +374,7 @@ fn iterator_call(
         Err(flow) => return Ok(flow),
         Ok(s) => s,
     };
-    let may_null = of_type != "java/util/List";
+    let may_null = of_type != coll::LIST;
     match call {
         CollCall::HasNext => {
             let v = if stale {

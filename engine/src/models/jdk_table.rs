@@ -1,0 +1,764 @@
+//! The JDK classes the engine models ([`JDK_CLASSES`]): the library table the class hierarchy
+//! reads instead of class files (superclass, interfaces, flags as the JDK declares them), and
+//! what the engine asks of it (is a class modelled, a throwable, final, does it keep one of
+//! `java.lang.Object`'s methods). The table is sorted by name: it is binary-searched.
+
+use crate::class::LibraryClass;
+
+use super::classes::{
+    CLASS, CONSTABLE, ENUM, OBJECT, PRINT_STREAM, RANDOM, RUNTIME_EXCEPTION, SERIALIZABLE, STRING,
+    STRING_BUILDER, THROWABLE,
+};
+use super::exceptions::{
+    ARITHMETIC, ARRAY_INDEX_OUT_OF_BOUNDS, ARRAY_STORE, CLASS_CAST, ILLEGAL_ARGUMENT,
+    NEGATIVE_ARRAY_SIZE, NULL_POINTER,
+};
+
+/// Whether the engine models `class` (it is in [`JDK_CLASSES`]).
+pub fn is_modelled_class(class: &str) -> bool {
+    modelled(class).is_some()
+}
+
+/// Whether `class` is a modelled JDK class below `java.lang.Throwable` (or that class itself).
+pub fn is_modelled_throwable(class: &str) -> bool {
+    let mut cur = modelled(class);
+    while let Some(c) = cur {
+        if c.name == THROWABLE {
+            return true;
+        }
+        cur = c.super_name.and_then(modelled);
+    }
+    false
+}
+
+/// Whether the modelled JDK class `class` inherits `java.lang.Object`'s method `name` (does
+/// not override it, nor has a superclass below `Object` that does): `String` and `Integer`
+/// override `equals`, `hashCode` and `toString`; `Throwable`, `Class` and the string builders
+/// override `toString`.
+pub fn keeps_object_method(class: &str, name: &str) -> bool {
+    match class {
+        STRING | "java/lang/Integer" => false,
+        STRING_BUILDER | "java/lang/AbstractStringBuilder" | CLASS => name != "toString",
+        // `Enum.equals` and `Enum.hashCode` are final and are `Object`'s: "Because there is
+        // only one instance of each enum constant, it is permissible to use the == operator in
+        // place of the equals method" (JLS §8.9.1); `hashCode` is `super.hashCode()`
+        ENUM => name == "equals" || name == "hashCode",
+        _ if is_modelled_throwable(class) => name != "toString",
+        _ => is_modelled_class(class),
+    }
+}
+
+/// Whether `class` is a modelled JDK class that is final.
+pub fn is_final_modelled_class(class: &str) -> bool {
+    modelled(class).is_some_and(|c| c.is_final)
+}
+
+fn modelled(class: &str) -> Option<&'static LibraryClass> {
+    JDK_CLASSES
+        .binary_search_by(|c| c.name.cmp(class))
+        .ok()
+        .map(|i| &JDK_CLASSES[i])
+}
+
+/// How a class of [`JDK_CLASSES`] written with [`class`] may be instantiated.
+#[derive(Clone, Copy)]
+enum Kind {
+    Plain,
+    Abstract,
+    Final,
+}
+const PLAIN: Kind = Kind::Plain;
+const ABSTRACT: Kind = Kind::Abstract;
+const FINAL: Kind = Kind::Final;
+
+/// A class entry of [`JDK_CLASSES`] on one line.
+const fn class(
+    name: &'static str,
+    super_name: &'static str,
+    interfaces: &'static [&'static str],
+    kind: Kind,
+) -> LibraryClass {
+    LibraryClass {
+        name,
+        super_name: Some(super_name),
+        interfaces,
+        is_interface: false,
+        is_abstract: matches!(kind, Kind::Abstract),
+        is_final: matches!(kind, Kind::Final),
+    }
+}
+
+/// A functional interface of the JDK (JLS §9.8): its objects in a run are those of the program's
+/// classes and of the classes lambda sites make; its `default` methods have no model.
+const fn functional_interface(
+    name: &'static str,
+    interfaces: &'static [&'static str],
+) -> LibraryClass {
+    iface(name, interfaces)
+}
+
+/// An interface entry of [`JDK_CLASSES`] on one line.
+const fn iface(name: &'static str, interfaces: &'static [&'static str]) -> LibraryClass {
+    LibraryClass {
+        name,
+        super_name: None,
+        interfaces,
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    }
+}
+
+/// The JDK classes the engine models, sorted by name: superclass, interfaces and flags as the
+/// JDK declares them. The class hierarchy takes them from here instead of reading class files.
+pub static JDK_CLASSES: &[LibraryClass] = &[
+    LibraryClass {
+        name: "java/io/Closeable",
+        super_name: None,
+        interfaces: &["java/lang/AutoCloseable"],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/io/FilterOutputStream",
+        super_name: Some("java/io/OutputStream"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/io/Flushable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/io/OutputStream",
+        super_name: Some(OBJECT),
+        interfaces: &["java/io/Closeable", "java/io/Flushable"],
+        is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: PRINT_STREAM,
+        super_name: Some("java/io/FilterOutputStream"),
+        interfaces: &["java/lang/Appendable", "java/io/Closeable"],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: SERIALIZABLE,
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/AbstractStringBuilder",
+        super_name: Some(OBJECT),
+        interfaces: &["java/lang/Appendable", "java/lang/CharSequence"],
+        is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Appendable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: ARITHMETIC,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: ARRAY_INDEX_OUT_OF_BOUNDS,
+        super_name: Some("java/lang/IndexOutOfBoundsException"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: ARRAY_STORE,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/AssertionError",
+        super_name: Some("java/lang/Error"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/AutoCloseable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/CharSequence",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: CLASS,
+        super_name: Some(OBJECT),
+        interfaces: &[
+            SERIALIZABLE,
+            "java/lang/reflect/AnnotatedElement",
+            "java/lang/reflect/GenericDeclaration",
+            "java/lang/reflect/Type",
+        ],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
+    },
+    LibraryClass {
+        name: CLASS_CAST,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Cloneable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Comparable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    // enums (JLS §8.9): only the supertypes; no field and no method of `Enum` is modelled
+    // but `equals` and `hashCode` (see `keeps_object_method`), so `ordinal()`, `name()`, an
+    // enum `switch` stay unsupported, named
+    LibraryClass {
+        name: ENUM,
+        super_name: Some(OBJECT),
+        interfaces: &[CONSTABLE, "java/lang/Comparable", SERIALIZABLE],
+        is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Error",
+        super_name: Some(THROWABLE),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Exception",
+        super_name: Some(THROWABLE),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: ILLEGAL_ARGUMENT,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/IllegalStateException",
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/IndexOutOfBoundsException",
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Integer",
+        super_name: Some("java/lang/Number"),
+        interfaces: &["java/lang/Comparable"],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
+    },
+    LibraryClass {
+        name: "java/lang/Iterable",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Math",
+        super_name: Some(OBJECT),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
+    },
+    LibraryClass {
+        name: NEGATIVE_ARRAY_SIZE,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: NULL_POINTER,
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Number",
+        super_name: Some(OBJECT),
+        interfaces: &[SERIALIZABLE],
+        is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/NumberFormatException",
+        super_name: Some(ILLEGAL_ARGUMENT),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: OBJECT,
+        super_name: None,
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/OutOfMemoryError",
+        super_name: Some("java/lang/VirtualMachineError"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    functional_interface("java/lang/Runnable", &[]),
+    LibraryClass {
+        name: RUNTIME_EXCEPTION,
+        super_name: Some("java/lang/Exception"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/StackOverflowError",
+        super_name: Some("java/lang/VirtualMachineError"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: STRING,
+        super_name: Some(OBJECT),
+        interfaces: &[
+            SERIALIZABLE,
+            "java/lang/Comparable",
+            "java/lang/CharSequence",
+        ],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
+    },
+    LibraryClass {
+        name: STRING_BUILDER,
+        super_name: Some("java/lang/AbstractStringBuilder"),
+        interfaces: &[SERIALIZABLE, "java/lang/CharSequence"],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/StringIndexOutOfBoundsException",
+        super_name: Some("java/lang/IndexOutOfBoundsException"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/System",
+        super_name: Some(OBJECT),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
+    },
+    LibraryClass {
+        name: THROWABLE,
+        super_name: Some(OBJECT),
+        interfaces: &[SERIALIZABLE],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/UnsupportedOperationException",
+        super_name: Some(RUNTIME_EXCEPTION),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/VirtualMachineError",
+        super_name: Some("java/lang/Error"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: CONSTABLE,
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/reflect/AnnotatedElement",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/reflect/GenericDeclaration",
+        super_name: None,
+        interfaces: &["java/lang/reflect/AnnotatedElement"],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/reflect/Type",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    class(
+        "java/util/AbstractCollection",
+        OBJECT,
+        &["java/util/Collection"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractList",
+        "java/util/AbstractCollection",
+        &["java/util/List"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractMap",
+        OBJECT,
+        &["java/util/Map"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractSequentialList",
+        "java/util/AbstractList",
+        &[],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/AbstractSet",
+        "java/util/AbstractCollection",
+        &["java/util/Set"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/ArrayDeque",
+        "java/util/AbstractCollection",
+        &["java/util/Deque", "java/lang/Cloneable", SERIALIZABLE],
+        PLAIN,
+    ),
+    class(
+        "java/util/ArrayList",
+        "java/util/AbstractList",
+        &[
+            "java/util/List",
+            "java/util/RandomAccess",
+            "java/lang/Cloneable",
+            SERIALIZABLE,
+        ],
+        PLAIN,
+    ),
+    class(
+        "java/util/ArrayList$Itr",
+        OBJECT,
+        &["java/util/Iterator"],
+        PLAIN,
+    ),
+    class(
+        "java/util/Arrays$ArrayItr",
+        OBJECT,
+        &["java/util/Iterator"],
+        FINAL,
+    ),
+    class(
+        "java/util/Arrays$ArrayList",
+        "java/util/AbstractList",
+        &["java/util/RandomAccess", SERIALIZABLE],
+        PLAIN,
+    ),
+    iface("java/util/Collection", &["java/lang/Iterable"]),
+    functional_interface("java/util/Comparator", &[]),
+    class(
+        "java/util/ConcurrentModificationException",
+        RUNTIME_EXCEPTION,
+        &[],
+        PLAIN,
+    ),
+    iface("java/util/Deque", &["java/util/Queue"]),
+    class(
+        "java/util/HashMap",
+        "java/util/AbstractMap",
+        &["java/util/Map", "java/lang/Cloneable", SERIALIZABLE],
+        PLAIN,
+    ),
+    class("java/util/HashMap$HashIterator", OBJECT, &[], ABSTRACT),
+    class(
+        "java/util/HashMap$KeyIterator",
+        "java/util/HashMap$HashIterator",
+        &["java/util/Iterator"],
+        FINAL,
+    ),
+    class(
+        "java/util/HashSet",
+        "java/util/AbstractSet",
+        &["java/util/Set", "java/lang/Cloneable", SERIALIZABLE],
+        PLAIN,
+    ),
+    class(
+        "java/util/ImmutableCollections$AbstractImmutableCollection",
+        "java/util/AbstractCollection",
+        &[],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/ImmutableCollections$AbstractImmutableList",
+        "java/util/ImmutableCollections$AbstractImmutableCollection",
+        &["java/util/List", "java/util/RandomAccess"],
+        ABSTRACT,
+    ),
+    class(
+        "java/util/ImmutableCollections$List12",
+        "java/util/ImmutableCollections$AbstractImmutableList",
+        &[SERIALIZABLE],
+        FINAL,
+    ),
+    class(
+        "java/util/ImmutableCollections$ListItr",
+        OBJECT,
+        &["java/util/ListIterator"],
+        FINAL,
+    ),
+    class(
+        "java/util/ImmutableCollections$ListN",
+        "java/util/ImmutableCollections$AbstractImmutableList",
+        &[SERIALIZABLE],
+        FINAL,
+    ),
+    iface("java/util/Iterator", &[]),
+    class(
+        "java/util/LinkedList",
+        "java/util/AbstractSequentialList",
+        &[
+            "java/util/List",
+            "java/util/Deque",
+            "java/lang/Cloneable",
+            SERIALIZABLE,
+        ],
+        PLAIN,
+    ),
+    class(
+        "java/util/LinkedList$ListItr",
+        OBJECT,
+        &["java/util/ListIterator"],
+        PLAIN,
+    ),
+    iface("java/util/List", &["java/util/Collection"]),
+    iface("java/util/ListIterator", &["java/util/Iterator"]),
+    iface("java/util/Map", &[]),
+    iface("java/util/NavigableMap", &["java/util/SortedMap"]),
+    class(
+        "java/util/NoSuchElementException",
+        RUNTIME_EXCEPTION,
+        &[],
+        PLAIN,
+    ),
+    iface("java/util/Queue", &["java/util/Collection"]),
+    LibraryClass {
+        name: RANDOM,
+        super_name: Some(OBJECT),
+        interfaces: &[SERIALIZABLE, "java/util/random/RandomGenerator"],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    iface("java/util/RandomAccess", &[]),
+    iface("java/util/Set", &["java/util/Collection"]),
+    iface("java/util/SortedMap", &["java/util/Map"]),
+    class(
+        "java/util/TreeMap",
+        "java/util/AbstractMap",
+        &[
+            "java/util/NavigableMap",
+            "java/lang/Cloneable",
+            SERIALIZABLE,
+        ],
+        PLAIN,
+    ),
+    // java.util.function: every functional interface of the package (lambda sites make
+    // objects of classes that implement them, `class/lambda.rs`)
+    functional_interface("java/util/function/BiConsumer", &[]),
+    functional_interface("java/util/function/BiFunction", &[]),
+    functional_interface("java/util/function/BiPredicate", &[]),
+    functional_interface(
+        "java/util/function/BinaryOperator",
+        &["java/util/function/BiFunction"],
+    ),
+    functional_interface("java/util/function/BooleanSupplier", &[]),
+    functional_interface("java/util/function/Consumer", &[]),
+    functional_interface("java/util/function/DoubleBinaryOperator", &[]),
+    functional_interface("java/util/function/DoubleConsumer", &[]),
+    functional_interface("java/util/function/DoubleFunction", &[]),
+    functional_interface("java/util/function/DoublePredicate", &[]),
+    functional_interface("java/util/function/DoubleSupplier", &[]),
+    functional_interface("java/util/function/DoubleToIntFunction", &[]),
+    functional_interface("java/util/function/DoubleToLongFunction", &[]),
+    functional_interface("java/util/function/DoubleUnaryOperator", &[]),
+    functional_interface("java/util/function/Function", &[]),
+    functional_interface("java/util/function/IntBinaryOperator", &[]),
+    functional_interface("java/util/function/IntConsumer", &[]),
+    functional_interface("java/util/function/IntFunction", &[]),
+    functional_interface("java/util/function/IntPredicate", &[]),
+    functional_interface("java/util/function/IntSupplier", &[]),
+    functional_interface("java/util/function/IntToDoubleFunction", &[]),
+    functional_interface("java/util/function/IntToLongFunction", &[]),
+    functional_interface("java/util/function/IntUnaryOperator", &[]),
+    functional_interface("java/util/function/LongBinaryOperator", &[]),
+    functional_interface("java/util/function/LongConsumer", &[]),
+    functional_interface("java/util/function/LongFunction", &[]),
+    functional_interface("java/util/function/LongPredicate", &[]),
+    functional_interface("java/util/function/LongSupplier", &[]),
+    functional_interface("java/util/function/LongToDoubleFunction", &[]),
+    functional_interface("java/util/function/LongToIntFunction", &[]),
+    functional_interface("java/util/function/LongUnaryOperator", &[]),
+    functional_interface("java/util/function/ObjDoubleConsumer", &[]),
+    functional_interface("java/util/function/ObjIntConsumer", &[]),
+    functional_interface("java/util/function/ObjLongConsumer", &[]),
+    functional_interface("java/util/function/Predicate", &[]),
+    functional_interface("java/util/function/Supplier", &[]),
+    functional_interface("java/util/function/ToDoubleBiFunction", &[]),
+    functional_interface("java/util/function/ToDoubleFunction", &[]),
+    functional_interface("java/util/function/ToIntBiFunction", &[]),
+    functional_interface("java/util/function/ToIntFunction", &[]),
+    functional_interface("java/util/function/ToLongBiFunction", &[]),
+    functional_interface("java/util/function/ToLongFunction", &[]),
+    functional_interface(
+        "java/util/function/UnaryOperator",
+        &["java/util/function/Function"],
+    ),
+    LibraryClass {
+        name: "java/util/random/RandomGenerator",
+        super_name: None,
+        interfaces: &[],
+        is_interface: true,
+        is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/util/regex/PatternSyntaxException",
+        super_name: Some(ILLEGAL_ARGUMENT),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::super::classes::{is_always_jdk, is_jdk_class};
+    use super::*;
+
+    #[test]
+    fn the_table_is_sorted_and_closed() {
+        assert!(JDK_CLASSES.windows(2).all(|w| w[0].name < w[1].name));
+        for c in JDK_CLASSES {
+            assert!(is_always_jdk(c.name), "{}", c.name);
+            for s in c.super_name.iter().chain(c.interfaces) {
+                assert!(is_modelled_class(s), "{} names {s}", c.name);
+            }
+        }
+    }
+
+    #[test]
+    fn throwables_are_found_through_their_superclasses() {
+        assert!(is_modelled_throwable(NULL_POINTER));
+        assert!(is_modelled_throwable("java/lang/StackOverflowError"));
+        assert!(is_modelled_throwable(THROWABLE));
+        assert!(!is_modelled_throwable(OBJECT));
+        assert!(!is_modelled_throwable("MyException"));
+        assert!(is_jdk_class("javax/swing/JFrame") && !is_always_jdk("javax/swing/JFrame"));
+        assert!(!is_jdk_class("javafoo/Bar"));
+    }
+}
