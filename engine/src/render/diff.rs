@@ -438,11 +438,12 @@ mod tests {
                 (2, 3, "eval", ""),
             ],
         );
-        // a new node 1 shifts ids; 01 keeps its text up to renaming; 02 changes
+        // a new node 1 shifts ids; 01 keeps its text up to renaming; 02 changes (the new node
+        // has a local more, so it is not old 02's state at another pc: that would be 'shifted')
         let new = graph(
             &[
                 "00 | x: i1 | ε",
-                "05 | x: i1 | ε",
+                "05 | x: i1, y: i1 | ε",
                 "01 | x: i3 | i3",
                 "02 | x: i4 | i4",
                 "end: return",
@@ -472,7 +473,7 @@ mod tests {
         );
         assert_eq!(d.highlight_nodes(), BTreeSet::from([1, 2, 3]));
         let report = d.render();
-        assert!(report.contains("added [1]\n  + 05 | x: i1 | ε"), "{report}");
+        assert!(report.contains("added [1]\n  + 05 | x: i1, y: i1 | ε"), "{report}");
         assert!(report.contains("changed [2] → [3]"), "{report}");
     }
 
