@@ -473,7 +473,10 @@ mod tests {
         );
         assert_eq!(d.highlight_nodes(), BTreeSet::from([1, 2, 3]));
         let report = d.render();
-        assert!(report.contains("added [1]\n  + 05 | x: i1, y: i1 | ε"), "{report}");
+        assert!(
+            report.contains("added [1]\n  + 05 | x: i1, y: i1 | ε"),
+            "{report}"
+        );
         assert!(report.contains("changed [2] → [3]"), "{report}");
     }
 
