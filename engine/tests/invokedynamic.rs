@@ -5,8 +5,8 @@
 mod common;
 
 use jtg_engine::class::{ClassPath, FieldType, Insn};
-use jtg_engine::EngineError;
 use jtg_engine::state::IntSemantics;
+use jtg_engine::EngineError;
 use jtg_engine::{build_graph, Options, Program};
 
 const INDY: &str = "everyday/Indy";
@@ -146,7 +146,7 @@ fn another_bootstrap_method_is_unsupported_and_named() {
         .status()
         .expect("javac runs");
     assert!(status.success(), "javac failed");
-    let prog = Program::new(ClassPath::from_paths(&[dir.clone()]).expect("class path"));
+    let prog = Program::new(ClassPath::from_paths(std::slice::from_ref(&dir)).expect("class path"));
     let e = failure(&prog, "Concat.f");
     std::fs::remove_dir_all(&dir).ok();
     match e {

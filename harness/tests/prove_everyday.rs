@@ -58,7 +58,9 @@ fn a_maybe_names_the_loop_without_a_ranking_function() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains(": MAYBE"), "{out}");
     assert!(
-        out.contains("why MAYBE: no ranking function found for the loop at everyday.Numbers.gcd(II)I pc"),
+        out.contains(
+            "why MAYBE: no ranking function found for the loop at everyday.Numbers.gcd(II)I pc"
+        ),
         "{out}"
     );
     let (_, json, _) = jtg(&["prove", &f, "everyday.Numbers.gcd", "--format", "json"]);

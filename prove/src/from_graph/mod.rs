@@ -14,9 +14,9 @@
 //!   their values from the concrete run: [`RuleOrigin::temps`]).
 
 mod effects;
+mod lcmp;
 mod product;
 pub mod quantity;
-mod lcmp;
 mod ranged;
 mod step;
 

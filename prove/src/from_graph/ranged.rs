@@ -142,9 +142,7 @@ pub fn wrap_cases(ranged: &[RangedUpdate], guard: Vec<Constraint>) -> Vec<Vec<Co
     let mut out = vec![guard];
     // counters (`x ± k`, `−x`): an accumulator (`s + i`) is seldom what ranks a loop, and
     // each split triples the rule
-    let counters = ranged
-        .iter()
-        .filter(|u| u.once && u.value.terms.len() == 1);
+    let counters = ranged.iter().filter(|u| u.once && u.value.terms.len() == 1);
     for u in counters.take(MAX_SPLIT) {
         let width = Q::from(BigInt::from(u.hi - u.lo + 1));
         let [lo, hi] = within(&u.value, u.lo, u.hi);

@@ -4,9 +4,9 @@
 //! construction.
 
 use super::effects::CallEffects;
+use super::lcmp::{comparison, Comparison};
 use super::product::{product_bounds, Factor};
 use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
-use super::lcmp::{comparison, Comparison};
 use super::ranged::RangedUpdate;
 use crate::linexpr::{Constraint, LinExpr};
 use crate::q::Q;
