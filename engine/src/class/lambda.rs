@@ -63,7 +63,7 @@ pub fn lambda_site(host: &Class, index: u32) -> Result<(String, LambdaSite), Cla
             }
         }
     }
-    Err(ClassError::not_found(&lambda_class_name(&host.name, index)))
+    Err(ClassError::not_found(lambda_class_name(&host.name, index)))
 }
 
 fn kind_of(t: &FieldType) -> Kind {
@@ -88,6 +88,7 @@ pub fn lambda_class(host: &Class, index: u32) -> Result<Class, ClassError> {
             name: captured_field(k),
             desc: t.clone(),
             is_static: false,
+            is_enum: false,
             constant: None,
         })
         .collect();

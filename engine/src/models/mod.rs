@@ -19,13 +19,16 @@
 //!   contract) and docs/engine.md, *JDK classes*; `String` queries, `Integer` parsing and
 //!   boxing: see `text`.
 //!
+//! - `java.lang.Enum`: see `enums` (an enum object keeps `name` and `ordinal`; `ordinal()`,
+//!   `name()`, `toString()`, `compareTo`).
+//!
 //! - `java.util` collections and their iterators: see `collections` (a collection keeps its
 //!   size, an iterator its remaining count; elements are `Integer` boxes).
 //!
 //! Files: `classes` (which classes are the JDK's, the modelled ones and their supertypes),
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
 //! represents), `calls` (library methods), `concat` (string concatenation, `invokedynamic`),
-//! `collections` (`java.util` collections), `numbers`, `arrays`.
+//! `collections` (`java.util` collections), `enums` (`java.lang.Enum`), `numbers`, `arrays`.
 //!
 //! - `Math` (ints, longs; double methods return any double), `Integer`/`Long` utilities,
 //!   `Character` predicates and mappings: see `numbers`; `System.arraycopy`, `Arrays` on
@@ -36,6 +39,7 @@ mod calls;
 mod classes;
 pub mod collections;
 pub(crate) mod concat;
+pub mod enums;
 pub(crate) mod exceptions;
 mod fields;
 pub(crate) mod numbers;
@@ -46,7 +50,7 @@ pub use calls::invocation_may_write;
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
 pub use classes::{
     is_always_jdk, is_final_modelled_class, is_jdk_class, is_modelled_class, is_modelled_throwable,
-    keeps_object_method, CLASS, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
+    keeps_object_method, CLASS, ENUM, JDK_CLASSES, OBJECT, STRING, STRING_ARRAY, THROWABLE,
 };
 pub use fields::{input_only_field, instance_fields};
 pub(crate) use text::{
