@@ -70,6 +70,7 @@
 //! collection iterated here is ordered (`BTreeMap`, `Vec`), so a case is the same on every
 //! machine.
 
+mod constants;
 mod floats;
 mod ints;
 pub mod qc;
@@ -490,6 +491,7 @@ impl<'a> Generator<'a> {
             }
         }
         out.frames.push(frame);
+        constants::canonical_constants(&mut out, self.prog);
         out.gc();
         Ok(out)
     }
