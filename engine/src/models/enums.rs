@@ -27,8 +27,10 @@
 //! `Comparable`'s bridge: the same after a `checkcast` to `Enum` (ClassCastException for an
 //! object of another class). `equals` and `hashCode` are `Object`'s (see
 //! `classes::keeps_object_method`). Not modelled (unsupported, named): `Enum.valueOf(Class,
-//! String)` (it reads the class's constant directory; the `Class` object `ldc` pushes does not
-//! say which class it is in the state), `getDeclaringClass()` (a `Class` object), `describeConstable()`.
+//! String)` (javac's `E.valueOf(String)`): its `enumConstantDirectory()` calls the enum's
+//! `values()` through reflection, program code that runs inside the JDK's (the checker saw its
+//! steps: every run of `Color.valueOf` was a violation of a model that returned a constant or
+//! threw); `getDeclaringClass()` (a `Class` object), `describeConstable()`.
 
 use super::classes::{ENUM, STRING};
 use super::text::INTEGER;
@@ -49,6 +51,9 @@ pub enum EnumCall {
     Name,
     /// `compareTo(E)` and its bridge `compareTo(Object)`.
     CompareTo,
+    /// `Enum.valueOf(Class, String)` (javac's `E.valueOf(String)` calls it): unsupported,
+    /// named (the JDK calls the enum's `values()`, program code).
+    ValueOf,
 }
 
 /// The model of `class.name desc` when `class` is `java.lang.Enum` (a virtual call on an enum
@@ -61,6 +66,9 @@ pub fn enum_call(class: &str, name: &str, desc: &str) -> Option<EnumCall> {
         ("ordinal", "()I") => Some(EnumCall::Ordinal),
         ("name" | "toString", "()Ljava/lang/String;") => Some(EnumCall::Name),
         ("compareTo", "(Ljava/lang/Enum;)I" | "(Ljava/lang/Object;)I") => Some(EnumCall::CompareTo),
+        ("valueOf", "(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/Enum;") => {
+            Some(EnumCall::ValueOf)
+        }
         _ => None,
     }
 }
@@ -145,10 +153,15 @@ pub fn may_be_constant(h: &Hierarchy, ty: &str, e: &str) -> bool {
 /// in the hidden part of every object that can hide one (`%$`). The objects are those the state
 /// holds at the access (inputs and what they reach: an enum object is always a constant).
 pub fn relate_constants(h: &Hierarchy, st: &mut State, r: Ref, ty: &str) {
-    let Some(e) = holds_constants(h, ty) else {
-        return;
-    };
-    let is_array = ty.starts_with('[');
+    if let Some(e) = holds_constants(h, ty) {
+        relate_to_constants_of(h, st, r, &e, ty.starts_with('['));
+    }
+}
+
+/// [`relate_constants`] for a value `r` that is a constant of the enum class `e` (or any enum
+/// for `java/lang/Enum`), or an array of such constants (`is_array`).
+pub fn relate_to_constants_of(h: &Hierarchy, st: &mut State, r: Ref, e: &str, is_array: bool) {
+    let e = e.to_string();
     let mut equal = vec![];
     let mut hide = vec![];
     for (&q, v) in &st.heap {

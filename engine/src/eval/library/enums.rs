@@ -1,7 +1,7 @@
 //! `java.lang.Enum`'s methods (`models::enums::EnumCall`, contracts in `models/enums.rs`):
 //! `ordinal()` and `name()`/`toString()` read the receiver's fields; `compareTo` is the
 //! difference of the ordinals (labelled `res = a - b`, so the prover can read it) after the
-//! null check and the check of the declaring classes.
+//! null check and the check of the declaring classes; `valueOf` is unsupported, named.
 
 use super::super::arith;
 use super::super::{exception, Exec, Flow};
@@ -69,6 +69,15 @@ pub(crate) fn eval(ex: &mut Exec<'_>, call: EnumCall) -> Result<Flow, EngineErro
                 arith::apply(ex, IntOp::Sub, oa, Some(ob), Width::Int)?
             };
             ex.push(r)?;
+        }
+        EnumCall::ValueOf => {
+            // `enumConstantDirectory()` calls the enum's `values()` through reflection: program
+            // code the JDK runs (the tracer records its steps), which no library model can take
+            return Err(ex.unsupported(
+                "Enum.valueOf(Class, String): the JDK calls the enum's values() (program code) \
+                 through reflection; not modelled"
+                    .into(),
+            ));
         }
     }
     Ok(Flow::Next)
