@@ -61,6 +61,9 @@ fn everyday_enum_methods_have_no_violation() {
         "everyday.Enums.stepsToRed",
         "everyday.Enums.allCents",
         "everyday.Coin.times",
+        "everyday.Enums.sameColor",
+        "everyday.Enums.countSameAsFirst",
+        "everyday.Enums.firstTwoSame",
     ] {
         let g = graph(&prog, method);
         let s = check(&prog, &g, 60);

@@ -541,7 +541,8 @@ impl Program {
 
     /// The default start state of `m` (spec §8): every parameter the most general value of its
     /// type; `this` an existing instance `C(…)`; `String[] args` of `main` a non-null array of
-    /// unknown length. Parameters that may be constants of one enum class may be equal (`=?`).
+    /// unknown length. Parameters that may be constants of one enum class may be equal (`=?`),
+    /// and those that may reach constants of one enum class may share them (`%$`, `♦`).
     pub fn default_start(&self, m: &MethodId, sem: IntSemantics) -> Result<State, EngineError> {
         let method = self.method(m)?;
         let code = method.code.as_ref().ok_or_else(|| {
@@ -608,16 +609,19 @@ impl Program {
         }
         // an enum object is one of its class's constants: two parameters (and `this`) may be
         // the same one, and an object a parameter reaches may hold it
-        let refs: Vec<_> = frame.locals.iter().flatten().copied().collect();
-        for r in refs {
-            let ty = st
-                .value(r)
-                .and_then(HeapValue::type_name)
-                .map(str::to_string);
-            if let Some(ty) = ty {
-                crate::models::enums::relate_constants(&self.hierarchy, &mut st, r, &ty);
-            }
+        let refs: Vec<_> = frame
+            .locals
+            .iter()
+            .flatten()
+            .filter_map(|&r| {
+                let ty = st.value(r).and_then(HeapValue::type_name)?;
+                Some((r, ty.to_string()))
+            })
+            .collect();
+        for (r, ty) in &refs {
+            crate::models::enums::relate_constants(&self.hierarchy, &mut st, *r, ty);
         }
+        crate::models::enums::share_reachable_constants(&self.hierarchy, &mut st, &refs);
         st.frames.push(frame);
         Ok(st)
     }

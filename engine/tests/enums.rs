@@ -111,3 +111,46 @@ fn value_of_is_unsupported_and_named() {
         Ok(g) => panic!("a graph of {} nodes", g.nodes.len()),
     }
 }
+
+/// Two tiles may have one colour: the default start state lets parameters that reach constants
+/// of one enum share them (`%$`), and a `Color[]` hold one constant twice (`♦`). Without it the
+/// graph of `sameColor` claims `false` whenever both colours are non-null.
+#[test]
+fn parameters_reaching_one_enum_may_share_its_constants() {
+    let prog = common::program();
+    let m = prog
+        .find_method("everyday.Enums.sameColor")
+        .expect("method");
+    let st = prog
+        .default_start(&m, IntSemantics::Unbounded)
+        .expect("start");
+    let locals: Vec<_> = st.frames[0].locals.iter().flatten().copied().collect();
+    assert!(st.preds.joins(locals[0], locals[1]), "{}", st.preds);
+    let g = build_graph(&prog, &m, st, &Options::default()).expect("graph");
+    assert!(g.is_complete());
+    let equal_colours = g.nodes.iter().any(|n| {
+        let stack = &n
+            .state
+            .frames
+            .first()
+            .map(|f| f.stack.clone())
+            .unwrap_or_default();
+        stack.len() == 2 && stack[0] == stack[1] && stack[0].is_obj()
+    });
+    assert!(equal_colours, "no state with a.color == b.color");
+
+    let m = prog
+        .find_method("everyday.Enums.firstTwoSame")
+        .expect("method");
+    let st = prog
+        .default_start(&m, IntSemantics::Unbounded)
+        .expect("start");
+    let cs = st.frames[0].locals[0].expect("cs");
+    assert!(st.preds.is_non_tree(cs), "{}", st.preds);
+    // Tree-shaped parameters that reach no enum keep their start state
+    let m = prog.find_method("everyday.Trees.size").expect("method");
+    let st = prog
+        .default_start(&m, IntSemantics::Unbounded)
+        .expect("start");
+    assert!(st.preds.is_empty(), "{}", st.preds);
+}

@@ -224,3 +224,67 @@ pub fn relate_to_constants_of(h: &Hierarchy, st: &mut State, r: Ref, e: &str, is
         st.preds.add_join(r, q);
     }
 }
+
+/// The enum classes whose constants an object of declared type `ty` may reach through the
+/// declared types of fields and array elements (`ty` itself included): a `Tile` with a field
+/// `Color color`, a `Color[]`, a list of such tiles. Fields of a wider type (`Object`, an
+/// interface) and fields of subclasses are not followed (docs/engine.md: not related yet).
+pub fn reachable_enums(h: &Hierarchy, ty: &str) -> std::collections::BTreeSet<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = std::collections::BTreeSet::new();
+    let mut work = vec![ty.to_string()];
+    while let Some(t) = work.pop() {
+        if !seen.insert(t.clone()) {
+            continue;
+        }
+        let elem = t.trim_start_matches('[');
+        let class = if elem.len() < t.len() {
+            match elem.strip_prefix('L').and_then(|c| c.strip_suffix(';')) {
+                Some(c) => c.to_string(),
+                None => continue,
+            }
+        } else {
+            t.clone()
+        };
+        if let Some(e) = enum_class(h, &class) {
+            out.insert(e);
+        }
+        for f in h.instance_fields(&class).unwrap_or_default() {
+            match &f.ty {
+                FieldType::Object(c) => work.push(c.to_string()),
+                FieldType::Array(_) => work.push(f.ty.to_string()),
+                _ => {}
+            }
+        }
+        if elem.len() < t.len() {
+            work.push(class);
+        }
+    }
+    out
+}
+
+/// The default start state's parameters (`refs`, with their declared types) that may reach
+/// enum constants: one constant may be reached twice, within one parameter (`♦`, `%$` itself:
+/// two tiles of one list with the colour `RED`, two elements of a `Color[]`) and from two
+/// parameters (`%$`) that may reach constants of one enum class.
+pub fn share_reachable_constants(h: &Hierarchy, st: &mut State, refs: &[(Ref, String)]) {
+    let reach: Vec<_> = refs
+        .iter()
+        .map(|(r, t)| (*r, t.clone(), reachable_enums(h, t)))
+        .collect();
+    for (k, (p, pt, pe)) in reach.iter().enumerate() {
+        if pe.is_empty() {
+            continue;
+        }
+        // an enum object alone reaches no other constant through `name`
+        if enum_class(h, pt).is_none() || pe.len() > 1 || pt.starts_with('[') {
+            st.preds.add_join(*p, *p);
+            st.preds.add_non_tree(*p);
+        }
+        for (q, _, qe) in &reach[k + 1..] {
+            if !pe.is_disjoint(qe) {
+                st.preds.add_join(*p, *q);
+            }
+        }
+    }
+}
