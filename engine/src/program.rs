@@ -415,6 +415,29 @@ impl Program {
         }
     }
 
+    /// The first-access value of static field `key` of type `t`
+    /// ([`crate::state::types::fill_static`]), which may also be an enum constant the state
+    /// holds when `t` is an enum class or an array of one
+    /// ([`crate::models::enums::relate_constants`]).
+    pub(crate) fn fill_static(
+        &self,
+        st: &mut State,
+        key: crate::state::StaticField,
+        t: &FieldType,
+        sem: IntSemantics,
+    ) -> Result<crate::state::Ref, String> {
+        let r = crate::state::types::fill_static(st, key, t, sem)?;
+        let ty = match t {
+            FieldType::Object(c) => Some(c.to_string()),
+            FieldType::Array(_) => Some(t.to_string()),
+            _ => None,
+        };
+        if let Some(ty) = ty {
+            crate::models::enums::relate_constants(&self.hierarchy, st, r, &ty);
+        }
+        Ok(r)
+    }
+
     /// The type of a static field as the instructions that access it declare it (`None` when
     /// no `getstatic`/`putstatic` of the class path names it).
     pub(crate) fn static_type(&self, key: &crate::state::StaticField) -> Option<&FieldType> {
@@ -521,7 +544,8 @@ impl Program {
 
     /// The default start state of `m` (spec §8): every parameter the most general value of its
     /// type; `this` an existing instance `C(…)`; `String[] args` of `main` a non-null array of
-    /// unknown length.
+    /// unknown length. Parameters that may be constants of one enum class may be equal (`=?`),
+    /// and those that may reach constants of one enum class may share them (`%$`, `♦`).
     pub fn default_start(&self, m: &MethodId, sem: IntSemantics) -> Result<State, EngineError> {
         let method = self.method(m)?;
         let code = method.code.as_ref().ok_or_else(|| {
@@ -586,6 +610,21 @@ impl Program {
             frame.locals[slot] = Some(r);
             slot += p.slots() as usize;
         }
+        // an enum object is one of its class's constants: two parameters (and `this`) may be
+        // the same one, and an object a parameter reaches may hold it
+        let refs: Vec<_> = frame
+            .locals
+            .iter()
+            .flatten()
+            .filter_map(|&r| {
+                let ty = st.value(r).and_then(HeapValue::type_name)?;
+                Some((r, ty.to_string()))
+            })
+            .collect();
+        for (r, ty) in &refs {
+            crate::models::enums::relate_constants(&self.hierarchy, &mut st, *r, ty);
+        }
+        crate::models::enums::share_reachable_constants(&self.hierarchy, &mut st, &refs);
         st.frames.push(frame);
         Ok(st)
     }

@@ -2,7 +2,8 @@
 //! with `AllocObject` (no constructor runs) and its fields are set by JNI field ids, so cycles
 //! and sharing come out exactly as described. Strings are built as `"aaa…"` of the given
 //! length; arrays (primitive, object, `String[]`, nested) with `New*Array`; an
-//! `java.lang.Integer` may be given its `value` (a fresh box, never a cached one).
+//! `java.lang.Integer` may be given its `value` (a fresh box, never a cached one); an object of
+//! an enum class is the JVM's constant of its `ordinal`, read from the class's static field.
 
 use std::collections::HashMap;
 
@@ -73,6 +74,47 @@ fn collection_elements(
             ))),
         })
         .collect()
+}
+
+/// The ordinal an input object lists as `java.lang.Enum`'s field (`ordinal`, or
+/// `java/lang/Enum.ordinal` where its class declares a field `ordinal` too).
+fn enum_ordinal(fields: &std::collections::BTreeMap<String, CValue>) -> Option<i32> {
+    match fields
+        .get("java/lang/Enum.ordinal")
+        .or_else(|| fields.get("ordinal"))
+    {
+        Some(CValue::Int(k)) => Some(*k),
+        _ => None,
+    }
+}
+
+/// An input object of an enum class is one of its constants, never a new object (javac makes
+/// none, and the engine's model of `java.lang.Enum` relies on it): the constant of ordinal `k`,
+/// read from the enum's static field by `Runner.enumConstant` (which initialises the class).
+/// `None` when `class` is not below `java.lang.Enum`.
+fn enum_constant<'l>(
+    env: &mut Env<'l>,
+    runner: &JClass<'static>,
+    c: &JClass<'l>,
+    k: i32,
+    class: &str,
+) -> Result<Option<JObject<'l>>, JvmError> {
+    let got = env.call_static_method(
+        runner,
+        jni_str!("enumConstant"),
+        jni_sig!("(Ljava/lang/Class;I)Ljava/lang/Object;"),
+        &[JValue::Object(c), JValue::Int(k)],
+    );
+    match got.and_then(|v| v.l()) {
+        Ok(o) if o.is_null() => Ok(None),
+        Ok(o) => Ok(Some(o)),
+        Err(e) => Err(match jni_err(env, "", e) {
+            JvmError::Jni { message, .. } => {
+                JvmError::BadInput(format!("enum constant {k} of {class}: {message}"))
+            }
+            other => other,
+        }),
+    }
 }
 
 /// Arguments ready for `Runner.runBatch`: raw bits of primitives, the reference arguments and
@@ -206,6 +248,8 @@ pub(crate) fn build<'l>(
         layouts: HashMap::new(),
     };
     let mut objs: HashMap<ObjId, JObject<'l>> = HashMap::new();
+    // enum constants: the JVM's own objects, whose fields are not set
+    let mut constants = std::collections::HashSet::new();
     // Pass 1: allocate everything (primitive arrays are filled right away).
     for (id, o) in &input.heap {
         let ctx = format!("allocating {id}");
@@ -231,11 +275,21 @@ pub(crate) fn build<'l>(
                     }
                 }
             }
-            CObject::Instance { class, .. } => {
+            CObject::Instance { class, fields } => {
                 let c = b.class(env, class)?;
-                let obj = env
-                    .alloc_object(&c)
-                    .ctx(env, &format!("allocating {id} of class {class}"))?;
+                let constant = match enum_ordinal(fields) {
+                    Some(k) => enum_constant(env, runner, &c, k, class)?,
+                    None => None,
+                };
+                let obj = match constant {
+                    Some(o) => {
+                        constants.insert(*id);
+                        o
+                    }
+                    None => env
+                        .alloc_object(&c)
+                        .ctx(env, &format!("allocating {id} of class {class}"))?,
+                };
                 env.delete_local_ref(c);
                 obj
             }
@@ -253,6 +307,7 @@ pub(crate) fn build<'l>(
         match o {
             // built with its elements in pass 1
             CObject::Instance { class, .. } if COLLECTIONS.contains(&class.as_str()) => {}
+            CObject::Instance { .. } if constants.contains(id) => {}
             CObject::Instance { class, fields } => {
                 for (key, v) in fields {
                     let (declaring, name, desc) = {

@@ -49,7 +49,8 @@
 //! key dispatches to) are drawn: building an
 //! unrelated class runs its static initialiser, which may throw or never end. Of the JDK's classes only those the engine models and the JVM can
 //! build without a constructor are drawn ([`Generator::classes`]: `Object`, `String`, `Integer`,
-//! the modelled exceptions). An `Integer` is a fresh box whose value is drawn like an int
+//! the modelled exceptions). An object of an enum class is one of its constants (see
+//! [`constants`]). An `Integer` is a fresh box whose value is drawn like an int
 //! (the model keeps none, so it is an input-only field, [`models::input_only_field`]; never a
 //! cached box, see [`INTEGER`]).
 //!
@@ -70,6 +71,7 @@
 //! collection iterated here is ordered (`BTreeMap`, `Vec`), so a case is the same on every
 //! machine.
 
+mod constants;
 mod floats;
 mod ints;
 pub mod qc;
@@ -490,6 +492,7 @@ impl<'a> Generator<'a> {
             }
         }
         out.frames.push(frame);
+        constants::canonical_constants(&mut out, self.prog);
         out.gc();
         Ok(out)
     }

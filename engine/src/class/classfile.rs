@@ -38,6 +38,8 @@ pub struct Field {
     pub name: String,
     pub desc: FieldType,
     pub is_static: bool,
+    /// `ACC_ENUM`: the field holds an element of an enum (an enum class's constant).
+    pub is_enum: bool,
     /// The `ConstantValue` attribute, if any.
     pub constant: Option<Constant>,
 }
@@ -318,6 +320,7 @@ fn build(
                 name: fname,
                 desc,
                 is_static: f.access_flags.contains(FieldAccessFlags::STATIC),
+                is_enum: f.access_flags.contains(FieldAccessFlags::ENUM),
                 constant,
             })
         })

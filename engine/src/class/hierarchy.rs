@@ -396,6 +396,19 @@ impl Hierarchy {
         Ok(out)
     }
 
+    /// The enum constants `class` declares: its static `ACC_ENUM` fields, in class-file order
+    /// (javac's declaration order). A library class has none.
+    pub fn enum_constants(&self, class: &str) -> Result<Vec<String>, ClassError> {
+        let Some(c) = self.class(class)? else {
+            return Ok(Vec::new());
+        };
+        Ok(c.fields
+            .iter()
+            .filter(|f| f.is_static && f.is_enum)
+            .map(|f| f.name.clone())
+            .collect())
+    }
+
     /// Field resolution (JVMS §5.4.3.2): the class itself, then its superinterfaces
     /// (recursively), then its superclass (recursively). `None` if no class declares it;
     /// library classes declare no fields.

@@ -91,6 +91,7 @@ pub fn lambda_class(host: &Class, index: u32, bs: &Bootstraps) -> Result<Class, 
             name: captured_field(k),
             desc: t.clone(),
             is_static: false,
+            is_enum: false,
             constant: None,
         })
         .collect();

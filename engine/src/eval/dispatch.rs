@@ -46,12 +46,29 @@ pub(super) fn target(prog: &Program, class: &str, m: &MethodRef) -> Result<Targe
             &callee.desc_str,
         )));
     }
-    if reaches_object_methods(prog, class, &m.name)? {
-        if let Some(model) = models::library_call(models::OBJECT, &m.name, &m.desc_str) {
-            return Ok(Target::Model(model));
-        }
+    if let Some(model) = inherited_model(prog, class, m)? {
+        return Ok(Target::Model(model));
     }
     Ok(Target::Missing)
+}
+
+/// The model a virtual call of `m` on an object of exact class `class` reaches when no
+/// class-path class declares the method: `java.lang.Enum`'s (`models/enums.rs`) for an enum
+/// class, else `java.lang.Object`'s where the call reaches it ([`reaches_object_methods`]).
+pub(super) fn inherited_model(
+    prog: &Program,
+    class: &str,
+    m: &MethodRef,
+) -> Result<Option<LibraryCall>, EngineError> {
+    if models::enums::enum_class(&prog.hierarchy, class).is_some() {
+        if let Some(model) = models::library_call(models::ENUM, &m.name, &m.desc_str) {
+            return Ok(Some(model));
+        }
+    }
+    if reaches_object_methods(prog, class, &m.name)? {
+        return Ok(models::library_call(models::OBJECT, &m.name, &m.desc_str));
+    }
+    Ok(None)
 }
 
 /// Whether a virtual call on `class` that no class-path class declares reaches

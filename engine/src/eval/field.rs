@@ -6,7 +6,6 @@ use super::{exception, Exec, Flow};
 use crate::class::{FieldRef, Insn};
 use crate::error::EngineError;
 use crate::models::exceptions;
-use crate::state::types::fill_static;
 use crate::state::{FieldKey, HeapValue, Ref, State};
 use std::collections::BTreeSet;
 
@@ -51,9 +50,12 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 Some(r) => *r,
                 None => {
                     let sem = ex.sem();
-                    fill_static(&mut ex.st, key, &f.desc, sem).map_err(|w| {
-                        ex.unsupported(format!("static field {}.{}: {w}", f.class, f.name))
-                    })?
+                    ex.cx
+                        .prog
+                        .fill_static(&mut ex.st, key, &f.desc, sem)
+                        .map_err(|w| {
+                            ex.unsupported(format!("static field {}.{}: {w}", f.class, f.name))
+                        })?
                 }
             };
             ex.push(r)?;

@@ -189,9 +189,10 @@ pub(super) fn invoke(
             .hierarchy
             .resolve_method(&target_class, &m.name, &m.desc_str)?,
     };
-    if resolved.is_none() && dispatch::reaches_object_methods(ex.cx.prog, &target_class, &m.name)? {
-        // the class-path classes do not override it: `java.lang.Object`'s own method runs
-        if let Some(model) = models::library_call(models::OBJECT, &m.name, &m.desc_str) {
+    if resolved.is_none() {
+        // the class-path classes do not declare it: `java.lang.Enum`'s or `java.lang.Object`'s
+        // own method runs
+        if let Some(model) = dispatch::inherited_model(ex.cx.prog, &target_class, m)? {
             return super::library::eval(ex, model, n_args, has_receiver);
         }
     }

@@ -11,6 +11,7 @@ use crate::state::{HeapValue, Interval};
 
 mod arrays;
 mod collections;
+mod enums;
 mod numbers;
 pub(super) mod shared;
 mod text;
@@ -233,6 +234,7 @@ pub(super) fn eval(
         LibraryCall::Number(call) => return numbers::eval(ex, call, n_args),
         LibraryCall::Arrays(call) => return arrays::eval(ex, call),
         LibraryCall::Collection(call) => return collections::eval(ex, call, n_args, has_receiver),
+        LibraryCall::Enum(call) => return enums::eval(ex, call),
         LibraryCall::StringBuilderToString => {
             ex.pop()?;
             // JDK 17 returns the interned "" for an empty builder, whatever the Javadoc's "a

@@ -50,7 +50,7 @@ use crate::edge::{EdgeKind, Label};
 use crate::error::EngineError;
 use crate::program::Program;
 use crate::refine::{instance::may_alias, Succ};
-use crate::state::types::{fill_static, most_general};
+use crate::state::types::most_general;
 use crate::state::{FieldSet, Frame, HeapValue, IntSemantics, MethodId, Ref, State, StaticField};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -229,7 +229,7 @@ pub fn call_entry_state(st: &State, callee: &MethodId, prog: &Program) -> Result
 }
 
 /// `st` knowing also the static fields `other` knows: a static `st` never accessed gets its
-/// first-access value ([`fill_static`]), which is what `st` says about it. Dropping it from
+/// first-access value ([`Program::fill_static`]), which is what `st` says about it. Dropping it from
 /// `other` instead would be unsound: its value may be an object the program also holds
 /// elsewhere.
 pub fn with_statics_of(
@@ -246,7 +246,7 @@ pub fn with_statics_of(
         let t = prog
             .static_type(key)
             .ok_or_else(|| format!("no type known for static {}.{}", key.0, key.1))?;
-        fill_static(&mut out, key.clone(), t, sem)
+        prog.fill_static(&mut out, key.clone(), t, sem)
             .map_err(|w| format!("static field {}.{}: {w}", key.0, key.1))?;
     }
     Ok(out)
@@ -379,12 +379,13 @@ fn reach_of(s: &State, args: &[Ref]) -> BTreeSet<Ref> {
 }
 
 /// Gives every static field the program reads and `s` does not know its first-access value
-/// ([`fill_static`]: what `s` says of it), so that a callee's result read from one is related
+/// ([`Program::fill_static`]: what `s` says of it), so that a callee's result read from one is related
 /// to it.
 fn fill_read_statics(s: &mut State, cx: &Ctx<'_>) -> Result<(), String> {
     for (key, t) in cx.prog.read_statics() {
         if !s.statics.contains_key(key) && cx.world.may_read_static(key) {
-            fill_static(s, key.clone(), t, cx.sem)
+            cx.prog
+                .fill_static(s, key.clone(), t, cx.sem)
                 .map_err(|w| format!("static field {}.{}: {w}", key.0, key.1))?;
         }
     }

@@ -78,6 +78,8 @@ pub enum LibraryCall {
     Arrays(super::arrays::ArraysCall),
     /// A `java.util` collection or iterator method: see [`super::collections`].
     Collection(super::collections::CollCall),
+    /// `Enum.ordinal()`, `name()`, `toString()`, `compareTo`: see [`super::enums`].
+    Enum(super::enums::EnumCall),
 }
 
 /// The result type of [`LibraryCall::RandomNext`].
@@ -103,6 +105,7 @@ impl LibraryCall {
                 | LibraryCall::DesiredAssertionStatus
                 | LibraryCall::Print
                 | LibraryCall::Number(_)
+                | LibraryCall::Enum(_)
                 | LibraryCall::Collection(
                     super::collections::CollCall::Size
                         | super::collections::CollCall::IsEmpty
@@ -150,6 +153,9 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
     }
     if let Some(c) = super::collections::collection_call(class, name, desc) {
         return Some(Collection(c));
+    }
+    if let Some(e) = super::enums::enum_call(class, name, desc) {
+        return Some(Enum(e));
     }
     if class.starts_with('[') && name == "clone" && desc == "()Ljava/lang/Object;" {
         return Some(ArrayClone);

@@ -1,5 +1,5 @@
 //! The instance fields the engine represents for a class: the class path's declarations, or
-//! the modelled fields of a JDK class.
+//! the modelled fields of a JDK class (and `java.lang.Enum`'s, of an enum object).
 
 use super::classes::STRING;
 use super::collections::{self, Family, OF, REMAINING, SIZE};
@@ -57,6 +57,11 @@ pub fn instance_fields(
             (key, f.ty, None)
         })
         .collect();
+    // an enum object's `name` and `ordinal` (`models/enums.rs`)
+    let declared: Vec<FieldKey> = out.iter().map(|f| f.0.clone()).collect();
+    if let Some(e) = super::enums::enum_fields(hierarchy, class, &declared) {
+        out.extend(e);
+    }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
 }

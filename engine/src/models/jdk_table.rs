@@ -261,9 +261,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_abstract: true,
         is_final: false,
     },
-    // enums (JLS §8.9): only the supertypes; no field and no method of `Enum` is modelled
-    // but `equals` and `hashCode` (see `keeps_object_method`), so `ordinal()`, `name()`, an
-    // enum `switch` stay unsupported, named
+    // enums (JLS §8.9): the supertypes; `Enum`'s fields and methods are in `enums.rs`
     LibraryClass {
         name: ENUM,
         super_name: Some(OBJECT),

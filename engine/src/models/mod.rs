@@ -19,6 +19,9 @@
 //!   contract) and docs/engine.md, *JDK classes*; `String` queries, `Integer` parsing and
 //!   boxing: see `text`.
 //!
+//! - `java.lang.Enum`: see `enums` (an enum object keeps `name` and `ordinal`; `ordinal()`,
+//!   `name()`, `toString()`, `compareTo`).
+//!
 //! - `java.util` collections and their iterators: see `collections` (a collection keeps its
 //!   size, an iterator its remaining count; elements are `Integer` boxes).
 //!
@@ -27,7 +30,7 @@
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
 //! represents), `calls` (library methods), `indy` (the bootstrap methods of the `invokedynamic` sites the
 //! engine reads), `concat` (string concatenation),
-//! `collections` (`java.util` collections), `numbers`, `arrays`.
+//! `collections` (`java.util` collections), `enums` (`java.lang.Enum`), `numbers`, `arrays`.
 //!
 //! - `Math` (ints, longs; double methods return any double), `Integer`/`Long` utilities,
 //!   `Character` predicates and mappings: see `numbers`; `System.arraycopy`, `Arrays` on
@@ -38,6 +41,7 @@ mod calls;
 mod classes;
 pub mod collections;
 pub(crate) mod concat;
+pub mod enums;
 pub(crate) mod exceptions;
 mod fields;
 mod indy;
@@ -48,7 +52,7 @@ mod text;
 pub(crate) use arrays::ArraysCall;
 pub use calls::invocation_may_write;
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
-pub use classes::{is_always_jdk, is_jdk_class, CLASS, OBJECT, STRING, STRING_ARRAY, THROWABLE};
+pub use classes::{is_always_jdk, is_jdk_class, CLASS, ENUM, OBJECT, STRING, STRING_ARRAY, THROWABLE};
 pub use fields::{input_only_field, instance_fields};
 pub use indy::{BOOTSTRAPS, LAMBDA_METAFACTORY, STRING_CONCAT_FACTORY};
 pub use jdk_table::{

@@ -9,7 +9,8 @@
 //! are named by `Class.forName`, so the factory may live in any package. A sample's static
 //! fields are set (by reflection) when its factory runs, except a class's final
 //! `$assertionsDisabled`, its assertion status: a comment says to run with `-da:Class`. A box
-//! (`Integer`) is `new Integer(value)`, a fresh box like the checker's.
+//! (`Integer`) is `new Integer(value)`, a fresh box like the checker's; an object of an enum
+//! class is its constant of the sample's ordinal (`getEnumConstants()`), whose fields stay.
 
 use jtg_engine::models;
 use jtg_jvm::{CObject, CValue, ConcreteInput, ObjId, ASSERTIONS_DISABLED};
@@ -65,7 +66,10 @@ pub fn factory(out: &mut String, k: u64, method: &str, input: &ConcreteInput) {
         let init = match obj {
             CObject::Instance { class, fields } => match fresh_box(class, fields) {
                 Some(init) => init,
-                None => format!("alloc({})", class_literal(class)),
+                None => match enum_ordinal(fields) {
+                    Some(k) => format!("constantOr({}, {k})", class_literal(class)),
+                    None => format!("alloc({})", class_literal(class)),
+                },
             },
             CObject::Array { elem, elems } => {
                 format!("newArray(\"{}\", {})", elem.replace('"', ""), elems.len())
@@ -77,9 +81,25 @@ pub fn factory(out: &mut String, k: u64, method: &str, input: &ConcreteInput) {
     for (id, obj) in &input.heap {
         match obj {
             CObject::Instance { class, fields } if fresh_box(class, fields).is_none() => {
+                // an enum constant keeps its own fields
+                let (open, close, pad) = match enum_ordinal(fields) {
+                    Some(_) => (
+                        format!("        if (!({} instanceof Enum)) {{\n", var(*id)),
+                        "        }\n",
+                        "    ",
+                    ),
+                    None => (String::new(), "", ""),
+                };
+                out.push_str(&open);
                 for (name, v) in fields {
-                    let _ = writeln!(out, "        set({}, \"{name}\", {});", var(*id), value(v));
+                    let _ = writeln!(
+                        out,
+                        "        {pad}set({}, \"{name}\", {});",
+                        var(*id),
+                        value(v)
+                    );
                 }
+                out.push_str(close);
             }
             CObject::Array { elems, .. } => {
                 for (i, v) in elems.iter().enumerate() {
@@ -115,8 +135,31 @@ pub fn factory(out: &mut String, k: u64, method: &str, input: &ConcreteInput) {
     out.push_str("    }\n\n");
 }
 
+/// The ordinal an object lists as `java.lang.Enum`'s field, if any: an object of an enum class
+/// is the constant of that ordinal (as the checker's JVM side builds it), never a new object.
+fn enum_ordinal(fields: &BTreeMap<String, CValue>) -> Option<i32> {
+    match fields
+        .get("java/lang/Enum.ordinal")
+        .or_else(|| fields.get("ordinal"))
+    {
+        Some(CValue::Int(k)) => Some(*k),
+        _ => None,
+    }
+}
+
 /// The helpers every factory uses (allocation, reflective field and element writes).
-const HELPERS: &str = r#"    private static Object alloc(String cls) throws Exception {
+const HELPERS: &str = r#"    private static Object constantOr(String cls, int ordinal) throws Exception {
+        Class<?> c = Class.forName(cls);
+        if (!Enum.class.isAssignableFrom(c)) {
+            return alloc(cls);
+        }
+        while (c.getSuperclass() != Enum.class) {
+            c = c.getSuperclass();
+        }
+        return c.getEnumConstants()[ordinal];
+    }
+
+    private static Object alloc(String cls) throws Exception {
         Field f = Class.forName("sun.misc.Unsafe").getDeclaredField("theUnsafe");
         f.setAccessible(true);
         Object unsafe = f.get(null);

@@ -90,4 +90,26 @@ public class Enums {
     static Color parse(String s) {
         return Color.valueOf(s);
     }
+
+    static boolean sameColor(Tile a, Tile b) {
+        return a.color == b.color;
+    }
+
+    static int countSameAsFirst(Tile t) {
+        int n = 0;
+        for (Tile u = t; u != null; u = u.next) {
+            if (u.color == t.color) n++;
+        }
+        return n;
+    }
+
+    static boolean firstTwoSame(Color[] cs) {
+        return cs[0] == cs[1];
+    }
+}
+
+/** Tiles in a list, each with a colour: two tiles may have one constant. */
+class Tile {
+    Color color;
+    Tile next;
 }

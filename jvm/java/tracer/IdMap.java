@@ -1,5 +1,6 @@
 /*
- * The recorder's object ids: an open-addressing identity map.
+ * The recorder's object ids (Recorder.ids): an open-addressing identity map, Object -> int id
+ * (0 = absent). Single-threaded, like the recorder.
  */
 package tracer;
 

@@ -15,8 +15,9 @@
  * Method entry calls Recorder.enter(), every *return calls Recorder.exit() after its probe,
  * and the first probe of an exception handler calls Recorder.beginH (which re-synchronises
  * the depth counter after exceptional unwinding). <clinit> is not traced (the engine treats
- * every class as initialised), but it calls Recorder.tick() on entry and before every jump, so
- * a static initialiser that does not terminate ends the run at the step budget.
+ * every class as initialised), nor are the methods it calls (Inits), but it calls
+ * Recorder.tick() on entry and before every jump, so a static initialiser that does not
+ * terminate ends the run at the step budget.
  *
  * Every instrumented method is registered in a process-wide table (method id -> class,
  * name, descriptor, max_locals, per-pc opcode + auxiliary info, per-pc value layout) that the
@@ -300,9 +301,10 @@ public final class Instrumenter {
     }
 
     /**
-     * A static initialiser's only probe: Recorder.tick() at entry and before every jump and
-     * switch (every loop passes one), which counts against the run's step budget. No stack
-     * effect and no new branch, so the original frames stay valid.
+     * A static initialiser's only probes: Recorder.tick() at entry and before every jump and
+     * switch (every loop passes one), which counts against the run's step budget, and
+     * Inits.enter()/exit() at entry and before its return (see Inits). No stack effect and no
+     * new branch, so the original frames stay valid.
      */
     private static final class InitTicks extends MethodVisitor {
         InitTicks(MethodVisitor mv) {
@@ -316,7 +318,16 @@ public final class Instrumenter {
         @Override
         public void visitCode() {
             super.visitCode();
+            super.visitMethodInsn(Opcodes.INVOKESTATIC, "tracer/Inits", "enter", "()V", false);
             tick();
+        }
+
+        @Override
+        public void visitInsn(int opcode) {
+            if (opcode == Opcodes.RETURN) {
+                super.visitMethodInsn(Opcodes.INVOKESTATIC, "tracer/Inits", "exit", "()V", false);
+            }
+            super.visitInsn(opcode);
         }
 
         @Override

@@ -33,6 +33,30 @@ final class Library {
 
     static final sun.misc.Unsafe U = Recorder.ClassInfo.U;
 
+    /** java.lang.Enum's fields (engine/src/models/enums.rs): final, set by its constructor. */
+    private static final Field ENUM_NAME = enumField("name"), ENUM_ORDINAL = enumField("ordinal");
+
+    private static Field enumField(String name) {
+        try {
+            return Enum.class.getDeclaredField(name);
+        } catch (NoSuchFieldException e) {
+            throw new IllegalStateException("java.lang.Enum." + name, e);
+        }
+    }
+
+    /**
+     * Adds java.lang.Enum's fields "name" and "ordinal" to the fields {@code out} of an object of
+     * the program class {@code c} below Enum (an enum constant), after the program's own:
+     * Recorder.fieldKeys keys one as "java/lang/Enum.name" where the class declares a field of
+     * the same name, as the engine does. They never change, so no update is logged.
+     */
+    static void enumFields(Class<?> c, java.util.ArrayList<Field> out) {
+        if (Enum.class.isAssignableFrom(c) && c.getClassLoader() instanceof InstrumentingLoader) {
+            out.add(ENUM_NAME);
+            out.add(ENUM_ORDINAL);
+        }
+    }
+
     private static final int COLLECTION = 1, ARRAY_ITR = 2, LINKED_ITR = 3, KEY_ITR = 4,
             IMMUTABLE_ITR = 5, ARRAYS_ITR = 6;
 

@@ -113,6 +113,7 @@ public final class Recorder {
         if (buf.length > KEEP_TRACE_INTS) {
             buf = new int[1 << 12];
         }
+        Inits.reset();
         pos = 0;
         stepStart = 0;
         open = false;
@@ -201,7 +202,9 @@ public final class Recorder {
             cut = true;
             throw new StepBudgetExceeded(maxSteps);
         }
-        if (Library.count != 0 && steps > 0) {
+        if (Inits.active != 0) {
+            pos = 0;
+        } else if (Library.count != 0 && steps > 0) {
             try {
                 // what JDK code did to the collections during the last step
                 Library.sync(steps - 1);
@@ -249,6 +252,9 @@ public final class Recorder {
             throw stop;
         }
         try {
+            if (Inits.active != 0 && StackWalker.getInstance().walk(s -> s.noneMatch(f -> f.getMethodName().equals("<clinit>")))) {
+                Inits.leave(); // an initialiser threw
+            }
             depth = walkDepth();
         } catch (VirtualMachineError e) {
             stop = e;
@@ -296,6 +302,9 @@ public final class Recorder {
     }
 
     private static int ref(Object o) {
+        if (Inits.active != 0) {
+            return 0; // a step no one reads: the object gets its id when the run sees it
+        }
         try {
             return id(o);
         } catch (VirtualMachineError | HeapBudgetExceeded e) {
@@ -744,10 +753,10 @@ public final class Recorder {
         }
     }
 
-    /** Non-static fields of {@code c} and its superclasses, most derived class first. */
     /**
-     * The instance fields of {@code c} the engine models: those its program classes declare
-     * (loaded by an {@link InstrumentingLoader}), none of a JDK class. A program class that
+     * The instance fields of {@code c} the engine models, most derived class first: those its
+     * program classes declare (loaded by an {@link InstrumentingLoader}), none of a JDK class
+     * but java.lang.Enum's of an enum object (Library.enumFields). A program class that
      * extends a JDK class (an exception, say) carries the JDK's private state (Throwable's
      * backtrace, its cause pointing back at itself, ...), which the engine does not model and
      * the trace would otherwise show as shapes no abstract state can have.
@@ -761,6 +770,7 @@ public final class Recorder {
                 }
             }
         }
+        Library.enumFields(c, out);
         return out;
     }
 

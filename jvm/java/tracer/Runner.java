@@ -90,6 +90,40 @@ public final class Runner {
     }
 
     /**
+     * The constant of ordinal {@code ordinal} of the enum class of {@code c} ({@code c} itself,
+     * or the enum whose constant's class body {@code c} is), read from its static ACC_ENUM field,
+     * which initialises the class (under a step budget: its static initialiser may not end);
+     * null when {@code c} is not below java.lang.Enum. Refused when there is no such constant.
+     */
+    public static Object enumConstant(Class<?> c, int ordinal) throws IllegalAccessException {
+        if (c == Enum.class || !Enum.class.isAssignableFrom(c)) {
+            return null;
+        }
+        Class<?> e = c;
+        while (e.getSuperclass() != Enum.class) {
+            e = e.getSuperclass();
+        }
+        Recorder.reset(ENUM_INIT_STEPS, Long.MAX_VALUE, false, 0);
+        try {
+            for (java.lang.reflect.Field f : e.getDeclaredFields()) {
+                if (f.isEnumConstant()) {
+                    f.setAccessible(true);
+                    Object v = f.get(null);
+                    if (v instanceof Enum && ((Enum<?>) v).ordinal() == ordinal) {
+                        return v;
+                    }
+                }
+            }
+        } finally {
+            Recorder.clear();
+        }
+        throw new IllegalArgumentException("enum " + e.getName() + " has no constant of ordinal " + ordinal);
+    }
+
+    /** The step budget of an enum class's initialiser run by {@link #enumConstant}. */
+    private static final long ENUM_INIT_STEPS = 10_000_000;
+
+    /**
      * An input collection of class {@code internal} ("java/util/ArrayList", ...) holding the
      * boxes of {@code elems} in order (a map: each as a key, mapped to the next one,
      * cyclically); refused when it does not come out with one element per value (a set or map
@@ -466,6 +500,7 @@ public final class Runner {
             // a class that failed to link or initialise stays failed in this loader
             ((InstrumentingLoader) c.getClassLoader()).markSingleUse("the run threw " + thrown);
         }
+        Inits.leave(); // an initialiser that threw out of the run
         int resultId = kind == RETURNED && refResult ? Recorder.resultId(resultRef) : 0;
         if (record && Recorder.wasHeapCut()) {
             kind = CUT_HEAP;

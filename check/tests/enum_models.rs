@@ -1,0 +1,135 @@
+//! The model of `java.lang.Enum` (`engine/src/models/enums.rs`) checked against the JVM (`make
+//! fixtures` first): every generated run of the enum methods of `everyday.Enums` is a path of
+//! its graph (inputs of enum type are the real constants or `null`), and graphs that claim
+//! something wrong of enums are caught: an ordinal that is always 0, `compareTo` with its sign
+//! flipped, a constant read from its static field that cannot be the parameter.
+
+mod common;
+use common::fixtures;
+
+use jtg_check::gen::DEFAULT_MAX_SIZE;
+use jtg_check::{Inputs, Session, Settings, Summary};
+use jtg_engine::edge::Label;
+use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref};
+use jtg_engine::{build_graph, class::ClassPath, Graph, Options, Program};
+
+fn program() -> Program {
+    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
+}
+
+fn graph(prog: &Program, method: &str) -> Graph {
+    let m = prog.find_method(method).expect("method");
+    let st = prog
+        .default_start(&m, IntSemantics::Unbounded)
+        .expect("start");
+    let g = build_graph(prog, &m, st, &Options::default()).expect("graph");
+    assert!(g.is_complete(), "{method}: incomplete graph");
+    g
+}
+
+/// The totals of `n` generated runs of `g`'s method checked against `g`.
+fn check(prog: &Program, g: &Graph, n: u64) -> Summary {
+    let settings = Settings {
+        ints: IntSemantics::Unbounded,
+        seed: 5,
+        max_size: DEFAULT_MAX_SIZE,
+        max_steps: 20_000,
+        max_reports: 1,
+        shrink_runs: 0,
+        jobs: 2,
+        replay: "jtg check FIXTURES M".into(),
+    };
+    let inputs = Inputs::Generated { first: 0, count: n };
+    let session = Session::new(prog, g, vec![fixtures()], settings, inputs).expect("session");
+    let checked = session.run(None, Default::default(), &mut |_| {});
+    assert!(checked.stopped.is_none(), "{:?}", checked.stopped);
+    checked.summary
+}
+
+#[test]
+fn everyday_enum_methods_have_no_violation() {
+    let prog = program();
+    for method in [
+        "everyday.Enums.code",
+        "everyday.Enums.countColors",
+        "everyday.Enums.ordinalSum",
+        "everyday.Enums.isRed",
+        "everyday.Enums.order",
+        "everyday.Enums.same",
+        "everyday.Enums.nameLength",
+        "everyday.Enums.next",
+        "everyday.Enums.stepsToRed",
+        "everyday.Enums.allCents",
+        "everyday.Coin.times",
+        "everyday.Enums.sameColor",
+        "everyday.Enums.countSameAsFirst",
+        "everyday.Enums.firstTwoSame",
+    ] {
+        let g = graph(&prog, method);
+        let s = check(&prog, &g, 60);
+        assert_eq!(s.violations, 0, "{method}");
+        assert_eq!(s.traces, 60, "{method}");
+    }
+}
+
+/// An ordinal claimed 0 (instead of `[0, 2]` for `Color`'s three constants) is caught: the
+/// recorder records the constants' `ordinal` field.
+#[test]
+fn an_ordinal_claimed_zero_is_caught() {
+    let prog = program();
+    let g = graph(&prog, "everyday.Enums.ordinalSum");
+    let mut wrong = g.clone();
+    let mut n = 0;
+    for node in &mut wrong.nodes {
+        for v in node.state.heap.values_mut() {
+            if *v == HeapValue::Int(Interval::new(Some(0), Some(2)).unwrap()) {
+                *v = HeapValue::Int(Interval::literal(0));
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 0, "no ordinal [0, 2] in the graph");
+    assert!(check(&prog, &wrong, 30).violations > 0);
+}
+
+/// `compareTo` with its sign flipped (`res = b - a` instead of `a - b`) is caught on the runs
+/// with two different constants.
+#[test]
+fn compare_to_with_its_sign_flipped_is_caught() {
+    let prog = program();
+    let g = graph(&prog, "everyday.Enums.order");
+    let mut wrong = g.clone();
+    let mut n = 0;
+    for e in &mut wrong.edges {
+        for l in &mut e.labels {
+            if let Label::Arith { a, b: Some(b), .. } = l {
+                std::mem::swap(a, b);
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 0, "no difference label in the graph");
+    assert!(check(&prog, &wrong, 60).violations > 0);
+}
+
+/// `Color.RED`, read from its static field, may be the parameter (`=?`): in a real run an enum
+/// value is one of the constants. A graph without that predicate is caught on the runs with
+/// `c == RED`.
+#[test]
+fn a_constant_that_cannot_be_the_parameter_is_caught() {
+    let prog = program();
+    let g = graph(&prog, "everyday.Enums.isRed");
+    let mut wrong = g.clone();
+    let mut n = 0;
+    for node in &mut wrong.nodes {
+        let refs: Vec<Ref> = node.state.heap.keys().copied().collect();
+        for &a in &refs {
+            for b in node.state.preds.may_equal_partners(a) {
+                node.state.preds.remove_may_equal(a, b);
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 0, "no =? in the graph");
+    assert!(check(&prog, &wrong, 60).violations > 0);
+}
