@@ -52,7 +52,9 @@ mod text;
 pub(crate) use arrays::ArraysCall;
 pub use calls::invocation_may_write;
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
-pub use classes::{is_always_jdk, is_jdk_class, CLASS, ENUM, OBJECT, STRING, STRING_ARRAY, THROWABLE};
+pub use classes::{
+    is_always_jdk, is_jdk_class, CLASS, ENUM, OBJECT, STRING, STRING_ARRAY, THROWABLE,
+};
 pub use fields::{input_only_field, instance_fields};
 pub use indy::{BOOTSTRAPS, LAMBDA_METAFACTORY, STRING_CONCAT_FACTORY};
 pub use jdk_table::{
