@@ -239,6 +239,12 @@ pub fn render_md(results: &[JarResult], timing: bool) -> String {
         };
         let mut detail = r.detail.clone();
         if let Some(p) = &r.prove {
+            if let Some(why) = &p.reason {
+                detail = format!(
+                    "{detail}{}why MAYBE: {why}",
+                    if detail.is_empty() { "" } else { "; " }
+                );
+            }
             if let Some(v) = &p.replay {
                 detail = format!(
                     "{detail}{}{} replay: {v}",
@@ -312,6 +318,12 @@ struct JarJson<'a> {
     /// A NO's evidence.
     #[serde(skip_serializing_if = "Option::is_none")]
     prove_witness: Option<&'a str>,
+    /// Why the verdict is MAYBE (`jtg prove`'s reason; set for every MAYBE).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prove_reason: Option<&'a str>,
+    /// What the verdict assumes: its integer model and its start state's shape.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prove_assumptions: Option<&'a crate::prove::model::Assumptions>,
 }
 
 impl<'a> JarJson<'a> {
@@ -340,6 +352,8 @@ impl<'a> JarJson<'a> {
             prove_replay: r.prove.as_ref().and_then(|p| p.replay.as_deref()),
             prove_note: r.prove.as_ref().and_then(|p| p.note.as_deref()),
             prove_witness: r.prove.as_ref().and_then(|p| p.witness.as_deref()),
+            prove_reason: r.prove.as_ref().and_then(|p| p.reason.as_deref()),
+            prove_assumptions: r.prove.as_ref().and_then(|p| p.assumptions.as_ref()),
         }
     }
 }
