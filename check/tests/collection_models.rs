@@ -6,59 +6,12 @@
 //! count, and the checker's own `c ⊑ s` and label evaluation compare them.
 
 mod common;
-use common::fixtures;
+use common::models::{graph, int_verdicts as verdicts, program, violations};
 
-use jtg_check::Matcher;
-use jtg_check::{check_run, Target, Verdict};
-use jtg_engine::class::ClassPath;
+use jtg_check::Verdict;
 use jtg_engine::edge::{Label, Operand};
-use jtg_engine::state::text::{parse_state, TextContext};
-use jtg_engine::state::{HeapValue, IntSemantics, Interval};
-use jtg_engine::{build_graph, Graph, Options, Program};
-
-fn program() -> Program {
-    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
-}
-
-fn graph(prog: &Program, method: &str) -> Graph {
-    let m = prog.find_method(method).expect("method");
-    let st = prog
-        .default_start(&m, IntSemantics::Unbounded)
-        .expect("start");
-    build_graph(prog, &m, st, &Options::default()).expect("graph")
-}
-
-/// The verdicts of runs of `g`'s method on the int arguments `args` (one row per run) for the
-/// int parameters `params`.
-fn verdicts(prog: &Program, g: &Graph, params: &[&str], args: &[Vec<i64>]) -> Vec<Verdict> {
-    let target = Target::new(prog, g.method.clone(), vec![fixtures()]).expect("target");
-    let matcher = Matcher::new(g, prog, IntSemantics::Unbounded);
-    args.iter()
-        .map(|row| {
-            let locals: Vec<String> = params
-                .iter()
-                .enumerate()
-                .map(|(k, p)| format!("{p}: i{}", k + 1))
-                .collect();
-            let ints: Vec<String> = row
-                .iter()
-                .enumerate()
-                .map(|(k, v)| format!("i{}: {v}", k + 1))
-                .collect();
-            let text = format!("00 | {} | ε\n{}", locals.join(", "), ints.join("  "));
-            let st = parse_state(&text, &TextContext::for_method(g.method.clone(), prog))
-                .expect("state text");
-            let trace = target.trace(&st, 100_000).expect("trace");
-            check_run(&matcher, prog, &trace, IntSemantics::Unbounded).verdict
-        })
-        .collect()
-}
-
-fn violations(v: &[Verdict]) -> usize {
-    v.iter()
-        .filter(|v| matches!(v, Verdict::Violation(_)))
-        .count()
-}
+use jtg_engine::state::{HeapValue, Interval};
+use jtg_engine::Graph;
 
 /// The graph with every `res = x ± 1` label that computes a field (`size`, `remaining`) of an
 /// object of `class` turned into `res = x ± 2`: a model that claims the size grows (or the

@@ -5,45 +5,16 @@
 //! flipped, a constant read from its static field that cannot be the parameter.
 
 mod common;
-use common::fixtures;
+use common::models::{check_generated, complete_graph, program};
 
-use jtg_check::gen::DEFAULT_MAX_SIZE;
-use jtg_check::{Inputs, Session, Settings, Summary};
+use jtg_check::Summary;
 use jtg_engine::edge::Label;
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref};
-use jtg_engine::{build_graph, class::ClassPath, Graph, Options, Program};
-
-fn program() -> Program {
-    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
-}
-
-fn graph(prog: &Program, method: &str) -> Graph {
-    let m = prog.find_method(method).expect("method");
-    let st = prog
-        .default_start(&m, IntSemantics::Unbounded)
-        .expect("start");
-    let g = build_graph(prog, &m, st, &Options::default()).expect("graph");
-    assert!(g.is_complete(), "{method}: incomplete graph");
-    g
-}
+use jtg_engine::{Graph, Program};
 
 /// The totals of `n` generated runs of `g`'s method checked against `g`.
 fn check(prog: &Program, g: &Graph, n: u64) -> Summary {
-    let settings = Settings {
-        ints: IntSemantics::Unbounded,
-        seed: 5,
-        max_size: DEFAULT_MAX_SIZE,
-        max_steps: 20_000,
-        max_reports: 1,
-        shrink_runs: 0,
-        jobs: 2,
-        replay: "jtg check FIXTURES M".into(),
-    };
-    let inputs = Inputs::Generated { first: 0, count: n };
-    let session = Session::new(prog, g, vec![fixtures()], settings, inputs).expect("session");
-    let checked = session.run(None, Default::default(), &mut |_| {});
-    assert!(checked.stopped.is_none(), "{:?}", checked.stopped);
-    checked.summary
+    check_generated(prog, g, IntSemantics::Unbounded, 5, n)
 }
 
 #[test]
@@ -65,7 +36,7 @@ fn everyday_enum_methods_have_no_violation() {
         "everyday.Enums.countSameAsFirst",
         "everyday.Enums.firstTwoSame",
     ] {
-        let g = graph(&prog, method);
+        let g = complete_graph(&prog, method);
         let s = check(&prog, &g, 60);
         assert_eq!(s.violations, 0, "{method}");
         assert_eq!(s.traces, 60, "{method}");
@@ -77,7 +48,7 @@ fn everyday_enum_methods_have_no_violation() {
 #[test]
 fn an_ordinal_claimed_zero_is_caught() {
     let prog = program();
-    let g = graph(&prog, "everyday.Enums.ordinalSum");
+    let g = complete_graph(&prog, "everyday.Enums.ordinalSum");
     let mut wrong = g.clone();
     let mut n = 0;
     for node in &mut wrong.nodes {
@@ -97,7 +68,7 @@ fn an_ordinal_claimed_zero_is_caught() {
 #[test]
 fn compare_to_with_its_sign_flipped_is_caught() {
     let prog = program();
-    let g = graph(&prog, "everyday.Enums.order");
+    let g = complete_graph(&prog, "everyday.Enums.order");
     let mut wrong = g.clone();
     let mut n = 0;
     for e in &mut wrong.edges {
@@ -118,7 +89,7 @@ fn compare_to_with_its_sign_flipped_is_caught() {
 #[test]
 fn a_constant_that_cannot_be_the_parameter_is_caught() {
     let prog = program();
-    let g = graph(&prog, "everyday.Enums.isRed");
+    let g = complete_graph(&prog, "everyday.Enums.isRed");
     let mut wrong = g.clone();
     let mut n = 0;
     for node in &mut wrong.nodes {

@@ -4,59 +4,11 @@
 //! class of another lambda site is caught by the runs.
 
 mod common;
-use common::fixtures;
+use common::models::{complete_graph, int_verdicts as verdicts, program, violations};
 
-use jtg_check::Matcher;
-use jtg_check::{check_run, Target, Verdict};
-use jtg_engine::class::ClassPath;
-use jtg_engine::state::text::{parse_state, TextContext};
-use jtg_engine::state::{FieldKey, HeapValue, IntSemantics, Interval, Ref};
-use jtg_engine::{build_graph, Graph, Options, Program};
-
-fn program() -> Program {
-    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
-}
-
-fn graph(prog: &Program, method: &str) -> Graph {
-    let m = prog.find_method(method).expect("method");
-    let st = prog
-        .default_start(&m, IntSemantics::Unbounded)
-        .expect("start");
-    let g = build_graph(prog, &m, st, &Options::default()).expect("graph");
-    assert!(g.is_complete(), "{method}: incomplete graph");
-    g
-}
-
-/// The verdicts of runs of `g`'s method, one per row of int arguments for `params`.
-fn verdicts(prog: &Program, g: &Graph, params: &[&str], rows: &[Vec<i64>]) -> Vec<Verdict> {
-    let target = Target::new(prog, g.method.clone(), vec![fixtures()]).expect("target");
-    let matcher = Matcher::new(g, prog, IntSemantics::Unbounded);
-    rows.iter()
-        .map(|row| {
-            let locals: Vec<String> = params
-                .iter()
-                .enumerate()
-                .map(|(k, p)| format!("{p}: i{}", k + 1))
-                .collect();
-            let values: Vec<String> = row
-                .iter()
-                .enumerate()
-                .map(|(k, v)| format!("i{}: {v}", k + 1))
-                .collect();
-            let text = format!("00 | {} | ε\n{}", locals.join(", "), values.join("  "));
-            let st = parse_state(&text, &TextContext::for_method(g.method.clone(), prog))
-                .expect("state text");
-            let trace = target.trace(&st, 100_000).expect("trace");
-            check_run(&matcher, prog, &trace, IntSemantics::Unbounded).verdict
-        })
-        .collect()
-}
-
-fn violations(v: &[Verdict]) -> usize {
-    v.iter()
-        .filter(|v| matches!(v, Verdict::Violation(_)))
-        .count()
-}
+use jtg_check::Verdict;
+use jtg_engine::state::{FieldKey, HeapValue, Interval, Ref};
+use jtg_engine::Graph;
 
 /// The classes of the lambda objects of a graph's states.
 fn lambda_classes(g: &mut Graph) -> Vec<&mut String> {
@@ -74,7 +26,7 @@ fn lambda_classes(g: &mut Graph) -> Vec<&mut String> {
 #[test]
 fn a_concatenation_of_a_wrong_length_is_caught() {
     let prog = program();
-    let g = graph(&prog, "everyday.Indy.ofChar");
+    let g = complete_graph(&prog, "everyday.Indy.ofChar");
     let chars: Vec<Vec<i64>> = [0, 65, 0x263a, 0xffff].iter().map(|c| vec![*c]).collect();
     let right = verdicts(&prog, &g, &["c"], &chars);
     assert!(right.iter().all(|v| *v == Verdict::Pass), "{right:?}");
@@ -98,7 +50,7 @@ fn a_concatenation_of_a_wrong_length_is_caught() {
 #[test]
 fn a_concatenation_claiming_too_short_a_number_is_caught() {
     let prog = program();
-    let g = graph(&prog, "everyday.Strings.describe");
+    let g = complete_graph(&prog, "everyday.Strings.describe");
     let ns: Vec<Vec<i64>> = [0, 7, -1, 10, i64::from(i32::MIN)]
         .iter()
         .map(|n| vec![*n])
@@ -125,7 +77,7 @@ fn a_concatenation_claiming_too_short_a_number_is_caught() {
 #[test]
 fn a_lambda_with_a_wrong_captured_value_is_caught() {
     let prog = program();
-    let g = graph(&prog, "everyday.Indy.captureLocals");
+    let g = complete_graph(&prog, "everyday.Indy.captureLocals");
     let rows = vec![vec![5, 3], vec![-2, 9], vec![0, 4]];
     let right = verdicts(&prog, &g, &["a", "b"], &rows);
     assert!(right.iter().all(|v| *v == Verdict::Pass), "{right:?}");
@@ -157,7 +109,7 @@ fn a_lambda_with_a_wrong_captured_value_is_caught() {
 #[test]
 fn a_lambda_object_of_another_call_site_is_caught() {
     let prog = program();
-    let g = graph(&prog, "everyday.Indy.staticRef");
+    let g = complete_graph(&prog, "everyday.Indy.staticRef");
     let rows = vec![vec![1], vec![-7]];
     let right = verdicts(&prog, &g, &["x"], &rows);
     assert!(right.iter().all(|v| *v == Verdict::Pass), "{right:?}");

@@ -5,44 +5,16 @@
 
 mod common;
 use common::fixtures;
+use common::models::{check_generated, graph_with, program};
 
-use jtg_check::gen::DEFAULT_MAX_SIZE;
-use jtg_check::{check_run, Inputs, Matcher, Session, Settings, Summary, Target, Verdict};
+use jtg_check::{check_run, Matcher, Summary, Target, Verdict};
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, JAVA_MAX};
-use jtg_engine::{build_graph, class::ClassPath, Graph, Options, Program};
-
-fn program() -> Program {
-    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
-}
-
-fn graph(prog: &Program, method: &str, ints: IntSemantics) -> Graph {
-    let m = prog.find_method(method).expect("method");
-    let st = prog.default_start(&m, ints).expect("start");
-    let opts = Options {
-        ints,
-        ..Options::default()
-    };
-    build_graph(prog, &m, st, &opts).expect("graph")
-}
+use jtg_engine::{Graph, Program};
 
 /// The totals of `n` generated runs of `g`'s method checked against `g`.
 fn check(prog: &Program, g: &Graph, ints: IntSemantics, n: u64) -> Summary {
-    let settings = Settings {
-        ints,
-        seed: 3,
-        max_size: DEFAULT_MAX_SIZE,
-        max_steps: 20_000,
-        max_reports: 1,
-        shrink_runs: 0,
-        jobs: 2,
-        replay: "jtg check FIXTURES M".into(),
-    };
-    let inputs = Inputs::Generated { first: 0, count: n };
-    let session = Session::new(prog, g, vec![fixtures()], settings, inputs).expect("session");
-    let checked = session.run(None, Default::default(), &mut |_| {});
-    assert!(checked.stopped.is_none(), "{:?}", checked.stopped);
-    checked.summary
+    check_generated(prog, g, ints, 3, n)
 }
 
 /// The verdict of one run of `g`'s method on the input state text `input`.
@@ -88,7 +60,7 @@ fn wrapping_library_results_leave_unbounded_ints_and_wrap_under_java_ints() {
     ];
     for (method, wraps, plain) in &cases {
         for ints in BOTH {
-            let g = graph(&prog, method, ints);
+            let g = graph_with(&prog, method, ints);
             let v = verdict(&prog, &g, ints, wraps);
             match ints {
                 IntSemantics::Unbounded => {
@@ -126,7 +98,7 @@ fn everyday_library_fixtures_have_no_violation() {
         "everyday.Strings.indexOfChar",
     ] {
         for ints in BOTH {
-            let g = graph(&prog, method, ints);
+            let g = graph_with(&prog, method, ints);
             let s = check(&prog, &g, ints, 60);
             assert_eq!(s.violations, 0, "{method} under {ints:?}");
         }
@@ -157,7 +129,7 @@ fn caught(prog: &Program, wrong: &Graph) -> usize {
 #[test]
 fn a_wrong_number_model_is_caught() {
     let prog = program();
-    let g = graph(&prog, "everyday.JdkLibs.wrapIndex", IntSemantics::Unbounded);
+    let g = graph_with(&prog, "everyday.JdkLibs.wrapIndex", IntSemantics::Unbounded);
     let (wrong, n) = narrowed(&g, Interval::at_least(0), Interval::literal(0));
     assert!(n > 0);
     assert!(caught(&prog, &wrong) > 0);
@@ -168,7 +140,7 @@ fn a_wrong_number_model_is_caught() {
 #[test]
 fn a_wrong_character_model_is_caught() {
     let prog = program();
-    let g = graph(
+    let g = graph_with(
         &prog,
         "everyday.JdkLibs.caseAndValue",
         IntSemantics::Unbounded,
@@ -183,7 +155,7 @@ fn a_wrong_character_model_is_caught() {
 #[test]
 fn a_wrong_string_model_is_caught() {
     let prog = program();
-    let g = graph(
+    let g = graph_with(
         &prog,
         "everyday.JdkLibs.builderOps",
         IntSemantics::Unbounded,
@@ -200,7 +172,7 @@ fn a_wrong_string_model_is_caught() {
 #[test]
 fn a_wrong_array_model_is_caught() {
     let prog = program();
-    let g = graph(&prog, "everyday.JdkLibs.smallCopy", IntSemantics::Unbounded);
+    let g = graph_with(&prog, "everyday.JdkLibs.smallCopy", IntSemantics::Unbounded);
     assert_eq!(check(&prog, &g, IntSemantics::Unbounded, 3).violations, 0);
     let mut wrong = g.clone();
     let mut n = 0;

@@ -5,39 +5,18 @@
 
 mod common;
 use common::fixtures;
+use common::models::{graph, int_verdicts, program};
 
 use jtg_check::Matcher;
 use jtg_check::{check_run, Target, Verdict};
-use jtg_engine::class::ClassPath;
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::state::{HeapValue, IntSemantics, Interval};
-use jtg_engine::{build_graph, Graph, Options, Program};
-
-fn program() -> Program {
-    Program::new(ClassPath::parse(&fixtures().to_string_lossy()).expect("class path"))
-}
-
-fn graph(prog: &Program, method: &str) -> Graph {
-    let m = prog.find_method(method).expect("method");
-    let st = prog
-        .default_start(&m, IntSemantics::Unbounded)
-        .expect("start");
-    build_graph(prog, &m, st, &Options::default()).expect("graph")
-}
+use jtg_engine::{Graph, Program};
 
 /// The verdicts of runs of `g`'s method on one int argument each.
 fn verdicts(prog: &Program, g: &Graph, param: &str, args: &[i64]) -> Vec<Verdict> {
-    let target = Target::new(prog, g.method.clone(), vec![fixtures()]).expect("target");
-    let matcher = Matcher::new(g, prog, IntSemantics::Unbounded);
-    args.iter()
-        .map(|a| {
-            let text = format!("00 | {param}: i1 | ε\ni1: {a}");
-            let st = parse_state(&text, &TextContext::for_method(g.method.clone(), prog))
-                .expect("state text");
-            let trace = target.trace(&st, 100_000).expect("trace");
-            check_run(&matcher, prog, &trace, IntSemantics::Unbounded).verdict
-        })
-        .collect()
+    let rows: Vec<Vec<i64>> = args.iter().map(|a| vec![*a]).collect();
+    int_verdicts(prog, g, &[param], &rows)
 }
 
 /// Every seed's die roll is a path of the die's graph; with `nextInt(6)` claimed to return
