@@ -1,15 +1,18 @@
-//! Interval invariants of an ITS: per location, lower and upper bounds of its variables that
-//! hold whenever a run from the start reaches it (e.g. `x ≥ 1, y ≥ 1` at the head of the
-//! subtractive gcd loop, whose guards alone allow `x, y ≤ 0`).
+//! Invariants of an ITS: per location, linear bounds that hold whenever a run from the start
+//! reaches it — the interval of every variable (e.g. `x ≥ 1, y ≥ 1` at the head of the
+//! subtractive gcd loop, whose guards alone allow `x, y ≤ 0`) and the difference of every pair
+//! of variables a guard compares (`x − y ≤ 0` at `while (x != y) x++` entered with `y = x + 1`),
+//! or `false` where no run arrives.
 //!
-//! Found by abstract interpretation over intervals: the start location is unconstrained (a run
-//! starts with any values); a rule instance (`≠` sides resolved, [`farkas::instances`]) maps
-//! the box of its source, conjoined with its guard, to the box of its target, each bound an LP
-//! optimum ([`farkas::best_bound`]); the boxes are joined per location and widened (a bound
-//! that still moves after [`WIDEN_AFTER`] updates is dropped). Then every bound is
-//! **certified**: for each instance `ℓ → ℓ'` and each bound `c` of `ℓ'`,
-//! `inv(ℓ) ∧ guard ⇒ c(ē)` by Farkas multipliers (or the premise is infeasible); a bound
-//! without a certificate is dropped and the check repeated, so what is kept is inductive
+//! Found by abstract interpretation over template polyhedra ([`templates`]): the start location
+//! is unconstrained (a run starts with any values); a rule instance (`≠` sides resolved,
+//! [`farkas::instances`]) maps the polyhedron of its source, conjoined with its guard, to a
+//! bound of each template of its target, each an LP optimum ([`farkas::best_bound`]); the
+//! bounds are joined per location and widened (a bound that still moves after [`WIDEN_AFTER`]
+//! updates jumps to the next of a few thresholds taken from the guards, past the last it is
+//! dropped). Then every bound is **certified**: for each instance `ℓ → ℓ'` and each bound `c`
+//! of `ℓ'`, `inv(ℓ) ∧ guard ⇒ c(ē)` by Farkas multipliers (or the premise is infeasible); a
+//! bound without a certificate is dropped and the check repeated, so what is kept is inductive
 //! (`verify::verify_invariants` re-checks the multipliers). A ranking function may then assume
 //! `inv(ℓ)` on every rule leaving `ℓ` ([`strengthen`]).
 
@@ -21,7 +24,7 @@ use crate::q::Q;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
-/// Updates of one location's box after which a bound that still moves is dropped.
+/// Updates of one location's bounds after which a bound that still moves is widened.
 pub const WIDEN_AFTER: usize = 3;
 
 /// Simplex work the inference and certification may spend (deterministic; about a quarter of
@@ -106,21 +109,94 @@ pub fn strengthen(its: &Its, inv: &Invariants) -> Its {
     out
 }
 
-/// One interval per variable (`None`: unbounded on that side).
-type Bounds = Vec<(Option<Q>, Option<Q>)>;
+/// The linear forms whose upper bounds the inference tracks at one location: `−x` and `x` of
+/// every variable (its interval), then `x − y` and `y − x` of the pairs of variables that are
+/// compared (template polyhedra, Sankaranarayanan, Sipma & Manna 2005; the differences are the
+/// octagon's, Miné 2006, restricted to the pairs that matter).
+type Templates = Vec<LinExpr>;
 
-fn box_constraints(b: &Bounds) -> Vec<Constraint> {
-    let mut out = Vec::new();
-    for (j, (lo, hi)) in b.iter().enumerate() {
-        let x = LinExpr::var(Var(j as u32));
-        if let Some(lo) = lo {
-            out.push(Constraint::ge(&x, &LinExpr::constant(lo.clone())));
-        }
-        if let Some(hi) = hi {
-            out.push(Constraint::le(&x, &LinExpr::constant(hi.clone())));
+/// An upper bound per template (`None`: unbounded).
+type Bounds = Vec<Option<Q>>;
+
+/// At most this many compared pairs per location get difference templates (each costs two LPs
+/// per rule instance into the location).
+pub const MAX_PAIRS: usize = 12;
+
+/// The templates of every location: intervals of all variables; differences of the pairs of
+/// variables that one constraint of a rule leaving the location compares (`x ≠ y`, `i < n`),
+/// and, backwards, of the pairs of the source's variables that a rule copies into such a pair
+/// (so that `y = x + 1` before a loop survives to its head, where `x ≠ y` is tested).
+fn templates(its: &Its) -> Vec<Templates> {
+    let n = its.locations().len();
+    let arity = |l: LocId| its.location(l).arity();
+    let mut pairs: Vec<BTreeSet<(usize, usize)>> = vec![BTreeSet::new(); n];
+    let add = |set: &mut BTreeSet<(usize, usize)>, a: usize, b: usize| -> bool {
+        a != b && set.len() < MAX_PAIRS && set.insert((a.min(b), a.max(b)))
+    };
+    for rule in its.rules() {
+        let k = arity(rule.from);
+        for c in &rule.guard {
+            let vars: Vec<usize> = c
+                .expr
+                .vars()
+                .map(|v| v.index())
+                .filter(|&v| v < k)
+                .collect();
+            if vars.len() > 4 {
+                continue;
+            }
+            for (i, &a) in vars.iter().enumerate() {
+                for &b in &vars[i + 1..] {
+                    add(&mut pairs[rule.from.index()], a, b);
+                }
+            }
         }
     }
-    out
+    // a target's pair of copies `(u + c, v + d)` is a pair `(u, v)` of the source
+    let copy = |e: &LinExpr, k: usize| -> Option<usize> {
+        let mut terms = e.terms.iter();
+        match (terms.next(), terms.next()) {
+            (Some((v, c)), None) if *c == Q::one() && v.index() < k => Some(v.index()),
+            _ => None,
+        }
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for rule in its.rules() {
+            let k = arity(rule.from);
+            let wanted: Vec<(usize, usize)> = pairs[rule.to.index()]
+                .iter()
+                .filter_map(|&(a, b)| Some((copy(&rule.args[a], k)?, copy(&rule.args[b], k)?)))
+                .collect();
+            for (u, v) in wanted {
+                changed |= add(&mut pairs[rule.from.index()], u, v);
+            }
+        }
+    }
+    (0..n)
+        .map(|l| {
+            let x = |j: usize| LinExpr::var(Var(j as u32));
+            let mut t = Vec::new();
+            for j in 0..arity(LocId(l as u32)) {
+                t.push(x(j).scaled(&-Q::one()));
+                t.push(x(j));
+            }
+            for &(a, b) in &pairs[l] {
+                t.push(x(a).minus(&x(b)));
+                t.push(x(b).minus(&x(a)));
+            }
+            t
+        })
+        .collect()
+}
+
+fn bound_constraints(templates: &Templates, b: &Bounds) -> Vec<Constraint> {
+    templates
+        .iter()
+        .zip(b)
+        .filter_map(|(t, c)| Some(Constraint::le(t, &LinExpr::constant(c.clone()?))))
+        .collect()
 }
 
 /// Rows of `inv` (over the rule's variables) followed by the instance's guard.
@@ -140,13 +216,17 @@ pub fn infer(its: &Its, max_ne_split: usize, limits: &Limits) -> Option<Invarian
         ..*limits
     };
     let mut stats = LpStats::default();
-    let boxes = propagate(its, max_ne_split, &limits, &mut stats)?;
+    let templates = templates(its);
+    let boxes = propagate(its, &templates, max_ne_split, &limits, &mut stats)?;
     let mut bounds: Vec<Vec<Constraint>> = boxes
         .iter()
         .enumerate()
         .map(|(i, b)| match b {
-            Some(b) if LocId(i as u32) != its.start() => box_constraints(b),
-            _ => Vec::new(),
+            _ if LocId(i as u32) == its.start() => Vec::new(),
+            Some(b) => bound_constraints(&templates[i], b),
+            // no run reaches it (every rule into it is infeasible where it starts): `false`,
+            // certified like every bound, so that its rules drop out of the ranking proofs
+            None => vec![Constraint::le(&LinExpr::constant(1), &LinExpr::zero())],
         })
         .collect();
     let steps = certify(its, max_ne_split, &mut bounds, &limits, &mut stats)?;
@@ -172,22 +252,25 @@ pub fn infer(its: &Its, max_ne_split: usize, limits: &Limits) -> Option<Invarian
     })
 }
 
-/// The boxes of the reachable locations (`None`: not reached), a post-fixpoint up to widening.
+/// The template bounds of the reachable locations (`None`: not reached), a post-fixpoint up
+/// to widening.
 fn propagate(
     its: &Its,
+    templates: &[Templates],
     max_ne_split: usize,
     limits: &Limits,
     stats: &mut LpStats,
 ) -> Option<Vec<Option<Bounds>>> {
     let n = its.locations().len();
-    let mut boxes: Vec<Option<Bounds>> = vec![None; n];
+    let mut bounds: Vec<Option<Bounds>> = vec![None; n];
     let mut updates = vec![0usize; n];
     let start = its.start();
-    boxes[start.index()] = Some(vec![(None, None); its.location(start).arity()]);
+    bounds[start.index()] = Some(vec![None; templates[start.index()].len()]);
     let outgoing = its.outgoing();
+    let thresholds = thresholds(its);
     let mut work: BTreeSet<LocId> = [start].into();
     while let Some(l) = work.pop_first() {
-        let Some(src) = boxes[l.index()].clone() else {
+        let Some(src) = bounds[l.index()].clone() else {
             continue;
         };
         let insts = outgoing
@@ -198,58 +281,74 @@ fn propagate(
             .flat_map(|&r| farkas::instances(its, r, max_ne_split));
         for inst in insts {
             let rule = its.rule(inst.rule);
-            let rows = premise_rows(its, &inst, &box_constraints(&src));
+            let premise = bound_constraints(&templates[l.index()], &src);
+            let rows = premise_rows(its, &inst, &premise);
             match farkas::satisfiable(&rows, limits, stats) {
                 None => return None,
                 Some(false) => continue,
                 Some(true) => {}
             }
             let nv = rule.var_count(its);
-            let mut image = Vec::with_capacity(rule.args.len());
-            for e in &rule.args {
-                let up = farkas::best_bound(&rows, &farkas::dense(e, nv), limits, stats)
+            let t = rule.to.index();
+            let mut image = Vec::with_capacity(templates[t].len());
+            for tpl in &templates[t] {
+                // the template over the target's variables, y = ē: Σ t_k·ē_k
+                let mut e = LinExpr::constant(tpl.constant.clone());
+                for (v, c) in &tpl.terms {
+                    e.add_scaled(&rule.args[v.index()], c);
+                }
+                let up = farkas::best_bound(&rows, &farkas::dense(&e, nv), limits, stats)
                     .ok()?
                     .map(|(v, _)| Q::from((&v + &e.constant).floor()));
-                let neg = e.scaled(&-Q::one());
-                let down = farkas::best_bound(&rows, &farkas::dense(&neg, nv), limits, stats)
-                    .ok()?
-                    .map(|(v, _)| Q::from((&-&v + &e.constant).ceil()));
-                image.push((down, up));
+                image.push(up);
             }
-            let t = rule.to.index();
-            let joined = match &boxes[t] {
+            let joined = match &bounds[t] {
                 None => image,
                 Some(old) => {
-                    let widen = updates[t] >= WIDEN_AFTER;
+                    let widen = (updates[t] >= WIDEN_AFTER).then_some(&thresholds);
                     join(old, &image, widen)
                 }
             };
-            if boxes[t].as_ref() != Some(&joined) {
-                boxes[t] = Some(joined);
+            if bounds[t].as_ref() != Some(&joined) {
+                bounds[t] = Some(joined);
                 updates[t] += 1;
                 work.insert(rule.to);
             }
         }
     }
-    Some(boxes)
+    Some(bounds)
 }
 
-/// The hull of two boxes; with `widen`, a bound of `old` that the hull moves is dropped.
-fn join(old: &Bounds, new: &Bounds, widen: bool) -> Bounds {
-    let side = |a: &Option<Q>, b: &Option<Q>, lower: bool| -> Option<Q> {
-        let (a, b) = (a.as_ref()?, b.as_ref()?);
-        let keep_a = if lower { a <= b } else { a >= b };
-        if keep_a {
-            Some(a.clone())
-        } else if widen {
-            None
-        } else {
-            Some(b.clone())
+/// The values a widened bound may stop at (widening with thresholds, Blanchet et al. 2003):
+/// −1, 0, 1 and, for every constant `c` of a guard, `c − 1`, `c`, `c + 1` and their
+/// negations (a guard `x − y < 0` puts the loop's `x − y` at most 0 on the way out).
+fn thresholds(its: &Its) -> Vec<Q> {
+    let mut t: BTreeSet<Q> = [-Q::one(), Q::zero(), Q::one()].into();
+    for c in its.rules().iter().flat_map(|r| &r.guard) {
+        let k = &c.expr.constant;
+        for v in [k - &Q::one(), k.clone(), k + &Q::one()] {
+            t.insert(-&v);
+            t.insert(v);
         }
-    };
+    }
+    t.into_iter().collect()
+}
+
+/// The hull of two template polyhedra (the larger bound of each template); `widen`: a bound
+/// of `old` that the hull moves goes up to the next threshold, or is dropped past the last.
+fn join(old: &Bounds, new: &Bounds, widen: Option<&Vec<Q>>) -> Bounds {
     old.iter()
         .zip(new)
-        .map(|((l0, h0), (l1, h1))| (side(l0, l1, true), side(h0, h1, false)))
+        .map(|(a, b)| {
+            let (a, b) = (a.as_ref()?, b.as_ref()?);
+            if a >= b {
+                return Some(a.clone());
+            }
+            match widen {
+                None => Some(b.clone()),
+                Some(ts) => ts.iter().find(|&t| t >= b).cloned(),
+            }
+        })
         .collect()
 }
 
@@ -382,5 +481,61 @@ mod tests {
         )
         .unwrap();
         assert_eq!(infer(&its, 4, &Limits::default()), None);
+    }
+
+    /// `y = x + 5` before a loop `while (x != y) x++`: the difference of the compared pair is
+    /// kept (`x − y ≤ 0`), which no box shows, and the loop is YES with it.
+    #[test]
+    fn a_compared_pair_keeps_its_difference() {
+        let its = parse_koat(
+            "(GOAL COMPLEXITY) (STARTTERM (FUNCTIONSYMBOLS start)) (VAR x y)
+             (RULES start(x, y) -> f(x, x + 5)
+                    f(x, y) -> f(x + 1, y) :|: x != y)",
+        )
+        .unwrap();
+        let inv = infer(&its, 4, &Limits::default()).expect("an invariant at f");
+        let f = its.location_by_name("f").unwrap();
+        let (x, y) = (LinExpr::var(Var(0)), LinExpr::var(Var(1)));
+        assert!(
+            inv.at(f).contains(&Constraint::le(&x, &y)),
+            "{:?}",
+            inv.at(f)
+        );
+        crate::verify::verify_invariants(&its, &inv).expect("certified");
+        let p = crate::prove(&its, &crate::Options::default());
+        assert_eq!(p.verdict, crate::Verdict::Yes);
+    }
+
+    /// The same loop entered with any `x, y`: no difference holds, and `x > y` runs forever.
+    #[test]
+    fn an_unrelated_pair_gets_no_difference() {
+        let its = parse_koat(
+            "(GOAL COMPLEXITY) (STARTTERM (FUNCTIONSYMBOLS start)) (VAR x y)
+             (RULES start(x, y) -> f(x, y)
+                    f(x, y) -> f(x + 1, y) :|: x != y)",
+        )
+        .unwrap();
+        assert_eq!(infer(&its, 4, &Limits::default()), None);
+        let p = crate::prove(&its, &crate::Options::default());
+        assert_eq!(p.verdict, crate::Verdict::No);
+    }
+
+    /// A location no run reaches gets the invariant `false`, so its cycle needs no ranking
+    /// function (a loop head the graph keeps although the first iteration always leaves).
+    #[test]
+    fn an_unreachable_location_is_false() {
+        let its = parse_koat(
+            "(GOAL COMPLEXITY) (STARTTERM (FUNCTIONSYMBOLS start)) (VAR x)
+             (RULES start(x) -> f(x) :|: x < 0 && x > 0
+                    f(x) -> f(x + 1))",
+        )
+        .unwrap();
+        let inv = infer(&its, 4, &Limits::default()).expect("false at f");
+        let f = its.location_by_name("f").unwrap();
+        let one = LinExpr::constant(1);
+        assert_eq!(inv.at(f), &[Constraint::le(&one, &LinExpr::zero())]);
+        crate::verify::verify_invariants(&its, &inv).expect("certified");
+        let p = crate::prove(&its, &crate::Options::default());
+        assert_eq!(p.verdict, crate::Verdict::Yes);
     }
 }

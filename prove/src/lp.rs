@@ -1,7 +1,9 @@
 //! An exact rational simplex for the small linear programs of the proofs.
 //!
-//! Dense tableau, two phases (artificial variables first), Bland's rule (smallest index enters,
-//! ties in the ratio test leave by smallest basic index), so it cannot cycle; pivots per solve
+//! Dense tableau, two phases (artificial variables first), Dantzig's rule (largest reduced cost
+//! enters) and, after a long run of degenerate pivots, Bland's rule (smallest index enters,
+//! ties in the ratio test leave by smallest basic index) until the objective moves, so it
+//! cannot cycle; pivots per solve
 //! and tableau work over all solves of a proof are bounded (deterministic limits: the same
 //! answer on a loaded machine as on a quiet one), and a wall-clock deadline is kept only as a
 //! safety net, so it cannot hang either: past any limit the answer is [`LpResult::Unknown`]. All arithmetic is exact ([`Q`]), so "infeasible" and "optimal" are
@@ -176,10 +178,35 @@ impl Tableau {
         self.pivots += 1;
     }
 
+    /// The entering column: Dantzig's (largest reduced cost, smallest index among equals),
+    /// or Bland's (smallest index) while `bland` is set, which `run` does after a run of
+    /// degenerate pivots.
+    fn entering(&self, bland: bool) -> Option<usize> {
+        let mut candidates =
+            (0..self.ncols).filter(|&j| !self.barred[j] && self.obj[j].is_positive());
+        if bland {
+            return candidates.next();
+        }
+        let mut best = candidates.next()?;
+        for j in candidates {
+            if self.obj[j] > self.obj[best] {
+                best = j;
+            }
+        }
+        Some(best)
+    }
+
     fn run(&mut self, limits: &Limits, used: &mut usize) -> Phase {
+        // Dantzig's rule takes far fewer pivots than Bland's on the larger, highly degenerate
+        // LPs of the proofs, but may cycle, only through degenerate pivots (the objective
+        // stays): after DEGENERATE_RUN of them in a row Bland's rule, which cannot cycle,
+        // takes over until a pivot improves the objective. A basis is never revisited after
+        // an improvement, so the simplex terminates.
+        const DEGENERATE_RUN: usize = 1000;
+        let mut degenerate = 0usize;
         loop {
-            let Some(e) = (0..self.ncols).find(|&j| !self.barred[j] && self.obj[j].is_positive())
-            else {
+            let bland = degenerate >= DEGENERATE_RUN;
+            let Some(e) = self.entering(bland) else {
                 return Phase::Optimal;
             };
             let mut best: Option<(usize, Q)> = None;
@@ -198,9 +225,14 @@ impl Tableau {
                     best = Some((i, ratio));
                 }
             }
-            let Some((r, _)) = best else {
+            let Some((r, ratio)) = best else {
                 return Phase::Unbounded;
             };
+            if ratio.is_zero() {
+                degenerate += 1;
+            } else {
+                degenerate = 0;
+            }
             if *used >= limits.max_pivots
                 || self.work_before.saturating_add(self.work) >= limits.max_work
             {

@@ -155,10 +155,10 @@ fn verdict_statistics_are_not_degenerate() {
         }
     }
     eprintln!("random loops: yes {yes} no {no} maybe {maybe}");
-    assert!(
-        yes > 20 && no > 20 && maybe > 5,
-        "yes {yes} no {no} maybe {maybe}"
-    );
+    // MAYBE has become rare in this family (2 to 5 of 300 since unreachable locations and
+    // compared pairs enter the invariants), so it is not required here; the MAYBE answers
+    // have their own tests (examples.rs, and `a_zero_*budget*` below)
+    assert!(yes > 20 && no > 20, "yes {yes} no {no} maybe {maybe}");
 }
 
 fn countdown() -> Its {
