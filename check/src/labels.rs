@@ -382,14 +382,14 @@ impl<'g> Evaluator<'g> {
         };
         match l {
             Label::Arith { res, op, a, b } => {
-                let (got, wrap): (i128, fn(i128) -> i128) = match val(*res) {
-                    CValue::Int(r) => (i128::from(r), wrap32),
-                    CValue::Long(r) => (i128::from(r), wrap64),
+                let (got, wrap, bits): (i128, fn(i128) -> i128, u32) = match val(*res) {
+                    CValue::Int(r) => (i128::from(r), wrap32, 32),
+                    CValue::Long(r) => (i128::from(r), wrap64, 64),
                     v => return Err(not_int(format!("{res} is {} in the run", show(v)))),
                 };
                 let x = int(a).map_err(not_int)?;
                 let y = b.as_ref().map(int).transpose().map_err(not_int)?;
-                let Some(exact) = exact(*op, x, y) else {
+                let Some(exact) = exact(*op, x, y, bits) else {
                     return fail(&|| "; the operation is undefined on these values".into());
                 };
                 let want = match self.sem {
@@ -529,9 +529,14 @@ fn cond_holds(c: Cond, x: i128, y: i128) -> bool {
     }
 }
 
-/// The mathematical value of `x op y` (division truncating toward zero, as Java does).
-fn exact(op: IntOp, x: i128, y: Option<i128>) -> Option<i128> {
+/// The mathematical value of `x op y` (division truncating toward zero, as Java does; shifts
+/// of a `bits`-wide value as the JVM does them, JLS §15.19).
+fn exact(op: IntOp, x: i128, y: Option<i128>, bits: u32) -> Option<i128> {
+    let shift = |k: i128| -> Option<u32> { u32::try_from(k).ok().filter(|&k| k < bits) };
     Some(match (op, y) {
+        (IntOp::Shr, Some(k)) => x >> shift(k)?,
+        (IntOp::Ushr, Some(k)) if x >= 0 || k == 0 => x >> shift(k)?,
+        (IntOp::Ushr, Some(k)) => (x + (1i128 << bits)) >> shift(k)?,
         (IntOp::Neg, None) => -x,
         (IntOp::Add, Some(y)) => x + y,
         (IntOp::Sub, Some(y)) => x - y,

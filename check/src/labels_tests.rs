@@ -158,6 +158,39 @@ fn assignment_wraps_as_the_result_kind_says_under_java_ints() {
 }
 
 #[test]
+fn shifts_are_checked_as_the_jvm_shifts() {
+    let shift = |op| {
+        graph(
+            state(&[1], &[]),
+            state(&[1, 2], &[]),
+            EdgeKind::Eval,
+            vec![Label::Arith {
+                res: int(2),
+                op,
+                a: Operand::Ref(int(1)),
+                b: Some(Operand::Lit(1)),
+            }],
+        )
+    };
+    let (shr, ushr) = (shift(IntOp::Shr), shift(IntOp::Ushr));
+    for sem in [IntSemantics::Unbounded, IntSemantics::Java] {
+        let x = |v| [(int(1), CValue::Int(v))];
+        let r = |v| [(int(2), CValue::Int(v))];
+        // -7 >> 1 = -4 (floor), not -3 (truncation)
+        assert!(eval(&shr, &x(-7), &r(-4), sem).is_ok());
+        assert!(eval(&shr, &x(-7), &r(-3), sem).is_err());
+        // -2 >>> 1 = 2^31 - 1 for an int, and 2^63 - 1 for a long
+        assert!(eval(&ushr, &x(-2), &r(i32::MAX), sem).is_ok());
+        assert!(eval(&ushr, &x(-2), &r(-1), sem).is_err());
+        assert!(eval(&ushr, &x(6), &r(3), sem).is_ok());
+        let long = |v| [(int(1), CValue::Long(v))];
+        let lr = |v| [(int(2), CValue::Long(v))];
+        assert!(eval(&ushr, &long(-2), &lr(i64::MAX), sem).is_ok());
+        assert!(eval(&ushr, &long(-2), &lr(i64::from(i32::MAX)), sem).is_err());
+    }
+}
+
+#[test]
 fn division_by_zero_fails_and_relations_compare() {
     let div = graph(
         state(&[1, 2], &[]),

@@ -44,6 +44,36 @@ fn a_two_phase_loop_has_a_nested_ranking_function() {
 }
 
 #[test]
+fn a_binary_search_halving_by_a_shift_terminates() {
+    // while (lo <= hi) { int mid = (lo + hi) >>> 1; … lo = mid + 1 / hi = mid - 1 … }:
+    // `>>> 1` of a non-negative sum is ⌊(lo + hi) / 2⌋, so lo ≤ mid ≤ hi and hi − lo falls
+    proved("everyday.ArrayLoops.binarySearch", &[]);
+    // `x >>>= 1` of a negative x is (x + 2³²) >> 1, non-negative: the loop still ends
+    proved("everyday.Numbers.bitCount", &[]);
+    proved("everyday.Numbers.bitCount", &["--ints", "java"]);
+}
+
+#[test]
+fn a_callee_result_before_a_loop_makes_its_cycle_unreachable() {
+    // int y = succ(x); while (x != y) x++;  — y = x + 1 on entry: the loop head the graph keeps
+    // is reached by no run (its invariant is `false`), whatever the int model
+    let out = proved("everyday.Numbers.upToSucc", &[]);
+    assert!(out.contains("false (no run reaches it)"), "{out}");
+    proved("everyday.Numbers.upToSucc", &["--ints", "java"]);
+}
+
+#[test]
+fn a_difference_set_before_a_loop_bounds_it() {
+    // y = x + gap (gap ≥ 0); while (x != y) x++;  — the invariant x − y ≤ 0 at the loop head
+    // (no interval shows it) makes y − x a ranking function
+    let out = proved("everyday.Numbers.upToGap", &[]);
+    assert!(
+        out.contains("y (") && out.contains("- x ("),
+        "ranked by y − x: {out}"
+    );
+}
+
+#[test]
 fn java_ints_keep_yes_where_the_guard_rules_out_overflow() {
     // `i + 1` after `i < a.length`, and `i + 1` before the test `i < n` (its wrap runs once)
     proved("everyday.ArrayLoops.sum", &["--ints", "java"]);

@@ -122,8 +122,13 @@ pub(super) fn replacements(
             }
             push(arith(*res, IntOp::Mul, *a, Operand::Lit(0)), None);
             push(arith(*res, IntOp::Add, *a, Operand::Lit(0)), None);
-            if let Operand::Lit(c) = b {
-                push(arith(*res, *op, *a, Operand::Lit(c + 7)), None);
+            match (op, b) {
+                // a shift's distance stays a literal in 0..32
+                (IntOp::Shr | IntOp::Ushr, Operand::Lit(c)) => {
+                    push(arith(*res, *op, *a, Operand::Lit((c + 1) % 32)), None)
+                }
+                (_, Operand::Lit(c)) => push(arith(*res, *op, *a, Operand::Lit(c + 7)), None),
+                _ => {}
             }
             if let Some(o) = other_src(a) {
                 push(arith(*res, *op, o, *b), None);
@@ -162,7 +167,8 @@ pub(super) fn replacements(
 }
 
 /// The `flip-label` mutant of `l`: the negated relation, another arithmetic operation
-/// (`+` ↔ `-`, `*` ↔ `/`, `%` → `/`, negation → identity by `+ 0`), the other type outcome.
+/// (`+` ↔ `-`, `*` ↔ `/`, `%` → `/`, shifts → `*`, negation → identity by `+ 0`), the other
+/// type outcome.
 pub(super) fn flip(l: &Label) -> Option<Label> {
     match l {
         Label::Rel { a, cond, b } => Some(Label::Rel {
@@ -178,6 +184,7 @@ pub(super) fn flip(l: &Label) -> Option<Label> {
                 IntOp::Div => (IntOp::Mul, *b),
                 IntOp::Rem => (IntOp::Div, *b),
                 IntOp::Neg => (IntOp::Add, Some(Operand::Lit(0))),
+                IntOp::Shr | IntOp::Ushr => (IntOp::Mul, *b),
             };
             Some(Label::Arith {
                 res: *res,

@@ -156,6 +156,12 @@ impl Label {
                 match (op, b) {
                     (IntOp::Neg, None) => Ok(()),
                     (IntOp::Neg, Some(_)) => Err("negation has one operand".into()),
+                    (IntOp::Shr | IntOp::Ushr, Some(Operand::Lit(k))) if (0..64).contains(k) => {
+                        Ok(())
+                    }
+                    (IntOp::Shr | IntOp::Ushr, Some(_)) => {
+                        Err("a shift's distance is a literal in 0..64".into())
+                    }
                     (_, None) => Err(format!("`{}` needs two operands", op.symbol())),
                     (_, Some(b)) => int(b),
                 }

@@ -14,7 +14,15 @@ pub struct LabelParseError {
 }
 
 const CONDS: [Cond; 6] = [Cond::Eq, Cond::Ne, Cond::Lt, Cond::Ge, Cond::Gt, Cond::Le];
-const OPS: [IntOp; 5] = [IntOp::Add, IntOp::Sub, IntOp::Mul, IntOp::Div, IntOp::Rem];
+const OPS: [IntOp; 7] = [
+    IntOp::Add,
+    IntOp::Sub,
+    IntOp::Mul,
+    IntOp::Div,
+    IntOp::Rem,
+    IntOp::Shr,
+    IntOp::Ushr,
+];
 
 fn operand(s: &str) -> Option<Operand> {
     // a literal as `Display` prints an i128: no `+`, no leading zeros

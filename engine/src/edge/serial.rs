@@ -69,6 +69,8 @@ enum OpRepr {
     Div,
     Rem,
     Neg,
+    Shr,
+    Ushr,
 }
 
 #[derive(Clone, Copy, Serialize, Deserialize)]
@@ -82,13 +84,15 @@ enum CondRepr {
     Gt,
 }
 
-const OPS: [(IntOp, OpRepr); 6] = [
+const OPS: [(IntOp, OpRepr); 8] = [
     (IntOp::Add, OpRepr::Add),
     (IntOp::Sub, OpRepr::Sub),
     (IntOp::Mul, OpRepr::Mul),
     (IntOp::Div, OpRepr::Div),
     (IntOp::Rem, OpRepr::Rem),
     (IntOp::Neg, OpRepr::Neg),
+    (IntOp::Shr, OpRepr::Shr),
+    (IntOp::Ushr, OpRepr::Ushr),
 ];
 
 const CONDS: [(Cond, CondRepr); 6] = [

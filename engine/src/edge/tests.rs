@@ -70,6 +70,8 @@ impl Arbitrary for AnyLabel {
             IntOp::Div,
             IntOp::Rem,
             IntOp::Neg,
+            IntOp::Shr,
+            IntOp::Ushr,
         ];
         let conds = [Cond::Lt, Cond::Le, Cond::Eq, Cond::Ne, Cond::Ge, Cond::Gt];
         let l = match u8::arbitrary(g) % 9 {
@@ -81,11 +83,19 @@ impl Arbitrary for AnyLabel {
                 } else {
                     operand(g)
                 };
+                // a shift's distance is a literal in 0..64
+                let b = match op {
+                    IntOp::Neg => None,
+                    IntOp::Shr | IntOp::Ushr => {
+                        Some(Operand::Lit(i128::from(u8::arbitrary(g) % 64)))
+                    }
+                    _ => Some(operand(g)),
+                };
                 Label::Arith {
                     res: int_ref(g),
                     op,
                     a,
-                    b: (op != IntOp::Neg).then(|| operand(g)),
+                    b,
                 }
             }
             1 => Label::Rel {

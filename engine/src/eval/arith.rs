@@ -267,6 +267,11 @@ fn bitwise(ex: &mut Exec<'_>, op: Op, width: Width) -> Result<Flow, EngineError>
         }
         _ => None,
     };
+    if exact.is_none() && matches!(op, Op::Shr | Op::Ushr) {
+        if let Some(y) = vb {
+            return shift(ex, op, a, y, width);
+        }
+    }
     let value = match (exact, sem) {
         (Some(v), _) => Interval::literal(v),
         (None, IntSemantics::Java) => width.range(),
@@ -278,6 +283,63 @@ fn bitwise(ex: &mut Exec<'_>, op: Op, width: Width) -> Result<Flow, EngineError>
         Width::Long => ex.st.new_prim(HeapValue::Long(value)),
     };
     ex.push(r)?;
+    Ok(Flow::Next)
+}
+
+/// `a >> k` or `a >>> k` by a literal distance (its low five or six bits, as the JVM uses
+/// them): the result's interval and the label `res = a >> k` (`>>>`), which the prover reads as
+/// `2ᵏ·res ≤ a ≤ 2ᵏ·res + 2ᵏ − 1` (for `>>>` of a negative `a`, of `a + 2ʷ`). Exact in both
+/// integer models: the result never leaves the type's range.
+fn shift(
+    ex: &mut Exec<'_>,
+    op: Op,
+    a: Ref,
+    distance: i128,
+    width: Width,
+) -> Result<Flow, EngineError> {
+    let bits = match width {
+        Width::Int => 32,
+        Width::Long => 64,
+    };
+    let k = distance.rem_euclid(bits);
+    let va = *ex
+        .st
+        .integral(a)
+        .ok_or_else(|| ex.invalid("shift of a non-integer"))?;
+    let iop = if op == Op::Shr {
+        IntOp::Shr
+    } else {
+        IntOp::Ushr
+    };
+    let k_lit = Interval::literal(k);
+    let value = match iop {
+        IntOp::Ushr if k >= 1 && va.lo.is_none_or(|l| l < 0) => {
+            // a negative w-bit `a` gives `(a + 2ʷ) >> k`, in [0, 2^(w−k) − 1]
+            let top = (1i128 << (bits - k)) - 1;
+            let neg = Interval::new(Some(0), Some(top)).unwrap_or(Interval::TOP);
+            match va.lo.zip(va.hi) {
+                Some((lo, hi)) if hi < 0 => Interval::new(
+                    Some((lo + (1i128 << bits)) >> k),
+                    Some((hi + (1i128 << bits)) >> k),
+                )
+                .unwrap_or(neg),
+                _ => neg,
+            }
+        }
+        IntOp::Ushr if k == 0 => va,
+        _ => Interval::exact(IntOp::Shr, &va, &k_lit),
+    };
+    let res = match width {
+        Width::Int => ex.st.new_int(value),
+        Width::Long => ex.st.new_prim(HeapValue::Long(value)),
+    };
+    ex.labels.push(Label::Arith {
+        res,
+        op: iop,
+        a: Operand::of(&ex.st, a),
+        b: Some(Operand::Lit(k)),
+    });
+    ex.push(res)?;
     Ok(Flow::Next)
 }
 

@@ -384,6 +384,21 @@ impl Interval {
             Div => a.exact_div(b),
             Rem => a.exact_rem(b),
             Neg => a.exact_neg(),
+            Shr => a.exact_shr(b),
+            // `>>>` of a negative value depends on the width: only a non-negative one is known
+            Ushr if a.lo.is_some_and(|l| l >= 0) => a.exact_shr(b),
+            Ushr => Interval::TOP,
+        }
+    }
+
+    /// `a >> k` for a literal `k` in `0..64` (`⌊a / 2ᵏ⌋`, monotone); otherwise unknown.
+    fn exact_shr(&self, b: &Interval) -> Interval {
+        match b.as_literal() {
+            Some(k) if (0..64).contains(&k) => Interval {
+                lo: self.lo.map(|l| l >> k),
+                hi: self.hi.map(|h| h >> k),
+            },
+            _ => Interval::TOP,
         }
     }
 

@@ -37,6 +37,11 @@ pub enum IntOp {
     Div,
     Rem,
     Neg,
+    /// `a >> k` for a literal distance `k` (JLS §15.19: `⌊a / 2ᵏ⌋`).
+    Shr,
+    /// `a >>> k` for a literal distance `k`: `a >> k` for `a ≥ 0`, `(a + 2ʷ) >> k` for a
+    /// negative `w`-bit `a` (`k ≥ 1`).
+    Ushr,
 }
 
 impl IntOp {
@@ -48,6 +53,8 @@ impl IntOp {
             IntOp::Div => "/",
             IntOp::Rem => "%",
             IntOp::Neg => "-",
+            IntOp::Shr => ">>",
+            IntOp::Ushr => ">>>",
         }
     }
 }

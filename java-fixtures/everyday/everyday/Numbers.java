@@ -120,4 +120,15 @@ public class Numbers {
     static int clamp(int x, int lo, int hi) {
         return Math.min(Math.max(x, lo), hi);
     }
+
+    static int upToGap(int x, int gap) {
+        if (gap < 0) return 0;
+        int y = x + gap;
+        int n = 0;
+        while (x != y) {
+            x++;
+            n++;
+        }
+        return n;
+    }
 }

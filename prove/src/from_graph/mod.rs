@@ -13,6 +13,7 @@
 //!   substituted away. What remains are temporaries of some chain node (the cross-check reads
 //!   their values from the concrete run: [`RuleOrigin::temps`]).
 
+mod division;
 mod effects;
 mod lcmp;
 mod product;
@@ -430,7 +431,7 @@ impl<'g> RuleChain<'g> {
         // a division whose dividend's sign neither the states nor the guard give: one rule per
         // sign (the sides exclude each other and cover every value; the wrong one is
         // infeasible once chaining meets the test that fixed the sign)
-        let guards = step::signed_divisions(&divisions, owner.len(), &mut guard);
+        let guards = division::signed_divisions(&divisions, owner.len(), &mut guard);
         lcmp::compare_cases(&deferred.comparisons, guards)
             .into_iter()
             .map(|g| self.complete(g, pending.clone(), &nodes, &owner, &slots, from, to))

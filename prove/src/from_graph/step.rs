@@ -3,6 +3,7 @@
 //! from relation labels. Each edge is read between two [`Slots`] of one rule under
 //! construction.
 
+use super::division::{division_by_unknown, floor_shift, truncating_division, Division, Divisor};
 use super::effects::CallEffects;
 use super::lcmp::{comparison, Comparison};
 use super::product::{product_bounds, Factor};
@@ -20,55 +21,6 @@ use jtg_engine::state::{
 use jtg_engine::Program;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
-
-/// A division whose dividend's sign the state's interval does not give: its bounds need the
-/// sign, which the rule's whole guard may imply (`x / y` under `x ≥ y ≥ 2`). Kept until the
-/// guard is complete ([`Division::constraints`]).
-#[derive(Clone, Debug)]
-pub struct Division {
-    op: IntOp,
-    x: LinExpr,
-    divisor: Divisor,
-    r: LinExpr,
-}
-
-#[derive(Clone, Debug)]
-enum Divisor {
-    Literal(i128),
-    Unknown {
-        y: LinExpr,
-        interval: Option<(Option<i128>, Option<i128>)>,
-    },
-}
-
-/// The sign of a dividend, as implied by a guard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sign {
-    NonNegative,
-    NonPositive,
-}
-
-impl Division {
-    /// The dividend.
-    pub fn dividend(&self) -> &LinExpr {
-        &self.x
-    }
-
-    /// The division's bounds for a dividend of sign `sign` (which the caller proved from the
-    /// rule's guard).
-    pub fn constraints(&self, sign: Sign, out: &mut Vec<Constraint>) {
-        let sign = Some(match sign {
-            Sign::NonNegative => (Some(0), None),
-            Sign::NonPositive => (None, Some(0)),
-        });
-        match &self.divisor {
-            Divisor::Literal(k) => truncating_division(self.op, &self.x, *k, &self.r, sign, out),
-            Divisor::Unknown { y, interval } => {
-                division_by_unknown(self.op, &self.x, y, *interval, &self.r, sign, out)
-            }
-        }
-    }
-}
 
 /// What a rule's edges leave for its complete guard to decide.
 #[derive(Default)]
@@ -430,6 +382,32 @@ fn step_label(
                         None
                     }
                 },
+                IntOp::Shr | IntOp::Ushr => {
+                    // never wraps: |x >> k| ≤ |x|, and x >>> k (k ≥ 1) lies in [0, 2^(w−k))
+                    let Some(k) = lit(b).and_then(|k| u32::try_from(k).ok()) else {
+                        return;
+                    };
+                    let (_, hi) = type_range(dst.state, *res);
+                    let bits = if hi > JAVA_MAX { 64 } else { 32 };
+                    let nonneg = operand_interval(src.state, a)
+                        .is_some_and(|i| i.lo.is_some_and(|l| l >= 0));
+                    if k >= bits {
+                        return;
+                    }
+                    if *op == IntOp::Ushr && k == 0 {
+                        out.push(Constraint::eq(&r, &x));
+                    } else if *op == IntOp::Shr || nonneg {
+                        floor_shift(&x, k, &r, out);
+                    } else {
+                        deferred.divisions.push(Division {
+                            op: *op,
+                            x: x.clone(),
+                            divisor: Divisor::UnsignedShift { k, bits },
+                            r: r.clone(),
+                        });
+                    }
+                    None
+                }
                 IntOp::Div | IntOp::Rem => {
                     let wraps = sem == IntSemantics::Java
                         && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref());
@@ -485,99 +463,6 @@ fn step_label(
             }
         }
         _ => {}
-    }
-}
-
-/// `r = x / k` or `r = x % k` for a literal `k ∉ {0, −1}`, as Java computes them (JLS
-/// §15.17.2–3: the quotient is truncated towards zero, `x = k·(x/k) + x%k`, and the remainder
-/// has the sign of `x` and a smaller magnitude than `k`): with `m = x − k·r` (division) or
-/// `m = r` (remainder), `0 ≤ m ≤ |k| − 1` when `x ≥ 0` by its interval, `−(|k| − 1) ≤ m ≤ 0`
-/// when `x ≤ 0`, `|m| ≤ |k| − 1` otherwise; a remainder also lies between 0 and `x`.
-fn truncating_division(
-    op: IntOp,
-    x: &LinExpr,
-    k: i128,
-    r: &LinExpr,
-    sign: Option<(Option<i128>, Option<i128>)>,
-    out: &mut Vec<Constraint>,
-) {
-    let kq = Q::from(BigInt::from(k));
-    let m = match op {
-        IntOp::Div => x.minus(&r.scaled(&kq)),
-        _ => r.clone(),
-    };
-    let bound = LinExpr::constant(Q::from(BigInt::from(k.unsigned_abs() - 1)));
-    let zero = LinExpr::zero();
-    let nonneg = sign.is_some_and(|(lo, _)| lo.is_some_and(|l| l >= 0));
-    let nonpos = sign.is_some_and(|(_, hi)| hi.is_some_and(|h| h <= 0));
-    let lower = if nonneg {
-        zero.clone()
-    } else {
-        zero.minus(&bound)
-    };
-    let upper = if nonpos { zero.clone() } else { bound };
-    out.push(Constraint::ge(&m, &lower));
-    out.push(Constraint::le(&m, &upper));
-    if matches!(op, IntOp::Rem) {
-        if nonneg {
-            out.push(Constraint::le(r, x));
-        }
-        if nonpos {
-            out.push(Constraint::ge(r, x));
-        }
-    }
-}
-
-/// `r = x / y` or `r = x % y` for a divisor `y` whose interval excludes `(−d, d)` for some
-/// `d ≥ 1` and a dividend of known sign (JLS §15.17.2–3, as [`truncating_division`]): the
-/// quotient has the sign of `x·y` and `|r| ≤ |x| / d`, so `d·|r| ≤ |x|`; the remainder has the
-/// sign of `x`, `|r| ≤ |x|` and `|r| ≤ |y| − 1`. All of these are linear once `d` and the signs
-/// are fixed. Nothing is said when a sign is unknown.
-fn division_by_unknown(
-    op: IntOp,
-    x: &LinExpr,
-    y: &LinExpr,
-    divisor: Option<(Option<i128>, Option<i128>)>,
-    r: &LinExpr,
-    sign: Option<(Option<i128>, Option<i128>)>,
-    out: &mut Vec<Constraint>,
-) {
-    let nonneg = sign.is_some_and(|(lo, _)| lo.is_some_and(|l| l >= 0));
-    let nonpos = sign.is_some_and(|(_, hi)| hi.is_some_and(|h| h <= 0));
-    let (positive, d) = match divisor {
-        Some((Some(lo), _)) if lo >= 1 => (true, lo),
-        Some((_, Some(hi))) if hi <= -1 => (false, -hi),
-        _ => return,
-    };
-    if !(nonneg || nonpos) {
-        return;
-    }
-    let zero = LinExpr::zero();
-    // |x| and |r| as expressions, by the known signs
-    let abs_x = if nonneg { x.clone() } else { zero.minus(x) };
-    let r_sign_positive = match op {
-        IntOp::Div => nonneg == positive,
-        _ => nonneg,
-    };
-    let abs_r = if r_sign_positive {
-        r.clone()
-    } else {
-        zero.minus(r)
-    };
-    out.push(Constraint::ge(&abs_r, &zero));
-    match op {
-        IntOp::Div => {
-            let dq = Q::from(BigInt::from(d));
-            out.push(Constraint::le(&abs_r.scaled(&dq), &abs_x));
-        }
-        _ => {
-            out.push(Constraint::le(&abs_r, &abs_x));
-            let abs_y = if positive { y.clone() } else { zero.minus(y) };
-            out.push(Constraint::le(
-                &abs_r,
-                &abs_y.minus(&LinExpr::constant(Q::one())),
-            ));
-        }
     }
 }
 
@@ -638,147 +523,5 @@ fn relation(x: &LinExpr, c: Cond, y: &LinExpr) -> Constraint {
         Cond::Le => Constraint::le(x, y),
         Cond::Gt => Constraint::gt(x, y),
         Cond::Ge => Constraint::ge(x, y),
-    }
-}
-
-/// Work budget of the LPs that find a dividend's sign in one rule's guard (deterministic).
-const SIGN_WORK: u64 = 2_000_000;
-
-/// At most this many divisions of one rule are split by sign (two: four rules).
-const MAX_SIGN_SPLIT: usize = 2;
-
-/// The guards of a rule with the divisions `divisions` (over `nvars` variables): the bounds of
-/// every division whose dividend's sign `guard` implies (`guard ⇒ x ≥ 0` or `guard ⇒ x ≤ 0`
-/// over the rationals, the guard tightened for integers: `farkas::implication`) are added to
-/// it; for up to [`MAX_SIGN_SPLIT`] others by an unknown divisor (a literal one bounds the
-/// result without the sign) the guard is split by the dividend's sign (`x ≥ 0`
-/// with the bounds of that case, `x < 0` with the others), one guard per combination. Sound
-/// whatever the LP answers: a sign it cannot show only costs a split, the sides of a split
-/// cover every value, and every concrete transition is checked against the guard of its side
-/// by the JVM cross-check. Divisions beyond the split bound get no bounds.
-pub fn signed_divisions(
-    divisions: &[Division],
-    nvars: usize,
-    guard: &mut Vec<Constraint>,
-) -> Vec<Vec<Constraint>> {
-    if divisions.is_empty() {
-        return vec![std::mem::take(guard)];
-    }
-    let premises: Vec<Option<Constraint>> = guard
-        .iter()
-        .filter(|c| c.rel != crate::linexpr::Rel::Ne)
-        .cloned()
-        .map(Some)
-        .collect();
-    let rows = crate::farkas::rows_of(&premises, nvars);
-    let limits = crate::lp::Limits {
-        max_work: SIGN_WORK,
-        ..crate::lp::Limits::default()
-    };
-    let mut stats = crate::lp::LpStats::default();
-    let mut added = Vec::new();
-    let mut unsigned = Vec::new();
-    for d in divisions {
-        let x = d.dividend();
-        let coeffs = crate::farkas::dense(x, nvars);
-        let neg: Vec<Q> = coeffs.iter().map(|c| -c).collect();
-        // x ≥ 0 ⟺ −x·v ≤ x₀;  x ≤ 0 ⟺ x·v ≤ −x₀
-        if crate::farkas::implication(&rows, &neg, &x.constant, &limits, &mut stats).is_some() {
-            d.constraints(Sign::NonNegative, &mut added);
-        } else if crate::farkas::implication(&rows, &coeffs, &-&x.constant, &limits, &mut stats)
-            .is_some()
-        {
-            d.constraints(Sign::NonPositive, &mut added);
-        } else if unsigned.len() < MAX_SIGN_SPLIT && matches!(d.divisor, Divisor::Unknown { .. }) {
-            // a literal divisor already bounds the result without the sign; a split would only
-            // keep the chain's middle location (two rules enter it) and its temporaries
-            unsigned.push(d);
-        }
-    }
-    guard.extend(added);
-    let mut out = vec![std::mem::take(guard)];
-    let zero = LinExpr::zero();
-    for d in unsigned {
-        let x = d.dividend();
-        out = out
-            .into_iter()
-            .flat_map(|g| {
-                let mut pos = g.clone();
-                pos.push(Constraint::ge(x, &zero));
-                d.constraints(Sign::NonNegative, &mut pos);
-                let mut neg = g;
-                neg.push(Constraint::lt(x, &zero));
-                d.constraints(Sign::NonPositive, &mut neg);
-                [pos, neg]
-            })
-            .collect();
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::linexpr::Var;
-
-    fn v(i: u32) -> LinExpr {
-        LinExpr::var(Var(i))
-    }
-
-    /// `r = x / y` with `y ≥ 2` (variables x = 0, y = 1, r = 2).
-    fn x_div_y() -> Division {
-        Division {
-            op: IntOp::Div,
-            x: v(0),
-            divisor: Divisor::Unknown {
-                y: v(1),
-                interval: Some((Some(2), None)),
-            },
-            r: v(2),
-        }
-    }
-
-    fn holds(guard: &[Constraint], vals: &[i64]) -> bool {
-        guard
-            .iter()
-            .all(|c| c.holds(&|x: Var| vals.get(x.index()).map(|&n| Q::int(n))) == Some(true))
-    }
-
-    #[test]
-    fn the_guard_gives_the_dividends_sign() {
-        // x ≥ y ≥ 2: x ≥ 0, so 0 ≤ r and 2·r ≤ x, in one guard
-        let mut guard = vec![
-            Constraint::ge(&v(0), &v(1)),
-            Constraint::ge(&v(1), &LinExpr::constant(2)),
-        ];
-        let out = signed_divisions(&[x_div_y()], 3, &mut guard);
-        assert_eq!(out.len(), 1);
-        assert!(out[0].contains(&Constraint::le(&v(2).scaled(&Q::int(2)), &v(0))));
-        assert!(holds(&out[0], &[9, 4, 2]));
-        assert!(!holds(&out[0], &[9, 4, 5]));
-    }
-
-    #[test]
-    fn an_unknown_sign_splits_the_rule_and_the_sides_cover_java_division() {
-        let mut guard = vec![Constraint::ge(&v(1), &LinExpr::constant(2))];
-        let out = signed_divisions(&[x_div_y()], 3, &mut guard);
-        assert_eq!(out.len(), 2);
-        for x in -20i64..=20 {
-            for y in 2i64..=6 {
-                // Java's `/` truncates towards zero, as Rust's
-                let r = x / y;
-                let sides = out.iter().filter(|g| holds(g, &[x, y, r])).count();
-                assert!(sides >= 1, "x = {x}, y = {y}: no side holds");
-                // quotients of the wrong sign or of x's own magnitude are excluded
-                if x != 0 {
-                    for wrong in [x, -x.signum()] {
-                        assert!(
-                            !out.iter().any(|g| holds(g, &[x, y, wrong])),
-                            "x = {x}, y = {y}, r = {wrong}"
-                        );
-                    }
-                }
-            }
-        }
     }
 }
