@@ -44,7 +44,7 @@ for i in "${!lines[@]}"; do
   total=$((total + t)); killed=$((killed + k)); uncov=$((uncov + c)); equiv=$((equiv + e)); surv=$((surv + s))
 done
 live=$((killed + surv))
-score=$(awk -v k="$killed" -v l="$live" 'BEGIN { printf "%.1f", l > 0 ? 100 * k / l : 100 }')
+score=$(awk -v k="$killed" -v l="$live" 'BEGIN { printf "%.1f", (l > 0 ? 100 * k / l : 100) }')
 echo "suite: $total mutants: $killed killed, $uncov not covered, $equiv equivalent, $surv survived; score killed / (killed + survived) $score %"
 for op in $(printf '%s\n' "${!kinds[@]}" | cut -d' ' -f1 | sort -u); do
   echo "kind $op: ${kinds["$op killed"]:-0} killed, ${kinds["$op not-covered"]:-0} not covered, ${kinds["$op equivalent"]:-0} equivalent, ${kinds["$op SURVIVED"]:-0} survived"
