@@ -1,5 +1,5 @@
-//! Deriving every mutant of a graph, in a fixed order, each with the local equivalence proof
-//! it has (the criteria of the crate docs).
+//! Deriving every mutant of a graph, in a fixed order, each with its equivalence proof if it
+//! has one (the criteria of the crate docs).
 
 use crate::intervals::Intervals;
 use crate::labels;
