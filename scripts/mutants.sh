@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation testing of `jtg check` over the fixture suite: every entry of java-fixtures/suite.txt,
-# `jtg mutate` with a fixed seed; prints each entry's line, the overall score and the counts per
-# mutant kind. JOBS entries run at once (each its own JVM); the output is in suite order
+# `jtg mutate` with a fixed seed; prints each entry's line, the four fates (killed, not covered,
+# equivalent, survived), the score killed / (killed + survived) and the counts per mutant kind. JOBS entries run at once (each its own JVM); the output is in suite order
 # whatever JOBS is. OUT keeps every entry's full `--verbose` listing (default: a temp dir).
 set -euo pipefail
 JTG=${JTG:-target/release/jtg}
@@ -12,7 +12,7 @@ FIXTURES=${FIXTURES:-build/fixtures}
 SUITE=${SUITE:-java-fixtures/suite.txt}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
-killed=0; equiv=0; total=0; enum=0
+killed=0; uncov=0; equiv=0; surv=0; total=0
 declare -A kinds
 mapfile -t lines < <(grep -v '^\s*#' "$SUITE" | grep -v '^\s*$')
 
@@ -35,22 +35,18 @@ seq 0 $(( ${#lines[@]} - 1 )) | xargs -P "$JOBS" -I{} bash -c \
 for i in "${!lines[@]}"; do
   full=$(cat "$OUT/$i.txt")
   line=$(tail -1 <<<"$full")
-  # per mutation kind: `killed|equivalent|SURVIVED <operator>` lines of --verbose
-  while read -r fate op rest; do
-    case "$fate" in killed|equivalent|SURVIVED) kinds["$op $fate"]=$(( ${kinds["$op $fate"]:-0} + 1 ));; esac
-    if [[ "$fate" == equivalent && "$rest" == *": bounded enumeration"* ]]; then
-      kinds["$op enum"]=$(( ${kinds["$op enum"]:-0} + 1 ))
-    fi
+  # per mutation kind: the `<fate> <operator>` lines of --verbose
+  while read -r fate op _; do
+    case "$fate" in killed|not-covered|equivalent|SURVIVED) kinds["$op $fate"]=$(( ${kinds["$op $fate"]:-0} + 1 ));; esac
   done <<<"$full"
   echo "$line"
-  read -r t k e <<<"$(sed -E 's/.*: ([0-9]+) mutants tried .*: ([0-9]+) killed, ([0-9]+) equivalent.*/\1 \2 \3/' <<<"$line")"
-  en=$(sed -E 's/.*\(([0-9]+) equivalent by bounded enumeration.*/\1/' <<<"$line")
-  total=$((total + t)); killed=$((killed + k)); equiv=$((equiv + e)); enum=$((enum + en))
+  read -r t k c e s <<<"$(sed -E 's/.*: ([0-9]+) mutants tried .*: ([0-9]+) killed, ([0-9]+) not covered, ([0-9]+) equivalent, ([0-9]+) survived.*/\1 \2 \3 \4 \5/' <<<"$line")"
+  total=$((total + t)); killed=$((killed + k)); uncov=$((uncov + c)); equiv=$((equiv + e)); surv=$((surv + s))
 done
-live=$((total - equiv))
-strict=$((live + enum))
-echo "suite: $total mutants, $killed killed, $equiv equivalent ($enum by bounded enumeration only), $((live - killed)) survived; score $(( live > 0 ? 1000 * killed / live : 1000 ))‰, counting bounded-enumeration equivalents as survivors $(( strict > 0 ? 1000 * killed / strict : 1000 ))‰"
+live=$((killed + surv))
+score=$(awk -v k="$killed" -v l="$live" 'BEGIN { printf "%.1f", (l > 0 ? 100 * k / l : 100) }')
+echo "suite: $total mutants: $killed killed, $uncov not covered, $equiv equivalent, $surv survived; score killed / (killed + survived) $score %"
 for op in $(printf '%s\n' "${!kinds[@]}" | cut -d' ' -f1 | sort -u); do
-  echo "kind $op: ${kinds["$op killed"]:-0} killed, ${kinds["$op equivalent"]:-0} equivalent (${kinds["$op enum"]:-0} by bounded enumeration only), ${kinds["$op SURVIVED"]:-0} survived"
+  echo "kind $op: ${kinds["$op killed"]:-0} killed, ${kinds["$op not-covered"]:-0} not covered, ${kinds["$op equivalent"]:-0} equivalent, ${kinds["$op SURVIVED"]:-0} survived"
 done
 echo "listings: $OUT"

@@ -1,12 +1,14 @@
 //! The mutation analysis of one method's graph (`jtg mutate`): runs drawn from the original
-//! start state and traced once, every sampled mutant matched against them, and, on request, the
-//! survivors matched against a ten times larger enumeration of another seed and larger
-//! structures (equivalent by *bounded enumeration* when they survive that too).
+//! start state and traced once, their paths in the original graph (the coverage), every
+//! sampled covered mutant matched against them, and, on request, the mutants neither killed nor
+//! proven matched against a ten times larger input set of another seed and larger structures.
 
+use crate::coverage::Coverage;
 use crate::derive::mutants;
+use crate::mutant::Mutant;
 use crate::run::{run_mutants, sample, Fate, MutationReport};
 use crate::single::single_run;
-use jtg_check::{check_run, ConcreteRun, Inputs, Session, SessionError, Settings, Verdict};
+use jtg_check::{ConcreteRun, Inputs, Session, SessionError, Settings};
 use jtg_engine::state::IntSemantics;
 use jtg_engine::{Graph, Program};
 use jtg_jvm::{Trace, TraceEnd};
@@ -26,7 +28,7 @@ pub struct Plan {
     pub max_steps: u64,
     /// Mutants tried (an even sample of all derived ones).
     pub max_mutants: usize,
-    /// Re-check survivors on the larger enumeration.
+    /// Match the open mutants against ten times more inputs too.
     pub enumerate: bool,
 }
 
@@ -109,16 +111,7 @@ pub fn analyse(
         (plan.seed, plan.n, plan.max_size),
         "tracing the inputs",
     )?;
-    let matcher = jtg_check::Matcher::new(graph, prog, sem);
-    let broken = base
-        .iter()
-        .filter(|t| {
-            matches!(
-                check_run(&matcher, prog, *t, sem).verdict,
-                Verdict::Violation(_)
-            )
-        })
-        .count();
+    let broken = Coverage::of_runs(graph, prog, sem, &as_runs(&base)).1;
     if broken > 0 {
         return Err(MutateError::OriginalFails {
             method: graph.method.to_string(),
@@ -129,14 +122,10 @@ pub fn analyse(
     let all = mutants(graph, prog, sem);
     let derived = all.len();
     let picked = sample(all, plan.max_mutants);
-    let runs: Vec<&dyn ConcreteRun> = base.iter().map(|t| t as &dyn ConcreteRun).collect();
-    let mut fates = run_mutants(graph, prog, sem, &picked, &runs);
-    // a method with one run: the survivors are matched against that run traced to its end
-    // (within a budget far above the plan's); one that survives it survives every run
-    let open: Vec<usize> = (0..picked.len())
-        .filter(|&k| fates[k] == Fate::Survived)
-        .collect();
-    if let (Some(why), false) = (single_run(graph, prog), open.is_empty()) {
+    let mut fates = fates(graph, prog, sem, &picked, &as_runs(&base));
+    // a method with one run: the open mutants are matched against that run traced to its end
+    // (within a budget far above the plan's); one it does not kill, every run does not kill
+    if let Some(why) = single_run(graph, prog).filter(|_| fates.iter().any(open)) {
         let full = Plan {
             max_steps: plan.max_steps.max(SINGLE_RUN_STEPS),
             ..plan.clone()
@@ -149,31 +138,18 @@ pub fn analyse(
             (plan.seed, 1, plan.max_size),
             "tracing the single run",
         )?;
-        // (an original that fails the full run measures nothing: no claim)
-        let whole = one.iter().all(|t| {
-            !matches!(t.end, TraceEnd::Cut { .. })
-                && !matches!(
-                    check_run(&matcher, prog, t, sem).verdict,
-                    Verdict::Violation(_)
-                )
-        });
-        if whole {
-            let runs: Vec<&dyn ConcreteRun> = one.iter().map(|t| t as &dyn ConcreteRun).collect();
-            let subset: Vec<_> = open.iter().map(|&k| picked[k].clone()).collect();
-            let again = run_mutants(graph, prog, sem, &subset, &runs);
-            for (&k, f) in open.iter().zip(again) {
-                fates[k] = match f {
-                    Fate::Survived => Fate::Equivalent(why.clone()),
-                    other => other,
-                };
+        // (an original that fails the full run, or a run cut again, supports no claim)
+        let whole = one.iter().all(|t| !matches!(t.end, TraceEnd::Cut { .. }));
+        if whole && Coverage::of_runs(graph, prog, sem, &as_runs(&one)).1 == 0 {
+            more_runs(graph, prog, sem, &picked, &mut fates, &one, base.len());
+            for f in fates.iter_mut().filter(|f| open(f)) {
+                *f = Fate::Equivalent(why.clone());
             }
         }
     }
-    // survivors: a bounded enumeration ten times larger, of another seed and larger sizes
-    let open: Vec<usize> = (0..picked.len())
-        .filter(|&k| fates[k] == Fate::Survived)
-        .collect();
-    if !open.is_empty() && plan.enumerate {
+    // with `enumerate`: the open mutants against ten times more inputs, of another seed and
+    // larger structures
+    if plan.enumerate && fates.iter().any(open) {
         let (seed, max_size) = (plan.seed.wrapping_add(1), plan.max_size + 2);
         let more = traces(
             prog,
@@ -183,18 +159,7 @@ pub fn analyse(
             (seed, plan.n * 10, max_size),
             "tracing the enumeration",
         )?;
-        let more_runs: Vec<&dyn ConcreteRun> = more.iter().map(|t| t as &dyn ConcreteRun).collect();
-        let subset: Vec<_> = open.iter().map(|&k| picked[k].clone()).collect();
-        let again = run_mutants(graph, prog, sem, &subset, &more_runs);
-        for (&k, f) in open.iter().zip(again) {
-            fates[k] = match f {
-                Fate::Survived => Fate::Equivalent(format!(
-                    "bounded enumeration: also survives {} further inputs (seed {seed}, structures up to {max_size})",
-                    more.len(),
-                )),
-                other => other,
-            };
-        }
+        more_runs(graph, prog, sem, &picked, &mut fates, &more, base.len());
     }
     // an equivalence proof that a run refutes is a bug of the proof
     let refuted = picked
@@ -212,4 +177,77 @@ pub fn analyse(
         derived,
     };
     Ok(Analysis { report, refuted })
+}
+
+/// Whether a mutant is still open to more runs: not killed, not proven equivalent.
+fn open(f: &Fate) -> bool {
+    matches!(f, Fate::NotCovered(_) | Fate::Survived)
+}
+
+fn as_runs(ts: &[Trace]) -> Vec<&dyn ConcreteRun> {
+    ts.iter().map(|t| t as &dyn ConcreteRun).collect()
+}
+
+/// The fates of `mutants` of `graph` on `runs`, which the original graph accepts: a covered
+/// mutant is matched against them (an equivalent one too: a run that kills it refutes the
+/// proof); one they do not cover is not covered unless proven equivalent.
+pub fn fates(
+    graph: &Graph,
+    prog: &Program,
+    sem: IntSemantics,
+    mutants: &[Mutant],
+    runs: &[&dyn ConcreteRun],
+) -> Vec<Fate> {
+    let (cover, _) = Coverage::of_runs(graph, prog, sem, runs);
+    let covered: Vec<Mutant> = mutants
+        .iter()
+        .filter(|m| cover.uncovered(graph, m).is_none())
+        .cloned()
+        .collect();
+    let mut matched = run_mutants(graph, prog, sem, &covered, runs).into_iter();
+    mutants
+        .iter()
+        .map(|m| match (cover.uncovered(graph, m), &m.equivalent) {
+            (None, _) => matched.next().unwrap_or(Fate::Survived),
+            (Some(_), Some(why)) => Fate::Equivalent(why.clone()),
+            (Some(why), None) => Fate::NotCovered(why),
+        })
+        .collect()
+}
+
+/// The open mutants of `picked` against further `runs` (numbered from `first` in the fates):
+/// one a run kills is killed; one they cover and do not kill survives.
+fn more_runs(
+    graph: &Graph,
+    prog: &Program,
+    sem: IntSemantics,
+    picked: &[Mutant],
+    fates: &mut [Fate],
+    runs: &[Trace],
+    first: usize,
+) {
+    let now: Vec<usize> = (0..picked.len()).filter(|&k| open(&fates[k])).collect();
+    let subset: Vec<Mutant> = now.iter().map(|&k| picked[k].clone()).collect();
+    for (&k, f) in now.iter().zip(fates_of(graph, prog, sem, &subset, runs)) {
+        match f {
+            Fate::Killed { input, step } => {
+                fates[k] = Fate::Killed {
+                    input: first + input,
+                    step,
+                }
+            }
+            Fate::Survived => fates[k] = Fate::Survived,
+            _ => {}
+        }
+    }
+}
+
+fn fates_of(
+    g: &Graph,
+    prog: &Program,
+    sem: IntSemantics,
+    ms: &[Mutant],
+    ts: &[Trace],
+) -> Vec<Fate> {
+    fates(g, prog, sem, ms, &as_runs(ts))
 }

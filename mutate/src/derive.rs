@@ -1,10 +1,9 @@
-//! Deriving every mutant of a graph, in a fixed order, each with the equivalence proof the
-//! analyses give it (the criteria of the crate docs).
+//! Deriving every mutant of a graph, in a fixed order, each with its equivalence proof if it
+//! has one (the criteria of the crate docs).
 
-use crate::analyses::Analyses;
+use crate::intervals::Intervals;
 use crate::labels;
 use crate::mutant::{Change, Mutant, Operator};
-use crate::statics::Unbound;
 use jtg_engine::graph::{EdgeKind, Label, NodeId};
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref, State};
 use jtg_engine::{Graph, Program};
@@ -13,21 +12,6 @@ use std::collections::BTreeSet;
 /// Every mutant of `g`, in a fixed order.
 pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
     let mut out = Vec::new();
-    let an = Analyses::of(g, prog, sem);
-    let gone = |n: NodeId| an.unreachable(n).then(|| UNREACHABLE.to_string());
-    // the first of `refs` the check never binds at `n` (module `statics`)
-    let unread = |n: NodeId, refs: &[Ref]| {
-        refs.iter()
-            .find_map(|r| an.unbound(n, *r).map(|why| (r, why)))
-            .map(|(r, why)| match why {
-                Unbound::UnreadStatic => format!(
-                    "{UNREAD}: only statics no code of the runs accesses reach {r} at node {n}"
-                ),
-                Unbound::UnderConstruction => format!(
-                    "{UNWALKED}: only the fields of the object under construction (and unread statics) reach {r} at node {n}"
-                ),
-            })
-    };
     let push = |out: &mut Vec<Mutant>,
                 op: Operator,
                 desc: String,
@@ -55,15 +39,13 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
         }
         for &k in &outs {
             let e = &g.edges[k];
-            let m = Change::RemoveEdge(k);
-            let eq = an.dead(k).then(|| DEAD_EDGE.to_string());
             push(
                 &mut out,
                 Operator::DropRefinement,
                 format!("drop the {} edge {} → {}", e.kind, e.from, e.to),
-                m,
+                Change::RemoveEdge(k),
                 false,
-                eq,
+                None,
             );
         }
     }
@@ -74,6 +56,13 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
         .filter(|e| e.kind == EdgeKind::Instance)
         .map(|e| e.to)
         .collect();
+    // the interval invariant (module `intervals`): `r` at `n` within `to` on every path
+    let inv = Intervals::of(g, prog, sem);
+    let invariant = |n: NodeId, r: Ref, to: &Interval| {
+        let i = inv.nodes[n].as_ref()?.get(&r)?;
+        i.is_subset_of(to)
+            .then(|| format!("interval invariant: {r} ∈ {i} at node {n} on every path"))
+    };
     // node-state mutants
     for n in 0..g.nodes.len() {
         let st = &g.nodes[n].state;
@@ -84,30 +73,13 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                 continue;
             }
             for (side, narrowed) in narrow(iv) {
-                let m = Change::SetInt(n, *r, narrowed);
-                let eq = match &an.intervals.nodes[n] {
-                    _ if an.unreachable(n) => Some(UNREACHABLE.to_string()),
-                    None => Some(UNREACHABLE.to_string()),
-                    Some(ivs) => ivs
-                        .get(r)
-                        .filter(|i| i.is_subset_of(&narrowed))
-                        .map(|i| format!("{INVARIANT}: {r} ∈ {i} at node {n} on every path"))
-                        .or_else(|| {
-                            an.related_interval(n, *r)
-                                .filter(|i| i.is_subset_of(&narrowed))
-                                .map(|i| {
-                                    format!("{RELATIONAL}: {r} ∈ {i} at node {n} on every path")
-                                })
-                        }),
-                }
-                .or_else(|| unread(n, &[*r]));
                 push(
                     &mut out,
                     Operator::NarrowInterval,
                     format!("node {n}: {r} = {iv} narrowed at its {side} end to {narrowed}"),
-                    m,
+                    Change::SetInt(n, *r, narrowed),
                     start,
-                    eq,
+                    invariant(n, *r, &narrowed),
                 );
             }
         }
@@ -118,37 +90,20 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                 let Some(narrowed) = narrow_counter(iv) else {
                     continue;
                 };
-                let m = Change::SetInt(n, *r, narrowed);
-                let eq = match &an.intervals.nodes[n] {
-                    _ if an.unreachable(n) => Some(UNREACHABLE.to_string()),
-                    None => Some(UNREACHABLE.to_string()),
-                    Some(ivs) => ivs
-                        .get(r)
-                        .filter(|i| i.is_subset_of(&narrowed))
-                        .map(|i| format!("{INVARIANT}: {r} ∈ {i} at node {n} on every path")),
-                }
-                .or_else(|| unread(n, &[*r]));
                 push(
                     &mut out,
                     Operator::NarrowCounter,
                     format!("node {n}: counter {r} = {iv} narrowed to {narrowed}"),
-                    m,
+                    Change::SetInt(n, *r, narrowed),
                     start,
-                    eq,
+                    invariant(n, *r, &narrowed),
                 );
             }
         }
         let p = &st.preds;
         for &(a, b) in &p.may_equal {
             let m = Change::RemoveMayEqual(n, a, b);
-            let eq = gone(n)
-                .or_else(|| unread(n, &[a, b]))
-                .or_else(|| disjoint_types(prog, st, a, b))
-                .or_else(|| {
-                    an.never_same(n, a, b).then(|| {
-                        format!("{DISTINCT}: {a} and {b} are never one object at node {n}")
-                    })
-                });
+            let eq = disjoint_types(prog, st, a, b);
             push(
                 &mut out,
                 Operator::DropPredicate,
@@ -160,9 +115,7 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
         }
         for &(a, b) in &p.joins {
             let m = Change::RemoveJoin(n, a, b);
-            let eq = if an.unreachable(n) {
-                gone(n)
-            } else if realized(st, a) && realized(st, b) {
+            let eq = if realized(st, a) && realized(st, b) {
                 Some(VACUOUS_REALIZED.to_string())
             } else if let Some(why) =
                 cyclic_join(prog, st, a, b).or_else(|| cyclic_join(prog, st, b, a))
@@ -170,8 +123,6 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                 Some(why)
             } else if a == b && p.is_non_tree(a) {
                 Some(REDUNDANT.to_string())
-            } else if let Some(why) = unread(n, &[a, b]) {
-                Some(why)
             } else if a == b {
                 vacuous_shape(prog, st, a)
             } else {
@@ -188,14 +139,12 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
         }
         for &r in &p.non_tree {
             let m = Change::RemoveNonTree(n, r);
-            let eq = if an.unreachable(n) {
-                gone(n)
-            } else if realized(st, r) {
+            let eq = if realized(st, r) {
                 Some(VACUOUS_REALIZED.to_string())
             } else if p.joins(r, r) {
                 Some(REDUNDANT.to_string())
             } else {
-                unread(n, &[r]).or_else(|| vacuous_shape(prog, st, r))
+                vacuous_shape(prog, st, r)
             };
             push(
                 &mut out,
@@ -208,9 +157,8 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
         }
         for r in p.cyclic.keys() {
             let m = Change::RemoveCyclic(n, *r);
-            let eq = gone(n)
-                .or_else(|| realized(st, *r).then(|| VACUOUS_REALIZED.to_string()))
-                .or_else(|| unread(n, &[*r]))
+            let eq = realized(st, *r)
+                .then(|| VACUOUS_REALIZED.to_string())
                 .or_else(|| vacuous_cycle(prog, st, *r));
             push(
                 &mut out,
@@ -245,14 +193,7 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
     for (k, e) in g.edges.iter().enumerate() {
         for (j, l) in e.labels.iter().enumerate() {
             let (src, dst) = (&g.nodes[e.from].state, &g.nodes[e.to].state);
-            for (r, weakening) in labels::replacements(l, src, dst, e.kind) {
-                let eq = weakening
-                    .or_else(|| an.dead(k).then(|| DEAD_EDGE.to_string()))
-                    .or_else(|| {
-                        an.implies(g, k, j, &r).then(|| {
-                            format!("{IMPLIED}: the constraints at node {} and the edge's labels imply `{r}`", e.from)
-                        })
-                    });
+            for (r, eq) in labels::replacements(l, src, dst, e.kind) {
                 push(
                     &mut out,
                     Operator::ReplaceLabel,
@@ -271,15 +212,13 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
                 continue;
             }
             if let Some(f) = labels::flip(l) {
-                let m = Change::SetLabel(k, j, f.clone());
-                let eq = an.dead(k).then(|| DEAD_EDGE.to_string());
                 push(
                     &mut out,
                     Operator::FlipLabel,
                     format!("edge {} → {}: `{l}` becomes `{f}`", e.from, e.to),
-                    m,
+                    Change::SetLabel(k, j, f.clone()),
                     false,
-                    eq,
+                    None,
                 );
             }
             let m = Change::RemoveLabel(k, j);
@@ -294,12 +233,15 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
         }
     }
     // swap-refinement
-    for (desc, change, edges) in labels::swaps(g) {
-        let eq = edges
-            .iter()
-            .all(|&k| an.dead(k))
-            .then(|| DEAD_EDGE.to_string());
-        push(&mut out, Operator::SwapRefinement, desc, change, false, eq);
+    for (desc, change) in labels::swaps(g) {
+        push(
+            &mut out,
+            Operator::SwapRefinement,
+            desc,
+            change,
+            false,
+            None,
+        );
     }
     // retarget-instance
     for (k, e) in g.edges.iter().enumerate() {
@@ -314,21 +256,12 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
             let m = Change::Retarget(k, t);
             let is =
                 |s: &State| jtg_engine::instance_of::instance_holds(s, &g.nodes[t].state, prog);
-            let eq = if an.dead(k) {
-                Some(DEAD_EDGE.to_string())
-            } else if is(&g.nodes[e.from].state) {
-                Some(format!(
+            let eq = is(&g.nodes[e.from].state).then(|| {
+                format!(
                     "instance-preserving: node {} ⊑ node {t} by the engine's ⊑",
                     e.from
-                ))
-            } else if an.tightened(g, e.from).is_some_and(|s| is(&s)) {
-                Some(format!(
-                    "instance-preserving under the interval invariant: node {} with its intervals narrowed to the invariant ⊑ node {t} by the engine's ⊑",
-                    e.from
-                ))
-            } else {
-                None
-            };
+                )
+            });
             push(
                 &mut out,
                 Operator::RetargetInstance,
@@ -342,17 +275,7 @@ pub fn mutants(g: &Graph, prog: &Program, sem: IntSemantics) -> Vec<Mutant> {
     out
 }
 
-const UNREACHABLE: &str =
-    "unreachable: no path the check can match from the start node reaches the node";
-const INVARIANT: &str = "interval invariant";
-const DISTINCT: &str = "distinct positions";
-const RELATIONAL: &str = "relational invariant";
-const IMPLIED: &str = "implied label";
-const UNREAD: &str = "unread static";
-const UNWALKED: &str = "under construction";
 const DISJOINT: &str = "disjoint types";
-const DEAD_EDGE: &str =
-    "dead edge: by the interval invariant, no path the check can match takes the edge";
 const VACUOUS_REALIZED: &str = "vacuous-realized: the reference is realized with every field listed, so it has no hidden region for the permission to apply to";
 const REDUNDANT: &str =
     "redundant: r♦ and r %$ r grant the same permission (j), and the other one stays";

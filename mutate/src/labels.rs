@@ -21,10 +21,6 @@
 //!
 //! * **weakening**: `a < b` → `a ≤ b` and `a > b` → `a ≥ b`: the new relation holds wherever
 //!   the old one does, so every trace the original accepts the mutant accepts on the same path.
-//! * **dead edge** (module docs): a replacement on an edge, or a swap among edges, that no
-//!   matchable path takes.
-//! * **implied label** (module docs): the difference constraints at the edge's source and
-//!   the edge's labels imply the new label.
 
 use crate::mutant::Change;
 use jtg_engine::class::Cond;
@@ -225,8 +221,8 @@ fn other_int(st: &State, r: Ref, not: &[Ref]) -> Option<Ref> {
         .copied()
 }
 
-/// The label swaps of `g`: (description, change, the edges involved).
-pub(super) fn swaps(g: &Graph) -> Vec<(String, Change, Vec<usize>)> {
+/// The label swaps of `g`: (description, change).
+pub(super) fn swaps(g: &Graph) -> Vec<(String, Change)> {
     let mut out = Vec::new();
     let mut by_source: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
     for (k, e) in g.edges.iter().enumerate() {
@@ -257,7 +253,6 @@ pub(super) fn swaps(g: &Graph) -> Vec<(String, Change, Vec<usize>)> {
                                 g.edges[k].from, g.edges[k].from, g.edges[k].to, g.edges[m].from, g.edges[m].to
                             ),
                             Change::SetLabels(vec![(k, vec![ne.clone()]), (m, vec![eq.clone()])]),
-                            vec![k, m],
                         ));
                     }
                 }
@@ -294,9 +289,8 @@ pub(super) fn swaps(g: &Graph) -> Vec<(String, Change, Vec<usize>)> {
                         g.edges[m].from,
                         g.edges[m].to
                     ),
+                    // the null case only loses its label (a weakening: module `coverage`)
                     Change::SetLabels(vec![(k, vec![]), (m, vec![null.clone()])]),
-                    // the null case only loses its label (a weakening)
-                    vec![m],
                 ));
             }
         }

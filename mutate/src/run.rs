@@ -8,12 +8,27 @@ use jtg_engine::{Graph, Program};
 /// What happened to one mutant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fate {
-    /// A trace violated the mutant (the step and the first reason).
+    /// A trace violated the mutant (the input and the step).
     Killed { input: usize, step: usize },
-    /// Equivalent by a criterion of the module docs.
+    /// No run of the original graph reaches what the mutant changes (module `coverage`), so
+    /// no run can kill it: a gap of the inputs (or of the graph's precision), not of the check.
+    NotCovered(String),
+    /// Equivalent by a local argument of the crate docs.
     Equivalent(String),
-    /// Not killed, not shown equivalent: a gap of the check or of the inputs.
+    /// Covered, not killed, not shown equivalent: a gap of the check or of the inputs.
     Survived,
+}
+
+impl Fate {
+    /// The fate's name as reports print it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Fate::Killed { .. } => "killed",
+            Fate::NotCovered(_) => "not-covered",
+            Fate::Equivalent(_) => "equivalent",
+            Fate::Survived => "SURVIVED",
+        }
+    }
 }
 
 /// The outcome of a mutation run over one graph.
@@ -29,6 +44,9 @@ impl MutationReport {
     pub fn killed(&self) -> usize {
         self.count(|f| matches!(f, Fate::Killed { .. }))
     }
+    pub fn not_covered(&self) -> usize {
+        self.count(|f| matches!(f, Fate::NotCovered(_)))
+    }
     pub fn equivalent(&self) -> usize {
         self.count(|f| matches!(f, Fate::Equivalent(_)))
     }
@@ -38,9 +56,10 @@ impl MutationReport {
     fn count(&self, p: impl Fn(&Fate) -> bool) -> usize {
         self.mutants.iter().filter(|(_, _, f)| p(f)).count()
     }
-    /// `killed / (mutants − equivalent)`; 1 when every mutant is equivalent.
+    /// `killed / (killed + survived)`: over the covered mutants not proven equivalent; 1 when
+    /// there are none.
     pub fn score(&self) -> f64 {
-        let live = self.mutants.len() - self.equivalent();
+        let live = self.killed() + self.survived();
         if live == 0 {
             1.0
         } else {

@@ -1,15 +1,17 @@
 //! Mutation testing's equivalence proofs (`make fixtures`): each proof classifies the mutants
-//! it should, and no mutant it classifies equivalent is killed by a run.
+//! it should, no mutant it classifies equivalent is killed by a run, and neither is a mutant
+//! the runs do not cover.
 
 mod common;
 use common::{claims, drop_labels, graph, graph_from, narrowing, program, traces, SEM};
 
 use jtg_check::ConcreteRun;
-use jtg_engine::graph::EdgeKind;
 use jtg_engine::state::{HeapValue, Interval, Ref};
 use jtg_engine::{build_graph, Graph, Options, Program};
 use jtg_jvm::Trace;
-use jtg_mutate::{mutants, run_mutants, sample, Analyses, Change, Fate, Mutant, Operator};
+use jtg_mutate::{
+    mutants, run_mutants, sample, Change, Coverage, Fate, Intervals, Mutant, Operator,
+};
 
 /// Runs of `n` generated inputs from the graph's start state.
 fn runs(prog: &Program, g: &Graph, n: u64) -> Vec<Trace> {
@@ -25,7 +27,7 @@ fn runs_sized(prog: &Program, g: &Graph, n: u64, max_size: usize) -> Vec<Trace> 
 fn interval_invariant_follows_the_first_iteration_and_the_loop() {
     let prog = program();
     let g = graph(&prog, "ListOps.length");
-    let inv = Analyses::of(&g, &prog, SEM).intervals;
+    let inv = Intervals::of(&g, &prog, SEM);
     // node 15 is only entered from node 14 (n = 1) by an instance edge; node 28 from node 27
     // (n = 2) and from the loop's end (n = i9 + 1 with i9 ≥ 2)
     let at = |n: usize, r: u32| inv.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
@@ -59,128 +61,19 @@ fn interval_invariant_does_not_cross_an_unlabelled_arithmetic_step() {
     let prog = program();
     let mut g = graph(&prog, "ListOps.length");
     drop_labels(&mut g, 20, 22);
-    let inv = Analyses::of(&g, &prog, SEM).intervals;
+    let inv = Intervals::of(&g, &prog, SEM);
     let at = |n: usize, r: u32| inv.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
     assert_eq!(at(20, 5), Interval::literal(1));
     assert_eq!(at(22, 8), Interval::new(Some(1), Some(2)).unwrap());
 }
 
+/// Every mutant claimed equivalent survives real runs, and so does every mutant the runs do
+/// not cover (matched against them anyway), while the runs do kill others (so the comparison
+/// can fail). At most 40 claims and 20 other mutants per graph, to keep the test short.
 #[test]
-fn distinct_positions_rule_out_returning_to_the_head() {
-    // Statics.clearLastPositive walks `cur` from `head.next` on an acyclic list: the
-    // refinement `cur = head` at the loop (node 28 → 29) is never taken, so nothing below
-    // node 29 is reached, while the other case (node 30) is
+fn no_proven_equivalent_and_no_uncovered_mutant_is_killed() {
     let prog = program();
-    let g = graph(&prog, "Statics.clearLastPositive");
-    let an = Analyses::of(&g, &prog, SEM);
-    let edge = |from: usize, to: usize| {
-        g.edges
-            .iter()
-            .position(|e| e.from == from && e.to == to)
-            .expect("edge")
-    };
-    assert!(an.dead(edge(28, 29)));
-    assert!(!an.dead(edge(28, 30)));
-    assert!(an.unreachable(31) && !an.unreachable(30));
-    let ms = mutants(&g, &prog, SEM);
-    let drop = |n: usize, d: &str| {
-        ms.iter()
-            .find(|m| m.description == format!("node {n}: drop {d}"))
-            .unwrap_or_else(|| panic!("no mutant drop {d} at node {n}"))
-    };
-    // every mutant below the dead edge is claimed unreachable (node 31 holds o2 %$ o3: a
-    // `=?` between head and its own successor is impossible without ⟲, so the engine
-    // writes none)
-    let below: Vec<&Mutant> = ms
-        .iter()
-        .filter(|m| m.description.starts_with("node 31: "))
-        .collect();
-    assert!(!below.is_empty(), "no mutant at node 31");
-    for m in below {
-        assert!(
-            claims(m, "unreachable"),
-            "{}: {:?}",
-            m.description,
-            m.equivalent
-        );
-    }
-    // the same fact at node 28 itself: head and cur are never one object there
-    assert!(claims(drop(28, "o2 =? o6"), "distinct positions"));
-    // `last` is a static field, which the analyses do not track: no claim about it (the
-    // check compares it, tests/check.rs `static_fields_are_checked`)
-    assert!(drop(28, "o2 =? o5").equivalent.is_none());
-}
-
-/// `putstatic Statics.last` in `Statics.clearLastPositive` runs no class initializer (the
-/// method's own class is initialised), so it leaves the heap as it was and the reach facts
-/// carry across it: `cur` stays strictly below `head` around the loop, and `cur = head` is
-/// never taken at the loop heads entered from later iterations either (after the loop body wrote
-/// `last`); what lies below is unreachable.
-#[test]
-fn static_accesses_of_an_initialised_class_keep_the_heap() {
-    let prog = program();
-    let g = graph(&prog, "Statics.clearLastPositive");
-    let an = Analyses::of(&g, &prog, SEM);
-    let cur_is_head: Vec<usize> = g
-        .edges
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| {
-            e.kind == EdgeKind::Refine && e.labels.iter().any(|l| l.to_string() == "o6 = o2")
-        })
-        .map(|(k, _)| k)
-        .collect();
-    let from: Vec<usize> = cur_is_head.iter().map(|&k| g.edges[k].from).collect();
-    // the first loop head and at least two entered after the body wrote `last`
-    assert!(from.len() >= 3 && from.contains(&28), "{from:?}");
-    for &k in &cur_is_head {
-        assert!(an.dead(k), "edge {} → {}", g.edges[k].from, g.edges[k].to);
-    }
-    // what lies below the later heads' dead edges is unreachable, and its mutants say so
-    let below: Vec<usize> = cur_is_head
-        .iter()
-        .map(|&k| g.edges[k].to)
-        .filter(|&t| t != 29 && an.unreachable(t))
-        .collect();
-    assert!(below.len() >= 2, "{below:?}");
-    let ms = mutants(&g, &prog, SEM);
-    let mut seen = 0;
-    for m in ms.iter().filter(|m| {
-        below
-            .iter()
-            .any(|t| m.description.starts_with(&format!("node {t}: ")))
-    }) {
-        seen += 1;
-        assert!(
-            claims(m, "unreachable"),
-            "{}: {:?}",
-            m.description,
-            m.equivalent
-        );
-    }
-    assert!(seen > 0, "no mutant below {below:?}");
-}
-
-/// The reasons the graph analyses give.
-const ANALYSES: [&str; 9] = [
-    "acyclic join",
-    "implied label",
-    "disjoint types",
-    "unread static",
-    "interval invariant",
-    "relational invariant",
-    "unreachable",
-    "distinct positions",
-    "dead edge",
-];
-
-/// Every mutant the graph analyses call equivalent survives real runs, and the runs do kill
-/// others (so the comparison can fail). At most 40 claims and 20 other mutants per graph, to
-/// keep the test short.
-#[test]
-fn no_proven_equivalent_is_killed() {
-    let prog = program();
-    let (mut with_claims, mut tried_claims) = (0, 0);
+    let (mut tried_claims, mut uncovered) = (0, 0);
     for spec in [
         "ListOps.length",
         "List.get",
@@ -197,57 +90,34 @@ fn no_proven_equivalent_is_killed() {
         "Wide.floats",
     ] {
         let g = graph(&prog, spec);
-        let all = mutants(&g, &prog, SEM);
-        let (claimed, others): (Vec<Mutant>, Vec<Mutant>) = all
+        let (claimed, others): (Vec<Mutant>, Vec<Mutant>) = mutants(&g, &prog, SEM)
             .into_iter()
-            .partition(|m| ANALYSES.iter().any(|r| claims(m, r)));
-        // a graph without redundant facts leaves the analyses nothing to claim
-        // (ListOps.reverse since the engine stopped writing implied joins): the test is
-        // about the claims made, counted over all the graphs below
-        if !claimed.is_empty() {
-            with_claims += 1;
-        }
+            .partition(|m| m.equivalent.is_some());
         tried_claims += claimed.len().min(40);
         let mut ms = sample(claimed, 40);
         ms.extend(sample(others, 20));
         let traces = runs(&prog, &g, 25);
         let rs: Vec<&dyn ConcreteRun> = traces.iter().map(|t| t as &dyn ConcreteRun).collect();
+        let (cover, broken) = Coverage::of_runs(&g, &prog, SEM, &rs);
+        assert_eq!(broken, 0, "{spec}");
         let fates = run_mutants(&g, &prog, SEM, &ms, &rs);
         let killed = common::killed_none_claimed(&ms, &fates, spec);
         assert!(killed > 0, "{spec}: no mutant killed");
+        for (m, f) in ms.iter().zip(&fates) {
+            if let Some(why) = cover.uncovered(&g, m) {
+                uncovered += 1;
+                assert!(
+                    !matches!(f, Fate::Killed { .. }),
+                    "{spec}: {} is killed but not covered ({why})",
+                    m.description
+                );
+            }
+        }
     }
     assert!(
-        with_claims >= 8 && tried_claims >= 200,
-        "claims in {with_claims} graphs, {tried_claims} tried"
+        tried_claims >= 200 && uncovered >= 20,
+        "{tried_claims} claims tried, {uncovered} uncovered mutants"
     );
-}
-
-#[test]
-fn acyclic_reach_keeps_fast_ahead_of_slow() {
-    // Floyd's loop on an acyclic list: at the loop head (node 32) `fast` is reachable from
-    // `slow` in at least one step, and `fast` has no ⟲, so they are never one object
-    let prog = program();
-    let g = graph(&prog, "ListOps.hasCycle");
-    let ms = mutants(&g, &prog, SEM);
-    let drop = |ms: &[Mutant], n: usize, d: &str| {
-        ms.iter()
-            .find(|m| m.description == format!("node {n}: drop {d}"))
-            .unwrap_or_else(|| panic!("no mutant drop {d} at node {n}"))
-            .clone()
-    };
-    assert!(claims(&drop(&ms, 32, "o8 =? o9"), "distinct positions"));
-    // the lasso start allows cycles (o5⟲): `fast = slow.next` may be `slow` (node 35), and
-    // the refinement `o5 = o4` (node 39 → 41) is taken
-    let g = graph_from(&prog, "ListOps.hasCycle", "ListOps.hasCycle.lasso.state");
-    let ms = mutants(&g, &prog, SEM);
-    assert!(drop(&ms, 35, "o4 =? o5").equivalent.is_none());
-    let an = Analyses::of(&g, &prog, SEM);
-    let k = g
-        .edges
-        .iter()
-        .position(|e| e.from == 39 && e.to == 41)
-        .expect("edge");
-    assert!(!an.dead(k));
 }
 
 #[test]
@@ -293,34 +163,6 @@ fn acyclic_join_needs_the_path_back_and_no_cycle() {
     assert!(!claims(&find(&ms), "acyclic join"));
 }
 
-/// `ListOps.copy`: after the first iteration `tail` is the list node the loop created, so the
-/// test `tail == null` of a later iteration (the refinements `o6 = null` at node 53 and
-/// `o14 = null` at node 84, below merged loop heads that forgot it) is never taken. The fact
-/// is carried across the inlined constructor call (`call` and `return` edges keep the
-/// caller's locals); the first iteration, where `tail` is `null` (node 23), stays reachable.
-#[test]
-fn non_null_positions_survive_inlined_calls() {
-    let prog = program();
-    let g = graph(&prog, "ListOps.copy");
-    let an = Analyses::of(&g, &prog, SEM);
-    let null_refinement = |from: usize| {
-        g.edges
-            .iter()
-            .position(|e| {
-                e.from == from
-                    && e.kind == EdgeKind::Refine
-                    && e.labels.iter().any(
-                        |l| matches!(l, jtg_engine::graph::Label::RefEq { p, equal: true, .. } if p.is_null()),
-                    )
-            })
-            .unwrap_or_else(|| panic!("no null refinement from node {from}"))
-    };
-    assert!(an.dead(null_refinement(53)));
-    assert!(an.dead(null_refinement(84)));
-    assert!(an.unreachable(54) && an.unreachable(85));
-    assert!(!an.unreachable(23) && !an.unreachable(24));
-}
-
 /// `narrow-counter`: the array counter of `GenInputs.count` narrowed to `[0,7]` at the loop
 /// head survives inputs of the small sizes alone (`--max-size 6`) and is killed by those of
 /// the default size schedule (every 8th case up to 64 elements).
@@ -357,33 +199,6 @@ fn a_counter_narrowed_past_the_small_sizes_is_killed_by_the_size_schedule() {
             m.description
         );
     }
-}
-
-/// Unread statics: a graph used to list every static of the class path (`Expr.evaluate`), and
-/// mutants of what only those reached were claimed equivalent as **unread static**. Since the
-/// closed world (the input statics and those a call havocs are the ones reachable code reads),
-/// `Expr.evaluate`'s states list none, so nothing is claimed there; a static the method reads
-/// (`GenInputs.limit` in `GenInputs.upTo`) is never claimed unread.
-#[test]
-fn unread_statics_are_never_compared() {
-    let prog = program();
-    let g = graph(&prog, "Expr.evaluate");
-    let claimed = mutants(&g, &prog, SEM)
-        .into_iter()
-        .filter(|m| claims(m, "unread static"))
-        .count();
-    assert_eq!(claimed, 0, "unread-static claims in Expr.evaluate");
-    let g = graph_from(&prog, "GenInputs.upTo", "GenInputs.upTo.static.state");
-    let limit = g.nodes[g.start].state.statics[&("GenInputs".to_string(), "limit".to_string())];
-    let on_limit: Vec<Mutant> = mutants(&g, &prog, SEM)
-        .into_iter()
-        .filter(|m| matches!(m.change, Change::SetInt(n, r, _) if n == g.start && r == limit))
-        .collect();
-    assert!(!on_limit.is_empty(), "no mutant of GenInputs.limit");
-    assert!(
-        on_limit.iter().all(|m| !claims(m, "unread static")),
-        "a read static claimed unread"
-    );
 }
 
 /// A static the start state lists is set by every input and known to the run from step 0,
@@ -533,12 +348,12 @@ fn disjoint_types_need_classes_apart() {
 fn a_double_compared_with_itself_is_never_above_itself() {
     let prog = program();
     let g = graph(&prog, "Floats.classify");
-    let a = Analyses::of(&g, &prog, SEM);
+    let inv = Intervals::of(&g, &prog, SEM);
     // node 3 follows `dcmpl d d` (`d != d`): -1 for NaN, else 0, never 1
-    let at = |n: usize, r: u32| a.intervals.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
+    let at = |n: usize, r: u32| inv.nodes[n].as_ref().expect("reached")[&Ref::Int(r)];
     assert_eq!(at(3, 2), Interval::new(Some(-1), Some(0)).unwrap());
-    assert!(a.unreachable(6), "the refinement to 1 is dead");
-    assert!(!a.unreachable(4) && !a.unreachable(5));
+    assert!(inv.nodes[6].is_none(), "the refinement to 1 is never taken");
+    assert!(inv.nodes[4].is_some() && inv.nodes[5].is_some());
     // `dcmpl d 1.0` (pc 10) compares two values: all three results stay
     let cmp = g
         .nodes
@@ -551,13 +366,9 @@ fn a_double_compared_with_itself_is_never_above_itself() {
         .expect("the result of the second comparison");
     let r = *g.nodes[cmp].state.top().unwrap().stack.last().unwrap();
     assert_eq!(
-        a.intervals.nodes[cmp].as_ref().expect("reached")[&r],
+        inv.nodes[cmp].as_ref().expect("reached")[&r],
         Interval::new(Some(-1), Some(1)).unwrap()
     );
-    let ms = mutants(&g, &prog, SEM);
-    assert!(ms
-        .iter()
-        .any(|m| claims(m, "unreachable") || claims(m, "dead edge")));
 }
 
 #[test]
