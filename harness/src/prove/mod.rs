@@ -350,8 +350,13 @@ pub fn run(
                 .collect();
             report.never_follow.dedup();
         }
-        Certificate::NonTermination(rs) => {
-            match nonterm::confirm_recurrent(prog, m, graph, &enc, rs, cfg) {
+        Certificate::NonTermination(_) | Certificate::ClosedNonTermination(_) => {
+            let set = match &proof.certificate {
+                Certificate::NonTermination(rs) => nonterm::NoSet::Cycle(rs),
+                Certificate::ClosedNonTermination(cs) => nonterm::NoSet::Closed(cs),
+                _ => unreachable!("a NO certificate"),
+            };
+            match nonterm::confirm_recurrent(prog, m, graph, &enc, set, cfg) {
                 Ok(w) => {
                     report.verdict = "NO".into();
                     report.certificate = "recurrent_set".into();

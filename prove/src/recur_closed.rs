@@ -1,0 +1,736 @@
+//! Closed recurrent sets over all rules of an SCC, with congruences (issue #34; certificate:
+//! `cert_closed`, checked by `verify_closed`).
+//!
+//! A cycle's recurrent set (`recur`) follows one sequence of rules. Under Java ints a loop
+//! that never ends may take different rules at different laps: `for (i = 0; i <= n; i++)` with
+//! `n = MAX` takes the no-wrap rule `i' = i + 1` until `i = MAX`, then the wrap rule
+//! `i' = i + 1 − 2³²`; `while (x != 0) x -= 2` on odd `x` runs through every odd int, and no
+//! polyhedron without `0` is closed under both of its rules — the set needs `x ≡ 1 (mod 2)`.
+//! The search builds one candidate set per location of the SCC from the rules themselves:
+//!
+//! * **ranges**: bounds of single variables every rule out of the location has in its guard
+//!   (the Java range facts of a graph's ITS: `MIN ≤ x ≤ MAX`);
+//! * **shift classes**: a variable whose every update in the SCC is another variable plus a
+//!   constant (`x' = x − 2`, `x' = x + 2³² − 2`, copies between locations) belongs to a class
+//!   with offsets; `g`, the gcd of the constants around the class's cycles, is kept by every
+//!   lap: `x ≡ r + offset (mod g)` is closed for every residue `r`, tried in turn (`g ≥ 2`);
+//!   a class with `g = 0` never changes (`n` in the loop above);
+//! * **exits**: a rule leaving the SCC is disabled by the negation of one of its guard
+//!   constraints, with every changed variable at the worst end of its range (`n < i` with
+//!   `i ≤ MAX` gives `n ≥ MAX`), a constraint of unchanged variables only.
+//!
+//! Temporaries: the NO never relies on a nondeterministic temporary. Closure holds for every
+//! value of them the guard admits; only where a rule must be *enabled* (the cover) is a
+//! temporary given a value, and only one that its guard fixes by an equality with coefficient
+//! ±1 (`t = x + 2³² − 2`: the wrap case's result, which `r = e − m·2³²` with the range of `r`
+//! determines uniquely).
+
+use crate::cert_closed::{
+    ClosedRecurrentSet, Congruence, CongruenceStep, CoverRule, IntProof, LocSet, StepProof,
+};
+use crate::farkas::{self, instance_guard, instances, Farkas, NeSide, Row, RuleInstance};
+use crate::its::{Its, LocId};
+use crate::linexpr::{Constraint, LinExpr, Rel, Var};
+use crate::lp::{Limits, LpStats};
+use crate::q::Q;
+use crate::recur::{reach_set, RecurLimits};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::Zero;
+use std::collections::BTreeMap;
+
+/// Bounds of the search: locations and rule instances of one SCC, classes with congruences,
+/// candidates, cover cases.
+const MAX_LOCS: usize = 8;
+const MAX_INSTANCES: usize = 64;
+const MAX_RESIDUES: usize = 8;
+const MAX_CANDIDATES: usize = 16;
+const MAX_CASES: usize = 512;
+/// Most `≠` of a rule whose instances are enumerated (as the verifier does).
+const MAX_NE: usize = 6;
+
+/// One instance of a rule out of the SCC's locations, prepared.
+struct Prepared {
+    inst: RuleInstance,
+    from: usize,
+    /// Index of the target in the SCC's locations, `None` for an exit.
+    to: Option<usize>,
+    n: usize,
+    m: usize,
+    /// The guard, `≠` resolved, over the rule's variables.
+    guard: Vec<Constraint>,
+    /// Per temporary, its value when an equality of the guard with coefficient ±1 on it fixes
+    /// it as a function of the location's variables.
+    defs: Vec<Option<LinExpr>>,
+    feasible: bool,
+}
+
+impl Prepared {
+    fn sub(&self, e: &LinExpr) -> Option<LinExpr> {
+        let mut out = LinExpr::constant(e.constant.clone());
+        for (v, c) in &e.terms {
+            let d = if v.index() < self.m {
+                LinExpr::var(*v)
+            } else {
+                self.defs[v.index() - self.m].clone()?
+            };
+            out.add_scaled(&d, c);
+        }
+        Some(out)
+    }
+}
+
+/// Searches each rule set (an SCC's unproven rules) for a closed recurrent set reachable from
+/// the start.
+pub fn find_closed_set(
+    its: &Its,
+    rule_sets: &[Vec<RuleInstance>],
+    rl: &RecurLimits,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<ClosedRecurrentSet> {
+    for set in rule_sets {
+        let mut locs: Vec<LocId> = set.iter().map(|i| its.rule(i.rule).from).collect();
+        locs.sort();
+        locs.dedup();
+        if locs.is_empty() || locs.len() > MAX_LOCS || locs.contains(&its.start()) {
+            continue;
+        }
+        if let Some(c) = for_locations(its, &locs, rl, limits, stats) {
+            return Some(c);
+        }
+    }
+    None
+}
+
+fn prepare(
+    its: &Its,
+    locs: &[LocId],
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<Vec<Prepared>> {
+    let mut out = Vec::new();
+    for (from, l) in locs.iter().enumerate() {
+        for r in its.rule_ids().filter(|r| its.rule(*r).from == *l) {
+            let rule = its.rule(r);
+            if rule.ne_count() > MAX_NE {
+                return None;
+            }
+            for inst in instances(its, r, MAX_NE) {
+                let guard: Vec<Constraint> = instance_guard(its, &inst)
+                    .into_iter()
+                    .collect::<Option<_>>()?;
+                let m = its.location(*l).arity();
+                let n = rule.var_count(its);
+                let defs = (m..n)
+                    .map(|t| {
+                        let t = Var(t as u32);
+                        guard.iter().find_map(|g| {
+                            let a = g.expr.coeff(t);
+                            let only = g.expr.vars().all(|v| v == t || v.index() < m);
+                            (g.rel == Rel::Eq && only && (a == Q::one() || a == -Q::one())).then(
+                                || {
+                                    // a·t + rest = 0  ⇒  t = −rest / a
+                                    let mut rest = g.expr.clone();
+                                    rest.terms.remove(&t);
+                                    rest.scaled(&-a.recip())
+                                },
+                            )
+                        })
+                    })
+                    .collect();
+                let rows = farkas::rows_of(&guard.iter().cloned().map(Some).collect::<Vec<_>>(), n);
+                let feasible = farkas::satisfiable(&rows, limits, stats) != Some(false);
+                out.push(Prepared {
+                    to: locs.iter().position(|x| *x == rule.to),
+                    inst,
+                    from,
+                    n,
+                    m,
+                    guard,
+                    defs,
+                    feasible,
+                });
+                if out.len() > MAX_INSTANCES {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Per location and variable, the bounds `[lo, hi]` every feasible rule out of it has.
+fn ranges(locs: &[LocId], its: &Its, prep: &[Prepared]) -> Vec<Vec<(Option<Q>, Option<Q>)>> {
+    let mut out: Vec<Vec<(Option<Q>, Option<Q>)>> = Vec::new();
+    for (li, l) in locs.iter().enumerate() {
+        let m = its.location(*l).arity();
+        let mut per = vec![(None, None); m];
+        for (j, cur) in per.iter_mut().enumerate() {
+            let mut first = true;
+            for p in prep.iter().filter(|p| p.from == li && p.feasible) {
+                let (mut lo, mut hi): (Option<Q>, Option<Q>) = (None, None);
+                for g in &p.guard {
+                    let x = Var(j as u32);
+                    if g.expr.terms.len() != 1 || g.expr.coeff(x).is_zero() {
+                        continue;
+                    }
+                    let a = g.expr.coeff(x);
+                    // a·x + c ⋈ 0
+                    let bound = -(&g.expr.constant / &a);
+                    match g.rel {
+                        Rel::Le | Rel::Lt => {
+                            let strict = g.rel == Rel::Lt;
+                            if a.is_positive() {
+                                let b = Q::from(if strict {
+                                    bound.ceil() - 1
+                                } else {
+                                    bound.floor()
+                                });
+                                hi = Some(hi.map_or(b.clone(), |h| h.min(b)));
+                            } else {
+                                let b = Q::from(if strict {
+                                    bound.floor() + 1
+                                } else {
+                                    bound.ceil()
+                                });
+                                lo = Some(lo.map_or(b.clone(), |h| h.max(b)));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if first {
+                    *cur = (lo, hi);
+                    first = false;
+                } else {
+                    cur.0 = match (cur.0.take(), lo) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        _ => None,
+                    };
+                    cur.1 = match (cur.1.take(), hi) {
+                        (Some(a), Some(b)) => Some(a.max(b)),
+                        _ => None,
+                    };
+                }
+            }
+        }
+        out.push(per);
+    }
+    out
+}
+
+/// A variable of a location: `(location index, variable index)`.
+type Node = (usize, usize);
+
+/// Shift classes (module docs): per node `(location, variable)` its class, offset; per class
+/// the gcd of its cycle weights (0: unchanged) and whether some update into it is no shift.
+struct Classes {
+    of: BTreeMap<(usize, usize), (usize, BigInt)>,
+    gcd: Vec<BigInt>,
+    bad: Vec<bool>,
+}
+
+fn classes(locs: &[LocId], its: &Its, prep: &[Prepared]) -> Classes {
+    let mut edges: Vec<(Node, Node, BigInt)> = Vec::new();
+    let mut bad_nodes = Vec::new();
+    for p in prep.iter().filter(|p| p.feasible) {
+        let Some(to) = p.to else { continue };
+        let rule = its.rule(p.inst.rule);
+        for (j, e) in rule.args.iter().enumerate() {
+            let shift = p.sub(e).and_then(|e| {
+                let (v, c) = e.terms.iter().next()?;
+                (e.terms.len() == 1 && c.is_one() && e.constant.is_integer())
+                    .then(|| (v.index(), e.constant.numer()))
+            });
+            match shift {
+                Some((i, w)) => edges.push(((p.from, i), (to, j), w)),
+                None => bad_nodes.push((to, j)),
+            }
+        }
+    }
+    let mut of: BTreeMap<(usize, usize), (usize, BigInt)> = BTreeMap::new();
+    let mut gcd = Vec::new();
+    let nodes: Vec<(usize, usize)> = locs
+        .iter()
+        .enumerate()
+        .flat_map(|(li, l)| (0..its.location(*l).arity()).map(move |j| (li, j)))
+        .collect();
+    for &root in &nodes {
+        if of.contains_key(&root) {
+            continue;
+        }
+        let c = gcd.len();
+        gcd.push(BigInt::zero());
+        of.insert(root, (c, BigInt::zero()));
+        let mut stack = vec![root];
+        while let Some(u) = stack.pop() {
+            let pu = of[&u].1.clone();
+            for (a, b, w) in &edges {
+                let (next, p) = if *a == u {
+                    (*b, &pu + w)
+                } else if *b == u {
+                    (*a, &pu - w)
+                } else {
+                    continue;
+                };
+                if let Some((_, q)) = of.get(&next) {
+                    gcd[c] = gcd[c].gcd(&(q - &p));
+                } else {
+                    of.insert(next, (c, p));
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    let mut bad = vec![false; gcd.len()];
+    for n in bad_nodes {
+        if let Some((c, _)) = of.get(&n) {
+            bad[*c] = true;
+        }
+    }
+    Classes { of, gcd, bad }
+}
+
+fn for_locations(
+    its: &Its,
+    locs: &[LocId],
+    rl: &RecurLimits,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<ClosedRecurrentSet> {
+    let prep = prepare(its, locs, limits, stats)?;
+    let ranges = ranges(locs, its, &prep);
+    let cls = classes(locs, its, &prep);
+    let unchanged = |li: usize, j: usize| {
+        cls.of
+            .get(&(li, j))
+            .is_some_and(|(c, _)| cls.gcd[*c].is_zero() && !cls.bad[*c])
+    };
+    // the linear part: ranges, then the exits' negations over unchanged variables
+    let mut base: Vec<Vec<Constraint>> = Vec::new();
+    for per in &ranges {
+        let mut s = Vec::new();
+        for (j, (lo, hi)) in per.iter().enumerate() {
+            let x = LinExpr::var(Var(j as u32));
+            if let Some(lo) = lo {
+                s.push(Constraint::ge(&x, &LinExpr::constant(lo.clone())));
+            }
+            if let Some(hi) = hi {
+                s.push(Constraint::le(&x, &LinExpr::constant(hi.clone())));
+            }
+        }
+        base.push(s);
+    }
+    for p in prep.iter().filter(|p| p.feasible && p.to.is_none()) {
+        let li = p.from;
+        let usable = p
+            .guard
+            .iter()
+            .filter(|g| g.expr.vars().all(|v| v.index() < p.m));
+        let negated = usable.filter_map(|g| {
+            let [neg] = negations(&g.expr, g.rel).try_into().ok()?;
+            worst_case(&neg, &ranges[li], &|j| unchanged(li, j))
+        });
+        // the first that leaves points in the set (not `n < MIN` against `n`'s range)
+        let mut consistent = negated.filter(|c| {
+            let mut with = base[li].clone();
+            with.push(c.clone());
+            farkas::satisfiable(&rows(&with, p.m), limits, stats) == Some(true)
+        });
+        if let Some(c) = consistent.next() {
+            // the same constraint at every location, through the classes' offsets
+            for (lj, l) in locs.iter().enumerate() {
+                if let Some(t) = translate(&c, li, lj, &cls) {
+                    if t.expr.vars().all(|v| v.index() < its.location(*l).arity())
+                        && !base[lj].contains(&t)
+                    {
+                        base[lj].push(t);
+                    }
+                }
+            }
+        }
+    }
+    // congruences: per class with g ≥ 2, a residue
+    let congruent: Vec<usize> = (0..cls.gcd.len())
+        .filter(|c| !cls.bad[*c] && cls.gcd[*c] >= BigInt::from(2))
+        .take(2)
+        .collect();
+    let mut choices: Vec<Vec<BigInt>> = vec![Vec::new()];
+    for &c in &congruent {
+        let g = &cls.gcd[c];
+        let rs: Vec<BigInt> = (1..MAX_RESIDUES as u64)
+            .map(BigInt::from)
+            .filter(|r| r < g)
+            .chain(std::iter::once(BigInt::zero()))
+            .collect();
+        choices = choices
+            .into_iter()
+            .flat_map(|ch| {
+                rs.iter().map(move |r| {
+                    let mut v = ch.clone();
+                    v.push(r.clone());
+                    v
+                })
+            })
+            .take(MAX_CANDIDATES)
+            .collect();
+    }
+    for residues in choices {
+        let mut sets: Vec<(Vec<Constraint>, Vec<Congruence>)> =
+            base.iter().map(|s| (s.clone(), Vec::new())).collect();
+        for (&c, r) in congruent.iter().zip(&residues) {
+            for (&(li, j), (cc, off)) in &cls.of {
+                if *cc == c {
+                    let k = Q::from(cls.gcd[c].clone());
+                    let expr =
+                        LinExpr::var(Var(j as u32)).minus(&LinExpr::constant(Q::from(r + off)));
+                    sets[li].1.push(Congruence { expr, modulus: k });
+                }
+            }
+        }
+        if let Some(found) = certify(its, locs, &prep, &sets, rl, limits, stats) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// `c` (over unchanged variables of location `li`) at location `lj`, through the offsets.
+fn translate(c: &Constraint, li: usize, lj: usize, cls: &Classes) -> Option<Constraint> {
+    let mut e = LinExpr::constant(c.expr.constant.clone());
+    for (v, a) in &c.expr.terms {
+        let (class, off) = cls.of.get(&(li, v.index()))?;
+        let (&(_, j2), (_, off2)) = cls
+            .of
+            .iter()
+            .find(|((l, _), (k, _))| *l == lj && k == class)?;
+        // x_li = value + off, x_lj = value + off2
+        let mut t = LinExpr::var(Var(j2 as u32));
+        t.constant = Q::from(off - off2);
+        e.add_scaled(&t, a);
+    }
+    Some(Constraint::new(e, c.rel))
+}
+
+/// `c` with every variable that is not `keep` at the end of its range that makes `c` hardest
+/// (`e ≤ 0` for all values in range); `None` when a range is missing or the result is a
+/// constant (always true: nothing needed; always false: useless).
+fn worst_case(
+    c: &Constraint,
+    range: &[(Option<Q>, Option<Q>)],
+    keep: &dyn Fn(usize) -> bool,
+) -> Option<Constraint> {
+    let mut e = LinExpr::constant(c.expr.constant.clone());
+    for (v, a) in &c.expr.terms {
+        if keep(v.index()) {
+            e.add_term(*v, a);
+            continue;
+        }
+        let (lo, hi) = range.get(v.index())?;
+        let end = if a.is_positive() {
+            hi.clone()?
+        } else {
+            lo.clone()?
+        };
+        e.constant += &(a * &end);
+    }
+    (!e.is_constant()).then(|| Constraint::new(e, c.rel))
+}
+
+/// `¬(e ⋈ 0)` over the integers, as the alternatives of a disjunction (the verifier's order).
+fn negations(e: &LinExpr, rel: Rel) -> Vec<Constraint> {
+    let neg = e.scaled(&-Q::one());
+    match rel {
+        Rel::Le => vec![Constraint::new(neg, Rel::Lt)],
+        Rel::Lt => vec![Constraint::new(neg, Rel::Le)],
+        Rel::Eq => vec![
+            Constraint::new(e.clone(), Rel::Lt),
+            Constraint::new(neg, Rel::Lt),
+        ],
+        Rel::Ne => vec![Constraint::new(e.clone(), Rel::Eq)],
+    }
+}
+
+/// Rows of a conjunction, equalities as two inequalities (the verifier's `set_rows` layout).
+fn rows(set: &[Constraint], n: usize) -> Vec<Row> {
+    let mut out = Vec::new();
+    for c in set {
+        let r = farkas::rows_of(&[Some(c.clone())], n).remove(0);
+        if r.eq {
+            out.push(Row {
+                coeffs: r.coeffs.iter().map(|x| -x).collect(),
+                rhs: -&r.rhs,
+                eq: false,
+            });
+            out.push(Row { eq: false, ..r });
+        } else {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// A proof that `rs` (over `n` variables) has no integer point, using the congruences.
+fn no_integer_point(
+    rs: &[Row],
+    congr: &[Congruence],
+    n: usize,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<IntProof> {
+    if let Some(f) = farkas::infeasibility(rs, limits, stats) {
+        return Some(IntProof::Rational(f));
+    }
+    for (j, k) in congr.iter().enumerate() {
+        let mut lin = k.expr.clone();
+        lin.constant = Q::zero();
+        let a = farkas::dense(&lin, n);
+        let neg: Vec<Q> = a.iter().map(|x| -x).collect();
+        let Ok(Some((hi, hi_m))) = farkas::best_bound(rs, &a, limits, stats) else {
+            continue;
+        };
+        let Ok(Some((nlo, lo_m))) = farkas::best_bound(rs, &neg, limits, stats) else {
+            continue;
+        };
+        let (lo_i, hi_i) = ((-&nlo).ceil(), hi.floor());
+        let m = k.modulus.numer();
+        let c0 = k.expr.constant.numer();
+        let r = (-(&lo_i + &c0)).mod_floor(&m);
+        if lo_i + r > hi_i {
+            return Some(IntProof::Residue {
+                congruence: j,
+                lo: -nlo,
+                lo_proof: Farkas { multipliers: lo_m },
+                hi,
+                hi_proof: Farkas { multipliers: hi_m },
+            });
+        }
+    }
+    None
+}
+
+/// Integer multipliers showing a target congruence after a rule (`CongruenceStep`): the guard's
+/// equalities eliminate the temporaries, then the source's congruences.
+fn congruence_step(
+    p: &Prepared,
+    its: &Its,
+    after: &LinExpr,
+    k: &Q,
+    premises: &[Congruence],
+) -> Option<CongruenceStep> {
+    let rule = its.rule(p.inst.rule);
+    let mut rest = after.clone();
+    let mut equalities = Vec::new();
+    for _ in 0..=p.n - p.m {
+        let Some(t) = rest.vars().find(|v| v.index() >= p.m) else {
+            break;
+        };
+        let (i, g) = rule.guard.iter().enumerate().find(|(_, g)| {
+            let a = g.expr.coeff(t);
+            g.rel == Rel::Eq && (a == Q::one() || a == -Q::one())
+        })?;
+        let nu = &rest.coeff(t) / &g.expr.coeff(t);
+        rest.add_scaled(&g.expr, &-&nu);
+        equalities.push((i, nu));
+    }
+    let divisible = |e: &LinExpr| {
+        e.terms
+            .values()
+            .chain([&e.constant])
+            .all(|q| (q / k).is_integer())
+    };
+    if divisible(&rest) {
+        return Some(CongruenceStep {
+            premises: Vec::new(),
+            equalities,
+        });
+    }
+    for (j, pc) in premises.iter().enumerate() {
+        if !(&pc.modulus / k).is_integer() {
+            continue;
+        }
+        for l in [Q::one(), -Q::one()] {
+            let mut r = rest.clone();
+            r.add_scaled(&pc.expr, &-&l);
+            if divisible(&r) {
+                return Some(CongruenceStep {
+                    premises: vec![(j, l)],
+                    equalities,
+                });
+            }
+        }
+    }
+    None
+}
+
+fn certify(
+    its: &Its,
+    locs: &[LocId],
+    prep: &[Prepared],
+    sets: &[(Vec<Constraint>, Vec<Congruence>)],
+    rl: &RecurLimits,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<ClosedRecurrentSet> {
+    // every set must have integer points at all (the LP is cheap, the rest is not)
+    for (li, (lin, _)) in sets.iter().enumerate() {
+        let m = its.location(locs[li]).arity();
+        if farkas::satisfiable(&rows(lin, m), limits, stats) == Some(false) {
+            return None;
+        }
+    }
+    let mut steps = Vec::new();
+    for p in prep {
+        let (lin, congr) = &sets[p.from];
+        let mut rs = rows(lin, p.n);
+        rs.extend(farkas::instance_rows(its, &p.inst));
+        let closed = p.to.and_then(|to| {
+            let rule = its.rule(p.inst.rule);
+            let (tlin, tcon) = &sets[to];
+            let next = rows(tlin, its.location(locs[to]).arity());
+            let mut linear = Vec::new();
+            for t in &next {
+                let mut image = LinExpr::zero();
+                for (kk, a) in t.coeffs.iter().enumerate() {
+                    image.add_scaled(&rule.args[kk], a);
+                }
+                let c = farkas::dense(&image, p.n);
+                linear.push(farkas::implication(
+                    &rs,
+                    &c,
+                    &(&t.rhs - &image.constant),
+                    limits,
+                    stats,
+                )?);
+            }
+            let mut congruences = Vec::new();
+            for k in tcon {
+                let after = k.expr.substitute(&|v: Var| rule.args[v.index()].clone());
+                congruences.push(congruence_step(p, its, &after, &k.modulus, congr)?);
+            }
+            Some(StepProof::Closed {
+                linear,
+                congruences,
+            })
+        });
+        let proof = match closed {
+            Some(c) => c,
+            None => StepProof::Disabled(no_integer_point(&rs, congr, p.n, limits, stats)?),
+        };
+        steps.push((p.inst.clone(), proof));
+    }
+    let mut loc_sets = Vec::new();
+    for (li, (lin, congr)) in sets.iter().enumerate() {
+        let (cover, cases) = cover(its, li, prep, lin, congr, limits, stats)?;
+        loc_sets.push(LocSet {
+            location: locs[li],
+            constraints: lin.clone(),
+            congruences: congr.clone(),
+            cover,
+            cases,
+        });
+    }
+    for (li, l) in locs.iter().enumerate() {
+        let (lin, congr) = &sets[li];
+        if let Some((prefix, start_values, prefix_temps, witness)) =
+            reach_set(its, *l, lin, congr, rl, limits, stats)
+        {
+            return Some(ClosedRecurrentSet {
+                sets: loc_sets,
+                steps,
+                head: *l,
+                prefix,
+                start_values,
+                prefix_temps,
+                witness,
+            });
+        }
+    }
+    None
+}
+
+/// The cover of location `li`'s set: rules into the SCC with fixed temporaries, and a proof per
+/// case that the set leaves none of its points without a rule.
+#[allow(clippy::too_many_arguments)]
+fn cover(
+    its: &Its,
+    li: usize,
+    prep: &[Prepared],
+    lin: &[Constraint],
+    congr: &[Congruence],
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<(Vec<CoverRule>, Vec<IntProof>)> {
+    let mut rules = Vec::new();
+    let mut options: Vec<Vec<Constraint>> = Vec::new();
+    for p in prep
+        .iter()
+        .filter(|p| p.from == li && p.to.is_some() && p.feasible)
+    {
+        let Some(temps) = p.defs.iter().cloned().collect::<Option<Vec<LinExpr>>>() else {
+            continue;
+        };
+        if p.inst.ne_sides.contains(&NeSide::Dropped) {
+            continue;
+        }
+        let premise = rows(lin, p.m);
+        let guard: Vec<Constraint> = p
+            .guard
+            .iter()
+            .map(|g| Constraint::new(p.sub(&g.expr).expect("all defined"), g.rel))
+            .collect();
+        // a rule the set never enables covers nothing
+        let mut both = premise.clone();
+        both.extend(rows(&guard, p.m));
+        if farkas::satisfiable(&both, limits, stats) == Some(false) {
+            continue;
+        }
+        let mut implied = Vec::new();
+        let mut open = Vec::new();
+        for g in &guard {
+            if g.expr.is_constant() {
+                implied.push(Some(Vec::new()));
+                continue;
+            }
+            let fs: Option<Vec<Farkas>> = rows(std::slice::from_ref(g), p.m)
+                .iter()
+                .map(|r| farkas::implication(&premise, &r.coeffs, &r.rhs, limits, stats))
+                .collect();
+            if fs.is_none() {
+                open.extend(negations(&g.expr, g.rel));
+            }
+            implied.push(fs);
+        }
+        let rule = CoverRule {
+            instance: p.inst.clone(),
+            temps,
+            implied,
+        };
+        if open.is_empty() {
+            return Some((vec![rule], Vec::new()));
+        }
+        rules.push(rule);
+        options.push(open);
+    }
+    let total = options.iter().try_fold(1usize, |t, o| {
+        t.checked_mul(o.len()).filter(|t| *t <= MAX_CASES)
+    })?;
+    let m = its
+        .location(its.rule(prep.iter().find(|p| p.from == li)?.inst.rule).from)
+        .arity();
+    let premise = rows(lin, m);
+    let mut cases = Vec::new();
+    for idx in 0..total {
+        let mut rest = idx;
+        let mut chosen = Vec::new();
+        for o in options.iter().rev() {
+            chosen.push(o[rest % o.len()].clone());
+            rest /= o.len();
+        }
+        let mut rs = premise.clone();
+        rs.extend(rows(&chosen, m));
+        cases.push(no_integer_point(&rs, congr, m, limits, stats)?);
+    }
+    Some((rules, cases))
+}
