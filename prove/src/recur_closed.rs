@@ -633,9 +633,33 @@ fn certify(
     }
     for (li, l) in locs.iter().enumerate() {
         let (lin, congr) = &sets[li];
-        if let Some((prefix, start_values, prefix_temps, witness)) =
-            reach_set(its, *l, lin, congr, rl, limits, stats)
-        {
+        // preferably a witness that enables the cover rule with the largest jump (a wrap
+        // case: `x + 2³² − 2`), so that a run from it takes the wrap at once
+        let jump = |p: &Prepared| {
+            let rule = its.rule(p.inst.rule);
+            rule.args
+                .iter()
+                .filter_map(|a| p.sub(a).map(|e| e.constant.abs()))
+                .max()
+                .unwrap_or_else(Q::zero)
+        };
+        let wrap = loc_sets[li]
+            .cover
+            .iter()
+            .filter_map(|cr| prep.iter().find(|p| p.inst == cr.instance))
+            .max_by_key(|p| jump(p))
+            .and_then(|p| {
+                let mut g = lin.clone();
+                for c in &p.guard {
+                    g.push(Constraint::new(p.sub(&c.expr)?, c.rel));
+                }
+                Some(g)
+            });
+        let goals: Vec<Vec<Constraint>> = wrap.into_iter().chain([lin.clone()]).collect();
+        let reached = goals
+            .iter()
+            .find_map(|g| reach_set(its, *l, g, congr, rl, limits, stats));
+        if let Some((prefix, start_values, prefix_temps, witness)) = reached {
             return Some(ClosedRecurrentSet {
                 sets: loc_sets,
                 steps,

@@ -95,6 +95,8 @@ fn java_parity_is_no_by_a_congruence_through_the_wrap() {
     assert_eq!(head.congruences[0].modulus, Q::int(2));
     // odd, and the exit x = 0 is disabled by the residue, not by a polyhedron
     assert!(&c.witness[0] % BigInt::from(2) != BigInt::from(0));
+    // the witness takes the wrap at once: MIN + 1 − 2 wraps to MAX
+    assert_eq!(c.witness[0], BigInt::from(i32::MIN + 1), "{:?}", c.sets);
     assert!(c
         .steps
         .iter()

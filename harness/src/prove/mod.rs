@@ -156,6 +156,11 @@ pub struct NoWitness {
     pub kind: String,
     pub input_file: String,
     pub input: String,
+    /// How the JVM run confirms it: `state_repetition` (the JVM's full state repeats: the
+    /// deterministic run never ends), `step_budget` (the run passed the step budget inside the
+    /// recurrent set, which explains why it goes on), `call_depth` (it recursed past depth 256
+    /// inside the set).
+    pub evidence: String,
     /// What repeats or the recurrent set, readable.
     pub detail: String,
     pub replay: String,

@@ -406,6 +406,7 @@ pub fn repeated_state(
             let top = tr.top_frame(i);
             return Ok(Some(NoWitness {
                 kind: "repeated_state".into(),
+                evidence: "state_repetition".into(),
                 input: text,
                 detail: format!(
                     "the state before step {i} ({}.{} pc {}) recurs at steps {j} and {k} (period {})",
@@ -603,7 +604,9 @@ pub fn confirm_recurrent(
         let file = write_witness(cfg, m, &text).map_err(|e| e.to_string())?;
         let node = enc.loc_node[head.index()].unwrap_or(graph.start);
         let names = &enc.loc_vars[head.index()];
-        // a closed set: every location of it, on every transition from the first visit on
+        // a closed set: every location of it, on every transition from the first visit on;
+        // which of its rules the run took, and where it wrapped around
+        let mut taken = String::new();
         if let NoSet::Closed(cs) = set {
             let from = ts
                 .iter()
@@ -622,6 +625,7 @@ pub fn confirm_recurrent(
                 );
                 continue;
             }
+            taken = rules_taken(enc, &ts[(from + 1).min(ts.len())..]);
         }
         let name = |v: jtg_prove::Var| {
             names
@@ -636,7 +640,7 @@ pub fn confirm_recurrent(
             }
             NoSet::Cycle(_) => String::new(),
             NoSet::Closed(cs) => format!(
-                " (a set closed under all {} rule instances out of the loop's {} locations, \
+                " (a set closed under all {} rule instances out of the loop's locations ({}), \
                  whichever the run takes{})",
                 cs.steps.len(),
                 cs.sets.len(),
@@ -668,9 +672,14 @@ pub fn confirm_recurrent(
         };
         return Ok(NoWitness {
             kind: "recurrent_set".into(),
+            evidence: match win {
+                Window::Deep(_) => "call_depth",
+                Window::Frames(_) | Window::Whole(_) => "step_budget",
+            }
+            .into(),
             input: text,
             detail: format!(
-                "loop head [{node}]{laps} stays in {{{}}}: {evidence}{}",
+                "loop head [{node}]{laps} stays in {{{}}}: {evidence}{taken}{}",
                 shown.join(", "),
                 int_model_caveat(cfg.ints, enc, set)
             ),
@@ -680,6 +689,35 @@ pub fn confirm_recurrent(
         });
     }
     Err(last)
+}
+
+/// Which rules a run in a closed set took (`; the run took 3 rules of the set …`), and the
+/// first transition whose integer jumped by 2³¹ or more: a wrap-around the JVM executed.
+fn rules_taken(enc: &Encoding, ts: &[super::crosscheck::ConcreteTransition]) -> String {
+    let mut rules: Vec<jtg_prove::RuleId> = ts.iter().map(|t| t.rule).collect();
+    rules.sort();
+    rules.dedup();
+    let half = jtg_prove::BigInt::from(1u64 << 31);
+    let wrap = ts.iter().find_map(|t| {
+        let names = &enc.loc_vars[enc.its.rule(t.rule).to.index()];
+        t.args
+            .iter()
+            .zip(&t.target)
+            .enumerate()
+            .find(|(_, (a, b))| (*b - *a).magnitude() >= half.magnitude())
+            .map(|(j, (a, b))| {
+                let name = names.get(j).map(|q| q.to_string()).unwrap_or_default();
+                format!(
+                    "; it wrapped around at JVM step {} ({name}: {a} → {b})",
+                    t.step
+                )
+            })
+    });
+    format!(
+        "; the run took {} different rules of the set{}",
+        rules.len(),
+        wrap.unwrap_or_default()
+    )
 }
 
 /// `--ints` as spelled on the command line.
