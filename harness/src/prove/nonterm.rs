@@ -714,7 +714,7 @@ fn rules_taken(enc: &Encoding, ts: &[super::crosscheck::ConcreteTransition]) -> 
             })
     });
     format!(
-        "; the run took {} different rules of the set{}",
+        "; the run took {} of the set's rules{}",
         rules.len(),
         wrap.unwrap_or_default()
     )
