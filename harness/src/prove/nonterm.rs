@@ -13,7 +13,9 @@
 //! * **Recurrent set** ([`confirm_recurrent`]): the prover's set `G` at a loop head and the
 //!   start values reaching it become a JVM input (a generated instance of the start state with
 //!   the start's integers set to those values); the run must be cut by the step budget, never
-//!   end, and the ITS values at every visit of the head must lie in `G`.
+//!   end, and the ITS values at every visit of the head must lie in `G`. A closed recurrent
+//!   set (docs/proving-java-ints.md: every rule of the loop, Java ints' wrap cases included)
+//!   is confirmed the same way, the values at every location of it lying in its set.
 
 use super::crosscheck::run_transitions;
 use super::{NoWitness, ProveConfig};
@@ -448,13 +450,7 @@ impl<'a> NoSet<'a> {
     }
 
     /// Whether `vals` at `loc` lies in the set of lap position `phase` (a cycle) or of `loc`.
-    fn contains(
-        self,
-        _its: &jtg_prove::Its,
-        loc: LocId,
-        phase: usize,
-        vals: &[jtg_prove::BigInt],
-    ) -> bool {
+    fn contains(self, loc: LocId, phase: usize, vals: &[jtg_prove::BigInt]) -> bool {
         match self {
             NoSet::Cycle(rs) => in_set(&rs.sets[phase], vals),
             NoSet::Closed(cs) => cs.set(loc).is_some_and(|s| s.contains(vals)),
@@ -570,10 +566,7 @@ pub fn confirm_recurrent(
             .collect();
         // the run may reach the head outside `G` first (a prefix value the certificate's
         // start values would have avoided) but must stay in `G` from its first visit inside
-        let Some(first) = visits
-            .iter()
-            .position(|v| set.contains(&enc.its, head, 0, v))
-        else {
+        let Some(first) = visits.iter().position(|v| set.contains(head, 0, v)) else {
             last = format!(
                 "the run of case {k} visits the loop head {} times, never inside the recurrent set",
                 visits.len()
@@ -593,7 +586,7 @@ pub fn confirm_recurrent(
         if let Some((j, out)) = visits
             .iter()
             .enumerate()
-            .find(|(j, v)| !set.contains(&enc.its, head, phases[j % phases.len()], v))
+            .find(|(j, v)| !set.contains(head, phases[j % phases.len()], v))
         {
             last = format!(
                 "the run of case {k} leaves the recurrent set at visit {j} of the loop head ({out:?})"
