@@ -26,6 +26,7 @@
 
 pub mod ari;
 pub mod cert;
+pub mod cert_closed;
 pub mod chain;
 pub mod check;
 pub mod farkas;
@@ -40,14 +41,17 @@ pub mod prove;
 pub mod q;
 pub mod rank;
 pub mod recur;
+pub mod recur_closed;
 pub mod scc;
 mod sexpr;
 mod text;
 pub mod verify;
+pub mod verify_closed;
 mod verify_rows;
 
 pub use ari::{parse_ari, to_ari};
 pub use cert::{RecurrentSet, TerminationCertificate};
+pub use cert_closed::ClosedRecurrentSet;
 pub use check::{check_chain, check_invariant, check_transition, TransitionCheck};
 pub use its::{Its, ItsError, LocId, Location, Rule, RuleId};
 pub use koat::{parse_koat, to_koat};

@@ -2,12 +2,15 @@
 //! re-verified exactly before it is reported.
 
 use crate::cert::{RecurrentSet, TerminationCertificate};
+use crate::cert_closed::ClosedRecurrentSet;
 use crate::farkas::RuleInstance;
 use crate::its::Its;
 use crate::lp::{Limits, LpStats};
 use crate::rank::{prove_termination, RankOutcome};
 use crate::recur::{find_recurrent_set, RecurLimits};
+use crate::recur_closed::find_closed_set;
 use crate::verify::{verify_nontermination, verify_termination};
+use crate::verify_closed::verify_closed;
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
@@ -69,6 +72,8 @@ impl std::fmt::Display for Verdict {
 pub enum Certificate {
     Termination(TerminationCertificate),
     NonTermination(RecurrentSet),
+    /// NO by a set closed under every rule of an SCC (`cert_closed`).
+    ClosedNonTermination(ClosedRecurrentSet),
     /// MAYBE: the rule sets no ranking function was found for.
     Unproven {
         rule_sets: Vec<Vec<RuleInstance>>,
@@ -207,6 +212,31 @@ pub fn prove(its: &Its, opts: &Options) -> Proof {
                     };
                 }
                 Err(e) => notes.push(format!("internal error: non-termination {e}")),
+            }
+        }
+    }
+    if opts.nontermination && in_budget(&stats) {
+        // no cycle has a recurrent set: one closed under all rules of an SCC (Java ints' wrap
+        // cases, congruences)
+        let t = Instant::now();
+        let found = find_closed_set(its, &unproven, &opts.recur, &limits, &mut stats);
+        times.nontermination_us += micros(t.elapsed());
+        if let Some(cs) = found {
+            let v = Instant::now();
+            let checked = verify_closed(its, &cs);
+            times.verification_us += micros(v.elapsed());
+            match checked {
+                Ok(()) => {
+                    times.total_us = micros(t0.elapsed());
+                    return Proof {
+                        verdict: Verdict::No,
+                        certificate: Certificate::ClosedNonTermination(cs),
+                        times,
+                        lp: stats,
+                        notes,
+                    };
+                }
+                Err(e) => notes.push(format!("internal error: closed non-termination {e}")),
             }
         }
     }

@@ -19,6 +19,7 @@
 //! solved over the integers by branch and bound, and replayed with [`Its::step`].
 
 use crate::cert::{in_set, RecurrentSet};
+use crate::cert_closed::Congruence;
 use crate::farkas::{self, instance_guard, rows_of, Farkas, NeSide, Row, RuleInstance};
 use crate::its::{Its, LocId, RuleId};
 use crate::linexpr::{Constraint, LinExpr, Rel, Var};
@@ -435,7 +436,7 @@ fn certify(
     }
     let head = its.rule(cycle[0].rule).from;
     let (prefix, start_values, prefix_temps, witness) =
-        reach_set(its, head, &sets[0], rl, limits, stats)?;
+        reach_set(its, head, &sets[0], &[], rl, limits, stats)?;
     Some(RecurrentSet {
         cycle: cycle.to_vec(),
         sets,
@@ -449,7 +450,7 @@ fn certify(
 }
 
 /// Paths of rules from the start to `head` (simple in locations), shortest first.
-fn paths_to(its: &Its, head: LocId, max: usize) -> Vec<Vec<RuleId>> {
+pub(crate) fn paths_to(its: &Its, head: LocId, max: usize) -> Vec<Vec<RuleId>> {
     let out_rules = its.outgoing();
     let mut found = Vec::new();
     let mut layer: Vec<(LocId, Vec<RuleId>, Vec<LocId>)> =
@@ -484,11 +485,14 @@ fn paths_to(its: &Its, head: LocId, max: usize) -> Vec<Vec<RuleId>> {
 
 type Reached = (Vec<RuleId>, Vec<BigInt>, Vec<Vec<BigInt>>, Vec<BigInt>);
 
-/// A run from the start into `g` at `head`: the path, start values, temporaries, end point.
-fn reach_set(
+/// A run from the start into `g` (and the congruences `congr`) at `head`: the path, start
+/// values, temporaries, end point. A congruence `e ≡ 0 mod k` is the equation `e = k·μ` with
+/// one more integer unknown `μ` per congruence.
+pub(crate) fn reach_set(
     its: &Its,
     head: LocId,
     g: &[Constraint],
+    congr: &[Congruence],
     rl: &RecurLimits,
     limits: &Limits,
     stats: &mut LpStats,
@@ -528,6 +532,12 @@ fn reach_set(
         for c in g {
             cons.push(c.substitute(&|v: Var| state[v.index()].clone()));
         }
+        for (i, k) in congr.iter().enumerate() {
+            let e = k.expr.substitute(&|v: Var| state[v.index()].clone());
+            let mu = LinExpr::term(Var((nvars + i) as u32), k.modulus.clone());
+            cons.push(Constraint::new(e.minus(&mu), Rel::Eq));
+        }
+        let nvars = nvars + congr.len();
         if nes.len() > 4 {
             continue;
         }
@@ -571,7 +581,7 @@ fn reach_set(
                     }
                 }
             }
-            if ok && in_set(g, &vals) {
+            if ok && in_set(g, &vals) && congr.iter().all(|k| k.holds(&vals)) {
                 return Some((path, start_values, temps, vals));
             }
         }

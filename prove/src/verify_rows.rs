@@ -94,7 +94,7 @@ fn constraint_rows(c: &Constraint, n: usize) -> Result<VRow, VerifyError> {
 
 /// An instance's guard with every `≠` resolved: `(e, rel)` for `e rel 0`, `rel` one of `≤ < =`;
 /// `None` for a dropped `≠`.
-fn resolved_guard(
+pub(crate) fn resolved_guard(
     its: &Its,
     inst: &RuleInstance,
 ) -> Result<Vec<Option<(LinExpr, Rel)>>, VerifyError> {

@@ -160,6 +160,11 @@ pub struct NoWitness {
     pub kind: String,
     pub input_file: String,
     pub input: String,
+    /// How the JVM run confirms it: `state_repetition` (the JVM's full state repeats: the
+    /// deterministic run never ends), `step_budget` (the run passed the step budget inside the
+    /// recurrent set, which explains why it goes on), `call_depth` (it recursed past depth 256
+    /// inside the set).
+    pub evidence: String,
     /// What repeats or the recurrent set, readable.
     pub detail: String,
     pub replay: String,
@@ -363,8 +368,13 @@ pub fn run(
                 .collect();
             report.never_follow.dedup();
         }
-        Certificate::NonTermination(rs) => {
-            match nonterm::confirm_recurrent(prog, m, graph, &enc, rs, cfg) {
+        Certificate::NonTermination(_) | Certificate::ClosedNonTermination(_) => {
+            let set = match &proof.certificate {
+                Certificate::NonTermination(rs) => nonterm::NoSet::Cycle(rs),
+                Certificate::ClosedNonTermination(cs) => nonterm::NoSet::Closed(cs),
+                _ => unreachable!("a NO certificate"),
+            };
+            match nonterm::confirm_recurrent(prog, m, graph, &enc, set, cfg) {
                 Ok(w) => {
                     report.verdict = "NO".into();
                     report.certificate = "recurrent_set".into();

@@ -13,7 +13,9 @@
 //! * **Recurrent set** ([`confirm_recurrent`]): the prover's set `G` at a loop head and the
 //!   start values reaching it become a JVM input (a generated instance of the start state with
 //!   the start's integers set to those values); the run must be cut by the step budget, never
-//!   end, and the ITS values at every visit of the head must lie in `G`.
+//!   end, and the ITS values at every visit of the head must lie in `G`. A closed recurrent
+//!   set (docs/proving-java-ints.md: every rule of the loop, Java ints' wrap cases included)
+//!   is confirmed the same way, the values at every location of it lying in its set.
 
 use super::crosscheck::run_transitions;
 use super::{NoWitness, ProveConfig};
@@ -26,7 +28,7 @@ use jtg_engine::state::{HeapValue, IntSemantics, Interval, MethodId, State};
 use jtg_engine::{Graph, Program};
 use jtg_jvm::{Budget, CObject, CValue, ObjId, Step, Trace, TraceEnd};
 use jtg_prove::from_graph::{Encoding, Quantity};
-use jtg_prove::{cert::in_set, RecurrentSet};
+use jtg_prove::{cert::in_set, ClosedRecurrentSet, LocId, RecurrentSet};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
@@ -406,6 +408,7 @@ pub fn repeated_state(
             let top = tr.top_frame(i);
             return Ok(Some(NoWitness {
                 kind: "repeated_state".into(),
+                evidence: "state_repetition".into(),
                 input: text,
                 detail: format!(
                     "the state before step {i} ({}.{} pc {}) recurs at steps {j} and {k} (period {})",
@@ -423,6 +426,55 @@ pub fn repeated_state(
     Ok(None)
 }
 
+/// The set a NO's run must stay in: a cycle's recurrent set (per lap at the head) or a closed
+/// recurrent set (per location, whichever rules the run takes).
+#[derive(Clone, Copy)]
+pub enum NoSet<'a> {
+    Cycle(&'a RecurrentSet),
+    Closed(&'a ClosedRecurrentSet),
+}
+
+impl<'a> NoSet<'a> {
+    fn head(self, its: &jtg_prove::Its) -> LocId {
+        match self {
+            NoSet::Cycle(rs) => rs.head(its),
+            NoSet::Closed(cs) => cs.head,
+        }
+    }
+
+    fn start_values(self) -> &'a [jtg_prove::BigInt] {
+        match self {
+            NoSet::Cycle(rs) => &rs.start_values,
+            NoSet::Closed(cs) => &cs.start_values,
+        }
+    }
+
+    /// Whether `vals` at `loc` lies in the set of lap position `phase` (a cycle) or of `loc`.
+    fn contains(self, loc: LocId, phase: usize, vals: &[jtg_prove::BigInt]) -> bool {
+        match self {
+            NoSet::Cycle(rs) => in_set(&rs.sets[phase], vals),
+            NoSet::Closed(cs) => cs.set(loc).is_some_and(|s| s.contains(vals)),
+        }
+    }
+
+    /// The head's set, readable.
+    fn describe(self, head: LocId, name: &dyn Fn(jtg_prove::Var) -> String) -> Vec<String> {
+        match self {
+            NoSet::Cycle(rs) => rs.sets[0].iter().map(|c| c.display_with(name)).collect(),
+            NoSet::Closed(cs) => cs
+                .set(head)
+                .map(|s| {
+                    s.constraints
+                        .iter()
+                        .map(|c| c.display_with(name))
+                        .chain(s.congruences.iter().map(|k| k.display_with(name)))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// Turns a recurrent set into a JVM input and confirms it (module docs); the witness, or why
 /// it was not confirmed.
 pub fn confirm_recurrent(
@@ -430,18 +482,21 @@ pub fn confirm_recurrent(
     m: &MethodId,
     graph: &Graph,
     enc: &Encoding,
-    rs: &RecurrentSet,
+    set: NoSet,
     cfg: &ProveConfig,
 ) -> Result<NoWitness, String> {
     let start = &graph.nodes[graph.start].state;
     let gen = cfg.generator(prog, m, graph).map_err(|e| e.to_string())?;
     let target = Target::new(prog, m.clone(), jtg_jvm::classpath_entries(&cfg.classpath))
         .map_err(|e| e.to_string())?;
-    let head = rs.head(&enc.its);
+    let head = set.head(&enc.its);
     // positions of the cycle that leave the head: the start of each lap
-    let phases: Vec<usize> = (0..rs.cycle.len())
-        .filter(|&i| enc.its.rule(rs.cycle[i].rule).from == head)
-        .collect();
+    let phases: Vec<usize> = match set {
+        NoSet::Cycle(rs) => (0..rs.cycle.len())
+            .filter(|&i| enc.its.rule(rs.cycle[i].rule).from == head)
+            .collect(),
+        NoSet::Closed(_) => vec![0],
+    };
     let matcher = Matcher::new(graph, prog, cfg.ints);
     let mut last = String::from("no input could be built");
     let mut spent = 0u64;
@@ -456,7 +511,7 @@ pub fn confirm_recurrent(
             continue;
         };
         // the start's integers get the start values of the certificate
-        for (q, v) in enc.loc_vars[0].iter().zip(&rs.start_values) {
+        for (q, v) in enc.loc_vars[0].iter().zip(set.start_values()) {
             if let Quantity::Int(r) = q {
                 let Some(&c) = w.map.get(r) else { continue };
                 let Ok(v) = i128::try_from(v) else { continue };
@@ -511,7 +566,7 @@ pub fn confirm_recurrent(
             .collect();
         // the run may reach the head outside `G` first (a prefix value the certificate's
         // start values would have avoided) but must stay in `G` from its first visit inside
-        let Some(first) = visits.iter().position(|v| in_set(&rs.sets[0], v)) else {
+        let Some(first) = visits.iter().position(|v| set.contains(head, 0, v)) else {
             last = format!(
                 "the run of case {k} visits the loop head {} times, never inside the recurrent set",
                 visits.len()
@@ -531,7 +586,7 @@ pub fn confirm_recurrent(
         if let Some((j, out)) = visits
             .iter()
             .enumerate()
-            .find(|(j, v)| !in_set(&rs.sets[phases[j % phases.len()]], v))
+            .find(|(j, v)| !set.contains(head, phases[j % phases.len()], v))
         {
             last = format!(
                 "the run of case {k} leaves the recurrent set at visit {j} of the loop head ({out:?})"
@@ -542,21 +597,52 @@ pub fn confirm_recurrent(
         let file = write_witness(cfg, m, &text).map_err(|e| e.to_string())?;
         let node = enc.loc_node[head.index()].unwrap_or(graph.start);
         let names = &enc.loc_vars[head.index()];
-        let set: Vec<String> = rs.sets[0]
-            .iter()
-            .map(|c| {
-                c.display_with(&|v| {
-                    names
-                        .get(v.index())
-                        .map(|q| q.to_string())
-                        .unwrap_or_default()
+        // a closed set: every location of it, on every transition from the first visit on;
+        // which of its rules the run took, and where it wrapped around
+        let mut taken = String::new();
+        if let NoSet::Closed(cs) = set {
+            let from = ts
+                .iter()
+                .position(|t| {
+                    enc.its.rule(t.rule).to == head
+                        && cs.set(head).is_some_and(|s| s.contains(&t.target))
                 })
-            })
-            .collect();
-        let laps = if phases.len() > 1 {
-            format!(" (a cycle of {} laps through it)", phases.len())
-        } else {
-            String::new()
+                .unwrap_or(0);
+            if let Some((j, t)) = ts.iter().enumerate().skip(from).find(|(_, t)| {
+                cs.set(enc.its.rule(t.rule).to)
+                    .is_some_and(|s| !s.contains(&t.target))
+            }) {
+                last = format!(
+                    "the run of case {k} leaves the closed recurrent set at transition {j} ({:?})",
+                    t.target
+                );
+                continue;
+            }
+            taken = rules_taken(enc, &ts[(from + 1).min(ts.len())..]);
+        }
+        let name = |v: jtg_prove::Var| {
+            names
+                .get(v.index())
+                .map(|q| q.to_string())
+                .unwrap_or_default()
+        };
+        let shown = set.describe(head, &name);
+        let laps = match set {
+            NoSet::Cycle(_) if phases.len() > 1 => {
+                format!(" (a cycle of {} laps through it)", phases.len())
+            }
+            NoSet::Cycle(_) => String::new(),
+            NoSet::Closed(cs) => format!(
+                " (a set closed under all {} rule instances out of the loop's locations ({}), \
+                 whichever the run takes{})",
+                cs.steps.len(),
+                cs.sets.len(),
+                if cfg.ints == IntSemantics::Java {
+                    ", the wrap-around cases of Java's ints included"
+                } else {
+                    ""
+                }
+            ),
         };
         let evidence = match win {
             Window::Deep(n) => format!(
@@ -579,11 +665,16 @@ pub fn confirm_recurrent(
         };
         return Ok(NoWitness {
             kind: "recurrent_set".into(),
+            evidence: match win {
+                Window::Deep(_) => "call_depth",
+                Window::Frames(_) | Window::Whole(_) => "step_budget",
+            }
+            .into(),
             input: text,
             detail: format!(
-                "loop head [{node}]{laps} stays in {{{}}}: {evidence}{}",
-                set.join(", "),
-                int_model_caveat(cfg.ints, enc, rs)
+                "loop head [{node}]{laps} stays in {{{}}}: {evidence}{taken}{}",
+                shown.join(", "),
+                int_model_caveat(cfg.ints, enc, set)
             ),
             replay: replay(cfg, m, &file),
             input_file: file,
@@ -591,6 +682,35 @@ pub fn confirm_recurrent(
         });
     }
     Err(last)
+}
+
+/// Which rules a run in a closed set took (`; the run took 3 rules of the set …`), and the
+/// first transition whose integer jumped by 2³¹ or more: a wrap-around the JVM executed.
+fn rules_taken(enc: &Encoding, ts: &[super::crosscheck::ConcreteTransition]) -> String {
+    let mut rules: Vec<jtg_prove::RuleId> = ts.iter().map(|t| t.rule).collect();
+    rules.sort();
+    rules.dedup();
+    let half = jtg_prove::BigInt::from(1u64 << 31);
+    let wrap = ts.iter().find_map(|t| {
+        let names = &enc.loc_vars[enc.its.rule(t.rule).to.index()];
+        t.args
+            .iter()
+            .zip(&t.target)
+            .enumerate()
+            .find(|(_, (a, b))| (*b - *a).magnitude() >= half.magnitude())
+            .map(|(j, (a, b))| {
+                let name = names.get(j).map(|q| q.to_string()).unwrap_or_default();
+                format!(
+                    "; it wrapped around at JVM step {} ({name}: {a} → {b})",
+                    t.step
+                )
+            })
+    });
+    format!(
+        "; the run took {} of the set's rules{}",
+        rules.len(),
+        wrap.unwrap_or_default()
+    )
 }
 
 /// `--ints` as spelled on the command line.
@@ -606,10 +726,17 @@ pub fn int_model_name(ints: IntSemantics) -> &'static str {
 /// the JVM's runs: nothing to add. Under unbounded integers the NO is about mathematical
 /// integers: when an integer of the head changes by a constant every lap, a JVM run leaves
 /// the set by overflow after at most `2³²/|c|` laps (`2⁶⁴/|c|` for a long), and says so.
-fn int_model_caveat(ints: IntSemantics, enc: &Encoding, rs: &RecurrentSet) -> String {
+fn int_model_caveat(ints: IntSemantics, enc: &Encoding, set: NoSet) -> String {
     if ints == IntSemantics::Java {
-        return String::new();
+        return "; under Java's ints (--ints java: 32-bit int, 64-bit long, wrap-around), the \
+                JVM's own arithmetic"
+            .into();
     }
+    let NoSet::Cycle(rs) = set else {
+        return "; NO over mathematical integers (--ints unbounded): Java's ints may wrap, \
+                --ints java decides the JVM's runs"
+            .into();
+    };
     let head = rs.head(&enc.its);
     let names = &enc.loc_vars[head.index()];
     let drift: Vec<String> = jtg_prove::recur::composed_update(&enc.its, &rs.cycle)

@@ -42,6 +42,7 @@ pub fn render_text(r: &ProveReport) -> String {
         "NO" => {
             if let Some(w) = &r.witness {
                 let _ = writeln!(o, "witness ({}): {}", w.kind, w.detail);
+                let _ = writeln!(o, "evidence: {} (integers: {})", w.evidence, w.int_model);
                 let _ = writeln!(o, "input {}:", w.input_file);
                 for line in w.input.lines() {
                     let _ = writeln!(o, "  {line}");
