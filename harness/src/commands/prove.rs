@@ -61,10 +61,6 @@ pub struct Args {
     /// one) to see the check catch it.
     #[arg(long, value_enum, hide = true)]
     pub break_certificate: Option<BreakKind>,
-    /// Also write the graph's integer transition system to FILE, for other provers: KoAT
-    /// (`.koat`) or the Termination Competition's ARI format (any other name).
-    #[arg(long, value_name = "FILE")]
-    pub its_out: Option<PathBuf>,
     /// Leave the times (`*_ms`) out of the JSON report.
     #[arg(long)]
     pub no_times: bool,
@@ -116,7 +112,6 @@ pub fn run(a: Args) -> Result<ExitCode> {
         break_certificate: a.break_certificate,
         input,
         shrink_runs: a.shrink_runs,
-        its_out: a.its_out.clone(),
         timeout: std::time::Duration::from_secs_f64(a.max_secs),
         ..ProveConfig::default()
     };

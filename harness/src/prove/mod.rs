@@ -51,9 +51,6 @@ pub struct ProveConfig {
     pub input: Option<GivenInput>,
     /// JVM runs spent shrinking one failing input of the cross-check.
     pub shrink_runs: usize,
-    /// Where the ITS is written for other provers (`--its-out`): KoAT for a `.koat` file,
-    /// ARI otherwise.
-    pub its_out: Option<PathBuf>,
 }
 
 impl ProveConfig {
@@ -106,7 +103,6 @@ impl Default for ProveConfig {
             max_graph: 50_000,
             input: None,
             shrink_runs: 200,
-            its_out: None,
         }
     }
 }
@@ -271,15 +267,6 @@ pub fn run(
     let t = Instant::now();
     let enc = encode(graph, prog, &EncodeOptions { ints: cfg.ints })?;
     let encode_ms = ms(t.elapsed());
-    if let Some(path) = &cfg.its_out {
-        let text = if path.extension().is_some_and(|e| e == "koat") {
-            jtg_prove::to_koat(&enc.its)
-        } else {
-            jtg_prove::to_ari(&enc.its)
-        };
-        std::fs::write(path, text)
-            .map_err(|e| anyhow::anyhow!("cannot write the ITS to {}: {e}", path.display()))?;
-    }
     let t = Instant::now();
     let opts = Options {
         timeout: cfg.timeout,
