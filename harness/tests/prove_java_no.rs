@@ -4,19 +4,7 @@
 
 mod common;
 
-use std::process::Command;
-
-fn jtg(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jtg"))
-        .args(args)
-        .output()
-        .expect("jtg runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        common::stderr_of(&out.stderr),
-    )
-}
+use common::jtg;
 
 fn fixtures() -> String {
     common::fixtures().display().to_string()

@@ -124,6 +124,39 @@ fn with_invariants(
     }
 }
 
+/// The NO certificate `found` if its independent re-verification `verify` accepts it; a rejected
+/// one is a bug of the prover, noted as `internal error: {what} …`, never a verdict.
+fn verified_no<C, E: std::fmt::Display>(
+    found: C,
+    verify: impl FnOnce(&C) -> Result<(), E>,
+    wrap: impl FnOnce(C) -> Certificate,
+    what: &str,
+    times: &mut Times,
+    notes: &mut Vec<String>,
+) -> Option<Certificate> {
+    let v = Instant::now();
+    let checked = verify(&found);
+    times.verification_us += micros(v.elapsed());
+    match checked {
+        Ok(()) => Some(wrap(found)),
+        Err(e) => {
+            notes.push(format!("internal error: {what} {e}"));
+            None
+        }
+    }
+}
+
+/// A NO proof resting on `certificate`.
+fn no_proof(certificate: Certificate, times: Times, lp: LpStats, notes: Vec<String>) -> Proof {
+    Proof {
+        verdict: Verdict::No,
+        certificate,
+        times,
+        lp,
+        notes,
+    }
+}
+
 /// Proves termination (YES) or non-termination (NO) of `its`, or answers MAYBE.
 pub fn prove(its: &Its, opts: &Options) -> Proof {
     let t0 = Instant::now();
@@ -196,23 +229,14 @@ pub fn prove(its: &Its, opts: &Options) -> Proof {
         let t = Instant::now();
         let found = find_recurrent_set(its, &unproven, &opts.recur, &limits, &mut stats);
         times.nontermination_us = micros(t.elapsed());
-        if let Some(rs) = found {
-            let v = Instant::now();
-            let checked = verify_nontermination(its, &rs);
-            times.verification_us += micros(v.elapsed());
-            match checked {
-                Ok(()) => {
-                    times.total_us = micros(t0.elapsed());
-                    return Proof {
-                        verdict: Verdict::No,
-                        certificate: Certificate::NonTermination(rs),
-                        times,
-                        lp: stats,
-                        notes,
-                    };
-                }
-                Err(e) => notes.push(format!("internal error: non-termination {e}")),
-            }
+        let verified = found.and_then(|rs| {
+            let verify = |rs: &RecurrentSet| verify_nontermination(its, rs);
+            let wrap = Certificate::NonTermination;
+            verified_no(rs, verify, wrap, "non-termination", &mut times, &mut notes)
+        });
+        if let Some(certificate) = verified {
+            times.total_us = micros(t0.elapsed());
+            return no_proof(certificate, times, stats, notes);
         }
     }
     if opts.nontermination && in_budget(&stats) {
@@ -221,23 +245,21 @@ pub fn prove(its: &Its, opts: &Options) -> Proof {
         let t = Instant::now();
         let found = find_closed_set(its, &unproven, &opts.recur, &limits, &mut stats);
         times.nontermination_us += micros(t.elapsed());
-        if let Some(cs) = found {
-            let v = Instant::now();
-            let checked = verify_closed(its, &cs);
-            times.verification_us += micros(v.elapsed());
-            match checked {
-                Ok(()) => {
-                    times.total_us = micros(t0.elapsed());
-                    return Proof {
-                        verdict: Verdict::No,
-                        certificate: Certificate::ClosedNonTermination(cs),
-                        times,
-                        lp: stats,
-                        notes,
-                    };
-                }
-                Err(e) => notes.push(format!("internal error: closed non-termination {e}")),
-            }
+        let verified = found.and_then(|cs| {
+            let verify = |cs: &ClosedRecurrentSet| verify_closed(its, cs);
+            let wrap = Certificate::ClosedNonTermination;
+            verified_no(
+                cs,
+                verify,
+                wrap,
+                "closed non-termination",
+                &mut times,
+                &mut notes,
+            )
+        });
+        if let Some(certificate) = verified {
+            times.total_us = micros(t0.elapsed());
+            return no_proof(certificate, times, stats, notes);
         }
     }
     if stats.work_spent(&limits) {

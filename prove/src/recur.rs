@@ -277,7 +277,7 @@ fn backward(its: &Its, cycle: &[RuleInstance], g: &[Constraint]) -> Option<Vec<V
 
 /// Rows of a conjunction with equalities as two inequalities (`-a,-b` then `a,b`), the layout
 /// `verify` expects.
-fn set_rows(set: &[Constraint], n: usize) -> Vec<Row> {
+pub(crate) fn set_rows(set: &[Constraint], n: usize) -> Vec<Row> {
     let mut out = Vec::new();
     for c in set {
         let r = rows_of(&[Some(c.clone())], n).remove(0);

@@ -15,7 +15,8 @@ use std::collections::BTreeSet;
 
 pub use crate::verify_rows::VerifyError;
 use crate::verify_rows::{
-    bound_rows, chain_rows, check_implication, check_infeasible, fail, guard_rows, set_rows, VRow,
+    bound_rows, chain_rows, check_implication, check_infeasible, fail, guard_rows, replay_prefix,
+    set_rows, VRow,
 };
 
 /// The rule graph of `current` without the edges in `cut`: successors per instance.
@@ -560,22 +561,7 @@ pub fn verify_nontermination(its: &Its, rs: &RecurrentSet) -> Result<(), VerifyE
         }
     }
     // The witness run from the start.
-    let mut loc = its.start();
-    let mut vals = rs.start_values.clone();
-    if rs.prefix_temps.len() != rs.prefix.len() {
-        return fail("prefix temporaries miscounted");
-    }
-    for (r, temps) in rs.prefix.iter().zip(&rs.prefix_temps) {
-        if its.rules().get(r.index()).is_none_or(|x| x.from != loc) {
-            return fail(format!("prefix rule {} does not continue the run", r.0));
-        }
-        match its.step(*r, &vals, temps) {
-            Ok(Some(next)) => vals = next,
-            Ok(None) => return fail(format!("prefix rule {}: guard false on the witness", r.0)),
-            Err(e) => return fail(e.to_string()),
-        }
-        loc = its.rule(*r).to;
-    }
+    let (loc, vals) = replay_prefix(its, &rs.start_values, &rs.prefix, &rs.prefix_temps)?;
     if loc != rs.head(its) || vals != rs.witness {
         return fail("the prefix does not reach the witness at the cycle's head");
     }

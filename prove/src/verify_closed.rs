@@ -17,8 +17,8 @@ use crate::its::{Its, RuleId};
 use crate::linexpr::{Constraint, LinExpr, Rel, Var};
 use crate::q::Q;
 use crate::verify_rows::{
-    check_implication, check_infeasible, fail, guard_rows, resolved_guard, set_rows, VRow,
-    VerifyError,
+    check_implication, check_infeasible, fail, guard_rows, replay_prefix, resolved_guard, set_rows,
+    VRow, VerifyError,
 };
 use num_integer::Integer;
 use std::collections::BTreeMap;
@@ -55,22 +55,7 @@ pub fn verify_closed(its: &Its, c: &ClosedRecurrentSet) -> Result<(), VerifyErro
         check_cover(its, s)?;
     }
     // the run from the start
-    let mut loc = its.start();
-    let mut vals = c.start_values.clone();
-    if c.prefix_temps.len() != c.prefix.len() {
-        return fail("prefix temporaries miscounted");
-    }
-    for (r, temps) in c.prefix.iter().zip(&c.prefix_temps) {
-        if its.rules().get(r.index()).is_none_or(|x| x.from != loc) {
-            return fail(format!("prefix rule {} does not continue the run", r.0));
-        }
-        match its.step(*r, &vals, temps) {
-            Ok(Some(next)) => vals = next,
-            Ok(None) => return fail(format!("prefix rule {}: guard false on the witness", r.0)),
-            Err(e) => return fail(e.to_string()),
-        }
-        loc = its.rule(*r).to;
-    }
+    let (loc, vals) = replay_prefix(its, &c.start_values, &c.prefix, &c.prefix_temps)?;
     if loc != c.head || vals != c.witness {
         return fail("the prefix does not reach the witness");
     }

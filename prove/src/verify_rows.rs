@@ -19,6 +19,34 @@ pub(crate) fn fail<T>(msg: impl Into<String>) -> Result<T, VerifyError> {
     Err(VerifyError(msg.into()))
 }
 
+/// The run of the rules `prefix` (with their temporaries `temps`) from the start location on
+/// `start`: the location and values it ends with, or why it is no run (a rule that does not
+/// continue it, a guard false on its values).
+pub(crate) fn replay_prefix(
+    its: &crate::its::Its,
+    start: &[num_bigint::BigInt],
+    prefix: &[crate::its::RuleId],
+    temps: &[Vec<num_bigint::BigInt>],
+) -> Result<(crate::its::LocId, Vec<num_bigint::BigInt>), VerifyError> {
+    let mut loc = its.start();
+    let mut vals = start.to_vec();
+    if temps.len() != prefix.len() {
+        return fail("prefix temporaries miscounted");
+    }
+    for (r, temps) in prefix.iter().zip(temps) {
+        if its.rules().get(r.index()).is_none_or(|x| x.from != loc) {
+            return fail(format!("prefix rule {} does not continue the run", r.0));
+        }
+        match its.step(*r, &vals, temps) {
+            Ok(Some(next)) => vals = next,
+            Ok(None) => return fail(format!("prefix rule {}: guard false on the witness", r.0)),
+            Err(e) => return fail(e.to_string()),
+        }
+        loc = its.rule(*r).to;
+    }
+    Ok((loc, vals))
+}
+
 /// `a·x ≤ b`, or `a·x = b` if `eq`.
 pub(crate) struct VRow {
     pub(crate) a: Vec<Q>,

@@ -33,7 +33,7 @@ use crate::its::{Its, LocId};
 use crate::linexpr::{Constraint, LinExpr, Rel, Var};
 use crate::lp::{Limits, LpStats};
 use crate::q::Q;
-use crate::recur::{reach_set, RecurLimits};
+use crate::recur::{reach_set, set_rows, RecurLimits};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::Zero;
@@ -115,7 +115,7 @@ fn for_locations(
         let mut consistent = negated.filter(|c| {
             let mut with = base[li].clone();
             with.push(c.clone());
-            farkas::satisfiable(&rows(&with, p.m), limits, stats) == Some(true)
+            farkas::satisfiable(&set_rows(&with, p.m), limits, stats) == Some(true)
         });
         if let Some(c) = consistent.next() {
             // the same constraint at every location, through the classes' offsets
@@ -231,25 +231,6 @@ fn negations(e: &LinExpr, rel: Rel) -> Vec<Constraint> {
     }
 }
 
-/// Rows of a conjunction, equalities as two inequalities (the verifier's `set_rows` layout).
-fn rows(set: &[Constraint], n: usize) -> Vec<Row> {
-    let mut out = Vec::new();
-    for c in set {
-        let r = farkas::rows_of(&[Some(c.clone())], n).remove(0);
-        if r.eq {
-            out.push(Row {
-                coeffs: r.coeffs.iter().map(|x| -x).collect(),
-                rhs: -&r.rhs,
-                eq: false,
-            });
-            out.push(Row { eq: false, ..r });
-        } else {
-            out.push(r);
-        }
-    }
-    out
-}
-
 /// A proof that `rs` (over `n` variables) has no integer point, using the congruences.
 fn no_integer_point(
     rs: &[Row],
@@ -355,19 +336,19 @@ fn certify(
     // every set must have integer points at all (the LP is cheap, the rest is not)
     for (li, (lin, _)) in sets.iter().enumerate() {
         let m = its.location(locs[li]).arity();
-        if farkas::satisfiable(&rows(lin, m), limits, stats) == Some(false) {
+        if farkas::satisfiable(&set_rows(lin, m), limits, stats) == Some(false) {
             return None;
         }
     }
     let mut steps = Vec::new();
     for p in prep {
         let (lin, congr) = &sets[p.from];
-        let mut rs = rows(lin, p.n);
+        let mut rs = set_rows(lin, p.n);
         rs.extend(farkas::instance_rows(its, &p.inst));
         let closed = p.to.and_then(|to| {
             let rule = its.rule(p.inst.rule);
             let (tlin, tcon) = &sets[to];
-            let next = rows(tlin, its.location(locs[to]).arity());
+            let next = set_rows(tlin, its.location(locs[to]).arity());
             let mut linear = Vec::new();
             for t in &next {
                 let mut image = LinExpr::zero();
@@ -477,7 +458,7 @@ fn cover(
         if p.inst.ne_sides.contains(&NeSide::Dropped) {
             continue;
         }
-        let premise = rows(lin, p.m);
+        let premise = set_rows(lin, p.m);
         let guard: Vec<Constraint> = p
             .guard
             .iter()
@@ -485,7 +466,7 @@ fn cover(
             .collect();
         // a rule the set never enables covers nothing
         let mut both = premise.clone();
-        both.extend(rows(&guard, p.m));
+        both.extend(set_rows(&guard, p.m));
         if farkas::satisfiable(&both, limits, stats) == Some(false) {
             continue;
         }
@@ -496,7 +477,7 @@ fn cover(
                 implied.push(Some(Vec::new()));
                 continue;
             }
-            let fs: Option<Vec<Farkas>> = rows(std::slice::from_ref(g), p.m)
+            let fs: Option<Vec<Farkas>> = set_rows(std::slice::from_ref(g), p.m)
                 .iter()
                 .map(|r| farkas::implication(&premise, &r.coeffs, &r.rhs, limits, stats))
                 .collect();
@@ -522,7 +503,7 @@ fn cover(
     let m = its
         .location(its.rule(prep.iter().find(|p| p.from == li)?.inst.rule).from)
         .arity();
-    let premise = rows(lin, m);
+    let premise = set_rows(lin, m);
     let mut cases = Vec::new();
     for idx in 0..total {
         let mut rest = idx;
@@ -532,7 +513,7 @@ fn cover(
             rest /= o.len();
         }
         let mut rs = premise.clone();
-        rs.extend(rows(&chosen, m));
+        rs.extend(set_rows(&chosen, m));
         cases.push(no_integer_point(&rs, congr, m, limits, stats)?);
     }
     Some((rules, cases))
