@@ -1,7 +1,8 @@
 //! Issue #38 on the everyday fixtures (`java-fixtures/everyday`): loops any Java developer
 //! writes get YES — an array's and a string's length read in the loop, a two-phase loop
 //! (nested ranking function), the same loops under `--ints java` where the guard rules out
-//! overflow — each cross-checked on 20 JVM runs; and a MAYBE says why.
+//! overflow, gcd by a split of its loop head — each cross-checked on 20 JVM runs; and a
+//! MAYBE says why.
 
 mod common;
 
@@ -81,20 +82,41 @@ fn java_ints_keep_yes_where_the_guard_rules_out_overflow() {
 }
 
 #[test]
+fn gcd_of_any_signs_terminates_by_a_split_of_its_loop_head() {
+    // while (b != 0) { int t = a % b; a = b; b = t; }  — |b| falls, which is `b` where b ≥ 0
+    // and `−b` where b ≤ −1: the loop head split by b's sign, a function per part
+    let out = proved("everyday.Numbers.gcd", &[]);
+    assert!(out.contains(" where "), "a function per part: {out}");
+    proved("everyday.Numbers.gcd", &["--ints", "java"]);
+    // the recursive version: the call's argument split the same way
+    proved("everyday.Numbers.gcdRec", &[]);
+}
+
+#[test]
+fn a_tree_recursion_through_a_library_call_terminates() {
+    // 1 + Math.max(height(t.left), height(t.right)): `Math.max` writes nothing, so the first
+    // call keeps the tree's size for the second one's argument
+    let out = proved("everyday.Trees.height", &[]);
+    assert!(out.contains("|t|"), "ranked by the tree's size: {out}");
+    proved("everyday.Trees.height", &["--ints", "java"]);
+}
+
+#[test]
 fn a_maybe_names_the_loop_without_a_ranking_function() {
     let f = fixtures();
-    // gcd with operands of unknown sign: `a % b` has no linear ranking function
-    let (code, out, err) = jtg(&["prove", &f, "everyday.Numbers.gcd"]);
+    // for (int x : xs) { if (x < 0) xs.add(0); n++; }: the list may grow while it is walked
+    let m = "everyday.CollectionLoops.addWhileIterating";
+    let (code, out, err) = jtg(&["prove", &f, m]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains(": MAYBE"), "{out}");
     assert!(
-        out.contains(
-            "why MAYBE: no ranking function found for the loop at everyday.Numbers.gcd(II)I pc"
-        ),
+        out.contains(&format!(
+            "why MAYBE: no ranking function found for the loop at {m}(Ljava/util/List;)I pc"
+        )),
         "{out}"
     );
-    let (_, json, _) = jtg(&["prove", &f, "everyday.Numbers.gcd", "--format", "json"]);
+    let (_, json, _) = jtg(&["prove", &f, m, "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json).expect("json");
     let reason = v["reason"].as_str().unwrap_or_default();
-    assert!(reason.contains("everyday.Numbers.gcd"), "{json}");
+    assert!(reason.contains(m), "{json}");
 }

@@ -5,6 +5,7 @@ use crate::invariant::Invariants;
 use crate::its::{Its, LocId, RuleId};
 use crate::linexpr::{Constraint, LinExpr, Var};
 use crate::q::Q;
+use crate::refine::Split;
 use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
 
@@ -99,11 +100,14 @@ pub struct InfeasibleChain {
 /// those of the *rule graph*: instances, with an edge from `a` to every `b` starting where `a`
 /// ends except the pairs of `chains` (with `chains` empty, the location graph's cycles).
 /// With `invariants`, everything but the invariants' own steps is about the ITS whose guards
-/// are strengthened by them (`invariant::strengthen`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// are strengthened by them (`invariant::strengthen`); with `splits`, about that ITS refined
+/// by them (`refine::refine`, in order).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TerminationCertificate {
     #[serde(default, skip_serializing_if = "Invariants::is_empty")]
     pub invariants: Invariants,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub splits: Vec<Split>,
     pub instances: Vec<RuleInstance>,
     pub infeasible: Vec<InfeasibleRule>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

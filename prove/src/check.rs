@@ -7,6 +7,7 @@ use crate::farkas::{instance_guard, RuleInstance};
 use crate::its::{Its, ItsError, LocId, RuleId};
 use crate::linexpr::Var;
 use crate::q::Q;
+use crate::refine::{refine, Refined};
 use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
 
@@ -65,6 +66,12 @@ pub fn check_transition(
         return Ok(TransitionCheck { successor, ranking });
     };
     let all: Vec<BigInt> = args.iter().chain(temps).cloned().collect();
+    let refined = refined(its, cert)?;
+    // the certificate's rules are the refined ITS's: the copy these values take
+    let (its, r) = match &refined {
+        Some(rf) => (&rf.its, rf.rule_of(r, args, temps).unwrap_or(r)),
+        None => (its, r),
+    };
     let rule = its.rule(r);
     for (si, scc) in cert.sccs.iter().enumerate() {
         for (li, level) in scc.levels.iter().enumerate() {
@@ -116,6 +123,20 @@ pub fn check_transition(
     Ok(TransitionCheck { successor, ranking })
 }
 
+/// The ITS the certificate's ranking part is about, when it splits locations
+/// (`refine`); `None` when it is `its` itself.
+fn refined(its: &Its, cert: &TerminationCertificate) -> Result<Option<Refined>, ItsError> {
+    if cert.splits.is_empty() {
+        return Ok(None);
+    }
+    refine(its, &cert.splits)
+        .map(Some)
+        .map_err(|e| ItsError::BadRule {
+            rule: "certificate".to_string(),
+            what: e.to_string(),
+        })
+}
+
 /// The nested conditions (`nested.rs`) on one concrete transition: `before`/`after` are
 /// `f₁`'s values, `decreases` that `f₁` falls by ≥ 1 and each `f_{i−1} + f_i` by ≥ 1 in
 /// `f_i`'s part, `bounded` that `f_d ≥ 0`.
@@ -158,6 +179,21 @@ pub fn check_chain(
     first: (RuleId, &[BigInt]),
     second: (RuleId, &[BigInt]),
 ) -> Option<usize> {
+    let Ok(refined) = refined(its, cert) else {
+        return None;
+    };
+    let (its, first, second) = match &refined {
+        Some(rf) => {
+            let at = |r: RuleId, vals: &[BigInt]| {
+                let n = its.location(its.rule(r).from).arity().min(vals.len());
+                rf.rule_of(r, &vals[..n], &vals[n..]).unwrap_or(r)
+            };
+            let first = (at(first.0, first.1), first.1);
+            let second = (at(second.0, second.1), second.1);
+            (&rf.its, first, second)
+        }
+        None => (its, first, second),
+    };
     cert.chains.iter().position(|c| {
         c.first.rule == first.0
             && c.second.rule == second.0

@@ -42,6 +42,7 @@ pub mod q;
 pub mod rank;
 pub mod recur;
 pub mod recur_closed;
+pub mod refine;
 pub mod scc;
 mod sexpr;
 mod text;

@@ -4,11 +4,15 @@
 use crate::cert::{RecurrentSet, TerminationCertificate};
 use crate::cert_closed::ClosedRecurrentSet;
 use crate::farkas::RuleInstance;
+use crate::invariant::Invariants;
 use crate::its::Its;
+use crate::linexpr::{Constraint, LinExpr, Rel};
 use crate::lp::{Limits, LpStats};
+use crate::q::Q;
 use crate::rank::{prove_termination, RankOutcome};
 use crate::recur::{find_recurrent_set, RecurLimits};
 use crate::recur_closed::find_closed_set;
+use crate::refine::{refine, Split};
 use crate::verify::{verify_nontermination, verify_termination};
 use crate::verify_closed::verify_closed;
 use serde::{Deserialize, Serialize};
@@ -106,22 +110,103 @@ fn micros(d: Duration) -> u64 {
 
 /// The second attempt of a failed ranking search: interval invariants of `its`
 /// (`invariant::infer`), then ranking functions for `its` with every guard strengthened by
-/// its source's invariant. `None` unless that proves termination.
+/// its source's invariant. The invariants found (if any), and the certificate if that proves
+/// termination.
 fn with_invariants(
     its: &Its,
     opts: &Options,
     limits: &Limits,
     stats: &mut LpStats,
-) -> Option<TerminationCertificate> {
-    let inv = crate::invariant::infer(its, opts.max_ne_split, limits)?;
+) -> (Option<Invariants>, Option<TerminationCertificate>) {
+    let Some(inv) = crate::invariant::infer(its, opts.max_ne_split, limits) else {
+        return (None, None);
+    };
     let strong = crate::invariant::strengthen(its, &inv);
     match prove_termination(&strong, opts.max_ne_split, limits, stats) {
-        RankOutcome::Proved(cert) => Some(TerminationCertificate {
-            invariants: inv,
-            ..cert
-        }),
-        RankOutcome::Failed { .. } => None,
+        RankOutcome::Proved(cert) => (
+            None,
+            Some(TerminationCertificate {
+                invariants: inv,
+                ..cert
+            }),
+        ),
+        RankOutcome::Failed { .. } => (Some(inv), None),
     }
+}
+
+/// At most this many location splits are tried, one at a time.
+const MAX_SPLITS: usize = 6;
+
+/// The third attempt: one location of an unproven rule set split by a constraint over one of
+/// its variables that a guard there tests (`refine`: `b ≤ −1` against `b ≥ 0` ranks `gcd`
+/// by `−b` and `b`), then ranking functions for the refined ITS (with the invariants, if
+/// any). The first split that proves termination, with its certificate.
+fn with_splits(
+    its: &Its,
+    inv: Option<Invariants>,
+    unproven: &[Vec<RuleInstance>],
+    opts: &Options,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<TerminationCertificate> {
+    let strong = match &inv {
+        Some(inv) => crate::invariant::strengthen(its, inv),
+        None => its.clone(),
+    };
+    for split in split_candidates(its, unproven).into_iter().take(MAX_SPLITS) {
+        if stats.work_spent(limits) || stats.deadline_hits > 0 {
+            return None;
+        }
+        let splits = vec![split];
+        let refined = refine(&strong, &splits).ok()?;
+        if let RankOutcome::Proved(cert) =
+            prove_termination(&refined.its, opts.max_ne_split, limits, stats)
+        {
+            return Some(TerminationCertificate {
+                invariants: inv.unwrap_or_default(),
+                splits,
+                ..cert
+            });
+        }
+    }
+    None
+}
+
+/// Splits worth a try, in a deterministic order: at each source location of the unproven
+/// rule instances, every guard constraint over exactly one of its variables, as `e ≤ 0`
+/// (`e < 0` is `e + 1 ≤ 0` over the integers; `e = 0` and `e ≠ 0` give both `e ≤ 0` and
+/// `e + 1 ≤ 0`).
+fn split_candidates(its: &Its, unproven: &[Vec<RuleInstance>]) -> Vec<Split> {
+    let one = LinExpr::constant(Q::one());
+    let mut out: Vec<Split> = Vec::new();
+    for inst in unproven.iter().flatten() {
+        let rule = its.rule(inst.rule);
+        if rule.from == its.start() {
+            continue;
+        }
+        let arity = its.location(rule.from).arity();
+        for c in &rule.guard {
+            let vars: Vec<_> = c.expr.vars().collect();
+            if vars.len() != 1 || vars[0].index() >= arity {
+                continue;
+            }
+            let lows = match c.rel {
+                Rel::Le => vec![c.expr.clone()],
+                Rel::Lt => vec![c.expr.plus(&one)],
+                Rel::Eq | Rel::Ne => vec![c.expr.clone(), c.expr.plus(&one)],
+            };
+            for e in lows {
+                let split = Split {
+                    location: rule.from,
+                    low: Constraint::new(e, Rel::Le),
+                };
+                if !out.contains(&split) {
+                    out.push(split);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The NO certificate `found` if its independent re-verification `verify` accepts it; a rejected
@@ -175,7 +260,14 @@ pub fn prove(its: &Its, opts: &Options) -> Proof {
         let t = Instant::now();
         let mut outcome = prove_termination(its, opts.max_ne_split, &limits, &mut stats);
         if matches!(outcome, RankOutcome::Failed { gave_up: false, .. }) && in_budget(&stats) {
-            if let Some(cert) = with_invariants(its, opts, &limits, &mut stats) {
+            let (inv, cert) = with_invariants(its, opts, &limits, &mut stats);
+            let cert = cert.or_else(|| {
+                let RankOutcome::Failed { unproven, .. } = &outcome else {
+                    return None;
+                };
+                with_splits(its, inv, unproven, opts, &limits, &mut stats)
+            });
+            if let Some(cert) = cert {
                 outcome = RankOutcome::Proved(cert);
             }
         }

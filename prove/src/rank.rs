@@ -18,7 +18,6 @@ use crate::cert::{
 };
 use crate::chain;
 use crate::farkas::{self, instance_rows, instances, Farkas, GaveUp, Row, RuleInstance};
-use crate::invariant::Invariants;
 use crate::its::{Its, LocId};
 use crate::linexpr::{LinExpr, Var};
 use crate::lp::{solve, Cmp, Limits, Lp, LpResult, LpStats, VarKind};
@@ -148,11 +147,11 @@ pub fn prove_termination(
         proofs.push(proof);
     }
     let cert = TerminationCertificate {
-        invariants: Invariants::default(),
         instances: all,
         infeasible,
         chains: chains.certificates(),
         sccs: proofs,
+        ..TerminationCertificate::default()
     };
     if unproven.is_empty() {
         RankOutcome::Proved(cert)

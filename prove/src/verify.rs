@@ -11,6 +11,7 @@ use crate::invariant::{InvariantStep, Invariants, StepProof};
 use crate::its::{Its, LocId};
 use crate::linexpr::{LinExpr, Var};
 use crate::q::Q;
+use crate::refine::refine;
 use std::collections::BTreeSet;
 
 pub use crate::verify_rows::VerifyError;
@@ -133,11 +134,19 @@ fn on_cycle(its: &Its, reach: &[Vec<bool>], i: &RuleInstance) -> bool {
 /// Checks a termination certificate for `its` exactly: its invariants on `its`, the rest on
 /// `its` with every guard strengthened by its source's invariant.
 pub fn verify_termination(its: &Its, cert: &TerminationCertificate) -> Result<(), VerifyError> {
-    if cert.invariants.is_empty() {
+    let strong;
+    let mut its = its;
+    if !cert.invariants.is_empty() {
+        verify_invariants(its, &cert.invariants)?;
+        strong = strengthened(its, &cert.invariants)?;
+        its = &strong;
+    }
+    if cert.splits.is_empty() {
         return verify_ranking(its, cert);
     }
-    verify_invariants(its, &cert.invariants)?;
-    verify_ranking(&strengthened(its, &cert.invariants)?, cert)
+    // a split keeps every run (`refine`): the ranking is checked on the refined ITS
+    let refined = refine(its, &cert.splits).map_err(|e| VerifyError(e.to_string()))?;
+    verify_ranking(&refined.its, cert)
 }
 
 /// Checks that the invariants are inductive: the start location has none, and after every

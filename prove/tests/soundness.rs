@@ -12,6 +12,7 @@ mod common;
 use common::random_loop;
 use jtg_prove::cert::RuleCert;
 use jtg_prove::check::{check_invariant, check_transition, instance_matches};
+use jtg_prove::refine::refine;
 use jtg_prove::verify::{verify_nontermination, verify_termination};
 use jtg_prove::{parse_koat, prove, BigInt, Certificate, Its, Options, Proof, Verdict, Q};
 use quickcheck::{Gen, QuickCheck, TestResult};
@@ -53,13 +54,18 @@ fn yes_has_no_counterexample(its: &Its, p: &Proof) -> bool {
     let Certificate::Termination(cert) = &p.certificate else {
         return true;
     };
+    // with location splits the levels rank the refined ITS: points are taken per copy, checked
+    // as transitions of the original rule
+    let rf = refine(its, &cert.splits).unwrap();
     for scc in &cert.sccs {
         for level in &scc.levels {
             for rr in &level.rules {
-                let rule = its.rule(rr.instance.rule);
+                let copy = rf.its.rule(rr.instance.rule);
+                let orig = rf.rule_origin[rr.instance.rule.index()];
+                let rule = its.rule(orig);
                 let n = its.location(rule.from).arity();
                 for pt in box_points(n + rule.temps.len()) {
-                    if !instance_matches(its, &rr.instance, &pt) {
+                    if !instance_matches(&rf.its, &rr.instance, &pt) {
                         continue;
                     }
                     let (args, temps) = pt.split_at(n);
@@ -67,7 +73,8 @@ fn yes_has_no_counterexample(its: &Its, p: &Proof) -> bool {
                     if check_invariant(cert, rule.from, args).is_some() {
                         continue;
                     }
-                    let check = check_transition(its, cert, rr.instance.rule, args, temps).unwrap();
+                    debug_assert_eq!(rf.loc_origin[copy.from.index()], rule.from);
+                    let check = check_transition(its, cert, orig, args, temps).unwrap();
                     let Some(next) = &check.successor else {
                         continue;
                     };
@@ -76,10 +83,7 @@ fn yes_has_no_counterexample(its: &Its, p: &Proof) -> bool {
                         return false;
                     }
                     if check.ranking.is_empty() || !check.ranking.iter().all(|c| c.holds()) {
-                        eprintln!(
-                            "counterexample {pt:?} for {}",
-                            its.display_rule(rr.instance.rule)
-                        );
+                        eprintln!("counterexample {pt:?} for {}", its.display_rule(orig));
                         return false;
                     }
                 }

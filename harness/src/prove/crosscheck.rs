@@ -311,13 +311,7 @@ pub fn check_one(
     cert: Option<&TerminationCertificate>,
     t: &ConcreteTransition,
 ) -> Option<(String, String)> {
-    let empty = TerminationCertificate {
-        invariants: Default::default(),
-        instances: vec![],
-        infeasible: vec![],
-        chains: vec![],
-        sccs: vec![],
-    };
+    let empty = TerminationCertificate::default();
     let c = match check_transition(&enc.its, cert.unwrap_or(&empty), t.rule, &t.args, &t.temps) {
         Ok(c) => c,
         Err(e) => return Some(("export".into(), e.to_string())),

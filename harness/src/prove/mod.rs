@@ -342,14 +342,15 @@ pub fn run(
                     report.sources.insert(n, l.to_string());
                 }
             }
+            let origins = Origins::new(&enc, cert);
             report.never_follow = cert
                 .chains
                 .iter()
                 .map(|c| {
                     format!(
                         "{}  then  {}",
-                        chain_text(&enc, c.first.rule),
-                        chain_text(&enc, c.second.rule)
+                        origins.rule_text(graph, prog, &enc, c.first.rule),
+                        origins.rule_text(graph, prog, &enc, c.second.rule)
                     )
                 })
                 .collect();
@@ -447,14 +448,16 @@ fn ranking_functions(
     cert: &jtg_prove::TerminationCertificate,
 ) -> Vec<RankingFunction> {
     let mut out = Vec::new();
+    let origins = Origins::new(enc, cert);
     for (si, scc) in cert.sccs.iter().enumerate() {
         for (li, level) in scc.levels.iter().enumerate() {
             let mut functions = Vec::new();
             for (loc, f) in &level.functions {
-                let Some(node) = enc.loc_node[loc.index()] else {
+                let orig = origins.loc(*loc);
+                let Some(node) = enc.loc_node[orig.index()] else {
                     continue;
                 };
-                let vars = &enc.loc_vars[loc.index()];
+                let vars = &enc.loc_vars[orig.index()];
                 let name = |v: jtg_prove::Var| {
                     vars.get(v.index())
                         .map(|q| readable(graph, node, *q, prog))
@@ -471,14 +474,22 @@ fn ranking_functions(
                     ),
                     _ => f.display_with(&name),
                 };
+                let part = origins.part(*loc);
+                let text = if part.is_empty() {
+                    text
+                } else {
+                    let cond: Vec<String> = part.iter().map(|c| c.display_with(&name)).collect();
+                    format!("{text} where {}", cond.join(" && "))
+                };
                 functions.push((node, text));
             }
             let mut strict: Vec<String> = level
                 .removed()
-                .map(|inst| chain_text(enc, inst.rule))
+                .map(|inst| origins.rule_text(graph, prog, enc, inst.rule))
                 .collect();
-            // a rule split by its `≠` sides is listed once
-            strict.dedup();
+            // a rule split by its `≠` sides (or copied by a location split) is listed once
+            let mut seen = std::collections::BTreeSet::new();
+            strict.retain(|s| seen.insert(s.clone()));
             out.push(RankingFunction {
                 scc: si,
                 level: li,
@@ -488,6 +499,69 @@ fn ranking_functions(
         }
     }
     out
+}
+
+/// The encoding's locations and rules behind a certificate's: those of the ITS refined by
+/// its location splits (`jtg_prove::refine`), when it has any.
+struct Origins(Option<jtg_prove::refine::Refined>);
+
+impl Origins {
+    fn new(enc: &Encoding, cert: &jtg_prove::TerminationCertificate) -> Origins {
+        let refined = (!cert.splits.is_empty())
+            .then(|| jtg_prove::refine::refine(&enc.its, &cert.splits).ok())
+            .flatten();
+        Origins(refined)
+    }
+
+    fn loc(&self, l: jtg_prove::LocId) -> jtg_prove::LocId {
+        self.0.as_ref().map_or(l, |r| r.loc_origin[l.index()])
+    }
+
+    fn rule(&self, r: jtg_prove::RuleId) -> jtg_prove::RuleId {
+        self.0.as_ref().map_or(r, |rf| rf.rule_origin[r.index()])
+    }
+
+    /// The split conditions that hold at `l` (none without splits).
+    fn part(&self, l: jtg_prove::LocId) -> &[jtg_prove::Constraint] {
+        self.0.as_ref().map_or(&[], |r| &r.loc_parts[l.index()])
+    }
+
+    /// `r` as its chain of nodes, with the part of a split location it leaves or enters:
+    /// `[0] → [3] → [0] (from b <= -1, into 0 <= b)`.
+    fn rule_text(
+        &self,
+        graph: &Graph,
+        prog: &Program,
+        enc: &Encoding,
+        r: jtg_prove::RuleId,
+    ) -> String {
+        let text = chain_text(enc, self.rule(r));
+        let Some(rf) = &self.0 else {
+            return text;
+        };
+        let rule = rf.its.rule(r);
+        let mut parts = Vec::new();
+        for (word, l) in [("from", rule.from), ("into", rule.to)] {
+            let cond = self.part(l);
+            let orig = self.loc(l);
+            let (Some(node), false) = (enc.loc_node[orig.index()], cond.is_empty()) else {
+                continue;
+            };
+            let vars = &enc.loc_vars[orig.index()];
+            let name = |v: jtg_prove::Var| {
+                vars.get(v.index())
+                    .map(|q| readable(graph, node, *q, prog))
+                    .unwrap_or_else(|| format!("v{}", v.0))
+            };
+            let cond: Vec<String> = cond.iter().map(|c| c.display_with(&name)).collect();
+            parts.push(format!("{word} {}", cond.join(" && ")));
+        }
+        if parts.is_empty() {
+            text
+        } else {
+            format!("{text} ({})", parts.join(", "))
+        }
+    }
 }
 
 /// A rule as its chain of nodes: `[3] → [5] → [0]`.

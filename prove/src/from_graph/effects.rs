@@ -2,7 +2,7 @@
 //!
 //! A size counts the objects reachable from a reference through fields and array elements, so
 //! only a write of a reference into an existing object (`putfield` of a reference field,
-//! `aastore` into an object array) or a library model that may do anything changes one. The
+//! `aastore` into an object array) or a library model that may write changes one. The
 //! graph is complete and sound (every concrete run of the callee is a path of its method graph,
 //! spec §6.5), so a callee none of whose reachable nodes executes such a write changes no size
 //! of the caller: its abstracted `return` edges keep every size by name instead of havocking
@@ -11,6 +11,7 @@
 
 use jtg_engine::class::{FieldType, Insn};
 use jtg_engine::graph::{EdgeKind, Graph, Label, NodeId};
+use jtg_engine::models::invocation_may_write;
 use jtg_engine::state::{HeapValue, State};
 use jtg_engine::Program;
 use std::cell::RefCell;
@@ -107,8 +108,8 @@ impl<'g> CallEffects<'g> {
 
 /// Whether the step of `s` may write a reference into an existing object: `putfield` of a
 /// reference field, `aastore` (unless the array is known to hold primitives), an invocation
-/// whose callee does not run in the graph (`calls_in_graph`: a library model), or an
-/// instruction that cannot be read.
+/// whose callee does not run in the graph (`calls_in_graph`: a library model) unless its model
+/// writes nothing (`models::invocation_may_write`), or an instruction that cannot be read.
 pub fn writes_heap(prog: &Program, s: &State, calls_in_graph: bool) -> bool {
     let Some(f) = s.top() else {
         return false;
@@ -125,7 +126,11 @@ pub fn writes_heap(prog: &Program, s: &State, calls_in_graph: bool) -> bool {
                 Some(HeapValue::Array { ty, .. }) if !(ty.starts_with("[L") || ty.starts_with("[["))
             )
         }
-        Some(Insn::Invoke { .. }) | Some(Insn::InvokeDynamic { .. }) => !calls_in_graph,
+        // a library model writes only where its model says it may (`Math.max` never does)
+        Some(Insn::Invoke { method, .. }) => {
+            !calls_in_graph && invocation_may_write(&method.class, &method.name, &method.desc_str)
+        }
+        Some(Insn::InvokeDynamic { .. }) => !calls_in_graph,
         Some(_) => false,
         None => true,
     }
