@@ -102,6 +102,17 @@ fn a_tree_recursion_through_a_library_call_terminates() {
 }
 
 #[test]
+fn library_arithmetic_keeps_its_relation_to_the_arguments() {
+    // n = Math.decrementExact(n) is `n − 1` (or an ArithmeticException); Math.floorDiv(n, 2)
+    // with n > 1 is `n / 2`: the engine labels both like the instructions, the checker checks
+    // the labels on every JVM step
+    for ints in ["unbounded", "java"] {
+        proved("everyday.JdkLibs.countDownExact", &["--ints", ints]);
+        proved("everyday.JdkLibs.halvings", &["--ints", ints]);
+    }
+}
+
+#[test]
 fn a_maybe_names_the_loop_without_a_ranking_function() {
     let f = fixtures();
     // for (int x : xs) { if (x < 0) xs.add(0); n++; }: the list may grow while it is walked

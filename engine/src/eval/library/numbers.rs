@@ -5,7 +5,7 @@
 use super::super::{exception, Exec, Flow};
 use super::text::{outcome, split_outcomes};
 use crate::class::Cond;
-use crate::edge::EdgeKind;
+use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
 use crate::models::numbers::{self as m, NumberCall};
 use crate::models::{exceptions, NUMBER_FORMAT};
@@ -49,7 +49,8 @@ pub(crate) fn eval(
         Sum(width) => {
             let (a, b) = (arg(ex, 1)?, arg(ex, 0)?);
             let v = Interval::exact(IntOp::Add, &a, &b).wrap_to(sem, width);
-            finish(ex, n_args, v, width)
+            let label = arith_label(ex, IntOp::Add, 1, Some(0))?;
+            finish_labelled(ex, n_args, v, width, label)
         }
         AnyFloat { double } => {
             pop_n(ex, n_args)?;
@@ -74,24 +75,51 @@ pub(crate) fn eval(
                 FloorMod(_) => m::floor_mod(&x, &y),
                 _ => m::floor_div(&x, &y, sem, width),
             };
-            finish(ex, n_args, v, width)
+            // where the operands' signs agree, floor and truncation agree (Javadoc: "if the
+            // signs of the arguments are the same, the results of floorDiv and the / operator
+            // are the same"; likewise floorMod and %): the label of `/` or `%`
+            let same_sign = |x: &Interval, y: &Interval| {
+                (x.lo.is_some_and(|l| l >= 0) && y.lo.is_some_and(|l| l > 0))
+                    || (x.hi.is_some_and(|h| h <= 0) && y.hi.is_some_and(|h| h < 0))
+            };
+            let op = match call {
+                FloorMod(_) => IntOp::Rem,
+                _ => IntOp::Div,
+            };
+            let label = if same_sign(&x, &y) {
+                arith_label(ex, op, 1, Some(0))?
+            } else {
+                None
+            };
+            finish_labelled(ex, n_args, v, width, label)
         }
         Exact { op, width } => {
             let (a, b) = (arg(ex, 1)?, arg(ex, 0)?);
-            exact(ex, n_args, Interval::exact(op, &a, &b), width, width)
+            let label = arith_label(ex, op, 1, Some(0))?;
+            exact(ex, n_args, Interval::exact(op, &a, &b), width, width, label)
         }
         ExactUnary { delta, width } => {
             let a = arg(ex, 0)?;
-            let v = if delta == 0 {
-                Interval::exact(IntOp::Neg, &a, &a)
+            let (v, label) = if delta == 0 {
+                let label = arith_label(ex, IntOp::Neg, 0, None)?;
+                (Interval::exact(IntOp::Neg, &a, &a), label)
             } else {
-                Interval::exact(IntOp::Add, &a, &Interval::literal(i128::from(delta)))
+                let d = i128::from(delta);
+                let v = Interval::exact(IntOp::Add, &a, &Interval::literal(d));
+                // `x + 1` / `x − 1`, as `iinc` is labelled
+                let r = ex.peek(0)?;
+                let op = if d < 0 { IntOp::Sub } else { IntOp::Add };
+                let label = match Operand::of(&ex.st, r) {
+                    Operand::Lit(_) => None,
+                    x => Some((op, x, Some(Operand::Lit(d.abs())))),
+                };
+                (v, label)
             };
-            exact(ex, n_args, v, width, width)
+            exact(ex, n_args, v, width, width, label)
         }
         ToIntExact => {
             let a = arg(ex, 0)?;
-            exact(ex, n_args, a, Width::Int, Width::Int)
+            exact(ex, n_args, a, Width::Int, Width::Int, None)
         }
         Signum(_) => {
             let r = ex.peek(0)?;
@@ -191,14 +219,56 @@ fn finish(
     Ok(Flow::Next)
 }
 
-/// `*Exact`: the exact result `v` when it fits `range_of`, ArithmeticException when it cannot,
-/// else a split into both.
+/// An arithmetic label `res = a op b` of a library call whose result is that operation
+/// (`a`: the argument `a` places from the top of the stack; `b` likewise), unless every
+/// operand is a literal (the result is then a literal too).
+type ArithLabel = Option<(IntOp, Operand, Option<Operand>)>;
+
+fn arith_label(
+    ex: &mut Exec<'_>,
+    op: IntOp,
+    a: usize,
+    b: Option<usize>,
+) -> Result<ArithLabel, EngineError> {
+    let ra = ex.peek(a)?;
+    let oa = Operand::of(&ex.st, ra);
+    let ob = match b {
+        Some(k) => {
+            let rb = ex.peek(k)?;
+            Some(Operand::of(&ex.st, rb))
+        }
+        None => None,
+    };
+    let literal = |o: &Operand| matches!(o, Operand::Lit(_));
+    Ok((!literal(&oa) || ob.as_ref().is_some_and(|o| !literal(o))).then_some((op, oa, ob)))
+}
+
+/// [`finish`], and the label `res = a op b` on the edge when there is one (checked on every
+/// JVM step like the labels of the arithmetic instructions).
+fn finish_labelled(
+    ex: &mut Exec<'_>,
+    n_args: usize,
+    v: Interval,
+    width: Width,
+    label: ArithLabel,
+) -> Result<Flow, EngineError> {
+    let flow = finish(ex, n_args, v, width)?;
+    if let Some((op, a, b)) = label {
+        let res = ex.peek(0)?;
+        ex.labels.push(Label::Arith { res, op, a, b });
+    }
+    Ok(flow)
+}
+
+/// `*Exact`: the exact result `v` when it fits `range_of` (with `label`, the operation it is),
+/// ArithmeticException when it cannot, else a split into both.
 fn exact(
     ex: &mut Exec<'_>,
     n_args: usize,
     v: Interval,
     range_of: Width,
     width: Width,
+    label: ArithLabel,
 ) -> Result<Flow, EngineError> {
     let range = range_of.range();
     let fits = match v.intersect(&range) {
@@ -211,7 +281,7 @@ fn exact(
         Some(false) => exception::throw_builtin(ex, exceptions::ARITHMETIC),
         Some(true) => {
             let inside = v.intersect(&range).unwrap_or(range);
-            finish(ex, n_args, inside, width)
+            finish_labelled(ex, n_args, inside, width, label)
         }
     }
 }
