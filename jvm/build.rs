@@ -89,7 +89,7 @@ fn main() {
     files.sort();
     let mut gen = String::from(
         "/// Tracer classes compiled by build.rs: (internal name, class file bytes).\n\
-         pub static TRACER_CLASSES: &[(&str, &[u8])] = &[\n",
+         pub(super) static TRACER_CLASSES: &[(&str, &[u8])] = &[\n",
     );
     for f in &files {
         let stem = f
@@ -109,7 +109,7 @@ fn main() {
         .join(", ");
     gen.push_str(&format!(
         "/// ASM jars the tracer classes were compiled against (needed at run time).\n\
-         pub static ASM_JARS: &[&str] = &[{asm}];\n"
+         pub(super) static ASM_JARS: &[&str] = &[{asm}];\n"
     ));
     fs::write(out.join("tracer_classes.rs"), gen)
         .unwrap_or_else(|e| fail(&format!("cannot write tracer_classes.rs: {e}")));

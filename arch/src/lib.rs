@@ -21,6 +21,8 @@
 //! }
 //! ```
 
+#![deny(unreachable_pub)]
+
 mod resolve;
 mod scan;
 

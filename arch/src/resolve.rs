@@ -19,7 +19,7 @@ enum Lookup {
 const MAX_DEPTH: usize = 48;
 
 /// The crate's resolved imports, and the paths that name other workspace crates.
-pub fn imports(
+pub(crate) fn imports(
     cm: &CrateModules,
     ws_crates: &BTreeSet<String>,
 ) -> (Vec<Import>, Vec<(ModuleId, Vec<String>)>) {

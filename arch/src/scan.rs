@@ -130,7 +130,7 @@ impl CrateModules {
 }
 
 /// Scans the crate whose root file is `root_file`; paths are stored relative to `ws_root`.
-pub fn scan_crate(root_file: &Path, ws_root: &Path) -> Result<CrateModules, ScanError> {
+pub(crate) fn scan_crate(root_file: &Path, ws_root: &Path) -> Result<CrateModules, ScanError> {
     let mut cm = CrateModules::default();
     let rel = |p: &Path| p.strip_prefix(ws_root).unwrap_or(p).to_path_buf();
     let file = parse(root_file)?;

@@ -63,11 +63,24 @@ const LAYERS: &[(&str, &[&str])] = &[
             "jtg-check",
             "jtg-mutate",
             "jtg-prove",
+            "jtg-terminate",
             "jtg-testkit",
         ],
     ),
-    // proofs over integer transition systems; `from_graph` reads the engine's graphs
-    ("jtg-prove", &["jtg-engine"]),
+    // proofs over integer transition systems: engine-free, it knows no graph
+    ("jtg-prove", &[]),
+    // termination of a graph: graph → ITS, the prover, NO witnesses and the cross-check in
+    // the JVM; below the CLI, above the prover, the checker, the engine and the JVM side
+    (
+        "jtg-terminate",
+        &[
+            "jtg-engine",
+            "jtg-jvm",
+            "jtg-check",
+            "jtg-prove",
+            "jtg-testkit",
+        ],
+    ),
 ];
 
 #[test]
@@ -157,9 +170,11 @@ fn the_cli_binary_is_scanned() {
     );
 }
 
-/// Every JDK fact of the engine lives in `engine/src/models/` (and the classes the JVM
-/// specification itself names in `class/jvms.rs`): no other engine source outside tests spells
-/// a JDK class name.
+/// Every JDK fact lives in `engine/src/models/` (and the classes the JVM specification itself
+/// names in `engine/src/class/jvms.rs`): no other source outside tests of the engine or of the
+/// analysis crates (the checker, the prover, termination, the mutation analysis, the command
+/// line) spells a JDK class name, neither alone nor inside a descriptor. The JVM side
+/// (`jvm/`) is not scanned: it names what it calls through JNI.
 #[test]
 fn jdk_class_names_live_in_the_models() {
     use syn::visit::Visit;
@@ -178,48 +193,77 @@ fn jdk_class_names_live_in_the_models() {
         }
     }
     fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).expect("read engine/src").flatten() {
+        for e in std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+            .flatten()
+        {
             let p = e.path();
             if p.is_dir() {
                 if p.file_name().is_some_and(|n| n != "tests") {
                     sources(&p, out);
                 }
             } else if p.extension().is_some_and(|x| x == "rs")
-                && p.file_name().is_some_and(|n| n != "tests.rs")
+                && p.file_name().is_some_and(|n| {
+                    // a module's tests: `tests.rs`, or `x_tests.rs` included by `#[path]`
+                    let n = n.to_string_lossy();
+                    n != "tests.rs" && !n.ends_with("_tests.rs")
+                })
             {
                 out.push(p);
             }
         }
     }
-    let src = root().join("engine/src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
-    files.sort();
+    const JDK_PACKAGES: [&str; 5] = ["java/", "javax/", "jdk/", "sun/", "com/sun/"];
+    // a JDK class name alone (`java/lang/Object`, an array of it), or inside a descriptor:
+    // an object type `L…;` opens after `(`, `)`, `[` or the `;` that ends the one before
+    let names_jdk_class = |l: &str| {
+        let name = l.trim_start_matches('[');
+        let name = name.strip_prefix('L').unwrap_or(name);
+        JDK_PACKAGES.iter().any(|p| {
+            name.starts_with(p)
+                || ["(", ")", "[", ";"]
+                    .iter()
+                    .any(|before| l.contains(&format!("{before}L{p}")))
+        })
+    };
+    // (crate folder, files under its src/ that may name JDK classes)
+    const SCANNED: &[(&str, &[&str])] = &[
+        ("engine", &["models/", "class/jvms.rs"]),
+        ("check", &[]),
+        ("prove", &[]),
+        ("terminate", &[]),
+        ("mutate", &[]),
+        ("harness", &[]),
+    ];
     let mut bad = Vec::new();
-    for f in &files {
-        let rel = f
-            .strip_prefix(&src)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        if rel.starts_with("models/") || rel == "class/jvms.rs" {
-            continue;
-        }
-        let file = syn::parse_file(&std::fs::read_to_string(f).unwrap()).expect("parse");
-        let mut lits = Vec::new();
-        Literals(&mut lits).visit_file(&file);
-        for l in lits {
-            let name = l.trim_start_matches('[');
-            let name = name.strip_prefix('L').unwrap_or(name);
-            if ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
-                .iter()
-                .any(|p| name.starts_with(p) || l.contains(&format!("(L{p}")))
-            {
-                bad.push(format!("engine/src/{rel}: \"{l}\""));
+    for (krate, allowed) in SCANNED {
+        let src = root().join(krate).join("src");
+        let mut files = Vec::new();
+        sources(&src, &mut files);
+        files.sort();
+        assert!(files.len() > 5, "{krate}/src sources not found: {files:?}");
+        for f in &files {
+            let rel = f
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if allowed.iter().any(|a| rel.starts_with(a)) {
+                continue;
+            }
+            let file = syn::parse_file(&std::fs::read_to_string(f).unwrap()).expect("parse");
+            let mut lits = Vec::new();
+            Literals(&mut lits).visit_file(&file);
+            for l in lits {
+                if names_jdk_class(&l) {
+                    bad.push(format!("{krate}/src/{rel}: \"{l}\""));
+                }
             }
         }
+        if *krate == "engine" {
+            assert!(files.len() > 40, "engine sources not found: {files:?}");
+        }
     }
-    assert!(files.len() > 40, "engine sources not found: {files:?}");
     assert!(
         bad.is_empty(),
         "JDK class names outside engine/src/models/ (ask the models instead):\n{}",

@@ -58,7 +58,7 @@
 //! matches, counted as `outside_model` rather than as a violation. Under `--ints java` labels
 //! denote 32-bit operations and every run must match in full.
 
-#![warn(unreachable_pub)]
+#![deny(unreachable_pub)]
 
 pub mod concrete;
 mod error;

@@ -35,6 +35,8 @@
 //! print!("{}", jtg_engine::render::text::render(&graph, &prog));
 //! ```
 
+#![deny(unreachable_pub)]
+
 pub mod class;
 pub mod edge;
 mod error;

@@ -36,6 +36,7 @@ use jtg_check::report::shell_quote;
 use jtg_check::{CaseId, Inputs, Session, SessionError, Settings, Summary};
 use jtg_engine::class::{jar_main_class, ClassPath};
 use jtg_engine::graph::{build_graph_limited, BuildLimits};
+use jtg_engine::models::MAIN_DESCRIPTOR;
 use jtg_engine::state::{IntSemantics, MethodId};
 use jtg_engine::{EngineError, Graph, Options, Program};
 use serde::{Deserialize, Serialize};
@@ -124,7 +125,7 @@ pub struct JarProve {
     /// What the verdict assumes (its integer model, its start state's shape); `None` when
     /// no verdict was reached (an error) or in journals written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub assumptions: Option<crate::prove::model::Assumptions>,
+    pub assumptions: Option<jtg_terminate::Assumptions>,
     /// Why the verdict is MAYBE (`jtg prove`'s reason; set for every MAYBE).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -302,7 +303,7 @@ pub fn analyse_entry(entry: &Entry, opts: &CorpusOptions) -> JarResult {
         prove: None,
     };
     let spec = match &entry.target {
-        Target::Main(c) => format!("{c}.main([Ljava/lang/String;)V"),
+        Target::Main(c) => format!("{c}.main{MAIN_DESCRIPTOR}"),
         Target::Method(spec) => spec.clone(),
         Target::CompileError(msg) => return fail(Status::Error, msg.clone(), 0, 0.0),
         Target::Unit => {
@@ -314,7 +315,7 @@ pub fn analyse_entry(entry: &Entry, opts: &CorpusOptions) -> JarResult {
             )
         }
         Target::JarMain => match jar_main_class(jar) {
-            Ok(Some(m)) => format!("{m}.main([Ljava/lang/String;)V"),
+            Ok(Some(m)) => format!("{m}.main{MAIN_DESCRIPTOR}"),
             Ok(None) => {
                 return fail(
                     Status::Error,
@@ -393,7 +394,7 @@ pub fn prove_jar(
     p: &CorpusProve,
     ints: IntSemantics,
 ) -> JarProve {
-    let cfg = crate::prove::ProveConfig {
+    let cfg = jtg_terminate::ProveConfig {
         classpath: jar.display().to_string(),
         ints,
         seed: p.seed,
@@ -402,9 +403,9 @@ pub fn prove_jar(
         max_size: p.max_size,
         witness_out: Some(witness_path(jar, name)),
         timeout: p.timeout,
-        ..crate::prove::ProveConfig::default()
+        ..jtg_terminate::ProveConfig::default()
     };
-    match crate::prove::run(prog, m, g, &cfg) {
+    match jtg_terminate::run(prog, m, g, &cfg) {
         Ok(r) => JarProve {
             prove_ms: ((r.encode_ms + r.prove_ms + r.nonterm_ms) * 1e3).round() / 1e3,
             prove_violations: (p.check > 0).then_some(r.violations.len()),

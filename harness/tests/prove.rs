@@ -6,7 +6,7 @@ mod common;
 
 use jtg_engine::class::ClassPath;
 use jtg_engine::{build_graph, Options, Program};
-use jtg_prove::from_graph::{encode, EncodeOptions};
+use jtg_terminate::{encode, EncodeOptions};
 use std::process::Command;
 
 fn jtg(args: &[&str]) -> (i32, String, String) {

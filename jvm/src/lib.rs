@@ -32,6 +32,8 @@
 //! [`DEFAULT_XMX`]; a program's `OutOfMemoryError` ends its run like a `StackOverflowError`,
 //! [`TraceEnd::hit_jvm_limit`]). The recorder's wire format is documented in `docs/trace-wire.md`.
 
+#![deny(unreachable_pub)]
+
 mod build_input;
 mod decode;
 mod error;

@@ -55,7 +55,7 @@ pub enum CObject {
 }
 
 /// The elements of an array object (`imbl::Vector`: cloning is O(1), an update O(log n)).
-pub type Elems = imbl::Vector<CValue>;
+pub(crate) type Elems = imbl::Vector<CValue>;
 
 /// A heap: objects by id.
 pub type CHeap = BTreeMap<ObjId, CObject>;
@@ -103,7 +103,7 @@ pub(crate) mod statics_serde {
     use super::{CStatics, CValue, StaticKey};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    pub fn serialize<S: Serializer>(m: &CStatics, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(m: &CStatics, s: S) -> Result<S::Ok, S::Error> {
         let v: Vec<(&str, &str, &CValue)> = m
             .iter()
             .map(|(k, v)| (k.class.as_str(), k.name.as_str(), v))
@@ -111,7 +111,7 @@ pub(crate) mod statics_serde {
         v.serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<CStatics, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<CStatics, D::Error> {
         let v: Vec<(String, String, CValue)> = Vec::deserialize(d)?;
         Ok(v.into_iter()
             .map(|(c, n, v)| (StaticKey::new(c, n), v))

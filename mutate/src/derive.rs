@@ -5,6 +5,7 @@ use crate::intervals::Intervals;
 use crate::labels;
 use crate::mutant::{Change, Mutant, Operator};
 use jtg_engine::graph::{EdgeKind, Label, NodeId};
+use jtg_engine::models::OBJECT;
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, Ref, State};
 use jtg_engine::{Graph, Program};
 use std::collections::BTreeSet;
@@ -291,8 +292,8 @@ fn disjoint_types(prog: &Program, st: &State, a: Ref, b: Ref) -> Option<String> 
     let class = |t: &str| !t.starts_with('[') && matches!(h.is_interface(t), Ok(false));
     let disjoint = match (ta.starts_with('['), tb.starts_with('[')) {
         (true, true) => false,
-        (true, false) => class(tb) && tb != "java/lang/Object",
-        (false, true) => class(ta) && ta != "java/lang/Object",
+        (true, false) => class(tb) && tb != OBJECT,
+        (false, true) => class(ta) && ta != OBJECT,
         (false, false) => {
             class(ta)
                 && class(tb)

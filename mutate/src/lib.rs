@@ -105,7 +105,7 @@
 //!   budget of a million steps; nothing is claimed if it is cut) and the mutant accepts it.
 //!   Such a run depends on nothing: every run is that run (e.g. `Grid.fill`).
 
-#![warn(unreachable_pub)]
+#![deny(unreachable_pub)]
 
 mod analysis;
 mod coverage;

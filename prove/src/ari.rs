@@ -21,8 +21,8 @@ use crate::its::Its;
 use crate::linexpr::{LinExpr, Var};
 use crate::q::Q;
 use crate::sexpr::{parse as parse_sexprs, Sexpr};
+use crate::text::ParseError;
 use crate::text::{build, relation, Formula, Op, RawRule, Term};
-use crate::ParseError;
 use num_bigint::BigInt;
 use std::fmt::Write;
 

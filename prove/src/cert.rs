@@ -161,7 +161,7 @@ pub fn in_set(set: &[Constraint], vals: &[BigInt]) -> bool {
 }
 
 /// Serde for big integers as decimal strings (JSON numbers would lose precision).
-pub mod big_serde {
+pub(crate) mod big_serde {
     use num_bigint::BigInt;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -175,25 +175,29 @@ pub mod big_serde {
             .collect()
     }
 
-    pub mod vec {
+    pub(crate) mod vec {
         use super::*;
-        pub fn serialize<S: Serializer>(v: &[BigInt], s: S) -> Result<S::Ok, S::Error> {
+        pub(crate) fn serialize<S: Serializer>(v: &[BigInt], s: S) -> Result<S::Ok, S::Error> {
             to_strings(v).serialize(s)
         }
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<BigInt>, D::Error> {
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Vec<BigInt>, D::Error> {
             from_strings(Vec::<String>::deserialize(d)?)
         }
     }
 
-    pub mod vec_vec {
+    pub(crate) mod vec_vec {
         use super::*;
-        pub fn serialize<S: Serializer>(v: &[Vec<BigInt>], s: S) -> Result<S::Ok, S::Error> {
+        pub(crate) fn serialize<S: Serializer>(v: &[Vec<BigInt>], s: S) -> Result<S::Ok, S::Error> {
             v.iter()
                 .map(|x| to_strings(x))
                 .collect::<Vec<_>>()
                 .serialize(s)
         }
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<BigInt>>, D::Error> {
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Vec<Vec<BigInt>>, D::Error> {
             Vec::<Vec<String>>::deserialize(d)?
                 .into_iter()
                 .map(from_strings)
@@ -201,12 +205,15 @@ pub mod big_serde {
         }
     }
 
-    pub mod opt_vec {
+    pub(crate) mod opt_vec {
         use super::*;
-        pub fn serialize<S: Serializer>(v: &Option<Vec<BigInt>>, s: S) -> Result<S::Ok, S::Error> {
+        pub(crate) fn serialize<S: Serializer>(
+            v: &Option<Vec<BigInt>>,
+            s: S,
+        ) -> Result<S::Ok, S::Error> {
             v.as_ref().map(|x| to_strings(x)).serialize(s)
         }
-        pub fn deserialize<'de, D: Deserializer<'de>>(
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
             d: D,
         ) -> Result<Option<Vec<BigInt>>, D::Error> {
             Option::<Vec<String>>::deserialize(d)?

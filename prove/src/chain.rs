@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The guard of `a` followed by `b`, over `a`'s variables (its source's, then its temporaries)
 /// and then `b`'s temporaries: one entry per guard constraint of `a`, then of `b` (a dropped
 /// `≠` is `None`). `None` when `b` does not start where `a` ends.
-pub fn composed_guard(
+pub(crate) fn composed_guard(
     its: &Its,
     a: &RuleInstance,
     b: &RuleInstance,
@@ -50,12 +50,12 @@ pub fn composed_guard(
 }
 
 /// Rows of [`composed_guard`], tightened for integers.
-pub fn composed_rows(its: &Its, a: &RuleInstance, b: &RuleInstance) -> Option<Vec<Row>> {
+pub(crate) fn composed_rows(its: &Its, a: &RuleInstance, b: &RuleInstance) -> Option<Vec<Row>> {
     composed_guard(its, a, b).map(|(g, n)| rows_of(&g, n))
 }
 
 /// A Farkas proof that `b` never directly follows `a`, if the LP finds one.
-pub fn refute(
+pub(crate) fn refute(
     its: &Its,
     a: &RuleInstance,
     b: &RuleInstance,
@@ -69,7 +69,7 @@ pub fn refute(
 /// SCCs of the rule graph on `nodes` (instances): an edge `a → b` where `b` starts at `a`'s
 /// target and `(a, b)` is not in `cut`. Only components with an edge inside (a cycle) are
 /// returned, as positions into `nodes`, each sorted, in order of their smallest position.
-pub fn cyclic_rule_components(
+pub(crate) fn cyclic_rule_components(
     its: &Its,
     nodes: &[&RuleInstance],
     cut: &BTreeSet<(RuleInstance, RuleInstance)>,
@@ -113,8 +113,52 @@ pub fn cyclic_rule_components(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cert::{InfeasibleChain, TerminationCertificate};
     use crate::its::Rule;
+    use crate::its::RuleId;
     use crate::linexpr::Rel;
+    use crate::q::Q;
+    use crate::verify::verify_termination;
+    use crate::{parse_koat, Farkas};
+
+    /// `a: f(x, y) → g(2x, 2y) [x > y]`, then `b: g(x, y) → f(x, y) [x = y]`: `b`'s guard on `a`'s
+    /// result is `2x = 2y`, which the prover's rows write as `x = y`; the verifier must accept the
+    /// multipliers for that scale.
+    #[test]
+    fn a_chain_over_a_scaled_equation_is_accepted() {
+        let its = parse_koat(
+            "(GOAL COMPLEXITY) (STARTTERM (FUNCTIONSYMBOLS start)) (VAR x y)
+             (RULES start(x, y) -> f(x, y)
+                    f(x, y) -> g(2 * x, 2 * y) :|: x > y
+                    g(x, y) -> f(x, y) :|: x = y)",
+        )
+        .unwrap();
+        let inst = |r: u32| RuleInstance {
+            rule: RuleId(r),
+            ne_sides: vec![],
+        };
+        let (l, mut st) = (Limits::default(), Default::default());
+        let f = refute(&its, &inst(1), &inst(2), &l, &mut st).expect("refuted");
+        let cert = TerminationCertificate {
+            instances: (0..3).map(inst).collect(),
+            infeasible: vec![],
+            chains: vec![InfeasibleChain {
+                first: inst(1),
+                second: inst(2),
+                cert: f.clone(),
+            }],
+            sccs: vec![],
+            ..TerminationCertificate::default()
+        };
+        verify_termination(&its, &cert).unwrap();
+        // and a wrong one is still refused
+        let mut wrong = cert.clone();
+        wrong.chains[0].cert = Farkas {
+            multipliers: f.multipliers.iter().map(|m| m * &Q::int(3)).collect(),
+        };
+        wrong.chains[0].cert.multipliers[0] = Q::zero();
+        assert!(verify_termination(&its, &wrong).is_err());
+    }
 
     fn v(i: u32) -> LinExpr {
         LinExpr::var(Var(i))

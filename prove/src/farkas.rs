@@ -10,7 +10,7 @@
 //! `a` of gcd `g` becomes `(a/g)·x ≤ ⌊b/g⌋` (both exact over the integers).
 
 use crate::its::{Its, RuleId};
-use crate::linexpr::{Constraint, LinExpr, Rel, Var};
+use crate::linexpr::{Constraint, LinExpr, Rel};
 use crate::lp::{solve, Cmp, Limits, Lp, LpResult, LpStats, VarKind};
 use crate::q::{gcd_numerators, Q};
 use serde::{Deserialize, Serialize};
@@ -43,7 +43,7 @@ pub struct Farkas {
 
 /// `coeffs·x ≤ rhs`, or `= rhs` if `eq`; `coeffs` dense over the rule's variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Row {
+pub(crate) struct Row {
     pub coeffs: Vec<Q>,
     pub rhs: Q,
     pub eq: bool,
@@ -51,7 +51,7 @@ pub struct Row {
 
 /// The instances of a rule: every combination of sides of its `≠` constraints, or, with more
 /// than `max_split` of them, the one instance dropping them all.
-pub fn instances(its: &Its, r: RuleId, max_split: usize) -> Vec<RuleInstance> {
+pub(crate) fn instances(its: &Its, r: RuleId, max_split: usize) -> Vec<RuleInstance> {
     let k = its.rule(r).ne_count();
     if k > max_split {
         return vec![RuleInstance {
@@ -76,7 +76,7 @@ pub fn instances(its: &Its, r: RuleId, max_split: usize) -> Vec<RuleInstance> {
 }
 
 /// The constraints of an instance's guard, `≠` resolved (a dropped one is `None`).
-pub fn instance_guard(its: &Its, inst: &RuleInstance) -> Vec<Option<Constraint>> {
+pub(crate) fn instance_guard(its: &Its, inst: &RuleInstance) -> Vec<Option<Constraint>> {
     let mut sides = inst.ne_sides.iter();
     its.rule(inst.rule)
         .guard
@@ -93,7 +93,7 @@ pub fn instance_guard(its: &Its, inst: &RuleInstance) -> Vec<Option<Constraint>>
 }
 
 /// One row per guard constraint (a dropped one is the trivial `0 ≤ 0`), tightened for integers.
-pub fn rows_of(guard: &[Option<Constraint>], nvars: usize) -> Vec<Row> {
+pub(crate) fn rows_of(guard: &[Option<Constraint>], nvars: usize) -> Vec<Row> {
     guard
         .iter()
         .map(|c| match c {
@@ -131,19 +131,19 @@ fn constraint_row(c: &Constraint, nvars: usize) -> Row {
 }
 
 /// Rows of a rule instance, over its `var_count` variables.
-pub fn instance_rows(its: &Its, inst: &RuleInstance) -> Vec<Row> {
+pub(crate) fn instance_rows(its: &Its, inst: &RuleInstance) -> Vec<Row> {
     let n = its.rule(inst.rule).var_count(its);
     rows_of(&instance_guard(its, inst), n)
 }
 
 /// The LP solver hit its pivot or time limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GaveUp;
+pub(crate) struct GaveUp;
 
 /// The smallest `v` with `rows ⇒ c·x ≤ v` and its multipliers (minimising `λ·b` subject to
 /// `λ·A = c`). `Ok(None)`: no such bound (`c·x` unbounded, or the rows are unsatisfiable
 /// without a bounded certificate). `Err(GaveUp)`: the solver gave up.
-pub fn best_bound(
+pub(crate) fn best_bound(
     rows: &[Row],
     c: &[Q],
     limits: &Limits,
@@ -182,7 +182,7 @@ pub fn best_bound(
 }
 
 /// Multipliers proving `rows ⇒ c·x ≤ d`, if the best bound reaches `d`.
-pub fn implication(
+pub(crate) fn implication(
     rows: &[Row],
     c: &[Q],
     d: &Q,
@@ -196,7 +196,7 @@ pub fn implication(
 }
 
 /// Multipliers proving `rows` unsatisfiable over the rationals (`λ·A = 0`, `λ·b ≤ -1`).
-pub fn infeasibility(rows: &[Row], limits: &Limits, stats: &mut LpStats) -> Option<Farkas> {
+pub(crate) fn infeasibility(rows: &[Row], limits: &Limits, stats: &mut LpStats) -> Option<Farkas> {
     let n = rows.first().map_or(0, |r| r.coeffs.len());
     let mut lp = Lp::new();
     for r in rows {
@@ -230,7 +230,7 @@ pub fn infeasibility(rows: &[Row], limits: &Limits, stats: &mut LpStats) -> Opti
 }
 
 /// Whether `rows` has a rational solution (`None`: the solver gave up).
-pub fn satisfiable(rows: &[Row], limits: &Limits, stats: &mut LpStats) -> Option<bool> {
+pub(crate) fn satisfiable(rows: &[Row], limits: &Limits, stats: &mut LpStats) -> Option<bool> {
     let n = rows.first().map_or(0, |r| r.coeffs.len());
     let mut lp = Lp::new();
     for _ in 0..n {
@@ -254,7 +254,7 @@ pub fn satisfiable(rows: &[Row], limits: &Limits, stats: &mut LpStats) -> Option
 }
 
 /// Dense coefficient vector of `e` over `n` variables.
-pub fn dense(e: &LinExpr, n: usize) -> Vec<Q> {
+pub(crate) fn dense(e: &LinExpr, n: usize) -> Vec<Q> {
     let mut v = vec![Q::zero(); n];
     for (x, q) in &e.terms {
         v[x.index()] = q.clone();
@@ -263,8 +263,61 @@ pub fn dense(e: &LinExpr, n: usize) -> Vec<Q> {
 }
 
 /// The variable `Var(i)` as an expression (shorthand for builders).
-pub fn var(i: usize) -> LinExpr {
-    LinExpr::var(Var(i as u32))
+#[cfg(test)]
+pub(crate) fn var(i: usize) -> LinExpr {
+    LinExpr::var(crate::linexpr::Var(i as u32))
+}
+
+/// Linear consequences of constraints over the rationals, found as Farkas multipliers, with
+/// one deterministic work budget for every question asked: the side questions of a graph's
+/// encoding (the sign of a dividend, whether a Java-int update can wrap). A question the
+/// budget cannot answer is answered `false`.
+pub struct Entailment {
+    limits: Limits,
+    stats: LpStats,
+}
+
+impl Entailment {
+    /// Questions sharing `max_work` units of tableau work (see [`Limits::max_work`]).
+    pub fn new(max_work: u64) -> Entailment {
+        Entailment {
+            limits: Limits {
+                max_work,
+                ..Limits::default()
+            },
+            stats: LpStats::default(),
+        }
+    }
+
+    /// Whether `premises` (over variables `0..nvars`, no `≠`) have no rational solution.
+    pub fn infeasible(&mut self, premises: &[Constraint], nvars: usize) -> bool {
+        let rows = rows_of(&Self::guard(premises), nvars);
+        infeasibility(&rows, &self.limits, &mut self.stats).is_some()
+    }
+
+    /// Whether every rational solution of `premises` (over variables `0..nvars`, no `≠`)
+    /// satisfies `e ≤ 0`.
+    pub fn implies_nonpositive(
+        &mut self,
+        premises: &[Constraint],
+        e: &LinExpr,
+        nvars: usize,
+    ) -> bool {
+        let rows = rows_of(&Self::guard(premises), nvars);
+        let bound = -&e.constant;
+        implication(
+            &rows,
+            &dense(e, nvars),
+            &bound,
+            &self.limits,
+            &mut self.stats,
+        )
+        .is_some()
+    }
+
+    fn guard(premises: &[Constraint]) -> Vec<Option<Constraint>> {
+        premises.iter().cloned().map(Some).collect()
+    }
 }
 
 #[cfg(test)]

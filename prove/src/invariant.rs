@@ -25,11 +25,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// Updates of one location's bounds after which a bound that still moves is widened.
-pub const WIDEN_AFTER: usize = 3;
+pub(crate) const WIDEN_AFTER: usize = 3;
 
 /// Simplex work the inference and certification may spend (deterministic; about a quarter of
 /// the prover's default budget).
-pub const INVARIANT_MAX_WORK: u64 = 10_000_000;
+pub(crate) const INVARIANT_MAX_WORK: u64 = 10_000_000;
 
 /// The invariant of one location: a conjunction of `≤` constraints over its variables.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,7 +81,7 @@ impl Invariants {
 /// `its` with every rule's guard conjoined with its source's invariant (appended after the
 /// guard, so the `≠` constraints and their instances are the same). Every run of `its` is a
 /// run of the result when the invariants are inductive.
-pub fn strengthen(its: &Its, inv: &Invariants) -> Its {
+pub(crate) fn strengthen(its: &Its, inv: &Invariants) -> Its {
     let names = |l: LocId| -> Vec<&str> {
         its.location(l)
             .vars
@@ -120,7 +120,7 @@ type Bounds = Vec<Option<Q>>;
 
 /// At most this many compared pairs per location get difference templates (each costs two LPs
 /// per rule instance into the location).
-pub const MAX_PAIRS: usize = 12;
+pub(crate) const MAX_PAIRS: usize = 12;
 
 /// The templates of every location: intervals of all variables; differences of the pairs of
 /// variables that one constraint of a rule leaving the location compares (`x ≠ y`, `i < n`),

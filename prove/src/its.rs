@@ -105,7 +105,7 @@ pub enum ItsError {
 }
 
 /// Words no location or variable may be named, so both exchange formats can print every ITS.
-pub const RESERVED: &[&str] = &[
+pub(crate) const RESERVED: &[&str] = &[
     "and",
     "or",
     "not",
@@ -140,7 +140,7 @@ pub const RESERVED: &[&str] = &[
 ];
 
 /// Whether `s` may name a location or variable.
-pub fn valid_name(s: &str) -> bool {
+pub(crate) fn valid_name(s: &str) -> bool {
     let mut cs = s.chars();
     matches!(cs.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')

@@ -23,8 +23,8 @@
 use crate::its::Its;
 use crate::linexpr::{Constraint, Rel, Var};
 use crate::q::Q;
+use crate::text::ParseError;
 use crate::text::{build, relation, Formula, Op, RawRule, Term};
-use crate::ParseError;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
 use std::fmt::Write;

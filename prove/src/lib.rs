@@ -1,14 +1,15 @@
 //! jtg-prove: termination proofs for integer transition systems (ITS).
 //!
-//! * [`its`]: the model ([`Its`], built programmatically) and its evaluation ([`Its::step`]).
-//! * [`ari`] / [`koat`]: the Termination Competition's ARI (LCTRS over `Ints`) format and
+//! * [`Its`]: the model ([`Its`], built programmatically) and its evaluation ([`Its::step`]).
+//! * [`parse_ari`] / [`parse_koat`]: the Termination Competition's ARI (LCTRS over `Ints`) format and
 //!   KoAT's format, printer and parser each.
 //! * [`prove()`]: YES with lexicographic linear ranking functions (Farkas certificates), NO with
 //!   a recurrent set and a witness run, MAYBE otherwise. Every certificate is re-checked by
-//!   [`verify`] (exact rational arithmetic, no solver) before it is reported.
-//! * [`from_graph`]: termination graphs of `jtg-engine` as ITSs, with the map back to nodes
-//!   and references (the rest of the crate knows no graph).
-//! * [`check::check_transition`]: a concrete transition against a rule and the ranking functions.
+//!   [`verify_termination`] (exact rational arithmetic, no solver) before it is reported.
+//! * [`check_transition`]: a concrete transition against a rule and the ranking functions.
+//!
+//! The crate knows no termination graph: `jtg-terminate` encodes graphs as ITSs and asks this
+//! crate for the verdict. Its modules are private; what other crates use is re-exported here.
 //!
 //! ```
 //! use jtg_prove::{prove, parse_koat, Options, Verdict};
@@ -24,47 +25,53 @@
 //!
 //! docs/proving.md describes the model, the formats, the methods and their measurements.
 
-pub mod ari;
-pub mod cert;
-pub mod cert_closed;
-pub mod chain;
-pub mod check;
-pub mod farkas;
-pub mod from_graph;
-pub mod invariant;
-pub mod its;
-pub mod koat;
-pub mod linexpr;
+#![deny(unreachable_pub)]
+
+mod ari;
+mod cert;
+mod cert_closed;
+mod chain;
+mod check;
+mod farkas;
+mod invariant;
+mod its;
+mod koat;
+mod linexpr;
 pub mod lp;
-pub mod nested;
-pub mod prove;
-pub mod q;
-pub mod rank;
-pub mod recur;
-pub mod recur_closed;
-pub mod refine;
-pub mod scc;
+mod nested;
+mod prove;
+mod q;
+mod rank;
+mod recur;
+mod recur_closed;
+mod refine;
+mod scc;
 mod sexpr;
 mod text;
-pub mod verify;
-pub mod verify_closed;
+mod verify;
+mod verify_closed;
 mod verify_rows;
 
+// the model and its formats
 pub use ari::{parse_ari, to_ari};
-pub use cert::{RecurrentSet, TerminationCertificate};
-pub use cert_closed::ClosedRecurrentSet;
-pub use check::{check_chain, check_invariant, check_transition, TransitionCheck};
 pub use its::{Its, ItsError, LocId, Location, Rule, RuleId};
 pub use koat::{parse_koat, to_koat};
 pub use linexpr::{Constraint, LinExpr, Rel, Var};
 pub use num_bigint::BigInt;
-pub use prove::{prove, Certificate, Options, Proof, Times, Verdict, DEFAULT_MAX_WORK};
 pub use q::Q;
-
-/// A format error: what and where (1-based line of the input).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {msg}")]
-pub struct ParseError {
-    pub line: usize,
-    pub msg: String,
-}
+pub use text::ParseError;
+// the prover and its certificates
+pub use cert::{in_set, InfeasibleChain, RecurrentSet, RuleCert, TerminationCertificate};
+pub use cert_closed::{ClosedRecurrentSet, IntProof, StepProof as ClosedStepProof};
+pub use farkas::{Entailment, Farkas, NeSide, RuleInstance};
+pub use invariant::{infer as infer_invariants, Invariants, StepProof as InvariantStepProof};
+pub use prove::{prove, Certificate, Options, Proof, Times, Verdict, DEFAULT_MAX_WORK};
+pub use recur::composed_update;
+pub use refine::{refine, Refined, Split, SplitError};
+pub use scc::sccs;
+// certificates re-checked, and held against concrete transitions
+pub use check::{
+    check_chain, check_invariant, check_transition, instance_matches, TransitionCheck,
+};
+pub use verify::{verify_invariants, verify_nontermination, verify_termination};
+pub use verify_closed::verify_closed;

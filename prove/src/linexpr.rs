@@ -307,7 +307,8 @@ impl Constraint {
 }
 
 /// A map from variables to values for evaluation.
-pub fn point(vals: &[BigInt]) -> BTreeMap<Var, Q> {
+#[cfg(test)]
+pub(crate) fn point(vals: &[BigInt]) -> BTreeMap<Var, Q> {
     vals.iter()
         .enumerate()
         .map(|(i, v)| (Var(i as u32), Q::from(v)))

@@ -30,10 +30,10 @@ use std::collections::BTreeMap;
 const DEPTHS: [usize; 2] = [2, 3];
 
 /// A scope of more rule instances than this is not searched (the LP grows with rules × depth).
-pub const MAX_RULES: usize = 48;
+pub(crate) const MAX_RULES: usize = 48;
 
 /// One rule of the scope, as the search sees it.
-pub struct ScopeRule<'a> {
+pub(crate) struct ScopeRule<'a> {
     pub inst: &'a RuleInstance,
     pub rows: &'a [Row],
     pub from: LocId,
@@ -145,7 +145,7 @@ fn implies_at_least(lp: &mut Lp, rows: &[Row], n: usize, e: &Templated, k: Q) {
 
 /// A nested ranking function for every rule of `scope` (all removed at once), shallowest
 /// depth first; `relevant` gives per location the variables a function may use.
-pub fn find(
+pub(crate) fn find(
     its: &Its,
     scope: &[ScopeRule<'_>],
     relevant: &BTreeMap<LocId, Vec<bool>>,
@@ -237,7 +237,7 @@ fn prove_at_least(
 }
 
 /// The rule's `f_i(x̄) − f_i(ē)` for fixed functions.
-pub fn drop_of(its: &Its, inst: &RuleInstance, f_from: &LinExpr, f_to: &LinExpr) -> LinExpr {
+pub(crate) fn drop_of(its: &Its, inst: &RuleInstance, f_from: &LinExpr, f_to: &LinExpr) -> LinExpr {
     let rule = its.rule(inst.rule);
     let image = f_to.substitute(&|v: Var| rule.args[v.index()].clone());
     f_from.minus(&image)

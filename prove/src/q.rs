@@ -502,13 +502,13 @@ impl One for Q {
 }
 
 /// Least common multiple of the denominators of `qs` (1 for none).
-pub fn lcm_denominators<'a>(qs: impl IntoIterator<Item = &'a Q>) -> BigInt {
+pub(crate) fn lcm_denominators<'a>(qs: impl IntoIterator<Item = &'a Q>) -> BigInt {
     qs.into_iter()
         .fold(BigInt::one(), |acc, q| acc.lcm(&q.denom()))
 }
 
 /// Greatest common divisor of the numerators of `qs` (0 for none or all zero).
-pub fn gcd_numerators<'a>(qs: impl IntoIterator<Item = &'a Q>) -> BigInt {
+pub(crate) fn gcd_numerators<'a>(qs: impl IntoIterator<Item = &'a Q>) -> BigInt {
     qs.into_iter()
         .fold(BigInt::zero(), |acc, q| acc.gcd(&q.numer()))
 }

@@ -28,12 +28,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Outcome of the termination search.
 #[derive(Clone, Debug)]
-pub enum RankOutcome {
+pub(crate) enum RankOutcome {
     Proved(TerminationCertificate),
-    /// Rule sets (each a union of SCCs) no level could be found for; the partial certificate
-    /// covers everything else.
+    /// Rule sets (each a union of SCCs) no level could be found for.
     Failed {
-        partial: TerminationCertificate,
         unproven: Vec<Vec<RuleInstance>>,
         /// The solver hit a limit somewhere.
         gave_up: bool,
@@ -48,7 +46,7 @@ struct Prepared {
 }
 
 /// Searches a lexicographic ranking proof for all of `its`.
-pub fn prove_termination(
+pub(crate) fn prove_termination(
     its: &Its,
     max_ne_split: usize,
     limits: &Limits,
@@ -156,11 +154,7 @@ pub fn prove_termination(
     if unproven.is_empty() {
         RankOutcome::Proved(cert)
     } else {
-        RankOutcome::Failed {
-            partial: cert,
-            unproven,
-            gave_up,
-        }
+        RankOutcome::Failed { unproven, gave_up }
     }
 }
 

@@ -60,7 +60,7 @@ impl Default for RecurLimits {
 
 /// Searches the given rule sets (each usually an SCC) for a cycle with a recurrent set
 /// reachable from the start.
-pub fn find_recurrent_set(
+pub(crate) fn find_recurrent_set(
     its: &Its,
     rule_sets: &[Vec<RuleInstance>],
     rl: &RecurLimits,
@@ -91,7 +91,7 @@ pub fn find_recurrent_set(
 /// `k = 2 …` [`RecurLimits::max_laps`] (a set closed only every k laps). Each candidate is
 /// rotated to start at the shared location, so its head is that location; at most
 /// [`RecurLimits::max_composites`] candidates, the shortest first.
-pub fn composite_cycles(
+pub(crate) fn composite_cycles(
     its: &Its,
     singles: &[Vec<RuleInstance>],
     rl: &RecurLimits,
@@ -133,7 +133,11 @@ pub fn composite_cycles(
 
 /// Simple cycles (no location repeated), shortest first, within the limits. A cycle starts at
 /// its smallest location.
-pub fn simple_cycles(its: &Its, set: &[RuleInstance], rl: &RecurLimits) -> Vec<Vec<RuleInstance>> {
+pub(crate) fn simple_cycles(
+    its: &Its,
+    set: &[RuleInstance],
+    rl: &RecurLimits,
+) -> Vec<Vec<RuleInstance>> {
     let usable: Vec<&RuleInstance> = set
         .iter()
         .filter(|i| !i.ne_sides.contains(&NeSide::Dropped))
@@ -590,7 +594,7 @@ pub(crate) fn reach_set(
 }
 
 /// An integer point of `rows` by branch and bound over the LP relaxation, within `budget` nodes.
-pub fn integer_point(
+pub(crate) fn integer_point(
     rows: &[Row],
     n: usize,
     budget: &mut usize,
@@ -656,8 +660,55 @@ pub fn integer_point(
 }
 
 /// Every instance of every rule (the search space when no termination proof was attempted).
-pub fn all_instances(its: &Its, max_split: usize) -> Vec<RuleInstance> {
+pub(crate) fn all_instances(its: &Its, max_split: usize) -> Vec<RuleInstance> {
     its.rule_ids()
         .flat_map(|r| farkas::instances(its, r, max_split))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::farkas::RuleInstance;
+
+    /// Composite candidates: both orders of two cycles through a common location, and a cycle
+    /// taken twice (`A²`, `RecurLimits::max_laps`), each starting at a location of the first lap.
+    #[test]
+    fn composite_cycles_are_both_orders_and_repeated_laps() {
+        let its = crate::parse_koat(&format!(
+            "(GOAL COMPLEXITY) (STARTTERM (FUNCTIONSYMBOLS start)) (VAR {}) (RULES {})",
+            "x c",
+            "start(x) -> f(x, 0)
+             f(x, c) -> g(x, c) :|: c >= 0
+             g(x, c) -> f(0 - x, c + 1) :|: x > 0
+             g(x, c) -> f(0 - x, c + 1) :|: x < 0"
+        ))
+        .unwrap();
+        let all = all_instances(&its, 4);
+        let limits = RecurLimits::default();
+        let singles = simple_cycles(&its, &all, &limits);
+        assert_eq!(singles.len(), 2, "f → g → f by either branch");
+        let comp = composite_cycles(&its, &singles, &limits);
+        let rules = |c: &Vec<RuleInstance>| c.iter().map(|i| i.rule.0).collect::<Vec<_>>();
+        let shapes: Vec<Vec<u32>> = comp.iter().map(rules).collect();
+        let (a, b) = (rules(&singles[0]), rules(&singles[1]));
+        for want in [
+            [a.clone(), b.clone()].concat(),
+            [b.clone(), a.clone()].concat(),
+            [a.clone(), a.clone()].concat(),
+            [b.clone(), b.clone()].concat(),
+        ] {
+            assert!(shapes.contains(&want), "{want:?} missing from {shapes:?}");
+        }
+        for c in &comp {
+            for w in c.windows(2) {
+                assert_eq!(its.rule(w[0].rule).to, its.rule(w[1].rule).from, "a path");
+            }
+            assert_eq!(
+                its.rule(c[c.len() - 1].rule).to,
+                its.rule(c[0].rule).from,
+                "closed"
+            );
+        }
+    }
 }

@@ -1,7 +1,5 @@
 //! Strongly connected components of a location graph (Tarjan, iterative).
 
-use std::collections::BTreeSet;
-
 /// SCCs of the graph on nodes `0..n` with the given edges, each sorted, listed by smallest
 /// member. Every node is in exactly one component (possibly a trivial one).
 pub fn sccs(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
@@ -66,7 +64,11 @@ pub fn sccs(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
 }
 
 /// The edges (by position in `edges`) that lie on a cycle, i.e. inside one SCC.
-pub fn cyclic_edges(n: usize, edges: &[(usize, usize)]) -> BTreeSet<usize> {
+#[cfg(test)]
+pub(crate) fn cyclic_edges(
+    n: usize,
+    edges: &[(usize, usize)],
+) -> std::collections::BTreeSet<usize> {
     let mut comp = vec![0; n];
     for (c, members) in sccs(n, edges).iter().enumerate() {
         for &m in members {

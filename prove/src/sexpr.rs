@@ -1,6 +1,6 @@
 //! S-expressions with line numbers (for the ARI format).
 
-use crate::ParseError;
+use crate::text::ParseError;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Sexpr {
@@ -9,13 +9,13 @@ pub(crate) enum Sexpr {
 }
 
 impl Sexpr {
-    pub fn line(&self) -> usize {
+    pub(crate) fn line(&self) -> usize {
         match self {
             Sexpr::Atom(_, l) | Sexpr::List(_, l) => *l,
         }
     }
 
-    pub fn atom(&self) -> Option<&str> {
+    pub(crate) fn atom(&self) -> Option<&str> {
         match self {
             Sexpr::Atom(a, _) => Some(a),
             Sexpr::List(..) => None,

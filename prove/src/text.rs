@@ -4,9 +4,16 @@
 use crate::its::{Its, LocId, Rule};
 use crate::linexpr::{Constraint, LinExpr, Rel, Var};
 use crate::q::Q;
-use crate::ParseError;
 use num_bigint::BigInt;
 use std::collections::BTreeMap;
+
+/// A format error: what and where (1-based line of the input).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {msg}")]
+pub struct ParseError {
+    pub line: usize,
+    pub msg: String,
+}
 
 /// An integer term as written.
 #[derive(Clone, Debug)]

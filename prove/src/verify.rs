@@ -14,7 +14,7 @@ use crate::q::Q;
 use crate::refine::refine;
 use std::collections::BTreeSet;
 
-pub use crate::verify_rows::VerifyError;
+pub(crate) use crate::verify_rows::VerifyError;
 use crate::verify_rows::{
     bound_rows, chain_rows, check_implication, check_infeasible, fail, guard_rows, replay_prefix,
     set_rows, VRow,
@@ -578,9 +578,4 @@ pub fn verify_nontermination(its: &Its, rs: &RecurrentSet) -> Result<(), VerifyE
         return fail("the witness is not in the recurrent set");
     }
     Ok(())
-}
-
-/// Value of `f` on integer values (for the evaluation API).
-pub fn eval_fn(f: &LinExpr, vals: &[num_bigint::BigInt]) -> Option<Q> {
-    f.eval(&|v: Var| vals.get(v.index()).map(Q::from))
 }

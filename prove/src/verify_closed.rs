@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 /// Most `≠` constraints of one rule (its instances are enumerated: 2ᵏ).
 const MAX_NE: usize = 6;
 /// Most cases of one cover (the product of the open constraints' negations).
-pub const MAX_CASES: usize = 4096;
+pub(crate) const MAX_CASES: usize = 4096;
 
 /// Checks a closed recurrent set: every set well formed, every instance of every rule out of
 /// a set's location disabled or closed, every set covered, and the run into the head's set.
@@ -245,7 +245,7 @@ fn congruence_follows(
 }
 
 /// `¬(e ⋈ 0)` over the integers, as the alternatives of a disjunction.
-pub fn negations(e: &LinExpr, rel: Rel) -> Vec<Constraint> {
+pub(crate) fn negations(e: &LinExpr, rel: Rel) -> Vec<Constraint> {
     let neg = e.scaled(&-Q::one());
     match rel {
         Rel::Le => vec![Constraint::new(neg, Rel::Lt)],

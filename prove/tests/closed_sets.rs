@@ -2,9 +2,9 @@
 //! where the run takes the wrap rule now and then (`cert_closed`, `recur_closed`,
 //! `verify_closed`), and no NO where a loop ends.
 
-use jtg_prove::cert_closed::{ClosedRecurrentSet, IntProof, StepProof};
-use jtg_prove::verify_closed::verify_closed;
+use jtg_prove::verify_closed;
 use jtg_prove::{parse_koat, prove, BigInt, Certificate, Its, Options, Verdict, Q};
+use jtg_prove::{ClosedRecurrentSet, ClosedStepProof as StepProof, IntProof};
 
 fn koat(rules: &str, vars: &str) -> Its {
     parse_koat(&format!(

@@ -2,9 +2,9 @@
 //! level exists, verified exactly, rejected when tampered, and evaluated on concrete
 //! transitions by `check_transition`.
 
-use jtg_prove::cert::RuleCert;
-use jtg_prove::check::check_transition;
-use jtg_prove::verify::verify_termination;
+use jtg_prove::check_transition;
+use jtg_prove::verify_termination;
+use jtg_prove::RuleCert;
 use jtg_prove::{parse_koat, prove, Certificate, Its, LinExpr, Options, Var, Verdict};
 use num_bigint::BigInt;
 

@@ -5,10 +5,10 @@
 mod common;
 
 use common::random_loop;
-use jtg_prove::cert::InfeasibleChain;
-use jtg_prove::check::{check_chain, check_invariant, instance_matches};
-use jtg_prove::refine::refine;
-use jtg_prove::verify::verify_termination;
+use jtg_prove::refine;
+use jtg_prove::verify_termination;
+use jtg_prove::InfeasibleChain;
+use jtg_prove::{check_chain, check_invariant, instance_matches};
 use jtg_prove::{
     parse_koat, prove, BigInt, Certificate, Constraint, Its, LinExpr, LocId, Options, Rel, Rule,
     TerminationCertificate, Var, Verdict, Q,

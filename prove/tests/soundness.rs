@@ -10,11 +10,11 @@
 mod common;
 
 use common::random_loop;
-use jtg_prove::cert::RuleCert;
-use jtg_prove::check::{check_invariant, check_transition, instance_matches};
-use jtg_prove::refine::refine;
-use jtg_prove::verify::{verify_nontermination, verify_termination};
+use jtg_prove::refine;
+use jtg_prove::RuleCert;
+use jtg_prove::{check_invariant, check_transition, instance_matches};
 use jtg_prove::{parse_koat, prove, BigInt, Certificate, Its, Options, Proof, Verdict, Q};
+use jtg_prove::{verify_nontermination, verify_termination};
 use quickcheck::{Gen, QuickCheck, TestResult};
 
 #[derive(Clone, Debug)]
@@ -271,7 +271,7 @@ fn tampered_recurrent_sets_are_rejected() {
     assert!(verify_nontermination(&its, &bad).is_err());
     // Dropping the disequality would make the loop "enabled" everywhere: refused.
     let mut bad = rs.clone();
-    bad.cycle[0].ne_sides = vec![jtg_prove::farkas::NeSide::Dropped];
+    bad.cycle[0].ne_sides = vec![jtg_prove::NeSide::Dropped];
     assert!(verify_nontermination(&its, &bad).is_err());
 }
 
@@ -291,9 +291,7 @@ fn proofs_survive_json() {
         match &back.certificate {
             Certificate::Termination(c) => verify_termination(&its, c).unwrap(),
             Certificate::NonTermination(r) => verify_nontermination(&its, r).unwrap(),
-            Certificate::ClosedNonTermination(c) => {
-                jtg_prove::verify_closed::verify_closed(&its, c).unwrap()
-            }
+            Certificate::ClosedNonTermination(c) => jtg_prove::verify_closed(&its, c).unwrap(),
             Certificate::Unproven { .. } => panic!("expected a verdict"),
         }
     }

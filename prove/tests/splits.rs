@@ -3,12 +3,9 @@
 //! (`|b|`); tampered splits are rejected; concrete transitions are checked on the copy they
 //! take.
 
-use jtg_prove::check::check_transition;
-use jtg_prove::refine::{refine, Split};
-use jtg_prove::verify::verify_termination;
 use jtg_prove::{
-    parse_koat, prove, BigInt, Certificate, Constraint, Its, LinExpr, LocId, Options, Rel, Var,
-    Verdict,
+    check_transition, parse_koat, prove, refine, verify_termination, BigInt, Certificate,
+    Constraint, Its, LinExpr, LocId, Options, Rel, Split, Var, Verdict,
 };
 
 fn koat(rules: &str, vars: &str) -> Its {

@@ -3,6 +3,8 @@
 //! sources and start states are (`java-fixtures/`), and the fixture suite
 //! (`java-fixtures/suite.txt`: one method per line, optionally with a start-state file).
 
+#![deny(unreachable_pub)]
+
 use std::path::PathBuf;
 
 /// The repository's root folder: above the running test's package, whose folder cargo passes

@@ -109,7 +109,7 @@ pub const LARGE_EVERY: u64 = 8;
 /// stay two objects even when their values are equal, and a box the state holds is not the
 /// one `valueOf` returns, which the model allows (its result may or may not be a box the state
 /// holds).
-const INTEGER: &str = "java/lang/Integer";
+const INTEGER: &str = models::INTEGER;
 
 /// The default `max_size`: the size bound of the large cases.
 pub const DEFAULT_MAX_SIZE: usize = 64;

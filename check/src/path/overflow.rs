@@ -2,6 +2,7 @@
 
 use crate::run::ConcreteRun;
 use jtg_engine::class::{ArithOp as Op, Insn, InvokeKind, Kind};
+use jtg_engine::models::is_wrapping_call;
 use jtg_engine::state::{wrap32, wrap64, MethodId};
 use jtg_engine::Program;
 use jtg_jvm::{CFrame, CValue};
@@ -116,29 +117,7 @@ fn arith_insn(prog: &Program, class: &str, method: &str, desc: &str, pc: u32) ->
     }
 }
 
-/// Whether `class.name desc` is a JDK method whose result is defined by wrapping arithmetic
-/// (its Javadoc says so): `Math.abs` ("if the argument is equal to the value of
-/// Integer.MIN_VALUE ... the result is that same value, which is negative"), `Math.floorDiv`
-/// ("if the dividend is Integer.MIN_VALUE and the divisor is -1, then integer overflow
-/// occurs"), `Integer.sum`/`Long.sum` (the `+` operator). Under unbounded integers a run leaves
-/// the model where such a call's mathematical result differs from the JVM's, as at `iadd`.
-fn is_wrapping_call(class: &str, name: &str, desc: &str) -> bool {
-    matches!(
-        (class, name, desc),
-        (
-            "java/lang/Math" | "java/lang/StrictMath",
-            "abs",
-            "(I)I" | "(J)J"
-        ) | (
-            "java/lang/Math" | "java/lang/StrictMath",
-            "floorDiv",
-            "(II)I" | "(JJ)J" | "(JI)J"
-        ) | ("java/lang/Integer", "sum", "(II)I")
-            | ("java/lang/Long", "sum", "(JJ)J")
-    )
-}
-
-/// The mathematical result of a wrapping call ([`is_wrapping_call`]) on `args` (in parameter
+/// The mathematical result of a wrapping call ([`is_wrapping_call`](jtg_engine::models::is_wrapping_call)) on `args` (in parameter
 /// order), `None` for other calls or missing arguments.
 fn wrapping_call_result(class: &str, name: &str, desc: &str, args: &[i128]) -> Option<i128> {
     if !is_wrapping_call(class, name, desc) {

@@ -198,7 +198,7 @@ impl Class {
 
 /// The newest class file version jtg reads: Java 20's, the newest ASM 9.4 (the tracer's
 /// instrumenter) handles. A graph of a class the JVM side cannot run would be unchecked.
-pub const MAX_MAJOR_VERSION: u16 = 64;
+pub(super) const MAX_MAJOR_VERSION: u16 = 64;
 
 /// Parses the bytes of one class file.
 pub fn parse_class(bytes: &[u8]) -> Result<Class, ClassError> {

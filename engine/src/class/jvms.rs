@@ -7,16 +7,16 @@
 pub const OBJECT: &str = "java/lang/Object";
 
 /// The interfaces every array type implements.
-pub const ARRAY_INTERFACES: [&str; 2] = ["java/lang/Cloneable", "java/io/Serializable"];
+pub(crate) const ARRAY_INTERFACES: [&str; 2] = ["java/lang/Cloneable", "java/io/Serializable"];
 
 /// The class of the object `ldc` pushes for a string constant.
-pub const STRING: &str = "java/lang/String";
+pub(crate) const STRING: &str = "java/lang/String";
 
 /// The class of the object `ldc` pushes for a class constant.
-pub const CLASS: &str = "java/lang/Class";
+pub(crate) const CLASS: &str = "java/lang/Class";
 
 /// The package whose classes only the bootstrap class loader defines (JVMS §5.3: a class
 /// loader other than the bootstrap one may not define a class of `java/`, JLS §13.1). The
 /// bootstrap loader does not see the class path, so no class of this package has a supertype
 /// from the class path: a `java/` class is never below a class of the analysed program.
-pub const BOOTSTRAP_ONLY_PACKAGE: &str = "java/";
+pub(crate) const BOOTSTRAP_ONLY_PACKAGE: &str = "java/";

@@ -39,7 +39,7 @@ use crate::state::types::{default_value, most_general, type_range, type_string};
 use crate::state::{FieldKey, HeapValue, Interval, Ref, State};
 
 /// Longest array created as a concrete array (longer ones, and unknown lengths, are abstract).
-pub const CONCRETE_MAX: i128 = 16;
+pub(super) const CONCRETE_MAX: i128 = 16;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
     match insn {

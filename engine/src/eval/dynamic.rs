@@ -115,7 +115,7 @@ fn string_form_length(ex: &Exec<'_>, o: crate::state::Ref) -> Result<Interval, E
                 )));
             }
             // `Object.toString()` calls `hashCode()`: both must be `Object`'s own
-            for (m, d) in [("toString", "()Ljava/lang/String;"), ("hashCode", "()I")] {
+            for (m, d) in concat::OBJECT_TO_STRING_CALLS {
                 if let Some(found) = prog.hierarchy.dispatch_virtual(class, m, d)? {
                     let owner = &found.method().class;
                     return Err(ex.unsupported(format!(

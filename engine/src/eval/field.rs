@@ -106,7 +106,7 @@ fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
 /// `shown`: the written slot is shown in the heap afterwards (a field, an element of a
 /// concrete array); a store into an abstract array is not, so the sharing it creates is
 /// hidden and needs its predicates even between references the heap otherwise connects.
-pub fn after_write(
+pub(super) fn after_write(
     st: &mut State,
     pre: &State,
     parent: Ref,
@@ -170,7 +170,7 @@ pub fn after_write(
 /// (`Arrays.fill` of an array whose elements are not shown): as [`after_write`], and since two
 /// slots now lead to one object, everything that reaches `parent` may be a non-tree (`♦`,
 /// `p %$ p`: two paths meet at `child`).
-pub fn after_repeated_write(
+pub(super) fn after_repeated_write(
     st: &mut State,
     pre: &State,
     parent: Ref,

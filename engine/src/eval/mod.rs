@@ -20,7 +20,7 @@ mod invoke;
 mod lambda;
 mod library;
 mod stack;
-pub mod summary;
+pub(crate) mod summary;
 
 use crate::class::{ClassError, Insn, Kind};
 
@@ -32,7 +32,7 @@ use crate::state::{HeapValue, IntSemantics, MethodId, Ref, State};
 
 /// What one step from a state produces.
 #[derive(Debug)]
-pub enum StepOutcome {
+pub(crate) enum StepOutcome {
     /// The instruction was evaluated: one successor along an edge of `kind`
     /// (eval, call or return).
     Eval { kind: EdgeKind, succ: Box<Succ> },
@@ -44,7 +44,7 @@ pub enum StepOutcome {
 }
 
 /// The evaluation context.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub prog: &'a Program,
     pub sem: IntSemantics,
     /// The classes an object of the analysed run can have ([`Program::world`]).
@@ -54,7 +54,7 @@ pub struct Ctx<'a> {
 }
 
 /// Performs one step from `st` (which must not be a program end).
-pub fn step(st: &State, cx: &Ctx<'_>) -> Result<StepOutcome, EngineError> {
+pub(crate) fn step(st: &State, cx: &Ctx<'_>) -> Result<StepOutcome, EngineError> {
     let frame = st
         .top()
         .ok_or_else(|| EngineError::Internal("step from a program end".into()))?;
@@ -216,21 +216,21 @@ pub(crate) struct Exec<'a> {
 impl Exec<'_> {
     /// An unsupported-feature error naming the instruction (class, method and pc come with
     /// the error's fields).
-    pub fn unsupported(&self, what: String) -> EngineError {
+    pub(crate) fn unsupported(&self, what: String) -> EngineError {
         EngineError::Unsupported {
             method: self.method.clone(),
             pc: self.pc,
             what: format!("{}: {what}", self.mnemonic),
         }
     }
-    pub fn invalid(&self, what: &str) -> EngineError {
+    pub(crate) fn invalid(&self, what: &str) -> EngineError {
         EngineError::Invalid {
             method: self.method.clone(),
             pc: self.pc,
             what: format!("{}: {what}", self.mnemonic),
         }
     }
-    pub fn top(&mut self) -> Result<&mut crate::state::Frame, EngineError> {
+    pub(crate) fn top(&mut self) -> Result<&mut crate::state::Frame, EngineError> {
         let m = self.method.clone();
         let pc = self.pc;
         self.st.top_mut().ok_or(EngineError::Invalid {
@@ -239,28 +239,28 @@ impl Exec<'_> {
             what: "no frame".into(),
         })
     }
-    pub fn pop(&mut self) -> Result<Ref, EngineError> {
+    pub(crate) fn pop(&mut self) -> Result<Ref, EngineError> {
         let e = self.invalid("operand stack underflow");
         self.top()?.stack.pop().ok_or(e)
     }
     /// The `k`-th value from the top of the operand stack (0 = top), without popping.
-    pub fn peek(&mut self, k: usize) -> Result<Ref, EngineError> {
+    pub(crate) fn peek(&mut self, k: usize) -> Result<Ref, EngineError> {
         let e = self.invalid("operand stack underflow");
         let s = &self.top()?.stack;
         s.len().checked_sub(k + 1).map(|i| s[i]).ok_or(e)
     }
-    pub fn push(&mut self, r: Ref) -> Result<(), EngineError> {
+    pub(crate) fn push(&mut self, r: Ref) -> Result<(), EngineError> {
         self.top()?.stack.push(r);
         Ok(())
     }
-    pub fn sem(&self) -> IntSemantics {
+    pub(crate) fn sem(&self) -> IntSemantics {
         self.cx.sem
     }
 
     /// Refinement needed before an object reference can be used as a realized object: an
     /// equality refinement against a realized `=?` partner (invariant 2.5.1), else an instance
     /// refinement. `None` when `r` is null or already realized.
-    pub fn need_realized(&self, r: Ref) -> Result<Option<Flow>, EngineError> {
+    pub(crate) fn need_realized(&self, r: Ref) -> Result<Option<Flow>, EngineError> {
         match self.st.value(r) {
             Some(HeapValue::Unknown { .. } | HeapValue::Abstract { .. }) => {}
             _ => return Ok(None),
@@ -295,7 +295,7 @@ impl Exec<'_> {
 
     /// Refinement needed before `r` is known to be `null` or an existing object (uses that do
     /// not read its fields): none if it is either already, else [`Exec::need_realized`].
-    pub fn need_null_or_existing(&self, r: Ref) -> Result<Option<Flow>, EngineError> {
+    pub(crate) fn need_null_or_existing(&self, r: Ref) -> Result<Option<Flow>, EngineError> {
         if r.is_null() || self.st.value(r).is_some_and(HeapValue::exists) {
             return Ok(None);
         }
@@ -308,7 +308,7 @@ impl Exec<'_> {
     /// ([`field::after_write`]) count it among the references that may reach `r`, so it may
     /// share with (and reach) the written value, and realizing it later resolves its `=?`
     /// with the realized `r` first.
-    pub fn need_unaliased(&self, r: Ref) -> Option<Flow> {
+    pub(crate) fn need_unaliased(&self, r: Ref) -> Option<Flow> {
         let realized = |x: Ref| {
             matches!(
                 self.st.value(x),
@@ -330,7 +330,7 @@ impl Exec<'_> {
     }
 
     /// The state as it was before this instruction began (refinements apply to it).
-    pub fn st_before(&self) -> State {
+    pub(crate) fn st_before(&self) -> State {
         self.before.clone()
     }
 }

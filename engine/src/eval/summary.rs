@@ -64,7 +64,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// call's run, since a graph is a correct over-approximation of the runs of a callee whose
 /// nested calls are shorter runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CalleeFacts {
+pub(crate) struct CalleeFacts {
     /// Callees that may write (their continuations havoc what they can reach).
     pub impure: BTreeSet<MethodId>,
     /// Callees that may return a cyclic object (the result may have any shape).
@@ -73,7 +73,7 @@ pub struct CalleeFacts {
 
 /// An abstracted call: what the graph builder needs to connect the call node.
 #[derive(Debug)]
-pub struct CallAbstraction {
+pub(crate) struct CallAbstraction {
     /// The most general entry state of the callee (the start of its method graph).
     pub entry: State,
     /// The caller's state after a normal return.
@@ -83,7 +83,7 @@ pub struct CallAbstraction {
 
 /// What identifies an abstracted call at a call node (for its exceptional continuations).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CallSite {
+pub(crate) struct CallSite {
     pub callee: MethodId,
     /// Operand stack slots the call pops (arguments and receiver).
     pub n_pop: usize,
@@ -92,7 +92,7 @@ pub struct CallSite {
 }
 
 /// The label of the `call` edge from a call node to the callee's entry node.
-pub fn call_label(callee: &MethodId) -> Label {
+pub(crate) fn call_label(callee: &MethodId) -> Label {
     Label::AbstractCall {
         callee: callee.clone(),
     }
@@ -100,7 +100,7 @@ pub fn call_label(callee: &MethodId) -> Label {
 
 /// How the entry state of an abstracted call is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EntryKind {
+pub(crate) enum EntryKind {
     /// The call's own callee frame ([`call_entry_state`]): recursion, whose method graph is
     /// generalized call by call like a loop head, so that it keeps what every call site
     /// knows (acyclic arguments, the sizes the ITS needs across the call).
@@ -131,7 +131,7 @@ pub(super) fn abstract_call(
 }
 
 /// The most general entry state of `m` (see the module documentation).
-pub fn entry_state(cx: &Ctx<'_>, m: &MethodId) -> Result<State, String> {
+pub(crate) fn entry_state(cx: &Ctx<'_>, m: &MethodId) -> Result<State, String> {
     let method = cx.prog.method(m).map_err(|e| e.to_string())?;
     let code = method
         .code
@@ -255,7 +255,7 @@ pub fn with_statics_of(
 /// The caller's state after the abstracted call at the top frame of `st` (which is at the
 /// invoke instruction): a normal return (`thrown = None`, the return value pushed) or an
 /// exception of class `thrown` leaving the callee.
-pub fn continuation(
+pub(crate) fn continuation(
     st: &State,
     site: &CallSite,
     thrown: Option<&str>,

@@ -28,13 +28,13 @@ use crate::state::{End, HeapValue, Interval, Ref, State};
 use std::collections::VecDeque;
 
 /// Steps below a root whose positions get features.
-pub const DEPTH: usize = 3;
+pub(super) const DEPTH: usize = 3;
 /// Positions enumerated per state at most; beyond, `have` is not complete.
-pub const MAX_POSITIONS: usize = 1024;
+pub(super) const MAX_POSITIONS: usize = 1024;
 
 /// The filters of a state, for [`Signature::admits`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Signature {
+pub(crate) struct Signature {
     need: Box<[u64]>,
     have: Box<[u64]>,
     /// `have` lists the features of every position within [`DEPTH`].
@@ -46,7 +46,7 @@ pub struct Signature {
 /// A Bloom filter width (in 64-bit words) for `n` features: 16 bits per feature, a power of
 /// two between 256 and 16384 bits. Only signatures of one width are compared, so a caller
 /// fixes the width per program position.
-pub fn width_for(n: usize) -> usize {
+pub(crate) fn width_for(n: usize) -> usize {
     (n * 16).div_ceil(64).next_power_of_two().clamp(4, 256)
 }
 
@@ -127,7 +127,7 @@ impl Features {
 impl Signature {
     /// The signature of `s`, with filters `width(number of features)` words wide (see
     /// [`width_for`]).
-    pub fn of(s: &State, width: impl FnOnce(usize) -> usize) -> Signature {
+    pub(crate) fn of(s: &State, width: impl FnOnce(usize) -> usize) -> Signature {
         let mut f = Features::default();
         // (position key, reference, depth, whether the last step is an array element)
         let mut todo: VecDeque<(u64, Ref, usize, bool)> = VecDeque::new();
@@ -254,7 +254,7 @@ impl Signature {
     }
 
     /// `false` only if `specific ⊑ self` is impossible.
-    pub fn admits(&self, specific: &Signature) -> bool {
+    pub(crate) fn admits(&self, specific: &Signature) -> bool {
         !specific.complete
             || (self.ints_admit(specific)
                 && (self.need.len() != specific.have.len()

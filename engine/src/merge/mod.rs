@@ -43,7 +43,7 @@ mod widen;
 mod tests;
 
 use predicates::Preds;
-pub use widen::{merge_interval, merge_long_interval};
+pub(crate) use widen::{merge_interval, merge_long_interval};
 
 use crate::state::{
     End, FieldKey, HeapValue, IntSemantics, Interval, Predicates, Ref, State, StaticField,
@@ -53,7 +53,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 /// How aggressively integers are generalized.
 #[derive(Clone, Debug, Default)]
-pub struct MergeOptions {
+pub(crate) struct MergeOptions {
     /// `false`: interval hull. `true`: any bound that moved goes to ±∞, or to a threshold from
     /// `thresholds` (see [`merge_interval`]).
     pub widen: bool,
@@ -65,7 +65,7 @@ pub struct MergeOptions {
 }
 
 #[derive(thiserror::Error, Debug)]
-pub enum MergeError {
+pub(crate) enum MergeError {
     #[error("cannot merge states at different program positions: {0}")]
     Incompatible(String),
 }
@@ -84,7 +84,7 @@ pub(super) const MAX_POSITIONS: usize = 50_000;
 ///
 /// With widening, `a` is taken as the older state and `b` as the newer one: bounds of `b` beyond
 /// those of `a` are widened.
-pub fn merge(
+pub(crate) fn merge(
     a: &State,
     b: &State,
     types: &dyn Subtyping,

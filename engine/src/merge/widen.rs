@@ -26,7 +26,7 @@ use crate::state::{IntSemantics, Interval, JAVA_MAX, JAVA_MIN};
 /// With `opts.widen == false` the result is the hull. With `opts.widen == true` every bound of
 /// `new` beyond `old`'s bound moves to the nearest threshold candidate beyond it (or ±∞); bounds
 /// that did not move stay. The result always contains both inputs.
-pub fn merge_interval(old: &Interval, new: &Interval, opts: &MergeOptions) -> Interval {
+pub(crate) fn merge_interval(old: &Interval, new: &Interval, opts: &MergeOptions) -> Interval {
     let bounds = match opts.sem {
         IntSemantics::Unbounded => None,
         IntSemantics::Java => Some((JAVA_MIN, JAVA_MAX)),
@@ -35,7 +35,7 @@ pub fn merge_interval(old: &Interval, new: &Interval, opts: &MergeOptions) -> In
 }
 
 /// [`merge_interval`] for `long` values: under Java ints "infinity" is the 64-bit bound.
-pub fn merge_long_interval(old: &Interval, new: &Interval, opts: &MergeOptions) -> Interval {
+pub(crate) fn merge_long_interval(old: &Interval, new: &Interval, opts: &MergeOptions) -> Interval {
     let bounds = match opts.sem {
         IntSemantics::Unbounded => None,
         IntSemantics::Java => Some((i128::from(i64::MIN), i128::from(i64::MAX))),

@@ -3,11 +3,11 @@
 //! keeps; evaluated in `eval/library/arrays.rs`.
 
 /// `java.util.Arrays`.
-pub const ARRAYS: &str = "java/util/Arrays";
+pub(super) const ARRAYS: &str = "java/util/Arrays";
 
 /// An array method with a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ArraysCall {
+pub(crate) enum ArraysCall {
     /// `System.arraycopy(src, srcPos, dest, destPos, length)`: "If dest is null, then a
     /// NullPointerException is thrown. If src is null, then a NullPointerException is thrown";
     /// ArrayStoreException (and "dest is not modified") when an argument is no array or the
@@ -48,7 +48,7 @@ pub enum ArraysCall {
 
 impl ArraysCall {
     /// Whether the call may change an existing array (see `LibraryCall::may_write`).
-    pub fn may_write(&self) -> bool {
+    pub(crate) fn may_write(&self) -> bool {
         matches!(self, ArraysCall::Copy | ArraysCall::Fill | ArraysCall::Sort)
     }
 }
@@ -57,7 +57,7 @@ impl ArraysCall {
 const PRIMITIVE: [&str; 8] = ["[I", "[J", "[S", "[C", "[B", "[Z", "[F", "[D"];
 
 /// The model of `class.name desc` among the array methods, if any.
-pub fn arrays_call(class: &str, name: &str, desc: &str) -> Option<ArraysCall> {
+pub(super) fn arrays_call(class: &str, name: &str, desc: &str) -> Option<ArraysCall> {
     use ArraysCall::*;
     if class == "java/lang/System" {
         return (name == "arraycopy" && desc == "(Ljava/lang/Object;ILjava/lang/Object;II)V")

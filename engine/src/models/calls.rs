@@ -1,12 +1,12 @@
 //! Library methods with a model: what the evaluator does instead of executing code.
 
-use super::classes::{CLASS, OBJECT, PRINT_STREAM, RANDOM, STRING_BUILDER};
+use super::classes::{is_jdk_class, CLASS, OBJECT, PRINT_STREAM, RANDOM, STRING, STRING_BUILDER};
 use super::jdk_table::{is_modelled_class, is_modelled_throwable};
 use crate::state::{IntSemantics, Interval};
 
 /// A library method with a model: what the evaluator does instead of executing code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum LibraryCall {
+pub(crate) enum LibraryCall {
     /// Pops the arguments (and receiver), pushes nothing.
     NoEffect,
     /// `String.length()`: the receiver's `count`.
@@ -89,7 +89,7 @@ impl LibraryCall {
     /// that cannot: constructors without effect (`Object()`), pure functions of their
     /// arguments, `clone()` (a new array), `requireNonNull`, the assertion status, printing
     /// (to the stream only).
-    pub fn may_write(&self) -> bool {
+    pub(crate) fn may_write(&self) -> bool {
         !matches!(
             self,
             LibraryCall::NoEffect
@@ -129,8 +129,40 @@ pub fn invocation_may_write(class: &str, name: &str, desc: &str) -> bool {
     library_call(class, name, desc).is_none_or(|c| c.may_write())
 }
 
+/// JDK classes whose methods are deterministic functions of their arguments and of what a
+/// recorded JVM run holds (`Math`, the boxes, `String`).
+const DETERMINISTIC_CLASSES: &[&str] = &[
+    "java/lang/Math",
+    "java/lang/StrictMath",
+    "java/lang/Integer",
+    "java/lang/Long",
+    "java/lang/Short",
+    "java/lang/Byte",
+    "java/lang/Character",
+    "java/lang/Boolean",
+    STRING,
+];
+
+/// Whether a call of `class.name` is a deterministic function of what a recorded JVM run holds
+/// (its arguments and the objects the record shows), so that a run whose full state repeats
+/// repeats the call's result too: every method of a class outside the JDK's packages,
+/// `Object.<init>`, and the methods of [`DETERMINISTIC_CLASSES`] but `random`, identity
+/// `hashCode` (a string's is its contents') and `intern`.
+pub fn deterministic_call(class: &str, name: &str) -> bool {
+    if !is_jdk_class(class) {
+        return true;
+    }
+    if class == OBJECT {
+        return name == "<init>";
+    }
+    if name == "random" || name == "hashCode" && class != STRING || name == "intern" {
+        return false;
+    }
+    DETERMINISTIC_CLASSES.contains(&class)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum RandomKind {
+pub(crate) enum RandomKind {
     Int,
     Long,
     Boolean,
@@ -139,7 +171,7 @@ pub enum RandomKind {
 }
 
 /// The model of `class.name desc`, if any.
-pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> {
+pub(crate) fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> {
     use LibraryCall::*;
     if is_modelled_class(class) && name == "<init>" {
         let throwable = is_modelled_throwable(class);
@@ -250,13 +282,13 @@ pub fn library_call(class: &str, name: &str, desc: &str) -> Option<LibraryCall> 
 /// `Math.abs(I)I` on an interval (exact under unbounded ints; `abs(MIN) = MIN` under Java
 /// ints: "if the argument is equal to the value of Integer.MIN_VALUE ... the result is that
 /// same value, which is negative").
-pub fn abs(v: &Interval, sem: IntSemantics) -> Interval {
+pub(crate) fn abs(v: &Interval, sem: IntSemantics) -> Interval {
     super::numbers::abs(v, sem, crate::state::Width::Int)
 }
 
 /// The values `Random.nextInt(bound)` returns for a positive `bound` in `b` (`b.lo ≥ 1`):
 /// `[0, bound - 1]`, so `[0, max(b) - 1]`.
-pub fn bounded_random(b: &Interval) -> Interval {
+pub(crate) fn bounded_random(b: &Interval) -> Interval {
     Interval {
         lo: Some(0),
         hi: b.hi.map(|h| h - 1),
@@ -265,7 +297,7 @@ pub fn bounded_random(b: &Interval) -> Interval {
 
 /// The range of [`LibraryCall::RandomNext`]'s int result (`nextInt()`; a Java `int` whatever
 /// the integer semantics of the analysis: the method's return type bounds it).
-pub fn random_int() -> Interval {
+pub(crate) fn random_int() -> Interval {
     Interval {
         lo: Some(crate::state::JAVA_MIN),
         hi: Some(crate::state::JAVA_MAX),

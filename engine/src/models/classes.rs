@@ -14,24 +14,26 @@ pub const STRING: &str = "java/lang/String";
 /// `java.lang.Class`: the object `ldc` of a class constant pushes.
 pub const CLASS: &str = "java/lang/Class";
 /// `java.io.PrintStream`: the type of `System.out`.
-pub const PRINT_STREAM: &str = "java/io/PrintStream";
+pub(super) const PRINT_STREAM: &str = "java/io/PrintStream";
 /// `java.util.Random`.
-pub const RANDOM: &str = "java/util/Random";
+pub(super) const RANDOM: &str = "java/util/Random";
 /// `java.lang.StringBuilder`.
-pub const STRING_BUILDER: &str = "java/lang/StringBuilder";
+pub(super) const STRING_BUILDER: &str = "java/lang/StringBuilder";
 /// The type of `main`'s argument array.
 pub const STRING_ARRAY: &str = "[Ljava/lang/String;";
 /// The root of the exception classes.
 pub const THROWABLE: &str = "java/lang/Throwable";
 pub(super) const RUNTIME_EXCEPTION: &str = "java/lang/RuntimeException";
 pub(super) const SERIALIZABLE: &str = "java/io/Serializable";
+/// The descriptor of a program's entry point `public static void main(String[])` (JLS §12.1.4).
+pub const MAIN_DESCRIPTOR: &str = "([Ljava/lang/String;)V";
 /// `java.lang.Enum`, the superclass of every enum class (JLS §8.9).
 pub const ENUM: &str = "java/lang/Enum";
 /// `java.lang.constant.Constable`, an interface of `Enum` since Java 12.
 pub(super) const CONSTABLE: &str = "java/lang/constant/Constable";
 
 /// The JDK's packages (internal-name prefixes).
-pub const JDK_PACKAGES: [&str; 5] = ["java/", "javax/", "jdk/", "sun/", "com/sun/"];
+pub(super) const JDK_PACKAGES: [&str; 5] = ["java/", "javax/", "jdk/", "sun/", "com/sun/"];
 
 /// Whether `class` (internal name) is in one of the JDK's packages.
 pub fn is_jdk_class(class: &str) -> bool {

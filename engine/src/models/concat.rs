@@ -18,7 +18,10 @@ use crate::state::Interval;
 /// The length of a recipe's constant parts (literal characters and `\2` constants, in UTF-16
 /// units as `String.length()` counts) and the number of its `\1` arguments; an error text for a
 /// constant the model cannot print.
-pub fn recipe_length(recipe: &str, constants: &[BootstrapArg]) -> Result<(i128, usize), String> {
+pub(crate) fn recipe_length(
+    recipe: &str,
+    constants: &[BootstrapArg],
+) -> Result<(i128, usize), String> {
     let mut len = 0i128;
     let mut args = 0usize;
     let mut next_constant = constants.iter();
@@ -47,15 +50,21 @@ pub fn recipe_length(recipe: &str, constants: &[BootstrapArg]) -> Result<(i128, 
 }
 
 /// `String.valueOf(null)` and the concatenation of `null`: "null".
-pub const NULL_LENGTH: i128 = 4;
+pub(crate) const NULL_LENGTH: i128 = 4;
 
 /// The length of the string form of a primitive of type `t` whose value lies in `v` (`None`
 /// for a float or double, which the model keeps no interval of):
+/// The methods of an object that string concatenation runs through `Object.toString()`, as
+/// (name, descriptor): `toString()` itself and the `hashCode()` the default one calls
+/// (`getClass().getName() + "@" + Integer.toHexString(hashCode())`, its Javadoc).
+pub(crate) const OBJECT_TO_STRING_CALLS: [(&str, &str); 2] =
+    [("toString", "()Ljava/lang/String;"), ("hashCode", "()I")];
+
 /// `Integer.toString`/`Long.toString` "a minus sign ... followed by the magnitude ... in
 /// decimal ... no leading zeros", `String.valueOf(char)` "a string of length 1",
 /// `Boolean.toString` "true" or "false", and `Double.toString`/`Float.toString`: "NaN",
 /// "Infinity", or at least one digit, a '.', and one digit: at least 3 characters.
-pub fn primitive_length(t: &FieldType, v: Option<&Interval>) -> Interval {
+pub(crate) fn primitive_length(t: &FieldType, v: Option<&Interval>) -> Interval {
     match t {
         FieldType::Char => Interval::literal(1),
         FieldType::Boolean => match v.map(|i| (i.lo, i.hi)) {
@@ -70,13 +79,13 @@ pub fn primitive_length(t: &FieldType, v: Option<&Interval>) -> Interval {
 }
 
 /// The length of `Integer.toString()` of an `Integer` box whose value the model does not keep.
-pub fn boxed_int_length() -> Interval {
+pub(crate) fn boxed_int_length() -> Interval {
     decimal_length(None, i128::from(i32::MIN), i128::from(i32::MAX))
 }
 
 /// `Object.toString()`: "getClass().getName() + '@' + Integer.toHexString(hashCode())", the
 /// hex form 1 to 8 digits; `binary_name_len` is the length of the class's `getName()`.
-pub fn object_to_string_length(binary_name_len: usize) -> Interval {
+pub(crate) fn object_to_string_length(binary_name_len: usize) -> Interval {
     let n = binary_name_len as i128;
     range(n + 2, n + 9)
 }

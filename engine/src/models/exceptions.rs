@@ -2,17 +2,17 @@
 //! modelled classes ([`super::JDK_CLASSES`]) whose objects carry no fields.
 
 /// `idiv`/`irem`/`ldiv`/`lrem` by zero.
-pub const ARITHMETIC: &str = "java/lang/ArithmeticException";
+pub(crate) const ARITHMETIC: &str = "java/lang/ArithmeticException";
 /// An array index outside `[0, length)`.
-pub const ARRAY_INDEX_OUT_OF_BOUNDS: &str = "java/lang/ArrayIndexOutOfBoundsException";
+pub(crate) const ARRAY_INDEX_OUT_OF_BOUNDS: &str = "java/lang/ArrayIndexOutOfBoundsException";
 /// `aastore` of a value the array's runtime element type does not admit.
-pub const ARRAY_STORE: &str = "java/lang/ArrayStoreException";
+pub(crate) const ARRAY_STORE: &str = "java/lang/ArrayStoreException";
 /// `checkcast` of an object of another type.
-pub const CLASS_CAST: &str = "java/lang/ClassCastException";
+pub(crate) const CLASS_CAST: &str = "java/lang/ClassCastException";
 /// `newarray`/`anewarray`/`multianewarray` with a negative count.
-pub const NEGATIVE_ARRAY_SIZE: &str = "java/lang/NegativeArraySizeException";
+pub(crate) const NEGATIVE_ARRAY_SIZE: &str = "java/lang/NegativeArraySizeException";
 /// A field access, call, array access, `athrow` or monitor on `null`.
-pub const NULL_POINTER: &str = "java/lang/NullPointerException";
+pub(crate) const NULL_POINTER: &str = "java/lang/NullPointerException";
 
 /// Thrown by modelled library methods on an argument they refuse (`Random.nextInt(0)`).
-pub const ILLEGAL_ARGUMENT: &str = "java/lang/IllegalArgumentException";
+pub(crate) const ILLEGAL_ARGUMENT: &str = "java/lang/IllegalArgumentException";

@@ -50,10 +50,11 @@ pub(crate) mod numbers;
 mod text;
 
 pub(crate) use arrays::ArraysCall;
-pub use calls::invocation_may_write;
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
+pub use calls::{deterministic_call, invocation_may_write};
 pub use classes::{
-    is_always_jdk, is_jdk_class, CLASS, ENUM, OBJECT, STRING, STRING_ARRAY, THROWABLE,
+    is_always_jdk, is_jdk_class, CLASS, ENUM, MAIN_DESCRIPTOR, OBJECT, STRING, STRING_ARRAY,
+    THROWABLE,
 };
 pub use fields::{input_only_field, instance_fields};
 pub use indy::{BOOTSTRAPS, LAMBDA_METAFACTORY, STRING_CONCAT_FACTORY};
@@ -61,6 +62,6 @@ pub use jdk_table::{
     is_final_modelled_class, is_modelled_class, is_modelled_throwable, keeps_object_method,
     JDK_CLASSES,
 };
-pub(crate) use text::{
-    BuilderCall, TextCall, INTEGER, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX,
-};
+pub use numbers::is_wrapping_call;
+pub use text::INTEGER;
+pub(crate) use text::{BuilderCall, TextCall, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX};

@@ -16,7 +16,7 @@ use crate::state::{IntOp, IntSemantics, Interval, Width};
 
 /// A `Math`/`Integer`/`Long`/`Character` method with a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum NumberCall {
+pub(crate) enum NumberCall {
     /// `Math.abs` of a long (`Math.abs(I)I` is [`super::LibraryCall::MathAbs`]).
     AbsLong,
     /// `Math.max`/`min` of longs, `Integer.max/min`, `Long.max/min`.
@@ -71,14 +71,14 @@ pub enum NumberCall {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum BitsKind {
+pub(crate) enum BitsKind {
     Count,
     LeadingZeros,
     TrailingZeros,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum CharClass {
+pub(crate) enum CharClass {
     Digit,
     Letter,
     LetterOrDigit,
@@ -90,7 +90,7 @@ pub enum CharClass {
 }
 
 /// The model of `class.name desc` among `Math`, `Integer`, `Long`, `Character`, if any.
-pub fn number_call(class: &str, name: &str, desc: &str) -> Option<NumberCall> {
+pub(crate) fn number_call(class: &str, name: &str, desc: &str) -> Option<NumberCall> {
     use NumberCall::*;
     let int_or_long = |d: &str, int: &str, long: &str| {
         if d == int {
@@ -237,7 +237,7 @@ pub fn number_call(class: &str, name: &str, desc: &str) -> Option<NumberCall> {
 
 /// `Math.abs` on an interval of `width` (exact under unbounded ints; `abs(MIN) = MIN` under
 /// Java ints).
-pub fn abs(v: &Interval, sem: IntSemantics, width: Width) -> Interval {
+pub(crate) fn abs(v: &Interval, sem: IntSemantics, width: Width) -> Interval {
     let neg = v
         .at_most_part(-1)
         .map(|n| Interval::exact(IntOp::Neg, &n, &n).wrap_to(sem, width));
@@ -251,7 +251,7 @@ pub fn abs(v: &Interval, sem: IntSemantics, width: Width) -> Interval {
 }
 
 /// `x mod y` with the sign of `y` (`floorMod`); `y` excludes 0.
-pub fn floor_mod(x: &Interval, y: &Interval) -> Interval {
+pub(crate) fn floor_mod(x: &Interval, y: &Interval) -> Interval {
     if let (Some(a), Some(b)) = (x.as_literal(), y.as_literal()) {
         if b != 0 {
             return Interval::literal(a - floor_div_lit(a, b) * b);
@@ -280,7 +280,7 @@ pub fn floor_mod(x: &Interval, y: &Interval) -> Interval {
 }
 
 /// `floorDiv(x, y)` for `y` excluding 0, in the semantics (`MIN / -1` wraps under Java ints).
-pub fn floor_div(x: &Interval, y: &Interval, sem: IntSemantics, width: Width) -> Interval {
+pub(crate) fn floor_div(x: &Interval, y: &Interval, sem: IntSemantics, width: Width) -> Interval {
     let mut acc: Option<Interval> = None;
     if let Some(pos) = y.at_least_part(1) {
         acc = Some(floor_div_pos(x, &pos));
@@ -349,7 +349,7 @@ fn max_opt(a: Option<i128>, b: Option<i128>) -> Option<i128> {
 }
 
 /// The sign of each value of `v`: a sub-interval of `[-1, 1]`.
-pub fn signum(v: &Interval) -> Interval {
+pub(crate) fn signum(v: &Interval) -> Interval {
     let parts = [
         v.at_most_part(-1).map(|_| Interval::literal(-1)),
         v.intersect(&Interval::literal(0)),
@@ -363,7 +363,7 @@ pub fn signum(v: &Interval) -> Interval {
 }
 
 /// What `compare(x, y)` may return: `[MIN, -1]`, `0`, `[1, MAX]` for the possible orders.
-pub fn compare(x: &Interval, y: &Interval, same: bool) -> Interval {
+pub(crate) fn compare(x: &Interval, y: &Interval, same: bool) -> Interval {
     let less = Interval::new(Some(crate::state::JAVA_MIN), Some(-1)).expect("MIN ≤ -1");
     let greater = Interval::new(Some(1), Some(crate::state::JAVA_MAX)).expect("1 ≤ MAX");
     if same {
@@ -389,7 +389,7 @@ pub fn compare(x: &Interval, y: &Interval, same: bool) -> Interval {
 }
 
 /// `bitCount` and the zero counts: exact on a literal, else `[0, bits]`.
-pub fn bits(kind: BitsKind, v: &Interval, width: Width) -> Interval {
+pub(crate) fn bits(kind: BitsKind, v: &Interval, width: Width) -> Interval {
     let n = width.bits();
     match v.as_literal() {
         Some(x) => {
@@ -407,7 +407,7 @@ pub fn bits(kind: BitsKind, v: &Interval, width: Width) -> Interval {
 
 /// `highestOneBit`: exact on a literal; `[1, x]` for positive values, `0` for 0, `MIN` for
 /// negative ones (their highest one-bit is the sign bit).
-pub fn highest_one_bit(v: &Interval, width: Width) -> Interval {
+pub(crate) fn highest_one_bit(v: &Interval, width: Width) -> Interval {
     if let Some(x) = v.as_literal() {
         let w = width.wrap(x);
         let r = if w == 0 {
@@ -464,7 +464,7 @@ fn over_ascii(v: &Interval, other: Interval, f: impl Fn(u8) -> i128) -> Interval
 
 /// A `Character` predicate on the chars (code points) in `v`: `[0,1]`, exact over ASCII. A
 /// negative code point is no character: every predicate is false.
-pub fn char_test(test: CharClass, v: &Interval) -> Interval {
+pub(crate) fn char_test(test: CharClass, v: &Interval) -> Interval {
     let any = Interval::new(Some(0), Some(1)).expect("0 ≤ 1");
     if v.hi.is_some_and(|h| h < 0) {
         return Interval::literal(0);
@@ -473,7 +473,7 @@ pub fn char_test(test: CharClass, v: &Interval) -> Interval {
 }
 
 /// `Character.toUpperCase(C)C`/`toLowerCase(C)C` on the chars in `v`.
-pub fn char_case(upper: bool, v: &Interval) -> Interval {
+pub(crate) fn char_case(upper: bool, v: &Interval) -> Interval {
     let any = Interval::new(Some(0), Some(0xFFFF)).expect("0 ≤ 0xFFFF");
     over_ascii(v, any, |c| {
         i128::from(if upper {
@@ -495,14 +495,14 @@ fn ascii_value(c: u8) -> i128 {
 }
 
 /// `Character.getNumericValue` on the chars in `v`.
-pub fn numeric_value(v: &Interval) -> Interval {
+pub(crate) fn numeric_value(v: &Interval) -> Interval {
     let any = Interval::new(Some(-2), Some(crate::state::JAVA_MAX)).expect("-2 ≤ MAX");
     over_ascii(v, any, ascii_value)
 }
 
 /// `Character.digit(c, radix)`: exact for ASCII chars and a literal radix (an invalid radix
 /// gives -1), else `[-1, 35]`.
-pub fn digit(c: &Interval, radix: &Interval) -> Interval {
+pub(crate) fn digit(c: &Interval, radix: &Interval) -> Interval {
     let any = Interval::new(Some(-1), Some(35)).expect("-1 ≤ 35");
     let Some(r) = radix.as_literal() else {
         return any;
@@ -518,6 +518,28 @@ pub fn digit(c: &Interval, radix: &Interval) -> Interval {
             -1
         }
     })
+}
+
+/// Whether `class.name desc` is a JDK method whose result is defined by wrapping arithmetic
+/// (its Javadoc says so): `Math.abs` ("if the argument is equal to the value of
+/// Integer.MIN_VALUE ... the result is that same value, which is negative"), `Math.floorDiv`
+/// ("if the dividend is Integer.MIN_VALUE and the divisor is -1, then integer overflow
+/// occurs"), `Integer.sum`/`Long.sum` (the `+` operator). Under unbounded integers a run leaves
+/// the model where such a call's mathematical result differs from the JVM's, as at `iadd`.
+pub fn is_wrapping_call(class: &str, name: &str, desc: &str) -> bool {
+    matches!(
+        (class, name, desc),
+        (
+            "java/lang/Math" | "java/lang/StrictMath",
+            "abs",
+            "(I)I" | "(J)J"
+        ) | (
+            "java/lang/Math" | "java/lang/StrictMath",
+            "floorDiv",
+            "(II)I" | "(JJ)J" | "(JI)J"
+        ) | ("java/lang/Integer", "sum", "(II)I")
+            | ("java/lang/Long", "sum", "(JJ)J")
+    )
 }
 
 #[cfg(test)]

@@ -15,16 +15,16 @@ use super::classes::STRING;
 pub const INTEGER: &str = "java/lang/Integer";
 /// Thrown by `Integer.parseInt`/`valueOf(String)` (and `String.split` with a bad pattern is
 /// [`PATTERN_SYNTAX`]).
-pub const NUMBER_FORMAT: &str = "java/lang/NumberFormatException";
+pub(crate) const NUMBER_FORMAT: &str = "java/lang/NumberFormatException";
 /// Thrown by `String.split` for an invalid regular expression.
-pub const PATTERN_SYNTAX: &str = "java/util/regex/PatternSyntaxException";
+pub(crate) const PATTERN_SYNTAX: &str = "java/util/regex/PatternSyntaxException";
 /// Thrown by `String.charAt`/`substring` out of bounds (the JDK 17 implementation's class;
 /// the Javadoc names its superclass `IndexOutOfBoundsException`).
-pub const STRING_INDEX: &str = "java/lang/StringIndexOutOfBoundsException";
+pub(crate) const STRING_INDEX: &str = "java/lang/StringIndexOutOfBoundsException";
 
 /// A `String` or `Integer` method with a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum TextCall {
+pub(crate) enum TextCall {
     /// `String.equals(Object)`: Javadoc "true if and only if the argument is not null and is a
     /// String object that represents the same sequence of characters": `[0,1]`, `0` for
     /// `null`, `1` for the receiver itself.
@@ -108,7 +108,7 @@ pub enum TextCall {
 /// model keeps no contents and no length: the length is any int `≥ 0`, so an index is checked
 /// against it by a split (returns / throws) unless it is negative.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum BuilderCall {
+pub(crate) enum BuilderCall {
     /// `length()`: "the length of the sequence of characters currently represented": `≥ 0`.
     Length,
     /// `reverse()`: "Returns: a reference to this object"; throws nothing.
@@ -131,7 +131,7 @@ pub enum BuilderCall {
 }
 
 /// The model of `StringBuilder.name desc` among [`BuilderCall`], if any.
-pub fn builder_call(name: &str, desc: &str) -> Option<BuilderCall> {
+pub(super) fn builder_call(name: &str, desc: &str) -> Option<BuilderCall> {
     use BuilderCall::*;
     const SB: &str = "Ljava/lang/StringBuilder;";
     let (params, ret) = desc.strip_prefix('(')?.split_once(')')?;
@@ -151,7 +151,7 @@ pub fn builder_call(name: &str, desc: &str) -> Option<BuilderCall> {
 const S: &str = "Ljava/lang/String;";
 
 /// The model of `class.name desc` among the `String` and `Integer` methods, if any.
-pub fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall> {
+pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall> {
     use TextCall::*;
     if class == STRING {
         let bool_query = format!("({S})Z");

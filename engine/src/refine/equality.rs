@@ -8,7 +8,7 @@ use crate::state::{HeapValue, Ref, State, Subtyping};
 
 /// The two successors of an equality refinement (the equal case is left out when the two
 /// values cannot be one object).
-pub fn refine(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Vec<Succ> {
+pub(crate) fn refine(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Vec<Succ> {
     let mut out = Vec::new();
     if let Some(eq) = identify(st, r, p, types) {
         out.push(Succ::labelled(eq, vec![Label::RefEq { r, p, equal: true }]));
@@ -27,7 +27,7 @@ pub fn refine(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Vec<Succ> {
 /// `a` along realized fields and `a` has no `⟲` (then `a = b` would be a cycle through `a`,
 /// which needs `a⟲F`, instance condition (m)). Sound: no concrete state of `st` has them
 /// equal. Keeps later equality refinements from splitting on impossible cases.
-pub fn drop_impossible(st: &mut State, types: &dyn Subtyping) {
+pub(crate) fn drop_impossible(st: &mut State, types: &dyn Subtyping) {
     let below = |a: Ref, b: Ref| {
         st.preds.cyclic(a).is_none()
             && st

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 /// Whether an `=?` between values of these two static types is meaningful (they may have a
 /// common instance). Unsure answers are `true`: an extra `=?` only costs precision.
-pub fn may_alias(types: &dyn Subtyping, a: &str, b: &str) -> bool {
+pub(crate) fn may_alias(types: &dyn Subtyping, a: &str, b: &str) -> bool {
     types.is_subtype(a, b) || types.is_subtype(b, a) || !(is_class_like(a) && is_class_like(b))
 }
 
@@ -27,7 +27,7 @@ fn is_class_like(t: &str) -> bool {
 /// The refinement successors of object reference `r`, one per class of `world` (the classes an
 /// object of the run can have, [`Program::world`]) below its type. `at` names the instruction
 /// for errors.
-pub fn refine(
+pub(crate) fn refine(
     st: &State,
     r: Ref,
     prog: &Program,
@@ -163,7 +163,7 @@ pub fn refine(
 /// `java.lang.Object`: the state model has no negative type information, so it also represents
 /// `t` instances (an over-approximation); the `F:` flag fixes the outcome of the instruction
 /// that asked, like a state split (§5.6), and the `Type` label says what the case is.
-pub fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> {
+pub(crate) fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> {
     let exists = st.value(r).is_some_and(HeapValue::exists);
     let mut out = Vec::new();
     if !exists && null_possible(st, r) {
@@ -212,7 +212,7 @@ pub fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec<Succ> 
 /// be null) and `C(…)`, an existing object of class `C` or below whose fields stay unknown.
 /// All a use needs that only asks whether `r` is null or which object it is (`if_acmp`, the
 /// receiver of a call whose target does not depend on the class).
-pub fn refine_existence(st: &State, r: Ref) -> Vec<Succ> {
+pub(crate) fn refine_existence(st: &State, r: Ref) -> Vec<Succ> {
     let Some(HeapValue::Unknown { ty }) = st.value(r) else {
         return vec![];
     };
@@ -243,7 +243,12 @@ pub fn refine_existence(st: &State, r: Ref) -> Vec<Succ> {
 /// represents `T` instances, an over-approximation) with the `F:` flag that makes the call
 /// take `Object`'s own method, and one `r !instanceof T` label per class of `tops` (left out
 /// when no class of the run runs `Object`'s method: `with_default` false).
-pub fn refine_dispatch(st: &State, r: Ref, tops: &[String], with_default: bool) -> Vec<Succ> {
+pub(crate) fn refine_dispatch(
+    st: &State,
+    r: Ref,
+    tops: &[String],
+    with_default: bool,
+) -> Vec<Succ> {
     let mut out = Vec::new();
     for t in tops {
         let mut s = st.clone();

@@ -6,7 +6,7 @@ use crate::class::Cond;
 use crate::state::{HeapValue, Interval, Ref, State};
 
 /// The partition of `v` that decides `v cond c` (spec §5.5); empty parts are left out.
-pub fn partition(v: &Interval, cond: Cond, c: i128) -> Vec<Interval> {
+pub(crate) fn partition(v: &Interval, cond: Cond, c: i128) -> Vec<Interval> {
     let parts = match cond {
         Cond::Lt | Cond::Ge => vec![v.below(c), v.at_least_part(c)],
         Cond::Gt | Cond::Le => vec![v.at_most_part(c), v.above(c)],
@@ -16,7 +16,7 @@ pub fn partition(v: &Interval, cond: Cond, c: i128) -> Vec<Interval> {
 }
 
 /// `R_{r, v1..vn}(s)`: one successor per part, `(s + {r_k ↦ v_k})[r/r_k]`.
-pub fn refine(st: &State, r: Ref, parts: &[Interval]) -> Vec<Succ> {
+pub(crate) fn refine(st: &State, r: Ref, parts: &[Interval]) -> Vec<Succ> {
     parts
         .iter()
         .map(|p| {

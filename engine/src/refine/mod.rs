@@ -7,29 +7,29 @@
 //! - [`equality`]: equality refinement of a `=?` pair (Def. 2.20);
 //! - [`split`]: state split on an undecidable relation between two integers (§5.6).
 
-pub mod equality;
-pub mod instance;
-pub mod integer;
-pub mod split;
+pub(crate) mod equality;
+pub(crate) mod instance;
+pub(crate) mod integer;
+pub(crate) mod split;
 
 use crate::edge::Label;
 use crate::state::State;
 
 /// One successor of a refinement or evaluation step.
 #[derive(Clone, Debug)]
-pub struct Succ {
+pub(crate) struct Succ {
     pub state: State,
     pub labels: Vec<Label>,
 }
 
 impl Succ {
-    pub fn new(state: State) -> Succ {
+    pub(crate) fn new(state: State) -> Succ {
         Succ {
             state,
             labels: vec![],
         }
     }
-    pub fn labelled(state: State, labels: Vec<Label>) -> Succ {
+    pub(crate) fn labelled(state: State, labels: Vec<Label>) -> Succ {
         Succ { state, labels }
     }
 }

@@ -7,7 +7,7 @@ use crate::class::Cond;
 use crate::edge::{Label, Operand};
 use crate::state::{HeapValue, Ref, State};
 
-pub fn split(st: &State, a: Ref, cond: Cond, b: Ref) -> Vec<Succ> {
+pub(crate) fn split(st: &State, a: Ref, cond: Cond, b: Ref) -> Vec<Succ> {
     let mut out = Vec::new();
     for outcome in [true, false] {
         let holds = if outcome { cond } else { cond.negate() };

@@ -164,7 +164,7 @@ pub fn run(a: Args) -> Result<ExitCode> {
             max_size: a.max_size,
         }),
         prove: a.prove.then(|| CorpusProve {
-            timeout: jtg_harness::prove::ProveConfig::default().timeout,
+            timeout: jtg_terminate::ProveConfig::default().timeout,
             check: a.check.unwrap_or(0),
             seed: a.seed,
             max_steps: a.max_steps,

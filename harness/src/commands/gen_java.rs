@@ -139,7 +139,7 @@ pub fn factory(out: &mut String, k: u64, method: &str, input: &ConcreteInput) {
 /// is the constant of that ordinal (as the checker's JVM side builds it), never a new object.
 fn enum_ordinal(fields: &BTreeMap<String, CValue>) -> Option<i32> {
     match fields
-        .get("java/lang/Enum.ordinal")
+        .get(&format!("{}.{}", models::ENUM, models::enums::ORDINAL))
         .or_else(|| fields.get("ordinal"))
     {
         Some(CValue::Int(k)) => Some(*k),

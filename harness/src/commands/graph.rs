@@ -19,7 +19,7 @@ pub enum Format {
     /// SVG through Graphviz `dot` (Debian package graphviz).
     Svg,
     /// The graph's integer transition system in the Termination Competition's ARI format
-    /// (`jtg_prove::from_graph`, docs/proving.md).
+    /// (`jtg_terminate::encode`, docs/proving.md).
     Ari,
     /// The graph's integer transition system in KoAT's format.
     Koat,
@@ -135,7 +135,7 @@ pub fn its_text(
     format: Format,
     ints: jtg_engine::state::IntSemantics,
 ) -> Result<Option<String>> {
-    use jtg_prove::from_graph::{encode, EncodeOptions};
+    use jtg_terminate::{encode, EncodeOptions};
     if !matches!(format, Format::Ari | Format::Koat) {
         return Ok(None);
     }

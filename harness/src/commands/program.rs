@@ -154,7 +154,7 @@ fn reachable_field_names(
     let mut seen = std::collections::BTreeSet::new();
     let mut todo = vec![ty];
     while let Some(c) = todo.pop() {
-        if c == "java/lang/Object" {
+        if c == models::OBJECT {
             return None;
         }
         if !seen.insert(c.clone()) {

@@ -1,5 +1,5 @@
 //! `jtg prove`: the termination verdict of a method — its graph as an integer transition
-//! system (`jtg_prove::from_graph`), proved YES (ranking functions), NO (a looping input,
+//! system (`jtg_terminate::encode`), proved YES (ranking functions), NO (a looping input,
 //! confirmed in the JVM) or MAYBE; with `--check N` the encoding and the proof are checked on
 //! N concrete runs (README, *Termination verdicts*).
 
@@ -8,7 +8,8 @@ use anyhow::{Context, Result};
 use jtg_engine::state::text::{parse_state, TextContext};
 use jtg_engine::EngineError;
 use jtg_engine::{build_graph, Options};
-use jtg_harness::prove::{self, BreakKind, GivenInput, ProveConfig, ProveReport};
+use jtg_harness::prove_text::render_text;
+use jtg_terminate::{BreakKind, GivenInput, ProveConfig, ProveReport};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,6 +18,29 @@ use std::process::ExitCode;
 pub enum Format {
     Text,
     Json,
+}
+
+/// A hand-broken certificate (`--break-certificate`, testing): [`BreakKind`] as the command
+/// line spells it.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Break {
+    Guard,
+    Rank,
+    Chain,
+    Invariant,
+    Dist,
+}
+
+impl From<Break> for BreakKind {
+    fn from(b: Break) -> BreakKind {
+        match b {
+            Break::Guard => BreakKind::Guard,
+            Break::Rank => BreakKind::Rank,
+            Break::Chain => BreakKind::Chain,
+            Break::Invariant => BreakKind::Invariant,
+            Break::Dist => BreakKind::Dist,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -60,7 +84,7 @@ pub struct Args {
     /// rules claimed refuted; `dist`: a distance update off by
     /// one) to see the check catch it.
     #[arg(long, value_enum, hide = true)]
-    pub break_certificate: Option<BreakKind>,
+    pub break_certificate: Option<Break>,
     /// Leave the times (`*_ms`) out of the JSON report.
     #[arg(long)]
     pub no_times: bool,
@@ -109,19 +133,19 @@ pub fn run(a: Args) -> Result<ExitCode> {
         check: a.check,
         max_steps: a.max_steps,
         witness_out: a.witness_out.clone(),
-        break_certificate: a.break_certificate,
+        break_certificate: a.break_certificate.map(BreakKind::from),
         input,
         shrink_runs: a.shrink_runs,
         timeout: std::time::Duration::from_secs_f64(a.max_secs),
         ..ProveConfig::default()
     };
-    let report = prove::run(&prog, &m, &graph, &cfg);
+    let report = jtg_terminate::run(&prog, &m, &graph, &cfg);
     if let Some(s) = spinner {
         s.finish_and_clear();
     }
     let report: ProveReport = report?;
     let text = match a.format {
-        Format::Text => prove::render_text(&report),
+        Format::Text => render_text(&report),
         Format::Json => {
             // the report's fields after the version of its JSON form (docs/json.md)
             #[derive(serde::Serialize)]

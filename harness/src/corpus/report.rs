@@ -323,7 +323,7 @@ struct JarJson<'a> {
     prove_reason: Option<&'a str>,
     /// What the verdict assumes: its integer model and its start state's shape.
     #[serde(skip_serializing_if = "Option::is_none")]
-    prove_assumptions: Option<&'a crate::prove::model::Assumptions>,
+    prove_assumptions: Option<&'a jtg_terminate::Assumptions>,
 }
 
 impl<'a> JarJson<'a> {

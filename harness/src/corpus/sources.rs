@@ -22,6 +22,7 @@
 
 use jtg_check::journal::stable_hash;
 use jtg_engine::class::ClassPath;
+use jtg_engine::models::MAIN_DESCRIPTOR;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -428,9 +429,10 @@ fn class_dir_entries(dir: &Path, unit: &str, own: Option<&[String]>, units: bool
                 let from_own = own
                     .is_none_or(|own| class.source_file.as_ref().is_some_and(|f| own.contains(f)));
                 from_own
-                    && class.methods.iter().any(|m| {
-                        m.name == "main" && m.desc_str == "([Ljava/lang/String;)V" && m.is_static
-                    })
+                    && class
+                        .methods
+                        .iter()
+                        .any(|m| m.name == "main" && m.desc_str == MAIN_DESCRIPTOR && m.is_static)
             })
         })
         .map(|c| Entry {

@@ -50,7 +50,7 @@ const MAX_CASES: usize = 512;
 
 /// Searches each rule set (an SCC's unproven rules) for a closed recurrent set reachable from
 /// the start.
-pub fn find_closed_set(
+pub(crate) fn find_closed_set(
     its: &Its,
     rule_sets: &[Vec<RuleInstance>],
     rl: &RecurLimits,

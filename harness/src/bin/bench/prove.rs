@@ -18,7 +18,7 @@ pub fn run(repo: &Path) -> Result<(), String> {
     let jars = tpdb::jars(&root);
     let opts = CorpusOptions {
         prove: Some(CorpusProve {
-            timeout: jtg_harness::prove::ProveConfig::default().timeout,
+            timeout: jtg_terminate::ProveConfig::default().timeout,
             check: 0,
             seed: 0,
             max_steps: 100_000,

@@ -5,7 +5,9 @@
 //! export is sound) and decrease every ranking function that the certificate says decreases
 //! on it (the proof is sound).
 
-use super::{chain_text, ProveConfig};
+use crate::from_graph::quantity::dist_fields;
+use crate::from_graph::{Encoding, Quantity};
+use crate::{chain_text, ProveConfig};
 use anyhow::Result;
 use jtg_check::Target;
 use jtg_check::{first_overflow, ConcreteRun, Extent, Matcher, PathEntry};
@@ -14,20 +16,18 @@ use jtg_engine::state::FieldSet;
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{Graph, Program};
 use jtg_jvm::{CObject, CValue, TraceEnd};
-use jtg_prove::from_graph::quantity::dist_fields;
-use jtg_prove::from_graph::{Encoding, Quantity};
 
 /// Steps of each cross-checked run (a prefix of a longer run is checked, as a cut run is):
 /// mapping a step counts sizes on the concrete heap, so a run whose heap grows every lap costs
 /// time quadratic in its length (TPDB's `CyclicalListDuplicate`: about 30 s per run at
 /// 100 000 steps, which held the whole corpus run).
-pub const MAX_CHECKED_STEPS: u64 = 10_000;
+pub(crate) const MAX_CHECKED_STEPS: u64 = 10_000;
 use jtg_prove::{check_transition, BigInt, RuleId, TerminationCertificate};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One transition of an ITS run read off a concrete run.
 #[derive(Clone, Debug)]
-pub struct ConcreteTransition {
+pub(crate) struct ConcreteTransition {
     pub rule: RuleId,
     /// The step of the run where the rule's first node was.
     pub step: usize,
@@ -39,7 +39,7 @@ pub struct ConcreteTransition {
 /// The length of the array or string `v` on the heap of step `step` (0 for null): what the
 /// encoding's length variables denote. `None` for any other value. `v` is a value of the
 /// step's `frames` top frames (as for [`concrete_size`]).
-pub fn concrete_len(
+pub(crate) fn concrete_len(
     run: &dyn ConcreteRun,
     step: usize,
     frames: usize,
@@ -64,7 +64,7 @@ pub fn concrete_len(
 /// the encoding's size variables denote. `None` for a value that is no reference. `v` is a
 /// value of the step's `frames` top frames (a node's state has no more): only they and the
 /// heap they reach are materialised, so a deep recursion costs its top frames, not its depth.
-pub fn concrete_size(
+pub(crate) fn concrete_size(
     run: &dyn ConcreteRun,
     step: usize,
     frames: usize,
@@ -111,7 +111,7 @@ pub fn concrete_size(
 /// denote. `None` when `to` is not reached (then the state's `→!F` fact is violated, which
 /// `jtg check` reports) or a value is no reference. `from` and `to` are values of the step's
 /// `frames` top frames (as for [`concrete_size`]).
-pub fn concrete_dist(
+pub(crate) fn concrete_dist(
     run: &dyn ConcreteRun,
     step: usize,
     frames: usize,
@@ -173,7 +173,7 @@ fn value_of(graph: &Graph, run: &dyn ConcreteRun, e: &PathEntry, q: Quantity) ->
 
 /// The ITS transitions of a matched path; `skipped` counts those with a value the run did not
 /// bind (a reference the witness leaves out).
-pub fn transitions(
+pub(crate) fn transitions(
     enc: &Encoding,
     graph: &Graph,
     run: &dyn ConcreteRun,
@@ -306,7 +306,7 @@ fn is_abstract_call(e: &jtg_engine::graph::Edge) -> bool {
 }
 
 /// What a transition violates, if anything: (kind, detail).
-pub fn check_one(
+pub(crate) fn check_one(
     enc: &Encoding,
     cert: Option<&TerminationCertificate>,
     t: &ConcreteTransition,
@@ -383,7 +383,7 @@ pub fn check_one(
 
 /// Whether `prev` directly followed by `t` is a pair of rules the certificate says never
 /// follow each other (`chain`, with the pair's values).
-pub fn check_pair(
+pub(crate) fn check_pair(
     enc: &Encoding,
     cert: Option<&TerminationCertificate>,
     prev: &ConcreteTransition,
@@ -422,7 +422,7 @@ pub fn check_pair(
 }
 
 /// A concrete run's ITS transitions, or why there are none (not a path, outside the model).
-pub fn run_transitions(
+pub(crate) fn run_transitions(
     enc: &Encoding,
     graph: &Graph,
     prog: &Program,
@@ -452,7 +452,7 @@ pub fn run_transitions(
 
 /// The first thing a run's ITS transitions violate.
 #[derive(Clone, Debug)]
-pub struct Failure {
+pub(crate) struct Failure {
     pub transition: ConcreteTransition,
     /// `export`, `ranking`, `chain` or `invariant` ([`Violation::kind`]).
     pub kind: String,
@@ -461,7 +461,7 @@ pub struct Failure {
 
 /// The cross-check of one concrete run.
 #[derive(Clone, Debug, Default)]
-pub struct RunCheck {
+pub(crate) struct RunCheck {
     /// Transitions checked (up to and including a failing one).
     pub checked: u64,
     /// Transitions with a value the run did not bind.
@@ -473,7 +473,7 @@ pub struct RunCheck {
 }
 
 /// Everything one concrete run is checked against: the graph, its ITS and the certificate.
-pub struct Checker<'a> {
+pub(crate) struct Checker<'a> {
     pub prog: &'a Program,
     pub graph: &'a Graph,
     pub enc: &'a Encoding,
@@ -486,7 +486,7 @@ pub struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    pub fn new(
+    pub(crate) fn new(
         prog: &'a Program,
         m: &MethodId,
         graph: &'a Graph,
@@ -507,7 +507,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks every transition of a recorded run; stops at the first failure.
-    pub fn check_run(&self, run: &dyn ConcreteRun) -> RunCheck {
+    pub(crate) fn check_run(&self, run: &dyn ConcreteRun) -> RunCheck {
         let mut out = RunCheck::default();
         let ts = match run_transitions(
             self.enc,
@@ -543,14 +543,14 @@ impl<'a> Checker<'a> {
     }
 
     /// Runs `input` in the JVM and checks the run.
-    pub fn check_input(&self, input: &State) -> Result<RunCheck> {
+    pub(crate) fn check_input(&self, input: &State) -> Result<RunCheck> {
         let trace = self.target.trace(input, self.max_steps)?;
         // the trace itself: materialising every step would hold steps × depth frames
         Ok(self.check_run(&trace))
     }
 
     /// A rule readable: its constraints and its chain of nodes.
-    pub fn rule_text(&self, rule: RuleId) -> String {
+    pub(crate) fn rule_text(&self, rule: RuleId) -> String {
         format!(
             "{}  ({})",
             self.enc.its.display_rule(rule),

@@ -3,7 +3,7 @@
 //! the cross-check the same way (same kind: a shrunk `ranking` failure is still a wrong
 //! ranking function, not some other fault the smaller input happens to show).
 
-use super::crosscheck::{Checker, Failure};
+use crate::crosscheck::{Checker, Failure};
 use anyhow::{Context, Result};
 use jtg_check::gen::Generator;
 use jtg_engine::state::{MethodId, State};
@@ -11,7 +11,7 @@ use jtg_engine::state::{MethodId, State};
 /// Greedy shrinking of `input`, which fails with `kind`: repeatedly replaces it by the first
 /// smaller candidate that still fails with `kind`, until none does or `max_runs` JVM runs were
 /// spent. `None` when no smaller failing input was found (the input is its own shrink).
-pub fn shrink(
+pub(crate) fn shrink(
     checker: &Checker<'_>,
     gen: &Generator<'_>,
     input: &State,
@@ -43,7 +43,7 @@ pub fn shrink(
 
 /// Writes a shrunk input where a replay command can name it: a file in the system's temp
 /// directory named after the method and a hash of the input (the same input, the same file).
-pub fn save_input(m: &MethodId, text: &str) -> Result<String> {
+pub(crate) fn save_input(m: &MethodId, text: &str) -> Result<String> {
     let dir = std::env::temp_dir().join("jtg-prove");
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create the directory {}", dir.display()))?;

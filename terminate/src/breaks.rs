@@ -1,13 +1,13 @@
 //! Certificates broken on purpose (`jtg prove --break-certificate KIND`), to show that the
-//! cross-check ([`super::crosscheck`]) catches a wrong export or a wrong proof.
+//! cross-check ([`crate::crosscheck`]) catches a wrong export or a wrong proof.
 
-use super::BreakKind;
-use jtg_prove::from_graph::{Encoding, Quantity};
+use crate::from_graph::{Encoding, Quantity};
+use crate::BreakKind;
 use jtg_prove::{Certificate, LinExpr, Proof};
 use std::collections::BTreeSet;
 
 /// Breaks the ITS or the certificate on purpose (`--break-certificate`).
-pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind) {
+pub(crate) fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind) {
     match kind {
         BreakKind::Guard => {
             // the first rule with a guard on a cycle: flip its first constraint
@@ -46,7 +46,7 @@ pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind)
             // every pair of adjacent instances on a cycle, claimed never to follow each other
             if let Certificate::Termination(cert) = &mut proof.certificate {
                 let its = &enc.its;
-                let on_cycle: Vec<&jtg_prove::farkas::RuleInstance> = cert
+                let on_cycle: Vec<&jtg_prove::RuleInstance> = cert
                     .sccs
                     .iter()
                     .flat_map(|s| s.levels.iter())
@@ -56,10 +56,10 @@ pub fn break_certificate(enc: &mut Encoding, proof: &mut Proof, kind: BreakKind)
                 for a in &on_cycle {
                     for b in &on_cycle {
                         if its.rule(a.rule).to == its.rule(b.rule).from {
-                            bogus.push(jtg_prove::cert::InfeasibleChain {
+                            bogus.push(jtg_prove::InfeasibleChain {
                                 first: (*a).clone(),
                                 second: (*b).clone(),
-                                cert: jtg_prove::farkas::Farkas {
+                                cert: jtg_prove::Farkas {
                                     multipliers: vec![],
                                 },
                             });

@@ -5,14 +5,14 @@
 //! the branch on `res` then leaves only the case of the taken side feasible.
 
 use super::quantity::Slots;
-use crate::linexpr::{Constraint, LinExpr};
-use crate::q::Q;
 use jtg_engine::class::Insn;
 use jtg_engine::Program;
+use jtg_prove::Q;
+use jtg_prove::{Constraint, LinExpr};
 
 /// One executed `lcmp` of a rule: its operands and result, over the rule's variables.
 #[derive(Clone, Debug)]
-pub struct Comparison {
+pub(super) struct Comparison {
     a: LinExpr,
     b: LinExpr,
     res: LinExpr,
@@ -23,7 +23,7 @@ const MAX_SPLIT: usize = 2;
 
 /// The comparison a step from `src` to `dst` executes, if its instruction is `lcmp` and both
 /// operands and the result are integers of the rule.
-pub fn comparison(prog: &Program, src: &Slots<'_>, dst: &Slots<'_>) -> Option<Comparison> {
+pub(super) fn comparison(prog: &Program, src: &Slots<'_>, dst: &Slots<'_>) -> Option<Comparison> {
     if prog.next_insn(src.state)? != Insn::LCmp {
         return None;
     }
@@ -39,10 +39,13 @@ pub fn comparison(prog: &Program, src: &Slots<'_>, dst: &Slots<'_>) -> Option<Co
 }
 
 /// Each guard of `guards` once per case of the first [`MAX_SPLIT`] comparisons.
-pub fn compare_cases(cmps: &[Comparison], guards: Vec<Vec<Constraint>>) -> Vec<Vec<Constraint>> {
+pub(super) fn compare_cases(
+    cmps: &[Comparison],
+    guards: Vec<Vec<Constraint>>,
+) -> Vec<Vec<Constraint>> {
     let mut out = guards;
     for c in cmps.iter().take(MAX_SPLIT) {
-        let k = |v: i64| LinExpr::constant(Q::from(num_bigint::BigInt::from(v)));
+        let k = |v: i64| LinExpr::constant(Q::from(jtg_prove::BigInt::from(v)));
         let cases = [
             [Constraint::lt(&c.a, &c.b), Constraint::eq(&c.res, &k(-1))],
             [Constraint::eq(&c.a, &c.b), Constraint::eq(&c.res, &k(0))],

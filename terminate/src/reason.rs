@@ -2,9 +2,9 @@
 //! recursions (their method, pc and graph node) that have no ranking function, no recurrent
 //! set confirmed in the JVM and no repeated state.
 
+use crate::from_graph::Encoding;
 use jtg_engine::graph::{EdgeKind, Label, NodeId};
 use jtg_engine::Graph;
-use jtg_prove::from_graph::Encoding;
 use jtg_prove::{Certificate, Proof};
 use std::collections::BTreeSet;
 
@@ -13,7 +13,7 @@ const MAX_NAMED: usize = 4;
 
 /// The reason of a MAYBE from the prover's `proof` of `enc` and the report's notes (limits,
 /// unconfirmed recurrent sets). Never empty.
-pub fn why_maybe(graph: &Graph, enc: &Encoding, proof: &Proof, notes: &[String]) -> String {
+pub(crate) fn why_maybe(graph: &Graph, enc: &Encoding, proof: &Proof, notes: &[String]) -> String {
     let mut parts: Vec<String> = Vec::new();
     let limits: Vec<&String> = notes.iter().filter(|n| is_limit(n)).collect();
     if let Some(first) = limits.first() {

@@ -1,21 +1,40 @@
-//! Termination verdicts for graphs (`jtg prove`, `jtg corpus --prove`): the graph's ITS
-//! (`jtg_prove::from_graph`), the prover, NO witnesses confirmed in the JVM ([`nonterm`]) and
-//! the cross-check of encoding and certificate on concrete runs ([`crosscheck`]).
+//! jtg-terminate: termination of a termination graph, the room where the graph meets the ITS
+//! prover and the JVM. [`run`] walks one graph the whole way and returns a typed
+//! [`ProveReport`]; the command line (`jtg prove`, `jtg corpus --prove`) only prints it.
+//!
+//! * `from_graph/`: the graph as an integer transition system ([`encode`]), with the map back
+//!   to nodes and the quantities ([`Quantity`]: sizes of references, distances along `→!F`,
+//!   lengths of arrays and strings) each ITS variable stands for.
+//! * the prover is `jtg-prove` (engine-free: it knows ITSs, never graphs).
+//! * `nonterm.rs`: NO witnesses confirmed in the JVM (a recurrent set's input replayed, or a
+//!   run whose full state repeats).
+//! * `crosscheck.rs`, `crosscheck_runs.rs`: the concrete meaning of every ITS variable on a
+//!   JVM heap, and the cross-check of encoding and certificate on concrete runs; `shrink.rs`
+//!   shrinks a failing input, `breaks.rs` breaks a certificate by hand (`--break-certificate`)
+//!   to show the check catches it.
+//! * `reason.rs`: why a verdict is MAYBE; `model.rs`: what a verdict assumes (the integer model
+//!   and the start state's heap shape), in words.
+//!
+//! Dependencies go one way: the command line → this crate → `jtg-prove`, `jtg-check`,
+//! `jtg-engine`, `jtg-jvm`.
+
+#![deny(unreachable_pub)]
 
 mod breaks;
-pub mod crosscheck;
+mod crosscheck;
 mod crosscheck_runs;
-pub mod model;
-pub mod nonterm;
+mod from_graph;
+mod model;
+mod nonterm;
 mod reason;
-mod render;
 mod shrink;
 
-pub use render::render_text;
+pub use from_graph::{encode, EncodeError, EncodeOptions, Encoding, Quantity, RuleOrigin};
+pub use model::Assumptions;
 
+use crate::from_graph::readable;
 use jtg_engine::state::{IntSemantics, MethodId};
 use jtg_engine::{Graph, Program};
-use jtg_prove::from_graph::{encode, readable, EncodeOptions, Encoding};
 use jtg_prove::{prove, Certificate, Options};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -108,7 +127,7 @@ impl Default for ProveConfig {
 }
 
 /// A hand-broken certificate, to show that `--check` catches it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BreakKind {
     /// Flip the first guard constraint of an SCC rule (`e ≤ 0` becomes `e > 0`).
@@ -503,12 +522,12 @@ fn ranking_functions(
 
 /// The encoding's locations and rules behind a certificate's: those of the ITS refined by
 /// its location splits (`jtg_prove::refine`), when it has any.
-struct Origins(Option<jtg_prove::refine::Refined>);
+struct Origins(Option<jtg_prove::Refined>);
 
 impl Origins {
     fn new(enc: &Encoding, cert: &jtg_prove::TerminationCertificate) -> Origins {
         let refined = (!cert.splits.is_empty())
-            .then(|| jtg_prove::refine::refine(&enc.its, &cert.splits).ok())
+            .then(|| jtg_prove::refine(&enc.its, &cert.splits).ok())
             .flatten();
         Origins(refined)
     }
@@ -565,7 +584,7 @@ impl Origins {
 }
 
 /// A rule as its chain of nodes: `[3] → [5] → [0]`.
-pub fn chain_text(enc: &Encoding, r: jtg_prove::RuleId) -> String {
+pub(crate) fn chain_text(enc: &Encoding, r: jtg_prove::RuleId) -> String {
     let o = &enc.origins[r.index()];
     if o.nodes.len() == 1 {
         return format!("start → [{}]", o.nodes[0]);
@@ -584,7 +603,7 @@ fn cyclic_sccs(its: &jtg_prove::Its) -> usize {
         .iter()
         .map(|r| (r.from.index(), r.to.index()))
         .collect();
-    jtg_prove::scc::sccs(its.locations().len(), &edges)
+    jtg_prove::sccs(its.locations().len(), &edges)
         .iter()
         .filter(|c| c.len() > 1 || edges.iter().any(|&(a, b)| a == b && a == c[0]))
         .count()

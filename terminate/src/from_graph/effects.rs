@@ -18,7 +18,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 /// Per method-graph entry node, memoised: may a run from it write a reference into the heap?
-pub struct CallEffects<'g> {
+pub(super) struct CallEffects<'g> {
     g: &'g Graph,
     prog: &'g Program,
     /// Per node: its successors, and whether one of its edges is a `call` edge.
@@ -32,7 +32,7 @@ pub struct CallEffects<'g> {
 }
 
 impl<'g> CallEffects<'g> {
-    pub fn new(g: &'g Graph, prog: &'g Program) -> Self {
+    pub(super) fn new(g: &'g Graph, prog: &'g Program) -> Self {
         let mut succ = vec![Vec::new(); g.nodes.len()];
         let mut calls = vec![false; g.nodes.len()];
         let mut abstract_entry = vec![None; g.nodes.len()];
@@ -62,7 +62,7 @@ impl<'g> CallEffects<'g> {
     /// Whether the callee abstracted at call node `call` may change a size: `true` when the
     /// node has no `abstract call` edge (nothing known) or some node reachable from the
     /// callee's entry may write.
-    pub fn call_may_write(&self, call: NodeId) -> bool {
+    pub(super) fn call_may_write(&self, call: NodeId) -> bool {
         match self.abstract_entry.get(call).copied().flatten() {
             Some(entry) => self.may_write_from(entry),
             None => true,
@@ -110,7 +110,7 @@ impl<'g> CallEffects<'g> {
 /// reference field, `aastore` (unless the array is known to hold primitives), an invocation
 /// whose callee does not run in the graph (`calls_in_graph`: a library model) unless its model
 /// writes nothing (`models::invocation_may_write`), or an instruction that cannot be read.
-pub fn writes_heap(prog: &Program, s: &State, calls_in_graph: bool) -> bool {
+pub(super) fn writes_heap(prog: &Program, s: &State, calls_in_graph: bool) -> bool {
     let Some(f) = s.top() else {
         return false;
     };

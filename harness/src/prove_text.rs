@@ -1,6 +1,6 @@
 //! The text form of a verdict (`jtg prove`).
 
-use super::ProveReport;
+use jtg_terminate::ProveReport;
 use std::fmt::Write as _;
 
 pub fn render_text(r: &ProveReport) -> String {

@@ -9,8 +9,6 @@ use super::lcmp::{comparison, Comparison};
 use super::product::{product_bounds, Factor};
 use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
 use super::ranged::RangedUpdate;
-use crate::linexpr::{Constraint, LinExpr};
-use crate::q::Q;
 use jtg_engine::class::{Cond, FieldType, Insn};
 use jtg_engine::graph::{call_entry_state, with_statics_of, Edge, EdgeKind, Label, Operand};
 use jtg_engine::instance_of::is_instance;
@@ -19,12 +17,14 @@ use jtg_engine::state::{
     FieldKey, FieldSet, HeapValue, IntOp, IntSemantics, Interval, Ref, State, JAVA_MAX, JAVA_MIN,
 };
 use jtg_engine::Program;
-use num_bigint::BigInt;
+use jtg_prove::BigInt;
+use jtg_prove::Q;
+use jtg_prove::{Constraint, LinExpr};
 use std::collections::BTreeSet;
 
 /// What a rule's edges leave for its complete guard to decide.
 #[derive(Default)]
-pub struct Deferred {
+pub(super) struct Deferred {
     /// Divisions whose bounds need a sign the states do not give.
     pub divisions: Vec<Division>,
     /// Updates that may wrap by the source's intervals (`--ints java`).
@@ -36,7 +36,7 @@ pub struct Deferred {
 /// The constraints of edge `e` from `src` to `dst`; what needs the whole guard goes to
 /// `deferred`.
 #[allow(clippy::too_many_arguments)]
-pub fn edge_constraints(
+pub(super) fn edge_constraints(
     prog: &Program,
     sem: IntSemantics,
     effects: &CallEffects<'_>,
@@ -467,7 +467,7 @@ fn step_label(
 }
 
 /// The range of `r`'s kind in `s`: a `long`'s 64 bits, else an `int`'s 32.
-pub fn type_range(s: &State, r: Ref) -> (i128, i128) {
+pub(super) fn type_range(s: &State, r: Ref) -> (i128, i128) {
     match s.value(r) {
         Some(HeapValue::Long(_)) => (i64::MIN as i128, i64::MAX as i128),
         _ => (JAVA_MIN, JAVA_MAX),

@@ -17,53 +17,21 @@
 //!   set (docs/proving-java-ints.md: every rule of the loop, Java ints' wrap cases included)
 //!   is confirmed the same way, the values at every location of it lying in its set.
 
-use super::crosscheck::run_transitions;
-use super::{NoWitness, ProveConfig};
+use crate::crosscheck::run_transitions;
+use crate::from_graph::{Encoding, Quantity};
+use crate::{NoWitness, ProveConfig};
 use anyhow::Result;
 use jtg_check::Matcher;
 use jtg_check::Target;
 use jtg_engine::class::Insn;
 use jtg_engine::instance_of::is_instance;
+use jtg_engine::models::{deterministic_call, is_jdk_class};
 use jtg_engine::state::{HeapValue, IntSemantics, Interval, MethodId, State};
 use jtg_engine::{Graph, Program};
 use jtg_jvm::{Budget, CObject, CValue, ObjId, Step, Trace, TraceEnd};
-use jtg_prove::from_graph::{Encoding, Quantity};
-use jtg_prove::{cert::in_set, ClosedRecurrentSet, LocId, RecurrentSet};
+use jtg_prove::{in_set, ClosedRecurrentSet, LocId, RecurrentSet};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-
-/// Library classes whose methods are deterministic functions of what the trace records.
-const PURE_LIBRARY: &[&str] = &[
-    "java/lang/Math",
-    "java/lang/StrictMath",
-    "java/lang/Integer",
-    "java/lang/Long",
-    "java/lang/Short",
-    "java/lang/Byte",
-    "java/lang/Character",
-    "java/lang/Boolean",
-    "java/lang/String",
-];
-
-fn is_library(class: &str) -> bool {
-    ["java/", "javax/", "sun/", "jdk/", "com/sun/"]
-        .iter()
-        .any(|p| class.starts_with(p))
-}
-
-/// Whether a library method may be called inside a repeating lap.
-fn allowed_call(class: &str, name: &str) -> bool {
-    if !is_library(class) {
-        return true;
-    }
-    if class == "java/lang/Object" {
-        return name == "<init>";
-    }
-    if name == "random" || name == "hashCode" && class != "java/lang/String" || name == "intern" {
-        return false;
-    }
-    PURE_LIBRARY.contains(&class)
-}
 
 /// The canonical text of a step's state: objects numbered in the order a walk from the roots
 /// meets them, strings by identity. `None` when the state holds something the repetition
@@ -113,7 +81,7 @@ fn canonical(step: &Step) -> Option<String> {
         next += 1;
         match step.heap.get(&id)? {
             CObject::Instance { class, fields } => {
-                if is_library(class) {
+                if is_jdk_class(class) {
                     return None;
                 }
                 write!(out, "|{class}(").ok()?;
@@ -146,7 +114,7 @@ fn text_hash(text: &str) -> u64 {
 }
 
 /// Steps `(i, j, k)` with `j − i = k − j` whose states are equal, and no lap from `i` to `k`
-/// calls a library method outside [`allowed_call`]. States are kept as hashes of their
+/// calls a method that is not a [`deterministic_call`]. States are kept as hashes of their
 /// [`canonical`] text (memory stays linear in the run's length); a hash match is confirmed by
 /// comparing the texts themselves.
 fn find_repetition(prog: &Program, trace: &Trace) -> Option<(usize, usize, usize)> {
@@ -172,7 +140,7 @@ fn find_repetition(prog: &Program, trace: &Trace) -> Option<(usize, usize, usize
             })
             .clone();
         let ok = match &insn {
-            Some(Insn::Invoke { method, .. }) => allowed_call(&method.class, &method.name),
+            Some(Insn::Invoke { method, .. }) => deterministic_call(&method.class, &method.name),
             Some(Insn::InvokeDynamic { .. }) | None => false,
             Some(_) => true,
         };
@@ -215,7 +183,7 @@ fn find_repetition(prog: &Program, trace: &Trace) -> Option<(usize, usize, usize
 /// on its stack size and on which frames are compiled, i.e. on what ran before in the process.
 /// The verdict therefore rests only on the run's steps up to this depth (every JVM stack holds
 /// 256 frames of a program method), never on how or when the JVM ended the run.
-pub const MAX_MATCH_DEPTH: usize = 256;
+pub(crate) const MAX_MATCH_DEPTH: usize = 256;
 
 /// Frames materialised when a recurrent set's run is matched (the sum of the steps' depths):
 /// a deterministic bound on the matching's time and memory. A loop whose every lap recurses
@@ -224,7 +192,7 @@ const MAX_MATCH_FRAMES: usize = 400_000;
 
 /// The deterministic window of a run: the steps a NO witness is judged on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Window {
+pub(crate) enum Window {
     /// The run passed [`MAX_MATCH_DEPTH`] at this step (recursion without return so far).
     Deep(usize),
     /// The frames bound [`MAX_MATCH_FRAMES`] was reached at this step of a run cut by the step
@@ -236,7 +204,7 @@ pub enum Window {
 
 impl Window {
     /// Steps in the window.
-    pub fn steps(self) -> usize {
+    pub(crate) fn steps(self) -> usize {
         match self {
             Window::Deep(n) | Window::Frames(n) | Window::Whole(n) => n,
         }
@@ -245,7 +213,7 @@ impl Window {
 
 /// The window of `tr` (see [`Window`]), or `None` when the run ended inside it: returned,
 /// threw, or was cut by the recording budget, before passing [`MAX_MATCH_DEPTH`].
-pub fn window(tr: &Trace) -> Option<Window> {
+pub(crate) fn window(tr: &Trace) -> Option<Window> {
     let mut frames = 0usize;
     let mut frames_at = None;
     for i in 0..tr.len() {
@@ -355,7 +323,7 @@ fn replay(cfg: &ProveConfig, m: &MethodId, file: &str) -> String {
 }
 
 /// Searches generated inputs for a run whose state repeats (module docs).
-pub fn repeated_state(
+pub(crate) fn repeated_state(
     prog: &Program,
     m: &MethodId,
     graph: &Graph,
@@ -429,7 +397,7 @@ pub fn repeated_state(
 /// The set a NO's run must stay in: a cycle's recurrent set (per lap at the head) or a closed
 /// recurrent set (per location, whichever rules the run takes).
 #[derive(Clone, Copy)]
-pub enum NoSet<'a> {
+pub(crate) enum NoSet<'a> {
     Cycle(&'a RecurrentSet),
     Closed(&'a ClosedRecurrentSet),
 }
@@ -477,7 +445,7 @@ impl<'a> NoSet<'a> {
 
 /// Turns a recurrent set into a JVM input and confirms it (module docs); the witness, or why
 /// it was not confirmed.
-pub fn confirm_recurrent(
+pub(crate) fn confirm_recurrent(
     prog: &Program,
     m: &MethodId,
     graph: &Graph,
@@ -686,7 +654,7 @@ pub fn confirm_recurrent(
 
 /// Which rules a run in a closed set took (`; the run took 3 rules of the set …`), and the
 /// first transition whose integer jumped by 2³¹ or more: a wrap-around the JVM executed.
-fn rules_taken(enc: &Encoding, ts: &[super::crosscheck::ConcreteTransition]) -> String {
+fn rules_taken(enc: &Encoding, ts: &[crate::crosscheck::ConcreteTransition]) -> String {
     let mut rules: Vec<jtg_prove::RuleId> = ts.iter().map(|t| t.rule).collect();
     rules.sort();
     rules.dedup();
@@ -714,7 +682,7 @@ fn rules_taken(enc: &Encoding, ts: &[super::crosscheck::ConcreteTransition]) -> 
 }
 
 /// `--ints` as spelled on the command line.
-pub fn int_model_name(ints: IntSemantics) -> &'static str {
+pub(crate) fn int_model_name(ints: IntSemantics) -> &'static str {
     match ints {
         IntSemantics::Unbounded => "unbounded",
         IntSemantics::Java => "java",
@@ -739,7 +707,7 @@ fn int_model_caveat(ints: IntSemantics, enc: &Encoding, set: NoSet) -> String {
     };
     let head = rs.head(&enc.its);
     let names = &enc.loc_vars[head.index()];
-    let drift: Vec<String> = jtg_prove::recur::composed_update(&enc.its, &rs.cycle)
+    let drift: Vec<String> = jtg_prove::composed_update(&enc.its, &rs.cycle)
         .map(|u| {
             u.iter()
                 .enumerate()

@@ -130,7 +130,7 @@ impl Assumptions {
 /// The notes every verdict needs to be read right, added last: a MAYBE without a reason gets
 /// the general one, and cut runs of the cross-check (each checked for `checked_steps` steps
 /// at most) say that they were cut and what a YES then rests on.
-pub fn explain(report: &mut super::ProveReport, checked_steps: u64) {
+pub(crate) fn explain(report: &mut crate::ProveReport, checked_steps: u64) {
     if report.verdict == "MAYBE" && report.notes.is_empty() {
         report.notes.push(
             "no ranking function found within the prover's budget, and no input tried ran \
@@ -158,7 +158,7 @@ pub fn explain(report: &mut super::ProveReport, checked_steps: u64) {
 /// `text` (a state in the text form) with its references renamed in the order they first
 /// appear (`o7`, `o3` → `o1`, `o2`; integers apart from objects): two states that differ only
 /// in the names of references have the same canonical text.
-pub fn canonical_names(text: &str) -> String {
+pub(crate) fn canonical_names(text: &str) -> String {
     let mut names: std::collections::HashMap<String, String> = Default::default();
     let mut counts: std::collections::HashMap<char, usize> = Default::default();
     let mut out = String::with_capacity(text.len());

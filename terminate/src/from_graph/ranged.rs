@@ -7,11 +7,7 @@
 //! §15.18.2, §15.15.4, §15.17.1); if the guard is infeasible with `m ≥ 1` and with `m ≤ −1`,
 //! that `m` is 0 and `r = e`.
 
-use crate::farkas::{infeasibility, rows_of};
-use crate::linexpr::{Constraint, LinExpr, Rel, Var};
-use crate::lp::{Limits, LpStats};
-use crate::q::Q;
-use num_bigint::BigInt;
+use jtg_prove::{BigInt, Constraint, Entailment, LinExpr, Rel, Var, Q};
 
 /// An update `r = value` that is exact where `lo ≤ value ≤ hi`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +48,7 @@ impl RangedUpdate {
 }
 
 /// `lo ≤ x ≤ hi`.
-pub fn within(x: &LinExpr, lo: i128, hi: i128) -> [Constraint; 2] {
+pub(super) fn within(x: &LinExpr, lo: i128, hi: i128) -> [Constraint; 2] {
     [
         Constraint::ge(x, &LinExpr::constant(Q::from(BigInt::from(lo)))),
         Constraint::le(x, &LinExpr::constant(Q::from(BigInt::from(hi)))),
@@ -73,7 +69,7 @@ const MAX_RANGED: usize = 8;
 /// says of `r` itself (the loop's test `r < n` after `r = i + 1`, the target's `r ≥ 0`).
 /// Updates proved exact are premises of the next round (`i + 1` then `+ 1`). Returns the
 /// candidates not shown exact.
-pub fn exact_in_range(
+pub(super) fn exact_in_range(
     ranged: &[RangedUpdate],
     nvars: usize,
     ranges: &[Constraint],
@@ -82,11 +78,7 @@ pub fn exact_in_range(
     if ranged.is_empty() {
         return Vec::new();
     }
-    let limits = Limits {
-        max_work: RANGE_WORK,
-        ..Limits::default()
-    };
-    let mut stats = LpStats::default();
+    let mut lp = Entailment::new(RANGE_WORK);
     // the rest stay candidates without a try
     let mut pending: Vec<&RangedUpdate> = ranged.iter().collect();
     let mut tries = MAX_RANGED;
@@ -108,10 +100,10 @@ pub fn exact_in_range(
             let width = Q::from(BigInt::from(u.hi - u.lo + 1));
             let wrapped = u.value.minus(&m.scaled(&width));
             let mut infeasible_with = |side: Constraint| {
-                let mut cs: Vec<Option<Constraint>> = premises.iter().cloned().map(Some).collect();
-                cs.push(Some(Constraint::eq(&u.r, &wrapped)));
-                cs.push(Some(side));
-                infeasibility(&rows_of(&cs, nvars + 1), &limits, &mut stats).is_some()
+                let mut cs: Vec<Constraint> = premises.clone();
+                cs.push(Constraint::eq(&u.r, &wrapped));
+                cs.push(side);
+                lp.infeasible(&cs, nvars + 1)
             };
             let one = LinExpr::constant(Q::one());
             let exact = infeasible_with(Constraint::ge(&m, &one))
@@ -130,7 +122,7 @@ pub fn exact_in_range(
 }
 
 /// At most this many candidates of one rule are split into their wrap cases (3ᵏ rules).
-pub const MAX_SPLIT: usize = 2;
+pub(super) const MAX_SPLIT: usize = 2;
 
 /// The guards of a rule whose candidates `ranged` the guard did not show exact: for each of
 /// the first [`MAX_SPLIT`] counters that wrap at most once, its three cases — `lo ≤ e ≤ hi ∧ r = e`,
@@ -138,7 +130,7 @@ pub const MAX_SPLIT: usize = 2;
 /// exclude each other) — one guard per combination. The wrapping cases are then rules of
 /// their own, which the rule graph can show to run at most once (`i = MAX` gives `i + 1 =
 /// MIN < n`, after which `i < n ≤ MAX` never wraps again). Others stay inexact.
-pub fn wrap_cases(ranged: &[RangedUpdate], guard: Vec<Constraint>) -> Vec<Vec<Constraint>> {
+pub(super) fn wrap_cases(ranged: &[RangedUpdate], guard: Vec<Constraint>) -> Vec<Vec<Constraint>> {
     let mut out = vec![guard];
     // counters (`x ± k`, `−x`): an accumulator (`s + i`) is seldom what ranks a loop, and
     // each split triples the rule

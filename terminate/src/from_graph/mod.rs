@@ -17,18 +17,18 @@ mod division;
 mod effects;
 mod lcmp;
 mod product;
-pub mod quantity;
+pub(crate) mod quantity;
 mod ranged;
 mod step;
 
-use crate::its::{Its, ItsError, LocId, Rule, RuleId};
-use crate::linexpr::{Constraint, LinExpr, Rel, Var};
-use crate::q::Q;
 use effects::CallEffects;
 use jtg_engine::graph::{Graph, NodeId};
 use jtg_engine::state::text::LocalNames;
 use jtg_engine::state::IntSemantics;
 use jtg_engine::Program;
+use jtg_prove::Q;
+use jtg_prove::{Constraint, LinExpr, Rel, Var};
+use jtg_prove::{Its, ItsError, LocId, Rule, RuleId};
 pub use quantity::Quantity;
 use quantity::{facts, quantities, Slots};
 use ranged::RangedUpdate;
@@ -95,12 +95,12 @@ pub enum EncodeError {
 }
 
 /// The location name of node `n`.
-pub fn location_name(n: NodeId) -> String {
+pub(crate) fn location_name(n: NodeId) -> String {
     format!("n{n}")
 }
 
 /// Which nodes are locations (see the module docs).
-pub fn locations(g: &Graph) -> BTreeSet<NodeId> {
+pub(crate) fn locations(g: &Graph) -> BTreeSet<NodeId> {
     let n = g.nodes.len();
     let mut indeg = vec![0usize; n];
     let mut out: Vec<Vec<NodeId>> = vec![Vec::new(); n];
@@ -199,7 +199,7 @@ pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encodin
 /// is removed, that rule composed with each rule leaving it. The rule count never grows, and
 /// values that were only related by an update become related inside one rule (a loop body
 /// `x' = x − 1` and its test `x ≥ 1` at a branching node meet).
-pub fn chain_locations(mut enc: Encoding) -> Result<Encoding, EncodeError> {
+pub(crate) fn chain_locations(mut enc: Encoding) -> Result<Encoding, EncodeError> {
     let mut rules: Vec<Option<(Rule, RuleOrigin)>> = enc
         .its
         .rules()
@@ -702,7 +702,7 @@ fn merge_differences(
 
 /// A readable name of a quantity at a node: the local variable or stack slot holding the
 /// reference when there is one (`|cur|`, `x`, `dist(cur, this)`), else the reference (`|o3|`).
-pub fn readable(g: &Graph, node: NodeId, q: Quantity, names: &dyn LocalNames) -> String {
+pub(crate) fn readable(g: &Graph, node: NodeId, q: Quantity, names: &dyn LocalNames) -> String {
     let st = &g.nodes[node].state;
     let holder = |r: jtg_engine::state::Ref| {
         let f = st.top()?;

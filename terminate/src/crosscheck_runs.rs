@@ -1,17 +1,17 @@
 //! The runs of the cross-check (`jtg prove --check N`, `--input FILE`): inputs drawn or given,
 //! run in the JVM in batches, each checked by [`Checker`]; a failing input is shrunk
-//! ([`super::shrink`]) and reported with the commands that replay it.
+//! ([`crate::shrink`]) and reported with the commands that replay it.
 
-use super::crosscheck::Checker;
-use super::shrink::{save_input, shrink};
-use super::{ProveConfig, ProveReport, ShrunkViolation, Violation};
+use crate::crosscheck::Checker;
+use crate::from_graph::Encoding;
+use crate::shrink::{save_input, shrink};
+use crate::{ProveConfig, ProveReport, ShrunkViolation, Violation};
 use anyhow::Result;
 use jtg_check::gen::Generator;
 use jtg_check::report::shell_quote;
 use jtg_engine::state::text::LocalNames;
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{Graph, Program};
-use jtg_prove::from_graph::Encoding;
 use jtg_prove::TerminationCertificate;
 
 /// The inputs of a cross-check: the one given (`--input`) or `cfg.check` generated ones, each
@@ -33,7 +33,7 @@ fn inputs(gen: &Generator<'_>, cfg: &ProveConfig) -> Result<Vec<(Option<u64>, St
 
 /// Runs the inputs (the given one or `cfg.check` generated ones) and checks every transition
 /// (module docs); a failing input is shrunk and its replay given.
-pub fn run(
+pub(crate) fn run(
     prog: &Program,
     m: &MethodId,
     graph: &Graph,
@@ -178,5 +178,5 @@ fn same_failure(a: &Violation, b: &Violation) -> bool {
     let rule = |v: &Violation| v.shrunk.as_ref().map_or(&v.rule, |s| &s.rule).clone();
     a.kind == b.kind
         && rule(a) == rule(b)
-        && super::model::canonical_names(&input(a)) == super::model::canonical_names(&input(b))
+        && crate::model::canonical_names(&input(a)) == crate::model::canonical_names(&input(b))
 }

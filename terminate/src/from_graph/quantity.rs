@@ -5,11 +5,11 @@
 //! state guarantees about them; and the *length* of every array and string reference (fixed
 //! for the object's life: JLS §10.3, an array's length never changes; `String` is immutable).
 
-use crate::linexpr::{Constraint, LinExpr, Var};
-use crate::q::Q;
 use jtg_engine::models::STRING;
 use jtg_engine::state::{FieldSet, HeapValue, Ref, State};
-use num_bigint::BigInt;
+use jtg_prove::BigInt;
+use jtg_prove::Q;
+use jtg_prove::{Constraint, LinExpr, Var};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -58,7 +58,7 @@ impl fmt::Display for Quantity {
 
 /// The quantities of a state, in a fixed order (integers by reference, then sizes, then
 /// distances by their must-reach fact, then lengths).
-pub fn quantities(s: &State) -> Vec<Quantity> {
+pub(crate) fn quantities(s: &State) -> Vec<Quantity> {
     let mut ints = Vec::new();
     let mut sizes = Vec::new();
     let mut lens = Vec::new();
@@ -93,7 +93,7 @@ pub fn quantities(s: &State) -> Vec<Quantity> {
 
 /// Whether the value is (null or) an array or a string: an object with a length that never
 /// changes. A reference of a wider static type (`Object`) has no length quantity.
-pub fn has_length(v: &HeapValue) -> bool {
+pub(crate) fn has_length(v: &HeapValue) -> bool {
     match v {
         HeapValue::Array { .. } => true,
         HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
@@ -120,7 +120,7 @@ fn length_ref(v: &HeapValue) -> Option<Ref> {
 
 /// The field set of the distance `from → to` in `s`: that of its must-reach fact (the first
 /// in the state's order when two facts join the same pair through different fields).
-pub fn dist_fields(s: &State, from: Ref, to: Ref) -> Option<&FieldSet> {
+pub(crate) fn dist_fields(s: &State, from: Ref, to: Ref) -> Option<&FieldSet> {
     s.preds
         .must_reach
         .iter()
@@ -131,14 +131,14 @@ pub fn dist_fields(s: &State, from: Ref, to: Ref) -> Option<&FieldSet> {
 /// Whether `a` and `b` are different values in every instance of `s`: different references
 /// without `a =? b` are different objects or one of them is null (spec §3), so they differ
 /// for sure when one of them is known to exist.
-pub fn surely_distinct(s: &State, a: Ref, b: Ref) -> bool {
+pub(crate) fn surely_distinct(s: &State, a: Ref, b: Ref) -> bool {
     let exists = |r: Ref| s.value(r).is_some_and(HeapValue::exists);
     a != b && !s.preds.may_equal(a, b) && (exists(a) || exists(b))
 }
 
 /// The one reference a realized object `r` holds in a field of `fields`, if it holds exactly
 /// one (a realized object has exactly its class's fields: its F-successor in every instance).
-pub fn f_successor(s: &State, r: Ref, fields: &FieldSet) -> Option<Ref> {
+pub(crate) fn f_successor(s: &State, r: Ref, fields: &FieldSet) -> Option<Ref> {
     let Some(HeapValue::Object { fields: fs, .. }) = s.value(r) else {
         return None;
     };
@@ -155,14 +155,14 @@ const DIST_UNFOLD: usize = 8;
 
 /// How the quantities of a state read: the expression of an integer reference (its literal or
 /// its variable) and of the size of an object reference (`0` for null).
-pub struct Slots<'a> {
+pub(crate) struct Slots<'a> {
     pub state: &'a State,
     pub vars: BTreeMap<Quantity, Var>,
 }
 
 impl Slots<'_> {
     /// The integer value of `r`: a literal, a variable, or `None` (not an integer here).
-    pub fn int(&self, r: Ref) -> Option<LinExpr> {
+    pub(crate) fn int(&self, r: Ref) -> Option<LinExpr> {
         let i = self.state.integral(r)?;
         match i.as_literal() {
             Some(v) => Some(LinExpr::constant(Q::from(BigInt::from(v)))),
@@ -170,20 +170,20 @@ impl Slots<'_> {
         }
     }
     /// The size of `r`: `0` for null, its variable for an object of the state.
-    pub fn size(&self, r: Ref) -> Option<LinExpr> {
+    pub(crate) fn size(&self, r: Ref) -> Option<LinExpr> {
         if r.is_null() {
             return Some(LinExpr::zero());
         }
         self.vars.get(&Quantity::Size(r)).map(|v| LinExpr::var(*v))
     }
     /// The length of `r`: `0` for null, its variable for an array or string of the state.
-    pub fn len(&self, r: Ref) -> Option<LinExpr> {
+    pub(crate) fn len(&self, r: Ref) -> Option<LinExpr> {
         if r.is_null() {
             return Some(LinExpr::zero());
         }
         self.vars.get(&Quantity::Len(r)).map(|v| LinExpr::var(*v))
     }
-    pub fn of(&self, q: Quantity) -> Option<LinExpr> {
+    pub(crate) fn of(&self, q: Quantity) -> Option<LinExpr> {
         match q {
             Quantity::Int(r) => self.int(r),
             Quantity::Size(r) => self.size(r),
@@ -199,7 +199,7 @@ impl Slots<'_> {
     /// `1 + dist(c, b)` through a realized `a` whose one F-field holds `c` when `a` and `b`
     /// surely differ (the F-path of `a` then starts with the step to `c`). `None` when the
     /// state does not determine it.
-    pub fn dist(&self, a: Ref, b: Ref, fields: &FieldSet) -> Option<LinExpr> {
+    pub(crate) fn dist(&self, a: Ref, b: Ref, fields: &FieldSet) -> Option<LinExpr> {
         self.dist_unfolded(a, b, fields, DIST_UNFOLD)
     }
 
@@ -235,7 +235,7 @@ impl Slots<'_> {
 ///   are reachable from `o`;
 /// * a distance `dist(a, b)` of `a →!F b` is `≥ 0`, `≥ 1` when `a` and `b` surely differ, and
 ///   `1 + dist(c, b)` when `a` is realized with the one F-successor `c` ([`Slots::dist`]).
-pub fn facts(slots: &Slots<'_>) -> Vec<Constraint> {
+pub(crate) fn facts(slots: &Slots<'_>) -> Vec<Constraint> {
     let s = slots.state;
     let mut out = Vec::new();
     for (q, v) in &slots.vars {
@@ -295,7 +295,7 @@ fn big(v: i128) -> Q {
 }
 
 /// The object references held by the fields or elements of `r` (integers excluded).
-pub fn children(s: &State, r: Ref) -> Vec<Ref> {
+pub(crate) fn children(s: &State, r: Ref) -> Vec<Ref> {
     match s.value(r) {
         Some(HeapValue::Object { fields, .. }) => {
             fields.values().copied().filter(|c| !c.is_int()).collect()
@@ -310,7 +310,7 @@ pub fn children(s: &State, r: Ref) -> Vec<Ref> {
 /// Whether every instance of `s` has an acyclic structure below `r`: nothing reachable from
 /// `r` (realized fields) carries `⟲`, and the realized part has no cycle. Without `⟲` no
 /// concrete instance may hide a cycle (spec §3, §4.2 (k), (m)).
-pub fn acyclic_below(s: &State, r: Ref) -> bool {
+pub(crate) fn acyclic_below(s: &State, r: Ref) -> bool {
     // depth-first with colours: a back edge is a realized cycle
     let mut state: BTreeMap<Ref, bool> = BTreeMap::new(); // false: on the stack, true: done
     let mut stack: Vec<(Ref, usize)> = vec![(r, 0)];
@@ -347,7 +347,7 @@ pub fn acyclic_below(s: &State, r: Ref) -> bool {
 /// References of `s` whose structure may reach `target` (so a write into `target` may change
 /// their size): `target`, what reaches it through realized fields, and what may be or share
 /// with one of those (`=?`, `%$`: hidden paths, spec §3).
-pub fn may_reach(s: &State, target: Ref) -> BTreeSet<Ref> {
+pub(crate) fn may_reach(s: &State, target: Ref) -> BTreeSet<Ref> {
     let mut set: BTreeSet<Ref> = BTreeSet::new();
     if target.is_null() {
         return set;

@@ -2,16 +2,15 @@
 //! dividend (JLS §15.17.2–3, §15.19): the bounds for a known sign, and the split of a rule's
 //! guard by the sign where the guard does not imply it.
 
-use crate::linexpr::{Constraint, LinExpr};
-use crate::q::Q;
 use jtg_engine::state::IntOp;
-use num_bigint::BigInt;
+use jtg_prove::BigInt;
+use jtg_prove::{Constraint, Entailment, LinExpr, Rel, Q};
 
 /// A division whose dividend's sign the state's interval does not give: its bounds need the
 /// sign, which the rule's whole guard may imply (`x / y` under `x ≥ y ≥ 2`). Kept until the
 /// guard is complete ([`Division::constraints`]).
 #[derive(Clone, Debug)]
-pub struct Division {
+pub(super) struct Division {
     pub(super) op: IntOp,
     pub(super) x: LinExpr,
     pub(super) divisor: Divisor,
@@ -36,20 +35,20 @@ pub(super) enum Divisor {
 
 /// The sign of a dividend, as implied by a guard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sign {
+pub(super) enum Sign {
     NonNegative,
     NonPositive,
 }
 
 impl Division {
     /// The dividend.
-    pub fn dividend(&self) -> &LinExpr {
+    pub(super) fn dividend(&self) -> &LinExpr {
         &self.x
     }
 
     /// The division's bounds for a dividend of sign `sign` (which the caller proved from the
     /// rule's guard).
-    pub fn constraints(&self, sign: Sign, out: &mut Vec<Constraint>) {
+    pub(super) fn constraints(&self, sign: Sign, out: &mut Vec<Constraint>) {
         let sign = Some(match sign {
             Sign::NonNegative => (Some(0), None),
             Sign::NonPositive => (None, Some(0)),
@@ -191,7 +190,7 @@ const MAX_SIGN_SPLIT: usize = 2;
 /// whatever the LP answers: a sign it cannot show only costs a split, the sides of a split
 /// cover every value, and every concrete transition is checked against the guard of its side
 /// by the JVM cross-check. Divisions beyond the split bound get no bounds.
-pub fn signed_divisions(
+pub(super) fn signed_divisions(
     divisions: &[Division],
     nvars: usize,
     guard: &mut Vec<Constraint>,
@@ -199,37 +198,24 @@ pub fn signed_divisions(
     if divisions.is_empty() {
         return vec![std::mem::take(guard)];
     }
-    let premises: Vec<Option<Constraint>> = guard
-        .iter()
-        .filter(|c| c.rel != crate::linexpr::Rel::Ne)
-        .cloned()
-        .map(Some)
-        .collect();
-    let rows = crate::farkas::rows_of(&premises, nvars);
-    let limits = crate::lp::Limits {
-        max_work: SIGN_WORK,
-        ..crate::lp::Limits::default()
-    };
-    let mut stats = crate::lp::LpStats::default();
+    let premises: Vec<Constraint> = guard.iter().filter(|c| c.rel != Rel::Ne).cloned().collect();
+    let mut lp = Entailment::new(SIGN_WORK);
     let mut added = Vec::new();
     let mut unsigned = Vec::new();
     for d in divisions {
         let x = d.dividend();
-        let coeffs = crate::farkas::dense(x, nvars);
-        let neg: Vec<Q> = coeffs.iter().map(|c| -c).collect();
-        // x ≥ 0 ⟺ −x·v ≤ x₀;  x ≤ 0 ⟺ x·v ≤ −x₀
-        // x ≤ 0 for a division; x ≤ −1 (x·v ≤ −x₀ − 1) for an unsigned shift, whose
-        // negative side differs at 0
+        // x ≥ 0 ⟺ −x ≤ 0;  x ≤ 0 ⟺ x ≤ 0
+        // x ≤ 0 for a division; x ≤ −1 (x + 1 ≤ 0) for an unsigned shift, whose negative
+        // side differs at 0
         let shift = matches!(d.divisor, Divisor::UnsignedShift { .. });
         let upper = if shift {
-            -&x.constant - Q::one()
+            x.plus(&LinExpr::constant(Q::one()))
         } else {
-            -&x.constant
+            x.clone()
         };
-        if crate::farkas::implication(&rows, &neg, &x.constant, &limits, &mut stats).is_some() {
+        if lp.implies_nonpositive(&premises, &LinExpr::zero().minus(x), nvars) {
             d.constraints(Sign::NonNegative, &mut added);
-        } else if crate::farkas::implication(&rows, &coeffs, &upper, &limits, &mut stats).is_some()
-        {
+        } else if lp.implies_nonpositive(&premises, &upper, nvars) {
             d.constraints(Sign::NonPositive, &mut added);
         } else if unsigned.len() < MAX_SIGN_SPLIT
             && matches!(
@@ -266,7 +252,7 @@ pub fn signed_divisions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::linexpr::Var;
+    use jtg_prove::Var;
 
     fn v(i: u32) -> LinExpr {
         LinExpr::var(Var(i))

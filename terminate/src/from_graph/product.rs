@@ -5,12 +5,12 @@
 //! of every pair of mathematical integers in the intervals, so the rule over-approximates the
 //! step (under Java ints only where the product cannot wrap: the caller's check).
 
-use crate::linexpr::{Constraint, LinExpr};
-use crate::q::Q;
-use num_bigint::BigInt;
+use jtg_prove::BigInt;
+use jtg_prove::Q;
+use jtg_prove::{Constraint, LinExpr};
 
 /// One operand: its value as an expression of the rule's variables and its interval.
-pub struct Factor {
+pub(super) struct Factor {
     pub value: LinExpr,
     pub lo: Option<i128>,
     pub hi: Option<i128>,
@@ -33,7 +33,7 @@ fn corner(r: &LinExpr, a: &Factor, ka: i128, b: &Factor, kb: i128, above: bool) 
 }
 
 /// Bounds of `r = a · b`; `same` when both operands are one value (a square).
-pub fn product_bounds(r: &LinExpr, a: &Factor, b: &Factor, same: bool) -> Vec<Constraint> {
+pub(super) fn product_bounds(r: &LinExpr, a: &Factor, b: &Factor, same: bool) -> Vec<Constraint> {
     let mut out = Vec::new();
     if let (Some(la), Some(lb)) = (a.lo, b.lo) {
         out.push(corner(r, a, la, b, lb, true));
@@ -57,7 +57,7 @@ pub fn product_bounds(r: &LinExpr, a: &Factor, b: &Factor, same: bool) -> Vec<Co
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::linexpr::Var;
+    use jtg_prove::Var;
 
     fn holds(cs: &[Constraint], vals: &[i64]) -> bool {
         let vals: Vec<Q> = vals.iter().map(|&v| Q::int(v)).collect();
