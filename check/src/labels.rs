@@ -422,7 +422,7 @@ impl<'g> Evaluator<'g> {
             Label::Type { r, ty, holds } => {
                 let class = match val(*r) {
                     CValue::Ref(id) if ends.step < ends.run.len() => {
-                        ends.run.step(ends.step).heap.get(&id).map(runtime_type)
+                        ends.run.runtime_type(ends.step, id)
                     }
                     _ => None,
                 };
@@ -492,7 +492,7 @@ impl<'g> Evaluator<'g> {
             };
         }
         let CValue::Ref(id) = v? else { return None };
-        ends.run.step(ends.step).heap.get(&id).map(runtime_type)
+        ends.run.runtime_type(ends.step, id)
     }
 }
 
@@ -510,7 +510,7 @@ fn show(v: CValue) -> String {
 }
 
 /// The runtime type of a concrete object as an internal name (`[I` for an `int[]`).
-pub(super) fn runtime_type(o: &CObject) -> String {
+pub(crate) fn runtime_type(o: &CObject) -> String {
     match o {
         CObject::Instance { class, .. } => class.clone(),
         CObject::Array { elem, .. } => format!("[{elem}"),
