@@ -36,13 +36,13 @@
 //! witness binds is always read: there is no other skip.
 
 use crate::instance::Witness;
-use crate::run::ConcreteRun;
+use crate::run::{runtime_type, ConcreteRun};
 use jtg_engine::class::Cond;
 use jtg_engine::graph::{EdgeKind, Label, Operand};
 use jtg_engine::state::IntOp;
 use jtg_engine::state::{wrap32, wrap64, End, IntSemantics, Ref, State, Subtyping};
 use jtg_engine::Graph;
-use jtg_jvm::{CObject, CValue, TraceEnd};
+use jtg_jvm::{CValue, TraceEnd};
 
 /// Which end of an edge a reference is read in (resolved per edge when the plan is built).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -506,15 +506,6 @@ fn show(v: CValue) -> String {
         CValue::Uninit(n) => format!("an object under construction (#{n})"),
         CValue::Float(_) | CValue::Double(_) => "a floating-point value".into(),
         CValue::Top => "no value".into(),
-    }
-}
-
-/// The runtime type of a concrete object as an internal name (`[I` for an `int[]`).
-pub(crate) fn runtime_type(o: &CObject) -> String {
-    match o {
-        CObject::Instance { class, .. } => class.clone(),
-        CObject::Array { elem, .. } => format!("[{elem}"),
-        CObject::Str { .. } => jtg_engine::models::STRING.into(),
     }
 }
 

@@ -3,7 +3,8 @@
 //! hand-written runs).
 
 use jtg_jvm::{
-    CFrame, CStatics, CValue, ClassOf, ObjId, Objects, Step, StepView, Trace, TraceEnd, UninitObj,
+    CFrame, CObject, CStatics, CValue, ClassOf, ObjId, Objects, Step, StepView, Trace, TraceEnd,
+    UninitObj,
 };
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -84,7 +85,7 @@ pub trait ConcreteRun {
     /// `i`, `None` if that heap has no such object. Only asked of objects a witness of step `i`
     /// bound (reachable from its frames or static fields).
     fn runtime_type(&self, i: usize, id: ObjId) -> Option<String> {
-        self.step(i).heap.get(&id).map(crate::labels::runtime_type)
+        self.step(i).heap.get(&id).map(runtime_type)
     }
     fn end(&self) -> &TraceEnd;
 }
@@ -226,5 +227,14 @@ impl ConcreteRun for Recorded {
     }
     fn end(&self) -> &TraceEnd {
         &self.end
+    }
+}
+
+/// The runtime type of a concrete object as an internal name (`[I` for an `int[]`).
+pub(crate) fn runtime_type(o: &CObject) -> String {
+    match o {
+        CObject::Instance { class, .. } => class.clone(),
+        CObject::Array { elem, .. } => format!("[{elem}"),
+        CObject::Str { .. } => jtg_engine::models::STRING.into(),
     }
 }
