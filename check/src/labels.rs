@@ -36,7 +36,7 @@
 //! witness binds is always read: there is no other skip.
 
 use crate::instance::Witness;
-use crate::run::{runtime_type, ConcreteRun};
+use crate::run::ConcreteRun;
 use jtg_engine::class::Cond;
 use jtg_engine::graph::{EdgeKind, Label, Operand};
 use jtg_engine::state::IntOp;
