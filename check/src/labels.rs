@@ -42,7 +42,7 @@ use jtg_engine::graph::{EdgeKind, Label, Operand};
 use jtg_engine::state::IntOp;
 use jtg_engine::state::{wrap32, wrap64, End, IntSemantics, Ref, State, Subtyping};
 use jtg_engine::Graph;
-use jtg_jvm::{CObject, CValue, TraceEnd};
+use jtg_jvm::{CValue, TraceEnd};
 
 /// Which end of an edge a reference is read in (resolved per edge when the plan is built).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -422,7 +422,7 @@ impl<'g> Evaluator<'g> {
             Label::Type { r, ty, holds } => {
                 let class = match val(*r) {
                     CValue::Ref(id) if ends.step < ends.run.len() => {
-                        ends.run.step(ends.step).heap.get(&id).map(runtime_type)
+                        ends.run.runtime_type(ends.step, id)
                     }
                     _ => None,
                 };
@@ -492,7 +492,7 @@ impl<'g> Evaluator<'g> {
             };
         }
         let CValue::Ref(id) = v? else { return None };
-        ends.run.step(ends.step).heap.get(&id).map(runtime_type)
+        ends.run.runtime_type(ends.step, id)
     }
 }
 
@@ -506,15 +506,6 @@ fn show(v: CValue) -> String {
         CValue::Uninit(n) => format!("an object under construction (#{n})"),
         CValue::Float(_) | CValue::Double(_) => "a floating-point value".into(),
         CValue::Top => "no value".into(),
-    }
-}
-
-/// The runtime type of a concrete object as an internal name (`[I` for an `int[]`).
-pub(super) fn runtime_type(o: &CObject) -> String {
-    match o {
-        CObject::Instance { class, .. } => class.clone(),
-        CObject::Array { elem, .. } => format!("[{elem}"),
-        CObject::Str { .. } => jtg_engine::models::STRING.into(),
     }
 }
 

@@ -3,7 +3,7 @@
 use super::*;
 use crate::run::Recorded;
 use jtg_engine::state::{FlatTypes, Frame, HeapValue, Interval, MethodId};
-use jtg_jvm::{CFrame, ObjId, Step};
+use jtg_jvm::{CFrame, CObject, ObjId, Step};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

@@ -2,7 +2,10 @@
 //! on demand, or a [`Recorded`] run whose steps are all materialised (tests, benchmarks,
 //! hand-written runs).
 
-use jtg_jvm::{CFrame, CStatics, CValue, Objects, Step, StepView, Trace, TraceEnd, UninitObj};
+use jtg_jvm::{
+    CFrame, CObject, CStatics, CValue, ClassOf, ObjId, Objects, Step, StepView, Trace, TraceEnd,
+    UninitObj,
+};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -77,6 +80,12 @@ pub trait ConcreteRun {
             Cow::Borrowed(s) => Cow::Borrowed(&s.frames[0]),
             Cow::Owned(s) => Cow::Owned(s.frames.into_iter().next().unwrap_or_else(empty_frame)),
         }
+    }
+    /// The runtime type (internal name, `[I` for an `int[]`) of object `id` in the heap of step
+    /// `i`, `None` if that heap has no such object. Only asked of objects a witness of step `i`
+    /// bound (reachable from its frames or static fields).
+    fn runtime_type(&self, i: usize, id: ObjId) -> Option<String> {
+        self.step(i).heap.get(&id).map(runtime_type)
     }
     fn end(&self) -> &TraceEnd;
 }
@@ -155,6 +164,15 @@ impl ConcreteRun for Trace {
         let _ = self.top_frames_into(i, 1, scratch);
         &scratch[0]
     }
+    fn runtime_type(&self, _i: usize, id: ObjId) -> Option<String> {
+        // an object's class never changes, and a bound object is in its step's heap: no step
+        // (frames and reachable heap) is materialised for a type test
+        Some(match self.class_of(id)? {
+            ClassOf::Instance(c) => c.to_string(),
+            ClassOf::Array(e) => format!("[{e}"),
+            ClassOf::Str => jtg_engine::models::STRING.into(),
+        })
+    }
     fn end(&self) -> &TraceEnd {
         &self.end
     }
@@ -209,5 +227,14 @@ impl ConcreteRun for Recorded {
     }
     fn end(&self) -> &TraceEnd {
         &self.end
+    }
+}
+
+/// The runtime type of a concrete object as an internal name (`[I` for an `int[]`).
+pub(crate) fn runtime_type(o: &CObject) -> String {
+    match o {
+        CObject::Instance { class, .. } => class.clone(),
+        CObject::Array { elem, .. } => format!("[{elem}"),
+        CObject::Str { .. } => jtg_engine::models::STRING.into(),
     }
 }

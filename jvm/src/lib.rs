@@ -59,5 +59,5 @@ pub use run::{
 pub use session::ASSERTIONS_DISABLED;
 pub use step::{CFrame, Objects, Step, StepView, UninitObj};
 pub use trace::{Budget, Trace, TraceEnd};
-pub use values::{static_value, CHeap, CObject, CStatics, CValue, ObjId, StaticKey};
+pub use values::{static_value, CHeap, CObject, CStatics, CValue, ClassOf, ObjId, StaticKey};
 pub use vm::{DEFAULT_XMX, JVM_OPTIONS_VAR};

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::decode::TraceData;
 use crate::step::{CFrame, Step, StepView, UninitObj};
-use crate::values::{CHeap, CStatics, CValue, ObjId, StaticKey};
+use crate::values::{CHeap, CStatics, CValue, ClassOf, ObjId, StaticKey};
 
 /// How a traced run ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,6 +219,13 @@ impl Trace {
             .0
             .pop()
             .expect("a step has a frame")
+    }
+
+    /// The class of object `id` of the trace, without materialising a step: equal to that of
+    /// `step(i).heap[id]` at every step `i` whose frames or static fields reach the object
+    /// (an object's class never changes).
+    pub fn class_of(&self, id: ObjId) -> Option<ClassOf<'_>> {
+        self.data.class_of(id)
     }
 
     /// Number of instrumented frames at step `i` (1 = the entry method).

@@ -118,3 +118,12 @@ pub(crate) mod statics_serde {
             .collect())
     }
 }
+
+/// The runtime class of a recorded object, without its values: what a type test reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClassOf<'a> {
+    Instance(&'a str),
+    /// An array, by its element descriptor.
+    Array(&'a str),
+    Str,
+}

@@ -7,7 +7,7 @@ use super::witness::{Condition, Failure};
 use jtg_engine::state::{FieldSet, HeapValue, Ref};
 use jtg_jvm::{CObject, CValue, ObjId, Objects};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// The objects of one hidden region `H(r)`.
@@ -94,13 +94,20 @@ impl<'a> Walk<'a> {
 
     /// (f): different references of `s` on one object need `=?`.
     pub(super) fn distinct(&self) -> Result<(), Failure> {
-        let mut by_obj: BTreeMap<ObjId, Vec<Ref>> = BTreeMap::new();
-        for (r, v) in self.map.objects() {
-            if let CValue::Ref(id) = v {
-                by_obj.entry(*id).or_default().push(r);
-            }
-        }
-        for (id, refs) in by_obj {
+        // (object, reference) sorted by object, each object's references in reference order
+        // (a stable sort of the map's order): no map allocated per witness
+        let mut pairs: smallvec::SmallVec<[(ObjId, Ref); 16]> = self
+            .map
+            .objects()
+            .filter_map(|(r, v)| match v {
+                CValue::Ref(id) => Some((*id, r)),
+                _ => None,
+            })
+            .collect();
+        pairs.sort_by_key(|&(id, _)| id);
+        for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+            let id = group[0].0;
+            let refs: smallvec::SmallVec<[Ref; 4]> = group.iter().map(|&(_, r)| r).collect();
             for (k, a) in refs.iter().enumerate() {
                 for b in &refs[k + 1..] {
                     if !self.s.preds.may_equal(*a, *b) {

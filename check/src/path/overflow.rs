@@ -25,13 +25,10 @@ pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
     let mut scratch: Vec<CFrame> = Vec::new();
     for i in 0..run.len() {
         let insn = match run.site(i) {
-            Some(site) => by_site
-                .entry(site)
-                .or_insert_with(|| {
-                    let f = run.top_frame_in(i, &mut scratch);
-                    arith_insn(prog, &f.class, &f.method, &f.desc, f.pc)
-                })
-                .clone(),
+            Some(site) => by_site.entry(site).or_insert_with(|| {
+                let f = run.top_frame_in(i, &mut scratch);
+                arith_insn(prog, &f.class, &f.method, &f.desc, f.pc)
+            }),
             None => {
                 let f = run.top_frame_in(i, &mut scratch);
                 let is = |m: &ByName| {
@@ -51,9 +48,9 @@ pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
                     .3
                     .entry(f.pc)
                     .or_insert_with(|| arith_insn(prog, &f.class, &f.method, &f.desc, f.pc))
-                    .clone()
             }
         };
+        // borrowed, not cloned: a call's instruction holds its method's names
         let Some(insn) = insn else { continue };
         let f = run.top_frame_in(i, &mut scratch);
         let int = |k: usize| match f.stack.get(k) {
@@ -61,15 +58,15 @@ pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
             Some(CValue::Long(v)) => Some(i128::from(*v)),
             _ => None,
         };
-        let wrap = match &insn {
+        let wrap = match insn {
             Insn::Arith(Kind::Long, _) => wrap64,
             // a call's result type is its descriptor's last character
             Insn::Invoke { method, .. } if method.desc_str.ends_with('J') => wrap64,
             _ => wrap32,
         };
         let res = match insn {
-            Insn::IInc { index, delta } => match f.locals.get(usize::from(index)) {
-                Some(CValue::Int(v)) => Some(i128::from(*v) + i128::from(delta)),
+            Insn::IInc { index, delta } => match f.locals.get(usize::from(*index)) {
+                Some(CValue::Int(v)) => Some(i128::from(*v) + i128::from(*delta)),
                 _ => None,
             },
             Insn::Arith(Kind::Int | Kind::Long, Op::Neg) => int(0).map(|a| -a),
@@ -83,7 +80,7 @@ pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
                 },
                 _ => None,
             },
-            Insn::Invoke { ref method, .. } => {
+            Insn::Invoke { method, .. } => {
                 let args: Option<Vec<i128>> =
                     (0..method.desc.params.len()).rev().map(int).collect();
                 args.and_then(|a| {

@@ -18,7 +18,7 @@ use crate::decode::wire::{
 };
 use crate::error::JvmError;
 use crate::step::{CFrame, Objects, UninitObj};
-use crate::values::{CHeap, CObject, CStatics, CValue, ObjId, StaticKey};
+use crate::values::{CHeap, CObject, CStatics, CValue, ClassOf, ObjId, StaticKey};
 
 /// The decoded, compact form of a trace (see [`crate::Trace`]).
 #[derive(Clone)]
@@ -236,6 +236,10 @@ impl TraceData {
                 .map(|(id, o)| (*id, o.clone()))
                 .collect(),
         ))
+    }
+
+    pub(crate) fn class_of(&self, id: ObjId) -> Option<ClassOf<'_>> {
+        self.heap.class_of(id.0)
     }
 
     pub(crate) fn heap_version(&self, i: usize) -> u32 {

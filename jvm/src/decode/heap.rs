@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::decode::steps::StepIndex;
 use crate::decode::wire::{bad, read_object, truncate, Base, Layout, Val, K_UPDATE, OP_PUTFIELD};
 use crate::error::JvmError;
-use crate::values::{CObject, CValue};
+use crate::values::{CObject, CValue, ClassOf};
 
 /// An object of the heap log.
 #[derive(Clone, Debug)]
@@ -225,6 +225,15 @@ impl HeapHist {
         } else {
             hist[n - 1].1
         }
+    }
+
+    /// The class of object `id` (it never changes), without building its values.
+    pub(crate) fn class_of(&self, id: u32) -> Option<ClassOf<'_>> {
+        Some(match &self.objs.get(&id)?.base {
+            Base::Instance { layout, .. } => ClassOf::Instance(&layout.class),
+            Base::Array { elem, .. } => ClassOf::Array(elem),
+            Base::Str(_) => ClassOf::Str,
+        })
     }
 
     /// Object `id` with its values as of step `step`.
