@@ -21,9 +21,12 @@ use std::collections::BTreeMap;
 pub(super) struct CallEffects<'g> {
     g: &'g Graph,
     prog: &'g Program,
-    /// Per node: its successors, and whether one of its edges is a `call` edge.
+    /// Per node: its successors, whether one of its edges is a `call` edge, and whether
+    /// every one of its edges is a case analysis or an instance edge (nothing executes there:
+    /// the state moves to a node of the same instruction, which is searched in its turn).
     succ: Vec<Vec<NodeId>>,
     calls: Vec<bool>,
+    executes_nothing: Vec<bool>,
     /// Per node: the entry node of its `abstract call` edge.
     abstract_entry: Vec<Option<NodeId>>,
     /// Per node: whether its own step may write (computed on demand).
@@ -36,7 +39,15 @@ impl<'g> CallEffects<'g> {
         let mut succ = vec![Vec::new(); g.nodes.len()];
         let mut calls = vec![false; g.nodes.len()];
         let mut abstract_entry = vec![None; g.nodes.len()];
+        let mut executes_nothing = vec![false; g.nodes.len()];
+        let mut has_edges = vec![false; g.nodes.len()];
         for e in &g.edges {
+            let moves = matches!(
+                e.kind,
+                EdgeKind::Refine | EdgeKind::Split | EdgeKind::Instance
+            );
+            executes_nothing[e.from] = moves && (executes_nothing[e.from] || !has_edges[e.from]);
+            has_edges[e.from] = true;
             succ[e.from].push(e.to);
             if e.kind == EdgeKind::Call {
                 calls[e.from] = true;
@@ -53,6 +64,7 @@ impl<'g> CallEffects<'g> {
             prog,
             succ,
             calls,
+            executes_nothing,
             abstract_entry,
             node_writes: RefCell::new(vec![None; g.nodes.len()]),
             entry_writes: RefCell::new(BTreeMap::new()),
@@ -95,12 +107,15 @@ impl<'g> CallEffects<'g> {
 
     /// The step of node `n` may write a reference into the heap. An invocation whose callee
     /// runs inside the graph (a `call` edge: inlined or abstracted) is judged by the callee's
-    /// nodes, which the search reaches through that edge.
+    /// nodes, which the search reaches through that edge; a node left only by refinements,
+    /// splits or instance edges executes nothing (the instruction runs at the node they lead
+    /// to: an invocation reached through an instance edge is judged where it has its `call`).
     fn node_may_write(&self, n: NodeId) -> bool {
         if let Some(w) = self.node_writes.borrow()[n] {
             return w;
         }
-        let w = writes_heap(self.prog, &self.g.nodes[n].state, self.calls[n]);
+        let w = !self.executes_nothing[n]
+            && writes_heap(self.prog, &self.g.nodes[n].state, self.calls[n]);
         self.node_writes.borrow_mut()[n] = Some(w);
         w
     }
