@@ -349,7 +349,8 @@ pub fn run(
         Certificate::Termination(cert) => {
             report.verdict = "YES".into();
             report.certificate = "ranking".into();
-            report.ranking = ranking_functions(graph, prog, &enc, cert);
+            let origins = Origins::new(&enc, cert);
+            report.ranking = ranking_functions(graph, prog, &enc, cert, &origins);
             report.invariants = invariant_texts(graph, prog, &enc, cert);
             let named = report
                 .ranking
@@ -361,7 +362,6 @@ pub fn run(
                     report.sources.insert(n, l.to_string());
                 }
             }
-            let origins = Origins::new(&enc, cert);
             report.never_follow = cert
                 .chains
                 .iter()
@@ -430,6 +430,24 @@ pub fn run(
     Ok(report)
 }
 
+/// The node of location `l` (none for the start) and a readable name for each of its
+/// variables (`b (i2)`).
+fn location_names<'a>(
+    graph: &'a Graph,
+    prog: &'a Program,
+    enc: &'a Encoding,
+    l: jtg_prove::LocId,
+) -> Option<(usize, impl Fn(jtg_prove::Var) -> String + 'a)> {
+    let node = enc.loc_node[l.index()]?;
+    let vars = &enc.loc_vars[l.index()];
+    let name = move |v: jtg_prove::Var| {
+        vars.get(v.index())
+            .map(|q| readable(graph, node, *q, prog))
+            .unwrap_or_else(|| format!("v{}", v.0))
+    };
+    Some((node, name))
+}
+
 /// The invariants of `cert` over readable names, per location with a node.
 fn invariant_texts(
     graph: &Graph,
@@ -439,14 +457,8 @@ fn invariant_texts(
 ) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     for li in &cert.invariants.locations {
-        let Some(node) = enc.loc_node[li.location.index()] else {
+        let Some((node, name)) = location_names(graph, prog, enc, li.location) else {
             continue;
-        };
-        let vars = &enc.loc_vars[li.location.index()];
-        let name = |v: jtg_prove::Var| {
-            vars.get(v.index())
-                .map(|q| readable(graph, node, *q, prog))
-                .unwrap_or_else(|| format!("v{}", v.0))
         };
         // a constant bound is `false` (a constant `true` is never kept): no run gets there
         if li.bounds.iter().any(|c| c.expr.terms.is_empty()) {
@@ -465,22 +477,15 @@ fn ranking_functions(
     prog: &Program,
     enc: &Encoding,
     cert: &jtg_prove::TerminationCertificate,
+    origins: &Origins,
 ) -> Vec<RankingFunction> {
     let mut out = Vec::new();
-    let origins = Origins::new(enc, cert);
     for (si, scc) in cert.sccs.iter().enumerate() {
         for (li, level) in scc.levels.iter().enumerate() {
             let mut functions = Vec::new();
             for (loc, f) in &level.functions {
-                let orig = origins.loc(*loc);
-                let Some(node) = enc.loc_node[orig.index()] else {
+                let Some((node, name)) = location_names(graph, prog, enc, origins.loc(*loc)) else {
                     continue;
-                };
-                let vars = &enc.loc_vars[orig.index()];
-                let name = |v: jtg_prove::Var| {
-                    vars.get(v.index())
-                        .map(|q| readable(graph, node, *q, prog))
-                        .unwrap_or_else(|| format!("v{}", v.0))
                 };
                 // a nested level's phases at the location: ⟨f₁, f₂, …⟩
                 let text = match level.phases(*loc) {
@@ -562,15 +567,11 @@ impl Origins {
         let mut parts = Vec::new();
         for (word, l) in [("from", rule.from), ("into", rule.to)] {
             let cond = self.part(l);
-            let orig = self.loc(l);
-            let (Some(node), false) = (enc.loc_node[orig.index()], cond.is_empty()) else {
+            if cond.is_empty() {
                 continue;
-            };
-            let vars = &enc.loc_vars[orig.index()];
-            let name = |v: jtg_prove::Var| {
-                vars.get(v.index())
-                    .map(|q| readable(graph, node, *q, prog))
-                    .unwrap_or_else(|| format!("v{}", v.0))
+            }
+            let Some((_, name)) = location_names(graph, prog, enc, self.loc(l)) else {
+                continue;
             };
             let cond: Vec<String> = cond.iter().map(|c| c.display_with(&name)).collect();
             parts.push(format!("{word} {}", cond.join(" && ")));

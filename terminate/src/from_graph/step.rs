@@ -20,7 +20,7 @@ use jtg_engine::Program;
 use jtg_prove::BigInt;
 use jtg_prove::Q;
 use jtg_prove::{Constraint, LinExpr};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What a rule's edges leave for its complete guard to decide.
 #[derive(Default)]
@@ -91,24 +91,7 @@ pub(super) fn edge_constraints(
                         equate_ref(src, *g, dst, *sp, out);
                     }
                     // a distance of the source, read in the target where its ends went
-                    for q in quantities(src.state) {
-                        if let Quantity::Dist(a, b) = q {
-                            let to = |r: Ref| {
-                                if r.is_null() {
-                                    Some(r)
-                                } else {
-                                    w.map.get(&r).copied()
-                                }
-                            };
-                            if let (Some(x), Some(fields), Some(a2), Some(b2)) =
-                                (src.of(q), dist_fields(src.state, a, b), to(a), to(b))
-                            {
-                                if let Some(y) = dst.dist(a2, b2, fields) {
-                                    out.push(Constraint::eq(&x, &y));
-                                }
-                            }
-                        }
-                    }
+                    equate_distances(src, dst, &w.map, out);
                 }
                 Err(_) => carry_by_name(src, dst, &Written::NONE, out),
             }
@@ -124,24 +107,40 @@ pub(super) fn edge_constraints(
                 }
                 // a distance of the general state, read in the special one (spec §4.2 (n):
                 // the special state's facts compose to the general one's)
-                for q in quantities(dst.state) {
-                    if let Quantity::Dist(a, b) = q {
-                        let to = |r: Ref| {
-                            if r.is_null() {
-                                Some(r)
-                            } else {
-                                w.map.get(&r).copied()
-                            }
-                        };
-                        if let (Some(y), Some(fields), Some(a2), Some(b2)) =
-                            (dst.of(q), dist_fields(dst.state, a, b), to(a), to(b))
-                        {
-                            if let Some(x) = src.dist(a2, b2, fields) {
-                                out.push(Constraint::eq(&x, &y));
-                            }
-                        }
-                    }
-                }
+                equate_distances(dst, src, &w.map, out);
+            }
+        }
+    }
+}
+
+/// Each distance `dist(a, b)` of `general` equals the distance in `special` between the
+/// references the instance witness `map` sends `a` and `b` to (`null` stays `null`), where
+/// `special` has one along the same fields.
+fn equate_distances(
+    general: &Slots<'_>,
+    special: &Slots<'_>,
+    map: &BTreeMap<Ref, Ref>,
+    out: &mut Vec<Constraint>,
+) {
+    let to = |r: Ref| {
+        if r.is_null() {
+            Some(r)
+        } else {
+            map.get(&r).copied()
+        }
+    };
+    for q in quantities(general.state) {
+        let Quantity::Dist(a, b) = q else {
+            continue;
+        };
+        if let (Some(x), Some(fields), Some(a2), Some(b2)) = (
+            general.of(q),
+            dist_fields(general.state, a, b),
+            to(a),
+            to(b),
+        ) {
+            if let Some(y) = special.dist(a2, b2, fields) {
+                out.push(Constraint::eq(&x, &y));
             }
         }
     }
