@@ -130,8 +130,11 @@ fn a_maybe_names_the_loop_without_a_ranking_function() {
         )),
         "{out}"
     );
+    // and where it is in the source (the class file's line table)
+    assert!(out.contains("(CollectionLoops.java:"), "{out}");
     let (_, json, _) = jtg(&["prove", &f, m, "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json).expect("json");
     let reason = v["reason"].as_str().unwrap_or_default();
     assert!(reason.contains(m), "{json}");
+    assert!(reason.contains("(CollectionLoops.java:"), "{json}");
 }

@@ -27,6 +27,7 @@
 
 #![deny(unreachable_pub)]
 
+mod affine;
 mod ari;
 mod cert;
 mod cert_closed;
@@ -53,6 +54,7 @@ mod verify_closed;
 mod verify_rows;
 
 // the model and its formats
+pub use affine::{start_relations, AffineSpace};
 pub use ari::{parse_ari, to_ari};
 pub use its::{Its, ItsError, LocId, Location, Rule, RuleId};
 pub use koat::{parse_koat, to_koat};

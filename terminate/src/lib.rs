@@ -408,7 +408,7 @@ pub fn run(
     }
     report.nonterm_ms = ms(t.elapsed());
     if report.verdict == "MAYBE" {
-        report.reason = Some(reason::why_maybe(graph, &enc, &proof, &report.notes));
+        report.reason = Some(reason::why_maybe(graph, prog, &enc, &proof, &report.notes));
     }
     if cfg.check > 0 || cfg.input.is_some() {
         let t = Instant::now();

@@ -1,9 +1,11 @@
 //! Why a verdict is MAYBE, in one sentence: the limit that was hit, or the loops and
-//! recursions (their method, pc and graph node) that have no ranking function, no recurrent
+//! recursions (their method, pc, source line and graph node) that have no ranking function, no recurrent
 //! set confirmed in the JVM and no repeated state.
 
 use crate::from_graph::Encoding;
 use jtg_engine::graph::{EdgeKind, Label, NodeId};
+use jtg_engine::render::node_source_line;
+use jtg_engine::state::text::LocalNames;
 use jtg_engine::Graph;
 use jtg_prove::{Certificate, Proof};
 use std::collections::BTreeSet;
@@ -13,7 +15,13 @@ const MAX_NAMED: usize = 4;
 
 /// The reason of a MAYBE from the prover's `proof` of `enc` and the report's notes (limits,
 /// unconfirmed recurrent sets). Never empty.
-pub(crate) fn why_maybe(graph: &Graph, enc: &Encoding, proof: &Proof, notes: &[String]) -> String {
+pub(crate) fn why_maybe(
+    graph: &Graph,
+    names: &dyn LocalNames,
+    enc: &Encoding,
+    proof: &Proof,
+    notes: &[String],
+) -> String {
     let mut parts: Vec<String> = Vec::new();
     let limits: Vec<&String> = notes.iter().filter(|n| is_limit(n)).collect();
     if let Some(first) = limits.first() {
@@ -29,7 +37,7 @@ pub(crate) fn why_maybe(graph: &Graph, enc: &Encoding, proof: &Proof, notes: &[S
             let recursive = set
                 .iter()
                 .any(|i| enters_call(graph, &enc.origins[i.rule.index()].nodes));
-            if let Some(text) = describe_loop(graph, &heads, recursive) {
+            if let Some(text) = describe_loop(graph, names, &heads, recursive) {
                 if !loops.contains(&text) {
                     loops.push(text);
                 }
@@ -77,15 +85,24 @@ fn is_limit(note: &str) -> bool {
     .any(|k| note.contains(k))
 }
 
-/// `the loop at C.m(…) pc 12 [node 40]` for the smallest node of `heads` (the loop or
-/// recursion's entry as the graph builds it first); a recursion where one of the rule set's
-/// chains takes an abstracted call edge.
-fn describe_loop(graph: &Graph, heads: &BTreeSet<NodeId>, recursive: bool) -> Option<String> {
+/// `the loop at C.m(…) pc 12 (C.java:7) [node 40]` for the smallest node of `heads` (the loop
+/// or recursion's entry as the graph builds it first; the source line where the class file
+/// has a line table); a recursion where one of the rule set's chains takes an abstracted call
+/// edge.
+fn describe_loop(
+    graph: &Graph,
+    names: &dyn LocalNames,
+    heads: &BTreeSet<NodeId>,
+    recursive: bool,
+) -> Option<String> {
     let node = *heads.iter().next()?;
     let f = graph.nodes[node].state.top()?;
     let kind = if recursive { "recursion" } else { "loop" };
+    let line = node_source_line(graph, node, names)
+        .map(|l| format!(" ({l})"))
+        .unwrap_or_default();
     Some(format!(
-        "the {kind} at {} pc {} [node {node}]",
+        "the {kind} at {} pc {}{line} [node {node}]",
         f.method, f.pc
     ))
 }

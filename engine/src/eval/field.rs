@@ -189,7 +189,7 @@ pub(super) fn after_repeated_write(
 
 /// References `child` may reach: realized fields, plus one `=?`/`%$` step from anything
 /// reached (hidden heap), then realized fields again.
-pub(super) fn may_reach_from(st: &State, start: Ref) -> BTreeSet<Ref> {
+pub(crate) fn may_reach_from(st: &State, start: Ref) -> BTreeSet<Ref> {
     let mut seen = BTreeSet::new();
     let mut todo = vec![start];
     while let Some(r) = todo.pop() {

@@ -15,6 +15,7 @@ mod dispatch;
 mod dynamic;
 mod exception;
 mod field;
+pub(crate) use field::may_reach_from;
 mod float;
 mod invoke;
 mod lambda;

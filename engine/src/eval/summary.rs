@@ -69,6 +69,13 @@ pub(crate) struct CalleeFacts {
     pub impure: BTreeSet<MethodId>,
     /// Callees that may return a cyclic object (the result may have any shape).
     pub cyclic_result: BTreeSet<MethodId>,
+    /// Callees that may write into an object `p` a reference that may reach `p` (a new cycle)
+    /// or a cycle (a cyclic structure linked in), or run a library model that writes. A
+    /// callee not listed leaves every object that reached no cycle before the call reaching
+    /// none after it (by induction over its writes: a path to a cycle that is new after
+    /// `p.f = v` runs through `p → v`, so `v` reached `p` or a cycle before), so its
+    /// continuation marks `⟲` only what may have reached a cycle before.
+    pub cycle_linking: BTreeSet<MethodId>,
 }
 
 /// An abstracted call: what the graph builder needs to connect the call node.
@@ -285,11 +292,16 @@ pub(crate) fn continuation(
     let args = frame.stack.split_off(at);
     let mut fresh = Vec::new();
     let pure = !cx.facts.impure.contains(&site.callee);
+    let links_cycles = cx.facts.cycle_linking.contains(&site.callee);
     let reached = if pure {
         // nothing changes; the result may be what the callee can reach, read statics included
         fill_read_statics(&mut s, cx).map_err(unsupported)?;
         let reached = reach_of(&s, &args);
-        (reached, BTreeSet::new())
+        Havocked {
+            reached,
+            above: BTreeSet::new(),
+            cyclic: BTreeSet::new(),
+        }
     } else {
         havoc(&mut s, &args, &mut fresh, cx).map_err(unsupported)?
     };
@@ -335,7 +347,7 @@ pub(crate) fn continuation(
             };
         }
     }
-    relate(&mut s, &reached, &fresh, cx.prog);
+    relate(&mut s, &reached, &fresh, links_cycles, cx.prog);
     if let (Some(r), true) = (result, acyclic) {
         s.preds.cyclic.remove(&r);
     }
@@ -392,18 +404,31 @@ fn fill_read_statics(s: &mut State, cx: &Ctx<'_>) -> Result<(), String> {
     Ok(())
 }
 
+/// What a call may have changed ([`havoc`]).
+struct Havocked {
+    /// The objects the callee can reach.
+    reached: BTreeSet<Ref>,
+    /// Those plus every object that may reach one of them.
+    above: BTreeSet<Ref>,
+    /// The objects of `above` that may have reached a cycle before the call.
+    cyclic: BTreeSet<Ref>,
+}
+
 /// Forgets what the callee may have changed: the objects reachable from `args` and the
 /// static fields lose their contents, the read statics get fresh values (added to `fresh`).
-/// Returns `(reached, above)`: the objects the callee can reach, and those plus every object
-/// that may reach one of them.
 fn havoc(
     s: &mut State,
     args: &[Ref],
     fresh: &mut Vec<Ref>,
     cx: &Ctx<'_>,
-) -> Result<(BTreeSet<Ref>, BTreeSet<Ref>), String> {
+) -> Result<Havocked, String> {
     let reached = reach_of(s, args);
     let above = may_reach_any(s, &reached);
+    let cyclic = above
+        .iter()
+        .copied()
+        .filter(|&r| may_reach_cycle(s, r))
+        .collect();
     for h in &reached {
         let v = match s.heap.get(h) {
             Some(HeapValue::Object { class, .. }) => HeapValue::Abstract { ty: class.clone() },
@@ -446,15 +471,30 @@ fn havoc(
         }
         s.statics.insert(key, r);
     }
-    Ok((reached, above))
+    Ok(Havocked {
+        reached,
+        above,
+        cyclic,
+    })
 }
 
-/// The predicates after a havoc: see the module documentation.
-fn relate(s: &mut State, reached: &(BTreeSet<Ref>, BTreeSet<Ref>), fresh: &[Ref], prog: &Program) {
-    let (reached, above) = reached;
+/// The predicates after a havoc: see the module documentation. Unless the callee
+/// `links_cycles` ([`CalleeFacts::cycle_linking`]), what reached no cycle before the call
+/// reaches none after it.
+fn relate(s: &mut State, h: &Havocked, fresh: &[Ref], links_cycles: bool, prog: &Program) {
+    let Havocked {
+        reached,
+        above,
+        cyclic,
+    } = h;
     let all: Vec<Ref> = reached.iter().chain(fresh).copied().collect();
     for &p in above.iter().chain(fresh) {
-        any_shape(s, p);
+        if links_cycles || cyclic.contains(&p) || fresh.contains(&p) {
+            any_shape(s, p);
+        } else {
+            s.preds.add_join(p, p);
+            s.preds.add_non_tree(p);
+        }
         for &q in &all {
             if p != q {
                 s.preds.add_join(p, q);
@@ -509,4 +549,31 @@ fn may_reach_any(st: &State, targets: &BTreeSet<Ref>) -> BTreeSet<Ref> {
         todo.extend(st.preds.join_partners(r));
     }
     seen
+}
+
+/// Whether the object of `r` may reach a cycle: something it reaches through realized fields
+/// has `⟲`, or the realized fields close a cycle. `=?` partners need no look: an instance
+/// whose reference without `⟲` is a cyclic partner is no instance (spec §4.2 (k)).
+pub(crate) fn may_reach_cycle(st: &State, r: Ref) -> bool {
+    let mut done = BTreeSet::new();
+    let mut on_path = BTreeSet::new();
+    visit(st, r, &mut done, &mut on_path)
+}
+
+fn visit(st: &State, r: Ref, done: &mut BTreeSet<Ref>, on_path: &mut BTreeSet<Ref>) -> bool {
+    if !r.is_obj() || done.contains(&r) {
+        return false;
+    }
+    if on_path.contains(&r) || st.preds.cyclic(r).is_some() {
+        return true;
+    }
+    on_path.insert(r);
+    let next: Vec<Ref> = match st.value(r) {
+        Some(v @ (HeapValue::Object { .. } | HeapValue::Array { .. })) => v.children().collect(),
+        _ => Vec::new(),
+    };
+    let found = next.into_iter().any(|c| visit(st, c, done, on_path));
+    on_path.remove(&r);
+    done.insert(r);
+    found
 }

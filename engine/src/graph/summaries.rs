@@ -6,11 +6,12 @@
 
 use super::{EdgeKind, Graph, NodeId};
 use crate::class::Insn;
-use crate::eval::summary::CalleeFacts;
+use crate::eval::may_reach_from;
+use crate::eval::summary::{may_reach_cycle, CalleeFacts};
 use crate::models;
 use crate::program::Program;
-use crate::state::{End, HeapValue, Ref, State};
-use std::collections::{BTreeSet, HashSet};
+use crate::state::{End, State};
+use std::collections::HashSet;
 
 /// `facts` with every assumption that fails on `g` dropped; `entries` are the entry nodes of
 /// the method graphs.
@@ -28,20 +29,31 @@ pub(super) fn without_failed(
         let Some(m) = g.nodes[e].state.frames.first().map(|f| f.method.clone()) else {
             continue;
         };
-        if !out.impure.contains(&m) && may_write(g, prog, &succ, e) {
+        // a write: `putfield`, `putstatic`, an array store, or an invocation the graph does not
+        // follow (a library model)
+        if !out.impure.contains(&m) && some_step(g, &succ, e, |s| writes(prog, s)) {
             out.impure.insert(m.clone());
         }
         if !out.cyclic_result.contains(&m) && may_return_cyclic(g, &succ, entries, e) {
-            out.cyclic_result.insert(m);
+            out.cyclic_result.insert(m.clone());
+        }
+        // a write `p.f = v` (a field or an array element) whose `v` may reach `p` or a cycle,
+        // or a library model that may write
+        if !out.cycle_linking.contains(&m) && some_step(g, &succ, e, |s| links_cycle(prog, s)) {
+            out.cycle_linking.insert(m);
         }
     }
     out
 }
 
 /// Whether a node reachable from `entry` (through every edge, so the graphs of the calls
-/// too) executes a write: `putfield`, `putstatic`, an array store, or an invocation the graph
-/// does not follow (a library model).
-fn may_write(g: &Graph, prog: &Program, succ: &[Vec<&super::Edge>], entry: NodeId) -> bool {
+/// too) executes a step (an evaluation step) that `step` holds of.
+fn some_step(
+    g: &Graph,
+    succ: &[Vec<&super::Edge>],
+    entry: NodeId,
+    step: impl Fn(&State) -> bool,
+) -> bool {
     let mut seen = vec![false; g.nodes.len()];
     let mut todo = vec![entry];
     while let Some(n) = todo.pop() {
@@ -49,7 +61,7 @@ fn may_write(g: &Graph, prog: &Program, succ: &[Vec<&super::Edge>], entry: NodeI
             continue;
         }
         let executes = succ[n].iter().any(|e| e.kind == EdgeKind::Eval);
-        if executes && writes(prog, &g.nodes[n].state) {
+        if executes && step(&g.nodes[n].state) {
             return true;
         }
         todo.extend(succ[n].iter().map(|e| e.to));
@@ -76,6 +88,34 @@ fn writes(prog: &Program, s: &State) -> bool {
         | None => true,
         Some(_) => false,
     }
+}
+
+/// Whether the step of `s` (an evaluation step) may make a new cycle or link one in.
+fn links_cycle(prog: &Program, s: &State) -> bool {
+    let Some(f) = s.top() else { return false };
+    if f.exception.is_some() {
+        return false;
+    }
+    // the written object and value: `putfield` pops (obj, value), `aastore` (array, index, value)
+    let (parent, value) = match prog.next_insn(s) {
+        Some(Insn::PutField(_)) => match f.stack.as_slice() {
+            [.., p, v] => (*p, *v),
+            _ => return true,
+        },
+        Some(Insn::ArrayStore(_)) => match f.stack.as_slice() {
+            [.., p, _, v] => (*p, *v),
+            _ => return true,
+        },
+        Some(Insn::Invoke { method, .. }) => {
+            return models::invocation_may_write(&method.class, &method.name, &method.desc_str)
+        }
+        Some(Insn::InvokeDynamic { .. }) | None => return true,
+        Some(_) => return false,
+    };
+    if !value.is_obj() {
+        return false;
+    }
+    may_reach_from(s, value).contains(&parent) || may_reach_cycle(s, value)
 }
 
 /// Whether some `end: return r` of the method graph from `entry` (not entering the graphs of
@@ -106,31 +146,4 @@ fn may_return_cyclic(
         }
     }
     false
-}
-
-/// Whether the object of `r` may reach a cycle: something it reaches through realized fields
-/// has `⟲`, or the realized fields close a cycle. `=?` partners need no look: an instance
-/// whose reference without `⟲` is a cyclic partner is no instance (spec §4.2 (k)).
-fn may_reach_cycle(st: &State, r: Ref) -> bool {
-    let mut done = BTreeSet::new();
-    let mut on_path = BTreeSet::new();
-    visit(st, r, &mut done, &mut on_path)
-}
-
-fn visit(st: &State, r: Ref, done: &mut BTreeSet<Ref>, on_path: &mut BTreeSet<Ref>) -> bool {
-    if !r.is_obj() || done.contains(&r) {
-        return false;
-    }
-    if on_path.contains(&r) || st.preds.cyclic(r).is_some() {
-        return true;
-    }
-    on_path.insert(r);
-    let next: Vec<Ref> = match st.value(r) {
-        Some(v @ (HeapValue::Object { .. } | HeapValue::Array { .. })) => v.children().collect(),
-        _ => Vec::new(),
-    };
-    let found = next.into_iter().any(|c| visit(st, c, done, on_path));
-    on_path.remove(&r);
-    done.insert(r);
-    found
 }

@@ -10,7 +10,8 @@ use std::process::Command;
 
 /// jtg's stderr as a test reads it. Debug builds run the JVM with -Xcheck:jni, whose periodic
 /// signal check (timing-dependent) may report the JVM's own SIGSEGV handling (stack banging,
-/// a stack overflow) as "Warning: SIGSEGV handler modified!" with a dump of the handlers;
+/// a stack overflow) as "Warning: SIGSEGV handler modified!" with a dump of the handlers (or
+/// as "*** Handler was modified!" with what was expected and what it is chained to);
 /// those lines are the JVM's, not jtg's, and release builds (what users run) have no such
 /// check, so they are dropped here.
 pub fn stderr_of(raw: &[u8]) -> String {
@@ -34,6 +35,11 @@ fn is_jni_check_signal_note(l: &str) -> bool {
         || t.starts_with("found:")
         || t.starts_with("Signal Handlers:")
         || t.starts_with("Consider using jsig library")
+        // the same check's other format: `*** Handler was modified!`, `*** Expected: 0x…`,
+        // `chained to: javaSignalHandler in libjvm.so, …`
+        || t.starts_with("*** Handler was modified!")
+        || t.starts_with("*** Expected:")
+        || t.starts_with("chained to:")
         || is_signal_line(t)
 }
 

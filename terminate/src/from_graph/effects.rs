@@ -9,6 +9,7 @@
 //! all of them. Objects the callee allocates are new references of the continuation, without
 //! a size fact.
 
+use super::summary::{CalleeSummary, Summaries};
 use jtg_engine::class::{FieldType, Insn};
 use jtg_engine::graph::{EdgeKind, Graph, Label, NodeId};
 use jtg_engine::models::invocation_may_write;
@@ -32,10 +33,12 @@ pub(super) struct CallEffects<'g> {
     /// Per node: whether its own step may write (computed on demand).
     node_writes: RefCell<Vec<Option<bool>>>,
     entry_writes: RefCell<BTreeMap<NodeId, bool>>,
+    /// What the returns of each method graph satisfy (`summary.rs`).
+    summaries: &'g Summaries,
 }
 
 impl<'g> CallEffects<'g> {
-    pub(super) fn new(g: &'g Graph, prog: &'g Program) -> Self {
+    pub(super) fn new(g: &'g Graph, prog: &'g Program, summaries: &'g Summaries) -> Self {
         let mut succ = vec![Vec::new(); g.nodes.len()];
         let mut calls = vec![false; g.nodes.len()];
         let mut abstract_entry = vec![None; g.nodes.len()];
@@ -68,7 +71,18 @@ impl<'g> CallEffects<'g> {
             abstract_entry,
             node_writes: RefCell::new(vec![None; g.nodes.len()]),
             entry_writes: RefCell::new(BTreeMap::new()),
+            summaries,
         }
+    }
+
+    /// The summary of the method graph the abstracted call at `call` enters.
+    pub(super) fn summary_of(&self, call: NodeId) -> Option<CalleeSummary<'g>> {
+        let entry = self.abstract_entry.get(call).copied().flatten()?;
+        Some(CalleeSummary {
+            g: self.g,
+            entry,
+            summary: self.summaries.by_entry.get(&entry)?,
+        })
     }
 
     /// Whether the callee abstracted at call node `call` may change a size: `true` when the

@@ -20,6 +20,7 @@ mod product;
 pub(crate) mod quantity;
 mod ranged;
 mod step;
+mod summary;
 
 use effects::CallEffects;
 use jtg_engine::graph::{Graph, NodeId};
@@ -135,13 +136,42 @@ pub(crate) fn locations(g: &Graph) -> BTreeSet<NodeId> {
 
 /// Encodes `g` as an ITS (see the module docs and docs/proving.md).
 pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encoding, EncodeError> {
-    let locs = locations(g);
+    let sums = summary::summaries(g, prog, opts);
+    encode_with(g, prog, opts, &sums, None)
+}
+
+/// The ITS of the method graph from `entry` alone, started there (`summary.rs`).
+fn encode_rooted(
+    g: &Graph,
+    prog: &Program,
+    opts: &EncodeOptions,
+    sums: &summary::Summaries,
+    entry: NodeId,
+) -> Result<Encoding, EncodeError> {
+    encode_with(g, prog, opts, sums, Some(entry))
+}
+
+/// [`encode`] under the call summaries `sums`; with a `root`, only the method graph from that
+/// entry node, started there, without the `call` edges into other method graphs.
+fn encode_with(
+    g: &Graph,
+    prog: &Program,
+    opts: &EncodeOptions,
+    sums: &summary::Summaries,
+    root: Option<NodeId>,
+) -> Result<Encoding, EncodeError> {
+    let region = root.map(|r| summary::region(g, r));
+    let in_region = |n: &NodeId| region.as_ref().is_none_or(|s| s.contains(n));
+    let first = root.unwrap_or(g.start);
+    let mut locs: BTreeSet<NodeId> = locations(g).into_iter().filter(in_region).collect();
+    locs.insert(first);
     let node_vars: BTreeMap<NodeId, Vec<Quantity>> = g
         .nodes
         .iter()
+        .filter(|nd| in_region(&nd.id))
         .map(|nd| (nd.id, quantities(&nd.state)))
         .collect();
-    let start_vars = &node_vars[&g.start];
+    let start_vars = &node_vars[&first];
     let names = |qs: &[Quantity]| qs.iter().map(|q| q.var_name()).collect::<Vec<_>>();
     let start_names = names(start_vars);
     let refs: Vec<&str> = start_names.iter().map(String::as_str).collect();
@@ -158,19 +188,21 @@ pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encodin
         loc_vars.push(node_vars[&l].clone());
     }
     let succ = g.successors();
-    let effects = CallEffects::new(g, prog);
+    let effects = CallEffects::new(g, prog, sums);
     let mut origins = Vec::new();
     // start(x̄) → n_start(x̄) under the start state's facts
     {
-        let chain = RuleChain::new(g, &node_vars, g.start);
-        for (rule, origin) in chain.finish(prog, opts, &effects, its.start(), loc_of[&g.start], &[])
-        {
+        let chain = RuleChain::new(g, &node_vars, first);
+        for (rule, origin) in chain.finish(prog, opts, &effects, its.start(), loc_of[&first], &[]) {
             its.add_rule(rule)?;
             origins.push(origin);
         }
     }
     for &l in &locs {
         for e in &succ[l] {
+            if root.is_some() && summary::is_abstract_call(e) {
+                continue;
+            }
             let mut edges = vec![*e];
             let mut cur = e.to;
             while !locs.contains(&cur) {

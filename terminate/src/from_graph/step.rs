@@ -9,6 +9,7 @@ use super::lcmp::{comparison, Comparison};
 use super::product::{product_bounds, Factor};
 use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
 use super::ranged::RangedUpdate;
+use super::summary::return_constraints;
 use jtg_engine::class::{Cond, FieldType, Insn};
 use jtg_engine::graph::{call_entry_state, with_statics_of, Edge, EdgeKind, Label, Operand};
 use jtg_engine::instance_of::is_instance;
@@ -77,6 +78,10 @@ pub(super) fn edge_constraints(
             carry_by_name(src, dst, &havoc, out);
             for l in &e.labels {
                 step_label(sem, l, src, dst, out, deferred);
+            }
+            let returned = e.labels.iter().any(|l| matches!(l, Label::Returned { .. }));
+            if let (true, Some(callee)) = (returned, effects.summary_of(e.from)) {
+                return_constraints(prog, sem, &callee, src, dst, out);
             }
             if e.kind == EdgeKind::Eval {
                 deferred.comparisons.extend(comparison(prog, src, dst));

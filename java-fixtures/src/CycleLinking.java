@@ -1,0 +1,78 @@
+/**
+ * Which abstracted callees may make or link in a cycle (`CalleeFacts::cycle_linking`).
+ * `insert` writes only fresh leaves: after each of its calls the tree is havocked but stays
+ * acyclic, so `insertAll`'s later calls (and their recursion on `left`/`right`) still have a
+ * size that decreases. `close` writes the head into the last cell: after its call the list is
+ * a ring, and the continuation must say so (`⟲`), or `jtg check` reports the cyclic heap.
+ */
+public class CycleLinking {
+    static final class Tree {
+        int value;
+        Tree left;
+        Tree right;
+
+        Tree(int value) {
+            this.value = value;
+        }
+
+        void insert(int v) {
+            if (v <= value) {
+                if (left == null) {
+                    left = new Tree(v);
+                } else {
+                    left.insert(v);
+                }
+            } else {
+                if (right == null) {
+                    right = new Tree(v);
+                } else {
+                    right.insert(v);
+                }
+            }
+        }
+    }
+
+    static final class Cell {
+        int value;
+        Cell next;
+
+        Cell(int value, Cell next) {
+            this.value = value;
+            this.next = next;
+        }
+    }
+
+    /** A search tree of the values, built by repeated recursive inserts. */
+    public static Tree insertAll(int[] values) {
+        if (values.length == 0) {
+            return null;
+        }
+        Tree root = new Tree(values[0]);
+        for (int i = 1; i < values.length; i++) {
+            root.insert(values[i]);
+        }
+        return root;
+    }
+
+    /** Links the last cell of the list from `c` back to `head`. */
+    static void close(Cell head, Cell c) {
+        if (c.next == null) {
+            c.next = head;
+        } else {
+            close(head, c.next);
+        }
+    }
+
+    /** Closes the list into a ring, then walks it for at most `steps` cells. */
+    public static int closeAndWalk(Cell head, int steps) {
+        if (head == null) {
+            return 0;
+        }
+        close(head, head);
+        int n = 0;
+        for (Cell c = head; c != null && n < steps; c = c.next) {
+            n++;
+        }
+        return n;
+    }
+}
