@@ -14,6 +14,11 @@
 //! - `classpath`: finding and caching classes in directories and jars;
 //! - `hierarchy`: subtyping, fields and method resolution over the class path and a table of
 //!   library classes (given by `models`);
+//! - `cfg`: the control-flow graph of a method's code (successors with handlers' catch types,
+//!   predecessors, index ↔ pc, a backward solver);
+//! - `stack_effect`: the words each instruction pops and pushes;
+//! - `frames`: the frame interpreter, a forward analysis of locals and stack words generic over
+//!   a value lattice (ASM's `Analyzer<V>`);
 //! - `liveness`: the live locals of a method's code;
 //! - `reachable`: rapid type analysis (the methods a run may execute, the classes it may
 //!   instantiate);
@@ -22,12 +27,14 @@
 //! - `jvms`: the classes the JVM specification itself names (`java/lang/Object`);
 //! - `error`: the [`ClassError`] type shared by all of them.
 
+mod cfg;
 mod classfile;
 mod classpath;
 mod decode;
 mod descriptor;
 mod error;
 mod flow;
+mod frames;
 mod hierarchy;
 pub mod indy;
 mod insn;
@@ -38,14 +45,17 @@ mod member;
 mod mnemonic;
 mod pool;
 mod reachable;
+mod stack_effect;
 mod world;
 
+pub use cfg::{falls_through, Cfg, Edge, EdgeKind};
 pub use classfile::{parse_class, Class, Code, Field, Handler, LocalName, Method};
 pub use classpath::{jar_main_class, ClassPath};
 pub use decode::decode_code;
 pub use descriptor::{FieldType, MethodDescriptor};
 pub use error::ClassError;
 pub use flow::{field_types, FieldId, FieldTypes, FlowSeeds, Types};
+pub use frames::{interpret_frames, Frame, Interpreter, Unfollowed};
 pub use hierarchy::{Hierarchy, InstanceField, LibraryClass, ResolvedField, ResolvedMethod};
 pub use insn::{ArithOp, ArrayKind, Cond, Constant, Insn, Kind};
 pub use liveness::Liveness;
