@@ -24,6 +24,8 @@
 //!   instantiate);
 //! - `flow`: variable type analysis (the classes each field can hold);
 //! - `world`: the closed world of a run (its classes, its fields' narrowed types);
+//! - `stable_hash`: a hash the same on every machine (FNV-1a), for the member shuffle and for
+//!   the names and seeds of the crates above;
 //! - `jvms`: the classes the JVM specification itself names (`java/lang/Object`);
 //! - `error`: the [`ClassError`] type shared by all of them.
 
@@ -45,6 +47,7 @@ mod member;
 mod mnemonic;
 mod pool;
 mod reachable;
+mod stable_hash;
 mod stack_effect;
 mod world;
 
@@ -62,4 +65,5 @@ pub use liveness::Liveness;
 pub use member::{FieldRef, InvokeKind, MethodRef};
 pub use pool::ConstantPool;
 pub use reachable::{rapid_type_analysis, MethodKey, Reachable};
+pub use stable_hash::stable_hash;
 pub use world::World;
