@@ -432,17 +432,6 @@ fn differences(journal: &Value, now: &Value) -> String {
         .join("; ")
 }
 
-/// A 64-bit FNV-1a hash: the same on every machine and build (unlike `std`'s hashers), so
-/// it can go into a journal header (a fingerprint of a graph) or derive a seed from a name.
-pub fn stable_hash(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -612,14 +601,6 @@ mod tests {
         std::fs::write(&p, "{\"some\":\"other file\"}\n").unwrap();
         let e = Journal::open(&p, &params, true).unwrap_err();
         assert!(matches!(e, JournalError::Corrupt { line: 1, .. }), "{e}");
-    }
-
-    #[test]
-    fn stable_hash_is_fnv1a() {
-        // the published FNV-1a 64 test vectors
-        assert_eq!(stable_hash(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(stable_hash(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(stable_hash(b"foobar"), 0x8594_4171_f739_67e8);
     }
 
     #[test]

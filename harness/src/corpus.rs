@@ -31,9 +31,9 @@ pub use report::{
 };
 pub use sources::{find_entries, find_entries_with, Entry, Javac, Target};
 
-use jtg_check::journal::stable_hash;
 use jtg_check::report::shell_quote;
 use jtg_check::{CaseId, Inputs, Session, SessionError, Settings, Summary};
+use jtg_engine::class::stable_hash;
 use jtg_engine::class::{jar_main_class, ClassPath};
 use jtg_engine::graph::{build_graph_limited, BuildLimits};
 use jtg_engine::models::MAIN_DESCRIPTOR;

@@ -6,6 +6,7 @@
 use crate::crosscheck::{Checker, Failure};
 use anyhow::{Context, Result};
 use jtg_check::gen::Generator;
+use jtg_engine::class::stable_hash;
 use jtg_engine::state::{MethodId, State};
 
 /// Greedy shrinking of `input`, which fails with `kind`: repeatedly replaces it by the first
@@ -51,30 +52,9 @@ pub(crate) fn save_input(m: &MethodId, text: &str) -> Result<String> {
         "{}.{}.{:016x}.shrunk.state",
         m.class.replace('/', "."),
         m.name.replace(['<', '>'], ""),
-        fnv1a(text.as_bytes())
+        stable_hash(text.as_bytes())
     ));
     std::fs::write(&path, text)
         .with_context(|| format!("cannot write the shrunk input {}", path.display()))?;
     Ok(path.display().to_string())
-}
-
-/// FNV-1a: a hash that is the same in every build and on every machine (std's is not
-/// guaranteed to be), so file names are stable.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fnv1a;
-
-    #[test]
-    fn fnv1a_is_the_published_function() {
-        // test vectors of the FNV reference (draft-eastlake-fnv)
-        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
-    }
 }

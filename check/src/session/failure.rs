@@ -82,7 +82,7 @@ impl Session<'_> {
         let key = format!("{}\n{}\n{}", s.replay, s.seed, s.max_size);
         std::env::temp_dir().join("jtg-check").join(format!(
             "{:016x}",
-            crate::journal::stable_hash(key.as_bytes())
+            jtg_engine::class::stable_hash(key.as_bytes())
         ))
     }
 }

@@ -201,7 +201,7 @@ impl ClassPath {
             super::lambda::number_lambda_sites(&mut class.methods, bs);
         }
         if let Some(seed) = self.member_shuffle {
-            let mut rng = SplitMix64::new(seed ^ fnv1a(internal_name.as_bytes()));
+            let mut rng = SplitMix64::new(seed ^ super::stable_hash(internal_name.as_bytes()));
             rng.shuffle(&mut class.methods);
             rng.shuffle(&mut class.fields);
         }
@@ -293,13 +293,6 @@ impl ClassPath {
         }
         names.into_iter().collect()
     }
-}
-
-/// FNV-1a: mixes the class name into the shuffle seed, so classes get different permutations.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// SplitMix64, enough randomness for the member-shuffle test hook without a dependency.

@@ -7,16 +7,18 @@
 //! argument's set is what the callers pass in that position.
 //!
 //! The analysis is a fixpoint over the methods a rapid type analysis reached
-//! ([`super::rapid_type_analysis`]): each method is interpreted over its bytecode (sets per
-//! stack word and local, joined at branch targets and exception handlers) under the current
-//! sets of fields, parameters, return values and the one set of all reference array elements;
-//! what it stores, passes or returns is added to those, until nothing grows. A set may be
-//! `None`, "any class": what library code returns, what a handler catches, what the caller
-//! declared unknown (inputs). `jsr`, or an `invokedynamic` other than a string concatenation
-//! or a lambda site (whose class `lambda.rs` makes, code included), anywhere give up
-//! ([`FieldTypes::complete`] false): code the class files do not show may store anything.
+//! ([`super::rapid_type_analysis`]): each method is interpreted over its bytecode by the frame
+//! interpreter ([`super::frames`]: sets per stack word and local, joined at branch targets and
+//! exception handlers) under the current sets of fields, parameters, return values and the one
+//! set of all reference array elements; what it stores, passes or returns is added to those,
+//! until nothing grows. A set may be `None`, "any class": what library code returns, what a
+//! handler catches, what the caller declared unknown (inputs). `jsr`, or an `invokedynamic`
+//! other than a string concatenation or a lambda site (whose class `lambda.rs` makes, code
+//! included), anywhere give up ([`FieldTypes::complete`] false): code the class files do not
+//! show may store anything.
 
-use super::{ArrayKind, Hierarchy, Insn, InvokeKind, Kind, MethodKey, MethodRef};
+use super::frames::{interpret_frames, Frame, Interpreter, Unfollowed};
+use super::{ArrayKind, Cfg, Hierarchy, Insn, InvokeKind, Kind, MethodKey, MethodRef};
 use crate::class::FieldType;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -107,29 +109,6 @@ fn one(c: &str) -> Types {
     Some(BTreeSet::from([c.to_string()]))
 }
 
-/// Locals and operand stack (one entry per JVM word) before an instruction.
-#[derive(Clone, Debug, PartialEq)]
-struct Frame {
-    locals: Vec<Types>,
-    stack: Vec<Types>,
-}
-
-impl Frame {
-    fn join(&mut self, o: &Frame) -> Option<bool> {
-        if self.stack.len() != o.stack.len() || self.locals.len() != o.locals.len() {
-            return None;
-        }
-        let mut changed = false;
-        for (a, b) in self.locals.iter_mut().zip(&o.locals) {
-            changed |= join_into(a, b);
-        }
-        for (a, b) in self.stack.iter_mut().zip(&o.stack) {
-            changed |= join_into(a, b);
-        }
-        Some(changed)
-    }
-}
-
 struct Vta<'a> {
     h: &'a Hierarchy,
     world: &'a BTreeSet<String>,
@@ -137,6 +116,8 @@ struct Vta<'a> {
     nodes: BTreeMap<Node, Types>,
     changed: bool,
     complete: bool,
+    /// Each scanned method's control-flow graph, made once.
+    cfgs: BTreeMap<MethodKey, Cfg>,
 }
 
 /// The field type sets of a run that executes only `methods` (a rapid type analysis's), whose
@@ -154,6 +135,7 @@ pub fn field_types(
         nodes: BTreeMap::new(),
         changed: false,
         complete: true,
+        cfgs: BTreeMap::new(),
     };
     for (m, slot, t) in &seeds.params {
         vta.flow(Node::Param(m.clone(), *slot), t);
@@ -188,23 +170,12 @@ pub fn field_types(
     }
 }
 
-/// The words a value of field type `t` occupies, all holding `v` (primitives: nothing).
-fn words(t: &FieldType, v: Types) -> Vec<Types> {
+/// What a value of field type `t` holding `v` is to the analysis (primitives: no class).
+fn value_of(t: &FieldType, v: Types) -> Types {
     if t.is_reference() {
-        vec![v]
+        v
     } else {
-        vec![empty(); t.slots() as usize]
-    }
-}
-
-fn kind_words(k: Kind) -> Vec<Types> {
-    vec![empty(); k.slots() as usize]
-}
-
-fn array_kind_words(k: ArrayKind) -> usize {
-    match k {
-        ArrayKind::Long | ArrayKind::Double => 2,
-        _ => 1,
+        empty()
     }
 }
 
@@ -301,195 +272,66 @@ impl Vta<'_> {
             }
             slot += p.slots();
         }
-        let index: BTreeMap<u32, usize> = code
-            .insns
-            .iter()
-            .enumerate()
-            .map(|(i, (pc, _))| (*pc, i))
-            .collect();
-        let mut frames: BTreeMap<u32, Frame> = BTreeMap::new();
-        let Some((first, _)) = code.insns.first() else {
-            return;
+        let cfg = self.cfgs.remove(m).unwrap_or_else(|| Cfg::of(code));
+        let entry = Frame {
+            locals,
+            stack: Vec::new(),
         };
-        frames.insert(
-            *first,
-            Frame {
-                locals,
-                stack: Vec::new(),
-            },
-        );
-        let mut todo: BTreeSet<u32> = BTreeSet::from([*first]);
-        while let Some(pc) = todo.pop_first() {
-            let Some(&i) = index.get(&pc) else {
-                self.complete = false;
-                return;
-            };
-            let before = frames[&pc].clone();
-            let insn = &code.insns[i].1;
-            let Some((after, ends)) = self.step(m, insn, before.clone()) else {
-                self.complete = false;
-                return;
-            };
-            let mut succs: Vec<(u32, Frame)> = Vec::new();
-            if !ends {
-                if let Some((next, _)) = code.insns.get(i + 1) {
-                    succs.push((*next, after.clone()));
-                }
-            }
-            for t in insn.branch_targets() {
-                succs.push((t, after.clone()));
-            }
-            for hd in code
-                .handlers
-                .iter()
-                .filter(|hd| hd.start <= pc && pc < hd.end)
-            {
-                for locals in [&before.locals, &after.locals] {
-                    succs.push((
-                        hd.handler,
-                        Frame {
-                            locals: locals.clone(),
-                            stack: vec![None],
-                        },
-                    ));
-                }
-            }
-            for (t, f) in succs {
-                match frames.get_mut(&t) {
-                    None => {
-                        frames.insert(t, f);
-                        todo.insert(t);
-                    }
-                    Some(old) => match old.join(&f) {
-                        None => {
-                            self.complete = false;
-                            return;
-                        }
-                        Some(true) => {
-                            todo.insert(t);
-                        }
-                        Some(false) => {}
-                    },
-                }
-            }
+        let mut scan = MethodScan { vta: self, m };
+        if interpret_frames(code, &cfg, entry, &mut scan).is_err() {
+            self.complete = false;
         }
+        self.cfgs.insert(m.clone(), cfg);
     }
 
-    /// One instruction: the frame after it and whether control never falls through. `None`
-    /// for what the analysis does not follow (`jsr`, `invokedynamic`, a malformed stack).
-    fn step(&mut self, m: &MethodKey, insn: &Insn, mut f: Frame) -> Option<(Frame, bool)> {
-        let pop = |f: &mut Frame, n: usize| -> Option<Vec<Types>> {
-            let at = f.stack.len().checked_sub(n)?;
-            Some(f.stack.split_off(at))
-        };
-        let mut ends = false;
-        match insn {
-            Insn::Nop | Insn::IInc { .. } | Insn::I2B | Insn::I2C | Insn::I2S => {}
-            Insn::AConstNull | Insn::IConst(_) | Insn::FConst(_) => f.stack.push(empty()),
-            Insn::LConst(_) | Insn::DConst(_) => f.stack.extend([empty(), empty()]),
+    /// The value `insn` of method `m` pushes, from the words it pops (see
+    /// [`Interpreter::operation`]); adds what it stores, passes and returns. `Unfollowed` for
+    /// what the analysis does not follow (`jsr`, `invokedynamic` other than a concatenation or
+    /// a lambda site).
+    fn operation(
+        &mut self,
+        m: &MethodKey,
+        insn: &Insn,
+        popped: Vec<Types>,
+    ) -> Result<Option<Types>, Unfollowed> {
+        let pushed = match insn {
+            Insn::AConstNull
+            | Insn::IConst(_)
+            | Insn::FConst(_)
+            | Insn::LConst(_)
+            | Insn::DConst(_)
+            | Insn::Arith(..)
+            | Insn::Convert { .. }
+            | Insn::I2B
+            | Insn::I2C
+            | Insn::I2S
+            | Insn::LCmp
+            | Insn::DCmpL
+            | Insn::DCmpG
+            | Insn::FCmpL
+            | Insn::FCmpG
+            | Insn::ArrayLength
+            | Insn::InstanceOf(_) => empty(),
             Insn::Ldc(c) => match c {
-                super::Constant::Long(_) | super::Constant::Double(_) => {
-                    f.stack.extend([empty(), empty()])
-                }
-                super::Constant::Int(_) | super::Constant::Float(_) => f.stack.push(empty()),
-                super::Constant::String(_) => f.stack.push(one(super::jvms::STRING)),
-                super::Constant::Class(_) => f.stack.push(one(super::jvms::CLASS)),
-                super::Constant::Other(_) => f.stack.push(None),
+                super::Constant::String(_) => one(super::jvms::STRING),
+                super::Constant::Class(_) => one(super::jvms::CLASS),
+                super::Constant::Other(_) => None,
+                _ => empty(),
             },
-            Insn::Load(k, i) => {
-                if *k == Kind::Ref {
-                    f.stack.push(f.locals.get(*i as usize)?.clone());
-                } else {
-                    f.stack.extend(kind_words(*k));
-                }
-            }
-            Insn::Store(k, i) => {
-                let v = pop(&mut f, k.slots() as usize)?;
-                for (j, w) in v.into_iter().enumerate() {
-                    *f.locals.get_mut(*i as usize + j)? = w;
-                }
-            }
-            Insn::ArrayLoad(k) => {
-                pop(&mut f, 2)?;
-                if *k == ArrayKind::Ref {
-                    f.stack.push(self.node(&Node::ArrayElems));
-                } else {
-                    f.stack.extend(vec![empty(); array_kind_words(*k)]);
-                }
-            }
+            // an `iinc`'s local stays what it was (an int: no classes)
+            Insn::IInc { .. } => return Ok(popped.into_iter().next()),
+            Insn::ArrayLoad(k) if *k == ArrayKind::Ref => self.node(&Node::ArrayElems),
+            Insn::ArrayLoad(_) => empty(),
             Insn::ArrayStore(k) => {
-                let v = pop(&mut f, array_kind_words(*k))?;
-                pop(&mut f, 2)?;
                 if *k == ArrayKind::Ref {
-                    self.flow(Node::ArrayElems, &v[0]);
+                    self.flow(Node::ArrayElems, &popped[2]);
                 }
+                return Ok(None);
             }
-            Insn::Pop | Insn::MonitorEnter | Insn::MonitorExit => {
-                pop(&mut f, 1)?;
-            }
-            Insn::Pop2 => {
-                pop(&mut f, 2)?;
-            }
-            Insn::Dup => {
-                let v = f.stack.last()?.clone();
-                f.stack.push(v);
-            }
-            Insn::DupX1 | Insn::DupX2 => {
-                let under = if matches!(insn, Insn::DupX1) { 1 } else { 2 };
-                let v = f.stack.last()?.clone();
-                let at = f.stack.len().checked_sub(under + 1)?;
-                f.stack.insert(at, v);
-            }
-            Insn::Dup2 | Insn::Dup2X1 | Insn::Dup2X2 => {
-                let under = match insn {
-                    Insn::Dup2 => 0,
-                    Insn::Dup2X1 => 1,
-                    _ => 2,
-                };
-                let n = f.stack.len();
-                let top: Vec<Types> = f.stack.get(n.checked_sub(2)?..)?.to_vec();
-                let at = n.checked_sub(under + 2)?;
-                f.stack.splice(at..at, top);
-            }
-            Insn::Swap => {
-                let n = f.stack.len();
-                f.stack.swap(n.checked_sub(1)?, n.checked_sub(2)?);
-            }
-            Insn::Arith(k, op) => {
-                use super::ArithOp::*;
-                let operands = match op {
-                    Neg => k.slots(),
-                    Shl | Shr | Ushr => k.slots() + 1,
-                    _ => 2 * k.slots(),
-                };
-                pop(&mut f, operands as usize)?;
-                f.stack.extend(kind_words(*k));
-            }
-            Insn::Convert { from, to } => {
-                pop(&mut f, from.slots() as usize)?;
-                f.stack.extend(kind_words(*to));
-            }
-            Insn::LCmp | Insn::DCmpL | Insn::DCmpG => {
-                pop(&mut f, 4)?;
-                f.stack.push(empty());
-            }
-            Insn::FCmpL | Insn::FCmpG => {
-                pop(&mut f, 2)?;
-                f.stack.push(empty());
-            }
-            Insn::If { .. } | Insn::IfNull { .. } | Insn::IfNonNull { .. } => {
-                pop(&mut f, 1)?;
-            }
-            Insn::IfICmp { .. } | Insn::IfACmp { .. } => {
-                pop(&mut f, 2)?;
-            }
-            Insn::Goto(_) => ends = true,
-            Insn::Jsr(_) | Insn::Ret(_) => return None,
             Insn::InvokeDynamic {
                 descriptor, site, ..
             } => {
-                let d = super::MethodDescriptor::parse(descriptor).ok()?;
-                let args = pop(&mut f, usize::from(d.param_slots()))?;
+                let d = super::MethodDescriptor::parse(descriptor).map_err(|_| Unfollowed)?;
                 // a concatenation makes a string; a lambda site an object of its class whose
                 // fields hold the captured values; any other bootstrap is not followed
                 let concat =
@@ -503,34 +345,24 @@ impl Vta<'_> {
                         if p.is_reference() {
                             let field = super::lambda::captured_field(k);
                             if let Some(n) = self.field_node(&class, &field) {
-                                self.flow(n, args.get(at)?);
+                                self.flow(n, &popped[at]);
                             }
                         }
                         at += usize::from(p.slots());
                     }
                     one(&class)
                 } else {
-                    return None;
+                    return Err(Unfollowed);
                 };
-                f.stack.extend(words(d.ret.as_ref()?, result));
-            }
-            Insn::TableSwitch { .. } | Insn::LookupSwitch { .. } => {
-                pop(&mut f, 1)?;
-                ends = true;
+                value_of(d.ret.as_ref().ok_or(Unfollowed)?, result)
             }
             Insn::Return(k) => {
-                if let Some(k) = k {
-                    let v = pop(&mut f, k.slots() as usize)?;
-                    if *k == Kind::Ref {
-                        self.flow(Node::Ret(m.clone()), &v[0]);
-                    }
+                if *k == Some(Kind::Ref) {
+                    self.flow(Node::Ret(m.clone()), &popped[0]);
                 }
-                ends = true;
+                return Ok(None);
             }
             Insn::GetStatic(fr) | Insn::GetField(fr) => {
-                if matches!(insn, Insn::GetField(_)) {
-                    pop(&mut f, 1)?;
-                }
                 let v = match self.field_node(&fr.class, &fr.name) {
                     Some(_) if matches!(insn, Insn::GetStatic(_)) && self.seeds.unknown_statics => {
                         None
@@ -538,35 +370,33 @@ impl Vta<'_> {
                     Some(n) => self.node(&n),
                     None => None,
                 };
-                f.stack.extend(words(&fr.desc, v));
+                value_of(&fr.desc, v)
             }
             Insn::PutStatic(fr) | Insn::PutField(fr) => {
-                let v = pop(&mut f, fr.desc.slots() as usize)?;
-                if matches!(insn, Insn::PutField(_)) {
-                    pop(&mut f, 1)?;
-                }
                 if fr.desc.is_reference() {
                     if let Some(n) = self.field_node(&fr.class, &fr.name) {
-                        self.flow(n, &v[0]);
+                        // a putfield pops its object below the value
+                        let at = usize::from(matches!(insn, Insn::PutField(_)));
+                        self.flow(n, &popped[at]);
                     }
                 }
+                return Ok(None);
             }
             Insn::Invoke { kind, method } => {
+                // the popped words are the callee's local slots: receiver, then parameters
                 let mut args: Vec<(u16, Types)> = Vec::new();
-                let mut slot = method.desc.param_slots() + u16::from(*kind != InvokeKind::Static);
-                for p in method.desc.params.iter().rev() {
-                    let v = pop(&mut f, p.slots() as usize)?;
-                    slot -= p.slots();
+                let mut slot = u16::from(*kind != InvokeKind::Static);
+                for p in &method.desc.params {
                     if p.is_reference() {
-                        args.push((slot, v[0].clone()));
+                        args.push((slot, popped[usize::from(slot)].clone()));
                     }
+                    slot += p.slots();
                 }
                 let recv = if *kind == InvokeKind::Static {
                     empty()
                 } else {
-                    let r = pop(&mut f, 1)?.remove(0);
-                    args.push((0, r.clone()));
-                    r
+                    args.push((0, popped[0].clone()));
+                    popped[0].clone()
                 };
                 let (targets, lib) = self.targets(*kind, method, &recv);
                 let mut result = if lib { None } else { empty() };
@@ -576,46 +406,61 @@ impl Vta<'_> {
                     }
                     join_into(&mut result, &self.node(&Node::Ret(t.clone())));
                 }
-                if let Some(rt) = &method.desc.ret {
-                    f.stack.extend(words(rt, result));
+                return Ok(method.desc.ret.as_ref().map(|rt| value_of(rt, result)));
+            }
+            Insn::New(c) => one(c),
+            Insn::NewArray(_) => one("["),
+            Insn::ANewArray(c) => {
+                if c.starts_with('[') {
+                    one(&format!("[{c}"))
+                } else {
+                    one(&format!("[L{c};"))
                 }
             }
-            Insn::New(c) => f.stack.push(one(c)),
-            Insn::NewArray(_) => {
-                pop(&mut f, 1)?;
-                f.stack.push(one("["));
-            }
-            Insn::ANewArray(c) => {
-                pop(&mut f, 1)?;
-                let d = if c.starts_with('[') {
-                    format!("[{c}")
-                } else {
-                    format!("[L{c};")
-                };
-                f.stack.push(one(&d));
-            }
-            Insn::MultiANewArray { class, dims } => {
-                pop(&mut f, *dims as usize)?;
-                f.stack.push(one(class));
-            }
-            Insn::ArrayLength | Insn::InstanceOf(_) => {
-                pop(&mut f, 1)?;
-                f.stack.push(empty());
-            }
-            Insn::AThrow => {
-                pop(&mut f, 1)?;
-                ends = true;
-            }
+            Insn::MultiANewArray { class, .. } => one(class),
             Insn::CheckCast(t) => {
-                let mut v = pop(&mut f, 1)?.remove(0);
+                let mut v = popped.into_iter().next().ok_or(Unfollowed)?;
                 if let Some(s) = v.as_mut() {
                     if !t.starts_with('[') {
                         s.retain(|c| c.starts_with('[') || self.h.is_subtype(c, t).unwrap_or(true));
                     }
                 }
-                f.stack.push(v);
+                v
             }
+            // the rest push nothing (or are moves the frame interpreter makes itself)
+            _ => return Ok(None),
+        };
+        Ok(Some(pushed))
+    }
+}
+
+/// The analysis of one method as a frame interpreter over class sets.
+struct MethodScan<'v, 'a> {
+    vta: &'v mut Vta<'a>,
+    m: &'v MethodKey,
+}
+
+impl Interpreter for MethodScan<'_, '_> {
+    type Value = Types;
+
+    fn join(&mut self, into: &mut Types, v: &Types) -> bool {
+        join_into(into, v)
+    }
+
+    fn copy(&mut self, insn: &Insn, word: Types) -> Types {
+        match insn {
+            // a primitive holds no class (whatever a reused slot held before)
+            Insn::Load(k, _) if *k != Kind::Ref => empty(),
+            _ => word,
         }
-        Some((f, ends))
+    }
+
+    fn operation(&mut self, insn: &Insn, popped: Vec<Types>) -> Result<Option<Types>, Unfollowed> {
+        self.vta.operation(self.m, insn, popped)
+    }
+
+    /// Any class: library code may throw anything a handler catches.
+    fn caught(&mut self, _catch_type: Option<&str>) -> Types {
+        None
     }
 }

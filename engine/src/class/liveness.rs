@@ -1,9 +1,10 @@
 //! Live local variables (a backward data-flow analysis of a method's bytecode). A local that is
 //! written before it is read again on every path is dead: its value cannot influence the
 //! execution, so the evaluator forgets it (an unset slot stands for any value). That keeps
-//! states at loop heads comparable and graphs small, without losing soundness.
+//! states at loop heads comparable and graphs small, without losing soundness. Solved backward
+//! over the method's [`Cfg`].
 
-use super::{Code, Insn, Kind};
+use super::{Cfg, Code, Insn, Kind};
 use std::collections::BTreeSet;
 
 /// The live local slots before every instruction of one method.
@@ -32,66 +33,23 @@ fn effect(insn: &Insn) -> (Vec<u16>, Vec<u16>) {
     }
 }
 
-/// Whether control can fall through to the next instruction.
-fn falls_through(insn: &Insn) -> bool {
-    !matches!(
-        insn,
-        Insn::Goto(_)
-            | Insn::Return(_)
-            | Insn::AThrow
-            | Insn::TableSwitch { .. }
-            | Insn::LookupSwitch { .. }
-            | Insn::Ret(_)
-    )
-}
-
 impl Liveness {
     pub fn of(code: &Code) -> Liveness {
-        let pcs: Vec<u32> = code.insns.iter().map(|(pc, _)| *pc).collect();
-        let index = |pc: u32| pcs.binary_search(&pc).ok();
-        // successors by instruction index: fall-through, branch targets, covering handlers
-        let succs: Vec<Vec<usize>> = code
-            .insns
-            .iter()
-            .enumerate()
-            .map(|(i, (pc, insn))| {
-                let mut s: Vec<usize> = insn
-                    .branch_targets()
-                    .into_iter()
-                    .filter_map(index)
-                    .collect();
-                if falls_through(insn) && i + 1 < pcs.len() {
-                    s.push(i + 1);
-                }
-                for h in &code.handlers {
-                    if h.start <= *pc && *pc < h.end {
-                        s.extend(index(h.handler));
-                    }
-                }
-                s
-            })
-            .collect();
+        let cfg = Cfg::of(code);
         let effects: Vec<_> = code.insns.iter().map(|(_, i)| effect(i)).collect();
-        let mut live_in = vec![BTreeSet::new(); pcs.len()];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for i in (0..pcs.len()).rev() {
-                let mut live: BTreeSet<u16> = succs[i]
-                    .iter()
-                    .flat_map(|&j| live_in[j].iter().copied())
-                    .collect();
+        let live_in = cfg.solve_backward(
+            BTreeSet::new(),
+            |live, after| live.extend(after.iter().copied()),
+            |i, mut live| {
                 let (uses, defs) = &effects[i];
                 for d in defs {
                     live.remove(d);
                 }
                 live.extend(uses.iter().copied());
-                if live != live_in[i] {
-                    live_in[i] = live;
-                    changed = true;
-                }
-            }
-        }
+                live
+            },
+        );
+        let pcs = code.insns.iter().map(|(pc, _)| *pc).collect();
         Liveness { pcs, live_in }
     }
 

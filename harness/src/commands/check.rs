@@ -10,10 +10,11 @@ use super::{
     JournalArgs,
 };
 use anyhow::{Context, Result};
-use jtg_check::journal::{stable_hash, Journal};
+use jtg_check::journal::Journal;
 use jtg_check::report::{shell_quote, FailureReport};
 use jtg_check::shard::Shard;
 use jtg_check::{summary_json, summary_junit, summary_text, Inputs, Session, Settings, Summary};
+use jtg_engine::class::stable_hash;
 use jtg_engine::render::json;
 use jtg_engine::state::text::{parse_state, print_state, TextContext};
 use jtg_engine::state::{IntSemantics, State};

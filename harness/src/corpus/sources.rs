@@ -20,7 +20,7 @@
 //! `jtg corpus` then exits with status 2). A directory given on the command line that holds
 //! class files (and no sources) is one class path; its classes with `main` are entries.
 
-use jtg_check::journal::stable_hash;
+use jtg_engine::class::stable_hash;
 use jtg_engine::class::ClassPath;
 use jtg_engine::models::MAIN_DESCRIPTOR;
 use std::path::{Path, PathBuf};
