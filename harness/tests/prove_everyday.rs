@@ -135,3 +135,13 @@ fn a_maybe_names_the_loop_without_a_ranking_function() {
     let reason = v["reason"].as_str().unwrap_or_default();
     assert!(reason.contains(m), "{json}");
 }
+
+#[test]
+fn loops_over_records_terminate() {
+    // p = p.plus(new Point(1, 2)) n times: a record made in a loop (its compact constructor
+    // may throw); for (int i = r.lo(); i < r.hi(); i++): a loop bounded by accessors;
+    // a for-each over a record array
+    proved("everyday.Records.walk", &[]);
+    proved("everyday.Records.rangeSum", &[]);
+    proved("everyday.Records.best", &[]);
+}
