@@ -145,3 +145,9 @@ fn loops_over_records_terminate() {
     proved("everyday.Records.rangeSum", &[]);
     proved("everyday.Records.best", &[]);
 }
+
+#[test]
+fn a_loop_comparing_with_objects_equals_terminates() {
+    // for (String s : names) if (Objects.equals(s, target)) c++;
+    proved("everyday.Equality.countEqual", &[]);
+}

@@ -11,7 +11,8 @@
 //! least the two brackets: so it needs no component's value. It needs that the JDK calls no
 //! program code: a reference component's `equals`/`hashCode`/`toString` are run, so every
 //! component must be a primitive, an array (whose methods are `Object`'s) or a final JDK class
-//! that overrides them itself ([`JDK_VALUE_CLASSES`]); any other is unsupported, named.
+//! that overrides them itself ([`JDK_VALUE_CLASSES`]); any other is unsupported, named. The
+//! same classes decide `java.util.Objects.equals/hashCode/hash` (`calls.rs`).
 
 use crate::class::indy::{BootstrapArg, DynamicSite};
 use crate::class::FieldType;
@@ -20,7 +21,7 @@ use crate::class::FieldType;
 const OBJECT_METHODS: &str = "java/lang/runtime/ObjectMethods";
 
 /// Final JDK classes whose `equals`, `hashCode` and `toString` are their own (JDK code only).
-const JDK_VALUE_CLASSES: &[&str] = &[
+pub(crate) const JDK_VALUE_CLASSES: &[&str] = &[
     "java/lang/String",
     "java/lang/Integer",
     "java/lang/Long",
@@ -31,6 +32,15 @@ const JDK_VALUE_CLASSES: &[&str] = &[
     "java/lang/Float",
     "java/lang/Double",
 ];
+
+/// The descriptor of `java.lang.Object`'s `equals` (for `"equals"`) or `hashCode` (else).
+pub(crate) fn object_method_descriptor(name: &str) -> &'static str {
+    if name == "equals" {
+        "(Ljava/lang/Object;)Z"
+    } else {
+        "()I"
+    }
+}
 
 /// A record method an `ObjectMethods.bootstrap` site implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
