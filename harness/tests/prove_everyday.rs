@@ -151,3 +151,9 @@ fn a_loop_comparing_with_objects_equals_terminates() {
     // for (String s : names) if (Objects.equals(s, target)) c++;
     proved("everyday.Equality.countEqual", &[]);
 }
+
+#[test]
+fn a_loop_with_a_finally_terminates() {
+    // for (…; i < n; i++) { try { if (i % 3 == 0) continue; } finally { tries++; } }
+    proved("everyday.Finally.attempts", &[]);
+}
