@@ -1,7 +1,8 @@
 //! The `invokedynamic` models are checked like the engine (`make fixtures`): every run of a
 //! string concatenation or a lambda of `everyday.Indy` is a path of its graph, and a graph that
 //! claims a wrong length of a concatenation, a wrong captured value of a lambda object, or the
-//! class of another lambda site is caught by the runs.
+//! class of another lambda site is caught by the runs; so is a record's `equals` claimed false
+//! (`everyday.Records`).
 
 mod common;
 use common::models::{complete_graph, int_verdicts as verdicts, program, violations};
@@ -123,4 +124,30 @@ fn a_lambda_object_of_another_call_site_is_caught() {
     }
     let caught = verdicts(&prog, &wrong, &["x"], &rows);
     assert_eq!(violations(&caught), rows.len(), "{caught:?}");
+}
+
+/// A record's `equals` (an `ObjectMethods` call site) is `[0,1]`: `new Point(a, b).equals(new
+/// Point(a, b))` is true on every run that builds the points, so a graph that claims it false
+/// is caught on exactly those runs (a negative coordinate throws in the compact constructor).
+#[test]
+fn a_record_equals_claimed_false_is_caught() {
+    let prog = program();
+    let g = complete_graph(&prog, "everyday.Records.samePoint");
+    let rows = vec![vec![0, 0], vec![3, 4], vec![7, 1], vec![-1, 2]];
+    let right = verdicts(&prog, &g, &["a", "b"], &rows);
+    assert!(right.iter().all(|v| *v == Verdict::Pass), "{right:?}");
+    let mut wrong = g.clone();
+    let mut changed = 0;
+    let boolean = Interval::new(Some(0), Some(1)).unwrap();
+    for n in &mut wrong.nodes {
+        for v in n.state.heap.values_mut() {
+            if *v == HeapValue::Int(boolean) {
+                *v = HeapValue::Int(Interval::literal(0));
+                changed += 1;
+            }
+        }
+    }
+    assert!(changed > 0, "no state holds equals' [0,1]");
+    let caught = verdicts(&prog, &wrong, &["a", "b"], &rows);
+    assert_eq!(violations(&caught), 3, "{caught:?}");
 }

@@ -1,6 +1,7 @@
 //! `invokedynamic` in the engine (`everyday.Indy`, `make fixtures`): lambda sites make classes
 //! the hierarchy, the rapid type analysis and the field type analysis know; what the engine
-//! does not model (another bootstrap method, a boxing adaptation) is unsupported, named.
+//! does not model (another bootstrap method, a boxing adaptation, a record method that would run
+//! program code) is unsupported, named.
 
 mod common;
 
@@ -166,6 +167,60 @@ fn another_bootstrap_method_is_unsupported_and_named() {
             assert!(
                 what.starts_with("invokedynamic: bootstrap method")
                     && what.contains("java.lang.invoke.StringConcatFactory.makeConcat("),
+                "{what}"
+            );
+        }
+        None => panic!("not an unsupported feature"),
+    }
+}
+
+/// A record's `equals`, `hashCode` and `toString` are `ObjectMethods.bootstrap` sites (JDK 16+):
+/// modelled where the JDK runs no program code (primitive, array and JDK value components), a
+/// complete graph; a component of a program class, whose `equals` the JDK would call, is
+/// unsupported, named.
+#[test]
+fn record_methods_are_modelled_and_program_components_named() {
+    let prog = common::program();
+    for method in [
+        "everyday.Records.samePoint",
+        "everyday.Records.pointHash",
+        "everyday.Records.labelLength",
+    ] {
+        let m = prog.find_method(method).expect("method");
+        let st = prog
+            .default_start(&m, IntSemantics::Unbounded)
+            .expect("start");
+        let g = build_graph(&prog, &m, st, &Options::default()).expect("complete graph");
+        assert!(g.nodes.len() > 1, "{method}");
+    }
+    // compiled apart: in the fixtures' closed world its `equals` would be a target of every
+    // `Object.equals` call
+    let dir = std::env::temp_dir().join(format!("jtg-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = dir.join("Segment.java");
+    std::fs::write(
+        &src,
+        "record Segment(Point from, Point to) {\n\
+         record Point(int x, int y) {}\n\
+         static boolean same(Segment a, Segment b) { return a.equals(b); }\n}\n",
+    )
+    .expect("source");
+    let status = std::process::Command::new(std::env::var("JAVAC").unwrap_or("javac".into()))
+        .args(["-g", "-d"])
+        .arg(&dir)
+        .arg(&src)
+        .status()
+        .expect("javac runs");
+    assert!(status.success(), "javac failed");
+    let prog = Program::new(ClassPath::from_paths(std::slice::from_ref(&dir)).expect("class path"));
+    let e = failure(&prog, "Segment.same");
+    std::fs::remove_dir_all(&dir).ok();
+    match unsupported(e) {
+        Some((method, pc, what)) => {
+            assert_eq!(method.to_string(), "Segment.equals(Ljava/lang/Object;)Z");
+            assert_eq!(pc, 2, "aload_0, aload_1, invokedynamic");
+            assert!(
+                what.contains("the component from of type LSegment$Point;"),
                 "{what}"
             );
         }

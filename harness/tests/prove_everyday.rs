@@ -138,3 +138,25 @@ fn a_maybe_names_the_loop_without_a_ranking_function() {
     assert!(reason.contains(m), "{json}");
     assert!(reason.contains("(CollectionLoops.java:"), "{json}");
 }
+
+#[test]
+fn loops_over_records_terminate() {
+    // p = p.plus(new Point(1, 2)) n times: a record made in a loop (its compact constructor
+    // may throw); for (int i = r.lo(); i < r.hi(); i++): a loop bounded by accessors;
+    // a for-each over a record array
+    proved("everyday.Records.walk", &[]);
+    proved("everyday.Records.rangeSum", &[]);
+    proved("everyday.Records.best", &[]);
+}
+
+#[test]
+fn a_loop_comparing_with_objects_equals_terminates() {
+    // for (String s : names) if (Objects.equals(s, target)) c++;
+    proved("everyday.Equality.countEqual", &[]);
+}
+
+#[test]
+fn a_loop_with_a_finally_terminates() {
+    // for (…; i < n; i++) { try { if (i % 3 == 0) continue; } finally { tries++; } }
+    proved("everyday.Finally.attempts", &[]);
+}

@@ -1,13 +1,15 @@
 //! `invokedynamic`: string concatenation (`StringConcatFactory`, the model in
 //! `models/concat.rs`) and lambda sites (`LambdaMetafactory`: an object of the class
-//! `class/lambda.rs` makes for the site, its captured values in its fields). Any other
-//! bootstrap method is unsupported, named.
+//! `class/lambda.rs` makes for the site, its captured values in its fields) and a record's
+//! `equals`/`hashCode`/`toString` (`ObjectMethods`, `models/records.rs`). Any other bootstrap
+//! method is unsupported, named.
 
 use super::library::shared;
 use super::{Exec, Flow};
 use crate::class::indy::{describe_handle, lambda_class_name, BootstrapArg, DynamicSite};
 use crate::class::{lambda, MethodDescriptor};
 use crate::error::EngineError;
+use crate::models::records::{self, RecordMethod};
 use crate::models::{self, concat};
 use crate::state::{FieldKey, HeapValue, Interval};
 use std::collections::BTreeMap;
@@ -24,6 +26,11 @@ pub(super) fn eval(
     }
     if let Some(index) = site.lambda_index {
         return make_lambda(ex, &desc, index);
+    }
+    if let Some(method) =
+        records::object_method(site, name, descriptor).map_err(|w| ex.unsupported(w))?
+    {
+        return record_method(ex, &desc, method);
     }
     Err(ex.unsupported(format!(
         "bootstrap method {} of call site {name}{descriptor} is not modelled",
@@ -166,5 +173,45 @@ fn make_lambda(
     }
     let r = ex.st.new_obj(HeapValue::Object { class, fields });
     ex.push(r)?;
+    Ok(Flow::Next)
+}
+
+/// A record's `equals`, `hashCode` or `toString` (`models/records.rs`): `[0,1]` (`0` for a
+/// `null` argument: it is no instance of the record class), any int, a string of length ≥ 2
+/// that may be one the state holds. The receiver, the record itself, is `this` in the methods
+/// javac writes; one that may be `null` is decided first, and a `null` one is unsupported
+/// (the JDK's code then depends on the number of components).
+fn record_method(
+    ex: &mut Exec<'_>,
+    desc: &MethodDescriptor,
+    method: RecordMethod,
+) -> Result<Flow, EngineError> {
+    let n = desc.params.len();
+    if n == 0 {
+        return Err(ex.invalid("a record method's call site without the record"));
+    }
+    let r = ex.peek(n - 1)?;
+    if let Some(flow) = ex.need_null_or_existing(r)? {
+        return Ok(flow);
+    }
+    if r.is_null() {
+        return Err(ex.unsupported("a record method on a null record".into()));
+    }
+    let other_null = n == 2 && ex.peek(0)?.is_null();
+    for _ in 0..n {
+        ex.pop()?;
+    }
+    let v = match method {
+        RecordMethod::Equals if other_null => ex.st.new_int(Interval::literal(0)),
+        RecordMethod::Equals => ex
+            .st
+            .new_int(Interval::literal(0).hull(&Interval::literal(1))),
+        RecordMethod::HashCode => {
+            let sem = ex.sem();
+            ex.st.new_int(Interval::most_general(sem))
+        }
+        RecordMethod::ToString => shared::string(ex, Interval::at_least(2)),
+    };
+    ex.push(v)?;
     Ok(Flow::Next)
 }

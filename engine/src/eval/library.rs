@@ -13,6 +13,7 @@ mod arrays;
 mod collections;
 mod enums;
 mod numbers;
+mod objects;
 pub(super) mod shared;
 mod text;
 
@@ -235,6 +236,8 @@ pub(super) fn eval(
         LibraryCall::Arrays(call) => return arrays::eval(ex, call),
         LibraryCall::Collection(call) => return collections::eval(ex, call, n_args, has_receiver),
         LibraryCall::Enum(call) => return enums::eval(ex, call),
+        LibraryCall::ObjectsEquals => return objects::equals(ex),
+        LibraryCall::ObjectsHash { array } => return objects::hash(ex, array),
         LibraryCall::StringBuilderToString => {
             ex.pop()?;
             // JDK 17 returns the interned "" for an empty builder, whatever the Javadoc's "a

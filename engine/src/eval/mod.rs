@@ -25,7 +25,7 @@ pub(crate) mod summary;
 
 use crate::class::{ClassError, Insn, Kind};
 
-use crate::edge::{EdgeKind, Label};
+use crate::edge::{EdgeKind, Label, Side};
 use crate::error::EngineError;
 use crate::program::Program;
 use crate::refine::{self, Succ};
@@ -178,6 +178,15 @@ pub(crate) fn step(st: &State, cx: &Ctx<'_>) -> Result<StepOutcome, EngineError>
             }
             cx.prog.forget_dead_locals(&mut ex.st);
             ex.st.gc();
+            // a result dead at once (`iinc` of a local never read again, as in a `finally`
+            // after the value to return is saved) is collected with its local: a label would
+            // name a value the target does not hold, so it claims nothing and is dropped
+            let (st, step) = (&ex.st, ex.kind.is_step());
+            ex.labels.retain(|l| {
+                l.reads(step)
+                    .iter()
+                    .all(|(r, side)| *side != Side::Target || st.value(*r).is_some())
+            });
             Ok(StepOutcome::Eval {
                 kind: ex.kind,
                 succ: Box::new(Succ::labelled(ex.st, ex.labels)),

@@ -28,6 +28,21 @@ pub(crate) enum LibraryCall {
     ArrayClone,
     /// `Objects.requireNonNull(Object)`: NullPointerException on `null`, else the argument.
     RequireNonNull,
+    /// `Objects.equals(a, b)`: "true if the arguments are equal to each other and false
+    /// otherwise ... if both arguments are null, true is returned. Otherwise, if the first
+    /// argument is not null, equality is determined by calling the equals method of the first
+    /// argument": `a == b` for `null` and for classes with `Object`'s `equals`, `[0,1]` for the
+    /// JDK value classes (`0` against `null`); `equals` of any other class may be program code:
+    /// unsupported, named.
+    ObjectsEquals,
+    /// `Objects.hashCode(o)`: "the hash code of a non-null argument and 0 for a null argument";
+    /// `Objects.hash(Object...)`: `Arrays.hashCode` of the array ("as if all the input values
+    /// were placed into an array"; `0` for a `null` array): any int, where every value's
+    /// `hashCode` is the JDK's (the value classes, arrays, classes with `Object`'s).
+    /// `hash`: the argument is the array.
+    ObjectsHash {
+        array: bool,
+    },
     /// `Random.nextInt()`, `nextLong()`, `nextBoolean()`, `nextFloat()`, `nextDouble()`: any
     /// value of the result type. Javadoc: "all 2^32 possible int values are produced with
     /// (approximately) equal probability", "all 2^64 possible long values", "the values true
@@ -102,6 +117,8 @@ impl LibraryCall {
                 | LibraryCall::ValueEquals
                 | LibraryCall::ArrayClone
                 | LibraryCall::RequireNonNull
+                | LibraryCall::ObjectsEquals
+                | LibraryCall::ObjectsHash { .. }
                 | LibraryCall::DesiredAssertionStatus
                 | LibraryCall::Print
                 | LibraryCall::Number(_)
@@ -274,6 +291,15 @@ pub(crate) fn library_call(class: &str, name: &str, desc: &str) -> Option<Librar
         ("java/lang/Math", "abs", "(I)I") => Some(MathAbs),
         ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;)Ljava/lang/Object;") => {
             Some(RequireNonNull)
+        }
+        ("java/util/Objects", "equals", "(Ljava/lang/Object;Ljava/lang/Object;)Z") => {
+            Some(ObjectsEquals)
+        }
+        ("java/util/Objects", "hashCode", "(Ljava/lang/Object;)I") => {
+            Some(ObjectsHash { array: false })
+        }
+        ("java/util/Objects", "hash", "([Ljava/lang/Object;)I") => {
+            Some(ObjectsHash { array: true })
         }
         _ => None,
     }

@@ -43,6 +43,8 @@ pub fn keeps_object_method(class: &str, name: &str) -> bool {
         // only one instance of each enum constant, it is permissible to use the == operator in
         // place of the equals method" (JLS §8.9.1); `hashCode` is `super.hashCode()`
         ENUM => name == "equals" || name == "hashCode",
+        // abstract in `Record`: a record class declares its own
+        "java/lang/Record" => !matches!(name, "equals" | "hashCode" | "toString"),
         _ if is_modelled_throwable(class) => name != "toString",
         _ => is_modelled_class(class),
     }
@@ -382,6 +384,9 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_abstract: false,
         is_final: false,
     },
+    // records (JLS §8.10): every record class extends `Record`, which declares no field and
+    // only abstract `equals`, `hashCode` and `toString` (javac writes them in each record)
+    class("java/lang/Record", OBJECT, &[], ABSTRACT),
     functional_interface("java/lang/Runnable", &[]),
     LibraryClass {
         name: RUNTIME_EXCEPTION,

@@ -30,7 +30,8 @@
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
 //! represents), `calls` (library methods), `indy` (the bootstrap methods of the `invokedynamic` sites the
 //! engine reads), `concat` (string concatenation),
-//! `collections` (`java.util` collections), `enums` (`java.lang.Enum`), `numbers`, `arrays`.
+//! `collections` (`java.util` collections), `enums` (`java.lang.Enum`), `numbers`, `arrays`,
+//! `records` (the `equals`/`hashCode`/`toString` javac writes for a record).
 //!
 //! - `Math` (ints, longs; double methods return any double), `Integer`/`Long` utilities,
 //!   `Character` predicates and mappings: see `numbers`; `System.arraycopy`, `Arrays` on
@@ -47,6 +48,7 @@ mod fields;
 mod indy;
 mod jdk_table;
 pub(crate) mod numbers;
+pub(crate) mod records;
 mod text;
 
 pub(crate) use arrays::ArraysCall;
