@@ -1,7 +1,9 @@
 //! Call summaries (fixture `CallResults`, docs/proving.md *Call summaries*): the return rule
 //! of an abstracted call carries the affine equalities its callee's method graph gives between
 //! the arguments and the result, so loops and recursions whose progress comes from a call
-//! result get YES; every summary is read on JVM runs by the cross-check like any other rule.
+//! result get YES (fixture `CallResults`), and so do recursions on objects whose exact size
+//! the encoding knows (fixture `Sizes`); every summary and size is read on JVM runs by the
+//! cross-check like any other rule.
 
 mod common;
 
@@ -70,4 +72,26 @@ fn the_return_rule_carries_the_summary() {
         from == to && rhs.contains("(i1 - 1,")
     });
     assert!(self_loop_down, "{out}");
+}
+
+#[test]
+fn a_fresh_object_has_its_exact_size() {
+    // skipTwo(x) recurses on new Nat(x.pred.pred): |new Nat(c)| = 1 + |c| < |x| needs the
+    // object's size from above as well as below
+    let f = common::fixtures().display().to_string();
+    for (m, what) in [
+        ("Sizes.skipTwo", "a new object's size"),
+        (
+            "Sizes.chop",
+            "copy's result has its argument's size (a size summary)",
+        ),
+    ] {
+        let (code, out, err) = jtg(&["prove", &f, m, "--check", "20"]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(
+            out.lines().next().unwrap_or_default().ends_with(": YES"),
+            "{what}: {out}"
+        );
+        assert!(out.contains(", 0 violations"), "{what}: {out}");
+    }
 }

@@ -61,7 +61,23 @@ pub(crate) fn why_maybe(
         .iter()
         .find(|n| n.starts_with("recurrent set not confirmed"))
     {
-        parts.push(n.clone());
+        // which loop the unconfirmed set is of: its cycle's head (or the closed set's)
+        let heads: BTreeSet<NodeId> = match &proof.certificate {
+            Certificate::NonTermination(r) => r
+                .cycle
+                .first()
+                .and_then(|i| enc.loc_node[enc.its.rule(i.rule).from.index()])
+                .into_iter()
+                .collect(),
+            Certificate::ClosedNonTermination(c) => {
+                enc.loc_node[c.head.index()].into_iter().collect()
+            }
+            _ => BTreeSet::new(),
+        };
+        match describe_loop(graph, names, &heads, false) {
+            Some(at) => parts.push(format!("{n} (a recurrent set of {at})")),
+            None => parts.push(n.clone()),
+        }
     }
     if parts.is_empty() {
         parts.extend(notes.first().cloned());

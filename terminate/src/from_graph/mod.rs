@@ -31,7 +31,7 @@ use jtg_prove::Q;
 use jtg_prove::{Constraint, LinExpr, Rel, Var};
 use jtg_prove::{Its, ItsError, LocId, Rule, RuleId};
 pub use quantity::Quantity;
-use quantity::{facts, quantities, Slots};
+use quantity::{facts, quantities, size_bounds, Slots};
 use ranged::RangedUpdate;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -426,6 +426,7 @@ impl<'g> RuleChain<'g> {
         let mut guard: Vec<Constraint> = Vec::new();
         for s in &slots {
             guard.extend(facts(s));
+            guard.extend(size_bounds(s, prog));
         }
         let mut deferred = step::Deferred::default();
         for (k, e) in edges.iter().enumerate() {

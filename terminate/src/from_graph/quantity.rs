@@ -5,8 +5,10 @@
 //! state guarantees about them; and the *length* of every array and string reference (fixed
 //! for the object's life: JLS §10.3, an array's length never changes; `String` is immutable).
 
-use jtg_engine::models::STRING;
+use jtg_engine::class::FieldType;
+use jtg_engine::models::{is_always_jdk, is_jdk_class, STRING};
 use jtg_engine::state::{FieldSet, HeapValue, Ref, State};
+use jtg_engine::Program;
 use jtg_prove::BigInt;
 use jtg_prove::Q;
 use jtg_prove::{Constraint, LinExpr, Var};
@@ -288,6 +290,99 @@ pub(crate) fn facts(slots: &Slots<'_>) -> Vec<Constraint> {
         }
     }
     out
+}
+
+/// Exact sizes of realized objects (spec §9's path-length sizes): `|o| = 1 + Σ |c|` over its
+/// reference fields or elements `c`. Always `≤`, since everything `o` reaches is `o` or
+/// reached from a child; `≥` when the structure below `o` is acyclic and the children's
+/// structures are disjoint (no shared object, no `%$` or `=?` between them: every instance
+/// keeps them apart) — trivially so for no child or one. So `new Nat(x)` has size `|x| + 1`.
+/// Only where the state shows every reference the concrete object has
+/// ([`shows_all_references`]).
+pub(crate) fn size_bounds(slots: &Slots<'_>, prog: &Program) -> Vec<Constraint> {
+    let s = slots.state;
+    let mut out = Vec::new();
+    for (q, v) in &slots.vars {
+        let Quantity::Size(r) = *q else { continue };
+        if !shows_all_references(s, r, prog) {
+            continue;
+        }
+        let kids: Vec<Ref> = children(s, r).into_iter().filter(|c| c.is_obj()).collect();
+        let Some(sizes) = kids
+            .iter()
+            .map(|c| slots.size(*c))
+            .collect::<Option<Vec<_>>>()
+        else {
+            continue;
+        };
+        let sum = sizes
+            .iter()
+            .fold(LinExpr::constant(Q::one()), |acc, e| acc.plus(e));
+        // only where the bound makes the size exact (with [`facts`]' `|o| ≥ |c| + 1` for one
+        // child): a bare upper bound costs the prover rows and rarely decides a proof
+        let exact = match kids.len() {
+            0 => true,
+            1 => acyclic_below(s, r),
+            _ => acyclic_below(s, r) && disjoint_below(s, &kids),
+        };
+        if exact {
+            out.push(Constraint::eq(&LinExpr::var(*v), &sum));
+        }
+    }
+    out
+}
+
+/// Whether the state shows every reference the concrete object of `r` holds: a realized array
+/// (all its elements), an object of a `java.` class (the tracer records none of their fields,
+/// so their concrete size is 1), or a realized object of a program class whose superclasses
+/// are program classes too, with every reference field of its class present.
+fn shows_all_references(s: &State, r: Ref, prog: &Program) -> bool {
+    match s.value(r) {
+        Some(HeapValue::Array { elems: Some(_), .. }) => true,
+        Some(HeapValue::Object { class, fields }) => {
+            if is_always_jdk(class) {
+                return true;
+            }
+            // program classes up to the root of the hierarchy (the one class without a
+            // superclass), whose instances the tracer records with every field
+            if is_jdk_class(class) {
+                return false;
+            }
+            let mut c = class.to_string();
+            loop {
+                match prog.hierarchy.super_of(&c) {
+                    Ok(Some(sup)) if !is_jdk_class(&sup) => c = sup,
+                    Ok(Some(sup)) if matches!(prog.hierarchy.super_of(&sup), Ok(None)) => break,
+                    _ => return false,
+                }
+            }
+            prog.hierarchy.instance_fields(class).is_ok_and(|fs| {
+                fs.iter()
+                    .filter(|f| matches!(f.ty, FieldType::Object(_) | FieldType::Array(_)))
+                    .all(|f| fields.keys().any(|k| k.name() == f.name))
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Whether the structures below `kids` share nothing in any instance: their realized parts
+/// are disjoint and no two references of different parts are `%$` or `=?`.
+fn disjoint_below(s: &State, kids: &[Ref]) -> bool {
+    let parts: Vec<BTreeSet<Ref>> = kids.iter().map(|c| s.reachable_from([*c])).collect();
+    for (i, a) in parts.iter().enumerate() {
+        for b in &parts[i + 1..] {
+            for x in a {
+                if b.contains(x)
+                    || b.iter()
+                        .any(|y| s.preds.joins(*x, *y) || s.preds.may_equal(*x, *y))
+                {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 fn big(v: i128) -> Q {
