@@ -138,6 +138,11 @@ fn start() -> Result<Jvm, JvmError> {
         // ReservedStackAccess annotated method" when a traced run overflows inside a lock.
         .option("-XX:+DisplayVMOutputToStderr")
         .option("-Xlog:all=warning:stderr")
+        // no hsperfdata file: HotSpot makes it (and removes stale ones) after `fchdir` into
+        // /tmp/hsperfdata_USER, changing the working directory of the whole process for a
+        // moment; a corpus worker building a graph then read its relative class path in the
+        // wrong folder and built another graph (one without the classes of the class path)
+        .option("-XX:-UsePerfData")
         .option(format!("-Xmx{DEFAULT_XMX}"));
     if cfg!(debug_assertions) {
         args = args.option("-Xcheck:jni");

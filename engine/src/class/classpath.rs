@@ -15,7 +15,10 @@ use super::indy::Bootstraps;
 /// One class-path entry.
 #[derive(Debug)]
 enum Entry {
-    Dir(PathBuf),
+    /// A folder: `shown` as given (for messages), `dir` made absolute when the class path is
+    /// made, so that what is read never depends on the process's working directory later
+    /// (another thread may change it: the embedded JVM did, for a moment, when it started).
+    Dir { shown: PathBuf, dir: PathBuf },
     Jar {
         path: PathBuf,
         /// Internal names of the `.class` entries, read when the jar is opened.
@@ -105,7 +108,11 @@ impl ClassPath {
         for path in paths {
             let meta = std::fs::metadata(path).map_err(|e| io_err(path, e))?;
             if meta.is_dir() {
-                entries.push(Entry::Dir(path.clone()));
+                let dir = std::path::absolute(path).map_err(|e| io_err(path, e))?;
+                entries.push(Entry::Dir {
+                    shown: path.clone(),
+                    dir,
+                });
                 continue;
             }
             let mut file = File::open(path).map_err(|e| io_err(path, e))?;
@@ -244,9 +251,9 @@ impl ClassPath {
         let file_name = format!("{name}.class");
         for entry in &self.entries {
             match entry {
-                Entry::Dir(dir) => {
-                    let path = dir.join(&file_name);
-                    match std::fs::read(&path) {
+                Entry::Dir { shown, dir } => {
+                    let path = shown.join(&file_name);
+                    match std::fs::read(dir.join(&file_name)) {
                         Ok(bytes) => return Ok(Some((bytes, path))),
                         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                         Err(e) => return Err(io_err(&path, e)),
@@ -286,7 +293,7 @@ impl ClassPath {
         let mut names = BTreeSet::new();
         for entry in &self.entries {
             match entry {
-                Entry::Dir(dir) => walk_dir(dir, "", &mut names),
+                Entry::Dir { dir, .. } => walk_dir(dir, "", &mut names),
                 Entry::Jar { classes, .. } => names.extend(classes.iter().cloned()),
                 Entry::Memory(classes) => names.extend(classes.keys().cloned()),
             }
