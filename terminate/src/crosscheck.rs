@@ -254,7 +254,7 @@ pub(crate) fn transitions(
         let enters_call = graph
             .edges
             .iter()
-            .any(|e| e.from == chain.1[0] && e.to == chain.1[1] && is_abstract_call(e));
+            .any(|e| e.from == chain.1[0] && e.to == chain.1[1] && e.is_abstract_call());
         if enters_call {
             calls.push(a);
         }
@@ -297,12 +297,6 @@ pub(crate) fn transitions(
         }
     }
     out
-}
-
-fn is_abstract_call(e: &jtg_engine::graph::Edge) -> bool {
-    e.labels
-        .iter()
-        .any(|l| matches!(l, jtg_engine::graph::Label::AbstractCall { .. }))
 }
 
 /// What a transition violates, if anything: (kind, detail).

@@ -3,7 +3,7 @@
 //! set confirmed in the JVM and no repeated state.
 
 use crate::from_graph::Encoding;
-use jtg_engine::graph::{EdgeKind, Label, NodeId};
+use jtg_engine::graph::NodeId;
 use jtg_engine::render::node_source_line;
 use jtg_engine::state::text::LocalNames;
 use jtg_engine::Graph;
@@ -126,13 +126,9 @@ fn describe_loop(
 /// Whether the chain of nodes `nodes` enters an abstracted call (a call edge with its label).
 fn enters_call(graph: &Graph, nodes: &[NodeId]) -> bool {
     nodes.windows(2).any(|w| {
-        graph.edges.iter().any(|e| {
-            e.from == w[0]
-                && e.to == w[1]
-                && e.kind == EdgeKind::Call
-                && e.labels
-                    .iter()
-                    .any(|l| matches!(l, Label::AbstractCall { .. }))
-        })
+        graph
+            .edges
+            .iter()
+            .any(|e| e.from == w[0] && e.to == w[1] && e.is_abstract_call())
     })
 }

@@ -37,6 +37,17 @@ pub struct Edge {
     pub labels: Vec<Label>,
 }
 
+impl Edge {
+    /// Whether this is the `call` edge of an abstracted call (into a method graph's entry).
+    pub fn is_abstract_call(&self) -> bool {
+        self.kind == EdgeKind::Call
+            && self
+                .labels
+                .iter()
+                .any(|l| matches!(l, Label::AbstractCall { .. }))
+    }
+}
+
 /// A termination graph of one entry method.
 #[derive(Clone, Debug)]
 pub struct Graph {

@@ -11,7 +11,7 @@
 
 use super::summary::{CalleeSummary, Summaries};
 use jtg_engine::class::{FieldType, Insn};
-use jtg_engine::graph::{EdgeKind, Graph, Label, NodeId};
+use jtg_engine::graph::{EdgeKind, Graph, NodeId};
 use jtg_engine::models::invocation_may_write;
 use jtg_engine::state::{HeapValue, State};
 use jtg_engine::Program;
@@ -54,10 +54,7 @@ impl<'g> CallEffects<'g> {
             succ[e.from].push(e.to);
             if e.kind == EdgeKind::Call {
                 calls[e.from] = true;
-                if e.labels
-                    .iter()
-                    .any(|l| matches!(l, Label::AbstractCall { .. }))
-                {
+                if e.is_abstract_call() {
                     abstract_entry[e.from] = Some(e.to);
                 }
             }

@@ -140,29 +140,31 @@ pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encodin
     encode_with(g, prog, opts, &sums, None)
 }
 
-/// The ITS of the method graph from `entry` alone, started there (`summary.rs`).
+/// The ITS of the method graph from `entry` alone (its nodes: `region`, [`summary::region`]),
+/// started there (`summary.rs`).
 fn encode_rooted(
     g: &Graph,
     prog: &Program,
     opts: &EncodeOptions,
     sums: &summary::Summaries,
     entry: NodeId,
+    region: &BTreeSet<NodeId>,
 ) -> Result<Encoding, EncodeError> {
-    encode_with(g, prog, opts, sums, Some(entry))
+    encode_with(g, prog, opts, sums, Some((entry, region)))
 }
 
-/// [`encode`] under the call summaries `sums`; with a `root`, only the method graph from that
-/// entry node, started there, without the `call` edges into other method graphs.
+/// [`encode`] under the call summaries `sums`; with a `root` entry node and its method
+/// graph's nodes, only that method graph, started there, without the `call` edges into other
+/// method graphs.
 fn encode_with(
     g: &Graph,
     prog: &Program,
     opts: &EncodeOptions,
     sums: &summary::Summaries,
-    root: Option<NodeId>,
+    root: Option<(NodeId, &BTreeSet<NodeId>)>,
 ) -> Result<Encoding, EncodeError> {
-    let region = root.map(|r| summary::region(g, r));
-    let in_region = |n: &NodeId| region.as_ref().is_none_or(|s| s.contains(n));
-    let first = root.unwrap_or(g.start);
+    let in_region = |n: &NodeId| root.is_none_or(|(_, region)| region.contains(n));
+    let first = root.map_or(g.start, |(entry, _)| entry);
     let mut locs: BTreeSet<NodeId> = locations(g).into_iter().filter(in_region).collect();
     locs.insert(first);
     let node_vars: BTreeMap<NodeId, Vec<Quantity>> = g
@@ -200,7 +202,7 @@ fn encode_with(
     }
     for &l in &locs {
         for e in &succ[l] {
-            if root.is_some() && summary::is_abstract_call(e) {
+            if root.is_some() && e.is_abstract_call() {
                 continue;
             }
             let mut edges = vec![*e];

@@ -18,7 +18,7 @@
 
 use super::quantity::{quantities, Quantity, Slots};
 use super::{encode_rooted, EncodeOptions};
-use jtg_engine::graph::{call_entry_state, with_statics_of, EdgeKind, Graph, Label, NodeId};
+use jtg_engine::graph::{call_entry_state, with_statics_of, Graph, NodeId};
 use jtg_engine::instance_of::is_instance;
 use jtg_engine::state::{End, IntSemantics, Ref, State};
 use jtg_engine::Program;
@@ -78,17 +78,10 @@ fn entries(g: &Graph) -> Vec<NodeId> {
     let set: BTreeSet<NodeId> = g
         .edges
         .iter()
-        .filter(|e| is_abstract_call(e))
+        .filter(|e| e.is_abstract_call())
         .map(|e| e.to)
         .collect();
     set.into_iter().collect()
-}
-
-pub(super) fn is_abstract_call(e: &jtg_engine::graph::Edge) -> bool {
-    e.kind == EdgeKind::Call
-        && e.labels
-            .iter()
-            .any(|l| matches!(l, Label::AbstractCall { .. }))
 }
 
 /// The nodes of the method graph from `entry`: reachable without entering another one.
@@ -103,7 +96,7 @@ pub(super) fn region(g: &Graph, entry: NodeId) -> BTreeSet<NodeId> {
         todo.extend(
             succ[n]
                 .iter()
-                .filter(|e| !is_abstract_call(e))
+                .filter(|e| !e.is_abstract_call())
                 .map(|e| e.to),
         );
     }
@@ -129,7 +122,7 @@ pub(super) fn summaries(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Summ
             let called = g
                 .edges
                 .iter()
-                .filter(|x| r.contains(&x.from) && is_abstract_call(x))
+                .filter(|x| r.contains(&x.from) && x.is_abstract_call())
                 .map(|x| x.to)
                 .collect();
             (e, called)
@@ -153,7 +146,7 @@ pub(super) fn summaries(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Summ
         for _ in 0..MAX_ROUNDS {
             let mut changed = false;
             for &e in &scc {
-                let new = summarize(g, prog, opts, &sums, e);
+                let new = summarize(g, prog, opts, &sums, e, &regions[&e]);
                 let old = &sums.by_entry[&e];
                 let joined = old.join(&new);
                 if joined != *old {
@@ -216,15 +209,16 @@ fn callees_first(
 }
 
 /// What the returns of the method graph from `entry` satisfy, under the summaries `sums` of
-/// the calls it makes.
+/// the calls it makes; `region`: the method graph's nodes.
 fn summarize(
     g: &Graph,
     prog: &Program,
     opts: &EncodeOptions,
     sums: &Summaries,
     entry: NodeId,
+    region: &BTreeSet<NodeId>,
 ) -> Summary {
-    let Ok(enc) = encode_rooted(g, prog, opts, sums, entry) else {
+    let Ok(enc) = encode_rooted(g, prog, opts, sums, entry, region) else {
         return Summary::Unknown;
     };
     let k = enc.its.location(enc.its.start()).arity();
