@@ -109,6 +109,8 @@ impl ClassPath {
             let meta = std::fs::metadata(path).map_err(|e| io_err(path, e))?;
             if meta.is_dir() {
                 let dir = std::path::absolute(path).map_err(|e| io_err(path, e))?;
+                // every folder below must be readable now: later walks cannot report it
+                walk_dir(&dir, "", &mut BTreeSet::new())?;
                 entries.push(Entry::Dir {
                     shown: path.clone(),
                     dir,
@@ -288,12 +290,16 @@ impl ClassPath {
 
     /// Internal names of all classes in all entries, sorted and without duplicates.
     ///
-    /// Directories are walked at each call; unreadable subdirectories are skipped.
+    /// Directories are walked at each call.
     pub fn class_names(&self) -> Vec<String> {
         let mut names = BTreeSet::new();
         for entry in &self.entries {
             match entry {
-                Entry::Dir { dir, .. } => walk_dir(dir, "", &mut names),
+                // readable when the class path was made (`from_paths`); a folder removed
+                // since then only loses its classes
+                Entry::Dir { dir, .. } => {
+                    let _ = walk_dir(dir, "", &mut names);
+                }
                 Entry::Jar { classes, .. } => names.extend(classes.iter().cloned()),
                 Entry::Memory(classes) => names.extend(classes.keys().cloned()),
             }
@@ -325,24 +331,25 @@ impl SplitMix64 {
     }
 }
 
-fn walk_dir(dir: &Path, prefix: &str, out: &mut BTreeSet<String>) {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in read.flatten() {
+/// Adds the class names under `dir` to `out`; an unreadable folder or entry is an error naming
+/// it (a class path that silently misses classes gives a wrong closed world).
+fn walk_dir(dir: &Path, prefix: &str, out: &mut BTreeSet<String>) -> Result<(), ClassError> {
+    let read = std::fs::read_dir(dir).map_err(|e| io_err(dir, e))?;
+    for entry in read {
+        let entry = entry.map_err(|e| io_err(dir, e))?;
+        // a name that is no UTF-8 is no class name
         let Some(file_name) = entry.file_name().to_str().map(str::to_string) else {
             continue;
         };
         let rel = format!("{prefix}{file_name}");
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
+        let kind = entry.file_type().map_err(|e| io_err(&entry.path(), e))?;
         if kind.is_dir() {
-            walk_dir(&entry.path(), &format!("{rel}/"), out);
+            walk_dir(&entry.path(), &format!("{rel}/"), out)?;
         } else if let Some(name) = class_name_of_entry(&rel) {
             out.insert(name);
         }
     }
+    Ok(())
 }
 
 /// The `Main-Class` of a jar's `META-INF/MANIFEST.MF`, in internal form (`a/b/Main`).
