@@ -59,7 +59,6 @@ pub(crate) fn session<'l>(
     inputs: &[ConcreteInput],
 ) -> Result<Vec<Result<RawRun, JvmError>>, JvmError> {
     let runner = &jvm.runner;
-    let (class, method, desc) = (t.class, t.method, t.desc);
     // one loader serves one assertion status per class: the inputs up to the first that asks
     // for another
     let assertions = assertion_status(&inputs[0]);
@@ -113,6 +112,34 @@ pub(crate) fn session<'l>(
         )
         .and_then(|v| v.l())
         .ctx(env, "getting the run's class loader")?;
+    let out = with_loader(env, jvm, tables, t, inputs, &loader);
+    // the loader's session ends whatever happened in it (`Runner.release`: a loader out of
+    // the cache closes its jars)
+    let released = env
+        .call_static_method(
+            runner,
+            jni_str!("release"),
+            jni_sig!("(Ljava/lang/ClassLoader;)V"),
+            &[JValue::Object(&loader)],
+        )
+        .ctx(env, "releasing the run's class loader");
+    let out = out?;
+    released?;
+    Ok(out)
+}
+
+/// The part of a [`session`] that runs on its loader: the entry class, the inputs, the batch
+/// and the pull.
+fn with_loader<'l>(
+    env: &mut Env<'l>,
+    jvm: &Jvm,
+    tables: &mut Tables,
+    t: &RunTarget<'_>,
+    inputs: &[ConcreteInput],
+    loader: &JObject<'l>,
+) -> Result<Vec<Result<RawRun, JvmError>>, JvmError> {
+    let runner = &jvm.runner;
+    let (class, method, desc) = (t.class, t.method, t.desc);
     // entry class + arity
     let cname = env.new_string(class).ctx(env, "class name")?;
     let cls = env
@@ -120,7 +147,7 @@ pub(crate) fn session<'l>(
             runner,
             jni_str!("classFor"),
             jni_sig!("(Ljava/lang/ClassLoader;Ljava/lang/String;)Ljava/lang/Class;"),
-            &[JValue::Object(&loader), JValue::Object(&cname)],
+            &[JValue::Object(loader), JValue::Object(&cname)],
         )
         .and_then(|v| v.l())
         .map_err(|e| match jni_err(env, "", e) {
@@ -183,7 +210,7 @@ pub(crate) fn session<'l>(
             break;
         }
         let r = env.with_local_frame(input.heap.len() + 64, |env| {
-            let args = build_input::build(env, runner, &loader, input)?;
+            let args = build_input::build(env, runner, loader, input)?;
             all_prims
                 .set_element(env, built, &args.prims)
                 .ctx(env, "argument arrays")?;

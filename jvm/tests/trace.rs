@@ -2,7 +2,7 @@
 //! exceptions, budgets, statics, bad inputs. The heap replay has its own file (`replay.rs`).
 
 mod common;
-use common::{field, fixtures, list, pcs, run};
+use common::{field, jar_with_list, list, pcs, run};
 
 use std::collections::BTreeMap;
 
@@ -388,15 +388,7 @@ fn big_input_and_jar_class_path() {
     let dir = std::env::temp_dir().join(format!("jtg-jar-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let jar = dir.join("list.jar");
-    let mut w = zip::ZipWriter::new(std::fs::File::create(&jar).expect("jar"));
-    w.start_file("List.class", zip::write::SimpleFileOptions::default())
-        .expect("zip entry");
-    std::io::Write::write_all(
-        &mut w,
-        &std::fs::read(fixtures().join("List.class")).expect("List.class"),
-    )
-    .expect("zip");
-    w.finish().expect("zip");
+    jar_with_list(&jar);
     let input = ConcreteInput {
         args: vec![CValue::Ref(ObjId(1)), CValue::Int(7)],
         heap: list("List", &[5, 7], None),

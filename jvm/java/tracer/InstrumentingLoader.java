@@ -15,6 +15,7 @@ package tracer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
+import java.net.URLConnection;
 import java.net.URLClassLoader;
 
 public final class InstrumentingLoader extends ClassLoader {
@@ -26,11 +27,19 @@ public final class InstrumentingLoader extends ClassLoader {
     private final boolean instrument;
     /** Why this loader must not serve another run, or null while it may. */
     private volatile String singleUse;
+    /** Sessions using the loader, and whether Runner's cache dropped it (both under Runner's lock). */
+    int users;
+    boolean retired;
 
     public InstrumentingLoader(URL[] entries, ClassLoader parent, boolean instrument) {
         super("jtg-run", parent);
         this.source = new URLClassLoader(entries, null);
         this.instrument = instrument;
+    }
+
+    /** Closes the class path's files: no class can be loaded from them after this. */
+    void close() throws IOException {
+        source.close();
     }
 
     public boolean instrumenting() {
@@ -60,7 +69,16 @@ public final class InstrumentingLoader extends ClassLoader {
                     return super.loadClass(name, resolve);
                 }
                 byte[] bytes;
-                try (InputStream in = u.openStream()) {
+                // uncached: a cached `jar:` connection keeps the jar open for the process
+                URLConnection conn;
+                try {
+                    conn = u.openConnection();
+                } catch (IOException e) {
+                    markSingleUse("reading " + name + " failed");
+                    throw new ClassNotFoundException(name + ": " + e, e);
+                }
+                conn.setUseCaches(false);
+                try (InputStream in = conn.getInputStream()) {
                     bytes = in.readAllBytes();
                 } catch (IOException e) {
                     markSingleUse("reading " + name + " failed");

@@ -11,6 +11,7 @@
 package tracer;
 
 import java.io.File;
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -60,9 +61,14 @@ public final class Runner {
         String k = key.toString();
         InstrumentingLoader l = loaders.get(k);
         if (l != null && l.singleUse() == null) {
+            l.users++;
             return l;
         }
+        if (l != null) {
+            retire(loaders.remove(k));
+        }
         l = new InstrumentingLoader(urls, Runner.class.getClassLoader(), instrument);
+        l.users++;
         // the assertion status of a class ("+a/B" enabled, "-a/B" disabled) is the loader's,
         // read once by the class's initialiser (javac's `$assertionsDisabled`); the JVM's own
         // default (-ea) holds for every other class
@@ -72,11 +78,35 @@ public final class Runner {
         loadersCreated++;
         loaders.put(k, l);
         if (loaders.size() > MAX_LOADERS) {
-            Iterator<String> it = loaders.keySet().iterator();
-            it.next();
+            Iterator<InstrumentingLoader> it = loaders.values().iterator();
+            InstrumentingLoader old = it.next();
             it.remove();
+            retire(old);
         }
         return l;
+    }
+
+    /**
+     * The end of a session that {@link #loaderFor} served: a loader no longer cached closes
+     * its class path (the jars' files) once no session uses it, instead of when a collection
+     * happens to find it (a corpus run would keep every jar it ran open).
+     */
+    public static synchronized void release(ClassLoader loader) throws IOException {
+        if (loader instanceof InstrumentingLoader) {
+            InstrumentingLoader l = (InstrumentingLoader) loader;
+            l.users--;
+            if (l.retired && l.users == 0) {
+                l.close();
+            }
+        }
+    }
+
+    /** Out of the cache: closed now if unused, else by the last {@link #release}. */
+    private static void retire(InstrumentingLoader l) throws IOException {
+        l.retired = true;
+        if (l.users == 0) {
+            l.close();
+        }
     }
 
     /** Loaders created so far (tests: a stateless program reuses one). */

@@ -67,3 +67,17 @@ pub fn first_at(t: &Trace, class: &str, method: &str, pc: u32) -> usize {
 pub fn pcs(t: &Trace) -> Vec<u32> {
     (0..t.len()).map(|i| t.position(i).2).collect()
 }
+
+/// Writes a jar at `jar` that holds the fixtures' `List.class`.
+#[allow(dead_code)]
+pub fn jar_with_list(jar: &std::path::Path) {
+    let mut w = zip::ZipWriter::new(std::fs::File::create(jar).expect("jar"));
+    w.start_file("List.class", zip::write::SimpleFileOptions::default())
+        .expect("zip entry");
+    std::io::Write::write_all(
+        &mut w,
+        &std::fs::read(fixtures().join("List.class")).expect("List.class"),
+    )
+    .expect("zip");
+    w.finish().expect("zip");
+}
