@@ -159,3 +159,11 @@ fn a_loop_with_a_finally_terminates() {
     // for (…; i < n; i++) { try { if (i % 3 == 0) continue; } finally { tries++; } }
     proved("everyday.Finally.attempts", &[]);
 }
+
+#[test]
+fn generic_compare_to_loops_terminate() {
+    // for (T x : xs) if (x.compareTo(pivot) < 0) c++;  — Comparable.compareTo(Object), the
+    // bridge method of Integer and String
+    proved("everyday.Equality.countLess", &[]);
+    proved("everyday.Equality.maxOf", &[]);
+}

@@ -80,6 +80,11 @@ pub(crate) enum TextCall {
     Unbox,
     /// `Integer.hashCode()`/`compareTo(Integer)`: any int (NPE on a `null` argument).
     AnyInt { null_throws: bool },
+    /// The bridge `compareTo(Object)` of `Comparable` that `String` and `Integer` have (what a
+    /// generic `x.compareTo(y)` calls): it casts its argument to the receiver's class, so
+    /// ClassCastException for an object of another class, NullPointerException for `null`,
+    /// else `compareTo`'s any int. `string`: the receiver is a `String`, else an `Integer`.
+    CompareToBridge { string: bool },
     /// `isEmpty()`: "true if, and only if, length() is 0": the length decides it (refined
     /// against 0 first).
     IsEmpty,
@@ -161,6 +166,7 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("startsWith", d) if d == format!("({S}I)Z") => BoolQuery { str_at: 1 },
             ("contains", "(Ljava/lang/CharSequence;)Z") => BoolQuery { str_at: 0 },
             ("compareTo", d) if d == format!("({S})I") => CompareTo,
+            ("compareTo", "(Ljava/lang/Object;)I") => CompareToBridge { string: true },
             ("indexOf" | "lastIndexOf", "(I)I" | "(II)I") => IndexOf {
                 null_throws: false,
                 str_at: 0,
@@ -223,6 +229,7 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("toString", d) if d == format!("(I){S}") || d == format!("(){S}") => OfPrimitive,
             ("hashCode", "()I") => AnyInt { null_throws: false },
             ("compareTo", "(Ljava/lang/Integer;)I") => AnyInt { null_throws: true },
+            ("compareTo", "(Ljava/lang/Object;)I") => CompareToBridge { string: false },
             _ => return None,
         });
     }

@@ -92,6 +92,22 @@ pub(crate) fn eval(
             pop_all(ex)?;
             push_int(ex, models::random_int())?;
         }
+        CompareToBridge { string } => {
+            if let Some(flow) = null_check(ex, 0)? {
+                return Ok(flow);
+            }
+            let o = ex.peek(0)?;
+            if let Some(flow) = ex.need_realized(o)? {
+                return Ok(flow);
+            }
+            let expected = if string { models::STRING } else { models::INTEGER };
+            if !matches!(ex.st.value(o), Some(HeapValue::Object { class, .. }) if class == expected)
+            {
+                return exception::throw_builtin(ex, exceptions::CLASS_CAST);
+            }
+            pop_all(ex)?;
+            push_int(ex, models::random_int())?;
+        }
         Unbox => {
             pop_all(ex)?;
             push_int(ex, models::random_int())?;
