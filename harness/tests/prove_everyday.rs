@@ -167,3 +167,22 @@ fn generic_compare_to_loops_terminate() {
     proved("everyday.Equality.countLess", &[]);
     proved("everyday.Equality.maxOf", &[]);
 }
+
+#[test]
+fn loops_around_collections_helpers_terminate() {
+    // StringBuilder.append(s, i + 1, end) in a loop down the string; Collections.reverse
+    // before a for-each
+    proved("everyday.Utilities.reverseWords", &[]);
+    proved("everyday.Utilities.reverseAndCount", &[]);
+}
+
+#[test]
+fn loops_over_a_maps_views_terminate() {
+    // for (Integer k : m.keySet()) …, for (Map.Entry e : m.entrySet()) …: the view's iterator
+    // counts down the map's size; removal through it shrinks the map
+    proved("everyday.MapViews.sumKeys", &[]);
+    proved("everyday.MapViews.maxValue", &[]);
+    proved("everyday.MapViews.countKeysAbove", &[]);
+    proved("everyday.MapViews.removeBelow", &[]);
+    proved("everyday.MapViews.dropNullValues", &[]);
+}

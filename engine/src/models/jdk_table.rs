@@ -69,6 +69,9 @@ enum Kind {
     Abstract,
     Final,
 }
+const HASH_ITERATOR: &str = "java/util/HashMap$HashIterator";
+const ITR: &str = "java/util/Iterator";
+const TREE_ITERATOR: &str = "java/util/TreeMap$PrivateEntryIterator";
 const PLAIN: Kind = Kind::Plain;
 const ABSTRACT: Kind = Kind::Abstract;
 const FINAL: Kind = Kind::Final;
@@ -576,11 +579,47 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         &["java/util/Map", "java/lang/Cloneable", SERIALIZABLE],
         PLAIN,
     ),
-    class("java/util/HashMap$HashIterator", OBJECT, &[], ABSTRACT),
+    class(
+        "java/util/HashMap$EntryIterator",
+        HASH_ITERATOR,
+        &[ITR],
+        FINAL,
+    ),
+    class(
+        "java/util/HashMap$EntrySet",
+        "java/util/AbstractSet",
+        &[],
+        FINAL,
+    ),
+    class(HASH_ITERATOR, OBJECT, &[], ABSTRACT),
     class(
         "java/util/HashMap$KeyIterator",
-        "java/util/HashMap$HashIterator",
-        &["java/util/Iterator"],
+        HASH_ITERATOR,
+        &[ITR],
+        FINAL,
+    ),
+    class(
+        "java/util/HashMap$KeySet",
+        "java/util/AbstractSet",
+        &[],
+        FINAL,
+    ),
+    class(
+        "java/util/HashMap$Node",
+        OBJECT,
+        &["java/util/Map$Entry"],
+        PLAIN,
+    ),
+    class(
+        "java/util/HashMap$ValueIterator",
+        HASH_ITERATOR,
+        &[ITR],
+        FINAL,
+    ),
+    class(
+        "java/util/HashMap$Values",
+        "java/util/AbstractCollection",
+        &[],
         FINAL,
     ),
     class(
@@ -640,6 +679,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
     iface("java/util/List", &["java/util/Collection"]),
     iface("java/util/ListIterator", &["java/util/Iterator"]),
     iface("java/util/Map", &[]),
+    iface("java/util/Map$Entry", &[]),
     iface("java/util/NavigableMap", &["java/util/SortedMap"]),
     class(
         "java/util/NoSuchElementException",
@@ -667,6 +707,34 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
             "java/lang/Cloneable",
             SERIALIZABLE,
         ],
+        PLAIN,
+    ),
+    class(
+        "java/util/TreeMap$Entry",
+        OBJECT,
+        &["java/util/Map$Entry"],
+        FINAL,
+    ),
+    class("java/util/TreeMap$EntryIterator", TREE_ITERATOR, &[], FINAL),
+    class(
+        "java/util/TreeMap$EntrySet",
+        "java/util/AbstractSet",
+        &[],
+        PLAIN,
+    ),
+    class("java/util/TreeMap$KeyIterator", TREE_ITERATOR, &[], FINAL),
+    class(
+        "java/util/TreeMap$KeySet",
+        "java/util/AbstractSet",
+        &[],
+        FINAL,
+    ),
+    class(TREE_ITERATOR, OBJECT, &[ITR], ABSTRACT),
+    class("java/util/TreeMap$ValueIterator", TREE_ITERATOR, &[], FINAL),
+    class(
+        "java/util/TreeMap$Values",
+        "java/util/AbstractCollection",
+        &[],
         PLAIN,
     ),
     // java.util.function: every functional interface of the package (lambda sites make

@@ -133,6 +133,12 @@ pub(crate) enum BuilderCall {
     /// `insert(int offset, x)` of a primitive or a `String`: "StringIndexOutOfBoundsException -
     /// if the offset is invalid" (negative or greater than `length()`); returns this.
     Insert,
+    /// `append(CharSequence s, int start, int end)`: "If s is null, then characters are
+    /// appended as if s contained the four characters "null""; "IndexOutOfBoundsException - if
+    /// start is negative, or start is greater than end or end is greater than s.length()";
+    /// returns this. `s` must be `null` or a `String` (another `CharSequence`'s `length()` and
+    /// `charAt` may be program code).
+    AppendRange,
 }
 
 /// The model of `StringBuilder.name desc` among [`BuilderCall`], if any.
@@ -149,6 +155,7 @@ pub(super) fn builder_call(name: &str, desc: &str) -> Option<BuilderCall> {
         ("setCharAt", "IC") if ret == "V" => Some(SetCharAt),
         ("insert", "IZ" | "IC" | "II" | "IJ" | "IF" | "ID") if ret == SB => Some(Insert),
         ("insert", p) if p == format!("I{S}") && ret == SB => Some(Insert),
+        ("append", "Ljava/lang/CharSequence;II") if ret == SB => Some(AppendRange),
         _ => None,
     }
 }

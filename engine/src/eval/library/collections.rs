@@ -34,6 +34,9 @@ pub(crate) fn eval(
             ListOf => list_of(ex, n_args),
             AsList => as_list(ex),
             Sort => sort(ex, n_args, false),
+            Reverse => reverse(ex),
+            Extreme => extreme(ex),
+            Frequency => frequency(ex),
             _ => Err(ex.invalid("collection method without a receiver")),
         };
     }
@@ -47,6 +50,16 @@ pub(crate) fn eval(
     };
     if matches!(call, HasNext | Next | IterRemove) {
         return iterator_call(ex, call, recv, &class);
+    }
+    if let Some(view) = coll::View::of_class(&class) {
+        return view_call(ex, call, recv, view);
+    }
+    if call == EntryPart {
+        // a key or a value of a `HashMap`: either may be `null`
+        pop(ex, 1)?;
+        let e = element(ex, true);
+        ex.push(e)?;
+        return Ok(Flow::Next);
     }
     let family = Family::of(&class).ok_or_else(|| ex.invalid("not a modelled collection"))?;
     let size = field(ex, recv, SIZE)?;
@@ -200,12 +213,77 @@ pub(crate) fn eval(
         Immutable => {
             return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION);
         }
-        Sort => return sort(ex, n_args, true),
-        HasNext | Next | IterRemove | ListOf | AsList => {
-            return Err(ex.invalid("collection call in the wrong place"))
+        View(view) => {
+            let v = match shared::map_view(ex, view.class(), recv) {
+                Ok(v) => v,
+                Err(flow) => return Ok(flow),
+            };
+            pop(ex, 1)?;
+            ex.push(v)?;
         }
+        Sort => return sort(ex, n_args, true),
+        HasNext | Next | IterRemove | ListOf | AsList | Reverse | Extreme | Frequency
+        | EntryPart => return Err(ex.invalid("collection call in the wrong place")),
     }
     Ok(Flow::Next)
+}
+
+/// `size()`, `isEmpty()`, `iterator()` of a map's view: the map's size; the iterator's
+/// collection is the view.
+fn view_call(
+    ex: &mut Exec<'_>,
+    call: CollCall,
+    view_ref: Ref,
+    view: coll::View,
+) -> Result<Flow, EngineError> {
+    let map = field(ex, view_ref, OF)?;
+    if map.is_null() {
+        // no view without a map (a realized input may claim one): the JDK's `this$0.size`
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+    }
+    if let Some(flow) = ex.need_realized(map)? {
+        return Ok(flow);
+    }
+    let size = field(ex, map, SIZE)?;
+    match call {
+        CollCall::Size => {
+            pop(ex, 1)?;
+            ex.push(size)?;
+        }
+        CollCall::IsEmpty => {
+            let empty = match decide(ex, size, Cond::Eq, 0)? {
+                Err(flow) => return Ok(flow),
+                Ok(e) => e,
+            };
+            pop(ex, 1)?;
+            push_int(ex, Interval::literal(i128::from(empty)))?;
+        }
+        CollCall::Iterator => {
+            pop(ex, 1)?;
+            let it = ex.st.new_obj(HeapValue::Object {
+                class: view.iterator_class().into(),
+                fields: BTreeMap::from([
+                    (FieldKey::plain(OF), view_ref),
+                    (FieldKey::plain(REMAINING), size),
+                ]),
+            });
+            ex.push(it)?;
+        }
+        _ => return Err(ex.invalid("not a map view method")),
+    }
+    Ok(Flow::Next)
+}
+
+/// The collection whose structural changes an iterator's collection `of` shows: a map's view
+/// shows its map's. `None`: `of` is not realized (it may be a view of any map).
+fn owner(ex: &Exec<'_>, of: Ref) -> Option<Ref> {
+    match ex.st.value(of) {
+        Some(HeapValue::Object { class, fields }) if coll::View::of_class(class).is_some() => {
+            fields.get(OF).copied()
+        }
+        Some(HeapValue::Object { .. }) => Some(of),
+        _ => None,
+    }
 }
 
 /// `get`, `set`, `add(int, E)`, `remove(int)`: the index against the size, decided by the
@@ -389,6 +467,12 @@ fn iterator_call(
             push_int(ex, v)?;
         }
         CollCall::Next => {
+            if stale && coll::View::of_iterator(class).is_some_and(|v| v.tree) {
+                // `TreeMap`'s iterators check for the end before the modification count
+                return Err(ex.unsupported(
+                    "next() of a TreeMap view's iterator after a concurrent modification of its map (NoSuchElementException at the end, else ConcurrentModificationException)".into(),
+                ));
+            }
             if stale {
                 let Some(ok) = text::outcome(ex) else {
                     return Ok(text::split_outcomes(ex));
@@ -408,7 +492,13 @@ fn iterator_call(
                 set_field(ex, it, REMAINING, r)?;
             }
             pop(ex, 1)?;
-            let e = element(ex, may_null);
+            let entries = coll::View::of_class(of_type).filter(|v| v.part == coll::Part::Entries);
+            let e = if let Some(v) = entries {
+                // entries are never null; iterating again returns the same ones
+                shared::possibly_shared(ex, coll::ENTRY_CLASSES[usize::from(v.tree)], None)
+            } else {
+                element(ex, may_null)
+            };
             ex.push(e)?;
         }
         CollCall::IterRemove => {
@@ -421,6 +511,16 @@ fn iterator_call(
             if let Some(flow) = ex.need_realized(of)? {
                 return Ok(flow);
             }
+            // removing through a view's iterator removes from its map
+            let of = match owner(ex, of) {
+                Some(o) if o != of => {
+                    if let Some(flow) = ex.need_realized(o)? {
+                        return Ok(flow);
+                    }
+                    o
+                }
+                _ => of,
+            };
             let Some(ok) = text::outcome(ex) else {
                 return Ok(text::split_outcomes(ex));
             };
@@ -479,6 +579,114 @@ fn sort(ex: &mut Exec<'_>, n_args: usize, receiver: bool) -> Result<Flow, Engine
     pop(ex, n_args + usize::from(receiver))?;
     invalidate(ex, list, false, None);
     Ok(Flow::Next)
+}
+
+/// `Collections.reverse(list)`: nothing the model keeps changes (`set` is no structural
+/// change); `List.of`'s lists throw from two elements on.
+fn reverse(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let (list, family) = match realized_argument(ex, 0)? {
+        Ok(x) => x,
+        Err(flow) => return Ok(flow),
+    };
+    if !matches!(family, Family::ArrayList | Family::LinkedList) {
+        let size = field(ex, list, SIZE)?;
+        let short = match decide(ex, size, Cond::Le, 1)? {
+            Err(flow) => return Ok(flow),
+            Ok(b) => b,
+        };
+        if !short {
+            match family {
+                Family::Immutable => {
+                    return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION)
+                }
+                _ => {
+                    return Err(ex.unsupported(format!(
+                    "Collections.reverse of a list of class {} (it writes through to its array)",
+                    display(type_of(ex, list))
+                )))
+                }
+            }
+        }
+    }
+    pop(ex, 1)?;
+    Ok(Flow::Next)
+}
+
+/// `Collections.max`/`min(coll)`: an element, by the size (0 throws, 1 returns it, more throw
+/// on a `null` element).
+fn extreme(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let (c, family) = match realized_argument(ex, 0)? {
+        Ok(x) => x,
+        Err(flow) => return Ok(flow),
+    };
+    let size = field(ex, c, SIZE)?;
+    match decide(ex, size, Cond::Gt, 0)? {
+        Err(flow) => return Ok(flow),
+        Ok(false) => return exception::throw_builtin(ex, coll::NO_SUCH_ELEMENT),
+        Ok(true) => {}
+    }
+    let single = match decide(ex, size, Cond::Le, 1)? {
+        Err(flow) => return Ok(flow),
+        Ok(b) => b,
+    };
+    let may_null = family.may_hold_null();
+    if !single && may_null {
+        let Some(ok) = text::outcome(ex) else {
+            return Ok(text::split_outcomes(ex));
+        };
+        if !ok {
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+        }
+    }
+    pop(ex, 1)?;
+    let e = element(ex, single && may_null);
+    ex.push(e)?;
+    Ok(Flow::Next)
+}
+
+/// `Collections.frequency(c, o)`: `[0, size]`.
+fn frequency(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    if let Some(flow) = check_query(ex, 0, false)? {
+        return Ok(flow);
+    }
+    let (c, _) = match realized_argument(ex, 1)? {
+        Ok(x) => x,
+        Err(flow) => return Ok(flow),
+    };
+    let size = field(ex, c, SIZE)?;
+    let size = int(ex, size)?;
+    pop(ex, 2)?;
+    push_int(
+        ex,
+        Interval {
+            lo: Some(0),
+            hi: size.hi,
+        },
+    )?;
+    Ok(Flow::Next)
+}
+
+/// The collection argument (`k`-th from the top) of a static `Collections` method, realized,
+/// with its family; NullPointerException for `null` (a map or an unmodelled class is
+/// unsupported).
+fn realized_argument(
+    ex: &mut Exec<'_>,
+    k: usize,
+) -> Result<Result<(Ref, Family), Flow>, EngineError> {
+    let c = ex.peek(k)?;
+    if c.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Err);
+    }
+    if let Some(flow) = ex.need_realized(c)? {
+        return Ok(Err(flow));
+    }
+    match type_of(ex, c).and_then(Family::of) {
+        Some(f) if !matches!(f, Family::HashMap | Family::TreeMap) => Ok(Ok((c, f))),
+        _ => Err(ex.unsupported(format!(
+            "Collections method on a collection of class {} (its iterator may be program code)",
+            display(type_of(ex, c))
+        ))),
+    }
 }
 
 /// `List.of(e1, …, en)`.
@@ -638,8 +846,14 @@ fn invalidate(ex: &mut Exec<'_>, c: Ref, certain: bool, except: Option<Ref>) {
         let (Some(&of), Some(&rem)) = (fields.get(OF), fields.get(REMAINING)) else {
             continue;
         };
-        let same = of == c;
-        if !same && !ex.st.preds.may_equal(of, c) {
+        // an iterator of a map's view is invalidated by its map; one whose collection is not
+        // realized may be of a view of `c`
+        let (same, may) = match owner(ex, of) {
+            Some(o) => (o == c, o == c || ex.st.preds.may_equal(o, c)),
+            None if coll::View::of_iterator(class).is_some() => (false, true),
+            None => (false, ex.st.preds.may_equal(of, c)),
+        };
+        if !may {
             continue;
         }
         let Some(old) = ex.st.int(rem).copied() else {
