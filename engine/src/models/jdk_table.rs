@@ -69,9 +69,12 @@ enum Kind {
     Abstract,
     Final,
 }
-const HASH_ITERATOR: &str = "java/util/HashMap$HashIterator";
+const HITR: &str = "java/util/HashMap$HashIterator";
 const ITR: &str = "java/util/Iterator";
-const TREE_ITERATOR: &str = "java/util/TreeMap$PrivateEntryIterator";
+const TITR: &str = "java/util/TreeMap$PrivateEntryIterator";
+const ASET: &str = "java/util/AbstractSet";
+const ACOLL: &str = "java/util/AbstractCollection";
+const MAP_ENTRY: &str = "java/util/Map$Entry";
 const PLAIN: Kind = Kind::Plain;
 const ABSTRACT: Kind = Kind::Abstract;
 const FINAL: Kind = Kind::Final;
@@ -579,49 +582,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         &["java/util/Map", "java/lang/Cloneable", SERIALIZABLE],
         PLAIN,
     ),
-    class(
-        "java/util/HashMap$EntryIterator",
-        HASH_ITERATOR,
-        &[ITR],
-        FINAL,
-    ),
-    class(
-        "java/util/HashMap$EntrySet",
-        "java/util/AbstractSet",
-        &[],
-        FINAL,
-    ),
-    class(HASH_ITERATOR, OBJECT, &[], ABSTRACT),
-    class(
-        "java/util/HashMap$KeyIterator",
-        HASH_ITERATOR,
-        &[ITR],
-        FINAL,
-    ),
-    class(
-        "java/util/HashMap$KeySet",
-        "java/util/AbstractSet",
-        &[],
-        FINAL,
-    ),
-    class(
-        "java/util/HashMap$Node",
-        OBJECT,
-        &["java/util/Map$Entry"],
-        PLAIN,
-    ),
-    class(
-        "java/util/HashMap$ValueIterator",
-        HASH_ITERATOR,
-        &[ITR],
-        FINAL,
-    ),
-    class(
-        "java/util/HashMap$Values",
-        "java/util/AbstractCollection",
-        &[],
-        FINAL,
-    ),
+    class("java/util/HashMap$EntryIterator", HITR, &[ITR], FINAL),
+    class("java/util/HashMap$EntrySet", ASET, &[], FINAL),
+    class(HITR, OBJECT, &[], ABSTRACT),
+    class("java/util/HashMap$KeyIterator", HITR, &[ITR], FINAL),
+    class("java/util/HashMap$KeySet", ASET, &[], FINAL),
+    class("java/util/HashMap$Node", OBJECT, &[MAP_ENTRY], PLAIN),
+    class("java/util/HashMap$ValueIterator", HITR, &[ITR], FINAL),
+    class("java/util/HashMap$Values", ACOLL, &[], FINAL),
     class(
         "java/util/HashSet",
         "java/util/AbstractSet",
@@ -709,34 +677,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         ],
         PLAIN,
     ),
-    class(
-        "java/util/TreeMap$Entry",
-        OBJECT,
-        &["java/util/Map$Entry"],
-        FINAL,
-    ),
-    class("java/util/TreeMap$EntryIterator", TREE_ITERATOR, &[], FINAL),
-    class(
-        "java/util/TreeMap$EntrySet",
-        "java/util/AbstractSet",
-        &[],
-        PLAIN,
-    ),
-    class("java/util/TreeMap$KeyIterator", TREE_ITERATOR, &[], FINAL),
-    class(
-        "java/util/TreeMap$KeySet",
-        "java/util/AbstractSet",
-        &[],
-        FINAL,
-    ),
-    class(TREE_ITERATOR, OBJECT, &[ITR], ABSTRACT),
-    class("java/util/TreeMap$ValueIterator", TREE_ITERATOR, &[], FINAL),
-    class(
-        "java/util/TreeMap$Values",
-        "java/util/AbstractCollection",
-        &[],
-        PLAIN,
-    ),
+    class("java/util/TreeMap$Entry", OBJECT, &[MAP_ENTRY], FINAL),
+    class("java/util/TreeMap$EntryIterator", TITR, &[], FINAL),
+    class("java/util/TreeMap$EntrySet", ASET, &[], PLAIN),
+    class("java/util/TreeMap$KeyIterator", TITR, &[], FINAL),
+    class("java/util/TreeMap$KeySet", ASET, &[], FINAL),
+    class(TITR, OBJECT, &[ITR], ABSTRACT),
+    class("java/util/TreeMap$ValueIterator", TITR, &[], FINAL),
+    class("java/util/TreeMap$Values", ACOLL, &[], PLAIN),
     // java.util.function: every functional interface of the package (lambda sites make
     // objects of classes that implement them, `class/lambda.rs`)
     functional_interface("java/util/function/BiConsumer", &[]),

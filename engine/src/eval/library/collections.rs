@@ -8,18 +8,19 @@
 //! throw ConcurrentModificationException ("on a best-effort basis"); an iterator that may or
 //! may not be of it gets the hull of both.
 
-use super::super::arith;
+mod common;
+mod statics;
+
 use super::super::{exception, Exec, Flow};
 use super::{shared, text};
 use crate::class::Cond;
-use crate::edge::EdgeKind;
 use crate::error::EngineError;
 use crate::models::collections::{
     self as coll, CollCall, Family, OnEmpty, ELEMENT, OF, REMAINING, SIZE,
 };
 use crate::models::exceptions;
-use crate::refine::integer;
-use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref, Width};
+use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
+use common::*;
 use std::collections::BTreeMap;
 
 pub(crate) fn eval(
@@ -31,12 +32,12 @@ pub(crate) fn eval(
     use CollCall::*;
     if !has_receiver {
         return match call {
-            ListOf => list_of(ex, n_args),
-            AsList => as_list(ex),
-            Sort => sort(ex, n_args, false),
-            Reverse => reverse(ex),
-            Extreme => extreme(ex),
-            Frequency => frequency(ex),
+            ListOf => statics::list_of(ex, n_args),
+            AsList => statics::as_list(ex),
+            Sort => statics::sort(ex, n_args, false),
+            Reverse => statics::reverse(ex),
+            Extreme => statics::extreme(ex),
+            Frequency => statics::frequency(ex),
             _ => Err(ex.invalid("collection method without a receiver")),
         };
     }
@@ -221,7 +222,7 @@ pub(crate) fn eval(
             pop(ex, 1)?;
             ex.push(v)?;
         }
-        Sort => return sort(ex, n_args, true),
+        Sort => return statics::sort(ex, n_args, true),
         HasNext | Next | IterRemove | ListOf | AsList | Reverse | Extreme | Frequency
         | EntryPart => return Err(ex.invalid("collection call in the wrong place")),
     }
@@ -272,18 +273,6 @@ fn view_call(
         _ => return Err(ex.invalid("not a map view method")),
     }
     Ok(Flow::Next)
-}
-
-/// The collection whose structural changes an iterator's collection `of` shows: a map's view
-/// shows its map's. `None`: `of` is not realized (it may be a view of any map).
-fn owner(ex: &Exec<'_>, of: Ref) -> Option<Ref> {
-    match ex.st.value(of) {
-        Some(HeapValue::Object { class, fields }) if coll::View::of_class(class).is_some() => {
-            fields.get(OF).copied()
-        }
-        Some(HeapValue::Object { .. }) => Some(of),
-        _ => None,
-    }
 }
 
 /// `get`, `set`, `add(int, E)`, `remove(int)`: the index against the size, decided by the
@@ -536,424 +525,4 @@ fn iterator_call(
         _ => return Err(ex.invalid("not an iterator method")),
     }
     Ok(Flow::Next)
-}
-
-/// `Collections.sort(list)` (`receiver: false`) and `list.sort(null)`.
-fn sort(ex: &mut Exec<'_>, n_args: usize, receiver: bool) -> Result<Flow, EngineError> {
-    if receiver && !ex.peek(0)?.is_null() {
-        return Err(
-            ex.unsupported("List.sort with a Comparator (its compare is program code)".into())
-        );
-    }
-    let list = ex.peek(if receiver { 1 } else { 0 })?;
-    if list.is_null() {
-        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-    }
-    if let Some(flow) = ex.need_realized(list)? {
-        return Ok(flow);
-    }
-    let family = type_of(ex, list).and_then(Family::of);
-    match family {
-        Some(Family::Immutable) => {
-            return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION)
-        }
-        Some(Family::ArrayList | Family::LinkedList) => {}
-        _ => {
-            return Err(ex.unsupported(format!(
-                "sort of a list of class {}",
-                display(type_of(ex, list))
-            )))
-        }
-    }
-    let size = field(ex, list, SIZE)?;
-    let short = int(ex, size)?.decide(Cond::Le, &Interval::literal(1)) == Some(true);
-    if !short {
-        // a null element among two or more throws NullPointerException (Integer.compareTo)
-        let Some(ok) = text::outcome(ex) else {
-            return Ok(text::split_outcomes(ex));
-        };
-        if !ok {
-            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-        }
-    }
-    pop(ex, n_args + usize::from(receiver))?;
-    invalidate(ex, list, false, None);
-    Ok(Flow::Next)
-}
-
-/// `Collections.reverse(list)`: nothing the model keeps changes (`set` is no structural
-/// change); `List.of`'s lists throw from two elements on.
-fn reverse(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
-    let (list, family) = match realized_argument(ex, 0)? {
-        Ok(x) => x,
-        Err(flow) => return Ok(flow),
-    };
-    if !matches!(family, Family::ArrayList | Family::LinkedList) {
-        let size = field(ex, list, SIZE)?;
-        let short = match decide(ex, size, Cond::Le, 1)? {
-            Err(flow) => return Ok(flow),
-            Ok(b) => b,
-        };
-        if !short {
-            match family {
-                Family::Immutable => {
-                    return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION)
-                }
-                _ => {
-                    return Err(ex.unsupported(format!(
-                    "Collections.reverse of a list of class {} (it writes through to its array)",
-                    display(type_of(ex, list))
-                )))
-                }
-            }
-        }
-    }
-    pop(ex, 1)?;
-    Ok(Flow::Next)
-}
-
-/// `Collections.max`/`min(coll)`: an element, by the size (0 throws, 1 returns it, more throw
-/// on a `null` element).
-fn extreme(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
-    let (c, family) = match realized_argument(ex, 0)? {
-        Ok(x) => x,
-        Err(flow) => return Ok(flow),
-    };
-    let size = field(ex, c, SIZE)?;
-    match decide(ex, size, Cond::Gt, 0)? {
-        Err(flow) => return Ok(flow),
-        Ok(false) => return exception::throw_builtin(ex, coll::NO_SUCH_ELEMENT),
-        Ok(true) => {}
-    }
-    let single = match decide(ex, size, Cond::Le, 1)? {
-        Err(flow) => return Ok(flow),
-        Ok(b) => b,
-    };
-    let may_null = family.may_hold_null();
-    if !single && may_null {
-        let Some(ok) = text::outcome(ex) else {
-            return Ok(text::split_outcomes(ex));
-        };
-        if !ok {
-            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-        }
-    }
-    pop(ex, 1)?;
-    let e = element(ex, single && may_null);
-    ex.push(e)?;
-    Ok(Flow::Next)
-}
-
-/// `Collections.frequency(c, o)`: `[0, size]`.
-fn frequency(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
-    if let Some(flow) = check_query(ex, 0, false)? {
-        return Ok(flow);
-    }
-    let (c, _) = match realized_argument(ex, 1)? {
-        Ok(x) => x,
-        Err(flow) => return Ok(flow),
-    };
-    let size = field(ex, c, SIZE)?;
-    let size = int(ex, size)?;
-    pop(ex, 2)?;
-    push_int(
-        ex,
-        Interval {
-            lo: Some(0),
-            hi: size.hi,
-        },
-    )?;
-    Ok(Flow::Next)
-}
-
-/// The collection argument (`k`-th from the top) of a static `Collections` method, realized,
-/// with its family; NullPointerException for `null` (a map or an unmodelled class is
-/// unsupported).
-fn realized_argument(
-    ex: &mut Exec<'_>,
-    k: usize,
-) -> Result<Result<(Ref, Family), Flow>, EngineError> {
-    let c = ex.peek(k)?;
-    if c.is_null() {
-        return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Err);
-    }
-    if let Some(flow) = ex.need_realized(c)? {
-        return Ok(Err(flow));
-    }
-    match type_of(ex, c).and_then(Family::of) {
-        Some(f) if !matches!(f, Family::HashMap | Family::TreeMap) => Ok(Ok((c, f))),
-        _ => Err(ex.unsupported(format!(
-            "Collections method on a collection of class {} (its iterator may be program code)",
-            display(type_of(ex, c))
-        ))),
-    }
-}
-
-/// `List.of(e1, …, en)`.
-fn list_of(ex: &mut Exec<'_>, n: usize) -> Result<Flow, EngineError> {
-    for k in 0..n {
-        if let Some(flow) = check_stored(ex, k, true)? {
-            return Ok(flow);
-        }
-    }
-    pop(ex, n)?;
-    let size = ex.st.new_int(Interval::literal(n as i128));
-    let l = ex.st.new_obj(HeapValue::Object {
-        class: coll::list_of_class(n).into(),
-        fields: BTreeMap::from([(FieldKey::plain(SIZE), size)]),
-    });
-    ex.push(l)?;
-    Ok(Flow::Next)
-}
-
-/// `Arrays.asList(a)` of an `Integer[]`: "NullPointerException - if the specified array is
-/// null" (JDK 17: `Objects.requireNonNull`); the list's size is the array's length.
-fn as_list(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
-    let a = ex.peek(0)?;
-    if a.is_null() {
-        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-    }
-    if let Some(flow) = ex.need_realized(a)? {
-        return Ok(flow);
-    }
-    let Some(HeapValue::Array { ty, len, .. }) = ex.st.value(a).cloned() else {
-        return Err(ex.invalid("Arrays.asList of a non-array"));
-    };
-    if ty != format!("[L{ELEMENT};") {
-        return Err(ex.unsupported(format!(
-            "Arrays.asList of an array {} (list elements are Integer)",
-            crate::state::display_type(&ty)
-        )));
-    }
-    pop(ex, 1)?;
-    let l = ex.st.new_obj(HeapValue::Object {
-        class: coll::ARRAYS_LIST.into(),
-        fields: BTreeMap::from([(FieldKey::plain(SIZE), len)]),
-    });
-    ex.push(l)?;
-    Ok(Flow::Next)
-}
-
-/// A value stored as an element (`k`-th from the top): an `Integer` or `null` (which throws
-/// NullPointerException where `null_throws`); any other object is unsupported, its
-/// `equals`/`hashCode`/`compareTo` could be program code.
-fn check_stored(
-    ex: &mut Exec<'_>,
-    k: usize,
-    null_throws: bool,
-) -> Result<Option<Flow>, EngineError> {
-    let v = ex.peek(k)?;
-    if v.is_null() {
-        if null_throws {
-            return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
-        }
-        return Ok(None);
-    }
-    if type_of(ex, v) != Some(ELEMENT) {
-        return Err(ex.unsupported(format!(
-            "collection element of type {} (modelled elements are java.lang.Integer)",
-            display(type_of(ex, v))
-        )));
-    }
-    if null_throws {
-        return ex.need_null_or_existing(v);
-    }
-    Ok(None)
-}
-
-/// An argument compared with the elements (`k`-th from the top): `null`, an `Integer` or a
-/// `String` (JDK `equals`); a `TreeMap` compares keys (`Integer` only, `null` throws).
-fn check_query(ex: &mut Exec<'_>, k: usize, tree: bool) -> Result<Option<Flow>, EngineError> {
-    let v = ex.peek(k)?;
-    if v.is_null() {
-        if tree {
-            return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
-        }
-        return Ok(None);
-    }
-    let ty = type_of(ex, v);
-    let fine = if tree {
-        ty == Some(ELEMENT)
-    } else {
-        ty.is_some_and(coll::jdk_equality)
-    };
-    if !fine {
-        return Err(ex.unsupported(format!(
-            "collection query with an argument of type {} (its equals may be program code)",
-            display(ty)
-        )));
-    }
-    if tree {
-        return ex.need_null_or_existing(v);
-    }
-    Ok(None)
-}
-
-/// An element read back: an `Integer` the state may hold or a new one (or `null`).
-fn element(ex: &mut Exec<'_>, may_null: bool) -> Ref {
-    if may_null {
-        shared::possibly_shared_or_null(ex, ELEMENT)
-    } else {
-        shared::possibly_shared(ex, ELEMENT, None)
-    }
-}
-
-/// The size of `c` becomes `size ± 1`, with its label.
-fn grow(ex: &mut Exec<'_>, c: Ref, size: Ref, op: IntOp) -> Result<(), EngineError> {
-    let r = step(ex, size, op, 0)?;
-    set_field(ex, c, SIZE, r)
-}
-
-/// `a ± 1` with its label, in `[floor, Integer.MAX_VALUE]`: a size or a count never wraps (a
-/// collection's `size()` is at most `Integer.MAX_VALUE`, and a removal happens only from a
-/// non-empty one), so its interval is the exact one whatever the integer semantics, capped at
-/// `MAX_VALUE` (else `--ints java`'s merges, which widen to the int range, never converge: the
-/// bound would creep past it by one per iteration).
-fn step(ex: &mut Exec<'_>, a: Ref, op: IntOp, floor: i128) -> Result<Ref, EngineError> {
-    let va = int(ex, a)?;
-    let one = ex.st.new_int(Interval::literal(1));
-    let r = arith::apply(ex, op, a, Some(one), Width::Int)?;
-    let d = if op == IntOp::Add { 1 } else { -1 };
-    let exact = Interval {
-        lo: va.lo.map(|x| x + d),
-        hi: va.hi.map(|x| x + d),
-    }
-    .intersect(&Interval {
-        lo: Some(floor),
-        hi: Some(i128::from(i32::MAX)),
-    })
-    .unwrap_or(Interval {
-        lo: Some(floor),
-        hi: Some(i128::from(i32::MAX)),
-    });
-    if let Some(HeapValue::Int(v)) = ex.st.heap.get_mut(&r) {
-        *v = exact;
-    }
-    Ok(r)
-}
-
-/// After a (`certain`) or possible structural change of `c`: every iterator of `c` other than
-/// `except` is stale (`remaining` -1), one that may be of `c` may be.
-fn invalidate(ex: &mut Exec<'_>, c: Ref, certain: bool, except: Option<Ref>) {
-    let mut changes = vec![];
-    for (&r, v) in &ex.st.heap {
-        let HeapValue::Object { class, fields } = v else {
-            continue;
-        };
-        if Some(r) == except || coll::iterated_type(class).is_none() {
-            continue;
-        }
-        let (Some(&of), Some(&rem)) = (fields.get(OF), fields.get(REMAINING)) else {
-            continue;
-        };
-        // an iterator of a map's view is invalidated by its map; one whose collection is not
-        // realized may be of a view of `c`
-        let (same, may) = match owner(ex, of) {
-            Some(o) => (o == c, o == c || ex.st.preds.may_equal(o, c)),
-            None if coll::View::of_iterator(class).is_some() => (false, true),
-            None => (false, ex.st.preds.may_equal(of, c)),
-        };
-        if !may {
-            continue;
-        }
-        let Some(old) = ex.st.int(rem).copied() else {
-            continue;
-        };
-        let stale = Interval::literal(-1);
-        let new = if same && certain {
-            stale
-        } else {
-            old.hull(&stale)
-        };
-        if new != old {
-            changes.push((r, new));
-        }
-    }
-    for (r, v) in changes {
-        let n = ex.st.new_int(v);
-        if let Some(HeapValue::Object { fields, .. }) = ex.st.heap.get_mut(&r) {
-            fields.insert(FieldKey::plain(REMAINING), n);
-        }
-    }
-}
-
-/// Whether `r cond c` holds, decided by its interval, or the integer refinement that decides
-/// it (of the state before the instruction).
-fn decide(ex: &Exec<'_>, r: Ref, cond: Cond, c: i128) -> Result<Result<bool, Flow>, EngineError> {
-    let v = int(ex, r)?;
-    Ok(match v.decide(cond, &Interval::literal(c)) {
-        Some(b) => Ok(b),
-        None => {
-            let parts = integer::partition(&v, cond, c);
-            let succs = integer::refine(&ex.before, r, &parts);
-            Err(Flow::Refine(EdgeKind::Refine, succs))
-        }
-    })
-}
-
-fn field(ex: &Exec<'_>, o: Ref, name: &str) -> Result<Ref, EngineError> {
-    match ex.st.value(o) {
-        Some(HeapValue::Object { fields, .. }) => fields.get(name).copied(),
-        _ => None,
-    }
-    .ok_or_else(|| ex.invalid("collection object without its model's fields"))
-}
-
-fn set_field(ex: &mut Exec<'_>, o: Ref, name: &str, v: Ref) -> Result<(), EngineError> {
-    match ex.st.heap.get_mut(&o) {
-        Some(HeapValue::Object { fields, .. }) => {
-            fields.insert(FieldKey::plain(name), v);
-            Ok(())
-        }
-        _ => Err(ex.invalid("collection object without its model's fields")),
-    }
-}
-
-fn int(ex: &Exec<'_>, r: Ref) -> Result<Interval, EngineError> {
-    ex.st
-        .int(r)
-        .copied()
-        .ok_or_else(|| ex.invalid("collection size of a non-integer"))
-}
-
-fn type_of<'a>(ex: &'a Exec<'_>, r: Ref) -> Option<&'a str> {
-    ex.st.value(r).and_then(HeapValue::type_name)
-}
-
-fn display(ty: Option<&str>) -> String {
-    ty.map_or("?".into(), crate::state::display_type)
-}
-
-fn pop(ex: &mut Exec<'_>, n: usize) -> Result<(), EngineError> {
-    for _ in 0..n {
-        ex.pop()?;
-    }
-    Ok(())
-}
-
-fn push_int(ex: &mut Exec<'_>, v: Interval) -> Result<(), EngineError> {
-    let r = ex.st.new_int(v);
-    ex.push(r)
-}
-
-/// `v + d` within a size's range `[0, Integer.MAX_VALUE]` (see [`step`]).
-fn shift(v: &Interval, d: i128) -> Interval {
-    let max = i128::from(i32::MAX);
-    Interval {
-        lo: v.lo.map(|x| (x + d).clamp(0, max)),
-        hi: v.hi.map(|x| (x + d).clamp(0, max)),
-    }
-}
-
-fn bool_range() -> Interval {
-    Interval::new(Some(0), Some(1)).unwrap_or(Interval::TOP)
-}
-
-/// `Some(true)` when both hold, `Some(false)` when one fails, else undecided.
-fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
-    match (a, b) {
-        (Some(false), _) | (_, Some(false)) => Some(false),
-        (Some(true), Some(true)) => Some(true),
-        _ => None,
-    }
 }
