@@ -102,6 +102,7 @@ impl Program {
         let mut seeds: std::collections::BTreeSet<String> = crate::models::JDK_CLASSES
             .iter()
             .filter(|c| !c.is_abstract && !c.is_interface)
+            .filter(|c| !crate::models::collections::made_by_calls_only(c.name))
             .map(|c| c.name.to_string())
             .collect();
         let entries: Vec<crate::class::MethodKey> = start
@@ -120,7 +121,12 @@ impl Program {
             let inputs = self.input_classes(start, &read);
             let mut all = seeds.clone();
             all.extend(inputs.iter().cloned());
-            let rta = crate::class::rapid_type_analysis(&self.hierarchy, &entries, &all);
+            let rta = crate::class::rapid_type_analysis_with(
+                &self.hierarchy,
+                &entries,
+                &all,
+                &crate::models::collections::made_by_call,
+            );
             let now = self.reference_statics_read_by(&rta.methods);
             if now.is_subset(&read) {
                 break (inputs, rta);
@@ -284,6 +290,10 @@ impl Program {
                 continue;
             };
             for c in subs {
+                if crate::models::collections::made_by_calls_only(&c) {
+                    // no input is a map's view, its iterator or entry
+                    continue;
+                }
                 if let Ok(fields) = self.instance_fields(&c) {
                     todo.extend(
                         fields

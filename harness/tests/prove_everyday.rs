@@ -159,3 +159,30 @@ fn a_loop_with_a_finally_terminates() {
     // for (…; i < n; i++) { try { if (i % 3 == 0) continue; } finally { tries++; } }
     proved("everyday.Finally.attempts", &[]);
 }
+
+#[test]
+fn generic_compare_to_loops_terminate() {
+    // for (T x : xs) if (x.compareTo(pivot) < 0) c++;  — Comparable.compareTo(Object), the
+    // bridge method of Integer and String
+    proved("everyday.Equality.countLess", &[]);
+    proved("everyday.Equality.maxOf", &[]);
+}
+
+#[test]
+fn loops_around_collections_helpers_terminate() {
+    // StringBuilder.append(s, i + 1, end) in a loop down the string; Collections.reverse
+    // before a for-each
+    proved("everyday.Utilities.reverseWords", &[]);
+    proved("everyday.Utilities.reverseAndCount", &[]);
+}
+
+#[test]
+fn loops_over_a_maps_views_terminate() {
+    // for (Integer k : m.keySet()) …, for (Map.Entry e : m.entrySet()) …: the view's iterator
+    // counts down the map's size; removal through it shrinks the map
+    proved("everyday.MapViews.sumKeys", &[]);
+    proved("everyday.MapViews.maxValue", &[]);
+    proved("everyday.MapViews.countKeysAbove", &[]);
+    proved("everyday.MapViews.removeBelow", &[]);
+    proved("everyday.MapViews.dropNullValues", &[]);
+}

@@ -64,6 +64,8 @@ pub use insn::{ArithOp, ArrayKind, Cond, Constant, Insn, Kind};
 pub use liveness::Liveness;
 pub use member::{FieldRef, InvokeKind, MethodRef};
 pub use pool::ConstantPool;
-pub use reachable::{rapid_type_analysis, MethodKey, Reachable};
+pub use reachable::{
+    rapid_type_analysis, rapid_type_analysis_with, LibraryNews, MethodKey, Reachable,
+};
 pub use stable_hash::stable_hash;
 pub use world::World;

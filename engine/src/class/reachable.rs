@@ -46,6 +46,7 @@ type Site = (String, String, String);
 /// The analysis state of [`rapid_type_analysis`].
 struct Rta<'a> {
     h: &'a Hierarchy,
+    library_news: LibraryNews<'a>,
     out: Reachable,
     sites: BTreeSet<Site>,
     todo: Vec<MethodKey>,
@@ -61,8 +62,24 @@ pub fn rapid_type_analysis(
     entries: &[MethodKey],
     seeds: &BTreeSet<String>,
 ) -> Reachable {
+    rapid_type_analysis_with(h, entries, seeds, &|_, _| vec![])
+}
+
+/// The classes of the objects a library call `name desc` makes that no `new` of the analysed
+/// code names (the models know them: a map's `keySet()` makes a view).
+pub type LibraryNews<'a> = &'a dyn Fn(&str, &str) -> Vec<&'static str>;
+
+/// [`rapid_type_analysis`] where a reachable virtual or interface call `name desc` also makes
+/// objects of the classes `library_news` gives.
+pub fn rapid_type_analysis_with(
+    h: &Hierarchy,
+    entries: &[MethodKey],
+    seeds: &BTreeSet<String>,
+    library_news: LibraryNews<'_>,
+) -> Reachable {
     let mut rta = Rta {
         h,
+        library_news,
         out: Reachable::default(),
         sites: BTreeSet::new(),
         todo: Vec::new(),
@@ -201,7 +218,12 @@ impl Rta<'_> {
                             ));
                         }
                     }
-                    InvokeKind::Virtual | InvokeKind::Interface => self.add_site(method),
+                    InvokeKind::Virtual | InvokeKind::Interface => {
+                        for c in (self.library_news)(&method.name, &method.desc_str) {
+                            self.instantiate(c);
+                        }
+                        self.add_site(method);
+                    }
                 },
                 Insn::InvokeDynamic { site, .. } => {
                     if let Some(index) = site.lambda_index {

@@ -132,6 +132,10 @@ impl LibraryCall {
                         | super::collections::CollCall::FirstKey
                         | super::collections::CollCall::HasNext
                         | super::collections::CollCall::Iterator
+                        | super::collections::CollCall::Extreme
+                        | super::collections::CollCall::Frequency
+                        | super::collections::CollCall::View(_)
+                        | super::collections::CollCall::EntryPart
                         | super::collections::CollCall::ListOf
                         | super::collections::CollCall::AsList
                 )
@@ -247,7 +251,7 @@ pub(crate) fn library_call(class: &str, name: &str, desc: &str) -> Option<Librar
                         Some(StringBuilderAppend)
                     }
                     "(Ljava/lang/Object;" => Some(PrintObject { returns_this: true }),
-                    _ => None,
+                    _ => super::text::builder_call(name, desc).map(Builder),
                 }
             }
             ("toString", "()Ljava/lang/String;") => Some(StringBuilderToString),

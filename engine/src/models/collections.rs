@@ -1,9 +1,12 @@
 //! Models of `java.util` collections: `ArrayList`, `LinkedList`, `ArrayDeque`, `HashSet`,
 //! `HashMap`, `TreeMap`, the immutable lists of `List.of` and the fixed-size list of
-//! `Arrays.asList`, and the iterators of the lists and of `HashSet`.
+//! `Arrays.asList`, the `keySet()`/`values()`/`entrySet()` views of the maps and their entries,
+//! the iterators of the lists, of `HashSet` and of the views, and the `java.util.Collections`
+//! helpers `sort`, `reverse`, `max`/`min`, `frequency`.
 //!
 //! What the model keeps: a collection is an object with one field `size` (its `size()`, ≥ 0);
-//! an iterator is an object with two fields, `of` (the collection it iterates) and `remaining`
+//! a map's view one field `of` (its map, whose size it shares; see [`View`]); an iterator is an
+//! object with two fields, `of` (the collection or view it iterates) and `remaining`
 //! (how many elements `next()` still returns: ≥ 0; `-1` once the collection was structurally
 //! modified other than through the iterator, when the JDK's "fail-fast" behaviour is only "on
 //! a best-effort basis"). The checker compares both with what the JVM side records for the
@@ -89,7 +92,7 @@ impl Family {
         Some(match self {
             Family::ArrayList => "java/util/ArrayList$Itr",
             Family::LinkedList => "java/util/LinkedList$ListItr",
-            Family::HashSet => "java/util/HashMap$KeyIterator",
+            Family::HashSet => HASH_KEY_ITERATOR,
             Family::Immutable => IMMUTABLE_LIST_ITR,
             Family::ArraysList => ARRAYS_ITR,
             Family::ArrayDeque | Family::HashMap | Family::TreeMap => return None,
@@ -131,11 +134,154 @@ pub fn iterated_type(iterator_class: &str) -> Option<&'static str> {
     Some(match iterator_class {
         "java/util/ArrayList$Itr" => ARRAY_LIST,
         "java/util/LinkedList$ListItr" => LINKED_LIST,
-        "java/util/HashMap$KeyIterator" => HASH_SET,
+        // a `HashSet` or a map's key set
+        HASH_KEY_ITERATOR => "java/util/AbstractSet",
+        c if View::of_iterator(c).is_some() => return View::of_iterator(c).map(View::class),
         IMMUTABLE_LIST_ITR => LIST,
         ARRAYS_ITR => ARRAYS_LIST,
         _ => return None,
     })
+}
+
+/// A view of a `HashMap` or a `TreeMap` (`keySet()`, `values()`, `entrySet()`): an object with
+/// one field [`OF`], the map; its size is the map's ("The set is backed by the map, so changes
+/// to the map are reflected in the set"). JDK 17 caches each view in the map (one object per
+/// map and kind). Its iterator's [`OF`] is the view; an entry is a `HashMap$Node` or a
+/// `TreeMap$Entry`, of which the model keeps no field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct View {
+    pub part: Part,
+    /// Of a `TreeMap` (else of a `HashMap`).
+    pub tree: bool,
+}
+
+/// What a map's view holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Part {
+    Keys,
+    Values,
+    Entries,
+}
+
+/// The view classes, iterator classes and entry class of `HashMap` (`[0]`) and `TreeMap`
+/// (`[1]`), by [`Part`] (JDK 17; the key iterator of a `HashMap` is also `HashSet`'s).
+const VIEW_CLASSES: [[&str; 3]; 2] = [
+    [
+        "java/util/HashMap$KeySet",
+        "java/util/HashMap$Values",
+        "java/util/HashMap$EntrySet",
+    ],
+    [
+        "java/util/TreeMap$KeySet",
+        "java/util/TreeMap$Values",
+        "java/util/TreeMap$EntrySet",
+    ],
+];
+const VIEW_ITERATORS: [[&str; 3]; 2] = [
+    [
+        HASH_KEY_ITERATOR,
+        "java/util/HashMap$ValueIterator",
+        "java/util/HashMap$EntryIterator",
+    ],
+    [
+        "java/util/TreeMap$KeyIterator",
+        "java/util/TreeMap$ValueIterator",
+        "java/util/TreeMap$EntryIterator",
+    ],
+];
+/// A map entry (`HashMap$TreeNode`, the subclass of `HashMap$Node` in a bin of eight or more
+/// colliding keys in a table of 64 or more, is not modelled: the checker would see its class).
+pub const ENTRY_CLASSES: [&str; 2] = ["java/util/HashMap$Node", "java/util/TreeMap$Entry"];
+/// The iterator of a `HashSet` and of a `HashMap`'s key set.
+const HASH_KEY_ITERATOR: &str = "java/util/HashMap$KeyIterator";
+const PARTS: [Part; 3] = [Part::Keys, Part::Values, Part::Entries];
+
+impl View {
+    /// The view `map.name desc` returns, for a map of family `family`.
+    fn of_call(family: Family, name: &str, desc: &str) -> Option<View> {
+        let part = match (name, desc) {
+            ("keySet", "()Ljava/util/Set;") => Part::Keys,
+            ("values", "()Ljava/util/Collection;") => Part::Values,
+            ("entrySet", "()Ljava/util/Set;") => Part::Entries,
+            _ => return None,
+        };
+        let tree = match family {
+            Family::HashMap => false,
+            Family::TreeMap => true,
+            _ => return None,
+        };
+        Some(View { part, tree })
+    }
+
+    fn at(self) -> (usize, usize) {
+        (usize::from(self.tree), self.part as usize)
+    }
+
+    /// The class of the view.
+    pub fn class(self) -> &'static str {
+        let (m, p) = self.at();
+        VIEW_CLASSES[m][p]
+    }
+
+    /// The class of the view's iterator.
+    pub fn iterator_class(self) -> &'static str {
+        let (m, p) = self.at();
+        VIEW_ITERATORS[m][p]
+    }
+
+    /// The class of the map.
+    pub fn map_class(self) -> &'static str {
+        if self.tree {
+            TREE_MAP
+        } else {
+            HASH_MAP
+        }
+    }
+
+    /// The view class `class`, if it is one.
+    pub fn of_class(class: &str) -> Option<View> {
+        Self::find(&VIEW_CLASSES, class)
+    }
+
+    /// The view whose iterator class is `class` (the keys' of a `HashMap` is `HashSet`'s too).
+    pub fn of_iterator(class: &str) -> Option<View> {
+        Self::find(&VIEW_ITERATORS, class)
+    }
+
+    fn find(table: &[[&str; 3]; 2], class: &str) -> Option<View> {
+        (0..2).find_map(|m| {
+            let p = table[m].iter().position(|c| *c == class)?;
+            Some(View {
+                part: PARTS[p],
+                tree: m == 1,
+            })
+        })
+    }
+}
+
+/// The classes whose objects only the library call `name desc` makes (for the world's rapid
+/// type analysis): a map's `keySet()`, `values()`, `entrySet()` make views, their iterators
+/// and entries.
+pub fn made_by_call(name: &str, desc: &str) -> Vec<&'static str> {
+    match (name, desc) {
+        ("keySet" | "entrySet", "()Ljava/util/Set;") | ("values", "()Ljava/util/Collection;") => {
+            (VIEW_CLASSES.into_iter().flatten())
+                .chain(VIEW_ITERATORS.into_iter().flatten())
+                .chain(ENTRY_CLASSES)
+                .filter(|c| made_by_calls_only(c))
+                .collect()
+        }
+        _ => vec![],
+    }
+}
+
+/// Whether objects of `class` exist only where a library call made them ([`made_by_call`]):
+/// no input is one, and a run whose code never calls one has none. (The key iterator of a
+/// `HashMap` is also `HashSet`'s, made without a view.)
+pub fn made_by_calls_only(class: &str) -> bool {
+    View::of_class(class).is_some()
+        || View::of_iterator(class).is_some() && class != HASH_KEY_ITERATOR
+        || ENTRY_CLASSES.contains(&class)
 }
 
 /// Where a list operation's element comes from or goes.
@@ -229,10 +375,29 @@ pub enum CollCall {
     /// `Collections.sort(List)`, `List.sort(null)`: the natural order of `Integer`s; a `null`
     /// element throws NullPointerException (`Integer.compareTo`).
     Sort,
+    /// `Collections.reverse(List)`: swaps elements by `set` (no structural change, so every
+    /// iterator stays valid); "UnsupportedOperationException - if the specified list or its
+    /// list-iterator does not support the set operation" (`List.of` with two or more elements);
+    /// NPE for `null`.
+    Reverse,
+    /// `Collections.max`/`min(Collection)` in the natural order: "NoSuchElementException - if
+    /// the collection is empty"; one element is returned as is (`null` included), among two or
+    /// more a `null` throws NullPointerException (`Integer.compareTo`); else one of the
+    /// elements. NPE for a `null` collection.
+    Extreme,
+    /// `Collections.frequency(c, o)`: "the number of elements in c equal to o": `[0, size]`
+    /// (`o.equals(e)`: JDK code for the `Integer` and `String` arguments the model admits);
+    /// NPE for a `null` collection.
+    Frequency,
     /// `List.of(e1, …, en)`, 1 ≤ n ≤ 10: "NullPointerException - if an element is null".
     ListOf,
     /// `Arrays.asList(T...)` of an `Integer[]`: a list of the array's length.
     AsList,
+    /// `keySet()`/`values()`/`entrySet()` of a `HashMap` or `TreeMap`: the map's view (see
+    /// [`View`]), the one the map already has if the state holds it.
+    View(View),
+    /// `Map.Entry.getKey()`/`getValue()` of a map's entry: an element.
+    EntryPart,
 }
 
 const OBJ: &str = "Ljava/lang/Object;";
@@ -248,7 +413,29 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
             return Some(AsList)
         }
         ("java/util/Collections", "sort", "(Ljava/util/List;)V") => return Some(Sort),
+        ("java/util/Collections", "reverse", "(Ljava/util/List;)V") => return Some(Reverse),
+        ("java/util/Collections", "max" | "min", "(Ljava/util/Collection;)Ljava/lang/Object;") => {
+            return Some(Extreme)
+        }
+        ("java/util/Collections", "frequency", "(Ljava/util/Collection;Ljava/lang/Object;)I") => {
+            return Some(Frequency)
+        }
         _ => {}
+    }
+    if ENTRY_CLASSES.contains(&class) {
+        return match (name, desc) {
+            ("getKey" | "getValue", d) if d == format!("(){OBJ}") => Some(EntryPart),
+            _ => None,
+        };
+    }
+    if self::View::of_class(class).is_some() {
+        // a view's own queries; mutators through the view are not modelled
+        return match (name, desc) {
+            ("size", "()I") => Some(Size),
+            ("isEmpty", "()Z") => Some(IsEmpty),
+            ("iterator", "()Ljava/util/Iterator;") => Some(Iterator),
+            _ => None,
+        };
     }
     if iterated_type(class).is_some() {
         return match (name, desc) {
@@ -353,7 +540,7 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
             ("firstKey" | "lastKey", d) if d == getter && family == Family::TreeMap => {
                 Some(FirstKey)
             }
-            _ => None,
+            (n, d) => self::View::of_call(family, n, d).map(CollCall::View),
         },
         _ => None,
     }
@@ -422,10 +609,10 @@ pub fn jdk_equality(ty: &str) -> bool {
     ty == INTEGER || ty == super::classes::STRING
 }
 
-/// Whether `class` is a modelled collection or iterator class whose objects carry the model's
-/// fields ([`SIZE`]; [`OF`] and [`REMAINING`]).
+/// Whether `class` is a modelled collection, view or iterator class whose objects carry the
+/// model's fields ([`SIZE`]; [`OF`]; [`OF`] and [`REMAINING`]).
 pub fn is_collection_object(class: &str) -> bool {
-    Family::of(class).is_some() || iterated_type(class).is_some()
+    Family::of(class).is_some() || View::of_class(class).is_some() || iterated_type(class).is_some()
 }
 
 /// Whether inputs of `class` are drawn by the checker: the mutable collections, which the JVM
@@ -475,13 +662,18 @@ pub fn model_classes() -> Vec<&'static str> {
         ARRAYS_LIST,
         "java/util/ArrayList$Itr",
         "java/util/LinkedList$ListItr",
-        "java/util/HashMap$KeyIterator",
+        "java/util/AbstractSet",
         IMMUTABLE_LIST_ITR,
         ARRAYS_ITR,
         NO_SUCH_ELEMENT,
         CONCURRENT_MODIFICATION,
         OBJECT,
     ]
+    .into_iter()
+    .chain(VIEW_CLASSES.into_iter().flatten())
+    .chain(VIEW_ITERATORS.into_iter().flatten())
+    .chain(ENTRY_CLASSES)
+    .collect()
 }
 
 #[cfg(test)]
@@ -525,7 +717,27 @@ mod tests {
         );
         assert_eq!(
             collection_call(HASH_MAP, "keySet", "()Ljava/util/Set;"),
-            None
+            Some(CollCall::View(View {
+                part: Part::Keys,
+                tree: false
+            }))
+        );
+        let values = View {
+            part: Part::Values,
+            tree: true,
+        };
+        assert_eq!(
+            collection_call(TREE_MAP, "values", "()Ljava/util/Collection;"),
+            Some(CollCall::View(values))
+        );
+        assert_eq!(View::of_class("java/util/TreeMap$Values"), Some(values));
+        assert_eq!(
+            View::of_iterator("java/util/TreeMap$ValueIterator"),
+            Some(values)
+        );
+        assert_eq!(
+            iterated_type("java/util/TreeMap$ValueIterator"),
+            Some("java/util/TreeMap$Values")
         );
         assert_eq!(
             collection_call("java/util/ArrayList$Itr", "next", "()Ljava/lang/Object;"),

@@ -31,6 +31,14 @@ pub fn instance_fields(
             Some(Interval::at_least(0)),
         )]);
     }
+    if let Some(view) = collections::View::of_class(class) {
+        // a map's view: the map
+        return Ok(vec![(
+            FieldKey::plain(OF),
+            FieldType::Object(view.map_class().into()),
+            None,
+        )]);
+    }
     if let Some(of) = collections::iterated_type(class) {
         // an iterator's collection and its remaining count, -1 once stale
         return Ok(vec![

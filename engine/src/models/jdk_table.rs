@@ -69,6 +69,12 @@ enum Kind {
     Abstract,
     Final,
 }
+const HITR: &str = "java/util/HashMap$HashIterator";
+const ITR: &str = "java/util/Iterator";
+const TITR: &str = "java/util/TreeMap$PrivateEntryIterator";
+const ASET: &str = "java/util/AbstractSet";
+const ACOLL: &str = "java/util/AbstractCollection";
+const MAP_ENTRY: &str = "java/util/Map$Entry";
 const PLAIN: Kind = Kind::Plain;
 const ABSTRACT: Kind = Kind::Abstract;
 const FINAL: Kind = Kind::Final;
@@ -576,13 +582,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         &["java/util/Map", "java/lang/Cloneable", SERIALIZABLE],
         PLAIN,
     ),
-    class("java/util/HashMap$HashIterator", OBJECT, &[], ABSTRACT),
-    class(
-        "java/util/HashMap$KeyIterator",
-        "java/util/HashMap$HashIterator",
-        &["java/util/Iterator"],
-        FINAL,
-    ),
+    class("java/util/HashMap$EntryIterator", HITR, &[ITR], FINAL),
+    class("java/util/HashMap$EntrySet", ASET, &[], FINAL),
+    class(HITR, OBJECT, &[], ABSTRACT),
+    class("java/util/HashMap$KeyIterator", HITR, &[ITR], FINAL),
+    class("java/util/HashMap$KeySet", ASET, &[], FINAL),
+    class("java/util/HashMap$Node", OBJECT, &[MAP_ENTRY], PLAIN),
+    class("java/util/HashMap$ValueIterator", HITR, &[ITR], FINAL),
+    class("java/util/HashMap$Values", ACOLL, &[], FINAL),
     class(
         "java/util/HashSet",
         "java/util/AbstractSet",
@@ -640,6 +647,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
     iface("java/util/List", &["java/util/Collection"]),
     iface("java/util/ListIterator", &["java/util/Iterator"]),
     iface("java/util/Map", &[]),
+    iface("java/util/Map$Entry", &[]),
     iface("java/util/NavigableMap", &["java/util/SortedMap"]),
     class(
         "java/util/NoSuchElementException",
@@ -669,6 +677,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         ],
         PLAIN,
     ),
+    class("java/util/TreeMap$Entry", OBJECT, &[MAP_ENTRY], FINAL),
+    class("java/util/TreeMap$EntryIterator", TITR, &[], FINAL),
+    class("java/util/TreeMap$EntrySet", ASET, &[], PLAIN),
+    class("java/util/TreeMap$KeyIterator", TITR, &[], FINAL),
+    class("java/util/TreeMap$KeySet", ASET, &[], FINAL),
+    class(TITR, OBJECT, &[ITR], ABSTRACT),
+    class("java/util/TreeMap$ValueIterator", TITR, &[], FINAL),
+    class("java/util/TreeMap$Values", ACOLL, &[], PLAIN),
     // java.util.function: every functional interface of the package (lambda sites make
     // objects of classes that implement them, `class/lambda.rs`)
     functional_interface("java/util/function/BiConsumer", &[]),

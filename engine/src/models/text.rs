@@ -80,6 +80,11 @@ pub(crate) enum TextCall {
     Unbox,
     /// `Integer.hashCode()`/`compareTo(Integer)`: any int (NPE on a `null` argument).
     AnyInt { null_throws: bool },
+    /// The bridge `compareTo(Object)` of `Comparable` that `String` and `Integer` have (what a
+    /// generic `x.compareTo(y)` calls): it casts its argument to the receiver's class, so
+    /// ClassCastException for an object of another class, NullPointerException for `null`,
+    /// else `compareTo`'s any int. `string`: the receiver is a `String`, else an `Integer`.
+    CompareToBridge { string: bool },
     /// `isEmpty()`: "true if, and only if, length() is 0": the length decides it (refined
     /// against 0 first).
     IsEmpty,
@@ -128,6 +133,12 @@ pub(crate) enum BuilderCall {
     /// `insert(int offset, x)` of a primitive or a `String`: "StringIndexOutOfBoundsException -
     /// if the offset is invalid" (negative or greater than `length()`); returns this.
     Insert,
+    /// `append(CharSequence s, int start, int end)`: "If s is null, then characters are
+    /// appended as if s contained the four characters "null""; "IndexOutOfBoundsException - if
+    /// start is negative, or start is greater than end or end is greater than s.length()";
+    /// returns this. `s` must be `null` or a `String` (another `CharSequence`'s `length()` and
+    /// `charAt` may be program code).
+    AppendRange,
 }
 
 /// The model of `StringBuilder.name desc` among [`BuilderCall`], if any.
@@ -144,6 +155,7 @@ pub(super) fn builder_call(name: &str, desc: &str) -> Option<BuilderCall> {
         ("setCharAt", "IC") if ret == "V" => Some(SetCharAt),
         ("insert", "IZ" | "IC" | "II" | "IJ" | "IF" | "ID") if ret == SB => Some(Insert),
         ("insert", p) if p == format!("I{S}") && ret == SB => Some(Insert),
+        ("append", "Ljava/lang/CharSequence;II") if ret == SB => Some(AppendRange),
         _ => None,
     }
 }
@@ -161,6 +173,7 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("startsWith", d) if d == format!("({S}I)Z") => BoolQuery { str_at: 1 },
             ("contains", "(Ljava/lang/CharSequence;)Z") => BoolQuery { str_at: 0 },
             ("compareTo", d) if d == format!("({S})I") => CompareTo,
+            ("compareTo", "(Ljava/lang/Object;)I") => CompareToBridge { string: true },
             ("indexOf" | "lastIndexOf", "(I)I" | "(II)I") => IndexOf {
                 null_throws: false,
                 str_at: 0,
@@ -223,6 +236,7 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("toString", d) if d == format!("(I){S}") || d == format!("(){S}") => OfPrimitive,
             ("hashCode", "()I") => AnyInt { null_throws: false },
             ("compareTo", "(Ljava/lang/Integer;)I") => AnyInt { null_throws: true },
+            ("compareTo", "(Ljava/lang/Object;)I") => CompareToBridge { string: false },
             _ => return None,
         });
     }

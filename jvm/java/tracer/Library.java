@@ -2,7 +2,8 @@
  * The state of JDK collections that the engine models (engine/src/models/collections.rs),
  * recorded as fields of their objects: a collection (ArrayList, LinkedList, ArrayDeque,
  * HashSet, HashMap, TreeMap, List.of's lists, Arrays.asList's list) as one field "size" (its
- * size()), an iterator of a list or of a HashSet as "of" (the collection it iterates) and
+ * size()), a HashMap's keySet()/values()/entrySet() view as "of" (its map), an iterator of a
+ * list, a HashSet or a map's view as "of" (the collection or view it iterates) and
  * "remaining" (how many elements next() still returns; -1 once its collection was structurally
  * modified other than through it: its expectedModCount differs from the modCount).
  *
@@ -58,7 +59,8 @@ final class Library {
     }
 
     private static final int COLLECTION = 1, ARRAY_ITR = 2, LINKED_ITR = 3, KEY_ITR = 4,
-            IMMUTABLE_ITR = 5, ARRAYS_ITR = 6;
+            IMMUTABLE_ITR = 5, ARRAYS_ITR = 6, MAP_VIEW = 7, VALUE_ITR = 8, ENTRY_ITR = 9,
+            TREE_KEY_ITR = 10, TREE_VALUE_ITR = 11, TREE_ENTRY_ITR = 12;
 
     private static final String[] COLLECTIONS = {
         "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque",
@@ -81,6 +83,17 @@ final class Library {
                 case "java.util.ArrayList$Itr": return ARRAY_ITR;
                 case "java.util.LinkedList$ListItr": return LINKED_ITR;
                 case "java.util.HashMap$KeyIterator": return KEY_ITR;
+                case "java.util.HashMap$ValueIterator": return VALUE_ITR;
+                case "java.util.HashMap$EntryIterator": return ENTRY_ITR;
+                case "java.util.TreeMap$KeyIterator": return TREE_KEY_ITR;
+                case "java.util.TreeMap$ValueIterator": return TREE_VALUE_ITR;
+                case "java.util.TreeMap$EntryIterator": return TREE_ENTRY_ITR;
+                case "java.util.HashMap$KeySet":
+                case "java.util.HashMap$Values":
+                case "java.util.HashMap$EntrySet":
+                case "java.util.TreeMap$KeySet":
+                case "java.util.TreeMap$Values":
+                case "java.util.TreeMap$EntrySet": return MAP_VIEW;
                 case "java.util.ImmutableCollections$ListItr": return IMMUTABLE_ITR;
                 case "java.util.Arrays$ArrayItr": return ARRAYS_ITR;
                 default: return 0;
@@ -106,12 +119,21 @@ final class Library {
 
     /** The number of fields a record of {@code c} has. */
     static int fieldCount(Class<?> c) {
-        return KIND.get(c) == COLLECTION ? 1 : 2;
+        int kind = KIND.get(c);
+        return kind == COLLECTION || kind == MAP_VIEW ? 1 : 2;
     }
 
     /** Writes the fields of {@code x} (after its kind K_INSTANCE); tracks it in the heap log. */
     static void dump(Object x, int id, int[][] box, int[] at, boolean assign) {
         int kind = KIND.get(x.getClass());
+        if (kind == MAP_VIEW) {
+            // a HashMap's keySet(), values() or entrySet(): its map, which never changes
+            Recorder.put(box, at, 1);
+            Recorder.put(box, at, Recorder.intern("of"));
+            Recorder.putTagged(box, at, Recorder.T_REF,
+                    Recorder.refValue(U.getObject(x, F.VIEW_OUTER.get(x.getClass())), assign));
+            return;
+        }
         int v = value(x, kind);
         if (kind == COLLECTION) {
             Recorder.put(box, at, 1);
@@ -176,7 +198,9 @@ final class Library {
                 }
                 return ((Collection<?>) list).size() - U.getInt(x, F.LITR_NEXT_INDEX);
             }
-            case KEY_ITR: {
+            case KEY_ITR:
+            case VALUE_ITR:
+            case ENTRY_ITR: {
                 Object map = U.getObject(x, F.HITR_OUTER);
                 if (U.getInt(map, F.HMAP_MOD_COUNT) != U.getInt(x, F.HITR_EXPECTED)) {
                     return -1;
@@ -196,6 +220,20 @@ final class Library {
                 }
                 return n;
             }
+            case TREE_KEY_ITR:
+            case TREE_VALUE_ITR:
+            case TREE_ENTRY_ITR: {
+                Object map = U.getObject(x, F.TITR_OUTER);
+                if (U.getInt(map, F.TMAP_MOD_COUNT) != U.getInt(x, F.TITR_EXPECTED)) {
+                    return -1;
+                }
+                // the entry to return next and its successors in key order
+                int n = 0;
+                for (Object e = U.getObject(x, F.TITR_NEXT); e != null; e = successor(e)) {
+                    n++;
+                }
+                return n;
+            }
             case IMMUTABLE_ITR:
                 return U.getInt(x, F.IMM_SIZE) - U.getInt(x, F.IMM_CURSOR);
             case ARRAYS_ITR:
@@ -212,7 +250,7 @@ final class Library {
             case LINKED_ITR: return U.getObject(x, F.LITR_OUTER);
             case IMMUTABLE_ITR: return U.getObject(x, F.IMM_LIST);
             case KEY_ITR: {
-                // the HashSet whose map this is
+                // the HashSet whose map this is, else the map's key set (its iterator() made x)
                 Object map = U.getObject(x, F.HITR_OUTER);
                 for (int k = 0; k < count; k++) {
                     Object o = objs[k];
@@ -220,8 +258,14 @@ final class Library {
                         return o;
                     }
                 }
-                return null;
+                return U.getObject(map, F.AMAP_KEY_SET);
             }
+            // the map's cached view whose iterator() made x
+            case VALUE_ITR: return U.getObject(U.getObject(x, F.HITR_OUTER), F.AMAP_VALUES);
+            case ENTRY_ITR: return U.getObject(U.getObject(x, F.HITR_OUTER), F.HMAP_ENTRY_SET);
+            case TREE_KEY_ITR: return U.getObject(U.getObject(x, F.TITR_OUTER), F.TMAP_KEY_SET);
+            case TREE_VALUE_ITR: return U.getObject(U.getObject(x, F.TITR_OUTER), F.AMAP_VALUES);
+            case TREE_ENTRY_ITR: return U.getObject(U.getObject(x, F.TITR_OUTER), F.TMAP_ENTRY_SET);
             case ARRAYS_ITR: {
                 Object a = U.getObject(x, F.AITR_A);
                 for (int k = 0; k < count; k++) {
@@ -236,6 +280,24 @@ final class Library {
             default:
                 return null;
         }
+    }
+
+    /** TreeMap.successor: the entry after {@code t} in key order, or null. */
+    private static Object successor(Object t) {
+        Object r = U.getObject(t, F.TENTRY_RIGHT);
+        if (r != null) {
+            for (Object l = U.getObject(r, F.TENTRY_LEFT); l != null; l = U.getObject(r, F.TENTRY_LEFT)) {
+                r = l;
+            }
+            return r;
+        }
+        Object ch = t;
+        Object p = U.getObject(t, F.TENTRY_PARENT);
+        while (p != null && ch == U.getObject(p, F.TENTRY_RIGHT)) {
+            ch = p;
+            p = U.getObject(p, F.TENTRY_PARENT);
+        }
+        return p;
     }
 
     /** Field offsets, looked up on first use. */
@@ -255,6 +317,25 @@ final class Library {
         static final long HMAP_TABLE = off("java.util.HashMap", "table");
         static final long NODE_NEXT = off("java.util.HashMap$Node", "next");
         static final long HSET_MAP = off("java.util.HashSet", "map");
+        static final long AMAP_KEY_SET = off("java.util.AbstractMap", "keySet");
+        static final long AMAP_VALUES = off("java.util.AbstractMap", "values");
+        static final long HMAP_ENTRY_SET = off("java.util.HashMap", "entrySet");
+        static final long TITR_OUTER = off("java.util.TreeMap$PrivateEntryIterator", "this$0");
+        static final long TITR_NEXT = off("java.util.TreeMap$PrivateEntryIterator", "next");
+        static final long TITR_EXPECTED = off("java.util.TreeMap$PrivateEntryIterator", "expectedModCount");
+        static final long TMAP_MOD_COUNT = off("java.util.TreeMap", "modCount");
+        static final long TMAP_KEY_SET = off("java.util.TreeMap", "navigableKeySet");
+        static final long TMAP_ENTRY_SET = off("java.util.TreeMap", "entrySet");
+        static final long TENTRY_LEFT = off("java.util.TreeMap$Entry", "left");
+        static final long TENTRY_RIGHT = off("java.util.TreeMap$Entry", "right");
+        static final long TENTRY_PARENT = off("java.util.TreeMap$Entry", "parent");
+        /** The map of a view class: this$0 of an inner class, TreeMap$KeySet's m. */
+        static final ClassValue<Long> VIEW_OUTER = new ClassValue<Long>() {
+            @Override
+            protected Long computeValue(Class<?> c) {
+                return off(c.getName(), c.getName().equals("java.util.TreeMap$KeySet") ? "m" : "this$0");
+            }
+        };
         static final long IMM_LIST = off("java.util.ImmutableCollections$ListItr", "list");
         static final long IMM_SIZE = off("java.util.ImmutableCollections$ListItr", "size");
         static final long IMM_CURSOR = off("java.util.ImmutableCollections$ListItr", "cursor");

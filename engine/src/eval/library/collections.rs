@@ -8,18 +8,19 @@
 //! throw ConcurrentModificationException ("on a best-effort basis"); an iterator that may or
 //! may not be of it gets the hull of both.
 
-use super::super::arith;
+mod common;
+mod statics;
+
 use super::super::{exception, Exec, Flow};
 use super::{shared, text};
 use crate::class::Cond;
-use crate::edge::EdgeKind;
 use crate::error::EngineError;
 use crate::models::collections::{
     self as coll, CollCall, Family, OnEmpty, ELEMENT, OF, REMAINING, SIZE,
 };
 use crate::models::exceptions;
-use crate::refine::integer;
-use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref, Width};
+use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
+use common::*;
 use std::collections::BTreeMap;
 
 pub(crate) fn eval(
@@ -31,9 +32,12 @@ pub(crate) fn eval(
     use CollCall::*;
     if !has_receiver {
         return match call {
-            ListOf => list_of(ex, n_args),
-            AsList => as_list(ex),
-            Sort => sort(ex, n_args, false),
+            ListOf => statics::list_of(ex, n_args),
+            AsList => statics::as_list(ex),
+            Sort => statics::sort(ex, n_args, false),
+            Reverse => statics::reverse(ex),
+            Extreme => statics::extreme(ex),
+            Frequency => statics::frequency(ex),
             _ => Err(ex.invalid("collection method without a receiver")),
         };
     }
@@ -47,6 +51,16 @@ pub(crate) fn eval(
     };
     if matches!(call, HasNext | Next | IterRemove) {
         return iterator_call(ex, call, recv, &class);
+    }
+    if let Some(view) = coll::View::of_class(&class) {
+        return view_call(ex, call, recv, view);
+    }
+    if call == EntryPart {
+        // a key or a value of a `HashMap`: either may be `null`
+        pop(ex, 1)?;
+        let e = element(ex, true);
+        ex.push(e)?;
+        return Ok(Flow::Next);
     }
     let family = Family::of(&class).ok_or_else(|| ex.invalid("not a modelled collection"))?;
     let size = field(ex, recv, SIZE)?;
@@ -200,10 +214,63 @@ pub(crate) fn eval(
         Immutable => {
             return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION);
         }
-        Sort => return sort(ex, n_args, true),
-        HasNext | Next | IterRemove | ListOf | AsList => {
-            return Err(ex.invalid("collection call in the wrong place"))
+        View(view) => {
+            let v = match shared::map_view(ex, view.class(), recv) {
+                Ok(v) => v,
+                Err(flow) => return Ok(flow),
+            };
+            pop(ex, 1)?;
+            ex.push(v)?;
         }
+        Sort => return statics::sort(ex, n_args, true),
+        HasNext | Next | IterRemove | ListOf | AsList | Reverse | Extreme | Frequency
+        | EntryPart => return Err(ex.invalid("collection call in the wrong place")),
+    }
+    Ok(Flow::Next)
+}
+
+/// `size()`, `isEmpty()`, `iterator()` of a map's view: the map's size; the iterator's
+/// collection is the view.
+fn view_call(
+    ex: &mut Exec<'_>,
+    call: CollCall,
+    view_ref: Ref,
+    view: coll::View,
+) -> Result<Flow, EngineError> {
+    let map = field(ex, view_ref, OF)?;
+    if map.is_null() {
+        // no view without a map (a realized input may claim one): the JDK's `this$0.size`
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+    }
+    if let Some(flow) = ex.need_realized(map)? {
+        return Ok(flow);
+    }
+    let size = field(ex, map, SIZE)?;
+    match call {
+        CollCall::Size => {
+            pop(ex, 1)?;
+            ex.push(size)?;
+        }
+        CollCall::IsEmpty => {
+            let empty = match decide(ex, size, Cond::Eq, 0)? {
+                Err(flow) => return Ok(flow),
+                Ok(e) => e,
+            };
+            pop(ex, 1)?;
+            push_int(ex, Interval::literal(i128::from(empty)))?;
+        }
+        CollCall::Iterator => {
+            pop(ex, 1)?;
+            let it = ex.st.new_obj(HeapValue::Object {
+                class: view.iterator_class().into(),
+                fields: BTreeMap::from([
+                    (FieldKey::plain(OF), view_ref),
+                    (FieldKey::plain(REMAINING), size),
+                ]),
+            });
+            ex.push(it)?;
+        }
+        _ => return Err(ex.invalid("not a map view method")),
     }
     Ok(Flow::Next)
 }
@@ -389,6 +456,12 @@ fn iterator_call(
             push_int(ex, v)?;
         }
         CollCall::Next => {
+            if stale && coll::View::of_iterator(class).is_some_and(|v| v.tree) {
+                // `TreeMap`'s iterators check for the end before the modification count
+                return Err(ex.unsupported(
+                    "next() of a TreeMap view's iterator after a concurrent modification of its map (NoSuchElementException at the end, else ConcurrentModificationException)".into(),
+                ));
+            }
             if stale {
                 let Some(ok) = text::outcome(ex) else {
                     return Ok(text::split_outcomes(ex));
@@ -408,7 +481,13 @@ fn iterator_call(
                 set_field(ex, it, REMAINING, r)?;
             }
             pop(ex, 1)?;
-            let e = element(ex, may_null);
+            let entries = coll::View::of_class(of_type).filter(|v| v.part == coll::Part::Entries);
+            let e = if let Some(v) = entries {
+                // entries are never null; iterating again returns the same ones
+                shared::possibly_shared(ex, coll::ENTRY_CLASSES[usize::from(v.tree)], None)
+            } else {
+                element(ex, may_null)
+            };
             ex.push(e)?;
         }
         CollCall::IterRemove => {
@@ -421,6 +500,16 @@ fn iterator_call(
             if let Some(flow) = ex.need_realized(of)? {
                 return Ok(flow);
             }
+            // removing through a view's iterator removes from its map
+            let of = match owner(ex, of) {
+                Some(o) if o != of => {
+                    if let Some(flow) = ex.need_realized(o)? {
+                        return Ok(flow);
+                    }
+                    o
+                }
+                _ => of,
+            };
             let Some(ok) = text::outcome(ex) else {
                 return Ok(text::split_outcomes(ex));
             };
@@ -436,310 +525,4 @@ fn iterator_call(
         _ => return Err(ex.invalid("not an iterator method")),
     }
     Ok(Flow::Next)
-}
-
-/// `Collections.sort(list)` (`receiver: false`) and `list.sort(null)`.
-fn sort(ex: &mut Exec<'_>, n_args: usize, receiver: bool) -> Result<Flow, EngineError> {
-    if receiver && !ex.peek(0)?.is_null() {
-        return Err(
-            ex.unsupported("List.sort with a Comparator (its compare is program code)".into())
-        );
-    }
-    let list = ex.peek(if receiver { 1 } else { 0 })?;
-    if list.is_null() {
-        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-    }
-    if let Some(flow) = ex.need_realized(list)? {
-        return Ok(flow);
-    }
-    let family = type_of(ex, list).and_then(Family::of);
-    match family {
-        Some(Family::Immutable) => {
-            return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION)
-        }
-        Some(Family::ArrayList | Family::LinkedList) => {}
-        _ => {
-            return Err(ex.unsupported(format!(
-                "sort of a list of class {}",
-                display(type_of(ex, list))
-            )))
-        }
-    }
-    let size = field(ex, list, SIZE)?;
-    let short = int(ex, size)?.decide(Cond::Le, &Interval::literal(1)) == Some(true);
-    if !short {
-        // a null element among two or more throws NullPointerException (Integer.compareTo)
-        let Some(ok) = text::outcome(ex) else {
-            return Ok(text::split_outcomes(ex));
-        };
-        if !ok {
-            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-        }
-    }
-    pop(ex, n_args + usize::from(receiver))?;
-    invalidate(ex, list, false, None);
-    Ok(Flow::Next)
-}
-
-/// `List.of(e1, …, en)`.
-fn list_of(ex: &mut Exec<'_>, n: usize) -> Result<Flow, EngineError> {
-    for k in 0..n {
-        if let Some(flow) = check_stored(ex, k, true)? {
-            return Ok(flow);
-        }
-    }
-    pop(ex, n)?;
-    let size = ex.st.new_int(Interval::literal(n as i128));
-    let l = ex.st.new_obj(HeapValue::Object {
-        class: coll::list_of_class(n).into(),
-        fields: BTreeMap::from([(FieldKey::plain(SIZE), size)]),
-    });
-    ex.push(l)?;
-    Ok(Flow::Next)
-}
-
-/// `Arrays.asList(a)` of an `Integer[]`: "NullPointerException - if the specified array is
-/// null" (JDK 17: `Objects.requireNonNull`); the list's size is the array's length.
-fn as_list(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
-    let a = ex.peek(0)?;
-    if a.is_null() {
-        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-    }
-    if let Some(flow) = ex.need_realized(a)? {
-        return Ok(flow);
-    }
-    let Some(HeapValue::Array { ty, len, .. }) = ex.st.value(a).cloned() else {
-        return Err(ex.invalid("Arrays.asList of a non-array"));
-    };
-    if ty != format!("[L{ELEMENT};") {
-        return Err(ex.unsupported(format!(
-            "Arrays.asList of an array {} (list elements are Integer)",
-            crate::state::display_type(&ty)
-        )));
-    }
-    pop(ex, 1)?;
-    let l = ex.st.new_obj(HeapValue::Object {
-        class: coll::ARRAYS_LIST.into(),
-        fields: BTreeMap::from([(FieldKey::plain(SIZE), len)]),
-    });
-    ex.push(l)?;
-    Ok(Flow::Next)
-}
-
-/// A value stored as an element (`k`-th from the top): an `Integer` or `null` (which throws
-/// NullPointerException where `null_throws`); any other object is unsupported, its
-/// `equals`/`hashCode`/`compareTo` could be program code.
-fn check_stored(
-    ex: &mut Exec<'_>,
-    k: usize,
-    null_throws: bool,
-) -> Result<Option<Flow>, EngineError> {
-    let v = ex.peek(k)?;
-    if v.is_null() {
-        if null_throws {
-            return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
-        }
-        return Ok(None);
-    }
-    if type_of(ex, v) != Some(ELEMENT) {
-        return Err(ex.unsupported(format!(
-            "collection element of type {} (modelled elements are java.lang.Integer)",
-            display(type_of(ex, v))
-        )));
-    }
-    if null_throws {
-        return ex.need_null_or_existing(v);
-    }
-    Ok(None)
-}
-
-/// An argument compared with the elements (`k`-th from the top): `null`, an `Integer` or a
-/// `String` (JDK `equals`); a `TreeMap` compares keys (`Integer` only, `null` throws).
-fn check_query(ex: &mut Exec<'_>, k: usize, tree: bool) -> Result<Option<Flow>, EngineError> {
-    let v = ex.peek(k)?;
-    if v.is_null() {
-        if tree {
-            return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
-        }
-        return Ok(None);
-    }
-    let ty = type_of(ex, v);
-    let fine = if tree {
-        ty == Some(ELEMENT)
-    } else {
-        ty.is_some_and(coll::jdk_equality)
-    };
-    if !fine {
-        return Err(ex.unsupported(format!(
-            "collection query with an argument of type {} (its equals may be program code)",
-            display(ty)
-        )));
-    }
-    if tree {
-        return ex.need_null_or_existing(v);
-    }
-    Ok(None)
-}
-
-/// An element read back: an `Integer` the state may hold or a new one (or `null`).
-fn element(ex: &mut Exec<'_>, may_null: bool) -> Ref {
-    if may_null {
-        shared::possibly_shared_or_null(ex, ELEMENT)
-    } else {
-        shared::possibly_shared(ex, ELEMENT, None)
-    }
-}
-
-/// The size of `c` becomes `size ± 1`, with its label.
-fn grow(ex: &mut Exec<'_>, c: Ref, size: Ref, op: IntOp) -> Result<(), EngineError> {
-    let r = step(ex, size, op, 0)?;
-    set_field(ex, c, SIZE, r)
-}
-
-/// `a ± 1` with its label, in `[floor, Integer.MAX_VALUE]`: a size or a count never wraps (a
-/// collection's `size()` is at most `Integer.MAX_VALUE`, and a removal happens only from a
-/// non-empty one), so its interval is the exact one whatever the integer semantics, capped at
-/// `MAX_VALUE` (else `--ints java`'s merges, which widen to the int range, never converge: the
-/// bound would creep past it by one per iteration).
-fn step(ex: &mut Exec<'_>, a: Ref, op: IntOp, floor: i128) -> Result<Ref, EngineError> {
-    let va = int(ex, a)?;
-    let one = ex.st.new_int(Interval::literal(1));
-    let r = arith::apply(ex, op, a, Some(one), Width::Int)?;
-    let d = if op == IntOp::Add { 1 } else { -1 };
-    let exact = Interval {
-        lo: va.lo.map(|x| x + d),
-        hi: va.hi.map(|x| x + d),
-    }
-    .intersect(&Interval {
-        lo: Some(floor),
-        hi: Some(i128::from(i32::MAX)),
-    })
-    .unwrap_or(Interval {
-        lo: Some(floor),
-        hi: Some(i128::from(i32::MAX)),
-    });
-    if let Some(HeapValue::Int(v)) = ex.st.heap.get_mut(&r) {
-        *v = exact;
-    }
-    Ok(r)
-}
-
-/// After a (`certain`) or possible structural change of `c`: every iterator of `c` other than
-/// `except` is stale (`remaining` -1), one that may be of `c` may be.
-fn invalidate(ex: &mut Exec<'_>, c: Ref, certain: bool, except: Option<Ref>) {
-    let mut changes = vec![];
-    for (&r, v) in &ex.st.heap {
-        let HeapValue::Object { class, fields } = v else {
-            continue;
-        };
-        if Some(r) == except || coll::iterated_type(class).is_none() {
-            continue;
-        }
-        let (Some(&of), Some(&rem)) = (fields.get(OF), fields.get(REMAINING)) else {
-            continue;
-        };
-        let same = of == c;
-        if !same && !ex.st.preds.may_equal(of, c) {
-            continue;
-        }
-        let Some(old) = ex.st.int(rem).copied() else {
-            continue;
-        };
-        let stale = Interval::literal(-1);
-        let new = if same && certain {
-            stale
-        } else {
-            old.hull(&stale)
-        };
-        if new != old {
-            changes.push((r, new));
-        }
-    }
-    for (r, v) in changes {
-        let n = ex.st.new_int(v);
-        if let Some(HeapValue::Object { fields, .. }) = ex.st.heap.get_mut(&r) {
-            fields.insert(FieldKey::plain(REMAINING), n);
-        }
-    }
-}
-
-/// Whether `r cond c` holds, decided by its interval, or the integer refinement that decides
-/// it (of the state before the instruction).
-fn decide(ex: &Exec<'_>, r: Ref, cond: Cond, c: i128) -> Result<Result<bool, Flow>, EngineError> {
-    let v = int(ex, r)?;
-    Ok(match v.decide(cond, &Interval::literal(c)) {
-        Some(b) => Ok(b),
-        None => {
-            let parts = integer::partition(&v, cond, c);
-            let succs = integer::refine(&ex.before, r, &parts);
-            Err(Flow::Refine(EdgeKind::Refine, succs))
-        }
-    })
-}
-
-fn field(ex: &Exec<'_>, o: Ref, name: &str) -> Result<Ref, EngineError> {
-    match ex.st.value(o) {
-        Some(HeapValue::Object { fields, .. }) => fields.get(name).copied(),
-        _ => None,
-    }
-    .ok_or_else(|| ex.invalid("collection object without its model's fields"))
-}
-
-fn set_field(ex: &mut Exec<'_>, o: Ref, name: &str, v: Ref) -> Result<(), EngineError> {
-    match ex.st.heap.get_mut(&o) {
-        Some(HeapValue::Object { fields, .. }) => {
-            fields.insert(FieldKey::plain(name), v);
-            Ok(())
-        }
-        _ => Err(ex.invalid("collection object without its model's fields")),
-    }
-}
-
-fn int(ex: &Exec<'_>, r: Ref) -> Result<Interval, EngineError> {
-    ex.st
-        .int(r)
-        .copied()
-        .ok_or_else(|| ex.invalid("collection size of a non-integer"))
-}
-
-fn type_of<'a>(ex: &'a Exec<'_>, r: Ref) -> Option<&'a str> {
-    ex.st.value(r).and_then(HeapValue::type_name)
-}
-
-fn display(ty: Option<&str>) -> String {
-    ty.map_or("?".into(), crate::state::display_type)
-}
-
-fn pop(ex: &mut Exec<'_>, n: usize) -> Result<(), EngineError> {
-    for _ in 0..n {
-        ex.pop()?;
-    }
-    Ok(())
-}
-
-fn push_int(ex: &mut Exec<'_>, v: Interval) -> Result<(), EngineError> {
-    let r = ex.st.new_int(v);
-    ex.push(r)
-}
-
-/// `v + d` within a size's range `[0, Integer.MAX_VALUE]` (see [`step`]).
-fn shift(v: &Interval, d: i128) -> Interval {
-    let max = i128::from(i32::MAX);
-    Interval {
-        lo: v.lo.map(|x| (x + d).clamp(0, max)),
-        hi: v.hi.map(|x| (x + d).clamp(0, max)),
-    }
-}
-
-fn bool_range() -> Interval {
-    Interval::new(Some(0), Some(1)).unwrap_or(Interval::TOP)
-}
-
-/// `Some(true)` when both hold, `Some(false)` when one fails, else undecided.
-fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
-    match (a, b) {
-        (Some(false), _) | (_, Some(false)) => Some(false),
-        (Some(true), Some(true)) => Some(true),
-        _ => None,
-    }
 }

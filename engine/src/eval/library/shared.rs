@@ -4,8 +4,10 @@
 //! state already holds, so the new reference may equal every object of a compatible type
 //! (`=?`) and may lie in the hidden part of every object that can hide one (`%$`).
 
-use super::super::Exec;
-use crate::models;
+use super::super::{Exec, Flow};
+use crate::edge::EdgeKind;
+use crate::models::{self, collections::OF};
+use crate::refine;
 use crate::state::{FieldKey, HeapValue, Interval, Ref, Subtyping};
 use std::collections::BTreeMap;
 
@@ -116,4 +118,39 @@ pub(crate) fn possibly_shared_or_null(ex: &mut Exec<'_>, class: &str) -> Ref {
         ex.st.preds.add_join(r, q);
     }
     r
+}
+
+/// The view of class `class` of the realized map `map` (`keySet()` and the like, cached in the
+/// map: one object per map and kind): the one the state holds, else a new one that may be
+/// any view the state does not show (`=?`, `%$` as [`possibly_shared`]). A view of a map that
+/// may be `map` is decided by an equality refinement first.
+pub(crate) fn map_view(ex: &mut Exec<'_>, class: &str, map: Ref) -> Result<Ref, Flow> {
+    let (equal, hide, _) = candidates(ex, class, None);
+    let mut unseen = vec![];
+    for q in equal {
+        let Some(HeapValue::Object { fields, .. }) = ex.st.value(q) else {
+            unseen.push(q);
+            continue;
+        };
+        match fields.get(OF).copied() {
+            Some(of) if of == map => return Ok(q),
+            Some(of) if ex.st.preds.may_equal(of, map) => {
+                let succs = refine::equality::refine(&ex.before, of, map, ex.cx.prog);
+                return Err(Flow::Refine(EdgeKind::Refine, succs));
+            }
+            // a view of another map
+            _ => {}
+        }
+    }
+    let r = ex.st.new_obj(HeapValue::Object {
+        class: class.into(),
+        fields: BTreeMap::from([(FieldKey::plain(OF), map)]),
+    });
+    for q in unseen {
+        ex.st.preds.add_may_equal(r, q);
+    }
+    for q in hide {
+        ex.st.preds.add_join(r, q);
+    }
+    Ok(r)
 }

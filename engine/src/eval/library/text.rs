@@ -92,6 +92,26 @@ pub(crate) fn eval(
             pop_all(ex)?;
             push_int(ex, models::random_int())?;
         }
+        CompareToBridge { string } => {
+            if let Some(flow) = null_check(ex, 0)? {
+                return Ok(flow);
+            }
+            let o = ex.peek(0)?;
+            if let Some(flow) = ex.need_realized(o)? {
+                return Ok(flow);
+            }
+            let expected = if string {
+                models::STRING
+            } else {
+                models::INTEGER
+            };
+            if !matches!(ex.st.value(o), Some(HeapValue::Object { class, .. }) if class == expected)
+            {
+                return exception::throw_builtin(ex, exceptions::CLASS_CAST);
+            }
+            pop_all(ex)?;
+            push_int(ex, models::random_int())?;
+        }
         Unbox => {
             pop_all(ex)?;
             push_int(ex, models::random_int())?;
@@ -278,6 +298,9 @@ pub(crate) fn builder(
     n_args: usize,
 ) -> Result<Flow, EngineError> {
     use BuilderCall::*;
+    if call == AppendRange {
+        return append_range(ex);
+    }
     if matches!(call, SetLength | CharAt | DeleteCharAt | SetCharAt | Insert) {
         // the index (offset, new length) is the first argument
         let i = ex.peek(n_args - 1)?;
@@ -318,6 +341,55 @@ pub(crate) fn builder(
         )?,
         CharAt => push_int(ex, char_range())?,
         _ => {}
+    }
+    Ok(Flow::Next)
+}
+
+/// `append(CharSequence s, int start, int end)` of a `String` or `null` (`"null"`): returns
+/// this when `0 ≤ start ≤ end ≤ s.length()`, else IndexOutOfBoundsException.
+fn append_range(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let s = ex.peek(2)?;
+    let len = if s.is_null() {
+        Interval::literal(4)
+    } else {
+        if let Some(flow) = ex.need_null_or_existing(s)? {
+            return Ok(flow);
+        }
+        if let Some(flow) = ex.need_realized(s)? {
+            return Ok(flow);
+        }
+        let ty = ex.st.value(s).and_then(HeapValue::type_name);
+        if ty != Some(models::STRING) {
+            return Err(ex.unsupported(format!(
+                "StringBuilder.append of a CharSequence of type {} (its length() and charAt may be program code)",
+                ty.map_or("?".into(), crate::state::display_type)
+            )));
+        }
+        let count = string_count(ex, s)?;
+        *ex.st
+            .int(count)
+            .ok_or_else(|| ex.invalid("String length of a non-integer"))?
+    };
+    let (start, end) = (ex.peek(1)?, ex.peek(0)?);
+    let (Some(b), Some(e)) = (ex.st.int(start).copied(), ex.st.int(end).copied()) else {
+        return Err(ex.invalid("StringBuilder.append range of a non-integer"));
+    };
+    let in_bounds = both(
+        both(
+            b.decide(Cond::Ge, &Interval::literal(0)),
+            b.decide(Cond::Le, &e),
+        ),
+        e.decide(Cond::Le, &len),
+    );
+    let Some(ok) = in_bounds.or_else(|| outcome(ex)) else {
+        return Ok(split_outcomes(ex));
+    };
+    if !ok {
+        return exception::throw_builtin(ex, models::collections::INDEX_OUT_OF_BOUNDS);
+    }
+    // the receiver stays on the stack as the result
+    for _ in 0..3 {
+        ex.pop()?;
     }
     Ok(Flow::Next)
 }

@@ -1,0 +1,259 @@
+//! What the collection models share: a collection's fields, the checks of stored and compared
+//! elements, an element read back, size steps, stale iterators, the refinement that decides a
+//! size.
+
+use super::super::super::arith;
+use super::super::super::{exception, Exec, Flow};
+use super::super::shared;
+use crate::class::Cond;
+use crate::edge::EdgeKind;
+use crate::error::EngineError;
+use crate::models::collections::{self as coll, ELEMENT, OF, REMAINING, SIZE};
+use crate::models::exceptions;
+use crate::refine::integer;
+use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref, Width};
+
+/// The collection whose structural changes an iterator's collection `of` shows: a map's view
+/// shows its map's. `None`: `of` is not realized (it may be a view of any map).
+pub(super) fn owner(ex: &Exec<'_>, of: Ref) -> Option<Ref> {
+    match ex.st.value(of) {
+        Some(HeapValue::Object { class, fields }) if coll::View::of_class(class).is_some() => {
+            fields.get(OF).copied()
+        }
+        Some(HeapValue::Object { .. }) => Some(of),
+        _ => None,
+    }
+}
+
+/// A value stored as an element (`k`-th from the top): an `Integer` or `null` (which throws
+/// NullPointerException where `null_throws`); any other object is unsupported, its
+/// `equals`/`hashCode`/`compareTo` could be program code.
+pub(super) fn check_stored(
+    ex: &mut Exec<'_>,
+    k: usize,
+    null_throws: bool,
+) -> Result<Option<Flow>, EngineError> {
+    let v = ex.peek(k)?;
+    if v.is_null() {
+        if null_throws {
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
+        }
+        return Ok(None);
+    }
+    if type_of(ex, v) != Some(ELEMENT) {
+        return Err(ex.unsupported(format!(
+            "collection element of type {} (modelled elements are java.lang.Integer)",
+            display(type_of(ex, v))
+        )));
+    }
+    if null_throws {
+        return ex.need_null_or_existing(v);
+    }
+    Ok(None)
+}
+
+/// An argument compared with the elements (`k`-th from the top): `null`, an `Integer` or a
+/// `String` (JDK `equals`); a `TreeMap` compares keys (`Integer` only, `null` throws).
+pub(super) fn check_query(
+    ex: &mut Exec<'_>,
+    k: usize,
+    tree: bool,
+) -> Result<Option<Flow>, EngineError> {
+    let v = ex.peek(k)?;
+    if v.is_null() {
+        if tree {
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
+        }
+        return Ok(None);
+    }
+    let ty = type_of(ex, v);
+    let fine = if tree {
+        ty == Some(ELEMENT)
+    } else {
+        ty.is_some_and(coll::jdk_equality)
+    };
+    if !fine {
+        return Err(ex.unsupported(format!(
+            "collection query with an argument of type {} (its equals may be program code)",
+            display(ty)
+        )));
+    }
+    if tree {
+        return ex.need_null_or_existing(v);
+    }
+    Ok(None)
+}
+
+/// An element read back: an `Integer` the state may hold or a new one (or `null`).
+pub(super) fn element(ex: &mut Exec<'_>, may_null: bool) -> Ref {
+    if may_null {
+        shared::possibly_shared_or_null(ex, ELEMENT)
+    } else {
+        shared::possibly_shared(ex, ELEMENT, None)
+    }
+}
+
+/// The size of `c` becomes `size ± 1`, with its label.
+pub(super) fn grow(ex: &mut Exec<'_>, c: Ref, size: Ref, op: IntOp) -> Result<(), EngineError> {
+    let r = step(ex, size, op, 0)?;
+    set_field(ex, c, SIZE, r)
+}
+
+/// `a ± 1` with its label, in `[floor, Integer.MAX_VALUE]`: a size or a count never wraps (a
+/// collection's `size()` is at most `Integer.MAX_VALUE`, and a removal happens only from a
+/// non-empty one), so its interval is the exact one whatever the integer semantics, capped at
+/// `MAX_VALUE` (else `--ints java`'s merges, which widen to the int range, never converge: the
+/// bound would creep past it by one per iteration).
+pub(super) fn step(ex: &mut Exec<'_>, a: Ref, op: IntOp, floor: i128) -> Result<Ref, EngineError> {
+    let va = int(ex, a)?;
+    let one = ex.st.new_int(Interval::literal(1));
+    let r = arith::apply(ex, op, a, Some(one), Width::Int)?;
+    let d = if op == IntOp::Add { 1 } else { -1 };
+    let exact = Interval {
+        lo: va.lo.map(|x| x + d),
+        hi: va.hi.map(|x| x + d),
+    }
+    .intersect(&Interval {
+        lo: Some(floor),
+        hi: Some(i128::from(i32::MAX)),
+    })
+    .unwrap_or(Interval {
+        lo: Some(floor),
+        hi: Some(i128::from(i32::MAX)),
+    });
+    if let Some(HeapValue::Int(v)) = ex.st.heap.get_mut(&r) {
+        *v = exact;
+    }
+    Ok(r)
+}
+
+/// After a (`certain`) or possible structural change of `c`: every iterator of `c` other than
+/// `except` is stale (`remaining` -1), one that may be of `c` may be.
+pub(super) fn invalidate(ex: &mut Exec<'_>, c: Ref, certain: bool, except: Option<Ref>) {
+    let mut changes = vec![];
+    for (&r, v) in &ex.st.heap {
+        let HeapValue::Object { class, fields } = v else {
+            continue;
+        };
+        if Some(r) == except || coll::iterated_type(class).is_none() {
+            continue;
+        }
+        let (Some(&of), Some(&rem)) = (fields.get(OF), fields.get(REMAINING)) else {
+            continue;
+        };
+        // an iterator of a map's view is invalidated by its map; one whose collection is not
+        // realized may be of a view of `c`
+        let (same, may) = match owner(ex, of) {
+            Some(o) => (o == c, o == c || ex.st.preds.may_equal(o, c)),
+            None if coll::View::of_iterator(class).is_some() => (false, true),
+            None => (false, ex.st.preds.may_equal(of, c)),
+        };
+        if !may {
+            continue;
+        }
+        let Some(old) = ex.st.int(rem).copied() else {
+            continue;
+        };
+        let stale = Interval::literal(-1);
+        let new = if same && certain {
+            stale
+        } else {
+            old.hull(&stale)
+        };
+        if new != old {
+            changes.push((r, new));
+        }
+    }
+    for (r, v) in changes {
+        let n = ex.st.new_int(v);
+        if let Some(HeapValue::Object { fields, .. }) = ex.st.heap.get_mut(&r) {
+            fields.insert(FieldKey::plain(REMAINING), n);
+        }
+    }
+}
+
+/// Whether `r cond c` holds, decided by its interval, or the integer refinement that decides
+/// it (of the state before the instruction).
+pub(super) fn decide(
+    ex: &Exec<'_>,
+    r: Ref,
+    cond: Cond,
+    c: i128,
+) -> Result<Result<bool, Flow>, EngineError> {
+    let v = int(ex, r)?;
+    Ok(match v.decide(cond, &Interval::literal(c)) {
+        Some(b) => Ok(b),
+        None => {
+            let parts = integer::partition(&v, cond, c);
+            let succs = integer::refine(&ex.before, r, &parts);
+            Err(Flow::Refine(EdgeKind::Refine, succs))
+        }
+    })
+}
+
+pub(super) fn field(ex: &Exec<'_>, o: Ref, name: &str) -> Result<Ref, EngineError> {
+    match ex.st.value(o) {
+        Some(HeapValue::Object { fields, .. }) => fields.get(name).copied(),
+        _ => None,
+    }
+    .ok_or_else(|| ex.invalid("collection object without its model's fields"))
+}
+
+pub(super) fn set_field(ex: &mut Exec<'_>, o: Ref, name: &str, v: Ref) -> Result<(), EngineError> {
+    match ex.st.heap.get_mut(&o) {
+        Some(HeapValue::Object { fields, .. }) => {
+            fields.insert(FieldKey::plain(name), v);
+            Ok(())
+        }
+        _ => Err(ex.invalid("collection object without its model's fields")),
+    }
+}
+
+pub(super) fn int(ex: &Exec<'_>, r: Ref) -> Result<Interval, EngineError> {
+    ex.st
+        .int(r)
+        .copied()
+        .ok_or_else(|| ex.invalid("collection size of a non-integer"))
+}
+
+pub(super) fn type_of<'a>(ex: &'a Exec<'_>, r: Ref) -> Option<&'a str> {
+    ex.st.value(r).and_then(HeapValue::type_name)
+}
+
+pub(super) fn display(ty: Option<&str>) -> String {
+    ty.map_or("?".into(), crate::state::display_type)
+}
+
+pub(super) fn pop(ex: &mut Exec<'_>, n: usize) -> Result<(), EngineError> {
+    for _ in 0..n {
+        ex.pop()?;
+    }
+    Ok(())
+}
+
+pub(super) fn push_int(ex: &mut Exec<'_>, v: Interval) -> Result<(), EngineError> {
+    let r = ex.st.new_int(v);
+    ex.push(r)
+}
+
+/// `v + d` within a size's range `[0, Integer.MAX_VALUE]` (see [`step`]).
+pub(super) fn shift(v: &Interval, d: i128) -> Interval {
+    let max = i128::from(i32::MAX);
+    Interval {
+        lo: v.lo.map(|x| (x + d).clamp(0, max)),
+        hi: v.hi.map(|x| (x + d).clamp(0, max)),
+    }
+}
+
+pub(super) fn bool_range() -> Interval {
+    Interval::new(Some(0), Some(1)).unwrap_or(Interval::TOP)
+}
+
+/// `Some(true)` when both hold, `Some(false)` when one fails, else undecided.
+pub(super) fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
+}

@@ -1,0 +1,208 @@
+//! The static methods of `java.util.Collections` (`sort`, `reverse`, `max`/`min`,
+//! `frequency`), `List.of` and `Arrays.asList`.
+
+use super::super::super::{exception, Exec, Flow};
+use super::super::text;
+use super::common::*;
+use crate::class::Cond;
+use crate::error::EngineError;
+use crate::models::collections::{self as coll, Family, ELEMENT, SIZE};
+use crate::models::exceptions;
+use crate::state::{FieldKey, HeapValue, Interval, Ref};
+use std::collections::BTreeMap;
+
+/// `Collections.sort(list)` (`receiver: false`) and `list.sort(null)`.
+pub(super) fn sort(ex: &mut Exec<'_>, n_args: usize, receiver: bool) -> Result<Flow, EngineError> {
+    if receiver && !ex.peek(0)?.is_null() {
+        return Err(
+            ex.unsupported("List.sort with a Comparator (its compare is program code)".into())
+        );
+    }
+    let list = ex.peek(if receiver { 1 } else { 0 })?;
+    if list.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+    }
+    if let Some(flow) = ex.need_realized(list)? {
+        return Ok(flow);
+    }
+    let family = type_of(ex, list).and_then(Family::of);
+    match family {
+        Some(Family::Immutable) => {
+            return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION)
+        }
+        Some(Family::ArrayList | Family::LinkedList) => {}
+        _ => {
+            return Err(ex.unsupported(format!(
+                "sort of a list of class {}",
+                display(type_of(ex, list))
+            )))
+        }
+    }
+    let size = field(ex, list, SIZE)?;
+    let short = int(ex, size)?.decide(Cond::Le, &Interval::literal(1)) == Some(true);
+    if !short {
+        // a null element among two or more throws NullPointerException (Integer.compareTo)
+        let Some(ok) = text::outcome(ex) else {
+            return Ok(text::split_outcomes(ex));
+        };
+        if !ok {
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+        }
+    }
+    pop(ex, n_args + usize::from(receiver))?;
+    invalidate(ex, list, false, None);
+    Ok(Flow::Next)
+}
+
+/// `Collections.reverse(list)`: nothing the model keeps changes (`set` is no structural
+/// change); `List.of`'s lists throw from two elements on.
+pub(super) fn reverse(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let (list, family) = match realized_argument(ex, 0)? {
+        Ok(x) => x,
+        Err(flow) => return Ok(flow),
+    };
+    if !matches!(family, Family::ArrayList | Family::LinkedList) {
+        let size = field(ex, list, SIZE)?;
+        let short = match decide(ex, size, Cond::Le, 1)? {
+            Err(flow) => return Ok(flow),
+            Ok(b) => b,
+        };
+        if !short {
+            match family {
+                Family::Immutable => {
+                    return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION)
+                }
+                _ => {
+                    return Err(ex.unsupported(format!(
+                    "Collections.reverse of a list of class {} (it writes through to its array)",
+                    display(type_of(ex, list))
+                )))
+                }
+            }
+        }
+    }
+    pop(ex, 1)?;
+    Ok(Flow::Next)
+}
+
+/// `Collections.max`/`min(coll)`: an element, by the size (0 throws, 1 returns it, more throw
+/// on a `null` element).
+pub(super) fn extreme(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let (c, family) = match realized_argument(ex, 0)? {
+        Ok(x) => x,
+        Err(flow) => return Ok(flow),
+    };
+    let size = field(ex, c, SIZE)?;
+    match decide(ex, size, Cond::Gt, 0)? {
+        Err(flow) => return Ok(flow),
+        Ok(false) => return exception::throw_builtin(ex, coll::NO_SUCH_ELEMENT),
+        Ok(true) => {}
+    }
+    let single = match decide(ex, size, Cond::Le, 1)? {
+        Err(flow) => return Ok(flow),
+        Ok(b) => b,
+    };
+    let may_null = family.may_hold_null();
+    if !single && may_null {
+        let Some(ok) = text::outcome(ex) else {
+            return Ok(text::split_outcomes(ex));
+        };
+        if !ok {
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+        }
+    }
+    pop(ex, 1)?;
+    let e = element(ex, single && may_null);
+    ex.push(e)?;
+    Ok(Flow::Next)
+}
+
+/// `Collections.frequency(c, o)`: `[0, size]`.
+pub(super) fn frequency(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    if let Some(flow) = check_query(ex, 0, false)? {
+        return Ok(flow);
+    }
+    let (c, _) = match realized_argument(ex, 1)? {
+        Ok(x) => x,
+        Err(flow) => return Ok(flow),
+    };
+    let size = field(ex, c, SIZE)?;
+    let size = int(ex, size)?;
+    pop(ex, 2)?;
+    push_int(
+        ex,
+        Interval {
+            lo: Some(0),
+            hi: size.hi,
+        },
+    )?;
+    Ok(Flow::Next)
+}
+
+/// The collection argument (`k`-th from the top) of a static `Collections` method, realized,
+/// with its family; NullPointerException for `null` (a map or an unmodelled class is
+/// unsupported).
+fn realized_argument(
+    ex: &mut Exec<'_>,
+    k: usize,
+) -> Result<Result<(Ref, Family), Flow>, EngineError> {
+    let c = ex.peek(k)?;
+    if c.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Err);
+    }
+    if let Some(flow) = ex.need_realized(c)? {
+        return Ok(Err(flow));
+    }
+    match type_of(ex, c).and_then(Family::of) {
+        Some(f) if !matches!(f, Family::HashMap | Family::TreeMap) => Ok(Ok((c, f))),
+        _ => Err(ex.unsupported(format!(
+            "Collections method on a collection of class {} (its iterator may be program code)",
+            display(type_of(ex, c))
+        ))),
+    }
+}
+
+/// `List.of(e1, …, en)`.
+pub(super) fn list_of(ex: &mut Exec<'_>, n: usize) -> Result<Flow, EngineError> {
+    for k in 0..n {
+        if let Some(flow) = check_stored(ex, k, true)? {
+            return Ok(flow);
+        }
+    }
+    pop(ex, n)?;
+    let size = ex.st.new_int(Interval::literal(n as i128));
+    let l = ex.st.new_obj(HeapValue::Object {
+        class: coll::list_of_class(n).into(),
+        fields: BTreeMap::from([(FieldKey::plain(SIZE), size)]),
+    });
+    ex.push(l)?;
+    Ok(Flow::Next)
+}
+
+/// `Arrays.asList(a)` of an `Integer[]`: "NullPointerException - if the specified array is
+/// null" (JDK 17: `Objects.requireNonNull`); the list's size is the array's length.
+pub(super) fn as_list(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let a = ex.peek(0)?;
+    if a.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+    }
+    if let Some(flow) = ex.need_realized(a)? {
+        return Ok(flow);
+    }
+    let Some(HeapValue::Array { ty, len, .. }) = ex.st.value(a).cloned() else {
+        return Err(ex.invalid("Arrays.asList of a non-array"));
+    };
+    if ty != format!("[L{ELEMENT};") {
+        return Err(ex.unsupported(format!(
+            "Arrays.asList of an array {} (list elements are Integer)",
+            crate::state::display_type(&ty)
+        )));
+    }
+    pop(ex, 1)?;
+    let l = ex.st.new_obj(HeapValue::Object {
+        class: coll::ARRAYS_LIST.into(),
+        fields: BTreeMap::from([(FieldKey::plain(SIZE), len)]),
+    });
+    ex.push(l)?;
+    Ok(Flow::Next)
+}
