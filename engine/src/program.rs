@@ -39,6 +39,7 @@ pub struct Program {
     pub hierarchy: Hierarchy,
     liveness: Mutex<HashMap<MethodId, Arc<Liveness>>>,
     loops: Mutex<HashMap<MethodId, Arc<Vec<LoopEdge>>>>,
+    loop_receivers: Mutex<HashMap<MethodId, Arc<crate::class::InvariantReceivers>>>,
     read_statics: std::sync::OnceLock<Vec<(crate::state::StaticField, FieldType)>>,
     static_types:
         std::sync::OnceLock<std::collections::BTreeMap<crate::state::StaticField, FieldType>>,
@@ -52,6 +53,7 @@ impl Program {
                 crate::models::JDK_CLASSES,
             ),
             liveness: Mutex::new(HashMap::new()),
+            loop_receivers: Mutex::new(HashMap::new()),
             loops: Mutex::new(HashMap::new()),
             read_statics: std::sync::OnceLock::new(),
             static_types: std::sync::OnceLock::new(),
@@ -485,6 +487,34 @@ impl Program {
                 .unwrap_or_default(),
         );
         if let Ok(mut c) = self.loops.lock() {
+            c.insert(m.clone(), l.clone());
+        }
+        l
+    }
+
+    /// The objects each loop of a method reads through locals it never assigns
+    /// ([`crate::class::invariant_receivers`], once per method).
+    pub(crate) fn loop_receivers(&self, m: &MethodId) -> Arc<crate::class::InvariantReceivers> {
+        if let Some(l) = self
+            .loop_receivers
+            .lock()
+            .ok()
+            .and_then(|c| c.get(m).cloned())
+        {
+            return l;
+        }
+        let l = Arc::new(
+            self.method(m)
+                .ok()
+                .and_then(|r| {
+                    r.method()
+                        .code
+                        .as_ref()
+                        .map(|c| crate::class::invariant_receivers(c, &crate::models::is_jdk_class))
+                })
+                .unwrap_or_default(),
+        );
+        if let Ok(mut c) = self.loop_receivers.lock() {
             c.insert(m.clone(), l.clone());
         }
         l

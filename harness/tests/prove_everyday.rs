@@ -186,3 +186,37 @@ fn loops_over_a_maps_views_terminate() {
     proved("everyday.MapViews.removeBelow", &[]);
     proved("everyday.MapViews.dropNullValues", &[]);
 }
+
+#[test]
+fn loops_bounded_by_what_an_object_holds_terminate() {
+    // for (i = 0; i < b.count; i++), i < this.n, i < data.length, i < xs.size(),
+    // k < m.size(), while (b.count > 0) b.count--: the loop's head realizes the object the
+    // loop reads through a local it never assigns, so every lap reads the same bound
+    for m in [
+        "everyday.LoopBounds.fieldBound",
+        "everyday.LoopBounds.ownField",
+        "everyday.LoopBounds.arrayField",
+        "everyday.LoopBounds.listSize",
+        "everyday.LoopBounds.mapSize",
+        "everyday.LoopBounds.countDown",
+    ] {
+        proved(m, &[]);
+    }
+}
+
+#[test]
+fn a_loop_whose_bound_no_variable_holds_is_never_no() {
+    // while (a[0] > 0) a[0]--; while (b.inner.count > 0) b.inner.count--: they end, but the
+    // proof sees the bound as a value read afresh each lap. The branch on it stays in the
+    // ITS (a constrained temporary), so no recurrent set assumes the loop's branch is taken;
+    // a run cut by the step budget (a large count) is no evidence by itself
+    let f = fixtures();
+    for m in [
+        "everyday.LoopBounds.cellCountDown",
+        "everyday.LoopBounds.innerCountDown",
+    ] {
+        let (code, out, err) = jtg(&["prove", &f, m]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(!out.contains(": NO"), "{m} ends: {out}");
+    }
+}

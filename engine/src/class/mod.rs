@@ -43,6 +43,7 @@ mod insn;
 pub(crate) mod jvms;
 pub mod lambda;
 mod liveness;
+mod loop_reads;
 mod member;
 mod mnemonic;
 mod pool;
@@ -62,6 +63,7 @@ pub use frames::{interpret_frames, Frame, Interpreter, Unfollowed};
 pub use hierarchy::{Hierarchy, InstanceField, LibraryClass, ResolvedField, ResolvedMethod};
 pub use insn::{ArithOp, ArrayKind, Cond, Constant, Insn, Kind};
 pub use liveness::Liveness;
+pub use loop_reads::{invariant_receivers, InvariantReceivers};
 pub use member::{FieldRef, InvokeKind, MethodRef};
 pub use pool::ConstantPool;
 pub use reachable::{

@@ -82,6 +82,20 @@ pub(crate) fn step(st: &State, cx: &Ctx<'_>) -> Result<StepOutcome, EngineError>
         mnemonic: insn.mnemonic(),
     };
     ex.st.split.take();
+    // a loop's head realizes the objects the loop reads through locals it never assigns, so
+    // that every lap reads the same fields (`i < c.n`, `i < xs.size()` keep one bound)
+    if let Some(locals) = cx.prog.loop_receivers(&frame.method).get(&frame.pc) {
+        for &k in locals {
+            let Some(&Some(r)) = frame.locals.get(usize::from(k)) else {
+                continue;
+            };
+            // a realization the engine cannot make here (every class below `Object`) is left
+            // to the loop's own read, which may not need it
+            if let Ok(Some(Flow::Refine(kind, succs))) = ex.need_realized(r) {
+                return Ok(StepOutcome::Refine { kind, succs });
+            }
+        }
+    }
     let outcome = match insn {
         Insn::Nop => Ok(Flow::Next),
         Insn::AConstNull

@@ -602,7 +602,10 @@ fn eliminate(
         used.extend(a.vars());
     }
     // a temporary that only its own facts constrain is dropped with them when no argument
-    // reads it: the facts are satisfiable on their own (every state has an instance)
+    // reads it and the facts say no more than a Java int's range: they are satisfiable on
+    // their own (every state has an instance). A fact that restricts the unknown (the branch
+    // `b.count > 0` of a field no variable holds) stays: a NO must not assume the run takes
+    // that branch (`recur`: guards must not constrain temporaries)
     let mut kept: Vec<Var> = alive.into_iter().filter(|v| used.contains(v)).collect();
     let arg_vars: BTreeSet<Var> = args
         .iter()
@@ -613,11 +616,12 @@ fn eliminate(
         if arg_vars.contains(v) {
             continue;
         }
-        let alone = guard
+        let own: Vec<&Constraint> = guard
             .iter()
             .filter(|c| c.expr.coeff(*v) != Q::zero())
-            .all(|c| c.expr.vars().count() == 1);
-        if alone {
+            .collect();
+        let alone = own.iter().all(|c| c.expr.vars().count() == 1);
+        if alone && own.iter().all(|c| holds_on_int_range(c, *v)) {
             drop.insert(*v);
         }
     }
@@ -626,6 +630,26 @@ fn eliminate(
         kept.retain(|v| !drop.contains(v));
     }
     (guard, (), kept)
+}
+
+/// Whether `c`, a constraint over `v` alone, holds for every value of a Java `int` (the range
+/// facts every integer temporary carries, or weaker).
+fn holds_on_int_range(c: &Constraint, v: Var) -> bool {
+    let sub = |value: i64| {
+        move |w: Var| {
+            if w == v {
+                LinExpr::constant(Q::from(value))
+            } else {
+                LinExpr::var(w)
+            }
+        }
+    };
+    // a convex constraint over one variable holds on an interval iff it holds at both ends
+    // (`≠` is not convex: it always restricts)
+    c.rel != Rel::Ne
+        && [i64::from(i32::MIN), i64::from(i32::MAX)]
+            .into_iter()
+            .all(|x| is_trivial(&c.substitute(&sub(x))))
 }
 
 /// Union-find with offsets over the variables: `x = root + offset`.
