@@ -19,6 +19,7 @@ mod lcmp;
 mod product;
 pub(crate) mod quantity;
 mod ranged;
+mod relevance;
 mod step;
 mod summary;
 
@@ -33,6 +34,7 @@ use jtg_prove::{Its, ItsError, LocId, Rule, RuleId};
 pub use quantity::Quantity;
 use quantity::{facts, quantities, size_bounds, Slots};
 use ranged::RangedUpdate;
+pub(crate) use relevance::without_weak_bounds;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How a graph is encoded.
@@ -287,12 +289,22 @@ pub(crate) fn chain_locations(mut enc: Encoding) -> Result<Encoding, EncodeError
         its.add_location(&loc.name, &vs)?;
     }
     let mut origins = Vec::new();
-    for (mut r, mut o) in rules.into_iter().flatten() {
+    let live: Vec<(Rule, RuleOrigin)> = rules.into_iter().flatten().collect();
+    let pairs: Vec<(&Rule, &[RangedUpdate])> =
+        live.iter().map(|(r, o)| (r, o.ranged.as_slice())).collect();
+    let reads = relevance::read_results(old, &pairs);
+    for (((mut r, mut o), read), vars) in live.into_iter().zip(reads.split).zip(reads.vars) {
         r.from = new_id[&r.from.index()];
         r.to = new_id[&r.to.index()];
-        // what may still wrap: one rule per case (`--ints java`, `ranged.rs`)
-        let ranged = std::mem::take(&mut o.ranged);
-        for guard in ranged::wrap_cases(&ranged, std::mem::take(&mut r.guard)) {
+        // what may still wrap and is read: one rule per case (`--ints java`, `ranged.rs`);
+        // the rest stay inexact (`relevance.rs`)
+        let ranged: Vec<RangedUpdate> = std::mem::take(&mut o.ranged)
+            .into_iter()
+            .zip(read)
+            .filter_map(|(u, read)| read.then_some(u))
+            .collect();
+        let guard = relevance::drop_unread_bounds(std::mem::take(&mut r.guard), &vars);
+        for guard in ranged::wrap_cases(&ranged, guard) {
             its.add_rule(Rule {
                 guard: dedup(guard),
                 ..r.clone()

@@ -9,6 +9,26 @@
 
 use jtg_prove::{BigInt, Constraint, Entailment, LinExpr, Rel, Var, Q};
 
+/// On which sides of its kind's range an exact value may lie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sides {
+    /// Above `hi` (`i + 1` from `i ≤ MAX`).
+    pub above: bool,
+    /// Below `lo` (`i − 1` from `i ≥ MIN`).
+    pub below: bool,
+}
+
+impl Sides {
+    pub const BOTH: Sides = Sides {
+        above: true,
+        below: true,
+    };
+    /// The value may leave the range at all.
+    pub fn any(self) -> bool {
+        self.above || self.below
+    }
+}
+
 /// An update `r = value` that is exact where `lo ≤ value ≤ hi`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RangedUpdate {
@@ -19,6 +39,9 @@ pub struct RangedUpdate {
     /// The exact value lies in `[2·lo, 2·hi]` (a sum, difference or negation of in-range
     /// values), so it wraps at most once.
     once: bool,
+    /// Where the exact value may lie outside `[lo, hi]`, by the source's intervals: the
+    /// other side's wrap case is infeasible on every concrete transition.
+    sides: Sides,
 }
 
 impl RangedUpdate {
@@ -29,11 +52,28 @@ impl RangedUpdate {
             lo,
             hi,
             once,
+            sides: Sides::BOTH,
         }
+    }
+    /// The same update, known to leave the range only on `sides`.
+    pub fn on_sides(self, sides: Sides) -> RangedUpdate {
+        RangedUpdate { sides, ..self }
     }
     /// The result and the exact value.
     pub fn exprs(&self) -> [LinExpr; 2] {
         [self.r.clone(), self.value.clone()]
+    }
+    /// The result (a temporary of the rule while the update is not exact).
+    pub fn result(&self) -> &LinExpr {
+        &self.r
+    }
+    /// The exact value.
+    pub fn value(&self) -> &LinExpr {
+        &self.value
+    }
+    /// Whether the update is a counter `x ± k` or `−x` the rule can be split on.
+    pub fn splittable(&self) -> bool {
+        self.once && self.value.terms.len() == 1
     }
     /// The same update with these result and value expressions.
     pub fn with_exprs(&self, r: LinExpr, value: LinExpr) -> RangedUpdate {
@@ -125,25 +165,33 @@ pub(super) fn exact_in_range(
 pub(super) const MAX_SPLIT: usize = 2;
 
 /// The guards of a rule whose candidates `ranged` the guard did not show exact: for each of
-/// the first [`MAX_SPLIT`] counters that wrap at most once, its three cases — `lo ≤ e ≤ hi ∧ r = e`,
-/// `e ≥ hi + 1 ∧ r = e − W`, `e ≤ lo − 1 ∧ r = e + W` (JLS §4.2.2; they cover every value and
-/// exclude each other) — one guard per combination. The wrapping cases are then rules of
-/// their own, which the rule graph can show to run at most once (`i = MAX` gives `i + 1 =
-/// MIN < n`, after which `i < n ≤ MAX` never wraps again). Others stay inexact.
+/// the first [`MAX_SPLIT`] counters that wrap at most once (the caller passes those whose
+/// result matters, `relevance.rs`), its cases — `lo ≤ e ≤ hi ∧ r = e`, `e ≥ hi + 1 ∧ r = e −
+/// W`, `e ≤ lo − 1 ∧ r = e + W` (JLS §4.2.2; they cover every value and exclude each other),
+/// the last two only on the sides the source's intervals leave possible (`i + 1` never wraps
+/// below) — one guard per combination. The wrapping cases are then rules of their own, which
+/// the rule graph can show to run at most once (`i = MAX` gives `i + 1 = MIN < n`, after
+/// which `i < n ≤ MAX` never wraps again). Others stay inexact.
 pub(super) fn wrap_cases(ranged: &[RangedUpdate], guard: Vec<Constraint>) -> Vec<Vec<Constraint>> {
     let mut out = vec![guard];
     // counters (`x ± k`, `−x`): an accumulator (`s + i`) is seldom what ranks a loop, and
-    // each split triples the rule
-    let counters = ranged.iter().filter(|u| u.once && u.value.terms.len() == 1);
+    // each split doubles or triples the rule
+    let counters = ranged.iter().filter(|u| u.splittable());
     for u in counters.take(MAX_SPLIT) {
         let width = Q::from(BigInt::from(u.hi - u.lo + 1));
         let [lo, hi] = within(&u.value, u.lo, u.hi);
         let w = LinExpr::constant(width);
-        let cases = [
-            vec![lo.clone(), hi.clone(), Constraint::eq(&u.r, &u.value)],
-            vec![negate(&hi), Constraint::eq(&u.r, &u.value.minus(&w))],
-            vec![negate(&lo), Constraint::eq(&u.r, &u.value.plus(&w))],
-        ];
+        // the in-range case's bound on a side the value never passes holds anyway
+        let mut exact = vec![Constraint::eq(&u.r, &u.value)];
+        exact.extend(u.sides.below.then(|| lo.clone()));
+        exact.extend(u.sides.above.then(|| hi.clone()));
+        let mut cases = vec![exact];
+        if u.sides.above {
+            cases.push(vec![negate(&hi), Constraint::eq(&u.r, &u.value.minus(&w))]);
+        }
+        if u.sides.below {
+            cases.push(vec![negate(&lo), Constraint::eq(&u.r, &u.value.plus(&w))]);
+        }
         out = out
             .into_iter()
             .flat_map(|g| {
@@ -164,13 +212,13 @@ fn negate(c: &Constraint) -> Constraint {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn v(i: u32) -> LinExpr {
+    pub(in crate::from_graph) fn v(i: u32) -> LinExpr {
         LinExpr::var(Var(i))
     }
-    fn k(c: i64) -> LinExpr {
+    pub(in crate::from_graph) fn k(c: i64) -> LinExpr {
         LinExpr::constant(Q::from(BigInt::from(c)))
     }
     const MAX: i128 = i32::MAX as i128;
@@ -199,6 +247,23 @@ mod tests {
         let mut guard = vec![Constraint::le(&v(0), &v(1))]; // i = n = MAX wraps
         exact_in_range(&[u], 3, &ranges, &mut guard);
         assert_eq!(guard.len(), 1);
+    }
+
+    #[test]
+    fn an_increment_splits_into_its_exact_case_and_its_wrap_above() {
+        let (u, _) = increment();
+        let up = u.clone().on_sides(Sides {
+            above: true,
+            below: false,
+        });
+        assert_eq!(wrap_cases(&[u], Vec::new()).len(), 3);
+        let cases = wrap_cases(&[up], Vec::new());
+        assert_eq!(cases.len(), 2);
+        // exact: i + 1 ≤ MAX (no bound below); wrapped: i + 1 > MAX, r = i + 1 − 2³²
+        let w = k(1 << 32);
+        assert!(cases[0].contains(&Constraint::le(&v(0).plus(&k(1)), &k(MAX as i64))));
+        assert_eq!(cases[0].len(), 2);
+        assert!(cases[1].contains(&Constraint::eq(&v(2), &v(0).plus(&k(1)).minus(&w))));
     }
 
     #[test]

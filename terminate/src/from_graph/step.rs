@@ -8,7 +8,7 @@ use super::effects::CallEffects;
 use super::lcmp::{comparison, Comparison};
 use super::product::{product_bounds, Factor};
 use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
-use super::ranged::RangedUpdate;
+use super::ranged::{RangedUpdate, Sides};
 use super::summary::return_constraints;
 use jtg_engine::class::{Cond, FieldType, Insn};
 use jtg_engine::graph::{call_entry_state, with_statics_of, Edge, EdgeKind, Label, Operand};
@@ -370,7 +370,7 @@ fn step_label(
                     (Some(k), _) => y.map(|y| y.scaled(&Q::from(BigInt::from(k)))),
                     _ => {
                         let wraps = sem == IntSemantics::Java
-                            && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref());
+                            && wrap_sides(src.state, dst.state, *res, *op, a, b.as_ref()).any();
                         if let (Some(b), Some(y), false) = (b, y, wraps) {
                             let factor = |o: &Operand, value: LinExpr| {
                                 let i = operand_interval(src.state, o);
@@ -414,7 +414,7 @@ fn step_label(
                 }
                 IntOp::Div | IntOp::Rem => {
                     let wraps = sem == IntSemantics::Java
-                        && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref());
+                        && wrap_sides(src.state, dst.state, *res, *op, a, b.as_ref()).any();
                     let sign = operand_interval(src.state, a).map(|i| (i.lo, i.hi));
                     let signed = sign.is_some_and(|(lo, hi)| {
                         lo.is_some_and(|l| l >= 0) || hi.is_some_and(|h| h <= 0)
@@ -449,14 +449,14 @@ fn step_label(
                 }
             };
             let Some(value) = value else { return };
-            if sem == IntSemantics::Java && may_wrap(src.state, dst.state, *res, *op, a, b.as_ref())
-            {
+            let sides = wrap_sides(src.state, dst.state, *res, *op, a, b.as_ref());
+            if sem == IntSemantics::Java && sides.any() {
                 // exact only if the rule's whole guard keeps it in range (`ranged.rs`)
                 let (lo, hi) = type_range(dst.state, *res);
                 let once = matches!(op, IntOp::Add | IntOp::Sub | IntOp::Neg);
                 deferred
                     .ranged
-                    .push(RangedUpdate::new(r, value, lo, hi, once));
+                    .push(RangedUpdate::new(r, value, lo, hi, once).on_sides(sides));
                 return;
             }
             out.push(Constraint::eq(&r, &value));
@@ -478,34 +478,42 @@ pub(super) fn type_range(s: &State, r: Ref) -> (i128, i128) {
     }
 }
 
-/// Whether the exact result of `a op b` may leave the range of the result's kind.
-fn may_wrap(
+/// On which sides the exact result of `a op b` may leave the range of the result's kind, by
+/// the source's intervals (facts of every concrete state there); `.any()`: whether it may.
+fn wrap_sides(
     src: &State,
     dst: &State,
     res: Ref,
     op: IntOp,
     a: &Operand,
     b: Option<&Operand>,
-) -> bool {
+) -> Sides {
     let (lo, hi) = type_range(dst, res);
     let Some(x) = operand_interval(src, a) else {
-        return true;
+        return Sides::BOTH;
     };
     let y = b.and_then(|b| operand_interval(src, b));
     if matches!(op, IntOp::Div | IntOp::Rem) {
-        // JLS §15.17.2–3: the only overflow is MIN / −1 (MIN % −1 is 0, exact); an interval
-        // without a bound is the type's whole range
-        let Some(y) = y else { return true };
+        // JLS §15.17.2–3: the only overflow is MIN / −1 = MAX + 1 (MIN % −1 is 0, exact); an
+        // interval without a bound is the type's whole range
+        let Some(y) = y else { return Sides::BOTH };
         let minus_one = y.lo.is_none_or(|l| l <= -1) && y.hi.is_none_or(|h| h >= -1);
         let min = x.lo.is_none_or(|l| l <= lo);
-        return op == IntOp::Div && minus_one && min;
+        let above = op == IntOp::Div && minus_one && min;
+        return Sides {
+            above,
+            below: false,
+        };
     }
     let exact = match (op, y) {
         (IntOp::Neg, _) => Interval::exact(IntOp::Sub, &Interval::literal(0), &x),
         (_, Some(y)) => Interval::exact(op, &x, &y),
-        _ => return true,
+        _ => return Sides::BOTH,
     };
-    !(exact.lo.is_some_and(|l| l >= lo) && exact.hi.is_some_and(|h| h <= hi))
+    Sides {
+        above: exact.hi.is_none_or(|h| h > hi),
+        below: exact.lo.is_none_or(|l| l < lo),
+    }
 }
 
 /// A label of a step that executes nothing: relations between integers, read in whichever

@@ -1,0 +1,59 @@
+//! Issue #38, Java ints: YES wherever no wrap-around can keep a loop going (docs/proving.md,
+//! *Java ints*), never YES where one does.
+
+mod common;
+
+use common::jtg;
+
+fn fixtures() -> String {
+    common::fixtures().display().to_string()
+}
+
+fn prove(method: &str, ints: &str, extra: &[&str]) -> String {
+    let fx = fixtures();
+    let mut args = vec!["prove", fx.as_str(), method, "--ints", ints, "-q"];
+    args.extend_from_slice(extra);
+    let (code, out, err) = jtg(&args);
+    assert_eq!(code, 0, "{method}: {out}{err}");
+    out
+}
+
+/// `while (n > 0) { l.addFirst(n); n--; }` with `addFirst` bumping `size` and `modCount`, as
+/// `java.util.LinkedList`'s: the counters may wrap, but nothing reads them, so they are not
+/// split into wrap cases (`relevance.rs`) and the ranking LPs run without the bounds every
+/// int satisfies (`without_weak_bounds`). YES under Java ints, checked on JVM runs.
+#[test]
+fn a_loop_bumping_untested_counters_is_yes_under_java_ints() {
+    let out = prove("JavaInts.fill", "java", &["--check", "20"]);
+    assert!(out.contains("JavaInts.fill(I)LJavaInts;: YES"), "{out}");
+    assert!(out.contains("Java integers"), "{out}");
+    assert!(out.contains(" 0 violations"), "{out}");
+    // the counters' wrap cases are gone: one rule per loop chain, not one per case
+    let fx = fixtures();
+    let (code, koat, err) = jtg(&[
+        "graph",
+        &fx,
+        "JavaInts.fill",
+        "--ints",
+        "java",
+        "--format",
+        "koat",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!koat.contains("42949672"), "{koat}");
+}
+
+/// Loops that end over mathematical integers but not under Java's: `while (x >= y + 1) y++`
+/// (x = MAX: `y + 1` wraps to MIN) and `y = 2 * y` below `x > 2³⁰` (y reaches MIN, then 0).
+/// Dropping the weak bounds for the ranking search must not make them YES.
+#[test]
+fn loops_that_wrap_forever_are_never_yes_under_java_ints() {
+    for method in ["JavaInts.untilAbove", "JavaInts.doubling"] {
+        let out = prove(method, "unbounded", &[]);
+        assert!(out.contains(": YES"), "{method}: {out}");
+        let out = prove(method, "java", &[]);
+        assert!(!out.contains(": YES"), "{method}: {out}");
+    }
+    let out = prove("JavaInts.doubling", "java", &[]);
+    assert!(out.contains(": NO"), "{out}");
+}

@@ -1,0 +1,79 @@
+// Loops under Java's 32-bit ints (issue #38, docs/proving.md *Java ints*): YES where no
+// wrap-around can keep them going, never YES where one does.
+public class JavaInts {
+    static final class Node {
+        int value;
+        Node next;
+
+        Node(int value, Node next) {
+            this.value = value;
+            this.next = next;
+        }
+    }
+
+    // counters the loop never tests, as java.util.LinkedList's size and modCount
+    Node head;
+    int size;
+    int modCount;
+
+    void addFirst(int v) {
+        head = new Node(v, head);
+        size++;
+        modCount++;
+    }
+
+    // YES: n falls to 0; size and modCount may wrap, but nothing reads them
+    static JavaInts fill(int n) {
+        JavaInts l = new JavaInts();
+        while (n > 0) {
+            l.addFirst(n);
+            n--;
+        }
+        return l;
+    }
+
+    // MAYBE under Java ints (YES over mathematical integers, and TPDB Costa's Diff, which calls
+    // it on three new arrays of 20, is YES under both): every index is below an array length,
+    // so no increment wraps; but the ITS keeps wrap cases of increments whose rule's guard
+    // alone does not bound them (the bound is an invariant of the loop, not a test of the rule)
+    static int difference(int[] a, int[] b, int[] d) {
+        int k = 0;
+        int i = 0;
+        while (i < a.length) {
+            int j = 0;
+            boolean found = false;
+            while (j < b.length && !found) {
+                if (a[i] == b[j]) {
+                    found = true;
+                } else {
+                    j++;
+                }
+            }
+            if (!found) {
+                d[k] = a[i];
+                k++;
+            }
+            i++;
+        }
+        return k;
+    }
+
+    // Not YES under Java ints: with x = MAX, y + 1 wraps to MIN at y = MAX and the loop goes on
+    // forever (TPDB PastaA5; YES over mathematical integers)
+    static int untilAbove(int x, int y) {
+        while (x >= y + 1) {
+            y++;
+        }
+        return y;
+    }
+
+    // Not YES under Java ints: for x > 2^30, y doubles to MIN, then to 0, and stays 0
+    // (TPDB PastaC1's inner loop; YES over mathematical integers)
+    static int doubling(int x) {
+        int y = 1;
+        while (x > y) {
+            y = 2 * y;
+        }
+        return y;
+    }
+}
