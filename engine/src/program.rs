@@ -438,7 +438,34 @@ impl Program {
         t: &FieldType,
         sem: IntSemantics,
     ) -> Result<crate::state::Ref, String> {
-        let r = crate::state::types::fill_static(st, key, t, sem)?;
+        if let FieldType::Object(c) = t {
+            if key.0 == *c {
+                let constant = self.instance_fields(c).ok().and_then(|all| {
+                    crate::models::enums::constant_value(&self.hierarchy, st, c, &key.1, all, sem)
+                });
+                if let Some(r) = constant {
+                    // (`=?` only to unknown statics: a realized one is of another class)
+                    crate::state::types::relate_static(st, r);
+                    st.statics.insert(key, r);
+                    crate::models::enums::relate_constants(&self.hierarchy, st, r, c);
+                    // what may share with the constant may reach its `name` too
+                    let kids: Vec<_> = st.value(r).into_iter().flat_map(|v| v.children()).collect();
+                    let sharing: Vec<_> = st
+                        .heap
+                        .keys()
+                        .copied()
+                        .filter(|q| q.is_obj() && *q != r && st.preds.joins(r, *q))
+                        .collect();
+                    for k in kids.into_iter().filter(|k| k.is_obj()) {
+                        for &q in &sharing {
+                            st.preds.add_join(k, q);
+                        }
+                    }
+                    return Ok(r);
+                }
+            }
+        }
+        let r = crate::state::types::fill_static(st, key, t, sem, self.field_shapes(t))?;
         let ty = match t {
             FieldType::Object(c) => Some(c.to_string()),
             FieldType::Array(_) => Some(t.to_string()),
@@ -448,6 +475,75 @@ impl Program {
             crate::models::enums::relate_constants(&self.hierarchy, st, r, &ty);
         }
         Ok(r)
+    }
+
+    /// Which shapes the objects a value of declared type `t` reaches can take, by the types
+    /// of the fields they have (every non-abstract subtype's, as the instance refinement
+    /// draws them): a cycle needs a cycle of field types, two paths that meet need a class
+    /// with two reference fields or an array of references. `Object`, interfaces and a type
+    /// whose fields are unknown may take every shape.
+    pub(crate) fn field_shapes(&self, t: &FieldType) -> crate::state::types::Shapes {
+        let mut out = crate::state::types::Shapes::default();
+        let mut done = std::collections::BTreeSet::new();
+        self.visit_shapes(t, &mut Vec::new(), &mut done, &mut out);
+        out
+    }
+
+    /// Depth-first over field types: `path` the declared types being explored (a field type
+    /// on it closes a cycle), `done` those explored completely.
+    fn visit_shapes(
+        &self,
+        t: &FieldType,
+        path: &mut Vec<String>,
+        done: &mut std::collections::BTreeSet<String>,
+        out: &mut crate::state::types::Shapes,
+    ) {
+        let class = match t {
+            FieldType::Object(c) => c,
+            FieldType::Array(elem) => {
+                // two elements may be one object
+                if elem.is_reference() {
+                    out.sharing = true;
+                    self.visit_shapes(elem, path, done, out);
+                }
+                return;
+            }
+            _ => return,
+        };
+        if out.cycles || done.contains(class) {
+            return;
+        }
+        if path.contains(class) {
+            *out = crate::state::types::Shapes::ANY;
+            return;
+        }
+        let open = class == crate::models::OBJECT
+            || !matches!(self.hierarchy.is_interface(class), Ok(false));
+        let Some(subs) = (!open)
+            .then(|| self.hierarchy.non_abstract_subtypes(class).ok())
+            .flatten()
+        else {
+            *out = crate::state::types::Shapes::ANY;
+            return;
+        };
+        path.push(class.clone());
+        for sub in subs {
+            let Ok(fields) = self.instance_fields(&sub) else {
+                *out = crate::state::types::Shapes::ANY;
+                break;
+            };
+            let refs: Vec<&FieldType> = fields
+                .iter()
+                .map(|(_, t, _)| t)
+                .filter(|t| t.is_reference())
+                .collect();
+            out.sharing |= refs.len() > 1;
+            for f in refs {
+                self.visit_shapes(f, path, done, out);
+            }
+        }
+        path.pop();
+        done.insert(class.clone());
     }
 
     /// The type of a static field as the instructions that access it declare it (`None` when

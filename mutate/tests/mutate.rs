@@ -374,22 +374,20 @@ fn a_double_compared_with_itself_is_never_above_itself() {
 #[test]
 fn a_cycle_permission_on_an_object_without_reference_fields_is_vacuous() {
     let prog = program();
+    // `System.out` is a `PrintStream`, modelled and recorded without fields: the engine no
+    // longer gives its first-access value a ⟲ at all (`Program::field_shapes`)
     let g = graph(&prog, "Lib.report");
+    assert!(!mutants(&g, &prog, SEM)
+        .iter()
+        .any(|m| matches!(m.change, Change::RemoveCyclic(..))));
+    // a NullPointerException `Expr.evaluate` throws has no fields either
+    let g = graph(&prog, "Expr.evaluate");
     let ms = mutants(&g, &prog, SEM);
-    // `System.out` is a `PrintStream`: modelled, and recorded, without fields
-    let drops: Vec<&Mutant> = ms
+    assert!(ms
         .iter()
-        .filter(|m| matches!(m.change, Change::RemoveCyclic(..)))
-        .collect();
-    assert!(!drops.is_empty(), "Lib.report has a ⟲ to drop");
-    assert!(
-        drops.iter().all(|m| m.equivalent.is_some()),
-        "{:?}",
-        drops.iter().map(|m| &m.description).collect::<Vec<_>>()
-    );
-    assert!(drops
-        .iter()
-        .any(|m| claims(m, "vacuous-shape") && m.description.contains('⟲')));
+        .any(|m| matches!(m.change, Change::RemoveCyclic(..))
+            && claims(m, "vacuous-shape")
+            && m.description.contains('⟲')));
     // a list's cycle permission is no such thing: `List` has a reference field
     let g = graph_from(&prog, "ListOps.hasCycle", "ListOps.hasCycle.lasso.state");
     assert!(mutants(&g, &prog, SEM)

@@ -147,6 +147,77 @@ pub fn may_be_constant(h: &Hierarchy, ty: &str, e: &str) -> bool {
     h.is_subtype(e, ty).unwrap_or(false) || h.is_subtype(ty, e).unwrap_or(false)
 }
 
+/// The first-access value of the static field `class.name` when it is one of the enum class
+/// `class`'s constants (a static `ACC_ENUM` field of its own type): that constant, never null
+/// (javac makes the field `static final` and sets it in `<clinit>`, before any other code of
+/// the class runs), with `ordinal` the one `<clinit>` passes `Enum`'s constructor for it
+/// ([`clinit_ordinal`]; JLS §8.9.1: its position in the declaration, which the order of the
+/// class file's fields need not show) and any `name`. Only for an enum without constant
+/// class bodies, whose constants are all of `class` itself, and only when the state holds no
+/// realized object of `class` (which the constant might be): `None` otherwise. `all` are the
+/// instance fields of `class` as the model keeps them (`super::instance_fields`).
+pub fn constant_value(
+    h: &Hierarchy,
+    st: &mut State,
+    class: &str,
+    name: &str,
+    all: Vec<(FieldKey, FieldType, Option<Interval>)>,
+    sem: crate::state::IntSemantics,
+) -> Option<Ref> {
+    if enum_class(h, class).as_deref() != Some(class) {
+        return None;
+    }
+    if !h.enum_constants(class).ok()?.iter().any(|c| c == name) {
+        return None;
+    }
+    let k = clinit_ordinal(h, class, name)?;
+    let subs = h.non_abstract_subtypes(class).ok()?;
+    let holds_one = st
+        .heap
+        .values()
+        .any(|v| matches!(v, HeapValue::Object { class: c, .. } if c == class));
+    if subs != [class] || holds_one {
+        return None;
+    }
+    let ordinal = field_key(all.iter().map(|f| &f.0), ORDINAL);
+    let mut fields = std::collections::BTreeMap::new();
+    for (key, ty, range) in all {
+        let r = if key == ordinal {
+            st.new_int(Interval::literal(k))
+        } else {
+            // `name`, and the class's own fields: whatever the constructor stored
+            let r = crate::state::types::most_general(st, &ty, sem).ok()?;
+            if let (Some(range), Some(HeapValue::Int(iv))) = (range, st.value(r).cloned()) {
+                st.heap.insert(r, HeapValue::Int(iv.intersect(&range)?));
+            }
+            r
+        };
+        fields.insert(key, r);
+    }
+    Some(st.new_obj(HeapValue::Object {
+        class: class.to_string(),
+        fields,
+    }))
+}
+
+/// The ordinal the enum's `<clinit>` gives the constant `name`: javac builds each constant as
+/// `new C; dup; ldc "NAME"; <push ordinal>; …; invokespecial <init>` (the name and ordinal are
+/// `Enum`'s constructor arguments) and stores it with `putstatic`. `None` for other code.
+fn clinit_ordinal(h: &Hierarchy, class: &str, name: &str) -> Option<i128> {
+    use crate::class::{Constant, Insn};
+    let c = h.classpath().load(class).ok()?;
+    let code = c.method("<clinit>", Some("()V")).ok()?.code.as_ref()?;
+    let insns: Vec<&Insn> = code.insns.iter().map(|(_, i)| i).collect();
+    insns.windows(4).find_map(|w| match w {
+        [Insn::New(n), Insn::Dup, Insn::Ldc(Constant::String(s)), Insn::IConst(k)]
+            if n == class && s == name =>
+        {
+            Some(i128::from(*k))
+        }
+        _ => None,
+    })
+}
+
 /// After the first access of a static field of type `ty` gave it the value `r`: when `ty` is an
 /// enum class or an array of one (a constant, `$VALUES`), `r` may be every object of the state
 /// that may be a constant of that enum (`=?`; for an array, its elements may: `%$`), and may lie

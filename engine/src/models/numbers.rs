@@ -46,8 +46,10 @@ pub(crate) enum NumberCall {
     /// the specified value is zero; 1 if the specified value is positive".
     Signum(Width),
     /// `Integer.compare`, `Long.compare`, `Character.compare`: "the value 0 if x == y; a value
-    /// less than 0 if x < y; and a value greater than 0 if x > y" (the sign only).
-    Compare(Width),
+    /// less than 0 if x < y; and a value greater than 0 if x > y". The Javadoc promises the
+    /// sign only; the JDK's code (unchanged since JDK 7) returns `-1`/`0`/`1` for ints and longs
+    /// and `x - y` for chars, so the result's magnitude is at most [`CompareReach`]'s.
+    Compare(CompareReach),
     /// `bitCount`, `numberOfLeadingZeros`, `numberOfTrailingZeros`: `[0, bits]`, exact on a
     /// literal.
     Bits { kind: BitsKind, width: Width },
@@ -68,6 +70,25 @@ pub(crate) enum NumberCall {
     /// `Character.digit(CI)I`: "the numeric value represented by the character in the
     /// specified radix", or -1; at most `Character.MAX_RADIX - 1` = 35.
     Digit,
+}
+
+/// How far from 0 a `compare` result reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum CompareReach {
+    /// `Integer.compare`, `Long.compare`: `(x < y) ? -1 : ((x == y) ? 0 : 1)`.
+    Unit,
+    /// `Character.compare`: `x - y` of two chars, within `[-65535, 65535]`.
+    Chars,
+}
+
+impl CompareReach {
+    /// The largest magnitude of a result.
+    pub(crate) fn max(self) -> i128 {
+        match self {
+            CompareReach::Unit => 1,
+            CompareReach::Chars => 65535,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -177,7 +198,7 @@ pub(crate) fn number_call(class: &str, name: &str, desc: &str) -> Option<NumberC
             };
             match name {
                 "signum" if desc == one => Some(Signum(w)),
-                "compare" if desc == two => Some(Compare(w)),
+                "compare" if desc == two => Some(Compare(CompareReach::Unit)),
                 "bitCount" if desc == one => Some(Bits {
                     kind: BitsKind::Count,
                     width: w,
@@ -222,7 +243,7 @@ pub(crate) fn number_call(class: &str, name: &str, desc: &str) -> Option<NumberC
                         ("toLowerCase", "(C)C") => Some(CharCase { upper: false }),
                         ("getNumericValue", "(C)I" | "(I)I") => Some(NumericValue),
                         ("digit", "(CI)I" | "(II)I") => Some(Digit),
-                        ("compare", "(CC)I") => Some(Compare(Width::Int)),
+                        ("compare", "(CC)I") => Some(Compare(CompareReach::Chars)),
                         _ => None,
                     }
                 }
@@ -362,10 +383,10 @@ pub(crate) fn signum(v: &Interval) -> Interval {
         .unwrap_or(Interval::literal(0))
 }
 
-/// What `compare(x, y)` may return: `[MIN, -1]`, `0`, `[1, MAX]` for the possible orders.
-pub(crate) fn compare(x: &Interval, y: &Interval, same: bool) -> Interval {
-    let less = Interval::new(Some(crate::state::JAVA_MIN), Some(-1)).expect("MIN ≤ -1");
-    let greater = Interval::new(Some(1), Some(crate::state::JAVA_MAX)).expect("1 ≤ MAX");
+/// What `compare(x, y)` may return: `[-reach, -1]`, `0`, `[1, reach]` for the possible orders.
+pub(crate) fn compare(x: &Interval, y: &Interval, same: bool, reach: CompareReach) -> Interval {
+    let less = Interval::new(Some(-reach.max()), Some(-1)).expect("-reach ≤ -1");
+    let greater = Interval::new(Some(1), Some(reach.max())).expect("1 ≤ reach");
     if same {
         return Interval::literal(0);
     }
@@ -665,8 +686,17 @@ mod tests {
         fn signum_and_compare_contain_the_values(a: i32, b: i32) -> bool {
             let i = iv(i128::from(a.min(b)), i128::from(a.max(b)));
             signum(&i).contains(i128::from(a.signum()))
-                && compare(&Interval::literal(a.into()), &Interval::literal(b.into()), false)
+                && compare(&Interval::literal(a.into()), &Interval::literal(b.into()), false, CompareReach::Unit)
                     .contains(i128::from(a.cmp(&b) as i8))
+        }
+
+        // the JDK's `Character.compare` is `x - y`
+        fn char_compare_contains_the_difference(a: u16, b: u16) -> bool {
+            let (x, y) = (i128::from(a), i128::from(b));
+            let any = iv(0, 65535);
+            compare(&Interval::literal(x), &Interval::literal(y), false, CompareReach::Chars)
+                .contains(x - y)
+                && compare(&any, &any, false, CompareReach::Chars) == iv(-65535, 65535)
         }
     }
 }

@@ -21,35 +21,68 @@ pub fn most_general(st: &mut State, t: &FieldType, sem: IntSemantics) -> Result<
     })
 }
 
+/// The shapes the objects reachable from a value of some type can take (by the types of
+/// their fields, [`crate::Program`]'s `field_shapes`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shapes {
+    /// A cycle: some field type reaches itself.
+    pub cycles: bool,
+    /// Two paths that meet (`r♦`, `r %$ r`): a class with two reference fields, an array of
+    /// references, or a cycle.
+    pub sharing: bool,
+}
+
+impl Shapes {
+    pub const ANY: Shapes = Shapes {
+        cycles: true,
+        sharing: true,
+    };
+}
+
 /// The value of a static field at its first access: the most general value of its type (the
 /// class is treated as initialized, as AProVE's competition setting does). An object may have
-/// any shape, and may be (or share with) the objects of the other known statics, which class
-/// initializers may have linked; it cannot alias anything the program created or read since
-/// the entry, as the program never read this field. `Err` names an unsupported type.
+/// any shape its field types allow (`shapes`: an `int[]` is neither cyclic nor a DAG), and may
+/// be (or share with) the objects of the other known statics, which class initializers may
+/// have linked; it cannot alias anything the program created or read since the entry, as the
+/// program never read this field. `Err` names an unsupported type.
 pub fn fill_static(
     st: &mut State,
     key: StaticField,
     desc: &FieldType,
     sem: IntSemantics,
+    shapes: Shapes,
 ) -> Result<Ref, String> {
     let r = most_general(st, desc, sem)?;
     if r.is_obj() {
-        st.preds.add_join(r, r);
-        st.preds.add_non_tree(r);
-        st.preds.add_cyclic(r, FieldSet::new());
-        let others: Vec<Ref> = st
-            .statics
-            .values()
-            .copied()
-            .filter(|o| o.is_obj())
-            .collect();
-        for o in others {
-            st.preds.add_may_equal(r, o);
-            st.preds.add_join(r, o);
+        if shapes.sharing || shapes.cycles {
+            st.preds.add_join(r, r);
+            st.preds.add_non_tree(r);
         }
+        if shapes.cycles {
+            st.preds.add_cyclic(r, FieldSet::new());
+        }
+        relate_static(st, r);
     }
     st.statics.insert(key, r);
     Ok(r)
+}
+
+/// The first-access value `r` of a static field may be (or share with) the objects of the
+/// other known statics, which class initializers may have linked.
+pub fn relate_static(st: &mut State, r: Ref) {
+    let others: Vec<Ref> = st
+        .statics
+        .values()
+        .copied()
+        .filter(|o| o.is_obj())
+        .collect();
+    let realized = |st: &State, x: Ref| matches!(st.value(x), Some(HeapValue::Object { .. }));
+    for o in others {
+        if !(realized(st, r) && realized(st, o)) {
+            st.preds.add_may_equal(r, o);
+        }
+        st.preds.add_join(r, o);
+    }
 }
 
 /// The value range of an integral type: the JVM ranges of byte/short/char/boolean; for `int`,

@@ -132,10 +132,10 @@ pub(crate) fn eval(
             }
             finish(ex, n_args, s, Width::Int)
         }
-        Compare(_) => {
+        Compare(reach) => {
             let (ra, rb) = (ex.peek(1)?, ex.peek(0)?);
             let (a, b) = (arg(ex, 1)?, arg(ex, 0)?);
-            let v = m::compare(&a, &b, ra == rb);
+            let v = m::compare(&a, &b, ra == rb, reach);
             if m::signum(&v).as_literal().is_none() {
                 // against a literal, decide the order first (as `lcmp` does)
                 let refine = match (a.as_literal(), b.as_literal()) {
