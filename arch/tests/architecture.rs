@@ -327,6 +327,7 @@ const ENGINE_LAYERS: &[&[&str]] = &[
     &["error"],
     &["models"],
     &["program"],
+    &["program_shapes"],
     &["refine"],
     &["eval"],
     &["instance_of", "merge"],

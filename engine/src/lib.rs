@@ -46,6 +46,7 @@ pub mod instance_of;
 mod merge;
 pub mod models;
 mod program;
+mod program_shapes;
 mod refine;
 pub mod render;
 pub mod state;
