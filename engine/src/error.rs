@@ -45,6 +45,11 @@ pub enum EngineError {
     /// stops depends on the machine's speed and load).
     #[error("time budget exceeded after {nodes} nodes and the graph is still incomplete")]
     TimeBudget { nodes: usize },
+    /// A collection model stores an object of an admitted class outside the classes the
+    /// construction assumed its collections hold (`models::elements::ElementTypes`): the graph
+    /// builder builds the graph again with it, so this never leaves the builder.
+    #[error("internal error: a collection element of class {0} outside the assumed ones")]
+    ElementClass(String),
     /// A broken engine invariant (a bug in jtg, never the user's fault).
     #[error("internal error: {0}")]
     Internal(String),

@@ -52,6 +52,9 @@ pub(crate) struct Ctx<'a> {
     pub world: &'a crate::class::World,
     /// What the continuations of abstracted calls may assume of their callees.
     pub facts: &'a summary::CalleeFacts,
+    /// The classes the run's collections may hold (a store of another admitted class is
+    /// [`EngineError::ElementClass`]: the builder starts again with it).
+    pub elements: &'a crate::models::elements::ElementTypes,
 }
 
 /// Performs one step from `st` (which must not be a program end).

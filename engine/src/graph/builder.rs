@@ -23,6 +23,7 @@ use crate::eval::summary::{self, CallAbstraction, CallSite, CalleeFacts};
 use crate::eval::{self, Ctx, StepOutcome};
 use crate::instance_of::{instance_holds, signature_width, Signature};
 use crate::merge::{merge, MergeOptions};
+use crate::models::elements::ElementTypes;
 use crate::program::{Options, Program};
 use crate::refine::Succ;
 use crate::state::{End, HeapValue, MethodId, State};
@@ -90,6 +91,8 @@ struct Builder<'a> {
     world: std::sync::Arc<crate::class::World>,
     /// What continuations assume of callees (checked as the graph grows and when it is done).
     facts: std::sync::Arc<CalleeFacts>,
+    /// The classes the run's collections may hold.
+    elements: std::sync::Arc<ElementTypes>,
     /// Work units spent so far ([`BuildLimits::max_work`]).
     work: u64,
     max_work: Option<u64>,
@@ -174,6 +177,7 @@ pub fn build_graph_limited(
     let world = std::sync::Arc::new(prog.world(&start));
     let deadline = limits.deadline.map(|d| Instant::now() + d);
     let mut facts = CalleeFacts::default();
+    let mut elements = ElementTypes::default();
     let mut work = 0;
     loop {
         let mut b = Builder {
@@ -197,6 +201,7 @@ pub fn build_graph_limited(
             max_work: limits.max_work,
             world: std::sync::Arc::clone(&world),
             facts: std::sync::Arc::new(facts.clone()),
+            elements: std::sync::Arc::new(elements.clone()),
             next_check: CHECK_EVERY,
         };
         b.register(0, None, false);
@@ -209,6 +214,13 @@ pub fn build_graph_limited(
         facts = match b.run() {
             Ok(Run::Finished) => return Ok(b.graph),
             Ok(Run::Refuted(checked)) => checked,
+            // a store of one more element class: the reads already built may not cover it
+            // (the set only grows, within the few admitted classes)
+            Err(EngineError::ElementClass(class)) if !elements.contains(&class) => {
+                elements = elements.with(&class);
+                work = b.work;
+                continue;
+            }
             Err(error) => {
                 let checked = summaries::without_failed(&b.graph, prog, &b.entry_nodes, &facts);
                 if checked == facts || !matches!(error, EngineError::Budget { .. }) {
@@ -249,11 +261,13 @@ impl Builder<'_> {
     fn run_queue(&mut self) -> Result<Run, EngineError> {
         let world = std::sync::Arc::clone(&self.world);
         let facts = std::sync::Arc::clone(&self.facts);
+        let elements = std::sync::Arc::clone(&self.elements);
         let cx = Ctx {
             prog: self.prog,
             sem: self.opts.ints,
             world: &world,
             facts: &facts,
+            elements: &elements,
         };
         let mut steps = 0u32;
         while let Some(n) = self.queue.pop_front() {
@@ -367,11 +381,13 @@ impl Builder<'_> {
     fn add_exceptional_returns(&mut self) -> Result<bool, EngineError> {
         let world = std::sync::Arc::clone(&self.world);
         let facts = std::sync::Arc::clone(&self.facts);
+        let elements = std::sync::Arc::clone(&self.elements);
         let cx = Ctx {
             prog: self.prog,
             sem: self.opts.ints,
             world: &world,
             facts: &facts,
+            elements: &elements,
         };
         let mut added = false;
         for k in 0..self.sites.len() {

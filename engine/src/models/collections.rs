@@ -11,10 +11,11 @@
 //! modified other than through the iterator, when the JDK's "fail-fast" behaviour is only "on
 //! a best-effort basis"). The checker compares both with what the JVM side records for the
 //! same objects (`jvm/java/tracer/Library.java`). Elements are not kept: a collection holds
-//! `Integer` boxes (or `null` where the class permits it); storing any other object is
-//! unsupported, so that `equals`, `hashCode` and `compareTo` of an element are always the
-//! JDK's own (`Integer`'s), never program code. An element read back is any `Integer` the
-//! state may hold or a new one (or `null`).
+//! objects of the classes of `super::elements::ElementTypes` (`Integer` boxes, strings; or
+//! `null` where the class permits it); storing any other object is unsupported, so that
+//! `equals`, `hashCode` and `compareTo` of an element are always the JDK's own, never program
+//! code. An element read back is any object of those classes the state may hold or a new one
+//! (or `null`); where there are several, one of static type `Object`.
 //!
 //! The classes named here are the JDK 17 implementation classes (`ArrayList$Itr`,
 //! `ImmutableCollections$ListN`, …): the Javadoc does not name them, the checker verifies them
@@ -302,7 +303,8 @@ pub enum OnEmpty {
 }
 
 /// A collection method with a model. Every variant's receiver is a realized collection of a
-/// [`Family`] (or an iterator); arguments stored as elements must be `Integer` or `null`.
+/// [`Family`] (or an iterator); arguments stored as elements must be `null` or of a
+/// [`super::elements::storable`] class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CollCall {
     /// `<init>()`: the object `new` made, `size` 0.
@@ -339,7 +341,8 @@ pub enum CollCall {
     },
     /// `contains(Object)`/`containsKey(Object)` (`index: false`, `[0,1]`, `0` when empty) and
     /// `indexOf(Object)` (`[-1, size-1]`): they call `o.equals(e)`, JDK code for the `Integer`
-    /// and `String` arguments the model admits.
+    /// and `String` arguments the model admits (a `TreeMap` calls `compareTo`: its keys are
+    /// `Integer`s, so a `String` throws ClassCastException on a non-empty one).
     Query { index: bool },
     /// `remove(Object)` of a list or set: `[0,1]`; the size falls by one or stays.
     RemoveObject,
@@ -372,8 +375,9 @@ pub enum CollCall {
     /// UnsupportedOperationException to be thrown") or of `Arrays.asList`'s fixed-size list
     /// (`add`, `remove`, `clear`: `AbstractList`'s "Throws: UnsupportedOperationException").
     Immutable,
-    /// `Collections.sort(List)`, `List.sort(null)`: the natural order of `Integer`s; a `null`
-    /// element throws NullPointerException (`Integer.compareTo`).
+    /// `Collections.sort(List)`, `List.sort(null)`: the natural order of `Integer`s or of
+    /// `String`s; a `null` element throws NullPointerException (`compareTo`); unsupported
+    /// where the collections may hold both (ClassCastException across them).
     Sort,
     /// `Collections.reverse(List)`: swaps elements by `set` (no structural change, so every
     /// iterator stays valid); "UnsupportedOperationException - if the specified list or its
@@ -391,7 +395,7 @@ pub enum CollCall {
     Frequency,
     /// `List.of(e1, …, en)`, 1 ≤ n ≤ 10: "NullPointerException - if an element is null".
     ListOf,
-    /// `Arrays.asList(T...)` of an `Integer[]`: a list of the array's length.
+    /// `Arrays.asList(T...)` of an `Integer[]` or `String[]`: a list of the array's length.
     AsList,
     /// `keySet()`/`values()`/`entrySet()` of a `HashMap` or `TreeMap`: the map's view (see
     /// [`View`]), the one the map already has if the state holds it.
@@ -598,16 +602,9 @@ pub fn list_of_class(n: usize) -> &'static str {
     }
 }
 
-/// The type of the elements a collection stores (and of a map's keys and values).
+/// The class of a `TreeMap`'s keys: stores of any other key are unsupported, so that keys
+/// compare without ClassCastException (`compareTo` across classes throws it).
 pub const ELEMENT: &str = INTEGER;
-
-/// Whether an argument of (static or exact) type `ty` may be compared with elements by JDK code
-/// only (`contains`, `indexOf`, `get` of a map call `o.equals(e)`/`o.hashCode()`): `Integer`
-/// and `String` (`Object`'s identity `equals` is not excluded here: the caller knows the exact
-/// class).
-pub fn jdk_equality(ty: &str) -> bool {
-    ty == INTEGER || ty == super::classes::STRING
-}
 
 /// Whether `class` is a modelled collection, view or iterator class whose objects carry the
 /// model's fields ([`SIZE`]; [`OF`]; [`OF`] and [`REMAINING`]).

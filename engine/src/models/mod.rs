@@ -23,14 +23,15 @@
 //!   `name()`, `toString()`, `compareTo`).
 //!
 //! - `java.util` collections and their iterators: see `collections` (a collection keeps its
-//!   size, an iterator its remaining count; elements are `Integer` boxes).
+//!   size, an iterator its remaining count; elements are `Integer` boxes or strings, see
+//!   `elements`).
 //!
 //! Files: `classes` (which classes are the JDK's, well-known names), `jdk_table` (the
 //! modelled ones and their supertypes, the table the hierarchy reads),
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
 //! represents), `calls` (library methods), `indy` (the bootstrap methods of the `invokedynamic` sites the
 //! engine reads), `concat` (string concatenation),
-//! `collections` (`java.util` collections), `enums` (`java.lang.Enum`), `numbers`, `arrays`,
+//! `collections` (`java.util` collections), `elements` (the classes they hold), `enums` (`java.lang.Enum`), `numbers`, `arrays`,
 //! `records` (the `equals`/`hashCode`/`toString` javac writes for a record).
 //!
 //! - `Math` (ints, longs; double methods return any double), `Integer`/`Long` utilities,
@@ -42,6 +43,7 @@ mod calls;
 mod classes;
 pub mod collections;
 pub(crate) mod concat;
+pub mod elements;
 pub mod enums;
 pub(crate) mod exceptions;
 mod fields;

@@ -158,11 +158,9 @@ pub(crate) fn eval(
             }
             let d = if default {
                 let d = ex.peek(0)?;
-                if !d.is_null() && type_of(ex, d) != Some(ELEMENT) {
-                    return Err(ex.unsupported(format!(
-                        "getOrDefault with a default of type {} (map values are Integer)",
-                        display(type_of(ex, d))
-                    )));
+                if !d.is_null() {
+                    // returned as a value: one of the element types
+                    admit(ex, type_of(ex, d).map(str::to_string))?;
                 }
                 Some(d)
             } else {
@@ -174,8 +172,8 @@ pub(crate) fn eval(
                 (true, Some(d)) => d,
                 (true, None) => Ref::Null,
                 // a value or `null` (values may be null), or the default (which the
-                // candidates include: it is an Integer of the state)
-                (false, _) => shared::possibly_shared_or_null(ex, ELEMENT),
+                // candidates include: an object of an element type the state holds)
+                (false, _) => element(ex, true),
             };
             ex.push(r)?;
         }
@@ -344,10 +342,23 @@ fn maybe_resize(
     size_v: Interval,
 ) -> Result<Flow, EngineError> {
     let tree = family == Family::TreeMap;
+    let key_type = match call {
+        CollCall::Put => {
+            let k = ex.peek(1)?;
+            type_of(ex, k).map(str::to_string)
+        }
+        _ => None,
+    };
     let check = match call {
         CollCall::SetAdd => check_stored(ex, 0, family.null_throws())?,
         CollCall::Put => match check_stored(ex, 1, family.null_throws())? {
             Some(flow) => Some(flow),
+            None if tree && key_type.as_deref() != Some(ELEMENT) => {
+                return Err(ex.unsupported(format!(
+                    "TreeMap key of type {} (modelled keys are java.lang.Integer: keys of two classes do not compare)",
+                    display(key_type.as_deref())
+                )));
+            }
             // a TreeMap's values may be null
             None => check_stored(ex, 0, false)?,
         },
@@ -385,7 +396,7 @@ fn maybe_resize(
         CollCall::SetAdd => push_int(ex, bool_range())?,
         CollCall::Put if empty => ex.push(Ref::Null)?,
         _ => {
-            let e = shared::possibly_shared_or_null(ex, ELEMENT);
+            let e = element(ex, true);
             ex.push(e)?;
         }
     }

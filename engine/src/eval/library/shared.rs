@@ -120,6 +120,39 @@ pub(crate) fn possibly_shared_or_null(ex: &mut Exec<'_>, class: &str) -> Ref {
     r
 }
 
+/// A new reference to an object of one of the final classes `classes` (`null` too where
+/// `may_null`), possibly one the state holds: one class is [`possibly_shared_or_null`] or
+/// [`possibly_shared`]; several an object of static type `Object` (not realized: its class
+/// is unknown) that may be every object of each class (`=?`) and lie in the hidden part of
+/// every object that can hide one (`%$`).
+pub(crate) fn possibly_shared_of(ex: &mut Exec<'_>, classes: &[&str], may_null: bool) -> Ref {
+    match classes {
+        [one] if may_null => return possibly_shared_or_null(ex, one),
+        [one] => return possibly_shared(ex, one, None),
+        _ => {}
+    }
+    let mut equal = std::collections::BTreeSet::new();
+    let mut hide = std::collections::BTreeSet::new();
+    for c in classes {
+        let (e, h, _) = candidates(ex, c, None);
+        equal.extend(e);
+        hide.extend(h);
+    }
+    let ty = models::OBJECT.to_string();
+    let value = match may_null {
+        true => HeapValue::Unknown { ty },
+        false => HeapValue::Abstract { ty },
+    };
+    let r = ex.st.new_obj(value);
+    for q in equal {
+        ex.st.preds.add_may_equal(r, q);
+    }
+    for q in hide {
+        ex.st.preds.add_join(r, q);
+    }
+    r
+}
+
 /// The view of class `class` of the realized map `map` (`keySet()` and the like, cached in the
 /// map: one object per map and kind): the one the state holds, else a new one that may be
 /// any view the state does not show (`=?`, `%$` as [`possibly_shared`]). A view of a map that

@@ -9,6 +9,7 @@ use crate::class::Cond;
 use crate::edge::EdgeKind;
 use crate::error::EngineError;
 use crate::models::collections::{self as coll, ELEMENT, OF, REMAINING, SIZE};
+use crate::models::elements as coll_elements;
 use crate::models::exceptions;
 use crate::refine::integer;
 use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref, Width};
@@ -25,9 +26,11 @@ pub(super) fn owner(ex: &Exec<'_>, of: Ref) -> Option<Ref> {
     }
 }
 
-/// A value stored as an element (`k`-th from the top): an `Integer` or `null` (which throws
-/// NullPointerException where `null_throws`); any other object is unsupported, its
-/// `equals`/`hashCode`/`compareTo` could be program code.
+/// A value stored as an element (`k`-th from the top): `null` (which throws
+/// NullPointerException where `null_throws`) or an object of a class of the construction's
+/// element types (one more [`coll_elements::storable`] class is
+/// [`EngineError::ElementClass`], the builder starts again with it); any other object is
+/// unsupported, its `equals`/`hashCode`/`compareTo` could be program code.
 pub(super) fn check_stored(
     ex: &mut Exec<'_>,
     k: usize,
@@ -40,20 +43,31 @@ pub(super) fn check_stored(
         }
         return Ok(None);
     }
-    if type_of(ex, v) != Some(ELEMENT) {
-        return Err(ex.unsupported(format!(
-            "collection element of type {} (modelled elements are java.lang.Integer)",
-            display(type_of(ex, v))
-        )));
-    }
+    admit(ex, type_of(ex, v).map(str::to_string))?;
     if null_throws {
         return ex.need_null_or_existing(v);
     }
     Ok(None)
 }
 
-/// An argument compared with the elements (`k`-th from the top): `null`, an `Integer` or a
-/// `String` (JDK `equals`); a `TreeMap` compares keys (`Integer` only, `null` throws).
+/// Objects of (static) type `ty` may be stored: it is one of the element types, or the
+/// construction starts again with it.
+pub(super) fn admit(ex: &Exec<'_>, ty: Option<String>) -> Result<(), EngineError> {
+    match ty {
+        Some(t) if ex.cx.elements.contains(&t) => Ok(()),
+        Some(t) if coll_elements::storable(&t) => Err(EngineError::ElementClass(t)),
+        t => Err(ex.unsupported(format!(
+            "collection element of type {} (modelled elements are java.lang.Integer, java.lang.String)",
+            display(t.as_deref())
+        ))),
+    }
+}
+
+/// An argument compared with the elements (`k`-th from the top, the receiver below it):
+/// `null` or an object of a [`coll_elements::storable`] class (JDK `equals`). A `TreeMap`
+/// compares keys by `compareTo` (JDK 17 `getEntry`: `null` throws NullPointerException, and
+/// its keys are `Integer`s, so another class throws ClassCastException at the first key: when
+/// the map is not empty).
 pub(super) fn check_query(
     ex: &mut Exec<'_>,
     k: usize,
@@ -67,30 +81,37 @@ pub(super) fn check_query(
         return Ok(None);
     }
     let ty = type_of(ex, v);
-    let fine = if tree {
-        ty == Some(ELEMENT)
-    } else {
-        ty.is_some_and(coll::jdk_equality)
-    };
-    if !fine {
+    if !ty.is_some_and(coll_elements::storable) {
         return Err(ex.unsupported(format!(
             "collection query with an argument of type {} (its equals may be program code)",
             display(ty)
         )));
     }
-    if tree {
-        return ex.need_null_or_existing(v);
+    if !tree {
+        return Ok(None);
+    }
+    // `null` throws first (`Objects.requireNonNull`)
+    if let Some(flow) = ex.need_null_or_existing(v)? {
+        return Ok(Some(flow));
+    }
+    if type_of(ex, v) != Some(ELEMENT) {
+        let map = ex.peek(k + 1)?;
+        let size = field(ex, map, SIZE)?;
+        return Ok(match decide(ex, size, Cond::Gt, 0)? {
+            Err(flow) => Some(flow),
+            Ok(true) => Some(exception::throw_builtin(ex, exceptions::CLASS_CAST)?),
+            Ok(false) => None,
+        });
     }
     Ok(None)
 }
 
-/// An element read back: an `Integer` the state may hold or a new one (or `null`).
+/// An element read back (a key or a value of a map): an object of the element types the
+/// state may hold or a new one (or `null`).
 pub(super) fn element(ex: &mut Exec<'_>, may_null: bool) -> Ref {
-    if may_null {
-        shared::possibly_shared_or_null(ex, ELEMENT)
-    } else {
-        shared::possibly_shared(ex, ELEMENT, None)
-    }
+    let elements = ex.cx.elements;
+    let classes: Vec<&str> = elements.classes().collect();
+    shared::possibly_shared_of(ex, &classes, may_null)
 }
 
 /// The size of `c` becomes `size ± 1`, with its label.

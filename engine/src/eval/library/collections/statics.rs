@@ -6,7 +6,8 @@ use super::super::text;
 use super::common::*;
 use crate::class::Cond;
 use crate::error::EngineError;
-use crate::models::collections::{self as coll, Family, ELEMENT, SIZE};
+use crate::models::collections::{self as coll, Family, SIZE};
+use crate::models::elements as coll_elements;
 use crate::models::exceptions;
 use crate::state::{FieldKey, HeapValue, Interval, Ref};
 use std::collections::BTreeMap;
@@ -40,6 +41,9 @@ pub(super) fn sort(ex: &mut Exec<'_>, n_args: usize, receiver: bool) -> Result<F
     }
     let size = field(ex, list, SIZE)?;
     let short = int(ex, size)?.decide(Cond::Le, &Interval::literal(1)) == Some(true);
+    if !short {
+        several_classes(ex, "sort")?;
+    }
     if !short {
         // a null element among two or more throws NullPointerException (Integer.compareTo)
         let Some(ok) = text::outcome(ex) else {
@@ -102,6 +106,9 @@ pub(super) fn extreme(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
         Err(flow) => return Ok(flow),
         Ok(b) => b,
     };
+    if !single {
+        several_classes(ex, "Collections.max/min")?;
+    }
     let may_null = family.may_hold_null();
     if !single && may_null {
         let Some(ok) = text::outcome(ex) else {
@@ -115,6 +122,18 @@ pub(super) fn extreme(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
     let e = element(ex, single && may_null);
     ex.push(e)?;
     Ok(Flow::Next)
+}
+
+/// Comparing two or more elements (`compareTo`) throws ClassCastException where their classes
+/// differ, which the model cannot rule out where the collections hold several classes.
+fn several_classes(ex: &Exec<'_>, what: &str) -> Result<(), EngineError> {
+    if ex.cx.elements.several() {
+        return Err(ex.unsupported(format!(
+            "{what} of elements that may be of the classes {} (compareTo across them throws ClassCastException)",
+            ex.cx.elements.display()
+        )));
+    }
+    Ok(())
 }
 
 /// `Collections.frequency(c, o)`: `[0, size]`.
@@ -192,12 +211,16 @@ pub(super) fn as_list(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
     let Some(HeapValue::Array { ty, len, .. }) = ex.st.value(a).cloned() else {
         return Err(ex.invalid("Arrays.asList of a non-array"));
     };
-    if ty != format!("[L{ELEMENT};") {
+    // its elements are the list's: an array of an element class (a subclass has none, the
+    // classes are final)
+    let class = ty.strip_prefix("[L").and_then(|t| t.strip_suffix(';'));
+    if !class.is_some_and(coll_elements::storable) {
         return Err(ex.unsupported(format!(
-            "Arrays.asList of an array {} (list elements are Integer)",
+            "Arrays.asList of an array {} (list elements are Integer or String)",
             crate::state::display_type(&ty)
         )));
     }
+    admit(ex, class.map(str::to_string))?;
     pop(ex, 1)?;
     let l = ex.st.new_obj(HeapValue::Object {
         class: coll::ARRAYS_LIST.into(),
