@@ -93,7 +93,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn, before: &State) -> Result<Flo
 }
 
 /// The condition with its operands swapped: `a < b` ⇔ `b > a`.
-fn mirror(cond: Cond) -> Cond {
+pub(super) fn mirror(cond: Cond) -> Cond {
     match cond {
         Cond::Lt => Cond::Gt,
         Cond::Gt => Cond::Lt,

@@ -29,6 +29,16 @@ pub(crate) enum ArraysCall {
     /// length first for primitive arrays, `original.getClass()` first for `T[]`); "The
     /// resulting array is of exactly the same class as the original array".
     CopyOf { reference: bool },
+    /// `Arrays.copyOfRange(original, from, to)` of a primitive array: IllegalArgumentException
+    /// "if from > to" (JDK 17: `to - from` as an int is negative); NullPointerException "if
+    /// original is null"; ArrayIndexOutOfBoundsException "if from < 0 or from >
+    /// original.length"; else a new array of length `to - from` (elements not kept).
+    CopyOfRange,
+    /// `Arrays.binarySearch(a, key)` of a primitive array: NullPointerException for `null`
+    /// (`a.length`); else "index of the search key, if it is contained in the array; otherwise,
+    /// (-(insertion point) - 1)": JDK 17's `binarySearch0` returns a `mid` in `[0, length-1]`
+    /// or `-(low + 1)` with `low` in `[0, length]`, sorted or not.
+    BinarySearch,
     /// `Arrays.equals(a, a2)` of primitive arrays: "true if the two arrays are equal"; "two
     /// array references are considered equal if both are null"; arrays of different lengths
     /// are not equal.
@@ -75,6 +85,13 @@ pub(super) fn arrays_call(class: &str, name: &str, desc: &str) -> Option<ArraysC
             Some(CopyOf { reference: false })
         }
         ("copyOf", None) if params == "[Ljava/lang/Object;I" => Some(CopyOf { reference: true }),
+        ("copyOfRange", Some(p)) if params == format!("{p}II") && ret == p => Some(CopyOfRange),
+        // boolean arrays have no binary search
+        ("binarySearch", Some(p))
+            if params == format!("{p}{}", &p[1..]) && p != "[Z" && ret == "I" =>
+        {
+            Some(BinarySearch)
+        }
         ("equals", Some(p)) if params == format!("{p}{p}") && ret == "Z" => Some(Equals),
         // boolean arrays have no sort
         ("sort", Some(p)) if params == p && p != "[Z" && ret == "V" => Some(Sort),
@@ -113,6 +130,17 @@ mod tests {
             Some(ArraysCall::CopyOf { reference: true })
         );
         assert_eq!(arrays_call(ARRAYS, "sort", "([I)V"), Some(ArraysCall::Sort));
+        assert_eq!(
+            arrays_call(ARRAYS, "copyOfRange", "([III)[I"),
+            Some(ArraysCall::CopyOfRange)
+        );
+        assert_eq!(arrays_call(ARRAYS, "copyOfRange", "([II)[I"), None);
+        assert_eq!(
+            arrays_call(ARRAYS, "binarySearch", "([JJ)I"),
+            Some(ArraysCall::BinarySearch)
+        );
+        assert_eq!(arrays_call(ARRAYS, "binarySearch", "([IIII)I"), None);
+        assert_eq!(arrays_call(ARRAYS, "binarySearch", "([ZZ)I"), None);
         assert_eq!(arrays_call(ARRAYS, "sort", "([III)V"), None);
         assert_eq!(arrays_call(ARRAYS, "sort", "([Z)V"), None);
         assert_eq!(

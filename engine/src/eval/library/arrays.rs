@@ -22,15 +22,17 @@ use crate::class::{Cond, FieldType};
 use crate::edge::EdgeKind;
 use crate::error::EngineError;
 use crate::models::{exceptions, ArraysCall};
-use crate::refine::integer;
+use crate::refine::{integer, split};
 use crate::state::types::{default_value, type_string};
-use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref, State};
+use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref, State, Width};
 
 pub(crate) fn eval(ex: &mut Exec<'_>, call: ArraysCall) -> Result<Flow, EngineError> {
     match call {
         ArraysCall::Copy => arraycopy(ex),
         ArraysCall::Fill => fill(ex),
         ArraysCall::CopyOf { reference } => copy_of(ex, reference),
+        ArraysCall::CopyOfRange => copy_of_range(ex),
+        ArraysCall::BinarySearch => binary_search(ex),
         ArraysCall::Equals => equals(ex),
         ArraysCall::Sort => sort(ex),
         ArraysCall::SortByCallback => Err(ex.unsupported(
@@ -370,6 +372,166 @@ fn copy_of(ex: &mut Exec<'_>, reference: bool) -> Result<Flow, EngineError> {
         }
     }
     ex.push(copy)?;
+    Ok(Flow::Next)
+}
+
+/// `Arrays.copyOfRange(original, from, to)` of a primitive array, as JDK 17 runs it:
+/// `newLength = to - from` (an int, so it may wrap around), IllegalArgumentException "if
+/// from > to" (`newLength < 0`), `new T[newLength]`, then `System.arraycopy(original, from,
+/// copy, 0, min(original.length - from, newLength))`: NullPointerException for `null`,
+/// ArrayIndexOutOfBoundsException "if from < 0 or from > original.length"; else a new array
+/// of length `to - from` (its elements are not shown). A `to - from` that may wrap around
+/// with `from ≥ 0` (a negative `to`) is unsupported; a second undecided comparison of two
+/// unknowns too (one instruction splits once).
+fn copy_of_range(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let (to, from, orig) = (ex.peek(0)?, ex.peek(1)?, ex.peek(2)?);
+    let java = Interval::new(Some(i128::from(i32::MIN)), Some(i128::from(i32::MAX)))
+        .unwrap_or(Interval::TOP);
+    // the JDK gets Java ints
+    let ints = |ex: &Exec<'_>, r: Ref| -> Result<Interval, EngineError> {
+        Ok(int(ex, r)?.intersect(&java).unwrap_or(java))
+    };
+    let vf = ints(ex, from)?;
+    let Some(negative) = vf.decide(Cond::Lt, &Interval::literal(0)) else {
+        let parts = integer::partition(&vf, Cond::Lt, 0);
+        return Ok(Flow::Refine(
+            EdgeKind::Refine,
+            integer::refine(&ex.before, from, &parts),
+        ));
+    };
+    let vt = ints(ex, to)?;
+    let d = Interval::exact(IntOp::Sub, &vt, &vf);
+    let mut split_used = false;
+    let throws_iae = if d.intersect(&java) == Some(d) {
+        // no wrap-around: IllegalArgumentException iff to < from
+        match compare(ex, to, Cond::Lt, from)? {
+            Compared::Decided(b) => b,
+            Compared::Refine(flow) => return Ok(flow),
+            Compared::Split => {
+                split_used = true;
+                match ex.before.split {
+                    Some(ge) => !ge,
+                    None => {
+                        let succs = split::split(&ex.before, to, Cond::Ge, from);
+                        return Ok(Flow::Refine(EdgeKind::Split, succs));
+                    }
+                }
+            }
+        }
+    } else if negative {
+        // an exception either way: IllegalArgumentException where `to - from` is negative
+        // once wrapped, else the negative `from`'s ArrayIndexOutOfBoundsException
+        split_used = true;
+        let Some(ok) = outcome(ex) else {
+            return Ok(split_outcomes(ex));
+        };
+        !ok
+    } else {
+        return Err(ex.unsupported(
+            "Arrays.copyOfRange whose to - from may wrap around (a negative to)".into(),
+        ));
+    };
+    if throws_iae {
+        return exception::throw_builtin(ex, exceptions::ILLEGAL_ARGUMENT);
+    }
+    if let Some(flow) = non_null_realized(ex, orig)? {
+        return Ok(flow);
+    }
+    if negative {
+        return exception::throw_builtin(ex, exceptions::ARRAY_INDEX_OUT_OF_BOUNDS);
+    }
+    let o = array(ex, orig).ok_or_else(|| ex.invalid("Arrays.copyOfRange of a non-array"))?;
+    // `from ≤ to = original.length` holds past the IllegalArgumentException
+    let past_end = if to == o.len {
+        false
+    } else {
+        match compare(ex, from, Cond::Gt, o.len)? {
+            Compared::Decided(b) => b,
+            Compared::Refine(flow) => return Ok(flow),
+            Compared::Split if split_used => {
+                return Err(ex.unsupported(
+                    "Arrays.copyOfRange with from, to and the length all unknown (two undecided comparisons)".into(),
+                ))
+            }
+            Compared::Split => match ex.before.split {
+                Some(gt) => gt,
+                None => {
+                    let succs = split::split(&ex.before, from, Cond::Gt, o.len);
+                    return Ok(Flow::Refine(EdgeKind::Split, succs));
+                }
+            },
+        }
+    };
+    if past_end {
+        return exception::throw_builtin(ex, exceptions::ARRAY_INDEX_OUT_OF_BOUNDS);
+    }
+    for _ in 0..3 {
+        ex.pop()?;
+    }
+    // `to - from` in [0, Integer.MAX_VALUE]: no wrap-around here
+    let n = super::super::arith::apply(ex, IntOp::Sub, to, Some(from), Width::Int)?;
+    let exact = d
+        .intersect(&Interval::new(Some(0), java.hi).unwrap_or(java))
+        .unwrap_or(java);
+    if let Some(HeapValue::Int(v)) = ex.st.heap.get_mut(&n) {
+        *v = exact;
+    }
+    let copy = ex.st.new_obj(HeapValue::array(o.ty, n, None, true));
+    ex.push(copy)?;
+    Ok(Flow::Next)
+}
+
+/// How `a cond b` is decided: by the intervals (or `a` and `b` being one value), by an integer
+/// refinement where one side is a literal, or only by a split.
+enum Compared {
+    Decided(bool),
+    Refine(Flow),
+    Split,
+}
+
+fn compare(ex: &Exec<'_>, a: Ref, cond: Cond, b: Ref) -> Result<Compared, EngineError> {
+    let (va, vb) = (int(ex, a)?, int(ex, b)?);
+    if a == b {
+        return Ok(Compared::Decided(matches!(
+            cond,
+            Cond::Le | Cond::Ge | Cond::Eq
+        )));
+    }
+    if let Some(x) = va.decide(cond, &vb) {
+        return Ok(Compared::Decided(x));
+    }
+    let refine = |r: Ref, v: &Interval, cond: Cond, c: i128| {
+        let parts = integer::partition(v, cond, c);
+        Compared::Refine(Flow::Refine(
+            EdgeKind::Refine,
+            integer::refine(&ex.before, r, &parts),
+        ))
+    };
+    Ok(match (va.as_literal(), vb.as_literal()) {
+        (_, Some(c)) => refine(a, &va, cond, c),
+        (Some(c), _) => refine(b, &vb, super::super::branch::mirror(cond), c),
+        _ => Compared::Split,
+    })
+}
+
+/// `Arrays.binarySearch(a, key)` of a primitive array (JDK 17 `binarySearch0(a, 0, a.length,
+/// key)`): NullPointerException for `null`; else the index `mid` in `[0, length-1]` where it
+/// found the key, or `-(low + 1)` with `low` in `[0, length]`: a value in `[-(length+1),
+/// length-1]` (the array need not be sorted: "the results are undefined", still one of these).
+fn binary_search(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let a = ex.peek(1)?;
+    if let Some(flow) = non_null_realized(ex, a)? {
+        return Ok(flow);
+    }
+    let o = array(ex, a).ok_or_else(|| ex.invalid("Arrays.binarySearch of a non-array"))?;
+    let len = int(ex, o.len)?;
+    ex.pop()?;
+    ex.pop()?;
+    let r = ex.st.new_int(Interval {
+        lo: len.hi.map(|h| -(h + 1)),
+        hi: len.hi.map(|h| h - 1),
+    });
+    ex.push(r)?;
     Ok(Flow::Next)
 }
 
