@@ -24,6 +24,7 @@ mod relevance;
 mod step;
 mod summary;
 
+use division::Division;
 use effects::CallEffects;
 use eliminate::eliminate;
 use jtg_engine::graph::{Graph, NodeId};
@@ -57,6 +58,9 @@ pub struct RuleOrigin {
     /// Updates that may wrap (`--ints java`) and are not yet shown exact, over the rule's
     /// variables: chaining may bring the test that rules the wrap out (`ranged.rs`).
     pub ranged: Vec<RangedUpdate>,
+    /// Divisions by a literal whose dividend's sign the rule's guard does not give yet: the
+    /// guard after chaining may (`division.rs`, [`division::resolve_signs`]).
+    divisions: Vec<Division>,
 }
 
 /// An ITS with the map back to the graph.
@@ -295,6 +299,9 @@ pub(crate) fn chain_locations(mut enc: Encoding) -> Result<Encoding, EncodeError
         live.iter().map(|(r, o)| (r, o.ranged.as_slice())).collect();
     let reads = relevance::read_results(old, &pairs);
     for (((mut r, mut o), read), vars) in live.into_iter().zip(reads.split).zip(reads.vars) {
+        // the chained guard may give a dividend's sign its own chain did not
+        let nvars = old.location(r.from).arity() + r.temps.len();
+        division::resolve_signs(&std::mem::take(&mut o.divisions), nvars, &mut r.guard);
         r.from = new_id[&r.from.index()];
         r.to = new_id[&r.to.index()];
         // what may still wrap and is read: one rule per case (`--ints java`, `ranged.rs`);
@@ -344,7 +351,10 @@ fn compose(its: &Its, a: &Rule, ao: &RuleOrigin, b: &Rule, bo: &RuleOrigin) -> (
     let mut ranged = ao.ranged.clone();
     ranged.extend(bo.ranged.iter().map(|u| u.substitute(&sub)));
     let ranged = ranged::exact_in_range(&ranged, total, &[], &mut guard);
-    let (guard, ranged, kept) = eliminate_keeping(guard, &mut args, ranged, na, total);
+    let mut divisions = ao.divisions.clone();
+    divisions.extend(bo.divisions.iter().map(|d| d.substitute(&sub)));
+    let (guard, ranged, divisions, kept) =
+        eliminate_keeping(guard, &mut args, (ranged, divisions), na, total);
     let temps: Vec<(usize, Quantity)> = kept.iter().map(|v| otemps[v.index() - na]).collect();
     let renum: BTreeMap<Var, Var> = kept
         .iter()
@@ -370,31 +380,41 @@ fn compose(its: &Its, a: &Rule, ao: &RuleOrigin, b: &Rule, bo: &RuleOrigin) -> (
             nodes,
             temps,
             ranged: ranged.iter().map(|u| u.rename(&rn)).collect(),
+            divisions: divisions.iter().map(|d| d.rename(&rn)).collect(),
         },
     )
 }
 
-/// [`eliminate`] with the candidate updates `ranged` carried along (their variables kept
-/// alive, their expressions substituted like the arguments).
+/// [`eliminate`] with the candidate updates `ranged` and the pending divisions carried along
+/// (their variables kept alive, their expressions substituted like the arguments).
 fn eliminate_keeping(
     guard: Vec<Constraint>,
     args: &mut Vec<LinExpr>,
-    ranged: Vec<RangedUpdate>,
+    (ranged, divisions): (Vec<RangedUpdate>, Vec<Division>),
     n0: usize,
     total: usize,
-) -> (Vec<Constraint>, Vec<RangedUpdate>, Vec<Var>) {
+) -> (Vec<Constraint>, Vec<RangedUpdate>, Vec<Division>, Vec<Var>) {
     let k = args.len();
     for u in &ranged {
         args.extend(u.exprs());
     }
+    for d in &divisions {
+        args.extend(d.exprs());
+    }
     let (guard, _, kept) = eliminate(guard, args, n0, total);
     let extra = args.split_off(k);
-    let ranged = extra
+    let (eu, ed) = extra.split_at(2 * ranged.len());
+    let ranged = eu
         .chunks(2)
         .zip(&ranged)
         .map(|(e, u)| u.with_exprs(e[0].clone(), e[1].clone()))
         .collect();
-    (guard, ranged, kept)
+    let divisions = ed
+        .chunks(2)
+        .zip(&divisions)
+        .map(|(e, d)| d.with_exprs(e[0].clone(), e[1].clone()))
+        .collect();
+    (guard, ranged, divisions, kept)
 }
 
 /// A rule under construction along a chain of nodes.
@@ -479,10 +499,11 @@ impl<'g> RuleChain<'g> {
         // a division whose dividend's sign neither the states nor the guard give: one rule per
         // sign (the sides exclude each other and cover every value; the wrong one is
         // infeasible once chaining meets the test that fixed the sign)
-        let guards = division::signed_divisions(&divisions, owner.len(), &mut guard);
+        let (guards, literal) = division::signed_divisions(&divisions, owner.len(), &mut guard);
+        let carried = (pending, literal);
         lcmp::compare_cases(&deferred.comparisons, guards)
             .into_iter()
-            .map(|g| self.complete(g, pending.clone(), &nodes, &owner, &slots, from, to))
+            .map(|g| self.complete(g, carried.clone(), &nodes, &owner, &slots, from, to))
             .collect()
     }
 
@@ -491,7 +512,7 @@ impl<'g> RuleChain<'g> {
     fn complete(
         &self,
         guard: Vec<Constraint>,
-        ranged: Vec<RangedUpdate>,
+        carried: (Vec<RangedUpdate>, Vec<Division>),
         nodes: &[NodeId],
         owner: &[(usize, Quantity)],
         slots: &[Slots<'_>],
@@ -507,7 +528,8 @@ impl<'g> RuleChain<'g> {
             .map(|q| LinExpr::var(slots[last].vars[q]))
             .collect();
         let total = owner.len();
-        let (guard, ranged, kept) = eliminate_keeping(guard, &mut args, ranged, n0, total);
+        let (guard, ranged, divisions, kept) =
+            eliminate_keeping(guard, &mut args, carried, n0, total);
         let temps: Vec<(usize, Quantity)> = kept.iter().map(|v| owner[v.index()]).collect();
         // renumber the kept temporaries n0, n0+1, …
         let renum: BTreeMap<Var, Var> = kept
@@ -534,6 +556,7 @@ impl<'g> RuleChain<'g> {
                 nodes,
                 temps,
                 ranged: ranged.iter().map(|u| u.rename(&rn)).collect(),
+                divisions: divisions.iter().map(|d| d.rename(&rn)).collect(),
             },
         )
     }
