@@ -93,6 +93,22 @@ fn gcd_of_any_signs_terminates_by_a_split_of_its_loop_head() {
 }
 
 #[test]
+fn counting_digits_of_any_sign_terminates() {
+    // do { n /= 10; c++; } while (n != 0);  — the quotient's sign is tested only after the
+    // division: once chained, the test gives the dividend's sign and the division its bounds;
+    // |n| falls, `n` and `−n` on the two parts of the loop head and of its test node
+    let out = proved("everyday.Numbers.digits", &[]);
+    assert!(out.contains(" where "), "a function per part: {out}");
+    // while (n != 0) n >>= 1;  — from n = −1 it never ends: never YES
+    let f = fixtures();
+    let m = "everyday.Numbers.shiftHalvings";
+    let (code, out, err) = jtg(&["prove", &f, m, "--check", "20"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains(": YES"), "{m} does not end from -1: {out}");
+    assert!(out.contains(", 0 violations"), "{out}");
+}
+
+#[test]
 fn a_tree_recursion_through_a_library_call_terminates() {
     // 1 + Math.max(height(t.left), height(t.right)): `Math.max` writes nothing, so the first
     // call keeps the tree's size for the second one's argument

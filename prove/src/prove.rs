@@ -173,14 +173,24 @@ fn with_splits(
 }
 
 /// Splits worth a try, in a deterministic order: at each source location of the unproven
-/// rule instances, every guard constraint over exactly one of its variables, as `e ≤ 0`
+/// rule instances, every guard constraint over exactly one of its variables of those rules,
+/// then of the other rules leaving these locations, as `e ≤ 0`
 /// (`e < 0` is `e + 1 ≤ 0` over the integers; `e = 0` and `e ≠ 0` give both `e ≤ 0` and
 /// `e + 1 ≤ 0`).
 fn split_candidates(its: &Its, unproven: &[Vec<RuleInstance>]) -> Vec<Split> {
     let one = LinExpr::constant(Q::one());
     let mut out: Vec<Split> = Vec::new();
-    for inst in unproven.iter().flatten() {
-        let rule = its.rule(inst.rule);
+    let inside: Vec<_> = unproven.iter().flatten().map(|i| i.rule).collect();
+    // then the rules that leave those locations (a loop's exit tests `n ≤ 9` where the loop's
+    // own rules compare `n` with a temporary only)
+    let exits = its.rule_ids().filter(|r| {
+        !inside.contains(r)
+            && inside
+                .iter()
+                .any(|&i| its.rule(i).from == its.rule(*r).from)
+    });
+    for id in inside.iter().copied().chain(exits) {
+        let rule = its.rule(id);
         if rule.from == its.start() {
             continue;
         }

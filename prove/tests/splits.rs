@@ -189,3 +189,38 @@ fn split_certificates_hold_on_concrete_transitions() {
     // about 1 % (Gen is seeded randomly; 3 is far below the expected 10)
     assert!(split >= 3, "splits used {split} times of {yes} YES");
 }
+
+/// `do { n /= 10; } while (n != 0)` as the graph encodes it: the loop head `h` copies `n` to the
+/// test node `t`, which divides (the quotient `q` bounded by the dividend's sign, as the chained
+/// guard gives it) and goes back; only the exit compares `n` alone (`−9 ≤ n ≤ 9`).
+fn digits() -> Its {
+    koat(
+        "start(n) -> h(n)
+         h(n) -> t(n)
+         t(n) -> h(q) :|: q >= 1 && 10 * q <= n && n <= 10 * q + 9
+         t(n) -> h(q) :|: q <= -1 && 10 * q - 9 <= n && n <= 10 * q
+         t(n) -> e(n) :|: -9 <= n && n <= 9",
+        "n q",
+    )
+}
+
+#[test]
+fn a_split_may_come_from_the_loops_exit() {
+    // |n| falls, as `n` and `−n`: no rule of the loop compares `n` alone (the quotient `q` is a
+    // temporary), the exit does (`n ≤ 9`), and the split by it ranks each part
+    let its = digits();
+    let c = proved(&its);
+    assert_eq!(c.splits.len(), 1, "{c:?}");
+    assert_eq!(c.splits[0].location, its.location_by_name("t").unwrap());
+    verify_termination(&its, &c).unwrap();
+    // `n >> 1` instead (q = ⌊n / 2⌋): from n = −1 the quotient is −1 again, never YES
+    let shift = koat(
+        "start(n) -> h(n)
+         h(n) -> t(n)
+         t(n) -> h(q) :|: n >= 1 && 2 * q <= n && n <= 2 * q + 1
+         t(n) -> h(q) :|: n <= -1 && 2 * q <= n && n <= 2 * q + 1
+         t(n) -> e(n) :|: n = 0",
+        "n q",
+    );
+    assert_ne!(prove(&shift, &Options::default()).verdict, Verdict::Yes);
+}

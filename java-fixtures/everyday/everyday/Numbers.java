@@ -131,4 +131,23 @@ public class Numbers {
         }
         return n;
     }
+
+    static int digits(int n) {
+        int c = 0;
+        do {
+            n /= 10;
+            c++;
+        } while (n != 0);
+        return c;
+    }
+
+    // never ends from n = -1: -1 >> 1 is -1
+    static int shiftHalvings(int n) {
+        int c = 0;
+        while (n != 0) {
+            n >>= 1;
+            c++;
+        }
+        return c;
+    }
 }

@@ -4,12 +4,12 @@
 
 use jtg_engine::state::IntOp;
 use jtg_prove::BigInt;
-use jtg_prove::{Constraint, Entailment, LinExpr, Rel, Q};
+use jtg_prove::{Constraint, Entailment, LinExpr, Rel, Var, Q};
 
 /// A division whose dividend's sign the state's interval does not give: its bounds need the
 /// sign, which the rule's whole guard may imply (`x / y` under `x ≥ y ≥ 2`). Kept until the
 /// guard is complete ([`Division::constraints`]).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Division {
     pub(super) op: IntOp,
     pub(super) x: LinExpr,
@@ -17,7 +17,7 @@ pub(super) struct Division {
     pub(super) r: LinExpr,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Divisor {
     Literal(i128),
     /// `x >>> k`, `1 ≤ k < bits`, of a `bits`-wide `x` (JLS §15.19): `x >> k` for `x ≥ 0`,
@@ -44,6 +44,28 @@ impl Division {
     /// The dividend.
     pub(super) fn dividend(&self) -> &LinExpr {
         &self.x
+    }
+
+    /// The dividend and the result (carried through chaining like a rule's arguments).
+    pub(super) fn exprs(&self) -> [LinExpr; 2] {
+        [self.x.clone(), self.r.clone()]
+    }
+
+    /// The same division with these dividend and result expressions.
+    pub(super) fn with_exprs(&self, x: LinExpr, r: LinExpr) -> Division {
+        Division {
+            x,
+            r,
+            ..self.clone()
+        }
+    }
+
+    pub(super) fn substitute(&self, sub: &dyn Fn(Var) -> LinExpr) -> Division {
+        self.with_exprs(self.x.substitute(sub), self.r.substitute(sub))
+    }
+
+    pub(super) fn rename(&self, f: &dyn Fn(Var) -> Var) -> Division {
+        self.with_exprs(self.x.rename(f), self.r.rename(f))
     }
 
     /// The division's bounds for a dividend of sign `sign` (which the caller proved from the
@@ -184,48 +206,33 @@ const MAX_SIGN_SPLIT: usize = 2;
 /// The guards of a rule with the divisions `divisions` (over `nvars` variables): the bounds of
 /// every division whose dividend's sign `guard` implies (`guard ⇒ x ≥ 0` or `guard ⇒ x ≤ 0`
 /// over the rationals, the guard tightened for integers: `farkas::implication`) are added to
-/// it; for up to [`MAX_SIGN_SPLIT`] others by an unknown divisor (a literal one bounds the
-/// result without the sign) the guard is split by the dividend's sign (`x ≥ 0`
-/// with the bounds of that case, `x < 0` with the others), one guard per combination. Sound
-/// whatever the LP answers: a sign it cannot show only costs a split, the sides of a split
-/// cover every value, and every concrete transition is checked against the guard of its side
-/// by the JVM cross-check. Divisions beyond the split bound get no bounds.
+/// it; for up to [`MAX_SIGN_SPLIT`] others by an unknown divisor the guard is split by the
+/// dividend's sign (`x ≥ 0` with the bounds of that case, `x < 0` with the others), one guard
+/// per combination. A literal divisor is not split on (its sign-free bounds are in the guard
+/// already, and a split here would keep the chain's middle location): it is returned, to be
+/// given its sign once chaining has brought the rest of the loop's guard ([`resolve_signs`]).
+/// Sound whatever the LP answers: a sign it cannot show only costs a split, the sides of a
+/// split cover every value, and every concrete transition is checked against the guard of its
+/// side by the JVM cross-check. Divisions beyond the split bound get no bounds.
 pub(super) fn signed_divisions(
     divisions: &[Division],
     nvars: usize,
     guard: &mut Vec<Constraint>,
-) -> Vec<Vec<Constraint>> {
+) -> (Vec<Vec<Constraint>>, Vec<Division>) {
     if divisions.is_empty() {
-        return vec![std::mem::take(guard)];
+        return (vec![std::mem::take(guard)], Vec::new());
     }
     let premises: Vec<Constraint> = guard.iter().filter(|c| c.rel != Rel::Ne).cloned().collect();
     let mut lp = Entailment::new(SIGN_WORK);
     let mut added = Vec::new();
     let mut unsigned = Vec::new();
+    let mut pending = Vec::new();
     for d in divisions {
-        let x = d.dividend();
-        // x ≥ 0 ⟺ −x ≤ 0;  x ≤ 0 ⟺ x ≤ 0
-        // x ≤ 0 for a division; x ≤ −1 (x + 1 ≤ 0) for an unsigned shift, whose negative
-        // side differs at 0
-        let shift = matches!(d.divisor, Divisor::UnsignedShift { .. });
-        let upper = if shift {
-            x.plus(&LinExpr::constant(Q::one()))
-        } else {
-            x.clone()
-        };
-        if lp.implies_nonpositive(&premises, &LinExpr::zero().minus(x), nvars) {
-            d.constraints(Sign::NonNegative, &mut added);
-        } else if lp.implies_nonpositive(&premises, &upper, nvars) {
-            d.constraints(Sign::NonPositive, &mut added);
-        } else if unsigned.len() < MAX_SIGN_SPLIT
-            && matches!(
-                d.divisor,
-                Divisor::Unknown { .. } | Divisor::UnsignedShift { .. }
-            )
-        {
-            // a literal divisor already bounds the result without the sign; a split would only
-            // keep the chain's middle location (two rules enter it) and its temporaries
-            unsigned.push(d);
+        match implied_sign(&mut lp, &premises, d, nvars) {
+            Some(sign) => d.constraints(sign, &mut added),
+            None if matches!(d.divisor, Divisor::Literal(_)) => pending.push(d.clone()),
+            None if unsigned.len() < MAX_SIGN_SPLIT => unsigned.push(d),
+            None => {}
         }
     }
     guard.extend(added);
@@ -246,7 +253,49 @@ pub(super) fn signed_divisions(
             })
             .collect();
     }
-    out
+    (out, pending)
+}
+
+/// The bounds of the divisions `pending` whose dividend's sign the (chained) rule's `guard`
+/// over `nvars` variables implies, added to it. Why: a `do { n /= 10; } while (n != 0)` tests
+/// the quotient's sign only after the division, in the next chain of the loop; once the two
+/// chains are one rule, `q ≥ 1` and `10·q ≤ n + 9` give `n ≥ 1`, and with it `n ≥ 10·q`,
+/// which `|n|` needs to fall. The others keep their sign-free bounds.
+pub(super) fn resolve_signs(pending: &[Division], nvars: usize, guard: &mut Vec<Constraint>) {
+    if pending.is_empty() {
+        return;
+    }
+    let premises: Vec<Constraint> = guard.iter().filter(|c| c.rel != Rel::Ne).cloned().collect();
+    let mut lp = Entailment::new(SIGN_WORK);
+    for d in pending {
+        if let Some(sign) = implied_sign(&mut lp, &premises, d, nvars) {
+            d.constraints(sign, guard);
+        }
+    }
+}
+
+/// The dividend's sign as `premises` imply it, if they do.
+fn implied_sign(
+    lp: &mut Entailment,
+    premises: &[Constraint],
+    d: &Division,
+    nvars: usize,
+) -> Option<Sign> {
+    let x = d.dividend();
+    // x ≥ 0 ⟺ −x ≤ 0;  x ≤ 0 for a division; x ≤ −1 (x + 1 ≤ 0) for an unsigned shift, whose
+    // negative side differs at 0
+    let upper = if matches!(d.divisor, Divisor::UnsignedShift { .. }) {
+        x.plus(&LinExpr::constant(Q::one()))
+    } else {
+        x.clone()
+    };
+    if lp.implies_nonpositive(premises, &LinExpr::zero().minus(x), nvars) {
+        Some(Sign::NonNegative)
+    } else if lp.implies_nonpositive(premises, &upper, nvars) {
+        Some(Sign::NonPositive)
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -284,7 +333,7 @@ mod tests {
             Constraint::ge(&v(0), &v(1)),
             Constraint::ge(&v(1), &LinExpr::constant(2)),
         ];
-        let out = signed_divisions(&[x_div_y()], 3, &mut guard);
+        let (out, _) = signed_divisions(&[x_div_y()], 3, &mut guard);
         assert_eq!(out.len(), 1);
         assert!(out[0].contains(&Constraint::le(&v(2).scaled(&Q::int(2)), &v(0))));
         assert!(holds(&out[0], &[9, 4, 2]));
@@ -294,7 +343,7 @@ mod tests {
     #[test]
     fn an_unknown_sign_splits_the_rule_and_the_sides_cover_java_division() {
         let mut guard = vec![Constraint::ge(&v(1), &LinExpr::constant(2))];
-        let out = signed_divisions(&[x_div_y()], 3, &mut guard);
+        let (out, _) = signed_divisions(&[x_div_y()], 3, &mut guard);
         assert_eq!(out.len(), 2);
         for x in -20i64..=20 {
             for y in 2i64..=6 {
@@ -324,7 +373,7 @@ mod tests {
             divisor: Divisor::UnsignedShift { k: 3, bits: 32 },
             r: v(1),
         };
-        let out = signed_divisions(&[d], 2, &mut Vec::new());
+        let (out, _) = signed_divisions(&[d], 2, &mut Vec::new());
         assert_eq!(out.len(), 2);
         for x in [i32::MIN, -9, -8, -1, 0, 1, 7, 8, 9, i32::MAX] {
             let r = i64::from((x as u32) >> 3);

@@ -15,6 +15,7 @@
 
 mod division;
 mod effects;
+mod eliminate;
 mod lcmp;
 mod product;
 pub(crate) mod quantity;
@@ -23,12 +24,13 @@ mod relevance;
 mod step;
 mod summary;
 
+use division::Division;
 use effects::CallEffects;
+use eliminate::eliminate;
 use jtg_engine::graph::{Graph, NodeId};
 use jtg_engine::state::text::LocalNames;
 use jtg_engine::state::IntSemantics;
 use jtg_engine::Program;
-use jtg_prove::Q;
 use jtg_prove::{Constraint, LinExpr, Rel, Var};
 use jtg_prove::{Its, ItsError, LocId, Rule, RuleId};
 pub use quantity::Quantity;
@@ -56,6 +58,9 @@ pub struct RuleOrigin {
     /// Updates that may wrap (`--ints java`) and are not yet shown exact, over the rule's
     /// variables: chaining may bring the test that rules the wrap out (`ranged.rs`).
     pub ranged: Vec<RangedUpdate>,
+    /// Divisions by a literal whose dividend's sign the rule's guard does not give yet: the
+    /// guard after chaining may (`division.rs`, [`division::resolve_signs`]).
+    divisions: Vec<Division>,
 }
 
 /// An ITS with the map back to the graph.
@@ -294,6 +299,9 @@ pub(crate) fn chain_locations(mut enc: Encoding) -> Result<Encoding, EncodeError
         live.iter().map(|(r, o)| (r, o.ranged.as_slice())).collect();
     let reads = relevance::read_results(old, &pairs);
     for (((mut r, mut o), read), vars) in live.into_iter().zip(reads.split).zip(reads.vars) {
+        // the chained guard may give a dividend's sign its own chain did not
+        let nvars = old.location(r.from).arity() + r.temps.len();
+        division::resolve_signs(&std::mem::take(&mut o.divisions), nvars, &mut r.guard);
         r.from = new_id[&r.from.index()];
         r.to = new_id[&r.to.index()];
         // what may still wrap and is read: one rule per case (`--ints java`, `ranged.rs`);
@@ -343,7 +351,10 @@ fn compose(its: &Its, a: &Rule, ao: &RuleOrigin, b: &Rule, bo: &RuleOrigin) -> (
     let mut ranged = ao.ranged.clone();
     ranged.extend(bo.ranged.iter().map(|u| u.substitute(&sub)));
     let ranged = ranged::exact_in_range(&ranged, total, &[], &mut guard);
-    let (guard, ranged, kept) = eliminate_keeping(guard, &mut args, ranged, na, total);
+    let mut divisions = ao.divisions.clone();
+    divisions.extend(bo.divisions.iter().map(|d| d.substitute(&sub)));
+    let (guard, ranged, divisions, kept) =
+        eliminate_keeping(guard, &mut args, (ranged, divisions), na, total);
     let temps: Vec<(usize, Quantity)> = kept.iter().map(|v| otemps[v.index() - na]).collect();
     let renum: BTreeMap<Var, Var> = kept
         .iter()
@@ -369,31 +380,41 @@ fn compose(its: &Its, a: &Rule, ao: &RuleOrigin, b: &Rule, bo: &RuleOrigin) -> (
             nodes,
             temps,
             ranged: ranged.iter().map(|u| u.rename(&rn)).collect(),
+            divisions: divisions.iter().map(|d| d.rename(&rn)).collect(),
         },
     )
 }
 
-/// [`eliminate`] with the candidate updates `ranged` carried along (their variables kept
-/// alive, their expressions substituted like the arguments).
+/// [`eliminate`] with the candidate updates `ranged` and the pending divisions carried along
+/// (their variables kept alive, their expressions substituted like the arguments).
 fn eliminate_keeping(
     guard: Vec<Constraint>,
     args: &mut Vec<LinExpr>,
-    ranged: Vec<RangedUpdate>,
+    (ranged, divisions): (Vec<RangedUpdate>, Vec<Division>),
     n0: usize,
     total: usize,
-) -> (Vec<Constraint>, Vec<RangedUpdate>, Vec<Var>) {
+) -> (Vec<Constraint>, Vec<RangedUpdate>, Vec<Division>, Vec<Var>) {
     let k = args.len();
     for u in &ranged {
         args.extend(u.exprs());
     }
+    for d in &divisions {
+        args.extend(d.exprs());
+    }
     let (guard, _, kept) = eliminate(guard, args, n0, total);
     let extra = args.split_off(k);
-    let ranged = extra
+    let (eu, ed) = extra.split_at(2 * ranged.len());
+    let ranged = eu
         .chunks(2)
         .zip(&ranged)
         .map(|(e, u)| u.with_exprs(e[0].clone(), e[1].clone()))
         .collect();
-    (guard, ranged, kept)
+    let divisions = ed
+        .chunks(2)
+        .zip(&divisions)
+        .map(|(e, d)| d.with_exprs(e[0].clone(), e[1].clone()))
+        .collect();
+    (guard, ranged, divisions, kept)
 }
 
 /// A rule under construction along a chain of nodes.
@@ -478,10 +499,11 @@ impl<'g> RuleChain<'g> {
         // a division whose dividend's sign neither the states nor the guard give: one rule per
         // sign (the sides exclude each other and cover every value; the wrong one is
         // infeasible once chaining meets the test that fixed the sign)
-        let guards = division::signed_divisions(&divisions, owner.len(), &mut guard);
+        let (guards, literal) = division::signed_divisions(&divisions, owner.len(), &mut guard);
+        let carried = (pending, literal);
         lcmp::compare_cases(&deferred.comparisons, guards)
             .into_iter()
-            .map(|g| self.complete(g, pending.clone(), &nodes, &owner, &slots, from, to))
+            .map(|g| self.complete(g, carried.clone(), &nodes, &owner, &slots, from, to))
             .collect()
     }
 
@@ -490,7 +512,7 @@ impl<'g> RuleChain<'g> {
     fn complete(
         &self,
         guard: Vec<Constraint>,
-        ranged: Vec<RangedUpdate>,
+        carried: (Vec<RangedUpdate>, Vec<Division>),
         nodes: &[NodeId],
         owner: &[(usize, Quantity)],
         slots: &[Slots<'_>],
@@ -506,7 +528,8 @@ impl<'g> RuleChain<'g> {
             .map(|q| LinExpr::var(slots[last].vars[q]))
             .collect();
         let total = owner.len();
-        let (guard, ranged, kept) = eliminate_keeping(guard, &mut args, ranged, n0, total);
+        let (guard, ranged, divisions, kept) =
+            eliminate_keeping(guard, &mut args, carried, n0, total);
         let temps: Vec<(usize, Quantity)> = kept.iter().map(|v| owner[v.index()]).collect();
         // renumber the kept temporaries n0, n0+1, …
         let renum: BTreeMap<Var, Var> = kept
@@ -533,6 +556,7 @@ impl<'g> RuleChain<'g> {
                 nodes,
                 temps,
                 ranged: ranged.iter().map(|u| u.rename(&rn)).collect(),
+                divisions: divisions.iter().map(|d| d.rename(&rn)).collect(),
             },
         )
     }
@@ -557,218 +581,6 @@ fn is_trivial(c: &Constraint) -> bool {
         Rel::Eq => v.is_zero(),
         Rel::Ne => !v.is_zero(),
     }
-}
-
-/// Substitutes away every temporary (index `≥ n0`) fixed by an equality with coefficient ±1
-/// (Gaussian elimination on unit pivots), and every temporary no constraint and no argument
-/// mentions any more. Returns the guard, the arguments and the temporaries kept (sorted).
-fn eliminate(
-    mut guard: Vec<Constraint>,
-    args: &mut [LinExpr],
-    n0: usize,
-    total: usize,
-) -> (Vec<Constraint>, (), Vec<Var>) {
-    let mut alive: BTreeSet<Var> = (n0..total).map(|i| Var(i as u32)).collect();
-    // the bulk of a chain's equalities carry a value from one node to the next (`x = y + k`):
-    // merged in one union-find pass and substituted at once (a substitution per equality,
-    // each over the whole guard, was quadratic in the chain's length)
-    guard = merge_differences(guard, args, n0, total, &mut alive);
-    loop {
-        let pick = guard.iter().enumerate().find_map(|(k, c)| {
-            if c.rel != Rel::Eq {
-                return None;
-            }
-            // prefer the latest temporary: chains then resolve towards the source
-            c.expr
-                .terms
-                .iter()
-                .filter(|(v, q)| v.index() >= n0 && (q.is_one() || (-(*q).clone()).is_one()))
-                .map(|(v, q)| (*v, q.clone()))
-                .next_back()
-                .map(|(v, q)| (k, v, q))
-        });
-        let Some((k, v, coef)) = pick else { break };
-        let c = guard.swap_remove(k);
-        // c: coef·v + rest = 0  ⇒  v = −rest / coef
-        let mut rest = c.expr.clone();
-        rest.terms.remove(&v);
-        let value = rest.scaled(&(-Q::one() / coef));
-        let sub = |w: Var| {
-            if w == v {
-                value.clone()
-            } else {
-                LinExpr::var(w)
-            }
-        };
-        guard = guard.iter().map(|c| c.substitute(&sub)).collect();
-        for a in args.iter_mut() {
-            *a = a.substitute(&sub);
-        }
-        alive.remove(&v);
-    }
-    let mut used: BTreeSet<Var> = BTreeSet::new();
-    for c in &guard {
-        used.extend(c.expr.vars());
-    }
-    for a in args.iter() {
-        used.extend(a.vars());
-    }
-    // a temporary that only its own facts constrain is dropped with them when no argument
-    // reads it and the facts say no more than a Java int's range: they are satisfiable on
-    // their own (every state has an instance). A fact that restricts the unknown (the branch
-    // `b.count > 0` of a field no variable holds) stays: a NO must not assume the run takes
-    // that branch (`recur`: guards must not constrain temporaries)
-    let mut kept: Vec<Var> = alive.into_iter().filter(|v| used.contains(v)).collect();
-    let arg_vars: BTreeSet<Var> = args
-        .iter()
-        .flat_map(|a| a.vars().collect::<Vec<_>>())
-        .collect();
-    let mut drop: BTreeSet<Var> = BTreeSet::new();
-    for v in &kept {
-        if arg_vars.contains(v) {
-            continue;
-        }
-        let own: Vec<&Constraint> = guard
-            .iter()
-            .filter(|c| c.expr.coeff(*v) != Q::zero())
-            .collect();
-        let alone = own.iter().all(|c| c.expr.vars().count() == 1);
-        if alone && own.iter().all(|c| holds_on_int_range(c, *v)) {
-            drop.insert(*v);
-        }
-    }
-    if !drop.is_empty() {
-        guard.retain(|c| !c.expr.vars().any(|w| drop.contains(&w)));
-        kept.retain(|v| !drop.contains(v));
-    }
-    (guard, (), kept)
-}
-
-/// Whether `c`, a constraint over `v` alone, holds for every value of a Java `int` (the range
-/// facts every integer temporary carries, or weaker).
-fn holds_on_int_range(c: &Constraint, v: Var) -> bool {
-    let sub = |value: i64| {
-        move |w: Var| {
-            if w == v {
-                LinExpr::constant(Q::from(value))
-            } else {
-                LinExpr::var(w)
-            }
-        }
-    };
-    // a convex constraint over one variable holds on an interval iff it holds at both ends
-    // (`≠` is not convex: it always restricts)
-    c.rel != Rel::Ne
-        && [i64::from(i32::MIN), i64::from(i32::MAX)]
-            .into_iter()
-            .all(|x| is_trivial(&c.substitute(&sub(x))))
-}
-
-/// Union-find with offsets over the variables: `x = root + offset`.
-struct Offsets {
-    parent: Vec<usize>,
-    offset: Vec<Q>,
-}
-
-impl Offsets {
-    fn find(&mut self, v: usize) -> (usize, Q) {
-        let mut path = Vec::new();
-        let mut cur = v;
-        while self.parent[cur] != cur {
-            path.push(cur);
-            cur = self.parent[cur];
-        }
-        // compress: every node on the path points at the root, offsets summed from the top
-        let root = cur;
-        let mut acc = Q::zero();
-        for &p in path.iter().rev() {
-            acc = &acc + &self.offset[p];
-            self.offset[p] = acc.clone();
-            self.parent[p] = root;
-        }
-        (root, self.offset[v].clone())
-    }
-}
-
-/// Eliminates the temporaries fixed by equalities `x − y + k = 0` (unit coefficients): each
-/// is replaced by its class's representative plus an offset. A representative is a variable
-/// of the source location (index `< n0`) where the class has one, else its smallest
-/// temporary. An equality between two classes that both hold a source variable stays in the
-/// guard (rewritten); one that closes a cycle becomes a constant constraint (dropped when it
-/// holds, kept — an unsatisfiable guard — when not).
-fn merge_differences(
-    guard: Vec<Constraint>,
-    args: &mut [LinExpr],
-    n0: usize,
-    total: usize,
-    alive: &mut BTreeSet<Var>,
-) -> Vec<Constraint> {
-    let mut uf = Offsets {
-        parent: (0..total).collect(),
-        offset: vec![Q::zero(); total],
-    };
-    let mut rest = Vec::with_capacity(guard.len());
-    for c in guard {
-        let pair = (c.rel == Rel::Eq && c.expr.terms.len() == 2)
-            .then(|| {
-                let mut it = c.expr.terms.iter();
-                let (x, a) = it.next()?;
-                let (y, b) = it.next()?;
-                (a.is_one() && (-b.clone()).is_one() && x.index() < total && y.index() < total)
-                    .then_some((x.index(), y.index()))
-            })
-            .flatten();
-        let Some((x, y)) = pair else {
-            rest.push(c);
-            continue;
-        };
-        // x − y + k = 0: x = y − k
-        let k = c.expr.constant.clone();
-        let (rx, ox) = uf.find(x);
-        let (ry, oy) = uf.find(y);
-        // rx + ox = ry + oy − k  ⇒  rx = ry + d
-        let d = &(&oy - &k) - &ox;
-        if rx == ry {
-            if !d.is_zero() {
-                rest.push(Constraint::new(LinExpr::constant(d), Rel::Eq));
-            }
-            continue;
-        }
-        if rx < n0 && ry < n0 {
-            rest.push(c);
-            continue;
-        }
-        // the smaller index is the representative: source variables first, then the earliest
-        // temporary (the chain resolves towards its source)
-        if rx < ry {
-            uf.parent[ry] = rx;
-            uf.offset[ry] = -d;
-        } else {
-            uf.parent[rx] = ry;
-            uf.offset[rx] = d;
-        }
-    }
-    let mut value: Vec<Option<LinExpr>> = vec![None; total];
-    for (v, slot) in value.iter_mut().enumerate() {
-        let (r, o) = uf.find(v);
-        if r != v {
-            *slot = Some(LinExpr::var(Var(r as u32)).plus(&LinExpr::constant(o)));
-            alive.remove(&Var(v as u32));
-        }
-    }
-    if value.iter().all(Option::is_none) {
-        return rest;
-    }
-    let sub = |w: Var| {
-        value
-            .get(w.index())
-            .and_then(|e| e.clone())
-            .unwrap_or_else(|| LinExpr::var(w))
-    };
-    for a in args.iter_mut() {
-        *a = a.substitute(&sub);
-    }
-    rest.iter().map(|c| c.substitute(&sub)).collect()
 }
 
 /// A readable name of a quantity at a node: the local variable or stack slot holding the
