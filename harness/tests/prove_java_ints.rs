@@ -43,6 +43,29 @@ fn a_loop_bumping_untested_counters_is_yes_under_java_ints() {
     assert!(!koat.contains("42949672"), "{koat}");
 }
 
+/// Increments whose bound is an invariant of the loop, not a test of their rule: the outer
+/// `i++` of a nested loop (`square`, `difference`'s `i++` and `k++`), where the inner loop's
+/// rules do not test `i`; the increment of the smaller of two different ints (`meet`: `x != y`
+/// and `x <= y`). Their wrap cases are dead (`wrap_free.rs`: inductive facts of the
+/// locations), so the ITS has none, and each is YES under Java ints, checked on JVM runs.
+#[test]
+fn increments_bounded_by_a_loop_invariant_are_exact_under_java_ints() {
+    let fx = fixtures();
+    for (method, name) in [
+        ("JavaInts.square", "JavaInts.square(I)I"),
+        ("JavaInts.meet", "JavaInts.meet(II)I"),
+        ("JavaInts.difference", "JavaInts.difference([I[I[I)I"),
+    ] {
+        let out = prove(method, "java", &["--check", "20"]);
+        assert!(out.contains(&format!("{name}: YES")), "{method}: {out}");
+        assert!(out.contains(" 0 violations"), "{method}: {out}");
+        let args = ["graph", &fx, method, "--ints", "java", "--format", "koat"];
+        let (code, koat, err) = jtg(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(!koat.contains("42949672"), "{method}: {koat}");
+    }
+}
+
 /// Loops that end over mathematical integers but not under Java's: `while (x >= y + 1) y++`
 /// (x = MAX: `y + 1` wraps to MIN) and `y = 2 * y` below `x > 2³⁰` (y reaches MIN, then 0).
 /// Dropping the weak bounds for the ranking search must not make them YES.

@@ -32,10 +32,9 @@ public class JavaInts {
         return l;
     }
 
-    // MAYBE under Java ints (YES over mathematical integers, and TPDB Costa's Diff, which calls
-    // it on three new arrays of 20, is YES under both): every index is below an array length,
-    // so no increment wraps; but the ITS keeps wrap cases of increments whose rule's guard
-    // alone does not bound them (the bound is an invariant of the loop, not a test of the rule)
+    // YES under Java ints: every index is below an array length, so no increment wraps; the
+    // bound of `i++` and `k++` is an invariant of the loop (`i < a.length` holds all through
+    // the inner loop), not a test of the rule that increments (wrap_free.rs)
     static int difference(int[] a, int[] b, int[] d) {
         int k = 0;
         int i = 0;
@@ -56,6 +55,31 @@ public class JavaInts {
             i++;
         }
         return k;
+    }
+
+    // YES under Java ints: the outer `i++` runs after the inner loop, whose rules do not test
+    // `i`; `i < n <= MAX` holds at every inner lap (TPDB Julia Carre's imprimer)
+    static int square(int n) {
+        int c = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                c ^= j;
+            }
+        }
+        return c;
+    }
+
+    // YES under Java ints: the increment runs on the smaller of two different ints, below the
+    // larger (`x != y` and `x <= y` give `x < y`; TPDB PastaA10)
+    static int meet(int x, int y) {
+        while (x != y) {
+            if (x > y) {
+                y++;
+            } else {
+                x++;
+            }
+        }
+        return x;
     }
 
     // Not YES under Java ints: with x = MAX, y + 1 wraps to MIN at y = MAX and the loop goes on

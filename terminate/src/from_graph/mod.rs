@@ -23,6 +23,7 @@ mod ranged;
 mod relevance;
 mod step;
 mod summary;
+mod wrap_free;
 
 use division::Division;
 use effects::CallEffects;
@@ -228,19 +229,26 @@ fn encode_with(
             }
         }
     }
-    chain_locations(Encoding {
-        its,
-        loc_node: enc_loc_node,
-        loc_vars,
-        origins,
-    })
+    let ranges = wrap_free::int_ranges(g, first, &enc_loc_node, &loc_vars, opts.ints);
+    chain_locations(
+        Encoding {
+            its,
+            loc_node: enc_loc_node,
+            loc_vars,
+            origins,
+        },
+        &ranges,
+    )
 }
 
 /// Chaining: a location (not the start) entered by exactly one rule from another location
 /// is removed, that rule composed with each rule leaving it. The rule count never grows, and
 /// values that were only related by an update become related inside one rule (a loop body
 /// `x' = x − 1` and its test `x ≥ 1` at a branching node meet).
-pub(crate) fn chain_locations(mut enc: Encoding) -> Result<Encoding, EncodeError> {
+pub(crate) fn chain_locations(
+    mut enc: Encoding,
+    ranges: &[Vec<Constraint>],
+) -> Result<Encoding, EncodeError> {
     let mut rules: Vec<Option<(Rule, RuleOrigin)>> = enc
         .its
         .rules()
@@ -294,23 +302,21 @@ pub(crate) fn chain_locations(mut enc: Encoding) -> Result<Encoding, EncodeError
         its.add_location(&loc.name, &vs)?;
     }
     let mut origins = Vec::new();
-    let live: Vec<(Rule, RuleOrigin)> = rules.into_iter().flatten().collect();
+    let mut live: Vec<(Rule, RuleOrigin)> = rules.into_iter().flatten().collect();
     let pairs: Vec<(&Rule, &[RangedUpdate])> =
         live.iter().map(|(r, o)| (r, o.ranged.as_slice())).collect();
     let reads = relevance::read_results(old, &pairs);
-    for (((mut r, mut o), read), vars) in live.into_iter().zip(reads.split).zip(reads.vars) {
+    for (r, o) in &mut live {
         // the chained guard may give a dividend's sign its own chain did not
         let nvars = old.location(r.from).arity() + r.temps.len();
         division::resolve_signs(&std::mem::take(&mut o.divisions), nvars, &mut r.guard);
+    }
+    // what a run may read and the invariants leave wrapping: one rule per case (`ranged.rs`)
+    let (mut rules, meta) = wrap_free::read_candidates(live, reads.split);
+    wrap_free::exact_by_invariants(old, ranges, &mut rules);
+    for (((mut r, ranged), o), vars) in rules.into_iter().zip(meta).zip(reads.vars) {
         r.from = new_id[&r.from.index()];
         r.to = new_id[&r.to.index()];
-        // what may still wrap and is read: one rule per case (`--ints java`, `ranged.rs`);
-        // the rest stay inexact (`relevance.rs`)
-        let ranged: Vec<RangedUpdate> = std::mem::take(&mut o.ranged)
-            .into_iter()
-            .zip(read)
-            .filter_map(|(u, read)| read.then_some(u))
-            .collect();
         let guard = relevance::drop_unread_bounds(std::mem::take(&mut r.guard), &vars);
         for guard in ranged::wrap_cases(&ranged, guard) {
             its.add_rule(Rule {

@@ -59,6 +59,35 @@ impl RangedUpdate {
     pub fn on_sides(self, sides: Sides) -> RangedUpdate {
         RangedUpdate { sides, ..self }
     }
+    /// Where the exact value may leave the range.
+    pub fn sides(&self) -> Sides {
+        self.sides
+    }
+    /// Per side the value may pass, the constraint that rules that wrap out: `value ≤ hi`
+    /// (above), `value ≥ lo` (below).
+    pub fn no_wrap(&self) -> Vec<(Sides, Constraint)> {
+        let [lo, hi] = within(&self.value, self.lo, self.hi);
+        let mut out = Vec::new();
+        if self.sides.above {
+            out.push((
+                Sides {
+                    above: true,
+                    below: false,
+                },
+                hi,
+            ));
+        }
+        if self.sides.below {
+            out.push((
+                Sides {
+                    above: false,
+                    below: true,
+                },
+                lo,
+            ));
+        }
+        out
+    }
     /// The result and the exact value.
     pub fn exprs(&self) -> [LinExpr; 2] {
         [self.r.clone(), self.value.clone()]

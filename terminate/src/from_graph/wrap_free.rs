@@ -1,0 +1,382 @@
+//! Counters no run can wrap, by the locations' invariants (`--ints java`, docs/proving.md,
+//! *Java ints*). A rule's guard often lacks the test that keeps its counter in range: the
+//! loop `for (i = 0; i < n; i++)` tests `i < n` on the rule into the body and increments on
+//! the rule back to the head, and a nested loop's rules in between carry neither. Where every
+//! run that reaches the rule's source satisfies `i + 1 ≤ MAX`, the wrap case is dead, and
+//! splitting the rule only adds rules with `2³²` constants that choke the exact LPs.
+//!
+//! The facts are the no-wrap conditions themselves (`value ≤ hi`, `value ≥ lo` over the
+//! source's variables), carried back through the rules into their sources, then kept only
+//! where they are inductive (Houdini): every rule into the location, from the start or from a
+//! location whose kept facts it may assume, implies the fact on its result (Farkas, over the
+//! rule's full guard with every integer's range). By induction on the length of a run, every
+//! state a run reaches at a location satisfies its kept facts; so Java's result of a counter
+//! whose no-wrap fact holds at its rule's source is the exact value on that side (its `m` in
+//! `e − m·2³²` is 0 there, `ranged.rs`). The facts are found on the ITS before these updates
+//! are made exact, whose runs include the ITS's after: they stay invariants.
+
+use super::quantity::Quantity;
+use super::ranged::{within, RangedUpdate};
+use super::step::type_range;
+use super::RuleOrigin;
+use jtg_engine::graph::{Graph, NodeId};
+use jtg_engine::state::IntSemantics;
+use jtg_prove::{Constraint, Entailment, Its, LinExpr, Rel, Rule, Var, Q};
+
+/// Work budget of all the implication LPs of one encoding (deterministic). Past it a fact
+/// is not shown implied and is dropped: fewer exact updates, never a wrong one.
+const WORK: u64 = 20_000_000;
+
+/// At most this many facts per location.
+const MAX_FACTS: usize = 12;
+
+/// The rules apart from their origins, each with only the candidates a run may read
+/// (`read`, from `relevance.rs`); the others stay inexact.
+pub(super) fn read_candidates(
+    live: Vec<(Rule, RuleOrigin)>,
+    read: Vec<Vec<bool>>,
+) -> (Vec<(Rule, Vec<RangedUpdate>)>, Vec<RuleOrigin>) {
+    live.into_iter()
+        .zip(read)
+        .map(|((r, mut o), read)| {
+            let ranged = std::mem::take(&mut o.ranged).into_iter().zip(read);
+            let ranged: Vec<_> = ranged.filter_map(|(u, read)| read.then_some(u)).collect();
+            ((r, ranged), o)
+        })
+        .unzip()
+}
+
+/// Narrows the wrap sides of each rule's candidates (`rules`: rules of `its` with the
+/// candidates a run may read) to those the source's invariants leave possible; a candidate
+/// with none left becomes the exact update `r = value` in its rule's guard.
+pub(super) fn exact_by_invariants(
+    its: &Its,
+    ranges: &[Vec<Constraint>],
+    rules: &mut [(Rule, Vec<RangedUpdate>)],
+) {
+    if rules.iter().all(|(_, c)| c.is_empty()) {
+        return;
+    }
+    let mut lp = Entailment::new(WORK);
+    let facts = invariant_facts(its, ranges, rules, &mut lp);
+    for (rule, cands) in rules.iter_mut() {
+        let from = rule.from.index();
+        let mut premises = premises(rule, ranges, &facts);
+        let n = rule.var_count(its);
+        let mut open = Vec::new();
+        for u in std::mem::take(cands) {
+            let mut sides = u.sides();
+            for (side, c) in u.no_wrap() {
+                if facts[from].contains(&c) || entails(&mut lp, &premises, &c.expr, c.rel, n) {
+                    sides.above &= !side.above;
+                    sides.below &= !side.below;
+                }
+            }
+            if sides.any() {
+                open.push(u.on_sides(sides));
+            } else {
+                let exact = Constraint::eq(u.result(), u.value());
+                rule.guard.push(exact.clone());
+                premises.push(exact);
+            }
+        }
+        *cands = open;
+    }
+}
+
+/// The inductive facts of every location (none at the start).
+fn invariant_facts(
+    its: &Its,
+    ranges: &[Vec<Constraint>],
+    rules: &[(Rule, Vec<RangedUpdate>)],
+    lp: &mut Entailment,
+) -> Vec<Vec<Constraint>> {
+    let start = its.start();
+    let arity = |r: &Rule| its.location(r.from).arity();
+    let mut facts: Vec<Vec<Constraint>> = vec![Vec::new(); its.locations().len()];
+    let add = |facts: &mut Vec<Vec<Constraint>>, at: usize, c: Constraint| {
+        let f = &mut facts[at];
+        if f.len() < MAX_FACTS && !f.contains(&c) {
+            f.push(c);
+            true
+        } else {
+            false
+        }
+    };
+    // candidates: the no-wrap conditions over the source's variables ...
+    let mut work: Vec<(usize, Constraint)> = Vec::new();
+    for (r, cands) in rules {
+        if r.from == start {
+            continue;
+        }
+        for (_, c) in cands.iter().flat_map(RangedUpdate::no_wrap) {
+            if c.expr.vars().all(|v| v.index() < arity(r))
+                && add(&mut facts, r.from.index(), c.clone())
+            {
+                work.push((r.from.index(), c));
+            }
+        }
+    }
+    // ... and what they say before each rule into their location, where that is a condition
+    // on the rule's source alone
+    while let Some((at, c)) = work.pop() {
+        for (r, _) in rules
+            .iter()
+            .filter(|(r, _)| r.to.index() == at && r.from != start)
+        {
+            let before = c.substitute(&|v| r.args[v.index()].clone());
+            let own = before.expr.vars().all(|v| v.index() < arity(r));
+            if own && !before.expr.is_constant() && add(&mut facts, r.from.index(), before.clone())
+            {
+                work.push((r.from.index(), before));
+            }
+        }
+    }
+    // Houdini: drop every fact some rule into its location does not imply, to a fixpoint
+    loop {
+        let mut dropped = false;
+        for at in 0..facts.len() {
+            let into: Vec<&Rule> = rules
+                .iter()
+                .map(|(r, _)| r)
+                .filter(|r| r.to.index() == at)
+                .collect();
+            let mut k = 0;
+            while k < facts[at].len() {
+                let c = &facts[at][k];
+                let kept = into.iter().all(|r| implied(lp, its, r, ranges, &facts, c));
+                if kept {
+                    k += 1;
+                } else {
+                    facts[at].remove(k);
+                    dropped = true;
+                }
+            }
+        }
+        if !dropped {
+            return facts;
+        }
+    }
+}
+
+/// What holds on every transition of `r`: its guard, its source's ranges and facts.
+fn premises(r: &Rule, ranges: &[Vec<Constraint>], facts: &[Vec<Constraint>]) -> Vec<Constraint> {
+    let from = r.from.index();
+    let guard = r.guard.iter();
+    let extra = ranges.get(from).into_iter().flatten().chain(&facts[from]);
+    guard.chain(extra).cloned().collect()
+}
+
+/// Whether `r`'s premises imply `c` (over `r`'s target) on its result.
+fn implied(
+    lp: &mut Entailment,
+    its: &Its,
+    r: &Rule,
+    ranges: &[Vec<Constraint>],
+    facts: &[Vec<Constraint>],
+    c: &Constraint,
+) -> bool {
+    let args = |v: Var| r.args[v.index()].clone();
+    let after = c.substitute(&args).expr;
+    let mut premises = premises(r, ranges, facts);
+    // the result is a state too: its integers lie in their ranges
+    let target = ranges.get(r.to.index()).into_iter().flatten();
+    premises.extend(target.map(|t| t.substitute(&args)));
+    entails(lp, &premises, &after, c.rel, r.var_count(its))
+}
+
+/// At most this many `≠` of one rule are split into their sides (`x ≠ y` with `x ≤ y` gives
+/// `x < y`); the others are dropped.
+const MAX_NE: usize = 2;
+
+/// Whether `premises` (over `n` variables) imply `e rel 0`: on each side of their first
+/// [`MAX_NE`] `≠`.
+fn entails(lp: &mut Entailment, premises: &[Constraint], e: &LinExpr, rel: Rel, n: usize) -> bool {
+    let (ne, mut plain): (Vec<&Constraint>, Vec<Constraint>) = (
+        premises.iter().filter(|c| c.rel == Rel::Ne).collect(),
+        premises
+            .iter()
+            .filter(|c| c.rel != Rel::Ne)
+            .cloned()
+            .collect(),
+    );
+    let ne = &ne[..ne.len().min(MAX_NE)];
+    let k = plain.len();
+    (0..1usize << ne.len()).all(|sides| {
+        plain.truncate(k);
+        plain.extend(ne.iter().enumerate().map(|(i, c)| {
+            let e = if sides >> i & 1 == 0 {
+                c.expr.clone()
+            } else {
+                c.expr.scaled(&-Q::one())
+            };
+            Constraint::new(e, Rel::Lt)
+        }));
+        entails_plain(lp, &plain, e, rel, n)
+    })
+}
+
+/// [`entails`] of premises without `≠`.
+fn entails_plain(
+    lp: &mut Entailment,
+    premises: &[Constraint],
+    e: &LinExpr,
+    rel: Rel,
+    n: usize,
+) -> bool {
+    let one = LinExpr::constant(Q::one());
+    // a rule no transition takes implies anything (a guard `0 < 0` the chaining left)
+    let implied = match rel {
+        Rel::Le => lp.implies_nonpositive(premises, e, n),
+        // integers: `e < 0` is `e + 1 ≤ 0`
+        Rel::Lt => lp.implies_nonpositive(premises, &e.plus(&one), n),
+        Rel::Eq => {
+            lp.implies_nonpositive(premises, e, n)
+                && lp.implies_nonpositive(premises, &e.scaled(&-Q::one()), n)
+        }
+        Rel::Ne => false,
+    };
+    implied || lp.infeasible(premises, n)
+}
+
+/// Per location: each integer variable within its kind's range, a fact of every concrete
+/// state under Java ints (nothing under unbounded ints, where it is none).
+pub(super) fn int_ranges(
+    g: &Graph,
+    first: NodeId,
+    loc_node: &[Option<NodeId>],
+    loc_vars: &[Vec<Quantity>],
+    ints: IntSemantics,
+) -> Vec<Vec<Constraint>> {
+    if ints != IntSemantics::Java {
+        return vec![Vec::new(); loc_vars.len()];
+    }
+    let ranges = |n: NodeId, vars: &[Quantity]| -> Vec<Constraint> {
+        let state = &g.nodes[n].state;
+        let ints = vars.iter().enumerate().filter_map(|(v, q)| match q {
+            Quantity::Int(r) => Some((v, *r)),
+            _ => None,
+        });
+        ints.flat_map(|(v, r)| {
+            let (lo, hi) = type_range(state, r);
+            within(&LinExpr::var(Var(v as u32)), lo, hi)
+        })
+        .collect()
+    };
+    let nodes = loc_node.iter().map(|n| n.unwrap_or(first));
+    nodes
+        .zip(loc_vars)
+        .map(|(n, vars)| ranges(n, vars))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ranged::tests::{k, v};
+    use super::super::ranged::Sides;
+    use super::*;
+
+    const MAX: i64 = i32::MAX as i64;
+    const MIN: i64 = i32::MIN as i64;
+
+    fn ranges(vars: &[u32]) -> Vec<Constraint> {
+        vars.iter()
+            .flat_map(|&i| {
+                [
+                    Constraint::ge(&v(i), &k(MIN)),
+                    Constraint::le(&v(i), &k(MAX)),
+                ]
+            })
+            .collect()
+    }
+
+    /// `for (i = 0; i < n; i++) for (j = 0; j < n; j++) {}` as the encoding writes it:
+    /// head(i, n) tests `i < n` into inner(i, n, j); inner loops on `j`; inner's exit back to
+    /// head increments `i` without a test of its own. `i + 1` cannot wrap: `i < n ≤ MAX`
+    /// holds at inner, though no rule out of inner says so.
+    fn nested(test_at_head: bool) -> (Its, Vec<(Rule, Vec<RangedUpdate>)>) {
+        let mut its = Its::new("start", &["n"]).unwrap();
+        let head = its.add_location("head", &["i", "n"]).unwrap();
+        let inner = its.add_location("inner", &["i", "n", "j"]).unwrap();
+        let enter = Rule {
+            from: its.start(),
+            to: head,
+            temps: vec![],
+            args: vec![k(0), v(0)],
+            guard: ranges(&[0]),
+        };
+        let mut into_guard = ranges(&[0, 1]);
+        if test_at_head {
+            into_guard.push(Constraint::lt(&v(0), &v(1)));
+        }
+        let into = Rule {
+            from: head,
+            to: inner,
+            temps: vec![],
+            args: vec![v(0), v(1), k(0)],
+            guard: into_guard,
+        };
+        let mut lap_guard = ranges(&[0, 1, 2]);
+        lap_guard.push(Constraint::lt(&v(2), &v(1)));
+        let lap = Rule {
+            from: inner,
+            to: inner,
+            temps: vec!["j1".into()],
+            args: vec![v(0), v(1), v(3)],
+            guard: lap_guard,
+        };
+        let mut out_guard = ranges(&[0, 1, 2, 3]);
+        out_guard.push(Constraint::le(&v(1), &v(2)));
+        let out = Rule {
+            from: inner,
+            to: head,
+            temps: vec!["i1".into()],
+            args: vec![v(3), v(1)],
+            guard: out_guard,
+        };
+        let up = |r: u32, x: u32| {
+            RangedUpdate::new(v(r), v(x).plus(&k(1)), MIN as i128, MAX as i128, true).on_sides(
+                Sides {
+                    above: true,
+                    below: false,
+                },
+            )
+        };
+        let rules = vec![
+            (enter, vec![]),
+            (into, vec![]),
+            (lap, vec![up(3, 2)]),
+            (out, vec![up(3, 0)]),
+        ];
+        for (r, _) in &rules {
+            its.add_rule(r.clone()).unwrap();
+        }
+        (its, rules)
+    }
+
+    #[test]
+    fn a_test_on_the_rule_into_a_nested_loop_makes_the_outer_increment_exact() {
+        let (its, mut rules) = nested(true);
+        exact_by_invariants(&its, &[], &mut rules);
+        // i + 1 at the inner loop's exit: i < n ≤ MAX holds at inner (entered under i < n,
+        // kept by the inner lap), though the exit's guard does not say so; j + 1 on the lap by
+        // its own guard j < n ≤ MAX
+        assert!(rules[2].1.is_empty());
+        assert!(rules[3].1.is_empty());
+        assert!(rules[3]
+            .0
+            .guard
+            .contains(&Constraint::eq(&v(3), &v(0).plus(&k(1)))));
+    }
+
+    #[test]
+    fn without_the_test_the_increment_may_wrap() {
+        let (its, mut rules) = nested(false);
+        exact_by_invariants(&its, &[], &mut rules);
+        assert_eq!(rules[3].1.len(), 1);
+        assert!(!rules[3]
+            .0
+            .guard
+            .contains(&Constraint::eq(&v(3), &v(0).plus(&k(1)))));
+    }
+}
