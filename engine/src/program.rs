@@ -760,12 +760,22 @@ impl Subtyping for Program {
             return a.to_string();
         }
         let mut cur = self.hierarchy.super_of(a).ok().flatten();
-        while let Some(c) = cur {
+        while let Some(c) = cur.filter(|c| c != crate::models::OBJECT) {
             if self.is_subtype(b, &c) {
                 return c;
             }
             cur = self.hierarchy.super_of(&c).ok().flatten();
         }
-        crate::models::OBJECT.to_string()
+        // no class above both: an interface both implement, where one says more than tags
+        // (a merged `Comparable` of an `Integer` and an enum constant can still be refined
+        // for `compareTo`; as an `Object` it would need every class)
+        let common = self.hierarchy.minimal_common_supertypes(a, b);
+        let mut useful = common
+            .iter()
+            .filter(|c| !crate::models::is_tag_interface(c));
+        match (useful.next(), useful.next()) {
+            (Some(one), None) => one.clone(),
+            _ => crate::models::OBJECT.to_string(),
+        }
     }
 }

@@ -222,6 +222,45 @@ fn step_budget_cuts_an_infinite_loop() {
     assert_eq!(t.top_frame(49).locals, vec![CValue::Int(25)]);
 }
 
+/// A run cut inside a `synchronized` block ends as cut: javac's handler of the block covers its
+/// own first instruction, whose probe throws again once the budget is spent (the run looped
+/// in that handler forever before the probe was left out of the handler's range).
+#[test]
+fn step_budget_cuts_a_run_inside_a_synchronized_block() {
+    let opts = TraceOptions {
+        max_steps: 50,
+        ..TraceOptions::default()
+    };
+    let input = ConcreteInput {
+        args: vec![CValue::Int(1_000_000)],
+        heap: CHeap::new(),
+        ..Default::default()
+    };
+    let t = run("Loop", "lockedSum", "(I)I", &input, &opts).expect("trace");
+    assert_eq!(
+        t.end,
+        TraceEnd::Cut {
+            budget: Budget::Steps(50)
+        }
+    );
+    assert_eq!(t.len(), 50);
+    // uncut, the block's monitorexit and the return run as in the uninstrumented method
+    let input = ConcreteInput {
+        args: vec![CValue::Int(10)],
+        heap: CHeap::new(),
+        ..Default::default()
+    };
+    let t = run(
+        "Loop",
+        "lockedSum",
+        "(I)I",
+        &input,
+        &TraceOptions::default(),
+    )
+    .expect("trace");
+    assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(45))));
+}
+
 /// A static initialiser that never finishes spends the step budget too (it is not traced):
 /// reached mid-run the trace keeps every state up to the one before the instruction that
 /// triggered it (the getstatic at pc 4); as the entry class's own initialiser it leaves an

@@ -219,6 +219,25 @@ impl Hierarchy {
         Ok(supers.contains(sup))
     }
 
+    /// The most specific types above both classes `a` and `b`: the common supertypes
+    /// (classes and interfaces, `java/lang/Object` aside) no other common supertype is below,
+    /// sorted. Empty when only `Object` is common, or a supertype of either cannot be loaded.
+    pub fn minimal_common_supertypes(&self, a: &str, b: &str) -> Vec<String> {
+        let (Ok(sa), Ok(sb)) = (self.all_supertypes(a), self.all_supertypes(b)) else {
+            return Vec::new();
+        };
+        let common: BTreeSet<&String> = sa.intersection(&sb).filter(|c| *c != OBJECT).collect();
+        common
+            .iter()
+            .filter(|c| {
+                !common
+                    .iter()
+                    .any(|d| d != *c && self.is_subtype(d, c).unwrap_or(false))
+            })
+            .map(|c| (*c).clone())
+            .collect()
+    }
+
     fn lock_supertypes(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<HashSet<String>>>> {
         // a panic while holding the lock leaves the map consistent (inserts are whole)
         self.supertypes

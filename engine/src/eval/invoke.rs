@@ -107,7 +107,13 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             Ok(Flow::Next)
         }
         Insn::MonitorEnter | Insn::MonitorExit => {
-            let r = ex.pop()?;
+            // both throw NullPointerException for null (JVMS §6.5): a reference that may be
+            // null is split first, else `synchronized (a)` on a null `a` would enter the block
+            let r = ex.peek(0)?;
+            if let Some(flow) = ex.need_null_or_existing(r)? {
+                return Ok(flow);
+            }
+            ex.pop()?;
             if r.is_null() {
                 return exception::throw_builtin(ex, exceptions::NULL_POINTER);
             }

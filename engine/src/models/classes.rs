@@ -32,6 +32,22 @@ pub const ENUM: &str = "java/lang/Enum";
 /// `java.lang.constant.Constable`, an interface of `Enum` since Java 12.
 pub(super) const CONSTABLE: &str = "java/lang/constant/Constable";
 
+/// The JDK's interfaces that tag a class without giving a program a method to call on an
+/// object of unknown class (`Serializable`, `Cloneable`: no methods; `Constable`,
+/// `ConstantDesc`: the constant API of `java.lang.invoke`). As the type of a merged object they
+/// say less than any other common supertype ([`is_tag_interface`]).
+const TAG_INTERFACES: [&str; 4] = [
+    SERIALIZABLE,
+    "java/lang/Cloneable",
+    CONSTABLE,
+    "java/lang/constant/ConstantDesc",
+];
+
+/// Whether `class` is one of [`TAG_INTERFACES`].
+pub fn is_tag_interface(class: &str) -> bool {
+    TAG_INTERFACES.contains(&class)
+}
+
 /// The JDK's packages (internal-name prefixes).
 pub(super) const JDK_PACKAGES: [&str; 5] = ["java/", "javax/", "jdk/", "sun/", "com/sun/"];
 

@@ -112,10 +112,18 @@ pub fn enum_fields(
 ) -> Option<Vec<(FieldKey, FieldType, Option<Interval>)>> {
     let e = enum_class(h, class)?;
     let n = h.enum_constants(&e).map(|v| v.len()).unwrap_or(0);
-    let ordinal = match n {
-        0 => Interval::at_least(0),
-        n => Interval::new(Some(0), Some(n as i128 - 1)).unwrap_or(Interval::at_least(0)),
-    };
+    // the constants whose object is of `class` itself: one for a constant's class body
+    let own: Vec<i128> = clinit_constants(h, &e)
+        .into_iter()
+        .filter(|(c, _, _)| c == class)
+        .map(|(_, _, k)| k)
+        .collect();
+    let ordinal = match (own.iter().min(), own.iter().max(), n) {
+        (Some(&lo), Some(&hi), _) => Interval::new(Some(lo), Some(hi)),
+        (_, _, 0) => None,
+        (_, _, n) => Interval::new(Some(0), Some(n as i128 - 1)),
+    }
+    .unwrap_or(Interval::at_least(0));
     let key = |name: &str| {
         if declared.iter().any(|k| k.name() == name) {
             FieldKey::shadowed(ENUM, name)
@@ -200,22 +208,40 @@ pub fn constant_value(
     }))
 }
 
-/// The ordinal the enum's `<clinit>` gives the constant `name`: javac builds each constant as
-/// `new C; dup; ldc "NAME"; <push ordinal>; …; invokespecial <init>` (the name and ordinal are
-/// `Enum`'s constructor arguments) and stores it with `putstatic`. `None` for other code.
+/// The ordinal the enum's `<clinit>` gives the constant `name` ([`clinit_constants`]).
 fn clinit_ordinal(h: &Hierarchy, class: &str, name: &str) -> Option<i128> {
+    clinit_constants(h, class)
+        .into_iter()
+        .find(|(c, n, _)| c == class && n == name)
+        .map(|(_, _, k)| k)
+}
+
+/// The constants the enum `e`'s `<clinit>` builds, as `(class of the object, name, ordinal)`:
+/// javac builds each as `new C; dup; ldc "NAME"; <push ordinal>; …; invokespecial <init>` (the
+/// name and ordinal are `Enum`'s constructor arguments), `C` being `e` or the constant's class
+/// body. Constants built by other code are not listed.
+fn clinit_constants(h: &Hierarchy, e: &str) -> Vec<(String, String, i128)> {
     use crate::class::{Constant, Insn};
-    let c = h.classpath().load(class).ok()?;
-    let code = c.method("<clinit>", Some("()V")).ok()?.code.as_ref()?;
+    let Ok(c) = h.classpath().load(e) else {
+        return Vec::new();
+    };
+    let Some(code) = c
+        .method("<clinit>", Some("()V"))
+        .ok()
+        .and_then(|m| m.code.as_ref())
+    else {
+        return Vec::new();
+    };
     let insns: Vec<&Insn> = code.insns.iter().map(|(_, i)| i).collect();
-    insns.windows(4).find_map(|w| match w {
-        [Insn::New(n), Insn::Dup, Insn::Ldc(Constant::String(s)), Insn::IConst(k)]
-            if n == class && s == name =>
-        {
-            Some(i128::from(*k))
-        }
-        _ => None,
-    })
+    insns
+        .windows(4)
+        .filter_map(|w| match w {
+            [Insn::New(n), Insn::Dup, Insn::Ldc(Constant::String(s)), Insn::IConst(k)] => {
+                Some((n.clone(), s.clone(), i128::from(*k)))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// After the first access of a static field of type `ty` gave it the value `r`: when `ty` is an

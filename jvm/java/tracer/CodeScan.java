@@ -53,8 +53,12 @@ final class CodeScan {
         return LEN[op];
     }
 
-    /** Per method "name desc": {maxLocals, pc0, pc1, ...}. */
-    static Map<String, int[]> scanCode(ClassReader cr, byte[] b) {
+    /**
+     * Per method "name desc": {maxLocals, pc0, pc1, ...}; into {@code handlers}, per method, its
+     * exception table as {start0, end0, handler0, start1, ...} in table order (ASM visits the
+     * try-catch blocks in that order).
+     */
+    static Map<String, int[]> scanCode(ClassReader cr, byte[] b, Map<String, int[]> handlers) {
         Map<String, int[]> out = new HashMap<>();
         char[] buf = new char[cr.getMaxStringLength()];
         int off = cr.header + 6;
@@ -86,6 +90,12 @@ final class CodeScan {
                         pcs[n++] = pc;
                     }
                     out.put(name + " " + desc, java.util.Arrays.copyOf(pcs, n));
+                    int t = base + codeLen;
+                    int[] table = new int[3 * cr.readUnsignedShort(t)];
+                    for (int e = 0; e < table.length; e++) {
+                        table[e] = cr.readUnsignedShort(t + 2 + 8 * (e / 3) + 2 * (e % 3));
+                    }
+                    handlers.put(name + " " + desc, table);
                 }
                 a += 6 + len;
             }

@@ -238,7 +238,8 @@ public final class Instrumenter {
                     "class file major version " + major + " < 50 has no StackMapTable (compile with --release >= 6)");
         }
         ClassReader cr = new ClassReader(bytes);
-        Map<String, int[]> pcs = CodeScan.scanCode(cr, bytes);
+        Map<String, int[]> handlers = new HashMap<>();
+        Map<String, int[]> pcs = CodeScan.scanCode(cr, bytes, handlers);
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
         cr.accept(new ClassVisitor(Opcodes.ASM9, cw) {
             String owner;
@@ -263,7 +264,7 @@ public final class Instrumenter {
                     return mv;
                 }
                 AnalyzerAdapter aa = new AnalyzerAdapter(owner, access, name, desc, mv);
-                return new Probe(aa, owner, name, desc, p);
+                return new Probe(aa, owner, name, desc, p, handlers.get(name + " " + desc));
             }
         }, ClassReader.EXPAND_FRAMES);
         return cw.toByteArray();
@@ -388,10 +389,22 @@ public final class Instrumenter {
         final Map<Label, Integer> newPcs = new HashMap<>();
         int idx = 1;
         boolean atHandler;
+        /** The exception table, {start, end, handler} per entry (see {@link CodeScan}). */
+        final int[] table;
+        /** Try-catch blocks visited so far. */
+        int tryCatches;
+        /**
+         * Handlers inside their own range (javac's {@code synchronized}: {@code 44 48 44 any})
+         * -> the label after their probe, where the range starts instead: once a run is over its
+         * step budget every probe throws, and a probe its own handler catches would throw again
+         * forever.
+         */
+        final Map<Label, Label> afterProbe = new HashMap<>();
 
-        Probe(AnalyzerAdapter aa, String owner, String name, String desc, int[] pcs) {
+        Probe(AnalyzerAdapter aa, String owner, String name, String desc, int[] pcs, int[] table) {
             super(Opcodes.ASM9, aa);
             this.aa = aa;
+            this.table = table == null ? new int[0] : table;
             this.pcs = pcs;
             this.maxLocals = pcs[0];
             this.owner = owner;
@@ -409,6 +422,16 @@ public final class Instrumenter {
         @Override
         public void visitTryCatchBlock(Label start, Label end, Label handler, String type) {
             handlers.add(handler);
+            int e = 3 * tryCatches++;
+            if (e + 2 < table.length && table[e] <= table[e + 2] && table[e + 2] < table[e + 1]) {
+                // the handler's probe left out of the range, its instruction kept in
+                Label after = afterProbe.computeIfAbsent(handler, h -> new Label());
+                if (table[e] < table[e + 2]) {
+                    super.visitTryCatchBlock(start, handler, handler, type);
+                }
+                super.visitTryCatchBlock(after, end, handler, type);
+                return;
+            }
             super.visitTryCatchBlock(start, end, handler, type);
         }
 
@@ -521,9 +544,11 @@ public final class Instrumenter {
             int pc = pcs[idx++];
             boolean handler = atHandler;
             atHandler = false;
+            List<Label> here = handler && !afterProbe.isEmpty() ? new ArrayList<>(pending) : List.of();
             pending.clear();
             info.add(new int[] {pc, opcode, aux});
             if (aa.locals == null) {
+                placeAfterProbe(here);
                 return pc; // unreachable code
             }
             List<Object> loc = aa.locals;
@@ -584,7 +609,18 @@ public final class Instrumenter {
             for (int k = 0; k < n; k++) {
                 load(kinds[k], slots[k]);
             }
+            placeAfterProbe(here);
             return pc;
+        }
+
+        /** Marks here the start of the ranges of the handlers {@code labels} (see {@link #afterProbe}). */
+        private void placeAfterProbe(List<Label> labels) {
+            for (Label l : labels) {
+                Label after = afterProbe.get(l);
+                if (after != null) {
+                    mv.visitLabel(after);
+                }
+            }
         }
 
         private void probe(int opcode) {

@@ -12,6 +12,8 @@ package tracer;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -123,7 +125,7 @@ public final class Runner {
      * The constant of ordinal {@code ordinal} of the enum class of {@code c} ({@code c} itself,
      * or the enum whose constant's class body {@code c} is), read from its static ACC_ENUM field,
      * which initialises the class (under a step budget: its static initialiser may not end);
-     * null when {@code c} is not below java.lang.Enum. Refused when there is no such constant.
+     * null when {@code c} is not below java.lang.Enum. Refused when there is no such constant of class {@code c}.
      */
     public static Object enumConstant(Class<?> c, int ordinal) throws IllegalAccessException {
         if (c == Enum.class || !Enum.class.isAssignableFrom(c)) {
@@ -139,7 +141,7 @@ public final class Runner {
                 if (f.isEnumConstant()) {
                     f.setAccessible(true);
                     Object v = f.get(null);
-                    if (v instanceof Enum && ((Enum<?>) v).ordinal() == ordinal) {
+                    if (c.isInstance(v) && ((Enum<?>) v).ordinal() == ordinal) {
                         return v;
                     }
                 }
@@ -147,7 +149,8 @@ public final class Runner {
         } finally {
             Recorder.clear();
         }
-        throw new IllegalArgumentException("enum " + e.getName() + " has no constant of ordinal " + ordinal);
+        throw new IllegalArgumentException("enum " + e.getName() + " has no constant of ordinal " + ordinal
+                + (c == e ? "" : " whose class is " + c.getName()));
     }
 
     /** The step budget of an enum class's initialiser run by {@link #enumConstant}. */
@@ -387,6 +390,10 @@ public final class Runner {
         Method m = find(c, name, desc);
         m.setAccessible(true);
         boolean isStatic = Modifier.isStatic(m.getModifiers());
+        // the graph is of this method's code, for a receiver of any subclass: the run must
+        // execute it as invokespecial does, never an override the receiver's class declares
+        MethodHandle special = isStatic ? null
+                : MethodHandles.privateLookupIn(c, MethodHandles.lookup()).unreflectSpecial(m, c);
         Type[] pt = Type.getArgumentTypes(desc);
         int rs = Type.getReturnType(desc).getSort();
         boolean refResult = rs == Type.OBJECT || rs == Type.ARRAY;
@@ -420,7 +427,8 @@ public final class Runner {
             Thread.UncaughtExceptionHandler ueh = me.getUncaughtExceptionHandler();
             try {
                 for (int k = 0; k < n; k++) {
-                    runOne(c, m, recvs[k], args[k], statics[k], maxSteps, maxHeap, verify, seed, record, refResult);
+                    runOne(c, m, special, recvs[k], args[k], statics[k], maxSteps, maxHeap, verify, seed, record,
+                            refResult);
                     recvs[k] = null;
                     args[k] = null;
                     statics[k] = null;
@@ -469,8 +477,9 @@ public final class Runner {
     }
 
     /** One run of a batch: initialise the entry class, record, emit the run's record. */
-    private static void runOne(Class<?> c, Method m, Object recv, Object[] args, Object[] statics, long maxSteps,
-            long maxHeap, boolean verify, long seed, boolean record, boolean refResult) {
+    private static void runOne(Class<?> c, Method m, MethodHandle special, Object recv, Object[] args,
+            Object[] statics, long maxSteps, long maxHeap, boolean verify, long seed, boolean record,
+            boolean refResult) {
         Object resultRef = null;
         long resultBits = 0;
         Throwable thrown = null;
@@ -513,7 +522,7 @@ public final class Runner {
             }
             long t0 = System.nanoTime();
             try {
-                Object r = m.invoke(recv, args);
+                Object r = special == null ? m.invoke(recv, args) : invokeSpecial(special, recv, args);
                 runNanos = System.nanoTime() - t0;
                 resultRef = r;
                 resultBits = bits(r);
@@ -555,6 +564,17 @@ public final class Runner {
             emitRecord(THREW, 0, 0, 0, Recorder.intern("java/lang/OutOfMemoryError"), -1, runNanos, false);
         }
         Recorder.clear();
+    }
+
+    /**
+     * Calls the entry {@code special} (an instance method, bound to no receiver) on {@code recv}
+     * and {@code args}; what the method throws comes out unwrapped.
+     */
+    private static Object invokeSpecial(MethodHandle special, Object recv, Object[] args) throws Throwable {
+        Object[] all = new Object[args.length + 1];
+        all[0] = recv;
+        System.arraycopy(args, 0, all, 1, args.length);
+        return special.invokeWithArguments(all);
     }
 
     /** Appends one run's record, with the recorder's buffers or, without {@code buffers}, none. */
