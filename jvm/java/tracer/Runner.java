@@ -93,21 +93,34 @@ public final class Runner {
      * its class path (the jars' files) once no session uses it, instead of when a collection
      * happens to find it (a corpus run would keep every jar it ran open).
      */
-    public static synchronized void release(ClassLoader loader) throws IOException {
+    public static synchronized void release(ClassLoader loader) {
         if (loader instanceof InstrumentingLoader) {
             InstrumentingLoader l = (InstrumentingLoader) loader;
             l.users--;
             if (l.retired && l.users == 0) {
-                l.close();
+                close(l);
             }
         }
     }
 
     /** Out of the cache: closed now if unused, else by the last {@link #release}. */
-    private static void retire(InstrumentingLoader l) throws IOException {
+    private static void retire(InstrumentingLoader l) {
         l.retired = true;
         if (l.users == 0) {
+            close(l);
+        }
+    }
+
+    /**
+     * Closes {@code l}'s class path. A failure leaves a jar's file open until the loader is
+     * collected; it must not cost the batch that just ran, nor leave {@link #loaderFor} with a
+     * loader it counted a user of and never returned.
+     */
+    private static void close(InstrumentingLoader l) {
+        try {
             l.close();
+        } catch (IOException e) {
+            // nothing to undo: the loader serves no run any more either way
         }
     }
 
