@@ -222,7 +222,11 @@ fn references(l: &Label, step: bool) -> Vec<(Ref, Option<At>, bool)> {
             v.extend(ops(&[Some(a), b.as_ref()]));
             v
         }
-        Label::Rel { a, b, .. } => ops(&[Some(a), Some(b)]),
+        // the source's references, or on a step the result it created (in the target)
+        Label::Rel { a, b, .. } => [a, b]
+            .into_iter()
+            .filter_map(|o| o.as_ref().map(|r| (r, None, true)))
+            .collect(),
         Label::RefEq { r, p, .. } => vec![(*r, operand_at, false), (*p, operand_at, false)],
         Label::Exists { r } | Label::Type { r, .. } => vec![(*r, operand_at, false)],
         Label::AbstractCall { .. }

@@ -384,15 +384,22 @@ fn the_plan_refuses_references_in_no_state_and_labels_on_the_wrong_edge() {
         bad(&g).as_deref(),
         Some("edge 0 (0 → 1): label `i2 = -i9` names i9, which is not in the source state")
     );
-    // a relation about the step's result, which the source does not have
+    // a relation may name the step's result (a library call's contract, read in the
+    // target), but not a reference of neither state
     g.edges[0].labels = vec![Label::Rel {
         a: Operand::Ref(int(2)),
         cond: Cond::Lt,
         b: Operand::Lit(0),
     }];
+    assert_eq!(bad(&g), None);
+    g.edges[0].labels = vec![Label::Rel {
+        a: Operand::Ref(int(9)),
+        cond: Cond::Lt,
+        b: Operand::Lit(0),
+    }];
     assert!(bad(&g)
         .unwrap()
-        .contains("names i2, which is not in the source state"));
+        .contains("names i9, which is in neither state"));
     // a refinement label on an eval edge
     g.edges[0].labels = vec![Label::Exists { r: obj(1) }];
     assert!(bad(&g).unwrap().contains("cannot stand on a eval edge"));

@@ -236,3 +236,35 @@ fn a_loop_whose_bound_no_variable_holds_is_never_no() {
         assert!(!out.contains(": NO"), "{m} ends: {out}");
     }
 }
+
+#[test]
+fn loops_bounded_by_a_library_contract_terminate() {
+    // x = Math.min(x - 1, 100) is ≤ x - 1; i = Math.max(i + 1, i + k) is ≥ i + 1 (the labels
+    // `r ≤ a`, `r ≥ a` of the call); indexOf(c, from) finds at or after `from`,
+    // lastIndexOf(c, from) at or before it; p <<= 1 is p · 2 — int and long alike; and the
+    // sieve's `for (long j = (long) i * i; j <= n; j += i)` compares j with `(long) n`, n itself;
+    // x &= x - 1 of a non-negative x is below x; (h & 0x7fffffff) % n is a valid index
+    for m in [
+        "clampDown",
+        "strideUp",
+        "clampLong",
+        "countSpaces",
+        "countFromEnd",
+        "nextPowerOfTwo",
+        "doublings",
+        "sieve",
+        "popCount",
+        "bucketOf",
+    ] {
+        proved(&format!("everyday.Contracts.{m}"), &[]);
+    }
+    // the contracts claim no more: a floor of 1 keeps x > 0 forever, a search that never
+    // moves past what it found repeats it
+    let f = fixtures();
+    for m in ["neverBelowOne", "neverPastFound"] {
+        let m = format!("everyday.Contracts.{m}");
+        let (code, out, err) = jtg(&["prove", &f, &m]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(!out.contains(": YES"), "{m} may not end: {out}");
+    }
+}

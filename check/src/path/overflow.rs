@@ -73,11 +73,16 @@ pub fn first_overflow(run: &dyn ConcreteRun, prog: &Program) -> Option<usize> {
                 _ => None,
             },
             Insn::Arith(Kind::Int | Kind::Long, Op::Neg) => int(0).map(|a| -a),
-            Insn::Arith(Kind::Int | Kind::Long, op) => match (int(1), int(0)) {
+            Insn::Arith(kind @ (Kind::Int | Kind::Long), op) => match (int(1), int(0)) {
                 (Some(a), Some(b)) => match op {
                     Op::Add => Some(a + b),
                     Op::Sub => Some(a - b),
                     Op::Mul => Some(a * b),
+                    // `a << k` is `a · 2ᵏ` in the unbounded model (the JVM uses k's low bits)
+                    Op::Shl => {
+                        let mask = if *kind == Kind::Long { 63 } else { 31 };
+                        Some(a * (1i128 << (b & mask)))
+                    }
                     Op::Div if b != 0 => Some(a / b),
                     _ => None,
                 },
@@ -120,9 +125,10 @@ fn arith_insn(prog: &Program, class: &str, method: &str, desc: &str, pc: u32) ->
     let insn = meth.code.as_ref()?.at(pc)?;
     match insn {
         Insn::IInc { .. }
-        | Insn::Arith(Kind::Int | Kind::Long, Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Neg) => {
-            Some(insn.clone())
-        }
+        | Insn::Arith(
+            Kind::Int | Kind::Long,
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Neg | Op::Shl,
+        ) => Some(insn.clone()),
         Insn::Invoke {
             kind: InvokeKind::Static,
             method,

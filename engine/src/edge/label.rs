@@ -3,7 +3,7 @@
 //! | label | text | where it stands | meaning |
 //! |---|---|---|---|
 //! | [`Label::Arith`] | `i3 = i1 - 1`, `i5 = -i2` | eval | the result (a reference of the target) is the operation on the operands (of the source); 32/64-bit under `--ints java` as the result's kind says |
-//! | [`Label::Rel`] | `i4 ≤ 0`, `i1 ≠ i2` | eval, split, refine | the relation held on the source state |
+//! | [`Label::Rel`] | `i4 ≤ 0`, `i1 ≠ i2`, `i9 ≥ i3` | eval, split, refine | the relation held on the source state; on an eval edge it may also name the step's result (read in the target): a library call's contract, `i9 ≥ i3` for `indexOf(c, from)` |
 //! | [`Label::RefEq`] | `o1 = null`, `o7 = o6`, `o7 ≠ o6` | refine | the two references are one object (or both null) / are not one object |
 //! | [`Label::Exists`] | `o1 exists` | refine | the reference is an object (not null) |
 //! | [`Label::Type`] | `o3 instanceof a.B`, `o3 !instanceof a.B` | refine | the object's runtime class is (not) a subtype of the type |
@@ -64,7 +64,9 @@ pub enum Label {
         a: Operand,
         b: Option<Operand>,
     },
-    /// `a cond b` between integers, a relation that held when the edge was taken.
+    /// `a cond b` between integers, a relation that held when the edge was taken: between
+    /// values of the source, or (on an eval edge) between a value of the source and one the
+    /// step created, read in the target (a library result's contract).
     Rel { a: Operand, cond: Cond, b: Operand },
     /// `r = p` (`equal`) or `r ≠ p` between object references; `p` may be `null`. `r = p`
     /// holds iff both are one object or both are null; `r ≠ p` iff they are not one object
@@ -119,9 +121,10 @@ impl Label {
                 }
             }
             Label::Rel { a, b, .. } => {
+                // on a step, a reference the source lacks is the step's result
                 for o in [a, b] {
                     if let Operand::Ref(r) = o {
-                        push(*r, operand);
+                        push(*r, Side::Either);
                     }
                 }
             }

@@ -4,7 +4,7 @@
 //! arithmetic wraps at 64 bits. Float and double operations are in [`super::float`].
 
 use super::{Exec, Flow};
-use crate::class::{ArithOp as Op, Insn, Kind};
+use crate::class::{ArithOp as Op, Cond, Insn, Kind};
 use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
 use crate::models::exceptions;
@@ -21,10 +21,11 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             from: Kind::Int,
             to: Kind::Long,
         } => {
-            // every int is a long: the same interval, now of kind long
+            // every int is a long: the same interval, now of kind long, and the same value
             let a = ex.pop()?;
             let v = *ex.st.int(a).ok_or_else(|| ex.invalid("i2l of a non-int"))?;
             let r = ex.st.new_prim(HeapValue::Long(v));
+            same_value(ex, r, a);
             ex.push(r)?;
             Ok(Flow::Next)
         }
@@ -38,6 +39,10 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 .integral(a)
                 .ok_or_else(|| ex.invalid("l2i of a non-long"))?;
             let r = ex.st.new_int(l2i(&v, ex.sem()));
+            if v.is_subset_of(&Width::Int.range()) {
+                // a long inside the int range keeps its value
+                same_value(ex, r, a);
+            }
             ex.push(r)?;
             Ok(Flow::Next)
         }
@@ -92,6 +97,18 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             Ok(Flow::Next)
         }
         _ => Err(ex.unsupported("instruction not modelled".into())),
+    }
+}
+
+/// The label `res = a` of a conversion that keeps the value (`i2l`, `l2i` inside the int
+/// range), unless `a` is a literal (then so is `res`).
+fn same_value(ex: &mut Exec<'_>, res: Ref, a: Ref) {
+    if let a @ Operand::Ref(_) = Operand::of(&ex.st, a) {
+        ex.labels.push(Label::Rel {
+            a: Operand::Ref(res),
+            cond: Cond::Eq,
+            b: a,
+        });
     }
 }
 
@@ -272,6 +289,16 @@ fn bitwise(ex: &mut Exec<'_>, op: Op, width: Width) -> Result<Flow, EngineError>
             return shift(ex, op, a, y, width);
         }
     }
+    if exact.is_none() && op == Op::Shl {
+        if let Some(y) = vb {
+            return shift_left(ex, a, y, width);
+        }
+    }
+    if exact.is_none() && matches!(op, Op::And | Op::Or) {
+        if let Some(flow) = bit_bounds(ex, op, a, b, width)? {
+            return Ok(flow);
+        }
+    }
     let value = match (exact, sem) {
         (Some(v), _) => Interval::literal(v),
         (None, IntSemantics::Java) => width.range(),
@@ -297,15 +324,9 @@ fn shift(
     distance: i128,
     width: Width,
 ) -> Result<Flow, EngineError> {
-    let bits = match width {
-        Width::Int => 32,
-        Width::Long => 64,
-    };
+    let bits = width_bits(width);
     let k = distance.rem_euclid(bits);
-    let va = *ex
-        .st
-        .integral(a)
-        .ok_or_else(|| ex.invalid("shift of a non-integer"))?;
+    let va = shifted(ex, a)?;
     let iop = if op == Op::Shr {
         IntOp::Shr
     } else {
@@ -341,6 +362,127 @@ fn shift(
     });
     ex.push(res)?;
     Ok(Flow::Next)
+}
+
+/// `a << k` by a literal distance (its low five or six bits): `a · 2ᵏ`, labelled as that
+/// multiplication — exact under unbounded integers (a run whose shift leaves 32 or 64 bits
+/// leaves the model there, as for `imul`), wrapped under Java ints.
+fn shift_left(
+    ex: &mut Exec<'_>,
+    a: Ref,
+    distance: i128,
+    width: Width,
+) -> Result<Flow, EngineError> {
+    let factor = 1i128 << distance.rem_euclid(width_bits(width));
+    let va = shifted(ex, a)?;
+    let value =
+        Interval::exact(IntOp::Mul, &va, &Interval::literal(factor)).wrap_to(ex.sem(), width);
+    let res = match width {
+        Width::Int => ex.st.new_int(value),
+        Width::Long => ex.st.new_prim(HeapValue::Long(value)),
+    };
+    ex.labels.push(Label::Arith {
+        res,
+        op: IntOp::Mul,
+        a: Operand::of(&ex.st, a),
+        b: Some(Operand::Lit(factor)),
+    });
+    ex.push(res)?;
+    Ok(Flow::Next)
+}
+
+/// `a & b` and `a | b` by the operands' signs, in two's complement (the values of every run the
+/// model covers are the JVM's `int`s or `long`s): `&` has no bit its non-negative operand lacks,
+/// so `0 ≤ a & b ≤ b` for `b ≥ 0` (`x & 0xff`, `x & (x - 1)`), and of two negative operands it
+/// keeps the sign and loses bits, `a & b ≤ min(a, b) < 0`; `|` has every bit of each operand,
+/// so `a | b ≥ max(a, b)` for `a, b ≥ 0` (at most `a + b`), and `a | b` is negative and `≥ a` for
+/// a negative `a`. The interval, and a label `res ≤ x` / `res ≥ x` for each operand it bounds
+/// (checked on every run). `None`: the signs give nothing.
+fn bit_bounds(
+    ex: &mut Exec<'_>,
+    op: Op,
+    a: Ref,
+    b: Ref,
+    width: Width,
+) -> Result<Option<Flow>, EngineError> {
+    let e = || ex.invalid("bitwise operation on a non-integer");
+    let (va, vb) = (
+        *ex.st.integral(a).ok_or_else(e)?,
+        *ex.st.integral(b).ok_or_else(e)?,
+    );
+    let nonneg = |v: &Interval| v.lo.is_some_and(|l| l >= 0);
+    let negative = |v: &Interval| v.hi.is_some_and(|h| h < 0);
+    let min_hi = |x: Option<i128>, y: Option<i128>| match (x, y) {
+        (Some(p), Some(q)) => Some(p.min(q)),
+        (p, None) | (None, p) => p,
+    };
+    let range = width.range();
+    let (value, cond, bounded): (Option<Interval>, Cond, Vec<Ref>) = match op {
+        Op::And if nonneg(&va) || nonneg(&vb) => {
+            let by: Vec<(Ref, Interval)> = [(a, va), (b, vb)]
+                .into_iter()
+                .filter(|(_, v)| nonneg(v))
+                .collect();
+            let hi = by.iter().fold(None, |h, (_, v)| min_hi(h, v.hi));
+            let v = Interval::new(Some(0), hi.or(range.hi));
+            (v, Cond::Le, by.into_iter().map(|(r, _)| r).collect())
+        }
+        Op::And if negative(&va) && negative(&vb) => {
+            let v = Interval::new(range.lo, min_hi(va.hi, vb.hi));
+            (v, Cond::Le, vec![a, b])
+        }
+        Op::Or if nonneg(&va) && nonneg(&vb) => {
+            let lo = va.lo.max(vb.lo);
+            let hi = va.hi.zip(vb.hi).map(|(x, y)| x + y);
+            (Interval::new(lo, hi), Cond::Ge, vec![a, b])
+        }
+        Op::Or if negative(&va) || negative(&vb) => {
+            let by: Vec<(Ref, Interval)> = [(a, va), (b, vb)]
+                .into_iter()
+                .filter(|(_, v)| negative(v))
+                .collect();
+            let lo = by.iter().filter_map(|(_, v)| v.lo).max();
+            (
+                Interval::new(lo, Some(-1)),
+                Cond::Ge,
+                by.into_iter().map(|(r, _)| r).collect(),
+            )
+        }
+        _ => (None, Cond::Eq, vec![]),
+    };
+    let Some(value) = value else { return Ok(None) };
+    let ops: Vec<Operand> = bounded.iter().map(|&r| Operand::of(&ex.st, r)).collect();
+    let res = match width {
+        Width::Int => ex.st.new_int(value),
+        Width::Long => ex.st.new_prim(HeapValue::Long(value)),
+    };
+    for o in ops {
+        // a literal bound is the interval's already
+        if let o @ Operand::Ref(_) = o {
+            ex.labels.push(Label::Rel {
+                a: Operand::Ref(res),
+                cond,
+                b: o,
+            });
+        }
+    }
+    ex.push(res)?;
+    Ok(Some(Flow::Next))
+}
+
+fn width_bits(width: Width) -> i128 {
+    match width {
+        Width::Int => 32,
+        Width::Long => 64,
+    }
+}
+
+/// The interval of a shift's operand `a`.
+fn shifted(ex: &Exec<'_>, a: Ref) -> Result<Interval, EngineError> {
+    ex.st
+        .integral(a)
+        .copied()
+        .ok_or_else(|| ex.invalid("shift of a non-integer"))
 }
 
 fn fits_i32(v: i128) -> bool {

@@ -7,7 +7,7 @@ use crate::edge::EdgeKind;
 use crate::error::EngineError;
 use crate::models::{self, exceptions, LibraryCall, RandomKind};
 use crate::refine::{self, integer};
-use crate::state::{HeapValue, Interval};
+use crate::state::{HeapValue, Interval, Width};
 
 mod arrays;
 mod collections;
@@ -114,29 +114,17 @@ pub(super) fn eval(
             };
             ex.push(copy)?;
         }
-        LibraryCall::MathMax | LibraryCall::MathMin | LibraryCall::MathAbs => {
+        LibraryCall::MathMax | LibraryCall::MathMin => {
+            return numbers::max_min(ex, model == LibraryCall::MathMax, Width::Int);
+        }
+        LibraryCall::MathAbs => {
             let sem = ex.sem();
             let b = ex.pop()?;
             let vb = *ex
                 .st
                 .int(b)
                 .ok_or_else(|| ex.invalid("Math on a non-integer"))?;
-            let v = if model == LibraryCall::MathAbs {
-                models::abs(&vb, sem)
-            } else {
-                let a = ex.pop()?;
-                let va = *ex
-                    .st
-                    .int(a)
-                    .ok_or_else(|| ex.invalid("Math on a non-integer"))?;
-                match (va.compare(&vb), model) {
-                    (Some(std::cmp::Ordering::Less), LibraryCall::MathMax)
-                    | (Some(std::cmp::Ordering::Greater), LibraryCall::MathMin) => vb,
-                    (Some(_), _) => va,
-                    (None, _) => va.hull(&vb),
-                }
-            };
-            let r = ex.st.new_int(v);
+            let r = ex.st.new_int(models::abs(&vb, sem));
             ex.push(r)?;
         }
         LibraryCall::RandomNext(kind) => {

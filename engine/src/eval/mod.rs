@@ -198,11 +198,13 @@ pub(crate) fn step(st: &State, cx: &Ctx<'_>) -> Result<StepOutcome, EngineError>
             // a result dead at once (`iinc` of a local never read again, as in a `finally`
             // after the value to return is saved) is collected with its local: a label would
             // name a value the target does not hold, so it claims nothing and is dropped
-            let (st, step) = (&ex.st, ex.kind.is_step());
+            let (st, before, step) = (&ex.st, &ex.before, ex.kind.is_step());
             ex.labels.retain(|l| {
-                l.reads(step)
-                    .iter()
-                    .all(|(r, side)| *side != Side::Target || st.value(*r).is_some())
+                l.reads(step).iter().all(|(r, side)| match side {
+                    Side::Source => true,
+                    Side::Target => st.value(*r).is_some(),
+                    Side::Either => before.value(*r).is_some() || st.value(*r).is_some(),
+                })
             });
             Ok(StepOutcome::Eval {
                 kind: ex.kind,

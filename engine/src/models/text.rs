@@ -35,10 +35,20 @@ pub(crate) enum TextCall {
     BoolQuery { str_at: usize },
     /// `compareTo(String)`: any int ("a value less than 0 ... greater than 0"); NPE on `null`.
     CompareTo,
-    /// `indexOf`/`lastIndexOf` of a char (`null_throws: false`) or a `String` (at `str_at`
-    /// from the top: 1 below a `fromIndex`): "the index of the ... occurrence, or -1 if there
-    /// is no such occurrence": `[-1, count-1]`.
-    IndexOf { null_throws: bool, str_at: usize },
+    /// `indexOf`/`lastIndexOf` (`last`) of a char (`null_throws: false`) or a `String` (at
+    /// `str_at` from the top: 1 below a `fromIndex`, `from`): "the index of the ...
+    /// occurrence, or -1 if there is no such occurrence". Found, a char's index is in `[0,
+    /// count-1]`, a string's in `[0, count]` ("" is found at the end); from `fromIndex`, a
+    /// char's index is `≥ fromIndex` (`indexOf`: "greater than or equal to fromIndex") or `≤
+    /// fromIndex` (`lastIndexOf`: "less than or equal to fromIndex"), a string's `≤ fromIndex`
+    /// for `lastIndexOf` ("k <= Math.min(fromIndex, this.length())") — `indexOf(String, from)`
+    /// only promises `k >= Math.min(fromIndex, this.length())`, no bound by `fromIndex`.
+    IndexOf {
+        null_throws: bool,
+        str_at: usize,
+        last: bool,
+        from: bool,
+    },
     /// `new String(String original)`: "the newly created string is a copy of the argument
     /// string": the object `new` made gets the argument's length; NPE on `null`.
     NewCopy,
@@ -177,14 +187,20 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("indexOf" | "lastIndexOf", "(I)I" | "(II)I") => IndexOf {
                 null_throws: false,
                 str_at: 0,
+                last: name == "lastIndexOf",
+                from: desc == "(II)I",
             },
             ("indexOf" | "lastIndexOf", d) if d == format!("({S})I") => IndexOf {
                 null_throws: true,
                 str_at: 0,
+                last: name == "lastIndexOf",
+                from: false,
             },
             ("indexOf" | "lastIndexOf", d) if d == format!("({S}I)I") => IndexOf {
                 null_throws: true,
                 str_at: 1,
+                last: name == "lastIndexOf",
+                from: true,
             },
             ("<init>", d) if d == format!("({S})V") => NewCopy,
             ("charAt", "(I)C") => CharAt,

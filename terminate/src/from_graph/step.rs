@@ -462,7 +462,9 @@ fn step_label(
             out.push(Constraint::eq(&r, &value));
         }
         Label::Rel { a, cond, b } => {
-            if let (Some(x), Some(y)) = (operand(src, a), operand(src, b)) {
+            // a reference the source lacks is the step's result (a library call's contract)
+            let side = |o: &Operand| operand(src, o).or_else(|| operand(dst, o));
+            if let (Some(x), Some(y)) = (side(a), side(b)) {
                 out.push(relation(&x, *cond, &y));
             }
         }

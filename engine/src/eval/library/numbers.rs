@@ -24,28 +24,7 @@ pub(crate) fn eval(
             let a = arg(ex, 0)?;
             finish(ex, n_args, m::abs(&a, sem, Width::Long), Width::Long)
         }
-        MaxMin { max, width } => {
-            let (a, b) = (arg(ex, 1)?, arg(ex, 0)?);
-            let v = match (a.compare(&b), max) {
-                (Some(std::cmp::Ordering::Less), true)
-                | (Some(std::cmp::Ordering::Greater), false) => b,
-                (Some(_), _) => a,
-                (None, _) => {
-                    // each bound of the result is the max (min) of the operands' bounds
-                    let pick = |x: Option<i128>, y: Option<i128>, hi: bool| match (x, y) {
-                        (Some(p), Some(q)) => Some(if max { p.max(q) } else { p.min(q) }),
-                        // an infinite bound wins where it is the extreme sought
-                        _ if max == hi => None,
-                        (p, None) | (None, p) => p,
-                    };
-                    Interval {
-                        lo: pick(a.lo, b.lo, false),
-                        hi: pick(a.hi, b.hi, true),
-                    }
-                }
-            };
-            finish(ex, n_args, v, width)
-        }
+        MaxMin { max, width } => max_min(ex, max, width),
         Sum(width) => {
             let (a, b) = (arg(ex, 1)?, arg(ex, 0)?);
             let v = Interval::exact(IntOp::Add, &a, &b).wrap_to(sem, width);
@@ -185,6 +164,49 @@ pub(crate) fn eval(
             finish(ex, n_args, m::digit(&c, &radix), Width::Int)
         }
     }
+}
+
+/// `Math.max(a, b)` / `Math.min(a, b)` (Javadoc: "the larger (smaller) of a and b"): the
+/// operand itself where the intervals decide the order, else a fresh value between the
+/// operands' bounds with the labels `r ≥ a`, `r ≥ b` (`≤` for `min`) — the contract a loop
+/// such as `x = Math.min(x - 1, cap)` needs, checked on every JVM step.
+pub(super) fn max_min(ex: &mut Exec<'_>, max: bool, width: Width) -> Result<Flow, EngineError> {
+    let (ra, rb) = (ex.peek(1)?, ex.peek(0)?);
+    let (a, b) = (arg(ex, 1)?, arg(ex, 0)?);
+    let decided = match (a.compare(&b), max) {
+        (Some(std::cmp::Ordering::Less), true) | (Some(std::cmp::Ordering::Greater), false) => {
+            Some(rb)
+        }
+        (Some(_), _) => Some(ra),
+        (None, _) => None,
+    };
+    if let Some(r) = decided {
+        pop_n(ex, 2)?;
+        ex.push(r)?;
+        return Ok(Flow::Next);
+    }
+    // each bound of the result is the max (min) of the operands' bounds
+    let pick = |x: Option<i128>, y: Option<i128>, hi: bool| match (x, y) {
+        (Some(p), Some(q)) => Some(if max { p.max(q) } else { p.min(q) }),
+        // an infinite bound wins where it is the extreme sought
+        _ if max == hi => None,
+        (p, None) | (None, p) => p,
+    };
+    let v = Interval {
+        lo: pick(a.lo, b.lo, false),
+        hi: pick(a.hi, b.hi, true),
+    };
+    let (oa, ob) = (Operand::of(&ex.st, ra), Operand::of(&ex.st, rb));
+    finish(ex, 2, v, width)?;
+    let res = Operand::Ref(ex.peek(0)?);
+    let cond = if max { Cond::Ge } else { Cond::Le };
+    for o in [oa, ob] {
+        // a literal bound is the interval's already
+        if matches!(o, Operand::Ref(_)) {
+            ex.labels.push(Label::Rel { a: res, cond, b: o });
+        }
+    }
+    Ok(Flow::Next)
 }
 
 /// The interval of the integral argument `k` from the top of the stack.

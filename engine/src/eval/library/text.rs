@@ -6,7 +6,7 @@
 use super::super::{exception, Exec, Flow};
 use super::shared;
 use crate::class::Cond;
-use crate::edge::EdgeKind;
+use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
 use crate::models::{self, exceptions, BuilderCall, TextCall};
 use crate::refine::{integer, Succ};
@@ -38,20 +38,25 @@ pub(crate) fn eval(
             pop_all(ex)?;
             push_int(ex, v)?;
         }
-        BoolQuery { str_at }
-        | IndexOf {
-            null_throws: true,
-            str_at,
-        } => {
+        BoolQuery { str_at } => {
             if let Some(flow) = null_check(ex, str_at)? {
                 return Ok(flow);
             }
             pop_all(ex)?;
-            let v = match call {
-                BoolQuery { .. } => bool_range(),
-                _ => index_range(),
-            };
-            push_int(ex, v)?;
+            push_int(ex, bool_range())?;
+        }
+        IndexOf {
+            null_throws,
+            str_at,
+            last,
+            from,
+        } => {
+            if null_throws {
+                if let Some(flow) = null_check(ex, str_at)? {
+                    return Ok(flow);
+                }
+            }
+            return index_of(ex, n_args, !null_throws, last, from);
         }
         NewCopy => {
             let (s, this) = (ex.peek(0)?, ex.peek(1)?);
@@ -76,12 +81,6 @@ pub(crate) fn eval(
             }
             pop_all(ex)?;
             push_int(ex, models::random_int())?;
-        }
-        IndexOf {
-            null_throws: false, ..
-        } => {
-            pop_all(ex)?;
-            push_int(ex, index_range())?;
         }
         AnyInt { null_throws } => {
             if null_throws {
@@ -141,14 +140,10 @@ pub(crate) fn eval(
         }
         Intern => {
             let this = ex.peek(0)?;
-            if let Some(flow) = ex.need_realized(this)? {
-                return Ok(flow);
-            }
-            let count = string_count(ex, this)?;
-            let len = *ex
-                .st
-                .int(count)
-                .ok_or_else(|| ex.invalid("String length of a non-integer"))?;
+            let len = match length_of(ex, this)? {
+                Ok((_, len)) => len,
+                Err(flow) => return Ok(flow),
+            };
             // the receiver stays a candidate: it is still in the heap
             let r = shared::string(ex, len);
             ex.pop()?;
@@ -232,14 +227,10 @@ pub(crate) fn eval(
 /// The calls whose result follows from the receiver's length (see `models::TextCall`).
 fn by_length(ex: &mut Exec<'_>, call: TextCall, n_args: usize) -> Result<Flow, EngineError> {
     let this = ex.peek(n_args)?;
-    if let Some(flow) = ex.need_realized(this)? {
-        return Ok(flow);
-    }
-    let count = string_count(ex, this)?;
-    let len = *ex
-        .st
-        .int(count)
-        .ok_or_else(|| ex.invalid("String length of a non-integer"))?;
+    let (count, len) = match length_of(ex, this)? {
+        Ok(l) => l,
+        Err(flow) => return Ok(flow),
+    };
     let empty = len.decide(Cond::Eq, &Interval::literal(0));
     if call == TextCall::IsEmpty && empty.is_none() {
         // the length decides the result: refine it against 0 first
@@ -461,6 +452,20 @@ fn bounded(ex: &mut Exec<'_>, call: TextCall, n_args: usize) -> Result<Flow, Eng
 }
 
 /// The length reference of the realized string `s`.
+/// The string `s`'s length: its `count` reference and interval, once it is realized
+/// (`Err`: the flow that realizes it first).
+fn length_of(ex: &mut Exec<'_>, s: Ref) -> Result<Result<(Ref, Interval), Flow>, EngineError> {
+    if let Some(flow) = ex.need_realized(s)? {
+        return Ok(Err(flow));
+    }
+    let count = string_count(ex, s)?;
+    let len = *ex
+        .st
+        .int(count)
+        .ok_or_else(|| ex.invalid("String length of a non-integer"))?;
+    Ok(Ok((count, len)))
+}
+
 fn string_count(ex: &Exec<'_>, s: Ref) -> Result<Ref, EngineError> {
     match ex.st.value(s) {
         Some(HeapValue::Object { fields, .. }) => fields.get("count").copied(),
@@ -516,7 +521,86 @@ fn bool_range() -> Interval {
     Interval::new(Some(0), Some(1)).unwrap_or(Interval::TOP)
 }
 
-/// "the index ..., or -1 if there is no such occurrence"
-fn index_range() -> Interval {
-    Interval::new(Some(-1), Some(crate::state::JAVA_MAX)).unwrap_or(Interval::TOP)
+/// `indexOf`/`lastIndexOf` (contracts at `TextCall::IndexOf`): "-1 if there is no such
+/// occurrence", else an index inside the receiver, related to `fromIndex` where the Javadoc
+/// relates it. A receiver that may hold the sought text splits first into the found (`T:`)
+/// and not-found (`F:`) outcomes, so that the found index's bounds hold without the `-1`.
+fn index_of(
+    ex: &mut Exec<'_>,
+    n_args: usize,
+    char_sought: bool,
+    last: bool,
+    from: bool,
+) -> Result<Flow, EngineError> {
+    let this = ex.peek(n_args)?;
+    let (count, len) = match length_of(ex, this)? {
+        Ok(l) => l,
+        Err(flow) => return Ok(flow),
+    };
+    let from_ref = if from { Some(ex.peek(0)?) } else { None };
+    let from_value = match from_ref {
+        Some(r) => Some(
+            *ex.st
+                .int(r)
+                .ok_or_else(|| ex.invalid("indexOf from a non-integer"))?,
+        ),
+        None => None,
+    };
+    // where a found index would lie: a char's below the length, "" at the length itself
+    let top = if char_sought {
+        len.hi.map(|h| h - 1)
+    } else {
+        len.hi
+    };
+    let (mut lo, mut hi) = (0, top);
+    match (from_value, last) {
+        (Some(f), false) if char_sought => lo = lo.max(f.lo.unwrap_or(0)),
+        (Some(f), true) => hi = min_bound(hi, f.hi),
+        _ => {}
+    }
+    // no index fits (a char in "", backwards from a negative index): never found
+    let found_at = Interval::new(Some(lo), hi);
+    let found = if found_at.is_none() {
+        Some(false)
+    } else {
+        outcome(ex)
+    };
+    let Some(found) = found else {
+        return Ok(split_outcomes(ex));
+    };
+    let from_op = from_ref.map(|r| Operand::of(&ex.st, r));
+    let count_op = Operand::of(&ex.st, count);
+    for _ in 0..=n_args {
+        ex.pop()?;
+    }
+    let Some(v) = found_at.filter(|_| found) else {
+        push_int(ex, Interval::literal(-1))?;
+        return Ok(Flow::Next);
+    };
+    push_int(ex, v)?;
+    let res = Operand::Ref(ex.peek(0)?);
+    let below = if char_sought { Cond::Lt } else { Cond::Le };
+    if let Operand::Ref(_) = count_op {
+        ex.labels.push(Label::Rel {
+            a: res,
+            cond: below,
+            b: count_op,
+        });
+    }
+    let by_from = match (from_op, last) {
+        (Some(f @ Operand::Ref(_)), false) if char_sought => Some((Cond::Ge, f)),
+        (Some(f @ Operand::Ref(_)), true) => Some((Cond::Le, f)),
+        _ => None,
+    };
+    if let Some((cond, f)) = by_from {
+        ex.labels.push(Label::Rel { a: res, cond, b: f });
+    }
+    Ok(Flow::Next)
+}
+
+fn min_bound(a: Option<i128>, b: Option<i128>) -> Option<i128> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) | (None, x) => x,
+    }
 }
