@@ -207,14 +207,7 @@ pub fn call_entry_state(st: &State, callee: &MethodId, prog: &Program) -> Result
         .code
         .as_ref()
         .ok_or_else(|| format!("{m} has no code"))?;
-    let caller = st.top().ok_or("an abstracted call without a frame")?;
-    let n_pop = method.desc.params.len() + usize::from(!method.is_static);
-    let at = caller
-        .stack
-        .len()
-        .checked_sub(n_pop)
-        .ok_or("operand stack underflow at an abstracted call")?;
-    let args = &caller.stack[at..];
+    let args = call_args(st, callee, prog)?;
     let widths = std::iter::repeat_n(1, usize::from(!method.is_static))
         .chain(method.desc.params.iter().map(|p| p.slots() as usize));
     let mut frame = Frame::new(m.clone(), code.max_locals as usize);
@@ -233,6 +226,33 @@ pub fn call_entry_state(st: &State, callee: &MethodId, prog: &Program) -> Result
     prog.forget_dead_locals(&mut view);
     view.gc();
     Ok(view)
+}
+
+/// The arguments (receiver first) of the call of `callee` at the top frame of `st`: the top
+/// of its operand stack.
+fn call_args<'s>(st: &'s State, callee: &MethodId, prog: &Program) -> Result<&'s [Ref], String> {
+    let method = prog.method(callee).map_err(|e| e.to_string())?;
+    let caller = st.top().ok_or("an abstracted call without a frame")?;
+    let n_pop = method.desc.params.len() + usize::from(!method.is_static);
+    let at = caller
+        .stack
+        .len()
+        .checked_sub(n_pop)
+        .ok_or("operand stack underflow at an abstracted call")?;
+    Ok(&caller.stack[at..])
+}
+
+/// The frame of the abstracted call of `callee` at the top frame of `st` (at the invoke):
+/// the references of `st` whose reachable objects the callee may change — those that may
+/// reach (realized fields, `=?`, `%$`) an object its arguments or the static fields of `st`
+/// may reach. Every other reference reaches the same objects with the same fields after the
+/// call: the callee accesses only objects reachable from its arguments, the statics and what
+/// it allocates, and a static `st` never read holds nothing the caller holds
+/// ([`crate::state::types::fill_static`]). The continuation keeps them ([`continuation`]),
+/// and so may termination's `return` rule keep their sizes.
+pub fn call_frame(st: &State, callee: &MethodId, prog: &Program) -> Result<BTreeSet<Ref>, String> {
+    let args = call_args(st, callee, prog)?;
+    Ok(may_reach_any(st, &reach_of(st, args)))
 }
 
 /// `st` knowing also the static fields `other` knows: a static `st` never accessed gets its
