@@ -50,7 +50,7 @@ use crate::edge::{EdgeKind, Label};
 use crate::error::EngineError;
 use crate::program::Program;
 use crate::refine::{instance::may_alias, Succ};
-use crate::state::types::most_general;
+use crate::state::types::{most_general, Shapes};
 use crate::state::{FieldSet, Frame, HeapValue, IntSemantics, MethodId, Ref, State, StaticField};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -179,7 +179,7 @@ pub(crate) fn entry_state(cx: &Ctx<'_>, m: &MethodId) -> Result<State, String> {
         }
     }
     for (i, &a) in objs.iter().enumerate() {
-        any_shape(&mut st, a);
+        any_shape(&mut st, a, cx.prog);
         for &b in &objs[i + 1..] {
             st.preds.add_join(a, b);
             if compatible(&st, a, b, cx.prog) {
@@ -510,7 +510,7 @@ fn relate(s: &mut State, h: &Havocked, fresh: &[Ref], links_cycles: bool, prog: 
     let all: Vec<Ref> = reached.iter().chain(fresh).copied().collect();
     for &p in above.iter().chain(fresh) {
         if links_cycles || cyclic.contains(&p) || fresh.contains(&p) {
-            any_shape(s, p);
+            any_shape(s, p, prog);
         } else {
             s.preds.add_join(p, p);
             s.preds.add_non_tree(p);
@@ -530,11 +530,28 @@ fn relate(s: &mut State, h: &Havocked, fresh: &[Ref], links_cycles: bool, prog: 
     }
 }
 
-/// `r%$r r♦ r⟲{}`: the object below `r` may have any shape.
-fn any_shape(s: &mut State, r: Ref) {
-    s.preds.add_join(r, r);
-    s.preds.add_non_tree(r);
-    s.preds.add_cyclic(r, FieldSet::new());
+/// `r%$r r♦ r⟲{}`: the object below `r` may have any shape its type's fields allow
+/// (`Program::field_shapes`: a `String[]` reaches no cycle, whatever a callee did).
+fn any_shape(s: &mut State, r: Ref, prog: &Program) {
+    let shapes = type_shapes(s, r, prog);
+    if shapes.sharing || shapes.cycles {
+        s.preds.add_join(r, r);
+        s.preds.add_non_tree(r);
+    }
+    if shapes.cycles {
+        s.preds.add_cyclic(r, FieldSet::new());
+    }
+}
+
+/// The shapes the objects `r` reaches can take by the field types of `r`'s type (every shape
+/// where the type is unknown).
+fn type_shapes(s: &State, r: Ref, prog: &Program) -> Shapes {
+    let ty = match s.value(r).and_then(HeapValue::type_name) {
+        Some(t) if t.starts_with('[') => FieldType::parse(t).ok(),
+        Some(t) => Some(FieldType::Object(t.into())),
+        None => None,
+    };
+    ty.map_or(Shapes::ANY, |t| prog.field_shapes(&t))
 }
 
 fn compatible(s: &State, a: Ref, b: Ref, prog: &Program) -> bool {
