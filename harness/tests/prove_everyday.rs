@@ -122,6 +122,49 @@ fn a_tree_recursion_through_a_library_call_terminates() {
 }
 
 #[test]
+fn a_recursion_whose_first_call_writes_elsewhere_keeps_the_second_arguments_size() {
+    // the frame rule: a callee writes only what its arguments and the statics reach, so a
+    // subtree disjoint from them keeps its size across the call.
+    // l = mirror(t.left); t.left = mirror(t.right): the first call rewrites t.left's subtree
+    let out = proved("everyday.Trees.mirror", &[]);
+    assert!(out.contains("|t|"), "ranked by the tree's size: {out}");
+    // swap, then mirrorInPlace(t.left); mirrorInPlace(t.right)
+    proved("everyday.Frames.mirrorInPlace", &[]);
+    // growLeft(t.left) hangs a leaf into the left subtree; growLeft(t.right) walks the right
+    proved("everyday.Frames.growLeft", &[]);
+    // append(a) (recursive: abstracted inside) lengthens a's list; chase(a, b.next) walks b's
+    proved("everyday.Frames.chase", &[]);
+}
+
+#[test]
+fn a_callee_writing_through_an_alias_or_a_static_keeps_no_size() {
+    // chase(a, b) runs forever when a's list reaches b's: with `a %$ b` or `a =? b` in the
+    // start state, b's size is in append's frame and may grow, so never YES
+    let f = fixtures();
+    let dir = std::env::temp_dir().join(format!("jtg-frames-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (name, pred) in [("shared", "o1%$o2"), ("alias", "o1=?o2")] {
+        let p = dir.join(format!("{name}.state"));
+        let text =
+            format!("00 | a: o1, b: o2 | ε\no1: everyday.Link(?)  o2: everyday.Link(?)\n{pred}\n");
+        std::fs::write(&p, text).expect("write start state");
+        let p = p.display().to_string();
+        let m = "everyday.Frames.chase";
+        let (code, out, err) = jtg(&["prove", &f, m, "--start", &p, "--check", "20"]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(!out.contains(": YES"), "{m} from {pred} may not end: {out}");
+        assert!(out.contains(", 0 violations"), "{out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // tail = b; chaseTail(b): appendToTail() reaches b's list through the static
+    let m = "everyday.Frames.chaseOwnTail";
+    let (code, out, err) = jtg(&["prove", &f, m, "--check", "20"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains(": YES"), "{m} does not end: {out}");
+    assert!(out.contains(", 0 violations"), "{out}");
+}
+
+#[test]
 fn library_arithmetic_keeps_its_relation_to_the_arguments() {
     // n = Math.decrementExact(n) is `n − 1` (or an ArithmeticException); Math.floorDiv(n, 2)
     // with n > 1 is `n / 2`: the engine labels both like the instructions, the checker checks

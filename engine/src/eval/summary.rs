@@ -50,7 +50,7 @@ use crate::edge::{EdgeKind, Label};
 use crate::error::EngineError;
 use crate::program::Program;
 use crate::refine::{instance::may_alias, Succ};
-use crate::state::types::most_general;
+use crate::state::types::{most_general, Shapes};
 use crate::state::{FieldSet, Frame, HeapValue, IntSemantics, MethodId, Ref, State, StaticField};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -179,7 +179,7 @@ pub(crate) fn entry_state(cx: &Ctx<'_>, m: &MethodId) -> Result<State, String> {
         }
     }
     for (i, &a) in objs.iter().enumerate() {
-        any_shape(&mut st, a);
+        any_shape(&mut st, a, cx.prog);
         for &b in &objs[i + 1..] {
             st.preds.add_join(a, b);
             if compatible(&st, a, b, cx.prog) {
@@ -207,14 +207,7 @@ pub fn call_entry_state(st: &State, callee: &MethodId, prog: &Program) -> Result
         .code
         .as_ref()
         .ok_or_else(|| format!("{m} has no code"))?;
-    let caller = st.top().ok_or("an abstracted call without a frame")?;
-    let n_pop = method.desc.params.len() + usize::from(!method.is_static);
-    let at = caller
-        .stack
-        .len()
-        .checked_sub(n_pop)
-        .ok_or("operand stack underflow at an abstracted call")?;
-    let args = &caller.stack[at..];
+    let args = call_args(st, callee, prog)?;
     let widths = std::iter::repeat_n(1, usize::from(!method.is_static))
         .chain(method.desc.params.iter().map(|p| p.slots() as usize));
     let mut frame = Frame::new(m.clone(), code.max_locals as usize);
@@ -233,6 +226,33 @@ pub fn call_entry_state(st: &State, callee: &MethodId, prog: &Program) -> Result
     prog.forget_dead_locals(&mut view);
     view.gc();
     Ok(view)
+}
+
+/// The arguments (receiver first) of the call of `callee` at the top frame of `st`: the top
+/// of its operand stack.
+fn call_args<'s>(st: &'s State, callee: &MethodId, prog: &Program) -> Result<&'s [Ref], String> {
+    let method = prog.method(callee).map_err(|e| e.to_string())?;
+    let caller = st.top().ok_or("an abstracted call without a frame")?;
+    let n_pop = method.desc.params.len() + usize::from(!method.is_static);
+    let at = caller
+        .stack
+        .len()
+        .checked_sub(n_pop)
+        .ok_or("operand stack underflow at an abstracted call")?;
+    Ok(&caller.stack[at..])
+}
+
+/// The frame of the abstracted call of `callee` at the top frame of `st` (at the invoke):
+/// the references of `st` whose reachable objects the callee may change — those that may
+/// reach (realized fields, `=?`, `%$`) an object its arguments or the static fields of `st`
+/// may reach. Every other reference reaches the same objects with the same fields after the
+/// call: the callee accesses only objects reachable from its arguments, the statics and what
+/// it allocates, and a static `st` never read holds nothing the caller holds
+/// ([`crate::state::types::fill_static`]). The continuation keeps them ([`continuation`]),
+/// and so may termination's `return` rule keep their sizes.
+pub fn call_frame(st: &State, callee: &MethodId, prog: &Program) -> Result<BTreeSet<Ref>, String> {
+    let args = call_args(st, callee, prog)?;
+    Ok(may_reach_any(st, &reach_of(st, args)))
 }
 
 /// `st` knowing also the static fields `other` knows: a static `st` never accessed gets its
@@ -490,7 +510,7 @@ fn relate(s: &mut State, h: &Havocked, fresh: &[Ref], links_cycles: bool, prog: 
     let all: Vec<Ref> = reached.iter().chain(fresh).copied().collect();
     for &p in above.iter().chain(fresh) {
         if links_cycles || cyclic.contains(&p) || fresh.contains(&p) {
-            any_shape(s, p);
+            any_shape(s, p, prog);
         } else {
             s.preds.add_join(p, p);
             s.preds.add_non_tree(p);
@@ -510,11 +530,28 @@ fn relate(s: &mut State, h: &Havocked, fresh: &[Ref], links_cycles: bool, prog: 
     }
 }
 
-/// `r%$r r♦ r⟲{}`: the object below `r` may have any shape.
-fn any_shape(s: &mut State, r: Ref) {
-    s.preds.add_join(r, r);
-    s.preds.add_non_tree(r);
-    s.preds.add_cyclic(r, FieldSet::new());
+/// `r%$r r♦ r⟲{}`: the object below `r` may have any shape its type's fields allow
+/// (`Program::field_shapes`: a `String[]` reaches no cycle, whatever a callee did).
+fn any_shape(s: &mut State, r: Ref, prog: &Program) {
+    let shapes = type_shapes(s, r, prog);
+    if shapes.sharing || shapes.cycles {
+        s.preds.add_join(r, r);
+        s.preds.add_non_tree(r);
+    }
+    if shapes.cycles {
+        s.preds.add_cyclic(r, FieldSet::new());
+    }
+}
+
+/// The shapes the objects `r` reaches can take by the field types of `r`'s type (every shape
+/// where the type is unknown).
+fn type_shapes(s: &State, r: Ref, prog: &Program) -> Shapes {
+    let ty = match s.value(r).and_then(HeapValue::type_name) {
+        Some(t) if t.starts_with('[') => FieldType::parse(t).ok(),
+        Some(t) => Some(FieldType::Object(t.into())),
+        None => None,
+    };
+    ty.map_or(Shapes::ANY, |t| prog.field_shapes(&t))
 }
 
 fn compatible(s: &State, a: Ref, b: Ref, prog: &Program) -> bool {

@@ -16,7 +16,16 @@ use std::collections::BTreeMap;
 /// Whether an `=?` between values of these two static types is meaningful (they may have a
 /// common instance). Unsure answers are `true`: an extra `=?` only costs precision.
 pub(crate) fn may_alias(types: &dyn Subtyping, a: &str, b: &str) -> bool {
-    types.is_subtype(a, b) || types.is_subtype(b, a) || !(is_class_like(a) && is_class_like(b))
+    if types.is_subtype(a, b) || types.is_subtype(b, a) {
+        return true;
+    }
+    // an array's only supertypes that are no arrays are `Object`, `Cloneable` and
+    // `Serializable` (JLS §4.10.3), which `is_subtype` knows: it is no object of another class
+    let array_and_class = |x: &str, y: &str| x.starts_with('[') && !y.starts_with('[');
+    if array_and_class(a, b) || array_and_class(b, a) {
+        return false;
+    }
+    !(is_class_like(a) && is_class_like(b))
 }
 
 fn is_class_like(t: &str) -> bool {

@@ -11,7 +11,9 @@ use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
 use super::ranged::{RangedUpdate, Sides};
 use super::summary::return_constraints;
 use jtg_engine::class::{Cond, FieldType, Insn};
-use jtg_engine::graph::{call_entry_state, with_statics_of, Edge, EdgeKind, Label, Operand};
+use jtg_engine::graph::{
+    call_entry_state, call_frame, with_statics_of, Edge, EdgeKind, Label, Operand,
+};
 use jtg_engine::instance_of::is_instance;
 use jtg_engine::models::invocation_may_write;
 use jtg_engine::state::{
@@ -64,7 +66,7 @@ pub(super) fn edge_constraints(
             // where the step writes a reference into the heap (or a callee may have)
             let havoc = if abstract_return {
                 if effects.call_may_write(e.from) {
-                    Written::ALL
+                    call_frame_written(prog, e, src.state)
                 } else {
                     Written::NONE
                 }
@@ -186,13 +188,33 @@ impl Written {
         sizes: Havoc::All,
         fields: None,
     };
-    /// Whether a distance along `fields` survives the step (no field of it written; shadowed
-    /// keys are compared by name, which may only keep fewer).
-    fn keeps_dist(&self, fields: &FieldSet) -> bool {
-        match &self.fields {
+    /// Whether a distance from `from` along `fields` survives the step: no field of it is
+    /// written (shadowed keys are compared by name, which may only keep fewer), or `from`
+    /// reaches no written object, so the path from it is unchanged.
+    fn keeps_dist(&self, from: Ref, fields: &FieldSet) -> bool {
+        let by_field = match &self.fields {
             None => false,
             Some(names) => !fields.iter().any(|k| names.iter().any(|n| n == k.name())),
-        }
+        };
+        by_field || (!matches!(self.sizes, Havoc::All) && self.sizes.keeps(from))
+    }
+}
+
+/// What the return edge `e` of an abstracted call, from the call node's state `src`, may have
+/// written: the frame rule — only objects the callee can reach from its arguments and the
+/// statics (`graph::call_frame`), so a reference that may reach none of them keeps its size
+/// (the engine's continuation keeps its objects). Anything when the callee is not known.
+fn call_frame_written(prog: &Program, e: &Edge, src: &State) -> Written {
+    let callee = e.labels.iter().find_map(|l| match l {
+        Label::Returned { callee } | Label::Thrown { callee, .. } => Some(callee),
+        _ => None,
+    });
+    match callee.map(|c| call_frame(src, c, prog)) {
+        Some(Ok(frame)) => Written {
+            sizes: Havoc::Reaching(frame),
+            fields: None,
+        },
+        _ => Written::ALL,
     }
 }
 
@@ -264,7 +286,10 @@ fn carry_by_name(src: &Slots<'_>, dst: &Slots<'_>, havoc: &Written, out: &mut Ve
                 let Some(fields) = dist_fields(dst.state, from, to) else {
                     continue;
                 };
-                if !havoc.keeps_dist(fields) || !known(src.state, from) || !known(src.state, to) {
+                if !havoc.keeps_dist(from, fields)
+                    || !known(src.state, from)
+                    || !known(src.state, to)
+                {
                     continue;
                 }
                 (src.dist(from, to, fields), dst.of(q))
