@@ -49,6 +49,9 @@ pub const CONCURRENT_MODIFICATION: &str = "java/util/ConcurrentModificationExcep
 pub const UNSUPPORTED_OPERATION: &str = "java/lang/UnsupportedOperationException";
 pub const ILLEGAL_STATE: &str = "java/lang/IllegalStateException";
 pub const INDEX_OUT_OF_BOUNDS: &str = "java/lang/IndexOutOfBoundsException";
+/// The type of `toArray()`'s result: "The runtime component type of the returned array is
+/// Object".
+pub const OBJECT_ARRAY: &str = "[Ljava/lang/Object;";
 /// The field of a collection that holds its size.
 pub const SIZE: &str = "size";
 /// The field of an iterator that holds the collection it iterates.

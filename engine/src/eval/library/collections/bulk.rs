@@ -79,7 +79,7 @@ fn collection_size(
 pub(super) fn to_array(ex: &mut Exec<'_>, typed: bool, size: Ref) -> Result<Flow, EngineError> {
     if !typed {
         pop(ex, 1)?;
-        let a = new_array(ex, "[Ljava/lang/Object;".into(), size, true);
+        let a = new_array(ex, coll::OBJECT_ARRAY.into(), size, true);
         ex.push(a)?;
         return Ok(Flow::Next);
     }

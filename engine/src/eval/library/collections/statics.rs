@@ -210,7 +210,7 @@ pub(super) fn join(ex: &mut Exec<'_>, iterable: bool) -> Result<Flow, EngineErro
             return Err(ex.invalid("String.join of a non-array"));
         };
         // `String` is final: a `String[]`'s elements are strings or `null`
-        let strings = ty == format!("[L{};", crate::models::STRING)
+        let strings = ty == crate::models::STRING_ARRAY
             || elems.is_some_and(|es| {
                 es.iter()
                     .all(|e| e.is_null() || type_of(ex, *e) == Some(crate::models::STRING))
