@@ -138,6 +138,8 @@ impl LibraryCall {
                         | super::collections::CollCall::EntryPart
                         | super::collections::CollCall::ListOf
                         | super::collections::CollCall::AsList
+                        | super::collections::CollCall::Join { .. }
+                        | super::collections::CollCall::ToArray { .. }
                 )
         ) && !matches!(self, LibraryCall::Arrays(a) if !a.may_write())
     }

@@ -21,7 +21,7 @@
 //! `ImmutableCollections$ListN`, …): the Javadoc does not name them, the checker verifies them
 //! on every run.
 
-use super::classes::OBJECT;
+use super::classes::{OBJECT, STRING};
 use super::text::INTEGER;
 
 pub const ARRAY_LIST: &str = "java/util/ArrayList";
@@ -49,6 +49,9 @@ pub const CONCURRENT_MODIFICATION: &str = "java/util/ConcurrentModificationExcep
 pub const UNSUPPORTED_OPERATION: &str = "java/lang/UnsupportedOperationException";
 pub const ILLEGAL_STATE: &str = "java/lang/IllegalStateException";
 pub const INDEX_OUT_OF_BOUNDS: &str = "java/lang/IndexOutOfBoundsException";
+/// The type of `toArray()`'s result: "The runtime component type of the returned array is
+/// Object".
+pub const OBJECT_ARRAY: &str = "[Ljava/lang/Object;";
 /// The field of a collection that holds its size.
 pub const SIZE: &str = "size";
 /// The field of an iterator that holds the collection it iterates.
@@ -402,9 +405,32 @@ pub enum CollCall {
     View(View),
     /// `Map.Entry.getKey()`/`getValue()` of a map's entry: an element.
     EntryPart,
+    /// `ArrayList.addAll(Collection)`/`LinkedList.addAll(Collection)` of a collection (or a
+    /// map's key or value view): "Appends all of the elements in the specified collection to
+    /// the end of this list"; "true if this list changed as a result of the call" (the
+    /// argument was not empty); "NullPointerException - if the specified collection is null".
+    /// Its elements are already of the element types. JDK 17 `ArrayList` counts a structural
+    /// change even for an empty argument, `LinkedList` does not.
+    AddAll,
+    /// `toArray()` (`typed: false`): "an array containing all of the elements", whose "runtime
+    /// component type ... is Object"; `toArray(T[] a)`: `a` itself when the elements fit
+    /// (supported for `a.length == 0` only, where nothing is written into `a`), else "a new
+    /// array ... allocated with the runtime type of the specified array and the size of this
+    /// collection"; "ArrayStoreException - if the runtime type of the specified array is not a
+    /// supertype of the runtime type of every element", NPE for `null`.
+    ToArray { typed: bool },
+    /// `String.join(CharSequence delimiter, Iterable elements)` (`iterable`) or
+    /// `join(CharSequence, CharSequence...)`: a string ("a new String", of unknown contents:
+    /// length ≥ 0); "NullPointerException - If delimiter or elements is null"; a `null` element
+    /// is added as `"null"`. JDK 17 iterates `for (CharSequence cs : elements)`, so an element
+    /// that is no `CharSequence` (an `Integer`) throws ClassCastException; each element and
+    /// the delimiter are turned into strings by `toString()`, JDK code only for `String`s.
+    Join { iterable: bool },
 }
 
 const OBJ: &str = "Ljava/lang/Object;";
+const JOIN_ITERABLE: &str = "(Ljava/lang/CharSequence;Ljava/lang/Iterable;)Ljava/lang/String;";
+const JOIN_ARRAY: &str = "(Ljava/lang/CharSequence;[Ljava/lang/CharSequence;)Ljava/lang/String;";
 
 /// The model of `class.name desc` where `class` is a modelled collection or iterator class
 /// (the exact class of the receiver), or the static methods `List.of`, `Arrays.asList`,
@@ -424,6 +450,8 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
         ("java/util/Collections", "frequency", "(Ljava/util/Collection;Ljava/lang/Object;)I") => {
             return Some(Frequency)
         }
+        (STRING, "join", JOIN_ITERABLE) => return Some(Join { iterable: true }),
+        (STRING, "join", JOIN_ARRAY) => return Some(Join { iterable: false }),
         _ => {}
     }
     if ENTRY_CLASSES.contains(&class) {
@@ -452,8 +480,13 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
     let family = Family::of(class)?;
     let obj1 = format!("({OBJ})Z");
     let getter = format!("(){OBJ}");
+    let map = matches!(family, Family::HashMap | Family::TreeMap);
     let common = match (name, desc) {
         ("size", "()I") => Some(Size),
+        ("toArray", "()[Ljava/lang/Object;") if !map => Some(ToArray { typed: false }),
+        ("toArray", "([Ljava/lang/Object;)[Ljava/lang/Object;") if !map => {
+            Some(ToArray { typed: true })
+        }
         ("isEmpty", "()Z") => Some(IsEmpty),
         ("iterator", "()Ljava/util/Iterator;") if family.iterator_class().is_some() => {
             Some(Iterator)
@@ -507,6 +540,12 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
                 false => Immutable,
             },
             ("<init>", "(Ljava/util/Collection;)V") if mutable_list => NewCopy,
+            ("addAll", "(Ljava/util/Collection;)Z") if family != Family::ArraysList => {
+                match mutable_list {
+                    true => AddAll,
+                    false => Immutable,
+                }
+            }
             ("<init>", "(I)V") if family == Family::ArrayList => NewCapacity { throws: true },
             _ if family == Family::LinkedList => return deque_call(name, desc),
             _ => return None,

@@ -71,9 +71,13 @@ pub(crate) enum TextCall {
     /// `intern()`: "a string that has the same contents as this string, but is guaranteed to
     /// be from a pool of unique strings": the receiver itself or an equal string of the pool.
     Intern,
-    /// `String.valueOf`/`Integer.toString` of a primitive, `Integer.toString()`: its decimal
-    /// or literal form, at least one character (`valueOf(boolean)` returns the literals).
-    OfPrimitive,
+    /// `String.valueOf`/`Integer.toString` of a primitive, `Integer.toString()`, and
+    /// `Integer.toBinaryString`/`toOctalString`/`toHexString`: its decimal, literal or
+    /// unsigned-radix form, of `min..=max` characters (`valueOf(boolean)` returns the literals
+    /// `"true"`/`"false"`; a `char` is one; an `int` in decimal at most `"-2147483648"`'s 11, a
+    /// `long` `"-9223372036854775808"`'s 20; the unsigned forms "without extra leading 0s", at
+    /// most 32 binary, 11 octal, 8 hex digits for the 32 bits, `"0"` for zero).
+    OfPrimitive { min: u8, max: u8 },
     /// `String.valueOf(Object)`/`toString()` of a `String`: `"null"` for `null`, else
     /// `obj.toString()` (the string itself); any other object is unsupported (program code).
     OfObject,
@@ -208,17 +212,7 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("substring", d) if d == format!("(II){S}") => Substring { two: true },
             ("concat", d) if d == format!("({S}){S}") => Concat,
             ("split", d) if d == format!("({S})[{S}") => Split,
-            ("valueOf", d)
-                if [
-                    format!("(Z){S}"),
-                    format!("(C){S}"),
-                    format!("(I){S}"),
-                    format!("(J){S}"),
-                ]
-                .contains(&d.to_string()) =>
-            {
-                OfPrimitive
-            }
+            ("valueOf", d) if value_of_primitive(d).is_some() => value_of_primitive(d)?,
             ("valueOf", d) if d == format!("(Ljava/lang/Object;){S}") => OfObject,
             ("toString", d) if d == format!("(){S}") => OfObject,
             ("intern", d) if d == format!("(){S}") => Intern,
@@ -237,10 +231,10 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
         });
     }
     if class == "java/lang/Long" && name == "toString" && desc == format!("(J){S}") {
-        return Some(OfPrimitive);
+        return primitive_form("J");
     }
     if class == "java/lang/Character" && name == "toString" && desc == format!("(C){S}") {
-        return Some(OfPrimitive);
+        return primitive_form("C");
     }
     if class == INTEGER {
         return Some(match (name, desc) {
@@ -249,7 +243,12 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("valueOf", "(I)Ljava/lang/Integer;") => Box,
             ("<init>", "(I)V") => NewBox,
             ("intValue", "()I") => Unbox,
-            ("toString", d) if d == format!("(I){S}") || d == format!("(){S}") => OfPrimitive,
+            ("toString", d) if d == format!("(I){S}") || d == format!("(){S}") => {
+                primitive_form("I")?
+            }
+            ("toBinaryString", d) if d == format!("(I){S}") => OfPrimitive { min: 1, max: 32 },
+            ("toOctalString", d) if d == format!("(I){S}") => OfPrimitive { min: 1, max: 11 },
+            ("toHexString", d) if d == format!("(I){S}") => OfPrimitive { min: 1, max: 8 },
             ("hashCode", "()I") => AnyInt { null_throws: false },
             ("compareTo", "(Ljava/lang/Integer;)I") => AnyInt { null_throws: true },
             ("compareTo", "(Ljava/lang/Object;)I") => CompareToBridge { string: false },
@@ -257,6 +256,24 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
         });
     }
     None
+}
+
+/// `String.valueOf` of the primitive whose descriptor is `desc`'s one parameter.
+fn value_of_primitive(desc: &str) -> Option<TextCall> {
+    primitive_form(desc.strip_prefix('(')?.strip_suffix(&format!("){S}"))?)
+}
+
+/// The length bounds of the string form of a primitive of descriptor `d` (`String.valueOf`,
+/// `Integer`/`Long`/`Character.toString`).
+fn primitive_form(d: &str) -> Option<TextCall> {
+    let (min, max) = match d {
+        "Z" => (4, 5),
+        "C" => (1, 1),
+        "I" => (1, 11),
+        "J" => (1, 20),
+        _ => return None,
+    };
+    Some(TextCall::OfPrimitive { min, max })
 }
 
 #[cfg(test)]
@@ -270,6 +287,16 @@ mod tests {
             text_call(INTEGER, "parseInt", "(Ljava/lang/String;)I"),
             Some(TextCall::ParseInt)
         );
+        assert_eq!(
+            text_call(STRING, "valueOf", "(Z)Ljava/lang/String;"),
+            Some(TextCall::OfPrimitive { min: 4, max: 5 })
+        );
+        assert_eq!(
+            text_call(INTEGER, "toHexString", "(I)Ljava/lang/String;"),
+            Some(TextCall::OfPrimitive { min: 1, max: 8 })
+        );
+        // `valueOf(double)` is not: its form has no short bound here
+        assert_eq!(text_call(STRING, "valueOf", "(D)Ljava/lang/String;"), None);
         // the radix variant and String.format are not modelled
         assert_eq!(
             text_call(INTEGER, "parseInt", "(Ljava/lang/String;I)I"),

@@ -8,6 +8,7 @@
 //! throw ConcurrentModificationException ("on a best-effort basis"); an iterator that may or
 //! may not be of it gets the hull of both.
 
+mod bulk;
 mod common;
 mod statics;
 
@@ -38,6 +39,7 @@ pub(crate) fn eval(
             Reverse => statics::reverse(ex),
             Extreme => statics::extreme(ex),
             Frequency => statics::frequency(ex),
+            Join { iterable } => statics::join(ex, iterable),
             _ => Err(ex.invalid("collection method without a receiver")),
         };
     }
@@ -221,7 +223,17 @@ pub(crate) fn eval(
             ex.push(v)?;
         }
         Sort => return statics::sort(ex, n_args, true),
-        HasNext | Next | IterRemove | ListOf | AsList | Reverse | Extreme | Frequency
+        AddAll => return bulk::add_all(ex, recv, family, size),
+        ToArray { typed } => return bulk::to_array(ex, typed, size),
+        HasNext
+        | Next
+        | IterRemove
+        | ListOf
+        | AsList
+        | Reverse
+        | Extreme
+        | Frequency
+        | Join { .. }
         | EntryPart => return Err(ex.invalid("collection call in the wrong place")),
     }
     Ok(Flow::Next)

@@ -45,17 +45,41 @@ pub(crate) fn possibly_shared(ex: &mut Exec<'_>, class: &str, count: Option<Inte
 /// string the state holds, so the array may share with each of them and with every object
 /// that may hide one.
 pub(crate) fn string_array(ex: &mut Exec<'_>) -> Ref {
-    let (equal, hide, _) = candidates(ex, models::STRING, None);
     let len = ex.st.new_int(Interval::at_least(0));
     // the JDK allocates it as `String[]` itself
-    let r = ex.st.new_obj(HeapValue::array(
-        models::STRING_ARRAY.into(),
+    array_of(
+        ex,
+        models::STRING_ARRAY,
         len,
-        None,
         true,
-    ));
-    for q in equal.into_iter().chain(hide) {
+        &[models::STRING],
+        false,
+    )
+}
+
+/// A new array of type `ty` and length `len` whose unknown elements are `null` or objects of
+/// the final `classes` the state may hold: it may share with each of those and with every
+/// object that may hide one; `repeats`: two elements may be one object (♦), as a
+/// collection's elements copied out by `toArray` may.
+pub(crate) fn array_of(
+    ex: &mut Exec<'_>,
+    ty: &str,
+    len: Ref,
+    exact: bool,
+    classes: &[&str],
+    repeats: bool,
+) -> Ref {
+    let mut near = std::collections::BTreeSet::new();
+    for c in classes {
+        let (equal, hide, _) = candidates(ex, c, None);
+        near.extend(equal.into_iter().chain(hide));
+    }
+    let r = ex.st.new_obj(HeapValue::array(ty.into(), len, None, exact));
+    for q in near {
         ex.st.preds.add_join(r, q);
+    }
+    if repeats {
+        ex.st.preds.add_non_tree(r);
     }
     r
 }

@@ -149,9 +149,10 @@ pub(crate) fn eval(
             ex.pop()?;
             ex.push(r)?;
         }
-        OfPrimitive => {
+        OfPrimitive { min, max } => {
             pop_all(ex)?;
-            let r = shared::string(ex, Interval::at_least(1));
+            let len = Interval::new(Some(min.into()), Some(max.into())).unwrap_or(Interval::TOP);
+            let r = shared::string(ex, len);
             ex.push(r)?;
         }
         OfObject => {

@@ -126,13 +126,28 @@ pub(super) fn grow(ex: &mut Exec<'_>, c: Ref, size: Ref, op: IntOp) -> Result<()
 /// `MAX_VALUE` (else `--ints java`'s merges, which widen to the int range, never converge: the
 /// bound would creep past it by one per iteration).
 pub(super) fn step(ex: &mut Exec<'_>, a: Ref, op: IntOp, floor: i128) -> Result<Ref, EngineError> {
-    let va = int(ex, a)?;
     let one = ex.st.new_int(Interval::literal(1));
-    let r = arith::apply(ex, op, a, Some(one), Width::Int)?;
-    let d = if op == IntOp::Add { 1 } else { -1 };
+    sum(ex, a, one, op, floor)
+}
+
+/// `a ± b` of two sizes (`b` ≥ 0) with its label, capped like [`step`].
+pub(super) fn sum(
+    ex: &mut Exec<'_>,
+    a: Ref,
+    b: Ref,
+    op: IntOp,
+    floor: i128,
+) -> Result<Ref, EngineError> {
+    let (va, vb) = (int(ex, a)?, int(ex, b)?);
+    let r = arith::apply(ex, op, a, Some(b), Width::Int)?;
+    let vb = if op == IntOp::Add {
+        vb
+    } else {
+        vb.neg(crate::state::IntSemantics::Unbounded)
+    };
     let exact = Interval {
-        lo: va.lo.map(|x| x + d),
-        hi: va.hi.map(|x| x + d),
+        lo: va.lo.zip(vb.lo).map(|(x, y)| x + y),
+        hi: va.hi.zip(vb.hi).map(|(x, y)| x + y),
     }
     .intersect(&Interval {
         lo: Some(floor),

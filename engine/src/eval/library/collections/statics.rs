@@ -1,5 +1,5 @@
 //! The static methods of `java.util.Collections` (`sort`, `reverse`, `max`/`min`,
-//! `frequency`), `List.of` and `Arrays.asList`.
+//! `frequency`), `List.of`, `Arrays.asList` and `String.join`.
 
 use super::super::super::{exception, Exec, Flow};
 use super::super::text;
@@ -158,6 +158,76 @@ pub(super) fn frequency(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
     Ok(Flow::Next)
 }
 
+/// `String.join(delimiter, elements)` of an `Iterable` (`iterable`) or an array (see
+/// `models::CollCall::Join`): NullPointerException for a `null` argument; a string of unknown
+/// contents, or ClassCastException where a non-empty collection may hold an `Integer`.
+pub(super) fn join(ex: &mut Exec<'_>, iterable: bool) -> Result<Flow, EngineError> {
+    let d = ex.peek(1)?;
+    if d.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+    }
+    if let Some(flow) = ex.need_realized(d)? {
+        return Ok(flow);
+    }
+    // `delimiter.toString()`: JDK code for a `String` only
+    if type_of(ex, d) != Some(crate::models::STRING) {
+        return Err(ex.unsupported(format!(
+            "String.join with a delimiter of class {} (its toString() may be program code)",
+            display(type_of(ex, d))
+        )));
+    }
+    if iterable {
+        let (c, _) = match realized_argument(ex, 0)? {
+            Ok(x) => x,
+            Err(flow) => return Ok(flow),
+        };
+        let other = ex.cx.elements.classes().any(|t| t != crate::models::STRING);
+        if other {
+            let size = field(ex, c, SIZE)?;
+            let empty = match decide(ex, size, Cond::Le, 0)? {
+                Err(flow) => return Ok(flow),
+                Ok(b) => b,
+            };
+            // the cast of each element to `CharSequence` in the JDK's loop
+            if !empty {
+                let Some(ok) = text::outcome(ex) else {
+                    return Ok(text::split_outcomes(ex));
+                };
+                if !ok {
+                    return exception::throw_builtin(ex, exceptions::CLASS_CAST);
+                }
+            }
+        }
+    } else {
+        let a = ex.peek(0)?;
+        if a.is_null() {
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+        }
+        if let Some(flow) = ex.need_realized(a)? {
+            return Ok(flow);
+        }
+        let Some(HeapValue::Array { ty, elems, .. }) = ex.st.value(a).cloned() else {
+            return Err(ex.invalid("String.join of a non-array"));
+        };
+        // `String` is final: a `String[]`'s elements are strings or `null`
+        let strings = ty == crate::models::STRING_ARRAY
+            || elems.is_some_and(|es| {
+                es.iter()
+                    .all(|e| e.is_null() || type_of(ex, *e) == Some(crate::models::STRING))
+            });
+        if !strings {
+            return Err(ex.unsupported(format!(
+                "String.join of an array {} whose elements may be other CharSequences (their toString() may be program code)",
+                crate::state::display_type(&ty)
+            )));
+        }
+    }
+    pop(ex, 2)?;
+    let r = super::super::shared::string(ex, Interval::at_least(0));
+    ex.push(r)?;
+    Ok(Flow::Next)
+}
+
 /// The collection argument (`k`-th from the top) of a static `Collections` method, realized,
 /// with its family; NullPointerException for `null` (a map or an unmodelled class is
 /// unsupported).
@@ -175,7 +245,7 @@ fn realized_argument(
     match type_of(ex, c).and_then(Family::of) {
         Some(f) if !matches!(f, Family::HashMap | Family::TreeMap) => Ok(Ok((c, f))),
         _ => Err(ex.unsupported(format!(
-            "Collections method on a collection of class {} (its iterator may be program code)",
+            "iteration of a collection of class {} (its iterator may be program code)",
             display(type_of(ex, c))
         ))),
     }
