@@ -36,9 +36,9 @@ fn unsupported_features_name_class_method_pc_and_opcode() {
             "Unsupported.show",
             vec![
                 "Unsupported.show(I)Ljava/lang/String;",
-                "pc 1",
+                "pc 3",
                 "invokestatic",
-                "java.lang.Integer.toHexString",
+                "java.lang.Integer.toString(II)",
             ],
         ),
         (

@@ -2,7 +2,7 @@
 public class Unsupported {
     static int viaUlp(int x) { return (int) Math.ulp((double) x); }
 
-    static String show(int x) { return Integer.toHexString(x); }
+    static String show(int x) { return Integer.toString(x, 16); }
 
     static int hash(Object o) { return o.hashCode(); }
 
