@@ -231,10 +231,7 @@ pub(super) fn apply(
         _ => return Err(ex.invalid("binary operation without a second operand")),
     }
     .wrap_to(sem, width);
-    let res = match width {
-        Width::Int => ex.st.new_int(result),
-        Width::Long => ex.st.new_prim(HeapValue::Long(result)),
-    };
+    let res = ex.st.new_integral(width, result);
     let both_literal = va.as_literal().is_some() && vb.is_none_or(|v| v.as_literal().is_some());
     if !both_literal {
         let (oa, ob) = (Operand::of(&ex.st, a), b.map(|b| Operand::of(&ex.st, b)));
@@ -305,10 +302,7 @@ fn bitwise(ex: &mut Exec<'_>, op: Op, width: Width) -> Result<Flow, EngineError>
         // bit operations are only meaningful on machine integers: results are unknown
         (None, IntSemantics::Unbounded) => Interval::TOP,
     };
-    let r = match width {
-        Width::Int => ex.st.new_int(value),
-        Width::Long => ex.st.new_prim(HeapValue::Long(value)),
-    };
+    let r = ex.st.new_integral(width, value);
     ex.push(r)?;
     Ok(Flow::Next)
 }
@@ -350,10 +344,7 @@ fn shift(
         IntOp::Ushr if k == 0 => va,
         _ => Interval::exact(IntOp::Shr, &va, &k_lit),
     };
-    let res = match width {
-        Width::Int => ex.st.new_int(value),
-        Width::Long => ex.st.new_prim(HeapValue::Long(value)),
-    };
+    let res = ex.st.new_integral(width, value);
     ex.labels.push(Label::Arith {
         res,
         op: iop,
@@ -377,10 +368,7 @@ fn shift_left(
     let va = shifted(ex, a)?;
     let value =
         Interval::exact(IntOp::Mul, &va, &Interval::literal(factor)).wrap_to(ex.sem(), width);
-    let res = match width {
-        Width::Int => ex.st.new_int(value),
-        Width::Long => ex.st.new_prim(HeapValue::Long(value)),
-    };
+    let res = ex.st.new_integral(width, value);
     ex.labels.push(Label::Arith {
         res,
         op: IntOp::Mul,
@@ -452,10 +440,7 @@ fn bit_bounds(
     };
     let Some(value) = value else { return Ok(None) };
     let ops: Vec<Operand> = bounded.iter().map(|&r| Operand::of(&ex.st, r)).collect();
-    let res = match width {
-        Width::Int => ex.st.new_int(value),
-        Width::Long => ex.st.new_prim(HeapValue::Long(value)),
-    };
+    let res = ex.st.new_integral(width, value);
     for o in ops {
         // a literal bound is the interval's already
         if let o @ Operand::Ref(_) = o {

@@ -137,6 +137,13 @@ impl State {
         self.heap.insert(r, HeapValue::Int(v));
         r
     }
+    /// A fresh integral reference of `width` (an `int` or a `long`) pointing to `v`.
+    pub fn new_integral(&mut self, width: Width, v: Interval) -> Ref {
+        match width {
+            Width::Int => self.new_int(v),
+            Width::Long => self.new_prim(HeapValue::Long(v)),
+        }
+    }
     /// A fresh primitive reference (`i<n>`) pointing to `v` (an int, long, float or double).
     pub fn new_prim(&mut self, v: HeapValue) -> Ref {
         debug_assert!(v.is_primitive());

@@ -233,10 +233,7 @@ fn finish(
     width: Width,
 ) -> Result<Flow, EngineError> {
     pop_n(ex, n_args)?;
-    let r = match width {
-        Width::Int => ex.st.new_int(v),
-        Width::Long => ex.st.new_prim(HeapValue::Long(v)),
-    };
+    let r = ex.st.new_integral(width, v);
     ex.push(r)?;
     Ok(Flow::Next)
 }
