@@ -220,6 +220,7 @@ pub(super) fn invoke(
                 method,
                 new,
                 operands,
+                boxing,
             } => {
                 if new {
                     eval(ex, &Insn::New(method.class.clone()))?;
@@ -229,7 +230,23 @@ pub(super) fn invoke(
                 for v in operands {
                     ex.push(v)?;
                 }
-                invoke(ex, kind, &method)
+                let depth = ex.st.frames.len();
+                let flow = invoke(ex, kind, &method)?;
+                match (boxing, flow) {
+                    // the library model's result is on the stack: the spun class boxes it
+                    (Some(b), Flow::Next) => invoke(ex, InvokeKind::Static, &b),
+                    // a program method runs (an override; a summary of recursion)
+                    (Some(_), flow @ (Flow::Done | Flow::Abstract(_)))
+                        if matches!(flow, Flow::Abstract(_)) || ex.st.frames.len() > depth =>
+                    {
+                        Err(ex.unsupported(format!(
+                            "lambda calling {}.{}: boxing a program method's result is not modelled",
+                            method.class.replace('/', "."),
+                            method.name
+                        )))
+                    }
+                    (_, flow) => Ok(flow),
+                }
             }
         };
     }

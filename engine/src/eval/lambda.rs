@@ -6,9 +6,12 @@
 //! on top (or a library model's result at once).
 //!
 //! Adaptations the spun class would make between the interface method's erased type and the
-//! implementation's (boxing, unboxing, primitive widening, dropping a result) are unsupported,
-//! named; a reference argument is passed as it is when its type fits, a cast the engine cannot
-//! decide is unsupported too.
+//! implementation's (unboxing, primitive widening, dropping a result) are unsupported, named; a
+//! reference argument is passed as it is when its type fits, a cast the engine cannot decide is
+//! unsupported too. A primitive result of a library method with a model is boxed as the spun
+//! class does, by the wrapper's `valueOf` (`models::lambda_box`; `Function<String, Integer> f =
+//! String::length`), where that has a model; a program method's result is not (its frame would
+//! return to the hidden class's, which boxes, and the engine keeps no such frame).
 
 use super::{Exec, Flow};
 use crate::class::indy::{describe_handle, parse_lambda_class_name, HandleKind};
@@ -34,6 +37,8 @@ pub(super) enum LambdaCall {
         method: MethodRef,
         new: bool,
         operands: Vec<Ref>,
+        /// The wrapper's `valueOf` that boxes the implementation's primitive result.
+        boxing: Option<Box<MethodRef>>,
     },
 }
 
@@ -121,9 +126,15 @@ pub(super) fn call(
     } else {
         imp.member.desc.ret.clone()
     };
+    let mut boxing = None;
     match (&m.desc.ret, &result) {
         (None, None) => {}
         (Some(a), Some(b)) if a == b => {}
+        (Some(FieldType::Object(a)), Some(p)) if !p.is_reference() => {
+            boxing = Some(Box::new(
+                box_result(ex, imp, a, p).map_err(|what| unsupported(ex, what))?,
+            ));
+        }
         (Some(FieldType::Object(a)), Some(b @ (FieldType::Object(_) | FieldType::Array(_))))
             if ex
                 .cx
@@ -171,6 +182,49 @@ pub(super) fn call(
         method: imp.member.clone(),
         new: imp.kind == HandleKind::NewInvokeSpecial,
         operands: caps.into_iter().chain(args).collect(),
+        boxing,
+    })
+}
+
+/// The `valueOf` call that boxes the implementation `imp`'s primitive result `prim` where the
+/// interface method returns `want` (`Object`, `Integer`, `Comparable`, …), or why not.
+fn box_result(
+    ex: &Exec<'_>,
+    imp: &crate::class::indy::Handle,
+    want: &str,
+    prim: &FieldType,
+) -> Result<MethodRef, String> {
+    let not = |why: &str| format!("adapting its result {prim} to L{want}; {why}");
+    let (wrapper, desc) =
+        models::lambda_box(&prim.to_string()).ok_or_else(|| not("(no boxing) is not modelled"))?;
+    let fits = ex
+        .cx
+        .prog
+        .hierarchy
+        .is_subtype(wrapper, want)
+        .map_err(|e| not(&e.to_string()))?;
+    if !fits {
+        return Err(not("(boxing to another type) is not modelled"));
+    }
+    if models::library_call(wrapper, "valueOf", desc).is_none() {
+        return Err(not(&format!(
+            "(boxing by {}.valueOf, which has no model) is not modelled",
+            wrapper.replace('/', ".")
+        )));
+    }
+    if models::library_call(&imp.member.class, &imp.member.name, &imp.member.desc_str).is_none() {
+        // a program method's frame would return into the hidden class's, which boxes
+        return Err(not(
+            "(boxing the result of a method without a library model) is not modelled",
+        ));
+    }
+    let desc_parsed = MethodDescriptor::parse(desc).map_err(|e| not(&e.to_string()))?;
+    Ok(MethodRef {
+        class: wrapper.to_string(),
+        name: "valueOf".into(),
+        desc: desc_parsed,
+        desc_str: desc.into(),
+        interface: false,
     })
 }
 

@@ -130,6 +130,7 @@ impl LibraryCall {
                         | super::collections::CollCall::Get
                         | super::collections::CollCall::MapGet { .. }
                         | super::collections::CollCall::FirstKey
+                        | super::collections::CollCall::Nearest
                         | super::collections::CollCall::HasNext
                         | super::collections::CollCall::Iterator
                         | super::collections::CollCall::Extreme

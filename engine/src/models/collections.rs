@@ -24,12 +24,22 @@
 use super::classes::{OBJECT, STRING};
 use super::text::INTEGER;
 
+mod views;
+pub use views::{made_by_call, made_by_calls_only, Part, View, ENTRY_CLASSES};
+use views::{HASH_KEY_ITERATOR, VIEW_CLASSES, VIEW_ITERATORS};
+
 pub const ARRAY_LIST: &str = "java/util/ArrayList";
 pub const LINKED_LIST: &str = "java/util/LinkedList";
 pub const ARRAY_DEQUE: &str = "java/util/ArrayDeque";
 pub const HASH_SET: &str = "java/util/HashSet";
 pub const HASH_MAP: &str = "java/util/HashMap";
 pub const TREE_MAP: &str = "java/util/TreeMap";
+/// `java.util.Stack` (a `Vector`): "a last-in-first-out (LIFO) stack of objects".
+pub const STACK: &str = "java/util/Stack";
+/// `Stack`'s superclass, not modelled itself.
+pub const VECTOR: &str = "java/util/Vector";
+/// Thrown by `Stack.pop()`/`peek()`: "if this stack is empty".
+pub const EMPTY_STACK: &str = "java/util/EmptyStackException";
 /// `List.of(e1, e2, e3, …)` (three or more elements).
 pub const LIST_N: &str = "java/util/ImmutableCollections$ListN";
 /// `List.of(e1)`, `List.of(e1, e2)`.
@@ -68,6 +78,7 @@ pub enum Family {
     HashSet,
     HashMap,
     TreeMap,
+    Stack,
     /// `List.of`: `ImmutableCollections$ListN` and `$List12`.
     Immutable,
     /// `Arrays.asList`.
@@ -84,6 +95,7 @@ impl Family {
             HASH_SET => Family::HashSet,
             HASH_MAP => Family::HashMap,
             TREE_MAP => Family::TreeMap,
+            STACK => Family::Stack,
             LIST_N | LIST_12 => Family::Immutable,
             ARRAYS_LIST => Family::ArraysList,
             _ => return None,
@@ -99,7 +111,8 @@ impl Family {
             Family::HashSet => HASH_KEY_ITERATOR,
             Family::Immutable => IMMUTABLE_LIST_ITR,
             Family::ArraysList => ARRAYS_ITR,
-            Family::ArrayDeque | Family::HashMap | Family::TreeMap => return None,
+            // `Stack` iterates as a `Vector` (`Vector$Itr`): not modelled
+            Family::ArrayDeque | Family::HashMap | Family::TreeMap | Family::Stack => return None,
         })
     }
 
@@ -118,6 +131,16 @@ impl Family {
             self,
             Family::ArrayDeque | Family::TreeMap | Family::Immutable
         )
+    }
+
+    /// The exception of a head (`pop`, `peek`, `getFirst`, …) of an empty collection:
+    /// `Stack`'s "EmptyStackException - if this stack is empty", the deques'
+    /// NoSuchElementException.
+    pub fn empty_exception(self) -> &'static str {
+        match self {
+            Family::Stack => EMPTY_STACK,
+            _ => NO_SUCH_ELEMENT,
+        }
     }
 
     /// The exception of an index outside the list (`get`, `set`, `remove(int)`): the Javadoc's
@@ -145,147 +168,6 @@ pub fn iterated_type(iterator_class: &str) -> Option<&'static str> {
         ARRAYS_ITR => ARRAYS_LIST,
         _ => return None,
     })
-}
-
-/// A view of a `HashMap` or a `TreeMap` (`keySet()`, `values()`, `entrySet()`): an object with
-/// one field [`OF`], the map; its size is the map's ("The set is backed by the map, so changes
-/// to the map are reflected in the set"). JDK 17 caches each view in the map (one object per
-/// map and kind). Its iterator's [`OF`] is the view; an entry is a `HashMap$Node` or a
-/// `TreeMap$Entry`, of which the model keeps no field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct View {
-    pub part: Part,
-    /// Of a `TreeMap` (else of a `HashMap`).
-    pub tree: bool,
-}
-
-/// What a map's view holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Part {
-    Keys,
-    Values,
-    Entries,
-}
-
-/// The view classes, iterator classes and entry class of `HashMap` (`[0]`) and `TreeMap`
-/// (`[1]`), by [`Part`] (JDK 17; the key iterator of a `HashMap` is also `HashSet`'s).
-const VIEW_CLASSES: [[&str; 3]; 2] = [
-    [
-        "java/util/HashMap$KeySet",
-        "java/util/HashMap$Values",
-        "java/util/HashMap$EntrySet",
-    ],
-    [
-        "java/util/TreeMap$KeySet",
-        "java/util/TreeMap$Values",
-        "java/util/TreeMap$EntrySet",
-    ],
-];
-const VIEW_ITERATORS: [[&str; 3]; 2] = [
-    [
-        HASH_KEY_ITERATOR,
-        "java/util/HashMap$ValueIterator",
-        "java/util/HashMap$EntryIterator",
-    ],
-    [
-        "java/util/TreeMap$KeyIterator",
-        "java/util/TreeMap$ValueIterator",
-        "java/util/TreeMap$EntryIterator",
-    ],
-];
-/// A map entry (`HashMap$TreeNode`, the subclass of `HashMap$Node` in a bin of eight or more
-/// colliding keys in a table of 64 or more, is not modelled: the checker would see its class).
-pub const ENTRY_CLASSES: [&str; 2] = ["java/util/HashMap$Node", "java/util/TreeMap$Entry"];
-/// The iterator of a `HashSet` and of a `HashMap`'s key set.
-const HASH_KEY_ITERATOR: &str = "java/util/HashMap$KeyIterator";
-const PARTS: [Part; 3] = [Part::Keys, Part::Values, Part::Entries];
-
-impl View {
-    /// The view `map.name desc` returns, for a map of family `family`.
-    fn of_call(family: Family, name: &str, desc: &str) -> Option<View> {
-        let part = match (name, desc) {
-            ("keySet", "()Ljava/util/Set;") => Part::Keys,
-            ("values", "()Ljava/util/Collection;") => Part::Values,
-            ("entrySet", "()Ljava/util/Set;") => Part::Entries,
-            _ => return None,
-        };
-        let tree = match family {
-            Family::HashMap => false,
-            Family::TreeMap => true,
-            _ => return None,
-        };
-        Some(View { part, tree })
-    }
-
-    fn at(self) -> (usize, usize) {
-        (usize::from(self.tree), self.part as usize)
-    }
-
-    /// The class of the view.
-    pub fn class(self) -> &'static str {
-        let (m, p) = self.at();
-        VIEW_CLASSES[m][p]
-    }
-
-    /// The class of the view's iterator.
-    pub fn iterator_class(self) -> &'static str {
-        let (m, p) = self.at();
-        VIEW_ITERATORS[m][p]
-    }
-
-    /// The class of the map.
-    pub fn map_class(self) -> &'static str {
-        if self.tree {
-            TREE_MAP
-        } else {
-            HASH_MAP
-        }
-    }
-
-    /// The view class `class`, if it is one.
-    pub fn of_class(class: &str) -> Option<View> {
-        Self::find(&VIEW_CLASSES, class)
-    }
-
-    /// The view whose iterator class is `class` (the keys' of a `HashMap` is `HashSet`'s too).
-    pub fn of_iterator(class: &str) -> Option<View> {
-        Self::find(&VIEW_ITERATORS, class)
-    }
-
-    fn find(table: &[[&str; 3]; 2], class: &str) -> Option<View> {
-        (0..2).find_map(|m| {
-            let p = table[m].iter().position(|c| *c == class)?;
-            Some(View {
-                part: PARTS[p],
-                tree: m == 1,
-            })
-        })
-    }
-}
-
-/// The classes whose objects only the library call `name desc` makes (for the world's rapid
-/// type analysis): a map's `keySet()`, `values()`, `entrySet()` make views, their iterators
-/// and entries.
-pub fn made_by_call(name: &str, desc: &str) -> Vec<&'static str> {
-    match (name, desc) {
-        ("keySet" | "entrySet", "()Ljava/util/Set;") | ("values", "()Ljava/util/Collection;") => {
-            (VIEW_CLASSES.into_iter().flatten())
-                .chain(VIEW_ITERATORS.into_iter().flatten())
-                .chain(ENTRY_CLASSES)
-                .filter(|c| made_by_calls_only(c))
-                .collect()
-        }
-        _ => vec![],
-    }
-}
-
-/// Whether objects of `class` exist only where a library call made them ([`made_by_call`]):
-/// no input is one, and a run whose code never calls one has none. (The key iterator of a
-/// `HashMap` is also `HashSet`'s, made without a view.)
-pub fn made_by_calls_only(class: &str) -> bool {
-    View::of_class(class).is_some()
-        || View::of_iterator(class).is_some() && class != HASH_KEY_ITERATOR
-        || ENTRY_CLASSES.contains(&class)
 }
 
 /// Where a list operation's element comes from or goes.
@@ -326,6 +208,9 @@ pub enum CollCall {
     /// Adds one element at an end: `add(E)` ("Returns: true", `returns_true`), `addLast`,
     /// `addFirst`, `push`, `offer…` (`returns_true`).
     Add { returns_true: bool },
+    /// `Stack.push(E)`: "Pushes an item onto the top of this stack"; "Returns: the item
+    /// argument".
+    Push,
     /// `add(int index, E)`: "IndexOutOfBoundsException - if the index is out of range (index <
     /// 0 || index > size())".
     AddAt,
@@ -362,6 +247,13 @@ pub enum CollCall {
     MapRemove,
     /// `TreeMap.firstKey()`/`lastKey()`: "NoSuchElementException - if this map is empty".
     FirstKey,
+    /// `TreeMap.floorKey`/`ceilingKey`/`higherKey`/`lowerKey(K)`: "the greatest key less than
+    /// or equal to key, or null if there is no such key" (and the like): a key or `null`, no
+    /// order claimed. JDK 17 compares the argument with keys only while walking down from the
+    /// root (`getFloorEntry`: `compare(key, p.key)` while `p != null`): an empty map returns
+    /// `null` for any argument; else `null` throws NullPointerException and a non-`Integer`
+    /// ClassCastException (natural ordering; the keys are `Integer`s).
+    Nearest,
     /// `clear()`: size 0.
     Clear,
     /// `iterator()`: a new iterator with `remaining` = size.
@@ -561,6 +453,24 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
             ("clear", "()V") => Some(Clear),
             _ => deque_call(name, desc),
         },
+        // `Stack`'s own methods and `Vector`'s `add`/`clear` (the top is the last element)
+        Family::Stack => match (name, desc) {
+            ("push", d) if d == format!("({OBJ}){OBJ}") => Some(Push),
+            ("pop", d) if d == getter => Some(Head {
+                end: End::Last,
+                remove: true,
+                on_empty: OnEmpty::Throw,
+            }),
+            ("peek", d) if d == getter => Some(Head {
+                end: End::Last,
+                remove: false,
+                on_empty: OnEmpty::Throw,
+            }),
+            ("empty", "()Z") => Some(IsEmpty),
+            ("add", d) if d == obj1 => Some(Add { returns_true: true }),
+            ("clear", "()V") => Some(Clear),
+            _ => None,
+        },
         Family::HashSet => match (name, desc) {
             ("<init>", "(I)V") => Some(NewCapacity { throws: true }),
             ("<init>", "(Ljava/util/Collection;)V") => Some(NewCopy),
@@ -582,6 +492,11 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
             ("clear", "()V") => Some(Clear),
             ("firstKey" | "lastKey", d) if d == getter && family == Family::TreeMap => {
                 Some(FirstKey)
+            }
+            ("floorKey" | "ceilingKey" | "higherKey" | "lowerKey", d)
+                if d == format!("({OBJ}){OBJ}") && family == Family::TreeMap =>
+            {
+                Some(Nearest)
             }
             (n, d) => self::View::of_call(family, n, d).map(CollCall::View),
         },
@@ -693,6 +608,8 @@ pub fn model_classes() -> Vec<&'static str> {
         HASH_SET,
         HASH_MAP,
         TREE_MAP,
+        STACK,
+        EMPTY_STACK,
         LIST_N,
         LIST_12,
         ARRAYS_LIST,
@@ -746,6 +663,24 @@ mod tests {
                 on_empty: OnEmpty::Null
             })
         );
+        // a TreeMap's neighbours: a `HashMap` has none
+        let nearest = "(Ljava/lang/Object;)Ljava/lang/Object;";
+        assert_eq!(
+            collection_call(TREE_MAP, "floorKey", nearest),
+            Some(CollCall::Nearest)
+        );
+        assert_eq!(collection_call(HASH_MAP, "floorKey", nearest), None);
+        // a Stack pushes and pops at its top, is never an input and does not iterate
+        assert_eq!(
+            collection_call(STACK, "push", nearest),
+            Some(CollCall::Push)
+        );
+        assert_eq!(Family::Stack.empty_exception(), EMPTY_STACK);
+        assert_eq!(
+            collection_call(STACK, "iterator", "()Ljava/util/Iterator;"),
+            None
+        );
+        assert!(made_by_calls_only(STACK) && made_by_calls_only(VECTOR));
         // iteration of a map or a deque is not modelled, nor are unknown methods
         assert_eq!(
             collection_call(ARRAY_DEQUE, "iterator", "()Ljava/util/Iterator;"),

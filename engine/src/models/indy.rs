@@ -26,3 +26,22 @@ pub static BOOTSTRAPS: Bootstraps = Bootstraps {
         name: "altMetafactory",
     },
 };
+
+/// The wrapper class and its `valueOf` descriptor that a lambda class spun by
+/// `LambdaMetafactory` boxes a primitive result of `prim` (a field descriptor: `I`, `J`, …)
+/// with, where the interface method returns a reference (JDK 17
+/// `TypeConvertingMethodAdapter.box`: `invokestatic Wrapper.valueOf`; so `Integer` results
+/// are the cached boxes `Integer.valueOf` gives).
+pub fn lambda_box(prim: &str) -> Option<(&'static str, &'static str)> {
+    Some(match prim {
+        "Z" => ("java/lang/Boolean", "(Z)Ljava/lang/Boolean;"),
+        "B" => ("java/lang/Byte", "(B)Ljava/lang/Byte;"),
+        "C" => ("java/lang/Character", "(C)Ljava/lang/Character;"),
+        "S" => ("java/lang/Short", "(S)Ljava/lang/Short;"),
+        "I" => (super::text::INTEGER, "(I)Ljava/lang/Integer;"),
+        "J" => ("java/lang/Long", "(J)Ljava/lang/Long;"),
+        "F" => ("java/lang/Float", "(F)Ljava/lang/Float;"),
+        "D" => ("java/lang/Double", "(D)Ljava/lang/Double;"),
+        _ => return None,
+    })
+}

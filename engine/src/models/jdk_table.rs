@@ -5,6 +5,9 @@
 
 use crate::class::LibraryClass;
 
+mod entries;
+use entries::*;
+
 use super::classes::{
     CLASS, CONSTABLE, ENUM, OBJECT, PRINT_STREAM, RANDOM, RUNTIME_EXCEPTION, SERIALIZABLE, STRING,
     STRING_BUILDER, THROWABLE,
@@ -60,61 +63,6 @@ fn modelled(class: &str) -> Option<&'static LibraryClass> {
         .binary_search_by(|c| c.name.cmp(class))
         .ok()
         .map(|i| &JDK_CLASSES[i])
-}
-
-/// How a class of [`JDK_CLASSES`] written with [`class`] may be instantiated.
-#[derive(Clone, Copy)]
-enum Kind {
-    Plain,
-    Abstract,
-    Final,
-}
-const HITR: &str = "java/util/HashMap$HashIterator";
-const ITR: &str = "java/util/Iterator";
-const TITR: &str = "java/util/TreeMap$PrivateEntryIterator";
-const ASET: &str = "java/util/AbstractSet";
-const ACOLL: &str = "java/util/AbstractCollection";
-const MAP_ENTRY: &str = "java/util/Map$Entry";
-const PLAIN: Kind = Kind::Plain;
-const ABSTRACT: Kind = Kind::Abstract;
-const FINAL: Kind = Kind::Final;
-
-/// A class entry of [`JDK_CLASSES`] on one line.
-const fn class(
-    name: &'static str,
-    super_name: &'static str,
-    interfaces: &'static [&'static str],
-    kind: Kind,
-) -> LibraryClass {
-    LibraryClass {
-        name,
-        super_name: Some(super_name),
-        interfaces,
-        is_interface: false,
-        is_abstract: matches!(kind, Kind::Abstract),
-        is_final: matches!(kind, Kind::Final),
-    }
-}
-
-/// A functional interface of the JDK (JLS §9.8): its objects in a run are those of the program's
-/// classes and of the classes lambda sites make; its `default` methods have no model.
-const fn functional_interface(
-    name: &'static str,
-    interfaces: &'static [&'static str],
-) -> LibraryClass {
-    iface(name, interfaces)
-}
-
-/// An interface entry of [`JDK_CLASSES`] on one line.
-const fn iface(name: &'static str, interfaces: &'static [&'static str]) -> LibraryClass {
-    LibraryClass {
-        name,
-        super_name: None,
-        interfaces,
-        is_interface: true,
-        is_abstract: true,
-        is_final: false,
-    }
 }
 
 /// The JDK classes the engine models, sorted by name: superclass, interfaces and flags as the
@@ -541,12 +489,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
     class(
         "java/util/ArrayList",
         "java/util/AbstractList",
-        &[
-            "java/util/List",
-            "java/util/RandomAccess",
-            "java/lang/Cloneable",
-            SERIALIZABLE,
-        ],
+        LIST_IMPL,
         PLAIN,
     ),
     class(
@@ -576,6 +519,12 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         PLAIN,
     ),
     iface("java/util/Deque", &["java/util/Queue"]),
+    class(
+        "java/util/EmptyStackException",
+        RUNTIME_EXCEPTION,
+        &[],
+        PLAIN,
+    ),
     class(
         "java/util/HashMap",
         "java/util/AbstractMap",
@@ -667,6 +616,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
     iface("java/util/RandomAccess", &[]),
     iface("java/util/Set", &["java/util/Collection"]),
     iface("java/util/SortedMap", &["java/util/Map"]),
+    class("java/util/Stack", "java/util/Vector", &[], PLAIN),
     class(
         "java/util/TreeMap",
         "java/util/AbstractMap",
@@ -685,6 +635,12 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
     class(TITR, OBJECT, &[ITR], ABSTRACT),
     class("java/util/TreeMap$ValueIterator", TITR, &[], FINAL),
     class("java/util/TreeMap$Values", ACOLL, &[], PLAIN),
+    class(
+        "java/util/Vector",
+        "java/util/AbstractList",
+        LIST_IMPL,
+        PLAIN,
+    ),
     // java.util.function: every functional interface of the package (lambda sites make
     // objects of classes that implement them, `class/lambda.rs`)
     functional_interface("java/util/function/BiConsumer", &[]),

@@ -61,7 +61,7 @@ pub use classes::{
     STRING_ARRAY, THROWABLE,
 };
 pub use fields::{input_only_field, instance_fields};
-pub use indy::{BOOTSTRAPS, LAMBDA_METAFACTORY, STRING_CONCAT_FACTORY};
+pub use indy::{lambda_box, BOOTSTRAPS, LAMBDA_METAFACTORY, STRING_CONCAT_FACTORY};
 pub use jdk_table::{
     is_final_modelled_class, is_modelled_class, is_modelled_throwable, keeps_object_method,
     JDK_CLASSES,

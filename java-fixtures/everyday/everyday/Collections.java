@@ -114,4 +114,49 @@ public class Collections {
         }
         return true;
     }
+
+    static int floorOr(int[] a, int k) {
+        TreeMap<Integer, Integer> m = new TreeMap<>();
+        for (int x : a) m.put(x, 1);
+        Integer f = m.floorKey(k);
+        return f == null ? -1 : f;
+    }
+
+    static int countUpward(int[] a) {
+        TreeMap<Integer, Integer> m = new TreeMap<>();
+        for (int x : a) m.put(x, x);
+        int c = 0;
+        for (Integer k = m.isEmpty() ? null : m.firstKey(); k != null; k = m.higherKey(k)) c++;
+        return c;
+    }
+
+    static int lowerOf(TreeMap<Integer, Integer> m, Integer k) {
+        Integer l = m.lowerKey(k);
+        Integer c = m.ceilingKey(k);
+        return (l == null ? 0 : 1) + (c == null ? 0 : 2);
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    static int higherOfText(TreeMap<Integer, Integer> m, String s) {
+        return ((TreeMap) m).higherKey(s) == null ? 0 : 1;
+    }
+
+    static int stackSum(int n) {
+        java.util.Stack<Integer> st = new java.util.Stack<>();
+        for (int i = 0; i < n; i++) st.push(i);
+        int s = 0;
+        while (!st.empty()) s += st.pop();
+        return s;
+    }
+
+    static int stackTop(int n) {
+        java.util.Stack<Integer> st = new java.util.Stack<>();
+        for (int i = 0; i < n; i++) st.add(i);
+        return st.peek() + (st.isEmpty() ? 0 : st.size());
+    }
+
+    static Integer pushed(int x) {
+        java.util.Stack<Integer> st = new java.util.Stack<>();
+        return st.push(x);
+    }
 }

@@ -210,4 +210,9 @@ public class Indy {
         BinaryOperator<Integer> f = Integer::sum;
         return f.apply(a, b);
     }
+
+    static int programResultBoxed(int side) {
+        Function<Square, Integer> area = Square::area;
+        return area.apply(new Square(side));
+    }
 }

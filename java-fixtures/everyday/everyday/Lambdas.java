@@ -40,4 +40,21 @@ public class Lambdas {
         xs.sort((p, q) -> Integer.compare(q, p));
         return xs.get(0);
     }
+
+    static int lengthOf(String s) {
+        java.util.function.Function<String, Integer> len = String::length;
+        return len.apply(s);
+    }
+
+    static int totalLength(String[] words) {
+        java.util.function.Function<String, Integer> len = String::length;
+        int t = 0;
+        for (String w : words) t += len.apply(w);
+        return t;
+    }
+
+    static int sameLength(String a, String b) {
+        java.util.function.Function<String, Integer> len = String::length;
+        return len.apply(a) == len.apply(b) ? 1 : 0;
+    }
 }

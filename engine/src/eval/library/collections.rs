@@ -104,6 +104,16 @@ pub(crate) fn eval(
                 push_int(ex, Interval::literal(1))?;
             }
         }
+        Push => {
+            if let Some(flow) = check_stored(ex, 0, false)? {
+                return Ok(flow);
+            }
+            let item = ex.peek(0)?;
+            pop(ex, 2)?;
+            grow(ex, recv, size, IntOp::Add)?;
+            invalidate(ex, recv, true, None);
+            ex.push(item)?;
+        }
         AddAt | Get | Set | RemoveAt => {
             return indexed(ex, call, recv, family, &class, size, size_v);
         }
@@ -118,7 +128,7 @@ pub(crate) fn eval(
             };
             if !nonempty {
                 if on_empty == OnEmpty::Throw {
-                    return exception::throw_builtin(ex, coll::NO_SUCH_ELEMENT);
+                    return exception::throw_builtin(ex, family.empty_exception());
                 }
                 pop(ex, 1)?;
                 ex.push(Ref::Null)?;
@@ -189,6 +199,25 @@ pub(crate) fn eval(
             }
             pop(ex, 1)?;
             let e = element(ex, false);
+            ex.push(e)?;
+        }
+        Nearest => {
+            let nonempty = match decide(ex, size, Cond::Gt, 0)? {
+                Err(flow) => return Ok(flow),
+                Ok(b) => b,
+            };
+            // an empty map compares nothing: `null` for any argument
+            if nonempty {
+                if let Some(flow) = check_query(ex, 0, true)? {
+                    return Ok(flow);
+                }
+            }
+            pop(ex, 2)?;
+            let e = if nonempty {
+                element(ex, true)
+            } else {
+                Ref::Null
+            };
             ex.push(e)?;
         }
         Clear => {
