@@ -66,6 +66,18 @@ fn increments_bounded_by_a_loop_invariant_are_exact_under_java_ints() {
     }
 }
 
+/// `while (x != y) if (x > y) x = x - y; else y = y - x;` entered with `x, y > 0` (TPDB
+/// PastaC5): no rule tests what keeps `x - y` in range, and no no-wrap fact of a counter is
+/// inductive; the interval invariants `x, y ≥ 1` of the ITS with both updates exact are
+/// (`wrap_free.rs`, `exact_by_certified_invariants`). YES under Java ints, checked on JVM
+/// runs.
+#[test]
+fn differences_kept_in_range_by_interval_invariants_are_exact_under_java_ints() {
+    let out = prove("JavaInts.subtractGcd", "java", &["--check", "20"]);
+    assert!(out.contains("JavaInts.subtractGcd(II)I: YES"), "{out}");
+    assert!(out.contains(" 0 violations"), "{out}");
+}
+
 /// Loops that end over mathematical integers but not under Java's: `while (x >= y + 1) y++`
 /// (x = MAX: `y + 1` wraps to MIN) and `y = 2 * y` below `x > 2³⁰` (y reaches MIN, then 0).
 /// Dropping the weak bounds for the ranking search must not make them YES.

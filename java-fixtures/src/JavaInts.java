@@ -82,6 +82,23 @@ public class JavaInts {
         return x;
     }
 
+    // YES under Java ints: x and y stay positive at every lap (intervals the loop keeps, no
+    // test of the subtracting rule), so `x - y` and `y - x` never leave the int range; the
+    // invariants of the ITS with both updates exact show it (wrap_free.rs,
+    // exact_by_certified_invariants; TPDB PastaC5)
+    static int subtractGcd(int x, int y) {
+        if (x > 0 && y > 0) {
+            while (x != y) {
+                if (x > y) {
+                    x = x - y;
+                } else {
+                    y = y - x;
+                }
+            }
+        }
+        return x;
+    }
+
     // Not YES under Java ints: with x = MAX, y + 1 wraps to MIN at y = MAX and the loop goes on
     // forever (TPDB PastaA5; YES over mathematical integers)
     static int untilAbove(int x, int y) {

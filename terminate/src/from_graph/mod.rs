@@ -314,6 +314,7 @@ pub(crate) fn chain_locations(
     // what a run may read and the invariants leave wrapping: one rule per case (`ranged.rs`)
     let (mut rules, meta) = wrap_free::read_candidates(live, reads.split);
     wrap_free::exact_by_invariants(old, ranges, &mut rules);
+    wrap_free::exact_by_certified_invariants(old, ranges, &mut rules);
     for (((mut r, ranged), o), vars) in rules.into_iter().zip(meta).zip(reads.vars) {
         r.from = new_id[&r.from.index()];
         r.to = new_id[&r.to.index()];

@@ -88,6 +88,26 @@ impl RangedUpdate {
         }
         out
     }
+    /// What Java's result satisfies with `m` its wrap count (JLS §4.2.2): `r = value − m·W`,
+    /// `lo ≤ r ≤ hi`, `W = hi − lo + 1`; and per side the value may pass, the wrap counts
+    /// of that side (`m ≥ 1` above, `m ≤ −1` below).
+    pub fn wrapped(&self, m: &LinExpr) -> (Vec<Constraint>, Vec<Constraint>) {
+        let width = Q::from(BigInt::from(self.hi - self.lo + 1));
+        let mut java = vec![Constraint::eq(
+            &self.r,
+            &self.value.minus(&m.scaled(&width)),
+        )];
+        java.extend(within(&self.r, self.lo, self.hi));
+        let one = LinExpr::constant(Q::one());
+        let mut sides = Vec::new();
+        if self.sides.above {
+            sides.push(Constraint::ge(m, &one));
+        }
+        if self.sides.below {
+            sides.push(Constraint::le(m, &LinExpr::zero().minus(&one)));
+        }
+        (java, sides)
+    }
     /// The result and the exact value.
     pub fn exprs(&self) -> [LinExpr; 2] {
         [self.r.clone(), self.value.clone()]

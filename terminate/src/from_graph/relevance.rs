@@ -107,14 +107,7 @@ pub(super) fn drop_unread_bounds(guard: Vec<Constraint>, read: &BTreeSet<Var>) -
 /// proof of it proves `its` terminating (a NO of it says nothing of `its`). The same
 /// locations and rules, in the same order: the encoding's origins still describe them.
 pub(crate) fn without_weak_bounds(its: &Its) -> Result<Its, ItsError> {
-    fn names(l: &Location) -> Vec<&str> {
-        l.vars.iter().map(String::as_str).collect()
-    }
-    let locs = its.locations();
-    let mut out = Its::new(&locs[0].name, &names(&locs[0]))?;
-    for l in &locs[1..] {
-        out.add_location(&l.name, &names(l))?;
-    }
+    let mut out = same_locations(its)?;
     for r in its.rules() {
         out.add_rule(Rule {
             guard: r.guard.iter().filter(|c| !weak_bound(c)).cloned().collect(),
@@ -124,10 +117,23 @@ pub(crate) fn without_weak_bounds(its: &Its) -> Result<Its, ItsError> {
     Ok(out)
 }
 
+/// An ITS with `its`'s locations (in order) and no rules.
+pub(super) fn same_locations(its: &Its) -> Result<Its, ItsError> {
+    fn names(l: &Location) -> Vec<&str> {
+        l.vars.iter().map(String::as_str).collect()
+    }
+    let locs = its.locations();
+    let mut out = Its::new(&locs[0].name, &names(&locs[0]))?;
+    for l in &locs[1..] {
+        out.add_location(&l.name, &names(l))?;
+    }
+    Ok(out)
+}
+
 /// `x ≤ b` with `b ≥ 2³¹ − 1` or `x ≥ b` with `b ≤ −2³¹` (strict alike): true of every
 /// 32-bit int, so it tells a run nothing about an int (every integer of a Java-int state
 /// carries such bounds); for a long it would, which only makes fewer of its counters split.
-fn weak_bound(c: &Constraint) -> bool {
+pub(super) fn weak_bound(c: &Constraint) -> bool {
     if c.expr.terms.len() != 1 || !matches!(c.rel, Rel::Le | Rel::Lt) {
         return false;
     }

@@ -17,10 +17,13 @@
 
 use super::quantity::Quantity;
 use super::ranged::{within, RangedUpdate};
+use super::relevance::{same_locations, weak_bound};
 use super::step::type_range;
 use super::RuleOrigin;
 use jtg_engine::graph::{Graph, NodeId};
 use jtg_engine::state::IntSemantics;
+use jtg_prove::lp::Limits;
+use jtg_prove::{infer_invariants, verify_invariants, Invariants};
 use jtg_prove::{Constraint, Entailment, Its, LinExpr, Rel, Rule, Var, Q};
 
 /// Work budget of all the implication LPs of one encoding (deterministic). Past it a fact
@@ -82,6 +85,114 @@ pub(super) fn exact_by_invariants(
         }
         *cands = open;
     }
+}
+
+/// Rounds of invariant inference at most in [`exact_by_certified_invariants`]; past them
+/// nothing is made exact there (deterministic, and each round is one inference).
+const MAX_ROUNDS: usize = 4;
+
+/// `≠` constraints of a rule split into their sides by the invariant inference (as the
+/// prover's default).
+const MAX_NE_SPLIT: usize = 4;
+
+/// Makes exact the candidates (`rules`, over `its`'s locations) that no run can wrap by the
+/// certified invariants of the ITS in which they are exact (docs/proving-java-ints.md,
+/// *Overflow-freedom from the invariants*). The set `P` of candidates assumed exact starts
+/// with all of them; each round infers and certifies the invariants of the *optimistic* ITS
+/// (`P`'s updates exact, the others inexact, the bounds as weak as an int's range dropped)
+/// and keeps in `P` the candidates whose wrap counts `m ≥ 1`, `m ≤ −1` the rule's guard, its
+/// source's ranges and invariant rule out; at the fixpoint `P` is made exact. By induction on
+/// a run's length, a Java run is a run of the optimistic ITS: its states satisfy the
+/// invariants, so at each rule the candidates of `P` have `m = 0` — exact, as the optimistic
+/// rule says — and the others are inexact there. Nothing is assumed of a candidate of the
+/// same rule (its result is only in its range), so no two candidates justify each other.
+pub(super) fn exact_by_certified_invariants(
+    its: &Its,
+    ranges: &[Vec<Constraint>],
+    rules: &mut [(Rule, Vec<RangedUpdate>)],
+) {
+    if rules.iter().all(|(_, c)| c.is_empty()) {
+        return;
+    }
+    let mut assumed: Vec<Vec<bool>> = rules.iter().map(|(_, c)| vec![true; c.len()]).collect();
+    let mut lp = Entailment::new(WORK);
+    for _ in 0..MAX_ROUNDS {
+        let Some(inv) = optimistic_invariants(its, rules, &assumed) else {
+            return;
+        };
+        let mut dropped = false;
+        for ((rule, cands), assumed) in rules.iter().zip(&mut assumed) {
+            let mut premises = rule.guard.clone();
+            premises.extend(ranges.get(rule.from.index()).into_iter().flatten().cloned());
+            premises.extend(inv.at(rule.from).iter().cloned());
+            let n = rule.var_count(its);
+            for (u, a) in cands.iter().zip(assumed.iter_mut()) {
+                if *a && !cannot_wrap(&mut lp, &premises, u, n) {
+                    *a = false;
+                    dropped = true;
+                }
+            }
+        }
+        if !assumed.iter().flatten().any(|&a| a) {
+            return;
+        }
+        if !dropped {
+            for ((rule, cands), assumed) in rules.iter_mut().zip(assumed) {
+                let (exact, open): (Vec<_>, Vec<_>) = std::mem::take(cands)
+                    .into_iter()
+                    .zip(assumed)
+                    .partition(|(_, a)| *a);
+                let eqs = exact
+                    .iter()
+                    .map(|(u, _)| Constraint::eq(u.result(), u.value()));
+                rule.guard.extend(eqs);
+                *cands = open.into_iter().map(|(u, _)| u).collect();
+            }
+            return;
+        }
+    }
+}
+
+/// The certified invariants of the optimistic ITS of [`exact_by_certified_invariants`],
+/// re-checked by `verify_invariants` (`None`: none found, or the check failed).
+fn optimistic_invariants(
+    its: &Its,
+    rules: &[(Rule, Vec<RangedUpdate>)],
+    assumed: &[Vec<bool>],
+) -> Option<Invariants> {
+    let mut opt = same_locations(its).ok()?;
+    for ((rule, cands), assumed) in rules.iter().zip(assumed) {
+        let mut guard: Vec<Constraint> = (rule.guard.iter())
+            .filter(|c| !weak_bound(c))
+            .cloned()
+            .collect();
+        let exact = cands.iter().zip(assumed).filter(|(_, a)| **a);
+        guard.extend(exact.map(|(u, _)| Constraint::eq(u.result(), u.value())));
+        opt.add_rule(Rule {
+            guard,
+            ..rule.clone()
+        })
+        .ok()?;
+    }
+    let inv = infer_invariants(&opt, MAX_NE_SPLIT, &Limits::default())?;
+    verify_invariants(&opt, &inv).ok()?;
+    Some(inv)
+}
+
+/// Whether `premises` (over `n` variables) rule out every wrap of `u`: with `m` a fresh
+/// variable, Java's `r = value − m·W` in range and `m` on a side the value may pass is
+/// infeasible.
+fn cannot_wrap(lp: &mut Entailment, premises: &[Constraint], u: &RangedUpdate, n: usize) -> bool {
+    let (java, sides) = u.wrapped(&LinExpr::var(Var(n as u32)));
+    let mut base = premises.to_vec();
+    base.extend(java);
+    let k = base.len();
+    let never = LinExpr::constant(Q::one());
+    sides.into_iter().all(|side| {
+        base.truncate(k);
+        base.push(side);
+        entails(lp, &base, &never, Rel::Le, n + 1)
+    })
 }
 
 /// The inductive facts of every location (none at the start).
@@ -367,6 +478,68 @@ mod tests {
             .0
             .guard
             .contains(&Constraint::eq(&v(3), &v(0).plus(&k(1)))));
+    }
+
+    /// `if (x > 0 && y > 0) while (x != y) if (x > y) x = x − y; else y = y − x;` (TPDB
+    /// PastaC5): head(x, y), each lap's result a temporary `t = x − y` (or `y − x`) not yet
+    /// exact. `x, y ≥ 1` at head is an interval invariant of the ITS with both updates exact,
+    /// not a no-wrap fact of a counter (which the Houdini facts are).
+    fn subtract_gcd(positive: bool) -> (Its, Vec<(Rule, Vec<RangedUpdate>)>) {
+        let mut its = Its::new("start", &["x", "y"]).unwrap();
+        let head = its.add_location("head", &["x", "y"]).unwrap();
+        let mut enter_guard = ranges(&[0, 1]);
+        if positive {
+            enter_guard.push(Constraint::gt(&v(0), &k(0)));
+            enter_guard.push(Constraint::gt(&v(1), &k(0)));
+        }
+        let enter = Rule {
+            from: its.start(),
+            to: head,
+            temps: vec![],
+            args: vec![v(0), v(1)],
+            guard: enter_guard,
+        };
+        let lap = |x_gt_y: bool| {
+            let mut guard = ranges(&[0, 1, 2]);
+            let (a, b) = if x_gt_y { (0, 1) } else { (1, 0) };
+            guard.push(Constraint::gt(&v(a), &v(b)));
+            let mut args = vec![v(0), v(1)];
+            args[a as usize] = v(2);
+            let u = RangedUpdate::new(v(2), v(a).minus(&v(b)), MIN as i128, MAX as i128, true);
+            let rule = Rule {
+                from: head,
+                to: head,
+                temps: vec!["t".into()],
+                args,
+                guard,
+            };
+            (rule, vec![u])
+        };
+        let rules = vec![(enter, vec![]), lap(true), lap(false)];
+        for (r, _) in &rules {
+            its.add_rule(r.clone()).unwrap();
+        }
+        (its, rules)
+    }
+
+    #[test]
+    fn differences_of_positive_ints_are_exact_by_the_certified_invariants() {
+        let (its, mut rules) = subtract_gcd(true);
+        // the Houdini facts do not show it: `x − y ≥ MIN` is no inductive fact of head
+        exact_by_invariants(&its, &[], &mut rules);
+        assert_eq!(rules[1].1.len(), 1);
+        exact_by_certified_invariants(&its, &[], &mut rules);
+        assert!(rules[1].1.is_empty() && rules[2].1.is_empty());
+        let exact = Constraint::eq(&v(2), &v(0).minus(&v(1)));
+        assert!(rules[1].0.guard.contains(&exact));
+    }
+
+    #[test]
+    fn differences_of_any_ints_may_wrap() {
+        // from x = MIN + 1, y = 2 (x < y): y − x wraps; nothing is made exact
+        let (its, mut rules) = subtract_gcd(false);
+        exact_by_certified_invariants(&its, &[], &mut rules);
+        assert_eq!((rules[1].1.len(), rules[2].1.len()), (1, 1));
     }
 
     #[test]
