@@ -49,6 +49,43 @@ fn a_result_relation_found_through_a_recursion_terminates_a_loop() {
 }
 
 #[test]
+fn a_remainder_below_its_divisor_terminates_euclid() {
+    // b = rem(a, b) with rem's loop `while (a >= b && b > 0) a -= b`: every call site has
+    // b ≥ 1, under which rem returns less than b (an inequality of the summary)
+    for ints in ["unbounded", "java"] {
+        let v = verdict("gcd", &["--ints", ints]);
+        assert!(v.ends_with(": YES"), "{ints}: {v}");
+    }
+}
+
+#[test]
+fn a_loop_bound_read_from_a_call_result_terminates() {
+    // i < capped(n, 100) re-read every lap: capped returns at most its `cap` argument
+    let v = verdict("upToClamped", &[]);
+    assert!(v.ends_with(": YES"), "{v}");
+}
+
+#[test]
+fn a_summary_claims_only_what_its_call_sites_allow() {
+    // the same rem called with any b returns a itself for b ≤ 0: never YES
+    for ints in ["unbounded", "java"] {
+        let v = verdict("stuck", &["--ints", ints]);
+        assert!(!v.ends_with(": YES"), "{ints}: {v}");
+    }
+}
+
+#[test]
+fn the_cross_check_reads_returns_through_a_chained_call_node() {
+    // gcd's call node is no ITS location (its rule is chained through): the run's transition
+    // from the loop head through the callee's return is still one checked transition
+    let f = common::fixtures().display().to_string();
+    let (code, out, err) = jtg(&["prove", &f, "CallResults.gcd", "--check", "20", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(0 skipped"), "{out}");
+    assert!(out.contains(", 0 violations"), "{out}");
+}
+
+#[test]
 fn the_return_rule_carries_the_summary() {
     // the loop head's rule through the abstracted call of dec: x' = x − 1 (the ITS as KoAT
     // prints it; without the summary the result would be a fresh temporary)

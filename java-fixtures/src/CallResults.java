@@ -4,6 +4,9 @@
  * for every argument it returns from (by induction over the recursion), so the outer call
  * `nest(nest(x - 1))` gets 0 < x; `minus` keeps `x − y` through its loop and returns `x − y`, so
  * `mod`'s loop falls by `y ≥ 1` every lap; `dec(x, k)` returns `x − 1` after `k` recursive calls.
+ * Inequalities hold under what every call site guarantees: `rem(a, b)` called with `b ≥ 1`
+ * returns less than `b` (`gcd`), `capped(n, 100)` at most 100 (`upToClamped`); called with any
+ * `b`, `rem` may return `a` itself (`stuck` never ends for `b ≤ 0`).
  */
 public class CallResults {
     static int nest(int x) {
@@ -56,5 +59,47 @@ public class CallResults {
             x = dec(x, k);
         }
         return x;
+    }
+
+    static int rem(int a, int b) {
+        while (a >= b && b > 0) {
+            a -= b;
+        }
+        return a;
+    }
+
+    /** Euclid with a remainder computed by a loop: `b` falls since `rem(a, b) < b` for `b ≥ 1`. */
+    public static int gcd(int a, int b) {
+        while (b > 0 && a > 0) {
+            int t = b;
+            b = rem(a, b);
+            a = t;
+        }
+        return a;
+    }
+
+    static int capped(int n, int cap) {
+        int c = 0;
+        while (c < n && c < cap) {
+            c++;
+        }
+        return c;
+    }
+
+    /** The bound is a call result, re-read every lap: at most 100 by `capped`'s summary. */
+    public static int upToClamped(int n) {
+        int s = 0;
+        for (int i = 0; i < capped(n, 100); i++) {
+            s += i;
+        }
+        return s;
+    }
+
+    /** Never ends for `a > 0, b ≤ 0`: `rem` returns `a` itself there. */
+    public static int stuck(int a, int b) {
+        while (a > 0) {
+            a = rem(a, b);
+        }
+        return a;
     }
 }

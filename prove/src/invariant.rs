@@ -153,13 +153,7 @@ fn templates(its: &Its) -> Vec<Templates> {
         }
     }
     // a target's pair of copies `(u + c, v + d)` is a pair `(u, v)` of the source
-    let copy = |e: &LinExpr, k: usize| -> Option<usize> {
-        let mut terms = e.terms.iter();
-        match (terms.next(), terms.next()) {
-            (Some((v, c)), None) if *c == Q::one() && v.index() < k => Some(v.index()),
-            _ => None,
-        }
-    };
+    let copy = copied_var;
     let mut changed = true;
     while changed {
         changed = false;
@@ -191,6 +185,15 @@ fn templates(its: &Its) -> Vec<Templates> {
         .collect()
 }
 
+/// The variable `u` (of the first `k`) that `e` is a copy of: `e = u + c`.
+pub(crate) fn copied_var(e: &LinExpr, k: usize) -> Option<usize> {
+    let mut terms = e.terms.iter();
+    match (terms.next(), terms.next()) {
+        (Some((v, c)), None) if *c == Q::one() && v.index() < k => Some(v.index()),
+        _ => None,
+    }
+}
+
 fn bound_constraints(templates: &Templates, b: &Bounds) -> Vec<Constraint> {
     templates
         .iter()
@@ -216,20 +219,7 @@ pub fn infer(its: &Its, max_ne_split: usize, limits: &Limits) -> Option<Invarian
         ..*limits
     };
     let mut stats = LpStats::default();
-    let templates = templates(its);
-    let boxes = propagate(its, &templates, max_ne_split, &limits, &mut stats)?;
-    let mut bounds: Vec<Vec<Constraint>> = boxes
-        .iter()
-        .enumerate()
-        .map(|(i, b)| match b {
-            _ if LocId(i as u32) == its.start() => Vec::new(),
-            Some(b) => bound_constraints(&templates[i], b),
-            // no run reaches it (every rule into it is infeasible where it starts): `false`,
-            // certified like every bound, so that its rules drop out of the ranking proofs
-            None => vec![Constraint::le(&LinExpr::constant(1), &LinExpr::zero())],
-        })
-        .collect();
-    let steps = certify(its, max_ne_split, &mut bounds, &limits, &mut stats)?;
+    let (bounds, steps) = certified_bounds(its, &[], max_ne_split, &limits, &mut stats)?;
     let locations: Vec<LocationInvariant> = bounds
         .into_iter()
         .enumerate()
@@ -250,6 +240,36 @@ pub fn infer(its: &Its, max_ne_split: usize, limits: &Limits) -> Option<Invarian
             .filter(|s| with.contains(&its.rule(s.instance.rule).to))
             .collect(),
     })
+}
+
+/// The certified template bounds of every location (`t ≤ c`; `false` where no run arrives,
+/// nothing at the start) with the certificates of their steps, the templates of location `l`
+/// extended by `extra[l]` (if given). `None`: the work bound was spent.
+pub(crate) fn certified_bounds(
+    its: &Its,
+    extra: &[Vec<LinExpr>],
+    max_ne_split: usize,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<(Vec<Vec<Constraint>>, Vec<InvariantStep>)> {
+    let mut templates = templates(its);
+    for (t, more) in templates.iter_mut().zip(extra) {
+        t.extend(more.iter().cloned());
+    }
+    let boxes = propagate(its, &templates, max_ne_split, limits, stats)?;
+    let mut bounds: Vec<Vec<Constraint>> = boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| match b {
+            _ if LocId(i as u32) == its.start() => Vec::new(),
+            Some(b) => bound_constraints(&templates[i], b),
+            // no run reaches it (every rule into it is infeasible where it starts): `false`,
+            // certified like every bound, so that its rules drop out of the ranking proofs
+            None => vec![Constraint::le(&LinExpr::constant(1), &LinExpr::zero())],
+        })
+        .collect();
+    let steps = certify(its, max_ne_split, &mut bounds, limits, stats)?;
+    Some((bounds, steps))
 }
 
 /// The template bounds of the reachable locations (`None`: not reached), a post-fixpoint up

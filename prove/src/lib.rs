@@ -48,6 +48,7 @@ mod recur_closed;
 mod refine;
 mod scc;
 mod sexpr;
+mod start_bounds;
 mod text;
 mod verify;
 mod verify_closed;
@@ -61,6 +62,7 @@ pub use koat::{parse_koat, to_koat};
 pub use linexpr::{Constraint, LinExpr, Rel, Var};
 pub use num_bigint::BigInt;
 pub use q::Q;
+pub use start_bounds::{start_bounds, FormBounds};
 pub use text::ParseError;
 // the prover and its certificates
 pub use cert::{in_set, InfeasibleChain, RecurrentSet, RuleCert, TerminationCertificate};

@@ -215,8 +215,9 @@ pub(crate) fn transitions(
             }
         }
     }
-    // the abstracted calls entered and not yet left: the index of the call node's entry
-    let mut calls: Vec<usize> = Vec::new();
+    // the abstracted calls entered and not yet left: the path positions of the rule's nodes
+    // up to the call node, which the rule of the return continues after the callee ended
+    let mut calls: Vec<Vec<usize>> = Vec::new();
     let mut locs: Vec<usize> = (0..path.len())
         .filter(|&k| is_loc.contains_key(&path[k].node))
         .collect();
@@ -226,19 +227,21 @@ pub(crate) fn transitions(
     }
     for (wi, w) in locs.windows(2).enumerate() {
         let (a, b) = (w[0], w[1]);
-        let mut chain: Vec<NodeId> = path[a..=b].iter().map(|e| e.node).collect();
-        let mut entries: Vec<&PathEntry> = path[a..=b].iter().collect();
         let ends_call = graph.nodes[path[a].node].is_end() && !calls.is_empty();
-        if ends_call {
+        let at: Vec<usize> = if ends_call {
             // the callee ended: the caller continues along a return edge of the call node
-            let c = calls.pop().expect("checked");
-            chain[0] = path[c].node;
-            entries[0] = &path[c];
-        }
+            let mut at = calls.pop().expect("checked");
+            at.extend(a + 1..=b);
+            at
+        } else {
+            (a..=b).collect()
+        };
+        let nodes: Vec<NodeId> = at.iter().map(|&k| path[k].node).collect();
+        let entries: Vec<&PathEntry> = at.iter().map(|&k| &path[k]).collect();
         let from = if wi == 0 && from_start {
             start
         } else {
-            match enc.location_of(chain[0]) {
+            match enc.location_of(nodes[0]) {
                 Some(l) => l,
                 None => {
                     *skipped += 1;
@@ -246,18 +249,21 @@ pub(crate) fn transitions(
                 }
             }
         };
-        let chain = (from, chain);
+        // every abstracted call the rule enters (the callee's entry may be chained through)
+        for i in 0..nodes.len() - 1 {
+            let enters = graph
+                .edges
+                .iter()
+                .any(|e| e.from == nodes[i] && e.to == nodes[i + 1] && e.is_abstract_call());
+            if enters {
+                calls.push(at[..=i].to_vec());
+            }
+        }
+        let chain = (from, nodes);
         let Some(rules) = chains.get(&chain) else {
             *skipped += 1;
             continue;
         };
-        let enters_call = graph
-            .edges
-            .iter()
-            .any(|e| e.from == chain.1[0] && e.to == chain.1[1] && e.is_abstract_call());
-        if enters_call {
-            calls.push(a);
-        }
         // a chain split by a dividend's sign has one rule per side: the run takes the one
         // whose guard holds (none holding is reported on the first, an export violation)
         let candidates: Vec<ConcreteTransition> = rules

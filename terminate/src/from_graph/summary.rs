@@ -20,9 +20,12 @@ use super::quantity::{quantities, Quantity, Slots};
 use super::{encode_rooted, EncodeOptions};
 use jtg_engine::graph::{call_entry_state, with_statics_of, Graph, NodeId};
 use jtg_engine::instance_of::is_instance;
-use jtg_engine::state::{End, IntSemantics, Ref, State};
+use jtg_engine::state::{End, IntSemantics, Interval, Ref, State};
 use jtg_engine::Program;
-use jtg_prove::{sccs, start_relations, AffineSpace, Constraint, LinExpr, Var};
+use jtg_prove::{
+    sccs, start_bounds, start_relations, AffineSpace, BigInt, Constraint, FormBounds, LinExpr,
+    LocId, Var, Q,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Rounds of the fixpoint iteration over all summaries of a graph.
@@ -48,8 +51,9 @@ pub(super) enum ResultKind {
 pub(super) enum Summary {
     /// No run of the method graph returns normally.
     Never,
-    /// Affine equalities over `(the entry's quantities, the result)`.
-    Affine(ResultKind, AffineSpace),
+    /// Affine equalities over `(the entry's quantities, the result)`, and upper bounds of
+    /// linear forms over them (`result − entry_j ≤ c`: [`Bounds`]).
+    Affine(ResultKind, AffineSpace, Bounds),
     /// Nothing is known.
     Unknown,
 }
@@ -58,8 +62,8 @@ impl Summary {
     fn join(&self, other: &Summary) -> Summary {
         match (self, other) {
             (Summary::Never, s) | (s, Summary::Never) => s.clone(),
-            (Summary::Affine(k1, a), Summary::Affine(k2, b)) if k1 == k2 => {
-                Summary::Affine(*k1, a.join(b))
+            (Summary::Affine(k1, a, p), Summary::Affine(k2, b, q)) if k1 == k2 => {
+                Summary::Affine(*k1, a.join(b), p.join(q))
             }
             _ => Summary::Unknown,
         }
@@ -139,6 +143,15 @@ pub(super) fn summaries(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Summ
             continue; // Unknown, as initialised
         }
         let recursive = scc.len() > 1 || calls[&scc[0]].contains(&scc[0]);
+        // inequalities only where the callee's own calls are summarized already (a recursion's
+        // bounds would need widening across the rounds)
+        let pres: BTreeMap<NodeId, Vec<Constraint>> = if recursive {
+            BTreeMap::new()
+        } else {
+            scc.iter()
+                .filter_map(|&e| Some((e, call_sites_precondition(g, prog, opts.ints, e)?)))
+                .collect()
+        };
         for &e in &scc {
             sums.by_entry.insert(e, Summary::Never);
         }
@@ -146,7 +159,8 @@ pub(super) fn summaries(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Summ
         for _ in 0..MAX_ROUNDS {
             let mut changed = false;
             for &e in &scc {
-                let new = summarize(g, prog, opts, &sums, e, &regions[&e]);
+                let pre = pres.get(&e).map(Vec::as_slice);
+                let new = summarize(g, prog, opts, &sums, e, &regions[&e], pre);
                 let old = &sums.by_entry[&e];
                 let joined = old.join(&new);
                 if joined != *old {
@@ -209,7 +223,8 @@ fn callees_first(
 }
 
 /// What the returns of the method graph from `entry` satisfy, under the summaries `sums` of
-/// the calls it makes; `region`: the method graph's nodes.
+/// the calls it makes; `region`: the method graph's nodes; `pre`: what every call site's
+/// arguments satisfy (`None`: no inequalities are sought, as inside a recursion).
 fn summarize(
     g: &Graph,
     prog: &Program,
@@ -217,15 +232,17 @@ fn summarize(
     sums: &Summaries,
     entry: NodeId,
     region: &BTreeSet<NodeId>,
+    pre: Option<&[Constraint]>,
 ) -> Summary {
     let Ok(enc) = encode_rooted(g, prog, opts, sums, entry, region) else {
         return Summary::Unknown;
     };
     let k = enc.its.location(enc.its.start()).arity();
     let rel = start_relations(&enc.its);
-    let mut out = Summary::Never;
+    // the returns: (location, result kind, the result over the location's variables)
+    let mut returns = Vec::new();
     for (l, node) in enc.loc_node.iter().enumerate() {
-        let (Some(n), Some(space)) = (node, &rel[l]) else {
+        let (Some(n), Some(_)) = (node, &rel[l]) else {
             continue;
         };
         let state = &g.nodes[*n].state;
@@ -247,10 +264,158 @@ fn summarize(
         let Some((kind, e)) = result(&slots, *r) else {
             return Summary::Unknown;
         };
+        returns.push((l, kind, e));
+    }
+    let forms = summary_forms(k);
+    let bounds = pre.and_then(|pre| {
+        let mut at = vec![Vec::new(); enc.its.locations().len()];
+        for (l, _, e) in &returns {
+            let a = enc.its.location(LocId(*l as u32)).arity();
+            at[*l] = forms.iter().map(|f| at_return(f, k, a, e)).collect();
+        }
+        start_bounds(&enc.its, pre, &at, MAX_NE_SPLIT, BOUNDS_MAX_WORK)
+    });
+    let mut out = Summary::Never;
+    for (l, kind, e) in returns {
+        let space = rel[l].as_ref().expect("a reached return");
+        let found = match bounds.as_ref().map(|b| &b[l]) {
+            None => Bounds::unknown(),
+            Some(FormBounds::Unreached) => Bounds::Never,
+            Some(FormBounds::Bounds(b)) => {
+                Bounds::Forms(forms.iter().cloned().zip(b.clone()).collect())
+            }
+        };
         // (s, x) ↦ (s, e(x))
-        out = out.join(&Summary::Affine(kind, space.image_keeping_start(k, &[e])));
+        let here = Summary::Affine(kind, space.image_keeping_start(k, &[e]), found);
+        out = out.join(&here);
     }
     out
+}
+
+/// Simplex work one summary's inequalities may spend (deterministic; a tenth of what the
+/// invariants of a whole proof get).
+const BOUNDS_MAX_WORK: u64 = 1_000_000;
+
+/// `≠` constraints a rule may split on while the inequalities are sought (as the prover).
+const MAX_NE_SPLIT: usize = 4;
+
+/// Upper bounds of linear forms over `(the entry's quantities s₀ … s_{k−1}, the result R)`
+/// (`R` is `Var(k)`), found on the runs from call sites that satisfy the summary's
+/// precondition (the hull of the call sites' intervals).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Bounds {
+    /// No return is reached (the bottom of the join).
+    Never,
+    /// Each form with its bound (`None`: unbounded).
+    Forms(Vec<(LinExpr, Option<Q>)>),
+}
+
+impl Bounds {
+    fn unknown() -> Bounds {
+        Bounds::Forms(Vec::new())
+    }
+
+    /// The larger bound of each form; forms not bounded on both sides are dropped.
+    fn join(&self, other: &Bounds) -> Bounds {
+        match (self, other) {
+            (Bounds::Never, b) | (b, Bounds::Never) => b.clone(),
+            (Bounds::Forms(a), Bounds::Forms(b)) => Bounds::Forms(
+                a.iter()
+                    .filter_map(|(f, x)| {
+                        let (_, y) = b.iter().find(|(g, _)| g == f)?;
+                        let m = match (x, y) {
+                            (Some(x), Some(y)) => Some(if x >= y { x.clone() } else { y.clone() }),
+                            _ => None,
+                        };
+                        Some((f.clone(), m))
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The forms with a bound, as constraints `form ≤ bound`.
+    fn constraints(&self) -> Vec<(LinExpr, Q)> {
+        match self {
+            Bounds::Never => Vec::new(),
+            Bounds::Forms(fs) => fs
+                .iter()
+                .filter_map(|(f, b)| Some((f.clone(), b.clone()?)))
+                .collect(),
+        }
+    }
+}
+
+/// The forms a summary bounds: `R − sⱼ` and `sⱼ − R` for every entry quantity, `R` and `−R`.
+fn summary_forms(k: usize) -> Vec<LinExpr> {
+    let r = LinExpr::var(Var(k as u32));
+    let mut out = Vec::with_capacity(2 * k + 2);
+    for j in 0..k {
+        let s = LinExpr::var(Var(j as u32));
+        out.push(r.minus(&s));
+        out.push(s.minus(&r));
+    }
+    out.push(r.clone());
+    out.push(r.scaled(&-Q::one()));
+    out
+}
+
+/// A summary form at a return location of arity `a`: `R` is the result `e`, the entry's
+/// `sⱼ` the start copy `Var(a + j)` ([`start_bounds`]).
+fn at_return(form: &LinExpr, k: usize, a: usize, e: &LinExpr) -> LinExpr {
+    form.substitute(&|v: Var| {
+        if v.index() == k {
+            e.clone()
+        } else {
+            LinExpr::var(Var((a + v.index()) as u32))
+        }
+    })
+}
+
+/// What the arguments of every abstracted call into `entry` satisfy: per integer quantity of
+/// the entry, the hull of its intervals at the call nodes (through each call's instance
+/// witness), as constraints over the entry's quantities. `None`: a call's witness fails.
+fn call_sites_precondition(
+    g: &Graph,
+    prog: &Program,
+    sem: IntSemantics,
+    entry: NodeId,
+) -> Option<Vec<Constraint>> {
+    let entry_state = &g.nodes[entry].state;
+    let qs = quantities(entry_state);
+    let mut hull: Vec<Option<Interval>> = vec![None; qs.len()];
+    for e in g
+        .edges
+        .iter()
+        .filter(|e| e.is_abstract_call() && e.to == entry)
+    {
+        let call = &g.nodes[e.from].state;
+        let w = call_witness(prog, sem, entry_state, call)?;
+        for (j, q) in qs.iter().enumerate() {
+            let Quantity::Int(r) = q else { continue };
+            let at = w.get(r).copied()?;
+            let i = *call.integral(at)?;
+            hull[j] = Some(hull[j].map_or(i, |h| h.hull(&i)));
+        }
+    }
+    let mut pre = Vec::new();
+    for (j, i) in hull.iter().enumerate() {
+        let Some(i) = i else { continue };
+        let x = LinExpr::var(Var(j as u32));
+        if let Some(lo) = i.lo {
+            pre.push(Constraint::ge(
+                &x,
+                &LinExpr::constant(Q::from(BigInt::from(lo))),
+            ));
+        }
+        if let Some(hi) = i.hi {
+            pre.push(Constraint::le(
+                &x,
+                &LinExpr::constant(Q::from(BigInt::from(hi))),
+            ));
+        }
+    }
+    Some(pre)
 }
 
 /// The result `r` measured in `s`: an integer's value, a reference's size.
@@ -283,13 +448,13 @@ pub(super) fn return_constraints(
     out: &mut Vec<Constraint>,
 ) {
     let CalleeSummary { g, entry, summary } = *callee;
-    let (kind, space) = match summary {
+    let (kind, space, bounds) = match summary {
         Summary::Unknown => return,
         Summary::Never => {
             out.push(Constraint::le(&LinExpr::constant(1), &LinExpr::zero()));
             return;
         }
-        Summary::Affine(kind, space) => (kind, space),
+        Summary::Affine(kind, space, bounds) => (kind, space, bounds),
     };
     let entry_state = &g.nodes[entry].state;
     let Some(params) = entry_values(prog, sem, entry_state, src) else {
@@ -304,20 +469,26 @@ pub(super) fn return_constraints(
         ResultKind::Size => None,
     };
     let Some(ret) = ret else { return };
-    for (a, b) in space.equalities() {
+    let values: Vec<Option<LinExpr>> = params.into_iter().chain([Some(ret)]).collect();
+    // Σ coefᵢ·valueᵢ, `None` where a value with a nonzero coefficient is unknown
+    let combine = |coefs: &mut dyn Iterator<Item = (usize, Q)>| -> Option<LinExpr> {
         let mut lhs = LinExpr::zero();
-        let mut known = true;
-        for (coef, value) in a.iter().zip(params.iter().chain([&Some(ret.clone())])) {
-            if coef.is_zero() {
-                continue;
-            }
-            match value {
-                Some(v) => lhs.add_scaled(v, coef),
-                None => known = false,
+        for (i, c) in coefs {
+            if !c.is_zero() {
+                lhs.add_scaled(values[i].as_ref()?, &c);
             }
         }
-        if known {
+        Some(lhs)
+    };
+    for (a, b) in space.equalities() {
+        if let Some(lhs) = combine(&mut a.into_iter().enumerate()) {
             out.push(Constraint::eq(&lhs, &LinExpr::constant(b)));
+        }
+    }
+    for (form, b) in bounds.constraints() {
+        let mut terms = form.terms.iter().map(|(v, c)| (v.index(), c.clone()));
+        if let Some(lhs) = combine(&mut terms) {
+            out.push(Constraint::le(&lhs, &LinExpr::constant(b)));
         }
     }
 }
@@ -331,12 +502,8 @@ fn entry_values(
     entry: &State,
     src: &Slots<'_>,
 ) -> Option<Vec<Option<LinExpr>>> {
-    let callee = entry.top()?;
-    let view = call_entry_state(src.state, &callee.method, prog)
-        .and_then(|v| with_statics_of(&v, entry, prog, sem))
-        .ok()?;
-    let w = is_instance(&view, entry, prog).ok()?;
-    let at = |g: Ref| w.map.get(&g).copied();
+    let w = call_witness(prog, sem, entry, src.state)?;
+    let at = |g: Ref| w.get(&g).copied();
     Some(
         quantities(entry)
             .into_iter()
@@ -348,4 +515,19 @@ fn entry_values(
             })
             .collect(),
     )
+}
+
+/// Where each reference of the callee's `entry` state is in the `call` node's state: the
+/// witness of the call's view being an instance of the entry (`None`: it is not).
+fn call_witness(
+    prog: &Program,
+    sem: IntSemantics,
+    entry: &State,
+    call: &State,
+) -> Option<BTreeMap<Ref, Ref>> {
+    let callee = entry.top()?;
+    let view = call_entry_state(call, &callee.method, prog)
+        .and_then(|v| with_statics_of(&v, entry, prog, sem))
+        .ok()?;
+    Some(is_instance(&view, entry, prog).ok()?.map)
 }
