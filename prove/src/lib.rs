@@ -39,6 +39,7 @@ mod its;
 mod koat;
 mod linexpr;
 pub mod lp;
+mod lp_float;
 mod nested;
 mod prove;
 mod q;

@@ -115,6 +115,12 @@ pub struct LpStats {
     /// Solves stopped by the wall-clock safety net (then a verdict may depend on the load).
     #[serde(default)]
     pub deadline_hits: u64,
+    /// Solves of the float solver (`lp_float.rs`), which only proposes candidates.
+    #[serde(default)]
+    pub float_solves: u64,
+    /// Its work, counted like `work`, in a budget of its own.
+    #[serde(default)]
+    pub float_work: u64,
 }
 
 impl LpStats {

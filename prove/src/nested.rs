@@ -22,6 +22,7 @@ use crate::farkas::{self, GaveUp, Row, RuleInstance};
 use crate::its::{Its, LocId};
 use crate::linexpr::{LinExpr, Var};
 use crate::lp::{solve, Cmp, Limits, Lp, LpResult, LpStats, VarKind};
+use crate::lp_float::{self, FloatGaveUp, FloatResult};
 use crate::q::Q;
 use std::collections::BTreeMap;
 
@@ -101,6 +102,25 @@ impl Phases {
         t.constant.push((*c, Q::one()));
         t
     }
+    /// Every location's functions at the point `x`.
+    fn functions(&self, x: &[Q]) -> PhaseFunctions {
+        self.base
+            .iter()
+            .map(|(&l, phases)| {
+                (
+                    l,
+                    (0..phases.len()).map(|i| self.function(l, i, x)).collect(),
+                )
+            })
+            .collect()
+    }
+    /// The LP variables of every template (coefficients and constants).
+    fn variables(&self) -> impl Iterator<Item = usize> + '_ {
+        self.base
+            .values()
+            .flatten()
+            .flat_map(|(coeffs, c)| coeffs.iter().flatten().copied().chain([*c]))
+    }
     fn function(&self, l: LocId, i: usize, x: &[Q]) -> LinExpr {
         let (coeffs, c) = &self.base[&l][i];
         let mut f = LinExpr::constant(x[*c].clone());
@@ -156,6 +176,19 @@ pub(crate) fn find(
         return Ok(None);
     }
     for d in DEPTHS {
+        // the float solver first (`lp_float.rs`): its "no point" is taken as it is, its
+        // functions are certified exactly; where they fail or it gives up, the exact solver
+        match synthesize_float(its, scope, relevant, d, limits, stats) {
+            Ok(None) => continue,
+            Ok(Some(phases)) => {
+                if let Some(level) = certify(its, scope, &phases, limits, stats) {
+                    return Ok(Some(level));
+                }
+            }
+            // the exact budget is a tenth of the float one's: it would give up too
+            Err(FloatGaveUp::Limit) => return Err(GaveUp),
+            Err(FloatGaveUp::Rounding) => {}
+        }
         let Some(phases) = synthesize(its, scope, relevant, d, limits, stats)? else {
             continue;
         };
@@ -166,7 +199,10 @@ pub(crate) fn find(
     Ok(None)
 }
 
-/// The functions `f_1 … f_d` per location, from one LP.
+/// Per location, the functions `f_1 … f_d`.
+type PhaseFunctions = BTreeMap<LocId, Vec<LinExpr>>;
+
+/// The functions `f_1 … f_d` per location, from one exact LP.
 fn synthesize(
     its: &Its,
     scope: &[ScopeRule<'_>],
@@ -174,7 +210,43 @@ fn synthesize(
     depth: usize,
     limits: &Limits,
     stats: &mut LpStats,
-) -> Result<Option<BTreeMap<LocId, Vec<LinExpr>>>, GaveUp> {
+) -> Result<Option<PhaseFunctions>, GaveUp> {
+    let (lp, ph) = system(its, scope, relevant, depth);
+    match solve(&lp, limits, stats) {
+        LpResult::Unknown => Err(GaveUp),
+        LpResult::Infeasible | LpResult::Unbounded => Ok(None),
+        LpResult::Optimal { x, .. } => Ok(Some(ph.functions(&x))),
+    }
+}
+
+/// The same with the float solver (`lp_float.rs`), the functions rounded to small rationals
+/// for `certify` to check exactly; its "no point" is taken as it is.
+fn synthesize_float(
+    its: &Its,
+    scope: &[ScopeRule<'_>],
+    relevant: &BTreeMap<LocId, Vec<bool>>,
+    depth: usize,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Result<Option<PhaseFunctions>, FloatGaveUp> {
+    let (lp, ph) = system(its, scope, relevant, depth);
+    match lp_float::solve(&lp, limits, stats) {
+        FloatResult::Unknown => Err(FloatGaveUp::Limit),
+        FloatResult::NoPoint => Ok(None),
+        FloatResult::Optimal(x) => match lp_float::rounded(&x, ph.variables()) {
+            Some(x) => Ok(Some(ph.functions(&x))),
+            None => Err(FloatGaveUp::Rounding),
+        },
+    }
+}
+
+/// The LP of the nested conditions at `depth` and its templates.
+fn system(
+    its: &Its,
+    scope: &[ScopeRule<'_>],
+    relevant: &BTreeMap<LocId, Vec<bool>>,
+    depth: usize,
+) -> (Lp, Phases) {
     let mut lp = Lp::new();
     let mut ph = Phases {
         base: BTreeMap::new(),
@@ -210,16 +282,7 @@ fn synthesize(
             Q::zero(),
         );
     }
-    match solve(&lp, limits, stats) {
-        LpResult::Unknown => Err(GaveUp),
-        LpResult::Infeasible | LpResult::Unbounded => Ok(None),
-        LpResult::Optimal { x, .. } => Ok(Some(
-            ph.base
-                .keys()
-                .map(|&l| (l, (0..depth).map(|i| ph.function(l, i, &x)).collect()))
-                .collect(),
-        )),
-    }
+    (lp, ph)
 }
 
 /// `rows ⇒ e ≥ k` for a fixed expression over the rule's `n` variables.

@@ -204,6 +204,14 @@ impl Q {
         }
     }
 
+    /// The nearest `f64` (for the float solver's candidates only; nothing exact reads it).
+    pub fn to_f64(&self) -> f64 {
+        match &self.0 {
+            Repr::Small(n, d) => *n as f64 / *d as f64,
+            Repr::Big(b) => b.to_f64().unwrap_or(f64::NAN),
+        }
+    }
+
     /// Bits of numerator plus denominator: a size measure for reporting.
     pub fn bits(&self) -> u64 {
         match &self.0 {

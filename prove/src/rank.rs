@@ -9,8 +9,10 @@
 //!
 //! Two LPs per level: first all rules bounded (`f_ℓ ≥ 0` on every guard) maximising the number
 //! of strict rules; if none, per rule `r` one LP with `r` bounded and strict and the others weak,
-//! keeping other rules strict where the function turns out to be bounded on them too. The
-//! function found is then *certified* rule by rule (`farkas::implication`); `verify` checks those
+//! keeping other rules strict where the function turns out to be bounded on them too. Each LP
+//! is solved in floating point first (`lp_float.rs`; its "no point" ends the search, its
+//! rounded functions are certified like the exact ones), the exact solver deciding where a
+//! proposal fails. The function found is then *certified* rule by rule (`farkas::implication`); `verify` checks those
 //! multipliers independently.
 
 use crate::cert::{
@@ -21,6 +23,7 @@ use crate::farkas::{self, instance_rows, instances, Farkas, GaveUp, Row, RuleIns
 use crate::its::{Its, LocId};
 use crate::linexpr::{LinExpr, Var};
 use crate::lp::{solve, Cmp, Limits, Lp, LpResult, LpStats, VarKind};
+use crate::lp_float::{self, FloatGaveUp, FloatResult};
 use crate::nested;
 use crate::q::Q;
 use crate::scc::sccs;
@@ -306,6 +309,12 @@ impl Template {
     fn constant(&self, l: LocId) -> usize {
         self.base[&l].1
     }
+    /// The LP variables of every function (coefficients and constants).
+    fn variables(&self) -> impl Iterator<Item = usize> + '_ {
+        self.base
+            .values()
+            .flat_map(|(coeffs, c)| coeffs.iter().flatten().copied().chain([*c]))
+    }
     fn function(&self, l: LocId, x: &[Q]) -> LinExpr {
         let (coeffs, c) = &self.base[&l];
         let mut f = LinExpr::constant(x[*c].clone());
@@ -384,6 +393,17 @@ fn find_level(
     limits: &Limits,
     stats: &mut LpStats,
 ) -> Search {
+    // The same search in floating point first: most of the exact solver's time is rational
+    // arithmetic, and what the float solver proposes is certified exactly all the same. Where
+    // it finds nothing (or its budget is spent), the exact search decides, as before.
+    match find_level_float(its, live, scope, limits, stats) {
+        FloatSearch::Found(level) => return Search::Found(level),
+        // taken as the answer: a wrong "no point" can only lose a proof, never make one
+        FloatSearch::NoPoint => return Search::None,
+        // the exact solver's budget is a tenth of the float one's: it would give up too
+        FloatSearch::Limit => return Search::GaveUp,
+        FloatSearch::Undecided => {}
+    }
     // All bounded, as many strict as possible.
     let modes = vec![Mode::FreeBounded; scope.len()];
     match level_lp(its, live, scope, &modes, limits, stats) {
@@ -412,6 +432,52 @@ fn find_level(
     Search::None
 }
 
+/// What `find_level`'s two steps give with the float solver.
+enum FloatSearch {
+    /// A level it proposed that `certify` accepted.
+    Found(Level),
+    /// Every LP answered "no point" (or only functions without a strict rule).
+    NoPoint,
+    /// Its work or pivot limit was reached.
+    Limit,
+    /// A proposal failed the exact certification or the rounding: the exact solver decides.
+    Undecided,
+}
+
+fn find_level_float(
+    its: &Its,
+    live: &[Prepared],
+    scope: &[usize],
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> FloatSearch {
+    let mut undecided = false;
+    let all_bounded = vec![Mode::FreeBounded; scope.len()];
+    let one_strict = (0..scope.len()).map(|k| {
+        let mut modes = vec![Mode::Free; scope.len()];
+        modes[k] = Mode::Strict;
+        modes
+    });
+    for modes in std::iter::once(all_bounded).chain(one_strict) {
+        match level_lp_float(its, live, scope, &modes, limits, stats) {
+            Err(FloatGaveUp::Limit) => return FloatSearch::Limit,
+            Err(FloatGaveUp::Rounding) => return FloatSearch::Undecided,
+            Ok(Some((fs, strict))) if !strict.is_empty() => {
+                if let Some(l) = certify(its, live, scope, &fs, &strict, limits, stats) {
+                    return FloatSearch::Found(l);
+                }
+                undecided = true;
+            }
+            Ok(_) => {}
+        }
+    }
+    if undecided {
+        FloatSearch::Undecided
+    } else {
+        FloatSearch::NoPoint
+    }
+}
+
 /// Decrease `f_from(x̄) − f_to(ē)` as (coefficient vector over the rule's variables, constant),
 /// for fixed functions.
 fn decrease(its: &Its, p: &Prepared, f_from: &LinExpr, f_to: &LinExpr) -> (Vec<Q>, Q) {
@@ -423,8 +489,10 @@ fn decrease(its: &Its, p: &Prepared, f_from: &LinExpr, f_to: &LinExpr) -> (Vec<Q
     (farkas::dense(&d, n), d.constant)
 }
 
-/// Solves the level LP for `modes`; returns the functions and the rules with positive δ.
-#[allow(clippy::type_complexity)]
+/// The functions of a level and the positions of the rules meant to be strict on them.
+type Candidate = (BTreeMap<LocId, LinExpr>, BTreeSet<usize>);
+
+/// Solves the level LP for `modes` exactly; returns the functions and the rules with positive δ.
 fn level_lp(
     its: &Its,
     live: &[Prepared],
@@ -432,7 +500,87 @@ fn level_lp(
     modes: &[Mode],
     limits: &Limits,
     stats: &mut LpStats,
-) -> Result<Option<(BTreeMap<LocId, LinExpr>, BTreeSet<usize>)>, GaveUp> {
+) -> Result<Option<Candidate>, GaveUp> {
+    let (lp, t, deltas) = level_system(its, live, scope, modes);
+    match solve(&lp, limits, stats) {
+        LpResult::Unknown => Err(GaveUp),
+        LpResult::Infeasible | LpResult::Unbounded => Ok(None),
+        LpResult::Optimal { x, .. } => Ok(Some(candidate(&t, &deltas, modes, &x))),
+    }
+}
+
+/// The same LP in floating point (`lp_float.rs`): a candidate whose functions are rounded to
+/// small rationals, for `certify` to check exactly.
+fn level_lp_float(
+    its: &Its,
+    live: &[Prepared],
+    scope: &[usize],
+    modes: &[Mode],
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Result<Option<Candidate>, FloatGaveUp> {
+    let (lp, t, deltas) = level_system(its, live, scope, modes);
+    let x = match lp_float::solve(&lp, limits, stats) {
+        FloatResult::Unknown => return Err(FloatGaveUp::Limit),
+        FloatResult::NoPoint => return Ok(None),
+        FloatResult::Optimal(x) => x,
+    };
+    // δ's below the solver's tolerance are noise, not strictness
+    let positive = |d: usize| x[d] > 1e-6;
+    let min_delta = deltas
+        .iter()
+        .filter(|&&(_, d)| positive(d))
+        .map(|&(_, d)| x[d])
+        .fold(1.0f64, f64::min);
+    // the functions scaled so that a strict rule decreases by about 1, then rounded; the
+    // δ's 1 (strict) or 0; the multipliers are not read (certify finds its own)
+    let mut scaled: Vec<f64> = x.iter().map(|v| v / min_delta).collect();
+    for &(_, d) in &deltas {
+        scaled[d] = if positive(d) { 1.0 } else { 0.0 };
+    }
+    let read = t.variables().chain(deltas.iter().map(|&(_, d)| d));
+    let Some(xs) = lp_float::rounded(&scaled, read) else {
+        return Err(FloatGaveUp::Rounding);
+    };
+    Ok(Some(candidate(&t, &deltas, modes, &xs)))
+}
+
+/// The functions and strict rules of an exact (or rounded) point `x` of the level LP.
+fn candidate(t: &Template, deltas: &[(usize, usize)], modes: &[Mode], x: &[Q]) -> Candidate {
+    let mut strict: BTreeSet<usize> = deltas
+        .iter()
+        .filter(|(_, d)| x[*d].is_positive())
+        .map(|(pos, _)| *pos)
+        .collect();
+    let mut min_delta = Q::one();
+    for &(pos, d) in deltas {
+        if strict.contains(&pos) && x[d] < min_delta {
+            min_delta = x[d].clone();
+        }
+    }
+    for (pos, m) in modes.iter().enumerate() {
+        if *m == Mode::Strict {
+            strict.insert(pos);
+        }
+    }
+    // Scale so that every strict rule decreases by at least 1.
+    let k = min_delta.recip();
+    let fs = t
+        .base
+        .keys()
+        .map(|&l| (l, t.function(l, x).scaled(&k)))
+        .collect();
+    (fs, strict)
+}
+
+/// The level LP for `modes`: the LP, its template and the δ variable of each rule position
+/// that has one.
+fn level_system(
+    its: &Its,
+    live: &[Prepared],
+    scope: &[usize],
+    modes: &[Mode],
+) -> (Lp, Template, Vec<(usize, usize)>) {
     let mut lp = Lp::new();
     let mut t = Template {
         base: BTreeMap::new(),
@@ -537,36 +685,7 @@ fn level_lp(
         }
     }
     lp.objective = deltas.iter().map(|&(_, d)| (d, Q::one())).collect();
-    match solve(&lp, limits, stats) {
-        LpResult::Unknown => Err(GaveUp),
-        LpResult::Infeasible | LpResult::Unbounded => Ok(None),
-        LpResult::Optimal { x, .. } => {
-            let mut strict: BTreeSet<usize> = deltas
-                .iter()
-                .filter(|(_, d)| x[*d].is_positive())
-                .map(|(pos, _)| *pos)
-                .collect();
-            let mut min_delta = Q::one();
-            for &(pos, d) in &deltas {
-                if strict.contains(&pos) && x[d] < min_delta {
-                    min_delta = x[d].clone();
-                }
-            }
-            for (pos, m) in modes.iter().enumerate() {
-                if *m == Mode::Strict {
-                    strict.insert(pos);
-                }
-            }
-            // Scale so that every strict rule decreases by at least 1.
-            let k = min_delta.recip();
-            let fs = t
-                .base
-                .keys()
-                .map(|&l| (l, t.function(l, &x).scaled(&k)))
-                .collect();
-            Ok(Some((fs, strict)))
-        }
-    }
+    (lp, t, deltas)
 }
 
 /// Certificates for fixed functions: strict candidates that are bounded (after one common
