@@ -49,6 +49,7 @@ mod recur_closed;
 mod refine;
 mod scc;
 mod sexpr;
+mod simplex;
 mod start_bounds;
 mod text;
 mod verify;

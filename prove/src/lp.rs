@@ -1,15 +1,15 @@
-//! An exact rational simplex for the small linear programs of the proofs.
+//! The exact linear programs of the proofs: the LP type, its limits and statistics, and the
+//! exact solve (the simplex itself, shared with the float proposals of `lp_float.rs`, is
+//! `simplex.rs`: dense tableau, two phases, Dantzig's rule with Bland's against cycling).
 //!
-//! Dense tableau, two phases (artificial variables first), Dantzig's rule (largest reduced cost
-//! enters) and, after a long run of degenerate pivots, Bland's rule (smallest index enters,
-//! ties in the ratio test leave by smallest basic index) until the objective moves, so it
-//! cannot cycle; pivots per solve
-//! and tableau work over all solves of a proof are bounded (deterministic limits: the same
-//! answer on a loaded machine as on a quiet one), and a wall-clock deadline is kept only as a
-//! safety net, so it cannot hang either: past any limit the answer is [`LpResult::Unknown`]. All arithmetic is exact ([`Q`]), so "infeasible" and "optimal" are
+//! Pivots per solve and tableau work over all solves of a proof are bounded (deterministic
+//! limits: the same answer on a loaded machine as on a quiet one), and a wall-clock deadline is
+//! kept only as a safety net, so it cannot hang either: past any limit the answer is
+//! [`LpResult::Unknown`]. All arithmetic is exact ([`Q`]), so "infeasible" and "optimal" are
 //! facts, not tolerances. docs/proving.md gives the measurements behind this choice.
 
 use crate::q::Q;
+use crate::simplex::{self, Budget, Outcome};
 use std::time::Instant;
 
 /// Sign restriction of an LP variable.
@@ -130,341 +130,41 @@ impl LpStats {
     }
 }
 
-struct Tableau {
-    /// `rows[i]` has `ncols + 1` entries, the last the right-hand side.
-    rows: Vec<Vec<Q>>,
-    basis: Vec<usize>,
-    /// Reduced costs `c_j - z_j` (maximisation), `ncols` entries.
-    obj: Vec<Q>,
-    ncols: usize,
-    /// Columns that may not enter (artificials in phase 2).
-    barred: Vec<bool>,
-    pivots: usize,
-    /// Work of this solve (see [`LpStats::work`]).
-    work: u64,
-    /// Work of the proof before this solve.
-    work_before: u64,
-    deadline_hit: bool,
-}
-
-enum Phase {
-    Optimal,
-    Unbounded,
-    Limit,
-}
-
-impl Tableau {
-    fn pivot(&mut self, r: usize, e: usize) {
-        let p = self.rows[r][e].recip();
-        let row_r: Vec<Q> = self.rows[r].iter().map(|v| v * &p).collect();
-        let nz: Vec<usize> = (0..=self.ncols).filter(|&k| !row_r[k].is_zero()).collect();
-        self.work += self.rows.len() as u64;
-        for (i, row) in self.rows.iter_mut().enumerate() {
-            if i == r || row[e].is_zero() {
-                continue;
-            }
-            self.work += nz.len() as u64;
-            let f = row[e].clone();
-            for &k in &nz {
-                let d = &f * &row_r[k];
-                row[k] -= &d;
-            }
-        }
-        if !self.obj[e].is_zero() {
-            let f = self.obj[e].clone();
-            for &k in &nz {
-                if k < self.ncols {
-                    let d = &f * &row_r[k];
-                    self.obj[k] -= &d;
-                }
-            }
-        }
-        self.rows[r] = row_r;
-        self.basis[r] = e;
-        self.pivots += 1;
-    }
-
-    /// The entering column: Dantzig's (largest reduced cost, smallest index among equals),
-    /// or Bland's (smallest index) while `bland` is set, which `run` does after a run of
-    /// degenerate pivots.
-    fn entering(&self, bland: bool) -> Option<usize> {
-        let mut candidates =
-            (0..self.ncols).filter(|&j| !self.barred[j] && self.obj[j].is_positive());
-        if bland {
-            return candidates.next();
-        }
-        let mut best = candidates.next()?;
-        for j in candidates {
-            if self.obj[j] > self.obj[best] {
-                best = j;
-            }
-        }
-        Some(best)
-    }
-
-    fn run(&mut self, limits: &Limits, used: &mut usize) -> Phase {
-        // Dantzig's rule takes far fewer pivots than Bland's on the larger, highly degenerate
-        // LPs of the proofs, but may cycle, only through degenerate pivots (the objective
-        // stays): after DEGENERATE_RUN of them in a row Bland's rule, which cannot cycle,
-        // takes over until a pivot improves the objective. A basis is never revisited after
-        // an improvement, so the simplex terminates.
-        const DEGENERATE_RUN: usize = 1000;
-        let mut degenerate = 0usize;
-        loop {
-            let bland = degenerate >= DEGENERATE_RUN;
-            let Some(e) = self.entering(bland) else {
-                return Phase::Optimal;
-            };
-            let mut best: Option<(usize, Q)> = None;
-            for (i, row) in self.rows.iter().enumerate() {
-                if !row[e].is_positive() {
-                    continue;
-                }
-                let ratio = &row[self.ncols] / &row[e];
-                let better = match &best {
-                    None => true,
-                    Some((bi, br)) => {
-                        ratio < *br || (ratio == *br && self.basis[i] < self.basis[*bi])
-                    }
-                };
-                if better {
-                    best = Some((i, ratio));
-                }
-            }
-            let Some((r, ratio)) = best else {
-                return Phase::Unbounded;
-            };
-            if ratio.is_zero() {
-                degenerate += 1;
-            } else {
-                degenerate = 0;
-            }
-            if *used >= limits.max_pivots
-                || self.work_before.saturating_add(self.work) >= limits.max_work
-            {
-                return Phase::Limit;
-            }
-            // One pivot can be slow once numbers grow, so the safety net is read before each.
-            if let Some(d) = limits.deadline {
-                if Instant::now() >= d {
-                    self.deadline_hit = true;
-                    return Phase::Limit;
-                }
-            }
-            *used += 1;
-            self.pivot(r, e);
-        }
-    }
-}
-
 /// Solves `lp` exactly within `limits`, counting into `stats`.
 pub fn solve(lp: &Lp, limits: &Limits, stats: &mut LpStats) -> LpResult {
     stats.solves += 1;
-    let mut used = 0usize;
-    let mut work = (0, false);
-    let r = if stats.work_spent(limits) {
-        LpResult::Unknown
-    } else {
-        solve_inner(lp, limits, &mut used, stats.work, &mut work)
-    };
-    stats.pivots += used as u64;
-    stats.work = stats.work.saturating_add(work.0);
-    if work.1 {
-        stats.deadline_hits += 1;
-    }
-    if r == LpResult::Unknown {
+    if stats.work_spent(limits) {
         stats.unknown += 1;
-    }
-    r
-}
-
-/// `work` receives this solve's work and whether the deadline stopped it.
-fn solve_inner(
-    lp: &Lp,
-    limits: &Limits,
-    used: &mut usize,
-    work_before: u64,
-    work: &mut (u64, bool),
-) -> LpResult {
-    // Columns: each variable (free ones split into x⁺ - x⁻), then slacks, then artificials.
-    let mut pos = Vec::with_capacity(lp.kinds.len());
-    let mut neg = Vec::with_capacity(lp.kinds.len());
-    let mut ncols = 0;
-    for k in &lp.kinds {
-        pos.push(ncols);
-        ncols += 1;
-        if *k == VarKind::Free {
-            neg.push(Some(ncols));
-            ncols += 1;
-        } else {
-            neg.push(None);
-        }
-    }
-    let m = lp.rows.len();
-    // the tableau's size (variables, a slack or an artificial per row, or both) is known
-    // before anything is allocated
-    if (m as u64).saturating_mul((ncols + 2 * m + 1) as u64) > limits.max_cells {
-        *work = (m as u64, false);
         return LpResult::Unknown;
     }
-    // Normalise every row to a nonnegative right-hand side.
-    let mut dense: Vec<(Vec<Q>, Cmp, Q)> = Vec::with_capacity(m);
-    for row in &lp.rows {
-        let mut a = vec![Q::zero(); ncols];
-        for (j, c) in &row.coeffs {
-            a[pos[*j]] += c;
-            if let Some(n) = neg[*j] {
-                a[n] -= c;
-            }
-        }
-        let (mut cmp, mut b) = (row.cmp, row.rhs.clone());
-        if b.is_negative() {
-            for v in a.iter_mut() {
-                *v = -&*v;
-            }
-            b = -b;
-            cmp = match cmp {
-                Cmp::Le => Cmp::Ge,
-                Cmp::Ge => Cmp::Le,
-                Cmp::Eq => Cmp::Eq,
-            };
-        }
-        dense.push((a, cmp, b));
-    }
-    let n_slack = dense.iter().filter(|(_, c, _)| *c != Cmp::Eq).count();
-    let n_art = dense.iter().filter(|(_, c, _)| *c != Cmp::Le).count();
-    let first_slack = ncols;
-    let first_art = ncols + n_slack;
-    let total = ncols + n_slack + n_art;
-    let mut t = Tableau {
-        rows: Vec::with_capacity(m),
-        basis: Vec::with_capacity(m),
-        obj: vec![Q::zero(); total],
-        ncols: total,
-        barred: vec![false; total],
-        pivots: 0,
-        work: (m as u64).saturating_mul(total as u64 + 1),
-        work_before,
-        deadline_hit: false,
+    let budget = Budget {
+        max_pivots: limits.max_pivots,
+        work: limits.max_work - stats.work,
+        max_cells: limits.max_cells,
+        deadline: limits.deadline,
     };
-    let (mut s, mut a) = (first_slack, first_art);
-    for (coeffs, cmp, b) in dense {
-        let mut row = coeffs;
-        row.resize(total + 1, Q::zero());
-        row[total] = b;
-        match cmp {
-            Cmp::Le => {
-                row[s] = Q::one();
-                t.basis.push(s);
-                s += 1;
-            }
-            Cmp::Ge => {
-                row[s] = -Q::one();
-                s += 1;
-                row[a] = Q::one();
-                t.basis.push(a);
-                a += 1;
-            }
-            Cmp::Eq => {
-                row[a] = Q::one();
-                t.basis.push(a);
-                a += 1;
-            }
-        }
-        t.rows.push(row);
+    let solved = simplex::solve::<Q>(lp, &budget);
+    stats.pivots += solved.pivots as u64;
+    stats.work = stats.work.saturating_add(solved.work);
+    if solved.deadline_hit {
+        stats.deadline_hits += 1;
     }
-    // Phase 1: maximise -Σ artificials; reduced costs are the column sums over artificial rows.
-    if n_art > 0 {
-        for (i, row) in t.rows.iter().enumerate() {
-            if t.basis[i] >= first_art {
-                for (o, v) in t.obj.iter_mut().zip(&row[..first_art]) {
-                    if !v.is_zero() {
-                        *o += v;
-                    }
-                }
-            }
-        }
-        let phase = t.run(limits, used);
-        *work = (t.work, t.deadline_hit);
-        match phase {
-            Phase::Limit => return LpResult::Unknown,
-            Phase::Unbounded => unreachable!("phase 1 is bounded by 0"),
-            Phase::Optimal => {}
-        }
-        let infeasible = t
-            .rows
-            .iter()
-            .zip(&t.basis)
-            .any(|(row, &b)| b >= first_art && !row[total].is_zero());
-        if infeasible {
-            return LpResult::Infeasible;
-        }
-        // Drive artificials (at value 0) out of the basis; drop redundant rows.
-        let mut i = 0;
-        while i < t.rows.len() {
-            if t.basis[i] >= first_art {
-                match (0..first_art).find(|&j| !t.rows[i][j].is_zero()) {
-                    Some(j) => {
-                        t.pivot(i, j);
-                        *used += 1;
-                        i += 1;
-                    }
-                    None => {
-                        t.rows.swap_remove(i);
-                        t.basis.swap_remove(i);
-                    }
-                }
-            } else {
-                i += 1;
-            }
-        }
-        for j in first_art..total {
-            t.barred[j] = true;
-        }
-    }
-    // Phase 2: reduced costs of the real objective.
-    let mut c = vec![Q::zero(); total];
-    for (j, v) in &lp.objective {
-        c[pos[*j]] += v;
-        if let Some(n) = neg[*j] {
-            c[n] -= v;
-        }
-    }
-    t.obj = c.clone();
-    for (i, row) in t.rows.iter().enumerate() {
-        let cb = &c[t.basis[i]];
-        if cb.is_zero() {
-            continue;
-        }
-        for (o, v) in t.obj.iter_mut().zip(&row[..total]) {
-            if !v.is_zero() {
-                *o -= &(cb * v);
-            }
-        }
-    }
-    let phase = t.run(limits, used);
-    *work = (t.work, t.deadline_hit);
-    match phase {
-        Phase::Limit => LpResult::Unknown,
-        Phase::Unbounded => LpResult::Unbounded,
-        Phase::Optimal => {
-            let mut col = vec![Q::zero(); total];
-            for (i, row) in t.rows.iter().enumerate() {
-                col[t.basis[i]] = row[total].clone();
-            }
-            let x: Vec<Q> = (0..lp.kinds.len())
-                .map(|j| match neg[j] {
-                    Some(n) => &col[pos[j]] - &col[n],
-                    None => col[pos[j]].clone(),
-                })
-                .collect();
+    let r = match solved.outcome {
+        Outcome::Optimal(x) => {
             let mut value = Q::zero();
             for (j, v) in &lp.objective {
                 value += &(v * &x[*j]);
             }
             LpResult::Optimal { x, value }
         }
+        Outcome::Infeasible => LpResult::Infeasible,
+        Outcome::Unbounded => LpResult::Unbounded,
+        Outcome::Limit => LpResult::Unknown,
+    };
+    if r == LpResult::Unknown {
+        stats.unknown += 1;
     }
+    r
 }
 
 /// Whether `x` satisfies every row and sign restriction of `lp` exactly.
