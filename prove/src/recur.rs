@@ -26,6 +26,7 @@ use crate::linexpr::{Constraint, LinExpr, Rel, Var};
 use crate::lp::{solve, Cmp, Limits, Lp, LpResult, LpStats, VarKind};
 use crate::q::Q;
 use num_bigint::BigInt;
+use std::collections::BTreeMap;
 
 /// Bounds of the search.
 #[derive(Clone, Copy, Debug)]
@@ -454,7 +455,12 @@ fn certify(
 }
 
 /// Paths of rules from the start to `head` (simple in locations), shortest first.
-pub(crate) fn paths_to(its: &Its, head: LocId, max: usize) -> Vec<Vec<RuleId>> {
+pub(crate) fn paths_to(
+    its: &Its,
+    head: LocId,
+    max: usize,
+    mut usable: impl FnMut(RuleId) -> bool,
+) -> Vec<Vec<RuleId>> {
     let out_rules = its.outgoing();
     let mut found = Vec::new();
     let mut layer: Vec<(LocId, Vec<RuleId>, Vec<LocId>)> =
@@ -468,7 +474,7 @@ pub(crate) fn paths_to(its: &Its, head: LocId, max: usize) -> Vec<Vec<RuleId>> {
             }
             for &r in out_rules.get(&at).map(Vec::as_slice).unwrap_or(&[]) {
                 let to = its.rule(r).to;
-                if seen.contains(&to) {
+                if seen.contains(&to) || !usable(r) {
                     continue;
                 }
                 let mut p = path.clone();
@@ -501,7 +507,23 @@ pub(crate) fn reach_set(
     limits: &Limits,
     stats: &mut LpStats,
 ) -> Option<Reached> {
-    for path in paths_to(its, head, rl.max_paths) {
+    // rules whose guard alone has no rational point (the ≠-split copies of a graph's ITS
+    // often do: `i + 1 ≤ 0 ∧ 0 < i`) start no path, else they crowd out the paths that run
+    let mut known: BTreeMap<RuleId, bool> = BTreeMap::new();
+    let mut usable = |r: RuleId| {
+        *known.entry(r).or_insert_with(|| {
+            let rule = its.rule(r);
+            let guard: Vec<Constraint> = rule
+                .guard
+                .iter()
+                .filter(|c| c.rel != Rel::Ne)
+                .cloned()
+                .collect();
+            let rows = set_rows(&guard, rule.var_count(its));
+            farkas::satisfiable(&rows, limits, stats) != Some(false)
+        })
+    };
+    for path in paths_to(its, head, rl.max_paths, &mut usable) {
         // Variables: the start's, then each step's temporaries.
         let n0 = its.location(its.start()).arity();
         let mut offsets = Vec::new();
@@ -670,6 +692,23 @@ pub(crate) fn all_instances(its: &Its, max_split: usize) -> Vec<RuleInstance> {
 mod tests {
     use super::*;
     use crate::farkas::RuleInstance;
+
+    #[test]
+    fn paths_through_rules_without_points_do_not_crowd_out_the_run() {
+        // nine start rules whose guards have no point come first (as the ≠-split copies of a
+        // graph's ITS do), the one that runs last: the search must still find the run
+        let dead: String = (0..9)
+            .map(|k| format!("start(x) -> h(x + {k}) :|: x >= {k} && x <= -1  "))
+            .collect();
+        let its = crate::parse_koat(&format!(
+            "(GOAL COMPLEXITY) (STARTTERM (FUNCTIONSYMBOLS start)) (VAR x) (RULES {dead}
+             start(x) -> h(x) :|: x >= 1
+             h(x) -> h(x + 1) :|: x >= 1)"
+        ))
+        .unwrap();
+        let p = crate::prove(&its, &crate::Options::default());
+        assert_eq!(p.verdict, crate::Verdict::No, "{:?}", p.notes);
+    }
 
     /// Composite candidates: both orders of two cycles through a common location, and a cycle
     /// taken twice (`A²`, `RecurLimits::max_laps`), each starting at a location of the first lap.
