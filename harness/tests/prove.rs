@@ -170,6 +170,24 @@ fn parity_loop_does_not_terminate_on_odd_x() {
 }
 
 #[test]
+fn a_loop_cycling_through_its_branches_does_not_terminate() {
+    // no single branch repeats: the set 40 ≤ x ≤ 47 is closed under the rules together
+    let (code, out, err) = jtg(&[
+        "prove",
+        &fixtures(),
+        "NonTerm.cycleThroughBranches",
+        "--max-steps",
+        "5000",
+        "--check",
+        "20",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_no_with_replay(&out, "recurrent_set");
+    assert!(out.contains("a set closed under all"), "{out}");
+    assert!(out.contains(" 0 violations"), "{out}");
+}
+
+#[test]
 fn cyclic_walk_does_not_terminate() {
     let (code, out, err) = jtg(&[
         "prove",

@@ -6,6 +6,18 @@ public class NonTerm {
         return x;
     }
 
+    /** Never ends from 41 ≤ x ≤ 48: x counts down 47, 46, …, 40, where the first branch sends
+     *  it back to 48 and the countdown to 47 again; ends from every other start. Neither branch
+     *  repeats on its own: the recurrent set is closed under the loop's rules together
+     *  (`prove/src/recur_closed/cycle.rs`). */
+    static int cycleThroughBranches(int x) {
+        while (x > 0) {
+            if (x == 40) x = 48;
+            if (x <= 48) x--; else x = 5;
+        }
+        return x;
+    }
+
     /** Walks a list to its end: never ends on a cyclic list (no bound, no stop at the start;
      *  its state repeats once the walk has gone round the cycle). */
     static void walk(List cur) {

@@ -39,6 +39,7 @@ use num_integer::Integer;
 use num_traits::Zero;
 use rules::{classes, prepare, ranges, Classes, Prepared};
 
+mod cycle;
 mod rules;
 
 /// Bounds of the search: locations of one SCC, classes with congruences, candidates, cover
@@ -168,6 +169,14 @@ fn for_locations(
                 }
             }
         }
+        if let Some(found) = certify(its, locs, &prep, &sets, rl, limits, stats) {
+            return Some(found);
+        }
+    }
+    // the boxes of a concrete cycle of the ITS (a loop through several branches in turn)
+    for boxes in cycle::cycle_boxes(its, locs) {
+        let sets: Vec<(Vec<Constraint>, Vec<Congruence>)> =
+            boxes.into_iter().map(|b| (b, Vec::new())).collect();
         if let Some(found) = certify(its, locs, &prep, &sets, rl, limits, stats) {
             return Some(found);
         }
