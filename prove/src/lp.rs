@@ -1,6 +1,6 @@
-//! The exact linear programs of the proofs: the LP type, its limits and statistics, and the
-//! exact solve (the simplex itself, shared with the float proposals of `lp_float.rs`, is
-//! `simplex.rs`: dense tableau, two phases, Dantzig's rule with Bland's against cycling).
+//! The exact solve of the proofs' linear programs, its limits and statistics (the LP type and
+//! the simplex itself, shared with the float proposals of `lp_float.rs`, are `simplex.rs`:
+//! dense tableau, two phases, Dantzig's rule with Bland's against cycling).
 //!
 //! Pivots per solve and tableau work over all solves of a proof are bounded (deterministic
 //! limits: the same answer on a loaded machine as on a quiet one), and a wall-clock deadline is
@@ -12,53 +12,8 @@ use crate::q::Q;
 use crate::simplex::{self, Budget, Outcome};
 use std::time::Instant;
 
-/// Sign restriction of an LP variable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VarKind {
-    Free,
-    NonNeg,
-}
-
-/// Relation of a row `a·x ⋈ b`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
-    Le,
-    Eq,
-    Ge,
-}
-
-/// One row `Σ coeffs ⋈ rhs` (sparse; repeated indices add up).
-#[derive(Clone, Debug)]
-pub struct LpRow {
-    pub coeffs: Vec<(usize, Q)>,
-    pub cmp: Cmp,
-    pub rhs: Q,
-}
-
-/// `maximize objective·x` subject to the rows and the variables' sign restrictions. An empty
-/// objective asks for feasibility only.
-#[derive(Clone, Debug, Default)]
-pub struct Lp {
-    pub kinds: Vec<VarKind>,
-    pub rows: Vec<LpRow>,
-    pub objective: Vec<(usize, Q)>,
-}
-
-impl Lp {
-    pub fn new() -> Lp {
-        Lp::default()
-    }
-
-    /// Adds a variable and returns its index.
-    pub fn var(&mut self, kind: VarKind) -> usize {
-        self.kinds.push(kind);
-        self.kinds.len() - 1
-    }
-
-    pub fn row(&mut self, coeffs: Vec<(usize, Q)>, cmp: Cmp, rhs: Q) {
-        self.rows.push(LpRow { coeffs, cmp, rhs });
-    }
-}
+// the problem's types live beside the simplex that reads them (no circle between the two)
+pub use crate::simplex::{Cmp, Lp, LpRow, VarKind};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LpResult {

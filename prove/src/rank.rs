@@ -12,8 +12,8 @@
 //! keeping other rules strict where the function turns out to be bounded on them too. Each LP
 //! is solved in floating point first (`lp_float.rs`; its "no point" ends the search, its
 //! rounded functions are certified like the exact ones), the exact solver deciding where a
-//! proposal fails. The function found is then *certified* rule by rule (`farkas::implication`); `verify` checks those
-//! multipliers independently.
+//! proposal fails. The function found is then *certified* rule by rule
+//! (`farkas::implication`); `verify` checks those multipliers independently.
 
 use crate::cert::{
     InfeasibleChain, InfeasibleRule, Level, RankedRule, RuleCert, SccProof, TerminationCertificate,
@@ -394,8 +394,8 @@ fn find_level(
     stats: &mut LpStats,
 ) -> Search {
     // The same search in floating point first: most of the exact solver's time is rational
-    // arithmetic, and what the float solver proposes is certified exactly all the same. Where
-    // it finds nothing (or its budget is spent), the exact search decides, as before.
+    // arithmetic, and what the float solver proposes is certified exactly all the same. Only
+    // where a proposal fails the certification or the rounding does the exact search decide.
     match find_level_float(its, live, scope, limits, stats) {
         FloatSearch::Found(level) => return Search::Found(level),
         // taken as the answer: a wrong "no point" can only lose a proof, never make one

@@ -1,5 +1,6 @@
-//! The one simplex of the prover, generic over its numbers: exact rationals ([`Q`], `lp.rs`,
-//! whose answers are facts) and `f64` (`lp_float.rs`, whose answers are only proposals).
+//! The linear programs of the prover ([`Lp`], re-exported by `lp.rs`) and the one simplex that
+//! solves them, generic over its numbers: exact rationals ([`Q`], `lp.rs`, whose answers are
+//! facts) and `f64` (`lp_float.rs`, whose answers are only proposals).
 //!
 //! Dense tableau, two phases (artificial variables first), Dantzig's rule (largest reduced cost
 //! enters) and, after a long run of degenerate pivots, Bland's rule (smallest index enters,
@@ -7,9 +8,56 @@
 //! cannot cycle. Pivots and tableau work are bounded (deterministic limits), a wall-clock
 //! deadline is kept only as a safety net.
 
-use crate::lp::{Cmp, Lp, VarKind};
 use crate::q::Q;
 use std::time::Instant;
+
+/// Sign restriction of an LP variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    Free,
+    NonNeg,
+}
+
+/// Relation of a row `a·x ⋈ b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Le,
+    Eq,
+    Ge,
+}
+
+/// One row `Σ coeffs ⋈ rhs` (sparse; repeated indices add up).
+#[derive(Clone, Debug)]
+pub struct LpRow {
+    pub coeffs: Vec<(usize, Q)>,
+    pub cmp: Cmp,
+    pub rhs: Q,
+}
+
+/// `maximize objective·x` subject to the rows and the variables' sign restrictions. An empty
+/// objective asks for feasibility only.
+#[derive(Clone, Debug, Default)]
+pub struct Lp {
+    pub kinds: Vec<VarKind>,
+    pub rows: Vec<LpRow>,
+    pub objective: Vec<(usize, Q)>,
+}
+
+impl Lp {
+    pub fn new() -> Lp {
+        Lp::default()
+    }
+
+    /// Adds a variable and returns its index.
+    pub fn var(&mut self, kind: VarKind) -> usize {
+        self.kinds.push(kind);
+        self.kinds.len() - 1
+    }
+
+    pub fn row(&mut self, coeffs: Vec<(usize, Q)>, cmp: Cmp, rhs: Q) {
+        self.rows.push(LpRow { coeffs, cmp, rhs });
+    }
+}
 
 /// What the simplex needs of its numbers.
 pub(crate) trait Scalar: Clone + PartialOrd {
