@@ -33,6 +33,10 @@ impl Default for Options {
 /// A loop of a method's code as `(head, back)`: a branch at `back` to `head ≤ back`.
 type LoopEdge = (u32, u32);
 
+/// The classes (array types as descriptors, every array of references as `[L`) of the objects
+/// a value may reach, itself included; `None` where that is open (`program_shapes.rs`).
+pub(crate) type Reach = Option<Arc<std::collections::BTreeSet<String>>>;
+
 /// A program to analyse.
 #[derive(Debug)]
 pub struct Program {
@@ -43,6 +47,8 @@ pub struct Program {
     read_statics: std::sync::OnceLock<Vec<(crate::state::StaticField, FieldType)>>,
     static_types:
         std::sync::OnceLock<std::collections::BTreeMap<crate::state::StaticField, FieldType>>,
+    /// The classes a value of a type may reach (`Program::reachable_classes`), by type name.
+    pub(crate) reach: Mutex<HashMap<String, Reach>>,
 }
 
 impl Program {
@@ -57,6 +63,7 @@ impl Program {
             loops: Mutex::new(HashMap::new()),
             read_statics: std::sync::OnceLock::new(),
             static_types: std::sync::OnceLock::new(),
+            reach: Mutex::new(HashMap::new()),
         }
     }
 

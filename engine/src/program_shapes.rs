@@ -1,8 +1,16 @@
 //! The shapes a value of a declared type can take by the types of its fields (cycles, sharing):
-//! what a static's first-access value may claim (`Program::fill_static`).
+//! what a static's first-access value may claim (`Program::fill_static`); and the classes it
+//! may reach, which tell when two objects can share nothing (`Program::may_share`).
 
 use crate::class::FieldType;
-use crate::program::Program;
+use crate::models;
+use crate::program::{Program, Reach};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The one name every array of references has in a [`Reach`]: an array typed `A[]` may be a
+/// `B[]` for any subclass `B`.
+const REFERENCE_ARRAY: &str = "[L";
 
 impl Program {
     /// Which shapes the objects a value of declared type `t` reaches can take, by the types
@@ -72,5 +80,105 @@ impl Program {
         }
         path.pop();
         done.insert(class.clone());
+    }
+}
+
+impl Program {
+    /// Whether an object of type `a` and one of type `b` (type names as the heap has them:
+    /// internal class names, array descriptors) may share an object, one reaching the other
+    /// included: false only when the classes they may reach ([`Self::reachable_classes`]) are
+    /// known and disjoint. A `%$` between two such objects says nothing.
+    pub fn may_share(&self, a: &str, b: &str) -> bool {
+        if a == b {
+            return true;
+        }
+        match (self.reachable_classes(a), self.reachable_classes(b)) {
+            (Some(x), Some(y)) => x.iter().any(|c| y.contains(c)),
+            _ => true,
+        }
+    }
+
+    /// The classes of the objects a value of type `name` may reach through fields and array
+    /// elements, itself included (memoised): every non-abstract subtype of a class and what
+    /// its fields' declared types reach, the JDK's part by [`models::jdk_fields_reach`].
+    /// `None` (any class) for `Object`, interfaces (a lambda may implement one and capture
+    /// anything), JDK classes other than strings and boxes, and types the class path does not
+    /// describe.
+    pub(crate) fn reachable_classes(&self, name: &str) -> Reach {
+        let mut memo = self.reach.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = memo.get(name) {
+            return r.clone();
+        }
+        let t = if name.starts_with('[') {
+            FieldType::parse(name).ok()
+        } else {
+            Some(FieldType::Object(name.into()))
+        };
+        let r = t.and_then(|t| self.compute_reach(&t)).map(Arc::new);
+        memo.insert(name.to_string(), r.clone());
+        r
+    }
+
+    fn compute_reach(&self, t: &FieldType) -> Option<BTreeSet<String>> {
+        let mut out = BTreeSet::new();
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![t.clone()];
+        while let Some(t) = todo.pop() {
+            let class = match t {
+                FieldType::Object(c) => c,
+                FieldType::Array(elem) => {
+                    if elem.is_reference() {
+                        out.insert(REFERENCE_ARRAY.to_string());
+                        todo.push(*elem);
+                    } else {
+                        out.insert(FieldType::Array(elem).to_string());
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if !seen.insert(class.clone()) {
+                continue;
+            }
+            if models::is_always_jdk(&class) || self.hierarchy.is_library(&class) {
+                // a declared JDK type: only a final one is known to be that class alone
+                if !models::is_final_value_class(&class) {
+                    return None;
+                }
+                out.insert(class.clone());
+                out.extend(
+                    models::jdk_fields_reach(&class)?
+                        .iter()
+                        .map(|c| c.to_string()),
+                );
+                continue;
+            }
+            if self.hierarchy.is_interface(&class).ok()? {
+                return None;
+            }
+            for sub in self.hierarchy.non_abstract_subtypes(&class).ok()? {
+                out.insert(sub.clone());
+                out.extend(self.jdk_part_reach(&sub)?);
+                for (_, f, _) in self.instance_fields(&sub).ok()? {
+                    if f.is_reference() {
+                        todo.push(f);
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// What the fields of the first JDK superclass of the program class `class` reach.
+    fn jdk_part_reach(&self, class: &str) -> Option<Vec<String>> {
+        let mut cur = self.hierarchy.super_of(class).ok()?;
+        while let Some(c) = cur {
+            if models::is_always_jdk(&c) || self.hierarchy.is_library(&c) {
+                let reach = models::jdk_fields_reach(&c)?;
+                return Some(reach.iter().map(|s| s.to_string()).collect());
+            }
+            cur = self.hierarchy.super_of(&c).ok()?;
+        }
+        Some(Vec::new())
     }
 }

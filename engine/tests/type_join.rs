@@ -1,6 +1,8 @@
 //! The least common supertype the merge gives two objects of different classes
 //! (`Subtyping::join` of `Program`): a class above both, else the one interface both implement
-//! that says more than a tag, else `java.lang.Object`.
+//! that says more than a tag, else `java.lang.Object`. And which types can share an object at
+//! all (`Program::may_share`), which keeps a call's continuation from joining a tree with a
+//! string array.
 
 mod common;
 use jtg_engine::state::Subtyping;
@@ -44,4 +46,44 @@ fn tag_interfaces_alone_give_object() {
         p.join("everyday/Animal", "java/lang/Integer"),
         "java/lang/Object"
     );
+}
+
+#[test]
+fn types_whose_reachable_classes_are_disjoint_share_nothing() {
+    let p = common::program();
+    // a tree reaches trees and nothing else; a string array reaches strings and their bytes
+    assert!(!p.may_share("Grow", "[Ljava/lang/String;"));
+    assert!(!p.may_share("everyday/BTree", "java/lang/String"));
+    assert!(!p.may_share("everyday/BTree", "java/lang/Integer"));
+    assert!(!p.may_share("everyday/BTree", "[I"));
+    assert!(!p.may_share("Grow", "everyday/BTree"));
+    // one reaching the other, or a class both may reach
+    assert!(p.may_share("Grow", "Grow"));
+    assert!(p.may_share("Work", "Tree"));
+    assert!(p.may_share("Tree", "Work"));
+    assert!(p.may_share("[Ljava/lang/String;", "java/lang/String"));
+    assert!(
+        p.may_share("[LGrow;", "[Ljava/lang/String;"),
+        "two reference arrays may be one"
+    );
+    // an enum constant holds its name; the constants with bodies are subclasses of `Op`
+    assert!(p.may_share("everyday/Tile", "java/lang/String"));
+    assert!(p.may_share("everyday/Op", "everyday/Op$1"));
+    assert!(!p.may_share("everyday/Tile", "everyday/BTree"));
+}
+
+#[test]
+fn open_types_may_share_with_everything() {
+    let p = common::program();
+    // `Object`, interfaces (a lambda may implement one) and the JDK's collections (whose
+    // elements are no fields of the engine) may reach any object
+    for open in [
+        "java/lang/Object",
+        "java/lang/Comparable",
+        "java/util/ArrayList",
+        "[Ljava/lang/Object;",
+    ] {
+        assert!(p.may_share(open, "everyday/BTree"), "{open}");
+        assert!(p.may_share("everyday/BTree", open), "{open}");
+    }
 }

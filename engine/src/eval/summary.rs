@@ -22,8 +22,9 @@
 //!   objects become `C(…)`, concrete arrays abstract arrays of the same length); every static
 //!   field the program reads gets a fresh most general value; the return value is fresh and
 //!   most general; everything reached, the fresh values, and everything that may reach what
-//!   was reached may have any shape and share with each other, and the fresh values may be
-//!   any reached object of a compatible type. Must-reach facts through reached objects are
+//!   was reached may have any shape and share with each other where their types allow it
+//!   ([`Program::may_share`]: a tree shares nothing with a string array), and the fresh values
+//!   may be any reached object of a compatible type. Must-reach facts through reached objects are
 //!   dropped. References the callee cannot reach keep their values (the JVM gives it no
 //!   other access), and integer values are immutable. Unless [`CalleeFacts`] says otherwise:
 //!   a *pure* callee changes nothing (only the result is fresh, related to what it can
@@ -181,7 +182,9 @@ pub(crate) fn entry_state(cx: &Ctx<'_>, m: &MethodId) -> Result<State, String> {
     for (i, &a) in objs.iter().enumerate() {
         any_shape(&mut st, a, cx.prog);
         for &b in &objs[i + 1..] {
-            st.preds.add_join(a, b);
+            if may_share(&st, a, b, cx.prog) {
+                st.preds.add_join(a, b);
+            }
             if compatible(&st, a, b, cx.prog) {
                 st.preds.add_may_equal(a, b);
             }
@@ -252,7 +255,7 @@ fn call_args<'s>(st: &'s State, callee: &MethodId, prog: &Program) -> Result<&'s
 /// and so may termination's `return` rule keep their sizes.
 pub fn call_frame(st: &State, callee: &MethodId, prog: &Program) -> Result<BTreeSet<Ref>, String> {
     let args = call_args(st, callee, prog)?;
-    Ok(may_reach_any(st, &reach_of(st, args)))
+    Ok(may_reach_any(st, &reach_of(st, args), prog))
 }
 
 /// `st` knowing also the static fields `other` knows: a static `st` never accessed gets its
@@ -443,7 +446,7 @@ fn havoc(
     cx: &Ctx<'_>,
 ) -> Result<Havocked, String> {
     let reached = reach_of(s, args);
-    let above = may_reach_any(s, &reached);
+    let above = may_reach_any(s, &reached, cx.prog);
     let cyclic = above
         .iter()
         .copied()
@@ -516,7 +519,7 @@ fn relate(s: &mut State, h: &Havocked, fresh: &[Ref], links_cycles: bool, prog: 
             s.preds.add_non_tree(p);
         }
         for &q in &all {
-            if p != q {
+            if p != q && may_share(s, p, q, prog) {
                 s.preds.add_join(p, q);
             }
         }
@@ -554,6 +557,18 @@ fn type_shapes(s: &State, r: Ref, prog: &Program) -> Shapes {
     ty.map_or(Shapes::ANY, |t| prog.field_shapes(&t))
 }
 
+/// Whether the objects of `a` and `b` may share an object by their types
+/// ([`Program::may_share`]).
+fn may_share(s: &State, a: Ref, b: Ref, prog: &Program) -> bool {
+    match (
+        s.value(a).and_then(HeapValue::type_name),
+        s.value(b).and_then(HeapValue::type_name),
+    ) {
+        (Some(ta), Some(tb)) => prog.may_share(ta, tb),
+        _ => true,
+    }
+}
+
 fn compatible(s: &State, a: Ref, b: Ref, prog: &Program) -> bool {
     match (
         s.value(a).and_then(HeapValue::type_name),
@@ -565,8 +580,8 @@ fn compatible(s: &State, a: Ref, b: Ref, prog: &Program) -> bool {
 }
 
 /// `targets` and every object reference that may reach one of them: realized predecessors
-/// and `=?`/`%$` partners, transitively.
-fn may_reach_any(st: &State, targets: &BTreeSet<Ref>) -> BTreeSet<Ref> {
+/// and `=?`/`%$` partners (those whose types allow sharing), transitively.
+fn may_reach_any(st: &State, targets: &BTreeSet<Ref>, prog: &Program) -> BTreeSet<Ref> {
     let mut preds: BTreeMap<Ref, Vec<Ref>> = BTreeMap::new();
     for (k, v) in &st.heap {
         for c in v.children() {
@@ -583,7 +598,12 @@ fn may_reach_any(st: &State, targets: &BTreeSet<Ref>) -> BTreeSet<Ref> {
             todo.extend(p.iter().copied());
         }
         todo.extend(st.preds.may_equal_partners(r));
-        todo.extend(st.preds.join_partners(r));
+        todo.extend(
+            st.preds
+                .join_partners(r)
+                .into_iter()
+                .filter(|&q| may_share(st, r, q, prog)),
+        );
     }
     seen
 }

@@ -32,6 +32,40 @@ pub const ENUM: &str = "java/lang/Enum";
 /// `java.lang.constant.Constable`, an interface of `Enum` since Java 12.
 pub(super) const CONSTABLE: &str = "java/lang/constant/Constable";
 
+/// The boxes of the primitive types: final classes whose one field is the primitive value.
+const BOXES: [&str; 8] = [
+    "java/lang/Integer",
+    "java/lang/Long",
+    "java/lang/Short",
+    "java/lang/Byte",
+    "java/lang/Character",
+    "java/lang/Boolean",
+    "java/lang/Float",
+    "java/lang/Double",
+];
+
+/// What the fields a JDK class declares (its own and its JDK superclasses') let an object of
+/// it, or of a program class extending it, reach concretely, where the JDK fixes that to a few
+/// classes (array types as descriptors): `Object` and `Record` declare no field, a box only its
+/// value, `Enum` its `name` (a string), a string its private byte array (`String.value`, JDK 9+
+/// compact strings, never handed out). `None`: any object (a collection reaches its elements,
+/// which the engine's fields of it do not show; a `Throwable` its cause; an unmodelled class).
+pub fn jdk_fields_reach(class: &str) -> Option<&'static [&'static str]> {
+    match class {
+        OBJECT | "java/lang/Record" => Some(&[]),
+        STRING => Some(&["[B"]),
+        ENUM => Some(&[STRING, "[B"]),
+        _ if BOXES.contains(&class) => Some(&[]),
+        _ => None,
+    }
+}
+
+/// Whether a value of declared type `class` (a JDK class) is an object of exactly that class:
+/// a string or a box (final classes).
+pub fn is_final_value_class(class: &str) -> bool {
+    class == STRING || BOXES.contains(&class)
+}
+
 /// The JDK's interfaces that tag a class without giving a program a method to call on an
 /// object of unknown class (`Serializable`, `Cloneable`: no methods; `Constable`,
 /// `ConstantDesc`: the constant API of `java.lang.invoke`). As the type of a merged object they
