@@ -32,8 +32,10 @@ pub const ENUM: &str = "java/lang/Enum";
 /// `java.lang.constant.Constable`, an interface of `Enum` since Java 12.
 pub(super) const CONSTABLE: &str = "java/lang/constant/Constable";
 
-/// The boxes of the primitive types: final classes whose one field is the primitive value.
-const BOXES: [&str; 8] = [
+/// Final JDK classes whose `equals`, `hashCode` and `toString` are their own (JDK code only):
+/// `String` and the boxes of the primitive types, whose one field is the primitive value.
+pub(crate) const JDK_VALUE_CLASSES: &[&str] = &[
+    STRING,
     "java/lang/Integer",
     "java/lang/Long",
     "java/lang/Short",
@@ -55,7 +57,7 @@ pub fn jdk_fields_reach(class: &str) -> Option<&'static [&'static str]> {
         OBJECT | "java/lang/Record" => Some(&[]),
         STRING => Some(&["[B"]),
         ENUM => Some(&[STRING, "[B"]),
-        _ if BOXES.contains(&class) => Some(&[]),
+        _ if JDK_VALUE_CLASSES.contains(&class) => Some(&[]),
         _ => None,
     }
 }
@@ -63,7 +65,7 @@ pub fn jdk_fields_reach(class: &str) -> Option<&'static [&'static str]> {
 /// Whether a value of declared type `class` (a JDK class) is an object of exactly that class:
 /// a string or a box (final classes).
 pub fn is_final_value_class(class: &str) -> bool {
-    class == STRING || BOXES.contains(&class)
+    JDK_VALUE_CLASSES.contains(&class)
 }
 
 /// The JDK's interfaces that tag a class without giving a program a method to call on an

@@ -20,18 +20,7 @@ use crate::class::FieldType;
 /// `java/lang/runtime/ObjectMethods`, the bootstrap class of records' methods.
 const OBJECT_METHODS: &str = "java/lang/runtime/ObjectMethods";
 
-/// Final JDK classes whose `equals`, `hashCode` and `toString` are their own (JDK code only).
-pub(crate) const JDK_VALUE_CLASSES: &[&str] = &[
-    "java/lang/String",
-    "java/lang/Integer",
-    "java/lang/Long",
-    "java/lang/Short",
-    "java/lang/Byte",
-    "java/lang/Character",
-    "java/lang/Boolean",
-    "java/lang/Float",
-    "java/lang/Double",
-];
+pub(crate) use super::classes::JDK_VALUE_CLASSES;
 
 /// The descriptor of `java.lang.Object`'s `equals` (for `"equals"`) or `hashCode` (else).
 pub(crate) fn object_method_descriptor(name: &str) -> &'static str {
