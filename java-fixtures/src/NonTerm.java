@@ -18,6 +18,22 @@ public class NonTerm {
         return x;
     }
 
+    /** Never ends from 0 ≤ x ≤ y over mathematical integers: x catches up with y, which then
+     *  doubles, so no state repeats and no box is closed; the set {0 ≤ x ≤ y}, the negation of
+     *  the exit, is (`relational_exits` in `prove/src/recur_closed/mod.rs`). */
+    static int catchUp(int x, int y) {
+        if (x < 0) return 0;
+        while (y >= x) {
+            if (x == y) {
+                x++;
+                y = 2 * y + 1;
+            } else {
+                y--;
+            }
+        }
+        return x;
+    }
+
     /** Walks a list to its end: never ends on a cyclic list (no bound, no stop at the start;
      *  its state repeats once the walk has gone round the cycle). */
     static void walk(List cur) {

@@ -173,6 +173,15 @@ fn for_locations(
             return Some(found);
         }
     }
+    // the exits' negations as they are, over changed variables too: `x ≤ y` where the loop
+    // leaves at `y < x` (the set {0 ≤ x ≤ y} of `while (y >= x) if (x == y) { x++; y = 2y+1; }
+    // else y--;`), at their own location, then also at every other location by position
+    for everywhere in [false, true] {
+        let sets = relational_exits(its, locs, &prep, &base, everywhere, limits, stats);
+        if let Some(found) = sets.and_then(|s| certify(its, locs, &prep, &s, rl, limits, stats)) {
+            return Some(found);
+        }
+    }
     // the boxes of a concrete cycle of the ITS (a loop through several branches in turn)
     for boxes in cycle::cycle_boxes(its, locs) {
         let sets: Vec<(Vec<Constraint>, Vec<Congruence>)> =
@@ -182,6 +191,53 @@ fn for_locations(
         }
     }
     None
+}
+
+/// `base` with, per exit of the SCC, the negation of the first constraint of its guard over
+/// the location's variables that leaves points in the set, kept over changed variables; with
+/// `everywhere`, each negation also at every other location whose arity covers it (the same
+/// positions). `None` when no exit gives one.
+fn relational_exits(
+    its: &Its,
+    locs: &[LocId],
+    prep: &[Prepared],
+    base: &[Vec<Constraint>],
+    everywhere: bool,
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Option<Vec<(Vec<Constraint>, Vec<Congruence>)>> {
+    let mut sets: Vec<Vec<Constraint>> = base.to_vec();
+    let mut added = false;
+    for p in prep.iter().filter(|p| p.feasible && p.to.is_none()) {
+        let li = p.from;
+        let found = p
+            .guard
+            .iter()
+            .filter(|g| g.expr.vars().all(|v| v.index() < p.m) && !g.expr.is_constant())
+            .filter_map(|g| {
+                let [neg] = negations(&g.expr, g.rel).try_into().ok()?;
+                Some(neg)
+            })
+            .find(|neg| {
+                !sets[li].contains(neg) && {
+                    let mut with = sets[li].clone();
+                    with.push(neg.clone());
+                    farkas::satisfiable(&set_rows(&with, p.m), limits, stats) == Some(true)
+                }
+            });
+        let Some(neg) = found else { continue };
+        for (lj, l) in locs.iter().enumerate() {
+            let fits = neg
+                .expr
+                .vars()
+                .all(|v| v.index() < its.location(*l).arity());
+            if (lj == li || everywhere) && fits && !sets[lj].contains(&neg) {
+                sets[lj].push(neg.clone());
+                added = true;
+            }
+        }
+    }
+    added.then(|| sets.into_iter().map(|s| (s, Vec::new())).collect())
 }
 
 /// `c` (over unchanged variables of location `li`) at location `lj`, through the offsets.
