@@ -127,16 +127,21 @@ fn assert_no_with_replay(out: &str, kind: &str) {
     assert_no_with_replay_ending(out, kind, false)
 }
 
+/// The text of the witness input a NO's output names.
+fn witness_input(out: &str) -> String {
+    let file = out
+        .lines()
+        .find_map(|l| l.strip_prefix("input ")?.strip_suffix(':'))
+        .expect("an input file line");
+    std::fs::read_to_string(file).expect("the witness file exists")
+}
+
 /// As [`assert_no_with_replay`]; with `recursion`, the replay may also end by the JVM's
 /// `StackOverflowError` (an unbounded recursion, docs/proving.md *NO for graphs*).
 fn assert_no_with_replay_ending(out: &str, kind: &str, recursion: bool) {
     assert!(out.contains(": NO"), "{out}");
     assert!(out.contains(&format!("witness ({kind})")), "{out}");
-    let file = out
-        .lines()
-        .find_map(|l| l.strip_prefix("input ")?.strip_suffix(':'))
-        .expect("an input file line");
-    let text = std::fs::read_to_string(file).expect("the witness file exists");
+    let text = witness_input(out);
     assert!(text.starts_with("00 |"), "{text}");
     let replay = out
         .lines()
@@ -211,6 +216,27 @@ fn a_loop_cycling_through_its_branches_does_not_terminate() {
 fn a_loop_whose_set_is_the_negated_exit_does_not_terminate() {
     // x catches up with y, y doubles: no state repeats, no box is closed, {0 ≤ x ≤ y} is
     assert_no_by_closed_set("NonTerm.catchUp");
+}
+
+#[test]
+fn a_set_one_argument_length_enters_gets_its_witness_from_the_path() {
+    // {n = 1000} is entered only when args[1] has length 1000: the witness input takes the
+    // path's temporary (that length) instead of waiting for a random input to draw it
+    for ints in ["unbounded", "java"] {
+        let (code, out, err) = jtg(&[
+            "prove",
+            &fixtures(),
+            "NonTerm.spinsOnOneLength",
+            "--ints",
+            ints,
+            "--max-steps",
+            "5000",
+        ]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert_no_with_replay(&out, "recurrent_set");
+        let text = witness_input(&out);
+        assert!(text.contains(": 1000"), "args[1] has length 1000: {text}");
+    }
 }
 
 #[test]

@@ -34,6 +34,17 @@ public class NonTerm {
         return x;
     }
 
+    /** Never ends when `args[1]` has length 1000 exactly, ends on every other input. The
+     *  recurrent set `{n = 1000}` is entered by one length of one argument, which the NO
+     *  witness takes from the path's temporaries (`terminate/src/witness_temps.rs`) rather
+     *  than waiting for a random input to draw it. */
+    static void spinsOnOneLength(String[] args) {
+        int n = args[1].length();
+        while (n == 1000) {
+            n = 2000 - n;
+        }
+    }
+
     /** Walks a list to its end: never ends on a cyclic list (no bound, no stop at the start;
      *  its state repeats once the walk has gone round the cycle). */
     static void walk(List cur) {

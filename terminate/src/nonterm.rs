@@ -19,6 +19,7 @@
 
 use crate::crosscheck::run_transitions;
 use crate::from_graph::{Encoding, Quantity};
+use crate::witness_temps::write_prefix_temps;
 use crate::{NoWitness, ProveConfig};
 use anyhow::Result;
 use jtg_check::Matcher;
@@ -267,7 +268,7 @@ const MAX_WITNESS_ARRAY: usize = 4096;
 /// cut, or extended — arrays of references with `null` (sharing no object, so no aliasing the
 /// start state may forbid), arrays of integers by repeating their elements. An extension the
 /// start state does not allow fails the instance check that follows.
-fn resize_arrays(st: &mut State, len: jtg_engine::state::Ref, n: i128) {
+pub(crate) fn resize_arrays(st: &mut State, len: jtg_engine::state::Ref, n: i128) {
     let Ok(n) = usize::try_from(n) else { return };
     let n = n.min(MAX_WITNESS_ARRAY);
     for v in st.heap.values_mut() {
@@ -410,6 +411,14 @@ impl<'a> NoSet<'a> {
         }
     }
 
+    /// The rules from the start to the set and the temporaries chosen at each.
+    fn prefix(self) -> (&'a [jtg_prove::RuleId], &'a [Vec<jtg_prove::BigInt>]) {
+        match self {
+            NoSet::Cycle(rs) => (&rs.prefix, &rs.prefix_temps),
+            NoSet::Closed(cs) => (&cs.prefix, &cs.prefix_temps),
+        }
+    }
+
     fn start_values(self) -> &'a [jtg_prove::BigInt] {
         match self {
             NoSet::Cycle(rs) => &rs.start_values,
@@ -468,7 +477,11 @@ pub(crate) fn confirm_recurrent(
     let matcher = Matcher::new(graph, prog, cfg.ints);
     let mut last = String::from("no input could be built");
     let mut spent = 0u64;
-    for k in 0..cfg.nonterm_inputs.max(1) {
+    // each generated input twice: with the path's temporaries where the graph shows what they
+    // are (`witness_temps`), then as generated (a guess that fails must not hide an input the
+    // temporaries' values would have spoiled)
+    let attempts = (0..cfg.nonterm_inputs.max(1)).flat_map(|k| [(k, true), (k, false)]);
+    for (k, guided) in attempts {
         if spent >= MAX_CONFIRM_STEPS {
             last = format!("{last} (then the JVM step budget of {MAX_CONFIRM_STEPS} was spent)");
             break;
@@ -492,6 +505,13 @@ pub(crate) fn confirm_recurrent(
         if is_instance(&input, start, prog).is_err() {
             last = "the start values do not fit the start state".into();
             continue;
+        }
+        if guided {
+            let (prefix, temps) = set.prefix();
+            let written = write_prefix_temps(&mut input, &w.map, graph, prog, enc, prefix, temps);
+            if written == 0 || is_instance(&input, start, prog).is_err() {
+                continue;
+            }
         }
         let tr = match target.trace(&input, cfg.max_steps) {
             Ok(t) => t,
