@@ -36,7 +36,7 @@ public class NonTerm {
 
     /** Never ends when `args[1]` has length 1000 exactly, ends on every other input. The
      *  recurrent set `{n = 1000}` is entered by one length of one argument, which the NO
-     *  witness takes from the path's temporaries (`terminate/src/witness_temps.rs`) rather
+     *  witness takes from the path's temporaries (`terminate/src/witness_input.rs`) rather
      *  than waiting for a random input to draw it. */
     static void spinsOnOneLength(String[] args) {
         int n = args[1].length();

@@ -404,32 +404,30 @@ fn find_level(
         FloatSearch::Limit => return Search::GaveUp,
         FloatSearch::Undecided => {}
     }
-    // All bounded, as many strict as possible.
-    let modes = vec![Mode::FreeBounded; scope.len()];
-    match level_lp(its, live, scope, &modes, limits, stats) {
-        Err(GaveUp) => return Search::GaveUp,
-        Ok(Some((fs, strict))) if !strict.is_empty() => {
-            if let Some(l) = certify(its, live, scope, &fs, &strict, limits, stats) {
-                return Search::Found(l);
-            }
-        }
-        Ok(_) => {}
-    }
-    // One rule bounded and strict, the others weak or strict where bounded.
-    for k in 0..scope.len() {
-        let mut modes = vec![Mode::Free; scope.len()];
-        modes[k] = Mode::Strict;
+    for (i, modes) in mode_sequence(scope.len()).enumerate() {
         match level_lp(its, live, scope, &modes, limits, stats) {
             Err(GaveUp) => return Search::GaveUp,
-            Ok(Some((fs, strict))) => {
+            // the all-bounded LP counts only with a strict rule; a one-strict LP has one
+            Ok(Some((fs, strict))) if i > 0 || !strict.is_empty() => {
                 if let Some(l) = certify(its, live, scope, &fs, &strict, limits, stats) {
                     return Search::Found(l);
                 }
             }
-            Ok(None) => {}
+            Ok(_) => {}
         }
     }
     Search::None
+}
+
+/// The level LPs a search tries, in order: all rules bounded with as many strict as possible;
+/// then, per rule, that one bounded and strict, the others weak (or strict where bounded).
+fn mode_sequence(n: usize) -> impl Iterator<Item = Vec<Mode>> {
+    let one_strict = (0..n).map(move |k| {
+        let mut modes = vec![Mode::Free; n];
+        modes[k] = Mode::Strict;
+        modes
+    });
+    std::iter::once(vec![Mode::FreeBounded; n]).chain(one_strict)
 }
 
 /// What `find_level`'s two steps give with the float solver.
@@ -452,13 +450,7 @@ fn find_level_float(
     stats: &mut LpStats,
 ) -> FloatSearch {
     let mut undecided = false;
-    let all_bounded = vec![Mode::FreeBounded; scope.len()];
-    let one_strict = (0..scope.len()).map(|k| {
-        let mut modes = vec![Mode::Free; scope.len()];
-        modes[k] = Mode::Strict;
-        modes
-    });
-    for modes in std::iter::once(all_bounded).chain(one_strict) {
+    for modes in mode_sequence(scope.len()) {
         match level_lp_float(its, live, scope, &modes, limits, stats) {
             Err(FloatGaveUp::Limit) => return FloatSearch::Limit,
             Err(FloatGaveUp::Rounding) => return FloatSearch::Undecided,
@@ -599,19 +591,10 @@ fn level_system(
         let rule = its.rule(p.inst.rule);
         let n = rule.var_count(its);
         let arity_from = its.location(p.from).arity();
-        let mult: Vec<usize> = p
-            .rows
-            .iter()
-            .map(|r| lp.var(if r.eq { VarKind::Free } else { VarKind::NonNeg }))
-            .collect();
+        let mult = multipliers(&mut lp, &p.rows);
         // λ·A = -(g) with g_j = a_from,j − Σ_k a_to,k·U_k[j]
         for j in 0..n {
-            let mut coeffs: Vec<(usize, Q)> = Vec::new();
-            for (ri, r) in p.rows.iter().enumerate() {
-                if !r.coeffs[j].is_zero() {
-                    coeffs.push((mult[ri], r.coeffs[j].clone()));
-                }
-            }
+            let mut coeffs = column(&p.rows, &mult, j);
             if j < arity_from {
                 if let Some(a) = t.coeff(p.from, j) {
                     coeffs.push((a, Q::one()));
@@ -628,12 +611,7 @@ fn level_system(
             }
         }
         // λ·b − g0 + δ ≤ 0 with g0 = a_from,c − a_to,c − Σ_k a_to,k·U_k.const
-        let mut coeffs: Vec<(usize, Q)> = Vec::new();
-        for (ri, r) in p.rows.iter().enumerate() {
-            if !r.rhs.is_zero() {
-                coeffs.push((mult[ri], r.rhs.clone()));
-            }
-        }
+        let mut coeffs = right_sides(&p.rows, &mult);
         coeffs.push((t.constant(p.from), -Q::one()));
         coeffs.push((t.constant(p.to), Q::one()));
         for (k, u) in rule.args.iter().enumerate() {
@@ -653,18 +631,9 @@ fn level_system(
         }
         if modes[pos] != Mode::Free {
             // μ·A = -a_from (on the source's variables), μ·b − a_from,c ≤ 0
-            let mu: Vec<usize> = p
-                .rows
-                .iter()
-                .map(|r| lp.var(if r.eq { VarKind::Free } else { VarKind::NonNeg }))
-                .collect();
+            let mu = multipliers(&mut lp, &p.rows);
             for j in 0..n {
-                let mut coeffs: Vec<(usize, Q)> = Vec::new();
-                for (ri, r) in p.rows.iter().enumerate() {
-                    if !r.coeffs[j].is_zero() {
-                        coeffs.push((mu[ri], r.coeffs[j].clone()));
-                    }
-                }
+                let mut coeffs = column(&p.rows, &mu, j);
                 if j < arity_from {
                     if let Some(a) = t.coeff(p.from, j) {
                         coeffs.push((a, Q::one()));
@@ -674,18 +643,38 @@ fn level_system(
                     lp.row(coeffs, Cmp::Eq, Q::zero());
                 }
             }
-            let mut coeffs: Vec<(usize, Q)> = Vec::new();
-            for (ri, r) in p.rows.iter().enumerate() {
-                if !r.rhs.is_zero() {
-                    coeffs.push((mu[ri], r.rhs.clone()));
-                }
-            }
+            let mut coeffs = right_sides(&p.rows, &mu);
             coeffs.push((t.constant(p.from), -Q::one()));
             lp.row(coeffs, Cmp::Le, Q::zero());
         }
     }
     lp.objective = deltas.iter().map(|&(_, d)| (d, Q::one())).collect();
     (lp, t, deltas)
+}
+
+/// One Farkas multiplier per row of a rule's guard: free for an equality, non-negative else.
+fn multipliers(lp: &mut Lp, rows: &[Row]) -> Vec<usize> {
+    rows.iter()
+        .map(|r| lp.var(if r.eq { VarKind::Free } else { VarKind::NonNeg }))
+        .collect()
+}
+
+/// `Σ_i λ_i·A_ij`: the multipliers' terms of column `j` of the guard's matrix.
+fn column(rows: &[Row], mult: &[usize], j: usize) -> Vec<(usize, Q)> {
+    rows.iter()
+        .zip(mult)
+        .filter(|(r, _)| !r.coeffs[j].is_zero())
+        .map(|(r, &m)| (m, r.coeffs[j].clone()))
+        .collect()
+}
+
+/// `Σ_i λ_i·b_i`: the multipliers' terms of the guard's right-hand sides.
+fn right_sides(rows: &[Row], mult: &[usize]) -> Vec<(usize, Q)> {
+    rows.iter()
+        .zip(mult)
+        .filter(|(r, _)| !r.rhs.is_zero())
+        .map(|(r, &m)| (m, r.rhs.clone()))
+        .collect()
 }
 
 /// Certificates for fixed functions: strict candidates that are bounded (after one common

@@ -318,6 +318,18 @@ impl<T: Scalar> Tableau<T> {
     }
 }
 
+/// Adds the terms `Σ c·x_j` to the dense row `a` over the tableau's columns: `x_j` is column
+/// `pos[j]`, minus column `neg[j]` where the variable is free (split `x⁺ − x⁻`).
+fn scatter<T: Scalar>(a: &mut [T], terms: &[(usize, Q)], pos: &[usize], neg: &[Option<usize>]) {
+    for (j, c) in terms {
+        let c = T::of(c);
+        a[pos[*j]] = a[pos[*j]].plus(&c);
+        if let Some(n) = neg[*j] {
+            a[n] = a[n].plus(&c.negated());
+        }
+    }
+}
+
 /// Solves `lp` (maximise its objective) in the numbers `T` within `budget`.
 pub(crate) fn solve<T: Scalar>(lp: &Lp, budget: &Budget) -> Solved<T> {
     // Columns: each variable (free ones split into x⁺ - x⁻), then slacks, then artificials.
@@ -349,13 +361,7 @@ pub(crate) fn solve<T: Scalar>(lp: &Lp, budget: &Budget) -> Solved<T> {
     let mut dense: Vec<(Vec<T>, Cmp, T)> = Vec::with_capacity(m);
     for (i, row) in lp.rows.iter().enumerate() {
         let mut a = vec![T::zero(); ncols];
-        for (j, c) in &row.coeffs {
-            let c = T::of(c);
-            a[pos[*j]] = a[pos[*j]].plus(&c);
-            if let Some(n) = neg[*j] {
-                a[n] = a[n].plus(&c.negated());
-            }
-        }
+        scatter(&mut a, &row.coeffs, &pos, &neg);
         let (mut cmp, mut b) = (row.cmp, T::rhs(&row.rhs, row.cmp, i));
         if b < T::zero() {
             for v in a.iter_mut() {
@@ -460,13 +466,7 @@ pub(crate) fn solve<T: Scalar>(lp: &Lp, budget: &Budget) -> Solved<T> {
     }
     // Phase 2: reduced costs of the real objective.
     let mut c = vec![T::zero(); total];
-    for (j, v) in &lp.objective {
-        let v = T::of(v);
-        c[pos[*j]] = c[pos[*j]].plus(&v);
-        if let Some(n) = neg[*j] {
-            c[n] = c[n].plus(&v.negated());
-        }
-    }
+    scatter(&mut c, &lp.objective, &pos, &neg);
     t.obj = c.clone();
     for (i, row) in t.rows.iter().enumerate() {
         let cb = &c[t.basis[i]];

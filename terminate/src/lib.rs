@@ -28,7 +28,7 @@ mod model;
 mod nonterm;
 mod reason;
 mod shrink;
-mod witness_temps;
+mod witness_input;
 
 pub use from_graph::{encode, EncodeError, EncodeOptions, Encoding, Quantity, RuleOrigin};
 pub use model::Assumptions;

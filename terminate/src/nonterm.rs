@@ -19,7 +19,7 @@
 
 use crate::crosscheck::run_transitions;
 use crate::from_graph::{Encoding, Quantity};
-use crate::witness_temps::write_prefix_temps;
+use crate::witness_input::{resize_arrays, write_prefix_temps};
 use crate::{NoWitness, ProveConfig};
 use anyhow::Result;
 use jtg_check::Matcher;
@@ -261,44 +261,6 @@ fn frame_counts(tr: &Trace, i: usize) -> String {
 /// deterministic bound on the NO search's time (each run may take `--max-steps`).
 const MAX_CONFIRM_STEPS: u64 = 500_000;
 
-/// Longest array a witness input extends an array to.
-const MAX_WITNESS_ARRAY: usize = 4096;
-
-/// Keeps the concrete arrays whose length reference is `len` as long as its new value `n`:
-/// cut, or extended — arrays of references with `null` (sharing no object, so no aliasing the
-/// start state may forbid), arrays of integers by repeating their elements. An extension the
-/// start state does not allow fails the instance check that follows.
-pub(crate) fn resize_arrays(st: &mut State, len: jtg_engine::state::Ref, n: i128) {
-    let Ok(n) = usize::try_from(n) else { return };
-    let n = n.min(MAX_WITNESS_ARRAY);
-    for v in st.heap.values_mut() {
-        if let HeapValue::Array {
-            ty,
-            len: l,
-            elems: Some(elems),
-            ..
-        } = v
-        {
-            if *l != len || elems.len() == n {
-                continue;
-            }
-            let elem = ty.strip_prefix('[').unwrap_or(ty);
-            let of_refs = elem.starts_with('L') || elem.starts_with('[');
-            if elems.len() > n {
-                elems.truncate(n);
-            } else if of_refs {
-                elems.resize(n, jtg_engine::state::Ref::Null);
-            } else if !elems.is_empty() {
-                let k = elems.len();
-                for i in k..n {
-                    let e = elems[i % k];
-                    elems.push(e);
-                }
-            }
-        }
-    }
-}
-
 fn write_witness(cfg: &ProveConfig, m: &MethodId, text: &str) -> Result<String> {
     let path = match &cfg.witness_out {
         Some(p) => p.clone(),
@@ -478,7 +440,7 @@ pub(crate) fn confirm_recurrent(
     let mut last = String::from("no input could be built");
     let mut spent = 0u64;
     // each generated input twice: with the path's temporaries where the graph shows what they
-    // are (`witness_temps`), then as generated (a guess that fails must not hide an input the
+    // are (`witness_input`), then as generated (a guess that fails must not hide an input the
     // temporaries' values would have spoiled)
     let attempts = (0..cfg.nonterm_inputs.max(1)).flat_map(|k| [(k, true), (k, false)]);
     for (k, guided) in attempts {

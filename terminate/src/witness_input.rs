@@ -1,4 +1,6 @@
-//! The values a NO's path from the start gives its temporaries, written into the witness input
+//! The witness input of a NO: a generated instance of the start state given the values of the
+//! certificate. An array whose length the start values change is cut or extended
+//! ([`resize_arrays`]). The values a NO's path from the start gives its temporaries are written
 //! where the graph shows what they are: the length of a string or an array, or an integer,
 //! that the input holds below one of the start state's references. A guess that the JVM run
 //! then confirms or refutes like any input (nothing here is trusted). Without it, a recurrent
@@ -22,6 +24,9 @@ use jtg_engine::state::{FieldKey, HeapValue, Interval, Ref, State};
 use jtg_engine::{Graph, Program};
 use jtg_prove::{BigInt, RuleId};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// Longest array a witness input extends an array to.
+const MAX_WITNESS_ARRAY: usize = 4096;
 
 /// One step below an object.
 #[derive(Clone, Debug)]
@@ -238,7 +243,7 @@ fn write(input: &mut State, q: Quantity, target: Ref, v: i128) -> bool {
         }
         (Quantity::Len(_), Some(HeapValue::Array { len, .. })) if v >= 0 => {
             let len = *len;
-            crate::nonterm::resize_arrays(input, len, v);
+            resize_arrays(input, len, v);
             len
         }
         _ => return false,
@@ -249,5 +254,40 @@ fn write(input: &mut State, q: Quantity, target: Ref, v: i128) -> bool {
             true
         }
         _ => false,
+    }
+}
+
+/// Keeps the concrete arrays whose length reference is `len` as long as its new value `n`:
+/// cut, or extended — arrays of references with `null` (sharing no object, so no aliasing the
+/// start state may forbid), arrays of integers by repeating their elements. An extension the
+/// start state does not allow fails the instance check that follows.
+pub(crate) fn resize_arrays(st: &mut State, len: jtg_engine::state::Ref, n: i128) {
+    let Ok(n) = usize::try_from(n) else { return };
+    let n = n.min(MAX_WITNESS_ARRAY);
+    for v in st.heap.values_mut() {
+        if let HeapValue::Array {
+            ty,
+            len: l,
+            elems: Some(elems),
+            ..
+        } = v
+        {
+            if *l != len || elems.len() == n {
+                continue;
+            }
+            let elem = ty.strip_prefix('[').unwrap_or(ty);
+            let of_refs = elem.starts_with('L') || elem.starts_with('[');
+            if elems.len() > n {
+                elems.truncate(n);
+            } else if of_refs {
+                elems.resize(n, jtg_engine::state::Ref::Null);
+            } else if !elems.is_empty() {
+                let k = elems.len();
+                for i in k..n {
+                    let e = elems[i % k];
+                    elems.push(e);
+                }
+            }
+        }
     }
 }
