@@ -19,7 +19,7 @@
 
 use crate::crosscheck::run_transitions;
 use crate::from_graph::{Encoding, Quantity};
-use crate::witness_input::{resize_arrays, write_prefix_temps};
+use crate::witness_input::{resize_arrays, temp_places};
 use crate::{NoWitness, ProveConfig};
 use anyhow::Result;
 use jtg_check::Matcher;
@@ -442,7 +442,14 @@ pub(crate) fn confirm_recurrent(
     // each generated input twice: with the path's temporaries where the graph shows what they
     // are (`witness_input`), then as generated (a guess that fails must not hide an input the
     // temporaries' values would have spoiled)
-    let attempts = (0..cfg.nonterm_inputs.max(1)).flat_map(|k| [(k, true), (k, false)]);
+    let (prefix, temps) = set.prefix();
+    let places = temp_places(graph, prog, enc, prefix, temps);
+    let guides: &[bool] = if places.is_empty() {
+        &[false]
+    } else {
+        &[true, false]
+    };
+    let attempts = (0..cfg.nonterm_inputs.max(1)).flat_map(|k| guides.iter().map(move |&g| (k, g)));
     for (k, guided) in attempts {
         if spent >= MAX_CONFIRM_STEPS {
             last = format!("{last} (then the JVM step budget of {MAX_CONFIRM_STEPS} was spent)");
@@ -468,12 +475,10 @@ pub(crate) fn confirm_recurrent(
             last = "the start values do not fit the start state".into();
             continue;
         }
-        if guided {
-            let (prefix, temps) = set.prefix();
-            let written = write_prefix_temps(&mut input, &w.map, graph, prog, enc, prefix, temps);
-            if written == 0 || is_instance(&input, start, prog).is_err() {
-                continue;
-            }
+        if guided
+            && (places.write(&mut input, &w.map) == 0 || is_instance(&input, start, prog).is_err())
+        {
+            continue;
         }
         let tr = match target.trace(&input, cfg.max_steps) {
             Ok(t) => t,

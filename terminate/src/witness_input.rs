@@ -35,18 +35,21 @@ enum Step {
     Elem(usize),
 }
 
-/// Writes the prefix's temporaries into `input`, an instance of the graph's start state whose
-/// start references map to the input's by `to_input`; the number written.
-pub(crate) fn write_prefix_temps(
-    input: &mut State,
-    to_input: &BTreeMap<Ref, Ref>,
+/// Where the prefix's temporaries lie in an input of the start state: per temporary, the start
+/// reference, the steps below it, its quantity and its value. Independent of the input, so
+/// found once per confirmation.
+pub(crate) struct TempPlaces(Vec<(Ref, Vec<Step>, Quantity, i128)>);
+
+/// The places of the temporaries of the rules `prefix` with the values `temps`, where the graph
+/// shows them.
+pub(crate) fn temp_places(
     graph: &Graph,
     prog: &Program,
     enc: &Encoding,
     prefix: &[RuleId],
     temps: &[Vec<BigInt>],
-) -> usize {
-    let mut written = 0;
+) -> TempPlaces {
+    let mut out = Vec::new();
     for (rule, vals) in prefix.iter().zip(temps) {
         let Some(origin) = enc.origins.get(rule.index()) else {
             continue;
@@ -57,23 +60,36 @@ pub(crate) fn write_prefix_temps(
                 continue;
             };
             let Ok(v) = i128::try_from(v) else { continue };
-            let st = &graph.nodes[node].state;
-            let Some((root, path)) = path_to(st, now, q.reference()) else {
-                continue;
-            };
-            let Some(&start_root) = to_input.get(&root) else {
-                continue;
-            };
-            match follow(input, start_root, &path) {
-                Some(Ref::Null) => {
-                    written += usize::from(new_string(input, start_root, &path, *q, v))
-                }
-                Some(target) => written += usize::from(write(input, *q, target, v)),
-                None => {}
+            if let Some((root, path)) = path_to(&graph.nodes[node].state, now, q.reference()) {
+                out.push((root, path, *q, v));
             }
         }
     }
-    written
+    TempPlaces(out)
+}
+
+impl TempPlaces {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Writes the temporaries into `input`, whose start references map to the input's by
+    /// `to_input`; the number written.
+    pub(crate) fn write(&self, input: &mut State, to_input: &BTreeMap<Ref, Ref>) -> usize {
+        let mut written = 0;
+        for (root, path, q, v) in &self.0 {
+            let Some(&start_root) = to_input.get(root) else {
+                continue;
+            };
+            let done = match follow(input, start_root, path) {
+                Some(Ref::Null) => new_string(input, start_root, path, *q, *v),
+                Some(target) => write(input, *q, target, *v),
+                None => false,
+            };
+            written += usize::from(done);
+        }
+        written
+    }
 }
 
 /// Where a reference of a node stands in the input: a start reference (by its start name) and
