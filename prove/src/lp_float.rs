@@ -18,8 +18,14 @@ use crate::simplex::{self, Budget, Outcome, Scalar};
 /// it a tenth to a hundredth of an exact one: the budget costs about a second at most).
 pub(crate) const FLOAT_WORK_FACTOR: u64 = 10;
 
+/// The float tableau's entry limit as a multiple of the exact one's: an `f64` takes 8 bytes, a
+/// rational at least four times as many, so the same memory holds four times the entries.
+const FLOAT_CELL_FACTOR: u64 = 4;
+
 /// Below this magnitude an entry counts as zero.
 const EPS: f64 = 1e-9;
+/// A difference this small relative to its operands is rounding noise, an exact zero.
+const NOISE: f64 = 1e-9;
 /// Phase 1 ends infeasible when the artificials keep more than this.
 const FEAS_TOL: f64 = 1e-7;
 /// The relative size of the relaxation of each inequality (`Scalar::rhs`).
@@ -107,9 +113,13 @@ impl Scalar for f64 {
         *self + *o
     }
     fn minus_product(&self, f: &f64, p: &f64) -> f64 {
-        let v = *self - *f * *p;
-        // rounding noise is no entry: the tableau stays sparse
-        if v.abs() < EPS * 1e-3 {
+        let fp = *f * *p;
+        let v = *self - fp;
+        // rounding noise is no entry: the tableau stays sparse. Noise is relative to the
+        // operands (a cancellation of two entries near 10⁶ leaves ~10⁻¹⁰): kept as entries, such
+        // residues filled the tableau of a 400-row level LP (TPDB `juHashMapCreate*`) until a
+        // pivot cost 60 000 updates and 400 M work units ran out where the exact solver needs 2 M
+        if v.abs() <= NOISE * (self.abs() + fp.abs()) || v.abs() < EPS * 1e-3 {
             0.0
         } else {
             v
@@ -127,7 +137,7 @@ pub(crate) fn solve(lp: &Lp, limits: &Limits, stats: &mut LpStats) -> FloatResul
     let budget = Budget {
         max_pivots: limits.max_pivots.saturating_mul(4),
         work: total - stats.float_work,
-        max_cells: limits.max_cells,
+        max_cells: limits.max_cells.saturating_mul(FLOAT_CELL_FACTOR),
         deadline: limits.deadline,
     };
     let solved = simplex::solve::<f64>(lp, &budget);
@@ -206,6 +216,17 @@ mod tests {
         assert_eq!(rational(f64::NAN, 1000), None);
         // no small denominator comes near π
         assert_eq!(rational(std::f64::consts::PI, 100), None);
+    }
+
+    #[test]
+    fn cancellation_leaves_no_entry() {
+        // 0.1 · 3 − 0.3 is 5.6e-17 in f64; scaled by 10⁶ the residue passes any absolute bound
+        let a = 0.1f64 * 3.0;
+        assert_eq!(0.3f64.minus_product(&1.0, &a), 0.0);
+        assert_eq!((0.3f64 * 1e6).minus_product(&1e6, &a), 0.0);
+        // a true difference stays: 10⁻² against operands near 10⁶
+        assert_eq!(1.0f64.minus_product(&0.5, &1.0), 0.5);
+        assert!(1e6f64.minus_product(&1.0, &(1e6 - 1e-2)) > 0.0);
     }
 
     #[test]
