@@ -558,8 +558,10 @@ fn recursions_over_built_lists_terminate_by_the_size_across_the_call() {
 /// Issue #34, `RecNo` fixtures: infinite recursion (`f(i − 2)` on odd or negative `i`,
 /// `f(i + 1)` from `i > 0`, mutual recursion) is NO by a recurrent set over the call rules,
 /// judged on the run up to call depth 256 whatever the JVM's stack; a loop alternating between
-/// two branches is NO by a cycle of two laps; each witness states the integer model, and the
-/// cross-check finds no violation.
+/// two branches is NO by a cycle of two laps; a recursion whose first call returns and whose
+/// second recurses forever is NO by the chain of calls that never return (the returned calls'
+/// visits are no laps); each witness states the integer model, and the cross-check finds no
+/// violation.
 #[test]
 fn recursion_and_alternation_are_no_with_deterministic_evidence() {
     for (method, evidence) in [
@@ -567,6 +569,7 @@ fn recursion_and_alternation_are_no_with_deterministic_evidence() {
         ("RecNo.up", "frames RecNo.up ×256"),
         ("RecNo.even", "RecNo.even ×128, RecNo.odd ×128"),
         ("RecNo.alternate", "(a cycle of 2 laps through it)"),
+        ("RecNo.twoCalls", "frames RecNo.twoCalls ×256"),
     ] {
         let (code, out, err) = jtg(&["prove", &fixtures(), method, "--check", "20"]);
         assert_eq!(code, 0, "{out}{err}");

@@ -24,6 +24,14 @@ public class RecNo {
         return even(n - 1);
     }
 
+    /** Two calls, the first returns: from x > 0 the second call recurses forever. f(1) calls
+     *  f(0), which returns, then f(2), which calls f(1) again: the chain of calls that never
+     *  return alternates f(2), f(1), with returned calls of f(0) in between. */
+    static int twoCalls(int x) {
+        if (x <= 0) return 0;
+        return twoCalls(x - 1) + twoCalls(x + 1);
+    }
+
     /** Recursion on a list: never ends on a cyclic list. */
     static int len(List l) {
         if (l == null) return 0;

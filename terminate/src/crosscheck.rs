@@ -34,6 +34,10 @@ pub(crate) struct ConcreteTransition {
     pub args: Vec<BigInt>,
     pub temps: Vec<BigInt>,
     pub target: Vec<BigInt>,
+    /// The transition lies inside an abstracted call that returns later in the run: from the
+    /// rule that enters the callee to the callee's end. The caller goes on by the call's
+    /// return rule, so the ITS run of the caller does not take these transitions.
+    pub in_returned_call: bool,
 }
 
 /// The length of the array or string `v` on the heap of step `step` (0 for null): what the
@@ -210,14 +214,16 @@ pub(crate) fn transitions(
                     args: v.clone(),
                     temps: vec![],
                     target: v,
+                    in_returned_call: false,
                 }),
                 None => *skipped += 1,
             }
         }
     }
     // the abstracted calls entered and not yet left: the path positions of the rule's nodes
-    // up to the call node, which the rule of the return continues after the callee ended
-    let mut calls: Vec<Vec<usize>> = Vec::new();
+    // up to the call node, which the rule of the return continues after the callee ended,
+    // and the first transition of the call (the one that enters it)
+    let mut calls: Vec<(Vec<usize>, usize)> = Vec::new();
     let mut locs: Vec<usize> = (0..path.len())
         .filter(|&k| is_loc.contains_key(&path[k].node))
         .collect();
@@ -230,7 +236,10 @@ pub(crate) fn transitions(
         let ends_call = graph.nodes[path[a].node].is_end() && !calls.is_empty();
         let at: Vec<usize> = if ends_call {
             // the callee ended: the caller continues along a return edge of the call node
-            let mut at = calls.pop().expect("checked");
+            let (mut at, first) = calls.pop().expect("checked");
+            for t in &mut out[first..] {
+                t.in_returned_call = true;
+            }
             at.extend(a + 1..=b);
             at
         } else {
@@ -256,7 +265,7 @@ pub(crate) fn transitions(
                 .iter()
                 .any(|e| e.from == nodes[i] && e.to == nodes[i + 1] && e.is_abstract_call());
             if enters {
-                calls.push(at[..=i].to_vec());
+                calls.push((at[..=i].to_vec(), out.len()));
             }
         }
         let chain = (from, nodes);
@@ -291,6 +300,7 @@ pub(crate) fn transitions(
                     args: args?,
                     temps: temps?,
                     target: target?,
+                    in_returned_call: false,
                 })
             })
             .collect();

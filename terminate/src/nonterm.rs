@@ -414,6 +414,30 @@ impl<'a> NoSet<'a> {
     }
 }
 
+/// Why no input confirmed a recurrent set: the reason of the attempt that got furthest (a run
+/// that entered the set and left it says more than one that ended at once), the first of
+/// equals. `stage` orders the checks an attempt passes.
+struct Furthest {
+    stage: u8,
+    text: String,
+}
+
+impl Furthest {
+    fn new(text: &str) -> Furthest {
+        Furthest {
+            stage: 0,
+            text: text.to_string(),
+        }
+    }
+
+    fn note(&mut self, stage: u8, text: String) {
+        if stage > self.stage {
+            self.stage = stage;
+            self.text = text;
+        }
+    }
+}
+
 /// Turns a recurrent set into a JVM input and confirms it (module docs); the witness, or why
 /// it was not confirmed.
 pub(crate) fn confirm_recurrent(
@@ -437,7 +461,7 @@ pub(crate) fn confirm_recurrent(
         NoSet::Closed(_) => vec![0],
     };
     let matcher = Matcher::new(graph, prog, cfg.ints);
-    let mut last = String::from("no input could be built");
+    let mut last = Furthest::new("no input could be built");
     let mut spent = 0u64;
     // each generated input twice: with the path's temporaries where the graph shows what they
     // are (`witness_input`), then as generated (a guess that fails must not hide an input the
@@ -452,7 +476,10 @@ pub(crate) fn confirm_recurrent(
     let attempts = (0..cfg.nonterm_inputs.max(1)).flat_map(|k| guides.iter().map(move |&g| (k, g)));
     for (k, guided) in attempts {
         if spent >= MAX_CONFIRM_STEPS {
-            last = format!("{last} (then the JVM step budget of {MAX_CONFIRM_STEPS} was spent)");
+            last.text = format!(
+                "{} (then the JVM step budget of {MAX_CONFIRM_STEPS} was spent)",
+                last.text
+            );
             break;
         }
         let Ok(sample) = gen.case(k) else { continue };
@@ -472,7 +499,7 @@ pub(crate) fn confirm_recurrent(
             }
         }
         if is_instance(&input, start, prog).is_err() {
-            last = "the start values do not fit the start state".into();
+            last.note(1, "the start values do not fit the start state".into());
             continue;
         }
         if guided
@@ -483,7 +510,7 @@ pub(crate) fn confirm_recurrent(
         let tr = match target.trace(&input, cfg.max_steps) {
             Ok(t) => t,
             Err(e) => {
-                last = e.to_string();
+                last.note(2, e.to_string());
                 continue;
             }
         };
@@ -491,7 +518,10 @@ pub(crate) fn confirm_recurrent(
         // the JVM ended a run past it does not count
         let Some(win) = window(&tr) else {
             spent += tr.len() as u64;
-            last = format!("the run of case {k} ended within {} steps", tr.len());
+            last.note(
+                3,
+                format!("the run of case {k} ended within {} steps", tr.len()),
+            );
             continue;
         };
         spent += win.steps() as u64;
@@ -499,7 +529,7 @@ pub(crate) fn confirm_recurrent(
             match target.trace(&input, win.steps() as u64) {
                 Ok(t) => t,
                 Err(e) => {
-                    last = e.to_string();
+                    last.note(2, e.to_string());
                     continue;
                 }
             }
@@ -510,30 +540,35 @@ pub(crate) fn confirm_recurrent(
         let ts = match run_transitions(enc, graph, prog, &matcher, &tr, cfg.ints, &mut skipped) {
             Ok(ts) => ts,
             Err(why) => {
-                last = why;
+                last.note(4, why);
                 continue;
             }
         };
+        // a call that returned is a finished part of the run, summarized by its return rule:
+        // an unbounded recursion is the chain of calls that never return (`f(x − 1) + f(x + 1)`
+        // visits `f(0)` between the laps `f(2) → f(1) → f(2)` of its recurrent set)
         let visits: Vec<&Vec<jtg_prove::BigInt>> = ts
             .iter()
-            .filter(|t| enc.its.rule(t.rule).to == head)
+            .filter(|t| !t.in_returned_call && enc.its.rule(t.rule).to == head)
             .map(|t| &t.target)
             .collect();
         // the run may reach the head outside `G` first (a prefix value the certificate's
         // start values would have avoided) but must stay in `G` from its first visit inside
         let Some(first) = visits.iter().position(|v| set.contains(head, 0, v)) else {
-            last = format!(
+            let why = format!(
                 "the run of case {k} visits the loop head {} times, never inside the recurrent set",
                 visits.len()
             );
+            last.note(5, why);
             continue;
         };
         let visits = &visits[first..];
         if visits.len() < 2 {
-            last = format!(
+            let why = format!(
                 "the run of case {k} visits the loop head inside the recurrent set {} times",
                 visits.len()
             );
+            last.note(6, why);
             continue;
         }
         // a cycle of several laps passes the head once per lap: the j-th visit lies in the set
@@ -543,9 +578,10 @@ pub(crate) fn confirm_recurrent(
             .enumerate()
             .find(|(j, v)| !set.contains(head, phases[j % phases.len()], v))
         {
-            last = format!(
+            let why = format!(
                 "the run of case {k} leaves the recurrent set at visit {j} of the loop head ({out:?})"
             );
+            last.note(7, why);
             continue;
         }
         let text = gen.print(&input);
@@ -567,10 +603,11 @@ pub(crate) fn confirm_recurrent(
                 cs.set(enc.its.rule(t.rule).to)
                     .is_some_and(|s| !s.contains(&t.target))
             }) {
-                last = format!(
+                let why = format!(
                     "the run of case {k} leaves the closed recurrent set at transition {j} ({:?})",
                     t.target
                 );
+                last.note(7, why);
                 continue;
             }
             taken = rules_taken(enc, &ts[(from + 1).min(ts.len())..]);
@@ -636,7 +673,7 @@ pub(crate) fn confirm_recurrent(
             int_model: int_model_name(cfg.ints).into(),
         });
     }
-    Err(last)
+    Err(last.text)
 }
 
 /// Which rules a run in a closed set took (`; the run took 3 rules of the set …`), and the
