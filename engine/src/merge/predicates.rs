@@ -252,7 +252,13 @@ impl Preds<'_> {
             return; // the merged state realizes the same sharing
         }
         if p.root != q.root {
-            return; // sharing between roots: `=?`/`%$` above express it
+            // sharing between roots: `=?` (from `equalities`) says they may be one object, and
+            // one object shares everything hidden below it with itself: without `%$` the
+            // parts hidden below two references are disjoint in every instance (spec §3)
+            if p.anchor() != q.anchor() {
+                self.out.add_join(p.anchor(), q.anchor());
+            }
+            return;
         }
         let (short, long) = if p.steps.len() <= q.steps.len() {
             (p, q)
