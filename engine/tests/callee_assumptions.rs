@@ -1,4 +1,5 @@
-//! The callee assumptions of abstracted calls (`CalleeFacts`: pure, acyclic result) are
+//! The callee assumptions of abstracted calls (`CalleeFacts`: pure, acyclic result, tree
+//! result) are
 //! checked on the graph as it grows, not only when it is finished: a graph built on an
 //! assumption that fails is built again without it, and the first build, which assumed too
 //! much, must not exhaust the node budget the final graph fits in (fixture `Impure`).
@@ -129,6 +130,50 @@ fn a_callee_closing_a_cycle_marks_the_caller_cyclic() {
         assert!(
             st.preds.cyclic(head).is_some(),
             "the head may be a ring after close"
+        );
+    }
+}
+
+/// The result of the call on top of the operand stack after each abstracted call of `callee`.
+fn results_after(
+    entry: &str,
+    callee: &str,
+) -> Vec<(jtg_engine::state::State, jtg_engine::state::Ref)> {
+    after_calls(entry, callee)
+        .into_iter()
+        .filter_map(|(st, _)| {
+            let r = *st.top()?.stack.last()?;
+            r.is_obj().then_some((st, r))
+        })
+        .collect()
+}
+
+/// `copy` returns a fresh list, a tree: after its abstracted calls the result has no `♦` (nor
+/// the self-join that goes with it), so `chop(copy(x.pred))` recurses on a tree.
+#[test]
+fn a_callee_returning_a_copy_returns_a_tree() {
+    let after = results_after("Sizes.chop", "copy");
+    assert!(!after.is_empty(), "the recursive copy is abstracted");
+    for (st, r) in after {
+        assert!(
+            !st.preds.is_non_tree(r) && !st.preds.joins(r, r),
+            "{r} is a tree after copy: {:?}",
+            st.preds
+        );
+    }
+}
+
+/// `twins` returns a node whose children are one subtree: the tree assumption fails on its
+/// method graph, and the result of each call may share below it.
+#[test]
+fn a_callee_returning_a_dag_returns_no_tree() {
+    let after = results_after("CycleLinking.twins", "twins");
+    assert!(!after.is_empty(), "the recursive twins is abstracted");
+    for (st, r) in after {
+        assert!(
+            st.preds.is_non_tree(r) && st.preds.joins(r, r),
+            "{r} may share after twins: {:?}",
+            st.preds
         );
     }
 }

@@ -75,4 +75,16 @@ public class CycleLinking {
         }
         return n;
     }
+
+    /** A tree of depth n whose two children are one subtree: a DAG, no tree. The result of
+     *  each abstracted call `twins(n - 1)` may share below it (`♦`, `CalleeFacts::shared_result`). */
+    public static Tree twins(int n) {
+        Tree t = new Tree(n);
+        if (n > 0) {
+            Tree c = twins(n - 1);
+            t.left = c;
+            t.right = c;
+        }
+        return t;
+    }
 }

@@ -28,9 +28,9 @@
 //!   dropped. References the callee cannot reach keep their values (the JVM gives it no
 //!   other access), and integer values are immutable. Unless [`CalleeFacts`] says otherwise:
 //!   a *pure* callee changes nothing (only the result is fresh, related to what it can
-//!   reach), and an *acyclic* result has no `⟲`. The builder checks both assumptions on the
-//!   graph (as it grows and when it is finished) and builds it again without those that fail
-//!   (`graph/summaries.rs`).
+//!   reach), an *acyclic* result has no `⟲`, and a *tree* result no `♦`. The builder checks
+//!   these assumptions on the graph (as it grows and when it is finished) and builds it again
+//!   without those that fail (`graph/summaries.rs`).
 //! * **Exceptions**: when the method graph of the callee (the nodes reachable from its entry
 //!   node without entering other abstractions) has exceptional program ends, the call node
 //!   gets one more `return` edge per exception class (label `C thrown by M`) whose state has
@@ -59,8 +59,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// not assume: a callee not listed is *pure* (no step of its method graph, nor of the graphs it
 /// calls, writes a field, a static field or an array element, or runs a library model) and
 /// returns an *acyclic* object (at every `end: return r` of its method graph, nothing `r`
-/// reaches or may be has `⟲` or lies on a realized cycle). The graph builder starts by
-/// assuming both of every callee, checks them on the graph and builds it again
+/// reaches or may be has `⟲` or lies on a realized cycle) that is a *tree* (nothing below it
+/// may be reached twice: [`may_be_non_tree`]). The graph builder starts by
+/// assuming all of them of every callee, checks them on the graph and builds it again
 /// without those that fail (`graph/summaries.rs`): sound by induction on the length of a
 /// call's run, since a graph is a correct over-approximation of the runs of a callee whose
 /// nested calls are shorter runs.
@@ -70,6 +71,11 @@ pub(crate) struct CalleeFacts {
     pub impure: BTreeSet<MethodId>,
     /// Callees that may return a cyclic object (the result may have any shape).
     pub cyclic_result: BTreeSet<MethodId>,
+    /// Callees that may return an object below which the structure is not a tree (two paths
+    /// from it may meet: [`may_be_non_tree`]). A callee not listed returns a tree: its result
+    /// gets no `♦` (nor the self-join that goes with it), so `result.add(build(n − 1))` keeps
+    /// the tree a recursive builder grows a tree.
+    pub shared_result: BTreeSet<MethodId>,
     /// Callees that may write into an object `p` a reference that may reach `p` (a new cycle)
     /// or a cycle (a cyclic structure linked in), or run a library model that writes. A
     /// callee not listed leaves every object that reached no cycle before the call reaching
@@ -329,6 +335,7 @@ pub(crate) fn continuation(
         havoc(&mut s, &args, &mut fresh, cx).map_err(unsupported)?
     };
     let acyclic = !cx.facts.cyclic_result.contains(&site.callee);
+    let tree = !cx.facts.shared_result.contains(&site.callee);
     let mut result = None;
     let label;
     let mut exc = None;
@@ -373,6 +380,10 @@ pub(crate) fn continuation(
     relate(&mut s, &reached, &fresh, links_cycles, cx.prog);
     if let (Some(r), true) = (result, acyclic) {
         s.preds.cyclic.remove(&r);
+    }
+    if let (Some(r), true) = (result, tree) {
+        s.preds.non_tree.remove(&r);
+        s.preds.joins.remove(&(r, r));
     }
     if let Some(e) = exc {
         // the handler search of the caller frames decides on the exception's class, which
@@ -606,6 +617,32 @@ fn may_reach_any(st: &State, targets: &BTreeSet<Ref>, prog: &Program) -> BTreeSe
         );
     }
     seen
+}
+
+/// Whether the structure below `r` may not be a tree: an object `r` reaches by realized fields
+/// is reached twice (by two paths, or around a cycle), or is `♦`, joins itself or may be
+/// cyclic (`⟲`), or two of them may be equal (`=?`) or share (`%$`). Joins and `=?` with
+/// objects outside the structure leave it a tree (a tree may share with others).
+pub(crate) fn may_be_non_tree(st: &State, r: Ref) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![r];
+    while let Some(x) = todo.pop() {
+        if !x.is_obj() {
+            continue;
+        }
+        if !seen.insert(x) {
+            return true;
+        }
+        let p = &st.preds;
+        if p.is_non_tree(x) || p.joins(x, x) || p.cyclic(x).is_some() {
+            return true;
+        }
+        if let Some(v @ (HeapValue::Object { .. } | HeapValue::Array { .. })) = st.value(x) {
+            todo.extend(v.children());
+        }
+    }
+    let inside = |&(a, b): &(Ref, Ref)| a != b && seen.contains(&a) && seen.contains(&b);
+    st.preds.may_equal.iter().chain(&st.preds.joins).any(inside)
 }
 
 /// Whether the object of `r` may reach a cycle: something it reaches through realized fields

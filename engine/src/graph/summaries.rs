@@ -1,13 +1,13 @@
 //! Checks the assumptions the continuations of abstracted calls made of their callees
 //! ([`CalleeFacts`]) on a graph, finished or not (nodes and edges are only ever added, so what
 //! fails on part of a graph fails on all of it). The builder starts by assuming every callee
-//! pure and its results acyclic and builds again without the assumptions that fail here,
+//! pure and its results acyclic trees and builds again without the assumptions that fail here,
 //! until none fails (the failed sets only grow, so this ends).
 
 use super::{EdgeKind, Graph, NodeId};
 use crate::class::Insn;
 use crate::eval::may_reach_from;
-use crate::eval::summary::{may_reach_cycle, CalleeFacts};
+use crate::eval::summary::{may_be_non_tree, may_reach_cycle, CalleeFacts};
 use crate::models;
 use crate::program::Program;
 use crate::state::{End, State};
@@ -34,8 +34,11 @@ pub(super) fn without_failed(
         if !out.impure.contains(&m) && some_step(g, &succ, e, |s| writes(prog, s)) {
             out.impure.insert(m.clone());
         }
-        if !out.cyclic_result.contains(&m) && may_return_cyclic(g, &succ, entries, e) {
+        if !out.cyclic_result.contains(&m) && may_return(g, &succ, entries, e, may_reach_cycle) {
             out.cyclic_result.insert(m.clone());
+        }
+        if !out.shared_result.contains(&m) && may_return(g, &succ, entries, e, may_be_non_tree) {
+            out.shared_result.insert(m.clone());
         }
         // a write `p.f = v` (a field or an array element) whose `v` may reach `p` or a cycle,
         // or a library model that may write
@@ -119,12 +122,14 @@ fn links_cycle(prog: &Program, s: &State) -> bool {
 }
 
 /// Whether some `end: return r` of the method graph from `entry` (not entering the graphs of
-/// other calls) returns an object that may reach a cycle.
-fn may_return_cyclic(
+/// other calls) returns an object `r` that `shape` holds of (may reach a cycle, may be no
+/// tree).
+fn may_return(
     g: &Graph,
     succ: &[Vec<&super::Edge>],
     entries: &HashSet<NodeId>,
     entry: NodeId,
+    shape: fn(&State, crate::state::Ref) -> bool,
 ) -> bool {
     let mut seen = vec![false; g.nodes.len()];
     let mut todo = vec![entry];
@@ -134,7 +139,7 @@ fn may_return_cyclic(
         }
         let st = &g.nodes[n].state;
         if let Some(End::Return(Some(r))) = &st.end {
-            if r.is_obj() && may_reach_cycle(st, *r) {
+            if r.is_obj() && shape(st, *r) {
                 return true;
             }
         }
