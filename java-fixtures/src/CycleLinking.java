@@ -1,9 +1,12 @@
 /**
- * Which abstracted callees may make or link in a cycle (`CalleeFacts::cycle_linking`).
+ * Which abstracted callees may make or link in a cycle (`CalleeFacts::cycle_linking`) or
+ * make a tree share (`CalleeFacts::tree_breaking`).
  * `insert` writes only fresh leaves: after each of its calls the tree is havocked but stays
- * acyclic, so `insertAll`'s later calls (and their recursion on `left`/`right`) still have a
- * size that decreases. `close` writes the head into the last cell: after its call the list is
- * a ring, and the continuation must say so (`⟲`), or `jtg check` reports the cyclic heap.
+ * an acyclic tree, so `insertAll`'s later calls (and their recursion on `left`/`right`) still
+ * have a size that decreases. `close` writes the head into the last cell: after its call the
+ * list is a ring, and the continuation must say so (`⟲`), or `jtg check` reports the cyclic
+ * heap. `graft` hangs a subtree that has a parent below another node: after its call the
+ * tree is a DAG, and the continuation must say so (`♦`).
  */
 public class CycleLinking {
     static final class Tree {
@@ -86,5 +89,29 @@ public class CycleLinking {
             t.right = c;
         }
         return t;
+    }
+
+    /** Hangs `sub` below the leftmost node of `t`. */
+    static void graft(Tree t, Tree sub) {
+        if (t.left == null) {
+            t.left = sub;
+        } else {
+            graft(t.left, sub);
+        }
+    }
+
+    /** Hangs the right subtree of `root` below its leftmost node too, then counts the nodes on
+     *  the way down the left: `root.right` is reached twice after `graft`, so the tree may
+     *  share (`♦`), though no cycle is made. */
+    public static int graftRight(Tree root) {
+        if (root == null || root.right == null) {
+            return 0;
+        }
+        graft(root, root.right);
+        int n = 0;
+        for (Tree t = root; t != null; t = t.left) {
+            n++;
+        }
+        return n;
     }
 }

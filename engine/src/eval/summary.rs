@@ -28,7 +28,8 @@
 //!   dropped. References the callee cannot reach keep their values (the JVM gives it no
 //!   other access), and integer values are immutable. Unless [`CalleeFacts`] says otherwise:
 //!   a *pure* callee changes nothing (only the result is fresh, related to what it can
-//!   reach), an *acyclic* result has no `⟲`, and a *tree* result no `♦`. The builder checks
+//!   reach), an *acyclic* result has no `⟲`, a *tree* result no `♦`, and a callee that links
+//!   no cycle in and *keeps trees* leaves the trees it reaches without `♦`. The builder checks
 //!   these assumptions on the graph (as it grows and when it is finished) and builds it again
 //!   without those that fail (`graph/summaries.rs`).
 //! * **Exceptions**: when the method graph of the callee (the nodes reachable from its entry
@@ -83,6 +84,17 @@ pub(crate) struct CalleeFacts {
     /// `p.f = v` runs through `p → v`, so `v` reached `p` or a cycle before), so its
     /// continuation marks `⟲` only what may have reached a cycle before.
     pub cycle_linking: BTreeSet<MethodId>,
+    /// Callees that may write into a field or an array element an object that is no isolated
+    /// tree ([`is_isolated_tree`]), or run a library model that writes. A callee listed in
+    /// neither this nor [`Self::cycle_linking`] leaves every object whose structure was a tree
+    /// before the call a tree after it, so its continuation gives such an object no `♦`: the
+    /// writes of `insert` that hang a new leaf into a tree keep it a tree. By induction over
+    /// the writes: after `x.f = v`, a path that meets another one below an object `a` either
+    /// met it before, or one of them enters the objects below `v` through the new edge; no
+    /// other reference leads into them and they form a tree, so the other path enters through
+    /// `x.f` too, and the two meet above `x` (they met before) or make a cycle (which
+    /// `cycle_linking` rules out).
+    pub tree_breaking: BTreeSet<MethodId>,
 }
 
 /// An abstracted call: what the graph builder needs to connect the call node.
@@ -322,6 +334,7 @@ pub(crate) fn continuation(
     let mut fresh = Vec::new();
     let pure = !cx.facts.impure.contains(&site.callee);
     let links_cycles = cx.facts.cycle_linking.contains(&site.callee);
+    let keeps_trees = !links_cycles && !cx.facts.tree_breaking.contains(&site.callee);
     let reached = if pure {
         // nothing changes; the result may be what the callee can reach, read statics included
         fill_read_statics(&mut s, cx).map_err(unsupported)?;
@@ -330,9 +343,10 @@ pub(crate) fn continuation(
             reached,
             above: BTreeSet::new(),
             cyclic: BTreeSet::new(),
+            trees: BTreeSet::new(),
         }
     } else {
-        havoc(&mut s, &args, &mut fresh, cx).map_err(unsupported)?
+        havoc(&mut s, &args, &mut fresh, keeps_trees, cx).map_err(unsupported)?
     };
     let acyclic = !cx.facts.cyclic_result.contains(&site.callee);
     let tree = !cx.facts.shared_result.contains(&site.callee);
@@ -446,6 +460,9 @@ struct Havocked {
     above: BTreeSet<Ref>,
     /// The objects of `above` that may have reached a cycle before the call.
     cyclic: BTreeSet<Ref>,
+    /// The objects of `above` whose structure was a tree before the call and stays one (the
+    /// callee keeps trees: [`CalleeFacts::tree_breaking`]); empty where it may not.
+    trees: BTreeSet<Ref>,
 }
 
 /// Forgets what the callee may have changed: the objects reachable from `args` and the
@@ -454,6 +471,7 @@ fn havoc(
     s: &mut State,
     args: &[Ref],
     fresh: &mut Vec<Ref>,
+    keeps_trees: bool,
     cx: &Ctx<'_>,
 ) -> Result<Havocked, String> {
     let reached = reach_of(s, args);
@@ -463,6 +481,21 @@ fn havoc(
         .copied()
         .filter(|&r| may_reach_cycle(s, r))
         .collect();
+    // every path from an object the callee reaches stays among the objects it reaches or
+    // makes, where its writes are isolated; an object above them may also reach what they
+    // are entered at from outside
+    let trees = match keeps_trees {
+        true => {
+            let outside_too = entered_only_at_args(s, args, &reached, cx);
+            above
+                .iter()
+                .copied()
+                .filter(|r| outside_too || reached.contains(r))
+                .filter(|&r| !may_be_non_tree(s, r))
+                .collect()
+        }
+        false => BTreeSet::new(),
+    };
     for h in &reached {
         let v = match s.heap.get(h) {
             Some(HeapValue::Object { class, .. }) => HeapValue::Abstract { ty: class.clone() },
@@ -509,6 +542,61 @@ fn havoc(
         reached,
         above,
         cyclic,
+        trees,
+    })
+}
+
+/// Whether the objects the callee can reach (`reached`) are entered from the rest of the
+/// heap only at arguments that no other root of the callee could hold: then the callee's
+/// writes of objects isolated in its own view (`CalleeFacts::tree_breaking`) are isolated in
+/// the caller's heap too. An object the callee reaches that an object it cannot reach
+/// references (a realized field, or a `%$`/`=?` partner whose type may share with it) is
+/// entered from outside; written below an object that another root of the callee reaches,
+/// it would be reached twice from above. Below its own root it would close a cycle, which
+/// `cycle_linking` rules out; the other roots are the other arguments and every static field
+/// (`reach_of`), judged by their types ([`Program::may_share`]).
+fn entered_only_at_args(s: &State, args: &[Ref], reached: &BTreeSet<Ref>, cx: &Ctx<'_>) -> bool {
+    let outside = |q: &Ref| q.is_obj() && !reached.contains(q);
+    let entered: BTreeSet<Ref> = reached
+        .iter()
+        .copied()
+        .filter(|&e| {
+            let parent = s
+                .heap
+                .iter()
+                .any(|(k, v)| outside(k) && v.children().any(|c| c == e));
+            let partner = s
+                .preds
+                .may_equal_partners(e)
+                .into_iter()
+                .chain(s.preds.join_partners(e))
+                .any(|q| outside(&q) && may_share(s, e, q, cx.prog));
+            parent || partner
+        })
+        .collect();
+    let static_types: Vec<String> = cx
+        .prog
+        .read_statics()
+        .iter()
+        .filter(|(k, t)| t.is_reference() && cx.world.may_read_static(k))
+        .map(|(_, t)| match t {
+            FieldType::Object(c) => c.to_string(),
+            t => t.to_string(),
+        })
+        .collect();
+    entered.iter().all(|&e| {
+        let Some(ty) = s.value(e).and_then(HeapValue::type_name) else {
+            return false;
+        };
+        let other_arg = args
+            .iter()
+            .any(|&a| a.is_obj() && a != e && may_share(s, a, e, cx.prog));
+        let other_static = s
+            .statics
+            .values()
+            .any(|&r| r.is_obj() && r != e && may_share(s, r, e, cx.prog))
+            || static_types.iter().any(|t| cx.prog.may_share(t, ty));
+        args.contains(&e) && !other_arg && !other_static
     })
 }
 
@@ -520,17 +608,21 @@ fn relate(s: &mut State, h: &Havocked, fresh: &[Ref], links_cycles: bool, prog: 
         reached,
         above,
         cyclic,
+        trees,
     } = h;
     let all: Vec<Ref> = reached.iter().chain(fresh).copied().collect();
     for &p in above.iter().chain(fresh) {
         if links_cycles || cyclic.contains(&p) || fresh.contains(&p) {
             any_shape(s, p, prog);
-        } else {
+        } else if !trees.contains(&p) {
             s.preds.add_join(p, p);
             s.preds.add_non_tree(p);
         }
+        // what `p` reaches by its realized fields (it kept them: the callee cannot reach it)
+        // shares with `p` without a join; its own joins say what else it shares with
+        let below = s.reachable_from([p]);
         for &q in &all {
-            if p != q && may_share(s, p, q, prog) {
+            if p != q && !below.contains(&q) && may_share(s, p, q, prog) {
                 s.preds.add_join(p, q);
             }
         }
@@ -624,6 +716,12 @@ fn may_reach_any(st: &State, targets: &BTreeSet<Ref>, prog: &Program) -> BTreeSe
 /// cyclic (`⟲`), or two of them may be equal (`=?`) or share (`%$`). Joins and `=?` with
 /// objects outside the structure leave it a tree (a tree may share with others).
 pub(crate) fn may_be_non_tree(st: &State, r: Ref) -> bool {
+    tree_below(st, r).is_none()
+}
+
+/// The objects `r` reaches through realized fields where the structure below `r` is a tree
+/// (see [`may_be_non_tree`]), `None` where it may not be.
+fn tree_below(st: &State, r: Ref) -> Option<BTreeSet<Ref>> {
     let mut seen = BTreeSet::new();
     let mut todo = vec![r];
     while let Some(x) = todo.pop() {
@@ -631,18 +729,40 @@ pub(crate) fn may_be_non_tree(st: &State, r: Ref) -> bool {
             continue;
         }
         if !seen.insert(x) {
-            return true;
+            return None;
         }
         let p = &st.preds;
         if p.is_non_tree(x) || p.joins(x, x) || p.cyclic(x).is_some() {
-            return true;
+            return None;
         }
         if let Some(v @ (HeapValue::Object { .. } | HeapValue::Array { .. })) = st.value(x) {
             todo.extend(v.children());
         }
     }
     let inside = |&(a, b): &(Ref, Ref)| a != b && seen.contains(&a) && seen.contains(&b);
-    st.preds.may_equal.iter().chain(&st.preds.joins).any(inside)
+    match st.preds.may_equal.iter().chain(&st.preds.joins).any(inside) {
+        true => None,
+        false => Some(seen),
+    }
+}
+
+/// Whether the object of `r` is an *isolated tree*: the structure below it is a tree
+/// ([`may_be_non_tree`]), no object outside it has a field or element that references one
+/// inside it, and no reference inside it may be (`=?`) or share with (`%$`) one outside it.
+/// Writing such an object into a field makes nothing reachable twice ([`CalleeFacts::tree_breaking`]).
+/// Static fields and local variables may hold it: they are no paths between objects.
+pub(crate) fn is_isolated_tree(st: &State, r: Ref) -> bool {
+    let Some(inside) = tree_below(st, r) else {
+        return false;
+    };
+    let referenced = st
+        .heap
+        .iter()
+        .filter(|(k, _)| !inside.contains(k))
+        .any(|(_, v)| v.children().any(|c| inside.contains(&c)));
+    let across = |&(a, b): &(Ref, Ref)| inside.contains(&a) != inside.contains(&b);
+    let related = st.preds.may_equal.iter().chain(&st.preds.joins).any(across);
+    !referenced && !related
 }
 
 /// Whether the object of `r` may reach a cycle: something it reaches through realized fields

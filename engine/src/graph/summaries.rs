@@ -7,9 +7,10 @@
 use super::{EdgeKind, Graph, NodeId};
 use crate::class::Insn;
 use crate::eval::may_reach_from;
-use crate::eval::summary::{may_be_non_tree, may_reach_cycle, CalleeFacts};
+use crate::eval::summary::{is_isolated_tree, may_be_non_tree, may_reach_cycle, CalleeFacts};
 use crate::models;
 use crate::program::Program;
+use crate::state::Ref;
 use crate::state::{End, State};
 use std::collections::HashSet;
 
@@ -43,7 +44,11 @@ pub(super) fn without_failed(
         // a write `p.f = v` (a field or an array element) whose `v` may reach `p` or a cycle,
         // or a library model that may write
         if !out.cycle_linking.contains(&m) && some_step(g, &succ, e, |s| links_cycle(prog, s)) {
-            out.cycle_linking.insert(m);
+            out.cycle_linking.insert(m.clone());
+        }
+        // a write `p.f = v` whose `v` is no isolated tree, or a library model that may write
+        if !out.tree_breaking.contains(&m) && some_step(g, &succ, e, |s| breaks_trees(prog, s)) {
+            out.tree_breaking.insert(m);
         }
     }
     out
@@ -93,32 +98,72 @@ fn writes(prog: &Program, s: &State) -> bool {
     }
 }
 
-/// Whether the step of `s` (an evaluation step) may make a new cycle or link one in.
-fn links_cycle(prog: &Program, s: &State) -> bool {
-    let Some(f) = s.top() else { return false };
+/// What the step of a state writes into the heap.
+enum Write {
+    /// Nothing.
+    Nothing,
+    /// `value` into a field or an element of `parent`.
+    Value { parent: Ref, value: Ref },
+    /// Something the state does not show: a library model that writes, or an instruction the
+    /// state does not describe.
+    Unknown,
+}
+
+/// The write of the step of `s` (an evaluation step).
+fn write_of(prog: &Program, s: &State) -> Write {
+    let Some(f) = s.top() else {
+        return Write::Nothing;
+    };
     if f.exception.is_some() {
-        return false;
+        return Write::Nothing;
     }
     // the written object and value: `putfield` pops (obj, value), `aastore` (array, index, value)
-    let (parent, value) = match prog.next_insn(s) {
+    let written = match prog.next_insn(s) {
         Some(Insn::PutField(_)) => match f.stack.as_slice() {
-            [.., p, v] => (*p, *v),
-            _ => return true,
+            [.., p, v] => Some((*p, *v)),
+            _ => None,
         },
         Some(Insn::ArrayStore(_)) => match f.stack.as_slice() {
-            [.., p, _, v] => (*p, *v),
-            _ => return true,
+            [.., p, _, v] => Some((*p, *v)),
+            _ => None,
         },
         Some(Insn::Invoke { method, .. }) => {
-            return models::invocation_may_write(&method.class, &method.name, &method.desc_str)
+            return match models::invocation_may_write(&method.class, &method.name, &method.desc_str)
+            {
+                true => Write::Unknown,
+                false => Write::Nothing,
+            }
         }
-        Some(Insn::InvokeDynamic { .. }) | None => return true,
-        Some(_) => return false,
+        Some(Insn::InvokeDynamic { .. }) | None => None,
+        Some(_) => return Write::Nothing,
     };
-    if !value.is_obj() {
-        return false;
+    match written {
+        Some((parent, value)) => Write::Value { parent, value },
+        None => Write::Unknown,
     }
-    may_reach_from(s, value).contains(&parent) || may_reach_cycle(s, value)
+}
+
+/// Whether the step of `s` (an evaluation step) may make a new cycle or link one in.
+fn links_cycle(prog: &Program, s: &State) -> bool {
+    match write_of(prog, s) {
+        Write::Nothing => false,
+        Write::Unknown => true,
+        Write::Value { parent, value } => {
+            value.is_obj()
+                && (may_reach_from(s, value).contains(&parent) || may_reach_cycle(s, value))
+        }
+    }
+}
+
+/// Whether the step of `s` (an evaluation step) may make the structure below an object
+/// other than a tree: it writes an object that is no isolated tree, or what it writes is
+/// unknown.
+fn breaks_trees(prog: &Program, s: &State) -> bool {
+    match write_of(prog, s) {
+        Write::Nothing => false,
+        Write::Unknown => true,
+        Write::Value { value, .. } => value.is_obj() && !is_isolated_tree(s, value),
+    }
 }
 
 /// Whether some `end: return r` of the method graph from `entry` (not entering the graphs of
