@@ -37,6 +37,10 @@ type LoopEdge = (u32, u32);
 /// a value may reach, itself included; `None` where that is open (`program_shapes.rs`).
 pub(crate) type Reach = Option<Arc<std::collections::BTreeSet<String>>>;
 
+/// What each method's runs may write, by method (`program_writes.rs`).
+pub(crate) type OwnWritesMap =
+    std::collections::BTreeMap<crate::class::MethodKey, crate::class::OwnWrites>;
+
 /// A program to analyse.
 #[derive(Debug)]
 pub struct Program {
@@ -49,6 +53,8 @@ pub struct Program {
         std::sync::OnceLock<std::collections::BTreeMap<crate::state::StaticField, FieldType>>,
     /// The classes a value of a type may reach (`Program::reachable_classes`), by type name.
     pub(crate) reach: Mutex<HashMap<String, Reach>>,
+    /// What each method's runs may write (`program_writes.rs`).
+    pub(crate) own_writes: std::sync::OnceLock<OwnWritesMap>,
 }
 
 impl Program {
@@ -64,6 +70,7 @@ impl Program {
             read_statics: std::sync::OnceLock::new(),
             static_types: std::sync::OnceLock::new(),
             reach: Mutex::new(HashMap::new()),
+            own_writes: std::sync::OnceLock::new(),
         }
     }
 

@@ -1,10 +1,10 @@
 /**
  * Callee assumptions checked while the graph grows (issue #21). `shift` is recursive, so its
  * calls are abstracted; the builder first assumes it pure (it leaves the caller's heap as it
- * was), but the constructor calls in it write fields. Under that assumption `s` stays a list
- * of three known cells after the call, and both `count`s over it are unrolled; without it `s`
- * is havocked and each `count` is a loop over any list: the graph of the first build is
- * about 1 260 nodes, the final one 462.
+ * was), but it moves the times of the list it is given in place. Under that assumption `s`
+ * stays a list of three known cells after the call, and both `count`s over it are unrolled;
+ * without it `s` is havocked and each `count` is a loop over any list: the graph of the first
+ * build is 504 nodes, the final one 403.
  */
 public class Impure {
     static final class Cell {
@@ -17,12 +17,14 @@ public class Impure {
         }
     }
 
-    /** A copy of the list with every time moved by d. */
+    /** Moves every time of the list by d, in place. */
     static Cell shift(Cell c, int d) {
         if (c == null) {
             return null;
         }
-        return new Cell(c.time + d, shift(c.next, d));
+        c.time = c.time + d;
+        shift(c.next, d);
+        return c;
     }
 
     /** The cells of the list up to time t. */

@@ -170,6 +170,57 @@ pub fn field_types(
     }
 }
 
+/// The methods with code that a call of `m` runs when its receiver's exact class is one of
+/// `classes` (static and special calls: the resolved method), and whether it may run a method
+/// without code in the class path (a library method, an array's `Object` method, one the
+/// class path does not resolve).
+pub(super) fn call_targets<'c>(
+    h: &Hierarchy,
+    kind: InvokeKind,
+    m: &MethodRef,
+    classes: impl IntoIterator<Item = &'c String>,
+) -> (Vec<MethodKey>, bool) {
+    let key_of = |r: super::ResolvedMethod| {
+        let mm = r.method();
+        (mm.code.is_some() && !h.is_library(&mm.class))
+            .then(|| (mm.class.clone(), mm.name.clone(), mm.desc_str.clone()))
+    };
+    match kind {
+        InvokeKind::Static | InvokeKind::Special => {
+            match h.resolve_method(&m.class, &m.name, &m.desc_str) {
+                Ok(Some(r)) => match key_of(r) {
+                    Some(k) => (vec![k], false),
+                    None => (Vec::new(), true),
+                },
+                _ => (Vec::new(), true),
+            }
+        }
+        InvokeKind::Virtual | InvokeKind::Interface => {
+            let mut out = BTreeSet::new();
+            let mut lib = false;
+            for c in classes {
+                if c.starts_with('[') {
+                    lib = true;
+                    continue;
+                }
+                if !h.is_subtype(c, &m.class).unwrap_or(true) {
+                    continue;
+                }
+                match h.dispatch_virtual(c, &m.name, &m.desc_str) {
+                    Ok(Some(r)) => match key_of(r) {
+                        Some(k) => {
+                            out.insert(k);
+                        }
+                        None => lib = true,
+                    },
+                    _ => lib = true,
+                }
+            }
+            (out.into_iter().collect(), lib)
+        }
+    }
+}
+
 /// What a value of field type `t` holding `v` is to the analysis (primitives: no class).
 fn value_of(t: &FieldType, v: Types) -> Types {
     if t.is_reference() {
@@ -201,52 +252,11 @@ impl Vta<'_> {
     /// The methods with code that a call runs, and whether it may run code without (a library
     /// method, an array's `Object` method), whose result is then any class.
     fn targets(&self, kind: InvokeKind, m: &MethodRef, recv: &Types) -> (Vec<MethodKey>, bool) {
-        let key_of = |r: super::ResolvedMethod| {
-            let mm = r.method();
-            if mm.code.is_some() && !self.h.is_library(&mm.class) {
-                Some((mm.class.clone(), mm.name.clone(), mm.desc_str.clone()))
-            } else {
-                None
-            }
+        let classes: Vec<&String> = match recv {
+            None => self.world.iter().collect(),
+            Some(s) => s.iter().collect(),
         };
-        match kind {
-            InvokeKind::Static | InvokeKind::Special => {
-                match self.h.resolve_method(&m.class, &m.name, &m.desc_str) {
-                    Ok(Some(r)) => match key_of(r) {
-                        Some(k) => (vec![k], false),
-                        None => (Vec::new(), true),
-                    },
-                    _ => (Vec::new(), true),
-                }
-            }
-            InvokeKind::Virtual | InvokeKind::Interface => {
-                let classes: Vec<&String> = match recv {
-                    None => self.world.iter().collect(),
-                    Some(s) => s.iter().collect(),
-                };
-                let mut out = BTreeSet::new();
-                let mut lib = false;
-                for c in classes {
-                    if c.starts_with('[') {
-                        lib = true;
-                        continue;
-                    }
-                    if !self.h.is_subtype(c, &m.class).unwrap_or(true) {
-                        continue;
-                    }
-                    match self.h.dispatch_virtual(c, &m.name, &m.desc_str) {
-                        Ok(Some(r)) => match key_of(r) {
-                            Some(k) => {
-                                out.insert(k);
-                            }
-                            None => lib = true,
-                        },
-                        _ => lib = true,
-                    }
-                }
-                (out.into_iter().collect(), lib)
-            }
-        }
+        call_targets(self.h, kind, m, classes)
     }
 
     /// Interprets `m` once to its own fixpoint, adding what it stores, passes and returns.

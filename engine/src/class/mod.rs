@@ -23,6 +23,8 @@
 //! - `reachable`: rapid type analysis (the methods a run may execute, the classes it may
 //!   instantiate);
 //! - `flow`: variable type analysis (the classes each field can hold);
+//! - `own_writes`: which objects a method's run may write (those it allocated, its
+//!   parameters', or elsewhere);
 //! - `world`: the closed world of a run (its classes, its fields' narrowed types);
 //! - `stable_hash`: a hash the same on every machine (FNV-1a), for the member shuffle and for
 //!   the names and seeds of the crates above;
@@ -46,6 +48,7 @@ mod liveness;
 mod loop_reads;
 mod member;
 mod mnemonic;
+mod own_writes;
 mod pool;
 mod reachable;
 mod stable_hash;
@@ -65,6 +68,7 @@ pub use insn::{ArithOp, ArrayKind, Cond, Constant, Insn, Kind};
 pub use liveness::Liveness;
 pub use loop_reads::{invariant_receivers, InvariantReceivers};
 pub use member::{FieldRef, InvokeKind, MethodRef};
+pub use own_writes::{own_writes, OwnWrites};
 pub use pool::ConstantPool;
 pub use reachable::{
     rapid_type_analysis, rapid_type_analysis_with, LibraryNews, MethodKey, Reachable,

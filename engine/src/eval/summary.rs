@@ -618,11 +618,12 @@ fn relate(s: &mut State, h: &Havocked, fresh: &[Ref], links_cycles: bool, prog: 
             s.preds.add_join(p, p);
             s.preds.add_non_tree(p);
         }
-        // what `p` reaches by its realized fields (it kept them: the callee cannot reach it)
-        // shares with `p` without a join; its own joins say what else it shares with
-        let below = s.reachable_from([p]);
+    }
+    for &p in above.iter().chain(fresh) {
         for &q in &all {
-            if p != q && !below.contains(&q) && may_share(s, p, q, prog) {
+            // what `p` reaches by realized fields it kept (the callee cannot reach it) shares
+            // with it without a join
+            if p != q && may_share(s, p, q, prog) && !s.join_is_vacuous(p, q) {
                 s.preds.add_join(p, q);
             }
         }

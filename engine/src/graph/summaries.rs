@@ -11,8 +11,8 @@ use crate::eval::summary::{is_isolated_tree, may_be_non_tree, may_reach_cycle, C
 use crate::models;
 use crate::program::Program;
 use crate::state::Ref;
-use crate::state::{End, State};
-use std::collections::HashSet;
+use crate::state::{End, MethodId, State};
+use std::collections::{BTreeSet, HashSet};
 
 /// `facts` with every assumption that fails on `g` dropped; `entries` are the entry nodes of
 /// the method graphs.
@@ -32,7 +32,10 @@ pub(super) fn without_failed(
         };
         // a write: `putfield`, `putstatic`, an array store, or an invocation the graph does not
         // follow (a library model)
-        if !out.impure.contains(&m) && some_step(g, &succ, e, |s| writes(prog, s)) {
+        if !out.impure.contains(&m)
+            && some_step(g, &succ, e, |s| writes(prog, s))
+            && !writes_only_fresh(g, &succ, e, prog, &m)
+        {
             out.impure.insert(m.clone());
         }
         if !out.cyclic_result.contains(&m) && may_return(g, &succ, entries, e, may_reach_cycle) {
@@ -75,6 +78,54 @@ fn some_step(
         todo.extend(succ[n].iter().map(|e| e.to));
     }
     false
+}
+
+/// Whether the runs of `m` write only into objects they allocate, so that its continuations
+/// may keep the caller's heap as it was: the bytecode summary says so
+/// ([`Program::own_writes`]), every field or element write of the graph from `entry` is in
+/// `m` or a method its calls may run (not code a library model calls back), and no step
+/// writes a static field, runs a library model that may write, or anything
+/// [`writes`] cannot read.
+fn writes_only_fresh(
+    g: &Graph,
+    succ: &[Vec<&super::Edge>],
+    entry: NodeId,
+    prog: &Program,
+    m: &MethodId,
+) -> bool {
+    let Some(w) = prog.own_writes(m) else {
+        return false;
+    };
+    if !w.only_fresh() {
+        return false;
+    }
+    let mut closure =
+        BTreeSet::from([(m.class.to_string(), m.name.to_string(), m.desc.to_string())]);
+    let mut todo: Vec<_> = w.callees.iter().cloned().collect();
+    while let Some(k) = todo.pop() {
+        if closure.insert(k.clone()) {
+            let id = MethodId::new(&k.0, &k.1, &k.2);
+            match prog.own_writes(&id) {
+                Some(c) => todo.extend(c.callees.iter().cloned()),
+                None => return false,
+            }
+        }
+    }
+    let in_closure = |s: &State| {
+        s.top().is_some_and(|f| {
+            closure.contains(&(
+                f.method.class.to_string(),
+                f.method.name.to_string(),
+                f.method.desc.to_string(),
+            ))
+        })
+    };
+    !some_step(g, succ, entry, |s| match prog.next_insn(s) {
+        Some(Insn::PutField(_) | Insn::ArrayStore(_)) => {
+            s.top().is_some_and(|f| f.exception.is_none()) && !in_closure(s)
+        }
+        _ => writes(prog, s),
+    })
 }
 
 /// Whether the step of `s` (an evaluation step) may write.

@@ -217,8 +217,14 @@ impl Preds<'_> {
         // (h, i): carried joins; (g) for `=?` of the input at unrealized positions.
         for (pairs, is_join) in [(&s.preds.joins, true), (&s.preds.may_equal, false)] {
             for &(x, y) in pairs {
+                let vacuous = is_join && s.join_is_vacuous(x, y);
                 for p in by_end.get(&x).unwrap_or(&none) {
                     for q in by_end.get(&y).unwrap_or(&none) {
+                        if vacuous && p.anchor() == q.anchor() {
+                            // the object and its realized descendant below one anchor: the
+                            // hidden part below it is as much a tree as in the input
+                            continue;
+                        }
                         if is_join {
                             // Carried as is: even a self-join at one position (two hidden
                             // paths from it meet) must survive.

@@ -1,6 +1,7 @@
 //! Equality refinement (Def. 2.20): for `r =? p` with `r` not realized, the successor `s=`
-//! identifies `r` with `p` (`s[r/p]`, combining what both references know) and `s≠` drops the
-//! predicate.
+//! identifies `r` with `p` (`s[r/p]`, combining what both references know, without their
+//! join: one object's parts below it do not meet for being reached by two names) and `s≠`
+//! drops the predicate.
 
 use super::Succ;
 use crate::edge::Label;
@@ -59,8 +60,19 @@ fn identify(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Option<State> 
     let combined = meet(&vr, &vp, types)?;
     let mut s = st.clone();
     s.preds.remove_may_equal(r, p);
+    // `r %$ p` let the parts below two references overlap, as they do when both are one
+    // object; renamed it would be a self-join, which says that two paths below the one
+    // object meet: that needs `r`'s or `p`'s own `♦` or self-join, which the rename keeps
+    s.preds.remove_join(r, p);
     s.rename(r, p);
     s.heap.insert(p, combined);
+    // a join of `r` with what `p`'s fields reach (or the reverse) is now one between an
+    // object and its own realized descendant: vacuous, and a later write would spread it
+    for q in s.preds.join_partners(p) {
+        if s.join_is_vacuous(p, q) {
+            s.preds.remove_join(p, q);
+        }
+    }
     Some(s)
 }
 

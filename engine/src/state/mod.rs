@@ -206,6 +206,23 @@ impl State {
         self.reachable_from(self.roots())
     }
 
+    /// Whether a join `x %$ y` would permit nothing: one of the two is realized and reaches the
+    /// other through realized fields, and neither may be cyclic. What is hidden below a
+    /// realized object is what is hidden below its fields' references, so the join could only
+    /// let the other's hidden part reach back to it: a cycle, which needs `⟲`.
+    pub fn join_is_vacuous(&self, x: Ref, y: Ref) -> bool {
+        let below = |a: Ref, b: Ref| {
+            matches!(
+                self.heap.get(&a),
+                Some(HeapValue::Object { .. } | HeapValue::Array { .. })
+            ) && self.reachable_from([a]).contains(&b)
+        };
+        x != y
+            && self.preds.cyclic(x).is_none()
+            && self.preds.cyclic(y).is_none()
+            && (below(x, y) || below(y, x))
+    }
+
     pub fn reachable_from(&self, start: impl IntoIterator<Item = Ref>) -> BTreeSet<Ref> {
         let mut seen = BTreeSet::new();
         self.walk(start, |r| seen.insert(r));

@@ -90,6 +90,9 @@ impl Predicates {
     pub fn joins(&self, a: Ref, b: Ref) -> bool {
         self.joins.contains(&ordered(a, b))
     }
+    pub fn remove_join(&mut self, a: Ref, b: Ref) {
+        self.joins.remove(&ordered(a, b));
+    }
     /// The `%$` partners of `r` (including `r` itself for a self-join), sorted.
     pub fn join_partners(&self, r: Ref) -> Vec<Ref> {
         partners(&self.joins, r)
