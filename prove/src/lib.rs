@@ -29,6 +29,7 @@
 
 mod affine;
 mod ari;
+mod carried;
 mod cert;
 mod cert_closed;
 mod chain;

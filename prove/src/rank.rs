@@ -15,6 +15,7 @@
 //! proposal fails. The function found is then *certified* rule by rule
 //! (`farkas::implication`); `verify` checks those multipliers independently.
 
+use crate::carried;
 use crate::cert::{
     InfeasibleChain, InfeasibleRule, Level, RankedRule, RuleCert, SccProof, TerminationCertificate,
 };
@@ -401,12 +402,12 @@ fn find_level(
         // taken as the answer: a wrong "no point" can only lose a proof, never make one
         FloatSearch::NoPoint => return Search::None,
         // the exact solver's budget is a tenth of the float one's: it would give up too
-        FloatSearch::Limit => return Search::GaveUp,
+        FloatSearch::Limit => return carried_level(its, live, scope, limits, stats),
         FloatSearch::Undecided => {}
     }
     for (i, modes) in mode_sequence(scope.len()).enumerate() {
         match level_lp(its, live, scope, &modes, limits, stats) {
-            Err(GaveUp) => return Search::GaveUp,
+            Err(GaveUp) => return carried_level(its, live, scope, limits, stats),
             // the all-bounded LP counts only with a strict rule; a one-strict LP has one
             Ok(Some((fs, strict))) if i > 0 || !strict.is_empty() => {
                 if let Some(l) = certify(its, live, scope, &fs, &strict, limits, stats) {
@@ -417,6 +418,32 @@ fn find_level(
         }
     }
     Search::None
+}
+
+/// A level whose functions are a counter every rule of the scope carries
+/// ([`carried::candidates`]), certified exactly: what the search tries when the level LP is
+/// over the solver's limits.
+fn carried_level(
+    its: &Its,
+    live: &[Prepared],
+    scope: &[usize],
+    limits: &Limits,
+    stats: &mut LpStats,
+) -> Search {
+    let rules: Vec<carried::ScopeRule> = scope
+        .iter()
+        .map(|&i| (live[i].inst.rule, live[i].from, live[i].to))
+        .collect();
+    for (fs, strict) in carried::candidates(its, &rules) {
+        if strict.is_empty() {
+            continue;
+        }
+        let strict: BTreeSet<usize> = strict.into_iter().collect();
+        if let Some(level) = certify(its, live, scope, &fs, &strict, limits, stats) {
+            return Search::Found(level);
+        }
+    }
+    Search::GaveUp
 }
 
 /// The level LPs a search tries, in order: all rules bounded with as many strict as possible;
