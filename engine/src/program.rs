@@ -121,14 +121,8 @@ impl Program {
             .filter(|c| !crate::models::collections::made_by_calls_only(c.name))
             .map(|c| c.name.to_string())
             .collect();
-        let entries: Vec<crate::class::MethodKey> = start
-            .frames
-            .iter()
-            .map(|f| {
-                let m = &f.method;
-                (m.class.to_string(), m.name.to_string(), m.desc.to_string())
-            })
-            .collect();
+        let entries: Vec<crate::class::MethodKey> =
+            start.frames.iter().map(|f| f.method.key()).collect();
         // the statics that are inputs are those the reachable code reads, and what is reachable
         // depends on the inputs' classes: to a fixpoint (the sets only grow), so that a class
         // the entry cannot reach adds nothing, not even through the statics its code reads
@@ -206,7 +200,7 @@ impl Program {
             return None;
         }
         let m = &frame.method;
-        let key = (m.class.to_string(), m.name.to_string(), m.desc.to_string());
+        let key = m.key();
         let resolved = self.method(m).ok()?;
         let method = resolved.method();
         if self.is_main_start(start) && start.statics.is_empty() {

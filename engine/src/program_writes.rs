@@ -14,6 +14,6 @@ impl Program {
                 |r: &MethodRef| crate::models::invocation_may_write(&r.class, &r.name, &r.desc_str);
             crate::class::own_writes(&self.hierarchy, &may_write)
         });
-        all.get(&(m.class.to_string(), m.name.to_string(), m.desc.to_string()))
+        all.get(&m.key())
     }
 }

@@ -99,27 +99,17 @@ fn writes_only_fresh(
     if !w.only_fresh() {
         return false;
     }
-    let mut closure =
-        BTreeSet::from([(m.class.to_string(), m.name.to_string(), m.desc.to_string())]);
+    let mut closure = BTreeSet::from([m.key()]);
     let mut todo: Vec<_> = w.callees.iter().cloned().collect();
     while let Some(k) = todo.pop() {
         if closure.insert(k.clone()) {
-            let id = MethodId::new(&k.0, &k.1, &k.2);
-            match prog.own_writes(&id) {
+            match prog.own_writes(&MethodId::of_key(&k)) {
                 Some(c) => todo.extend(c.callees.iter().cloned()),
                 None => return false,
             }
         }
     }
-    let in_closure = |s: &State| {
-        s.top().is_some_and(|f| {
-            closure.contains(&(
-                f.method.class.to_string(),
-                f.method.name.to_string(),
-                f.method.desc.to_string(),
-            ))
-        })
-    };
+    let in_closure = |s: &State| s.top().is_some_and(|f| closure.contains(&f.method.key()));
     !some_step(g, succ, entry, |s| match prog.next_insn(s) {
         Some(Insn::PutField(_) | Insn::ArrayStore(_)) => {
             s.top().is_some_and(|f| f.exception.is_none()) && !in_closure(s)
@@ -128,25 +118,13 @@ fn writes_only_fresh(
     })
 }
 
-/// Whether the step of `s` (an evaluation step) may write.
+/// Whether the step of `s` (an evaluation step) may write: a `putstatic`, or a write of
+/// [`write_of`] (a field, an array element, a library model that may write, or what the state
+/// does not show).
 fn writes(prog: &Program, s: &State) -> bool {
-    let Some(f) = s.top() else { return false };
-    if f.exception.is_some() {
-        return false;
-    }
-    match prog.next_insn(s) {
-        Some(Insn::Invoke { method, .. }) => {
-            models::invocation_may_write(&method.class, &method.name, &method.desc_str)
-        }
-        Some(
-            Insn::PutField(_)
-            | Insn::PutStatic(_)
-            | Insn::ArrayStore(_)
-            | Insn::InvokeDynamic { .. },
-        )
-        | None => true,
-        Some(_) => false,
-    }
+    let static_write = matches!(prog.next_insn(s), Some(Insn::PutStatic(_)))
+        && s.top().is_some_and(|f| f.exception.is_none());
+    static_write || !matches!(write_of(prog, s), Write::Nothing)
 }
 
 /// What the step of a state writes into the heap.

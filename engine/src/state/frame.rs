@@ -22,6 +22,20 @@ impl MethodId {
         }
     }
 
+    /// The method as the class-level analyses name it (`class::MethodKey`).
+    pub fn key(&self) -> crate::class::MethodKey {
+        (
+            self.class.to_string(),
+            self.name.to_string(),
+            self.desc.to_string(),
+        )
+    }
+
+    /// The method an analysis of the class path names by `key`.
+    pub fn of_key(key: &crate::class::MethodKey) -> MethodId {
+        MethodId::new(&key.0, &key.1, &key.2)
+    }
+
     /// Parses `Class.method(desc)` (class dotted or slashed, as printed by `Display`).
     pub fn parse(s: &str) -> Option<MethodId> {
         let open = s.find('(')?;
