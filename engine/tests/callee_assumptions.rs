@@ -215,3 +215,17 @@ fn a_callee_returning_a_dag_returns_no_tree() {
         );
     }
 }
+
+/// `build` links its nodes both ways: every cycle of its result runs through `next` and `prev`
+/// (the write `old.next = cur` after `cur.prev = old` closes one through both), so after its
+/// abstracted call the result is `⟲{next,prev}`, not `⟲{}`.
+#[test]
+fn a_callee_returning_a_doubly_linked_list_names_both_fields_of_its_cycles() {
+    let after = results_after("Doubly.buildFirstCount", "build");
+    assert!(!after.is_empty(), "build is abstracted");
+    let both: jtg_engine::state::FieldSet =
+        [FieldKey::plain("next"), FieldKey::plain("prev")].into();
+    for (st, r) in after {
+        assert_eq!(st.preds.cyclic(r), Some(&both), "{r}: {:?}", st.preds);
+    }
+}

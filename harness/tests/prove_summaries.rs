@@ -12,14 +12,7 @@ use common::jtg;
 /// `jtg prove CallResults.<method> --check 20 [extra]`: the verdict line, after asserting
 /// 0 violations.
 fn verdict(method: &str, extra: &[&str]) -> String {
-    let f = common::fixtures().display().to_string();
-    let m = format!("CallResults.{method}");
-    let mut args = vec!["prove", &f, &m, "--check", "20"];
-    args.extend(extra);
-    let (code, out, err) = jtg(&args);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains(", 0 violations"), "{method} {extra:?}: {out}");
-    out.lines().next().unwrap_or_default().to_string()
+    common::checked_verdict(&format!("CallResults.{method}"), extra)
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! export is sound) and decrease every ranking function that the certificate says decreases
 //! on it (the proof is sound).
 
-use crate::from_graph::quantity::dist_fields;
+use crate::from_graph::quantity::{dist_fields, FieldName};
 use crate::from_graph::{Encoding, Quantity};
 use crate::{chain_text, ProveConfig};
 use anyhow::Result;
@@ -73,6 +73,7 @@ pub(crate) fn concrete_size(
     step: usize,
     frames: usize,
     v: CValue,
+    skip: Option<FieldName>,
 ) -> Option<BigInt> {
     let id = match v {
         CValue::Null => return Some(BigInt::from(0)),
@@ -92,11 +93,12 @@ pub(crate) fn concrete_size(
         }
         match s.heap.get(&o) {
             Some(CObject::Instance { fields, .. }) => {
-                todo.extend(fields.values().filter_map(|f| match f {
-                    CValue::Ref(r) => Some(*r),
+                todo.extend(fields.iter().filter_map(|(k, f)| match f {
+                    CValue::Ref(r) if skip.is_none_or(|g| g.as_str() != k.as_str()) => Some(*r),
                     _ => None,
                 }))
             }
+            Some(CObject::Array { .. }) if skip.is_some_and(|g| g.as_str() == "[]") => {}
             Some(CObject::Array { elems, .. }) => {
                 todo.extend(elems.iter().filter_map(|f| match f {
                     CValue::Ref(r) => Some(*r),
@@ -161,7 +163,8 @@ fn value_of(graph: &Graph, run: &dyn ConcreteRun, e: &PathEntry, q: Quantity) ->
             CValue::Long(l) => Some(BigInt::from(l)),
             _ => None,
         },
-        Quantity::Size(_) => concrete_size(run, e.step, frames, v),
+        Quantity::Size(_) => concrete_size(run, e.step, frames, v, None),
+        Quantity::SizeAvoiding(_, g) => concrete_size(run, e.step, frames, v, Some(g)),
         Quantity::Len(_) => concrete_len(run, e.step, frames, v),
         Quantity::Dist(a, b) => {
             let to = if b.is_null() {

@@ -6,7 +6,7 @@ use super::{exception, Exec, Flow};
 use crate::class::{FieldRef, Insn};
 use crate::error::EngineError;
 use crate::models::exceptions;
-use crate::state::{FieldKey, HeapValue, Ref, State};
+use crate::state::{FieldKey, FieldSet, HeapValue, Ref, State};
 use std::collections::BTreeSet;
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
@@ -130,6 +130,12 @@ pub(super) fn after_write(
         BTreeSet::new()
     };
     let explicit_below = pre.reachable_from([child]);
+    // every new cycle runs through `parent.field → child` and back from child to parent
+    let cycle_fields: FieldSet = {
+        let mut fs = pre.fields_on_every_path(child, parent);
+        fs.insert(field.clone());
+        fs
+    };
     // The same holds for cycles and second paths that run through realized fields only: the
     // heap shows them, and instance conditions (l) and (m) ask for `♦`/`⟲` only where a
     // state does not realize the sharing.
@@ -145,7 +151,7 @@ pub(super) fn after_write(
             if !(explicit_p && explicit_below.contains(&p)) {
                 st.preds.add_non_tree(p);
                 st.preds.add_join(p, p);
-                st.preds.add_cyclic(p, [field.clone()].into());
+                st.preds.add_cyclic(p, cycle_fields.clone());
             }
         } else {
             let from_p = may_reach_from(pre, p);
@@ -187,22 +193,10 @@ pub(super) fn after_repeated_write(
     }
 }
 
-/// References `child` may reach: realized fields, plus one `=?`/`%$` step from anything
-/// reached (hidden heap), then realized fields again.
+/// References `child` may reach: realized fields, plus `=?`/`%$` partners of anything reached
+/// (hidden heap), transitively.
 pub(crate) fn may_reach_from(st: &State, start: Ref) -> BTreeSet<Ref> {
-    let mut seen = BTreeSet::new();
-    let mut todo = vec![start];
-    while let Some(r) = todo.pop() {
-        if !r.is_obj() || !seen.insert(r) {
-            continue;
-        }
-        if let Some(v) = st.value(r) {
-            todo.extend(v.children());
-        }
-        todo.extend(st.preds.may_equal_partners(r));
-        todo.extend(st.preds.join_partners(r));
-    }
-    seen
+    st.may_reach_skipping(start, None)
 }
 
 /// References that reach `target` through realized fields only (`target` itself included).

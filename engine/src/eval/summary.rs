@@ -70,8 +70,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(crate) struct CalleeFacts {
     /// Callees that may write (their continuations havoc what they can reach).
     pub impure: BTreeSet<MethodId>,
-    /// Callees that may return a cyclic object (the result may have any shape).
-    pub cyclic_result: BTreeSet<MethodId>,
+    /// Callees that may return a cyclic object, with the fields every cycle below their
+    /// results uses (`State::cycle_fields_below` at every return): the result gets `⟲F`.
+    pub cyclic_result: BTreeMap<MethodId, FieldSet>,
     /// Callees that may return an object below which the structure is not a tree (two paths
     /// from it may meet: [`may_be_non_tree`]). A callee not listed returns a tree: its result
     /// gets no `♦` (nor the self-join that goes with it), so `result.add(build(n − 1))` keeps
@@ -348,7 +349,7 @@ pub(crate) fn continuation(
     } else {
         havoc(&mut s, &args, &mut fresh, keeps_trees, cx).map_err(unsupported)?
     };
-    let acyclic = !cx.facts.cyclic_result.contains(&site.callee);
+    let cycle_fields = cx.facts.cyclic_result.get(&site.callee);
     let tree = !cx.facts.shared_result.contains(&site.callee);
     let mut result = None;
     let label;
@@ -392,8 +393,19 @@ pub(crate) fn continuation(
         }
     }
     relate(&mut s, &reached, &fresh, links_cycles, cx.prog);
-    if let (Some(r), true) = (result, acyclic) {
-        s.preds.cyclic.remove(&r);
+    if let Some(r) = result {
+        match cycle_fields {
+            None => {
+                s.preds.cyclic.remove(&r);
+            }
+            // every cycle below the result at the callee's returns runs through these, and
+            // nothing changes between the return and here
+            Some(f) => {
+                if let Some(any) = s.preds.cyclic.get_mut(&r) {
+                    *any = f.clone();
+                }
+            }
+        }
     }
     if let (Some(r), true) = (result, tree) {
         s.preds.non_tree.remove(&r);
@@ -479,7 +491,7 @@ fn havoc(
     let cyclic = above
         .iter()
         .copied()
-        .filter(|&r| may_reach_cycle(s, r))
+        .filter(|&r| s.may_reach_cycle(r))
         .collect();
     // every path from an object the callee reaches stays among the objects it reaches or
     // makes, where its writes are isolated; an object above them may also reach what they
@@ -764,31 +776,4 @@ pub(crate) fn is_isolated_tree(st: &State, r: Ref) -> bool {
     let across = |&(a, b): &(Ref, Ref)| inside.contains(&a) != inside.contains(&b);
     let related = st.preds.may_equal.iter().chain(&st.preds.joins).any(across);
     !referenced && !related
-}
-
-/// Whether the object of `r` may reach a cycle: something it reaches through realized fields
-/// has `⟲`, or the realized fields close a cycle. `=?` partners need no look: an instance
-/// whose reference without `⟲` is a cyclic partner is no instance (spec §4.2 (k)).
-pub(crate) fn may_reach_cycle(st: &State, r: Ref) -> bool {
-    let mut done = BTreeSet::new();
-    let mut on_path = BTreeSet::new();
-    visit(st, r, &mut done, &mut on_path)
-}
-
-fn visit(st: &State, r: Ref, done: &mut BTreeSet<Ref>, on_path: &mut BTreeSet<Ref>) -> bool {
-    if !r.is_obj() || done.contains(&r) {
-        return false;
-    }
-    if on_path.contains(&r) || st.preds.cyclic(r).is_some() {
-        return true;
-    }
-    on_path.insert(r);
-    let next: Vec<Ref> = match st.value(r) {
-        Some(v @ (HeapValue::Object { .. } | HeapValue::Array { .. })) => v.children().collect(),
-        _ => Vec::new(),
-    };
-    let found = next.into_iter().any(|c| visit(st, c, done, on_path));
-    on_path.remove(&r);
-    done.insert(r);
-    found
 }

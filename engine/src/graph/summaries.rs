@@ -2,16 +2,17 @@
 //! ([`CalleeFacts`]) on a graph, finished or not (nodes and edges are only ever added, so what
 //! fails on part of a graph fails on all of it). The builder starts by assuming every callee
 //! pure and its results acyclic trees and builds again without the assumptions that fail here,
-//! until none fails (the failed sets only grow, so this ends).
+//! until none fails (the failed sets only grow and the field sets of cyclic results only
+//! shrink, so this ends).
 
 use super::{EdgeKind, Graph, NodeId};
 use crate::class::Insn;
 use crate::eval::may_reach_from;
-use crate::eval::summary::{is_isolated_tree, may_be_non_tree, may_reach_cycle, CalleeFacts};
+use crate::eval::summary::{is_isolated_tree, may_be_non_tree, CalleeFacts};
 use crate::models;
 use crate::program::Program;
 use crate::state::Ref;
-use crate::state::{End, MethodId, State};
+use crate::state::{End, FieldSet, MethodId, State};
 use std::collections::{BTreeSet, HashSet};
 
 /// `facts` with every assumption that fails on `g` dropped; `entries` are the entry nodes of
@@ -38,8 +39,13 @@ pub(super) fn without_failed(
         {
             out.impure.insert(m.clone());
         }
-        if !out.cyclic_result.contains(&m) && may_return(g, &succ, entries, e, may_reach_cycle) {
-            out.cyclic_result.insert(m.clone());
+        // the fields every cycle below a result uses only shrink from build to build
+        if let Some(f) = returned_cycle_fields(g, &succ, entries, e) {
+            let meet = match out.cyclic_result.get(&m) {
+                Some(old) => old.intersection(&f).cloned().collect(),
+                None => f,
+            };
+            out.cyclic_result.insert(m.clone(), meet);
         }
         if !out.shared_result.contains(&m) && may_return(g, &succ, entries, e, may_be_non_tree) {
             out.shared_result.insert(m.clone());
@@ -179,7 +185,7 @@ fn links_cycle(prog: &Program, s: &State) -> bool {
         Write::Unknown => true,
         Write::Value { parent, value } => {
             value.is_obj()
-                && (may_reach_from(s, value).contains(&parent) || may_reach_cycle(s, value))
+                && (may_reach_from(s, value).contains(&parent) || s.may_reach_cycle(value))
         }
     }
 }
@@ -195,9 +201,32 @@ fn breaks_trees(prog: &Program, s: &State) -> bool {
     }
 }
 
+/// The fields every cycle below the objects the `end: return r` of the method graph from
+/// `entry` return uses (`State::cycle_fields_below`, met over the ends); `None` when none of
+/// them may reach a cycle.
+fn returned_cycle_fields(
+    g: &Graph,
+    succ: &[Vec<&super::Edge>],
+    entries: &HashSet<NodeId>,
+    entry: NodeId,
+) -> Option<FieldSet> {
+    let mut out: Option<FieldSet> = None;
+    method_nodes(g, succ, entries, entry, |st| {
+        if let Some(End::Return(Some(r))) = &st.end {
+            if let Some(f) = st.cycle_fields_below(*r).filter(|_| r.is_obj()) {
+                out = Some(match out.take() {
+                    Some(o) => o.intersection(&f).cloned().collect(),
+                    None => f,
+                });
+            }
+        }
+        false
+    });
+    out
+}
+
 /// Whether some `end: return r` of the method graph from `entry` (not entering the graphs of
-/// other calls) returns an object `r` that `shape` holds of (may reach a cycle, may be no
-/// tree).
+/// other calls) returns an object `r` that `shape` holds of (may be no tree).
 fn may_return(
     g: &Graph,
     succ: &[Vec<&super::Edge>],
@@ -205,17 +234,29 @@ fn may_return(
     entry: NodeId,
     shape: fn(&State, crate::state::Ref) -> bool,
 ) -> bool {
+    method_nodes(g, succ, entries, entry, |st| match &st.end {
+        Some(End::Return(Some(r))) => r.is_obj() && shape(st, *r),
+        _ => false,
+    })
+}
+
+/// Visits the states of the method graph from `entry` (not entering the graphs of other
+/// calls) until `visit` says stop; whether it did.
+fn method_nodes(
+    g: &Graph,
+    succ: &[Vec<&super::Edge>],
+    entries: &HashSet<NodeId>,
+    entry: NodeId,
+    mut visit: impl FnMut(&State) -> bool,
+) -> bool {
     let mut seen = vec![false; g.nodes.len()];
     let mut todo = vec![entry];
     while let Some(n) = todo.pop() {
         if std::mem::replace(&mut seen[n], true) {
             continue;
         }
-        let st = &g.nodes[n].state;
-        if let Some(End::Return(Some(r))) = &st.end {
-            if r.is_obj() && shape(st, *r) {
-                return true;
-            }
+        if visit(&g.nodes[n].state) {
+            return true;
         }
         for e in &succ[n] {
             let into_other = e.kind == EdgeKind::Call && entries.contains(&e.to);

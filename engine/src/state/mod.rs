@@ -6,6 +6,7 @@
 //! stable from a state to its successors (edge labels mention references of both ends).
 
 pub mod access;
+mod cycles;
 mod field;
 pub mod floats;
 mod frame;

@@ -92,3 +92,15 @@ pub fn broken_contains_graph(fixtures: &Path, path: PathBuf) -> PathBuf {
     std::fs::write(&path, serde_json::to_string(&g).expect("JSON")).expect("write graph");
     path
 }
+
+/// `jtg prove <fixtures> <method> --check 20 [extra]` on a fixture method (`Class.method`):
+/// its verdict line, after asserting exit 0 and 0 cross-check violations.
+pub fn checked_verdict(method: &str, extra: &[&str]) -> String {
+    let f = fixtures().display().to_string();
+    let mut args = vec!["prove", &f, method, "--check", "20"];
+    args.extend(extra);
+    let (code, out, err) = jtg(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(", 0 violations"), "{method} {extra:?}: {out}");
+    out.lines().next().unwrap_or_default().to_string()
+}

@@ -605,6 +605,9 @@ pub(crate) fn readable(g: &Graph, node: NodeId, q: Quantity, names: &dyn LocalNa
     match (q, holder(r)) {
         (Quantity::Int(_), Some(h)) => format!("{h} ({r})"),
         (Quantity::Size(_), Some(h)) => format!("|{h}| (|{r}|)"),
+        (Quantity::SizeAvoiding(_, g), Some(h)) => {
+            format!("|{h}|∖{g} ({q})", g = g.as_str())
+        }
         (Quantity::Len(_), Some(h)) => format!("len({h}) (len({r}))"),
         (Quantity::Dist(a, b), _) => {
             let name = |x| holder(x).unwrap_or_else(|| x.to_string());

@@ -7,13 +7,15 @@
 
 use jtg_engine::class::FieldType;
 use jtg_engine::models::{is_always_jdk, is_jdk_class, STRING};
-use jtg_engine::state::{FieldSet, HeapValue, Ref, State};
+use jtg_engine::state::access::{object_children, AccessStep};
+use jtg_engine::state::{FieldKey, FieldSet, HeapValue, Ref, State};
 use jtg_engine::Program;
 use jtg_prove::BigInt;
 use jtg_prove::Q;
 use jtg_prove::{Constraint, LinExpr, Var};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 /// One variable of a location: the value of an integer reference, the size of an object
 /// reference (the number of objects reachable from it; `null` has size 0), or the distance of
@@ -26,13 +28,69 @@ pub enum Quantity {
     Size(Ref),
     Dist(Ref, Ref),
     Len(Ref),
+    /// The number of objects reachable from the reference without a step through the field
+    /// (`null`: 0): finite and decreasing along the other fields where every cycle uses the
+    /// field (`⟲F` with the field in `F`, spec §3), as the `prev` walk of a doubly linked list.
+    SizeAvoiding(Ref, FieldName),
+}
+
+/// A field name interned for the process, so that quantities stay `Copy`; ordered by the
+/// name (not by when it was first seen), so the variables of a state are numbered alike
+/// whatever ran before. The table holds one entry per distinct field name that bounds a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FieldName(&'static str);
+
+impl FieldName {
+    pub fn of(key: &FieldKey) -> FieldName {
+        static NAMES: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+        let mut names = NAMES
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        match names.get(key.as_str()) {
+            Some(n) => FieldName(n),
+            None => {
+                let n: &'static str = Box::leak(key.as_str().to_string().into_boxed_str());
+                names.insert(n);
+                FieldName(n)
+            }
+        }
+    }
+    /// The field's key in its wire form (`name`, `pkg/Decl.name` for a shadowed field).
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+    /// The name as a part of an ITS variable name: `elems` for array elements, and `_` for
+    /// what an identifier cannot hold (the `/` and `.` of a shadowed field's key).
+    fn ident(self) -> String {
+        if self.0 == FieldKey::array_elements().as_str() {
+            return "elems".into();
+        }
+        self.0
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    }
+    fn is(self, key: &FieldKey) -> bool {
+        self.0 == key.as_str()
+    }
 }
 
 impl Quantity {
     /// The reference the quantity is of (for a distance: where the path starts).
     pub fn reference(self) -> Ref {
         match self {
-            Quantity::Int(r) | Quantity::Size(r) | Quantity::Dist(r, _) | Quantity::Len(r) => r,
+            Quantity::Int(r)
+            | Quantity::Size(r)
+            | Quantity::Dist(r, _)
+            | Quantity::Len(r)
+            | Quantity::SizeAvoiding(r, _) => r,
         }
     }
     /// The ITS variable name: `i3` for an integer, `sz_o2` for the size of `o2`, `d_o2_o1` for
@@ -43,6 +101,7 @@ impl Quantity {
             Quantity::Size(r) => format!("sz_{r}"),
             Quantity::Dist(a, b) => format!("d_{a}_{b}"),
             Quantity::Len(r) => format!("len_{r}"),
+            Quantity::SizeAvoiding(r, f) => format!("sz_{r}_no_{}", f.ident()),
         }
     }
 }
@@ -54,6 +113,7 @@ impl fmt::Display for Quantity {
             Quantity::Size(r) => write!(f, "|{r}|"),
             Quantity::Dist(a, b) => write!(f, "dist({a}, {b})"),
             Quantity::Len(r) => write!(f, "len({r})"),
+            Quantity::SizeAvoiding(r, g) => write!(f, "|{r}|∖{}", g.as_str()),
         }
     }
 }
@@ -64,6 +124,7 @@ pub(crate) fn quantities(s: &State) -> Vec<Quantity> {
     let mut ints = Vec::new();
     let mut sizes = Vec::new();
     let mut lens = Vec::new();
+    let cuts = cut_fields(s);
     for (r, v) in &s.heap {
         match v {
             HeapValue::Int(i) | HeapValue::Long(i) if i.as_literal().is_none() => {
@@ -73,6 +134,7 @@ pub(crate) fn quantities(s: &State) -> Vec<Quantity> {
             }
             _ => {
                 sizes.push(Quantity::Size(*r));
+                sizes.extend(cuts.iter().map(|g| Quantity::SizeAvoiding(*r, *g)));
                 if has_length(v) {
                     lens.push(Quantity::Len(*r));
                 }
@@ -91,6 +153,17 @@ pub(crate) fn quantities(s: &State) -> Vec<Quantity> {
     ints.extend(dists);
     ints.extend(lens);
     ints
+}
+
+/// The fields some `⟲F` of `s` names: without a step through one of them the structures of
+/// the state have fewer cycles (none below a reference whose `F` holds it).
+pub(crate) fn cut_fields(s: &State) -> BTreeSet<FieldName> {
+    s.preds
+        .cyclic
+        .values()
+        .flatten()
+        .map(FieldName::of)
+        .collect()
 }
 
 /// Whether the value is (null or) an array or a string: an object with a length that never
@@ -178,6 +251,15 @@ impl Slots<'_> {
         }
         self.vars.get(&Quantity::Size(r)).map(|v| LinExpr::var(*v))
     }
+    /// The size of `r` without steps through `g`: `0` for null, its variable for an object.
+    pub(crate) fn size_avoiding(&self, r: Ref, g: FieldName) -> Option<LinExpr> {
+        if r.is_null() {
+            return Some(LinExpr::zero());
+        }
+        self.vars
+            .get(&Quantity::SizeAvoiding(r, g))
+            .map(|v| LinExpr::var(*v))
+    }
     /// The length of `r`: `0` for null, its variable for an array or string of the state.
     pub(crate) fn len(&self, r: Ref) -> Option<LinExpr> {
         if r.is_null() {
@@ -190,6 +272,7 @@ impl Slots<'_> {
             Quantity::Int(r) => self.int(r),
             Quantity::Size(r) => self.size(r),
             Quantity::Len(r) => self.len(r),
+            Quantity::SizeAvoiding(r, g) => self.size_avoiding(r, g),
             Quantity::Dist(a, b) => {
                 let fields = dist_fields(self.state, a, b)?;
                 self.dist(a, b, fields)
@@ -268,6 +351,21 @@ pub(crate) fn facts(slots: &Slots<'_>) -> Vec<Constraint> {
                     }
                 }
             }
+            Quantity::SizeAvoiding(r, g) => {
+                let exists = s.value(r).is_some_and(HeapValue::exists);
+                let min = if exists { 1 } else { 0 };
+                out.push(Constraint::ge(&x, &LinExpr::constant(Q::int(min))));
+                if !exists || !acyclic_avoiding(s, r, g) {
+                    continue;
+                }
+                for (key, child) in fields_of(s, r) {
+                    if child.is_obj() && !g.is(&key) {
+                        if let Some(c) = slots.size_avoiding(child, g) {
+                            out.push(Constraint::ge(&x, &c.plus(&LinExpr::constant(Q::one()))));
+                        }
+                    }
+                }
+            }
             Quantity::Dist(a, b) => {
                 let Some(fields) = dist_fields(s, a, b) else {
                     continue;
@@ -297,22 +395,31 @@ pub(crate) fn facts(slots: &Slots<'_>) -> Vec<Constraint> {
 /// reached from a child; `≥` when the structure below `o` is acyclic and the children's
 /// structures are disjoint (no shared object, no `%$` or `=?` between them: every instance
 /// keeps them apart) — trivially so for no child or one. So `new Nat(x)` has size `|x| + 1`.
+/// The same for a size without `g`-steps over the children through other fields.
 /// Only where the state shows every reference the concrete object has
 /// ([`shows_all_references`]).
 pub(crate) fn size_bounds(slots: &Slots<'_>, prog: &Program) -> Vec<Constraint> {
     let s = slots.state;
     let mut out = Vec::new();
     for (q, v) in &slots.vars {
-        let Quantity::Size(r) = *q else { continue };
+        let (r, skip) = match *q {
+            Quantity::Size(r) => (r, None),
+            Quantity::SizeAvoiding(r, g) => (r, Some(g)),
+            _ => continue,
+        };
         if !shows_all_references(s, r, prog) {
             continue;
         }
-        let kids: Vec<Ref> = children(s, r).into_iter().filter(|c| c.is_obj()).collect();
-        let Some(sizes) = kids
-            .iter()
-            .map(|c| slots.size(*c))
-            .collect::<Option<Vec<_>>>()
-        else {
+        let kids: Vec<Ref> = fields_of(s, r)
+            .into_iter()
+            .filter(|(k, c)| c.is_obj() && skip.is_none_or(|g| !g.is(k)))
+            .map(|(_, c)| c)
+            .collect();
+        let size = |c: Ref| match skip {
+            None => slots.size(c),
+            Some(g) => slots.size_avoiding(c, g),
+        };
+        let Some(sizes) = kids.iter().map(|c| size(*c)).collect::<Option<Vec<_>>>() else {
             continue;
         };
         let sum = sizes
@@ -320,10 +427,14 @@ pub(crate) fn size_bounds(slots: &Slots<'_>, prog: &Program) -> Vec<Constraint> 
             .fold(LinExpr::constant(Q::one()), |acc, e| acc.plus(e));
         // only where the bound makes the size exact (with [`facts`]' `|o| ≥ |c| + 1` for one
         // child): a bare upper bound costs the prover rows and rarely decides a proof
+        let acyclic = || match skip {
+            None => acyclic_below(s, r),
+            Some(g) => acyclic_avoiding(s, r, g),
+        };
         let exact = match kids.len() {
             0 => true,
-            1 => acyclic_below(s, r),
-            _ => acyclic_below(s, r) && disjoint_below(s, &kids),
+            1 => acyclic(),
+            _ => acyclic() && disjoint_below(s, &kids),
         };
         if exact {
             out.push(Constraint::eq(&LinExpr::var(*v), &sum));
@@ -406,37 +517,32 @@ pub(crate) fn children(s: &State, r: Ref) -> Vec<Ref> {
 /// `r` (realized fields) carries `⟲`, and the realized part has no cycle. Without `⟲` no
 /// concrete instance may hide a cycle (spec §3, §4.2 (k), (m)).
 pub(crate) fn acyclic_below(s: &State, r: Ref) -> bool {
-    // depth-first with colours: a back edge is a realized cycle
-    let mut state: BTreeMap<Ref, bool> = BTreeMap::new(); // false: on the stack, true: done
-    let mut stack: Vec<(Ref, usize)> = vec![(r, 0)];
-    state.insert(r, false);
-    if s.preds.cyclic.contains_key(&r) {
-        return false;
-    }
-    while let Some((x, k)) = stack.pop() {
-        let kids = children(s, x);
-        if k < kids.len() {
-            stack.push((x, k + 1));
-            let c = kids[k];
-            if c.is_null() {
-                continue;
-            }
-            match state.get(&c) {
-                Some(false) => return false,
-                Some(true) => {}
-                None => {
-                    if s.preds.cyclic.contains_key(&c) {
-                        return false;
-                    }
-                    state.insert(c, false);
-                    stack.push((c, 0));
-                }
-            }
-        } else {
-            state.insert(x, true);
-        }
-    }
-    true
+    !s.may_reach_cycle(r)
+}
+
+/// The object references `r` holds with the fields that hold them (`[]` for elements).
+fn fields_of(s: &State, r: Ref) -> Vec<(FieldKey, Ref)> {
+    s.value(r).map_or_else(Vec::new, |v| {
+        object_children(v)
+            .map(|(step, c)| match step {
+                AccessStep::Field(f) => (f.clone(), c),
+                AccessStep::Elem(_) => (FieldKey::array_elements(), c),
+            })
+            .collect()
+    })
+}
+
+/// Whether no cycle that avoids field `g` lies below `r` in any instance of `s`: nothing `r`
+/// reaches through realized fields other than `g` carries a `⟲F` without `g` in `F`, and those
+/// fields close no cycle ([`acyclic_below`] for the structure without `g`-steps: a cycle that
+/// leaves the realized part lies below such a reference, spec §4.2 (k)). Then what a child
+/// of `r` reaches without `g` excludes `r`.
+pub(crate) fn acyclic_avoiding(s: &State, r: Ref, g: FieldName) -> bool {
+    let below = s.reachable_skipping(r, Some(g.as_str()));
+    below
+        .iter()
+        .all(|x| s.preds.cyclic(*x).is_none_or(|f| f.iter().any(|k| g.is(k))))
+        && !s.realized_cycle(&below, Some(g.as_str()))
 }
 
 /// References of `s` whose structure may reach `target` (so a write into `target` may change
@@ -491,6 +597,41 @@ mod tests {
     const WALK: &str = "A.m()V 00 | l0: o1 | ε\n\
         o1: L(next=o2)  o2: L(next=o3)  o3: L(?)\n\
         o1=?o3  o2=?o3  o1%$o3  o2%$o3  o3%$o3  o1⟲{next}  o2⟲{next}  o3⟲{next}  o3→!{next}o1";
+
+    /// `o1.prev = o2` in a doubly linked list whose every cycle uses `next` and `prev`.
+    const DOUBLY: &str = "A.m()V 00 | l0: o1 | ε\n\
+        o1: L(next=null, prev=o2)  o2: L(?)\n\
+        o2%$o2  o2♦  o2⟲{next,prev}";
+
+    #[test]
+    fn a_size_without_one_field_of_every_cycle_decreases_along_the_others() {
+        let s = state(DOUBLY);
+        let sl = slots(&s);
+        let next = FieldName::of(&FieldKey::plain("next"));
+        let prev = FieldName::of(&FieldKey::plain("prev"));
+        let q = |r, g| Quantity::SizeAvoiding(Ref::Obj(r), g);
+        assert!(quantities(&s).contains(&q(2, next)) && quantities(&s).contains(&q(2, prev)));
+        assert_eq!(q(1, next).var_name(), "sz_o1_no_next");
+        let x = |r, g| LinExpr::var(sl.vars[&q(r, g)]);
+        let one = LinExpr::constant(Q::one());
+        let fs = facts(&sl);
+        // along prev, without next: |o1|∖next ≥ |o2|∖next + 1
+        assert!(fs.contains(&Constraint::ge(&x(1, next), &x(2, next).plus(&one))));
+        // without prev nothing decreases along prev, and the plain size knows nothing
+        assert!(!fs.contains(&Constraint::ge(&x(1, prev), &x(2, prev).plus(&one))));
+        let sz = |r| LinExpr::var(sl.vars[&Quantity::Size(Ref::Obj(r))]);
+        assert!(!fs.contains(&Constraint::ge(&sz(1), &sz(2).plus(&one))));
+        // a cycle through prev alone may be below o2: no size without next, and a state
+        // whose cycles name no field has no such sizes at all
+        let ring = state(&DOUBLY.replace("o2⟲{next,prev}", "o2⟲{prev}"));
+        assert!(!quantities(&ring).contains(&q(1, next)));
+        assert!(acyclic_avoiding(&ring, Ref::Obj(1), prev));
+        assert!(!acyclic_avoiding(&ring, Ref::Obj(1), next));
+        let any = state(&DOUBLY.replace("o2⟲{next,prev}", "o2⟲{}"));
+        assert!(!quantities(&any)
+            .iter()
+            .any(|q| matches!(q, Quantity::SizeAvoiding(..))));
+    }
 
     #[test]
     fn a_must_reach_fact_is_a_distance_variable() {

@@ -7,7 +7,7 @@ use super::division::{division_by_unknown, floor_shift, truncating_division, Div
 use super::effects::CallEffects;
 use super::lcmp::{comparison, Comparison};
 use super::product::{product_bounds, Factor};
-use super::quantity::{dist_fields, may_reach, quantities, Quantity, Slots};
+use super::quantity::{cut_fields, dist_fields, may_reach, quantities, Quantity, Slots};
 use super::ranged::{RangedUpdate, Sides};
 use super::summary::return_constraints;
 use jtg_engine::class::{Cond, FieldType, Insn};
@@ -279,7 +279,13 @@ fn carry_by_name(src: &Slots<'_>, dst: &Slots<'_>, havoc: &Written, out: &mut Ve
             {
                 (src.size(r), dst.size(r))
             }
-            Quantity::Size(_) => continue,
+            Quantity::SizeAvoiding(_, g)
+                if havoc.sizes.keeps(r)
+                    && src.state.value(r).is_some_and(|v| !v.is_primitive()) =>
+            {
+                (src.size_avoiding(r, g), dst.size_avoiding(r, g))
+            }
+            Quantity::Size(_) | Quantity::SizeAvoiding(..) => continue,
             // a length never changes (JLS §10.3; strings are immutable), whatever the step
             Quantity::Len(_) => (src.len(r), dst.len(r)),
             Quantity::Dist(from, to) => {
@@ -318,6 +324,13 @@ fn equate_ref(src: &Slots<'_>, a: Ref, dst: &Slots<'_>, b: Ref, out: &mut Vec<Co
     };
     if let (Some(x), Some(y)) = (x, y) {
         out.push(Constraint::eq(&x, &y));
+    }
+    if !(ints || a.is_int() || b.is_int()) {
+        for g in cut_fields(dst.state) {
+            if let (Some(x), Some(y)) = (src.size_avoiding(a, g), dst.size_avoiding(b, g)) {
+                out.push(Constraint::eq(&x, &y));
+            }
+        }
     }
     // one array or string: one length (absent where a side has no length quantity for it)
     let both_null = a.is_null() && b.is_null();

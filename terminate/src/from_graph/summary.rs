@@ -510,6 +510,7 @@ fn entry_values(
             .map(|q| match q {
                 Quantity::Int(g) => src.int(at(g)?),
                 Quantity::Size(g) => src.size(at(g)?),
+                Quantity::SizeAvoiding(g, f) => src.size_avoiding(at(g)?, f),
                 Quantity::Len(g) => src.len(at(g)?),
                 Quantity::Dist(..) => None,
             })
