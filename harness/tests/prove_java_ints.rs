@@ -92,3 +92,18 @@ fn loops_that_wrap_forever_are_never_yes_under_java_ints() {
     let out = prove("JavaInts.doubling", "java", &[]);
     assert!(out.contains(": NO"), "{out}");
 }
+
+/// `for (i = 0; i <= index; i++)` after `index < size` was tested with `size` a field
+/// (`java.util.LinkedList.entry`): `i + 1` cannot wrap, YES under Java ints, checked on JVM
+/// runs; without the test `index` may be MAX, where the loop never ends: never YES.
+#[test]
+fn a_bound_tested_before_the_loop_keeps_its_counter_in_range() {
+    let out = prove("JavaInts.walkTo", "java", &["--check", "20"]);
+    assert!(
+        out.contains("JavaInts.walkTo(LJavaInts$Counted;I)I: YES"),
+        "{out}"
+    );
+    assert!(out.contains(" 0 violations"), "{out}");
+    let out = prove("JavaInts.walkToUnchecked", "java", &[]);
+    assert!(!out.contains(": YES"), "{out}");
+}

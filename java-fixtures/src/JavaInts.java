@@ -117,4 +117,40 @@ public class JavaInts {
         }
         return y;
     }
+
+    // YES under Java ints: the loop tests `i <= index` only, but `index < size` was tested
+    // before it and a size is at most MAX, so `i + 1` never wraps (java.util.LinkedList.entry)
+    static final class Counted {
+        int size;
+    }
+
+    static int walkTo(Counted c, int index) {
+        if (index < 0 || index >= c.size) {
+            return -1;
+        }
+        int k = 0;
+        if (index < (c.size >> 1)) {
+            for (int i = 0; i <= index; i++) {
+                k += 2;
+            }
+        } else {
+            for (int i = c.size; i > index; i--) {
+                k += 2;
+            }
+        }
+        return k;
+    }
+
+    // Not YES under Java ints: with index = MAX, `i <= index` holds for every int and
+    // `i + 1` wraps to MIN
+    static int walkToUnchecked(int index) {
+        if (index < 0) {
+            return -1;
+        }
+        int k = 0;
+        for (int i = 0; i <= index; i++) {
+            k += 2;
+        }
+        return k;
+    }
 }

@@ -56,6 +56,10 @@ impl RangedUpdate {
         }
     }
     /// The same update, known to leave the range only on `sides`.
+    /// The kind's range `[lo, hi]`.
+    pub fn range(&self) -> (i128, i128) {
+        (self.lo, self.hi)
+    }
     pub fn on_sides(self, sides: Sides) -> RangedUpdate {
         RangedUpdate { sides, ..self }
     }

@@ -33,6 +33,9 @@ const WORK: u64 = 20_000_000;
 /// At most this many facts per location.
 const MAX_FACTS: usize = 12;
 
+/// At most this many differences per location besides ([`difference_candidates`]).
+const MAX_DIFFERENCES: usize = 40;
+
 /// The rules apart from their origins, each with only the candidates a run may read
 /// (`read`, from `relevance.rs`); the others stay inexact.
 pub(super) fn read_candidates(
@@ -117,14 +120,31 @@ pub(super) fn exact_by_certified_invariants(
     let mut assumed: Vec<Vec<bool>> = rules.iter().map(|(_, c)| vec![true; c.len()]).collect();
     let mut lp = Entailment::new(WORK);
     for _ in 0..MAX_ROUNDS {
-        let Some(inv) = optimistic_invariants(its, rules, &assumed) else {
+        let inv = optimistic_invariants(its, rules, &assumed);
+        // the differences that are invariants of the optimistic ITS too (Houdini on its rules)
+        let optimistic: Vec<(Rule, Vec<RangedUpdate>)> = rules
+            .iter()
+            .zip(&assumed)
+            .map(|((rule, cands), assumed)| {
+                let mut r = rule.clone();
+                let exact = cands.iter().zip(assumed).filter(|(_, a)| **a);
+                r.guard
+                    .extend(exact.map(|(u, _)| Constraint::eq(u.result(), u.value())));
+                (r, cands.clone())
+            })
+            .collect();
+        let facts = invariant_facts(its, ranges, &optimistic, &mut lp);
+        if inv.is_none() && facts.iter().all(Vec::is_empty) {
             return;
-        };
+        }
         let mut dropped = false;
         for ((rule, cands), assumed) in rules.iter().zip(&mut assumed) {
             let mut premises = rule.guard.clone();
             premises.extend(ranges.get(rule.from.index()).into_iter().flatten().cloned());
-            premises.extend(inv.at(rule.from).iter().cloned());
+            if let Some(inv) = &inv {
+                premises.extend(inv.at(rule.from).iter().cloned());
+            }
+            premises.extend(facts[rule.from.index()].iter().cloned());
             let n = rule.var_count(its);
             for (u, a) in cands.iter().zip(assumed.iter_mut()) {
                 if *a && !cannot_wrap(&mut lp, &premises, u, n) {
@@ -205,9 +225,9 @@ fn invariant_facts(
     let start = its.start();
     let arity = |r: &Rule| its.location(r.from).arity();
     let mut facts: Vec<Vec<Constraint>> = vec![Vec::new(); its.locations().len()];
-    let add = |facts: &mut Vec<Vec<Constraint>>, at: usize, c: Constraint| {
+    let add = |facts: &mut Vec<Vec<Constraint>>, at: usize, c: Constraint, cap: usize| {
         let f = &mut facts[at];
-        if f.len() < MAX_FACTS && !f.contains(&c) {
+        if f.len() < cap && !f.contains(&c) {
             f.push(c);
             true
         } else {
@@ -222,10 +242,16 @@ fn invariant_facts(
         }
         for (_, c) in cands.iter().flat_map(RangedUpdate::no_wrap) {
             if c.expr.vars().all(|v| v.index() < arity(r))
-                && add(&mut facts, r.from.index(), c.clone())
+                && add(&mut facts, r.from.index(), c.clone(), MAX_FACTS)
             {
                 work.push((r.from.index(), c));
             }
+        }
+    }
+    // ... the differences of their variables with the location's others ...
+    for (at, c) in difference_candidates(its, rules) {
+        if add(&mut facts, at, c.clone(), MAX_FACTS + MAX_DIFFERENCES) {
+            work.push((at, c));
         }
     }
     // ... and what they say before each rule into their location, where that is a condition
@@ -237,7 +263,10 @@ fn invariant_facts(
         {
             let before = c.substitute(&|v| r.args[v.index()].clone());
             let own = before.expr.vars().all(|v| v.index() < arity(r));
-            if own && !before.expr.is_constant() && add(&mut facts, r.from.index(), before.clone())
+            let cap = MAX_FACTS + MAX_DIFFERENCES;
+            if own
+                && !before.expr.is_constant()
+                && add(&mut facts, r.from.index(), before.clone(), cap)
             {
                 work.push((r.from.index(), before));
             }
@@ -268,6 +297,70 @@ fn invariant_facts(
             return facts;
         }
     }
+}
+
+/// Candidate facts `x ≤ hi − 1`, `x ≥ lo + 1` and `x − y ≤ k`, `x − y ≥ k` for `k ∈ {−1, 0, 1}`
+/// (the kind's range `[lo, hi]`) at the source of each rule with a
+/// counter `x` that may wrap, for every other variable `y` of the location: a loop's counter
+/// stays below a bound the loop does not test but a rule before it did (`index < size` before
+/// `for (i = 0; i <= index; i++)` in `LinkedList.entry`, with `size ≤ MAX`). `x` ranges over
+/// the variables of the counters' no-wrap conditions and those a guard constraint relates to
+/// them (`i ≤ index`).
+fn difference_candidates(
+    its: &Its,
+    rules: &[(Rule, Vec<RangedUpdate>)],
+) -> Vec<(usize, Constraint)> {
+    let start = its.start();
+    let mut out = Vec::new();
+    for (r, cands) in rules {
+        if r.from == start || cands.is_empty() {
+            continue;
+        }
+        let arity = its.location(r.from).arity();
+        let own = |c: &Constraint| c.expr.vars().all(|v| v.index() < arity);
+        let mut xs: Vec<Var> = cands
+            .iter()
+            .flat_map(RangedUpdate::no_wrap)
+            .filter(|(_, c)| own(c))
+            .flat_map(|(_, c)| c.expr.vars().collect::<Vec<_>>())
+            .collect();
+        for g in r.guard.iter().filter(|g| own(g) && !weak_bound(g)) {
+            if g.expr.vars().any(|v| xs.contains(&v)) {
+                xs.extend(g.expr.vars());
+            }
+        }
+        xs.sort();
+        xs.dedup();
+        let c = |v: i128| LinExpr::constant(Q::from(jtg_prove::BigInt::from(v)));
+        let (lo, hi) = cands
+            .iter()
+            .map(RangedUpdate::range)
+            .fold((i128::MIN, i128::MAX), |(lo, hi), (l, h)| {
+                (lo.max(l), hi.min(h))
+            });
+        for &x in &xs {
+            // one short of the range's ends (`index ≤ MAX − 1` from `index < size`)
+            out.push((r.from.index(), Constraint::le(&LinExpr::var(x), &c(hi - 1))));
+            out.push((r.from.index(), Constraint::ge(&LinExpr::var(x), &c(lo + 1))));
+            // integers and lengths only: a size or a distance bounds no counter of a loop
+            let names = &its.location(r.from).vars;
+            let numeric = |y: &Var| {
+                let n = &names[y.index()];
+                !n.starts_with("sz_") && !n.starts_with("d_")
+            };
+            for y in (0..arity)
+                .map(|k| Var(k as u32))
+                .filter(|&y| y != x && numeric(&y))
+            {
+                let d = LinExpr::var(x).minus(&LinExpr::var(y));
+                for k in [-1, 0, 1] {
+                    out.push((r.from.index(), Constraint::le(&d, &c(-k))));
+                    out.push((r.from.index(), Constraint::ge(&d, &c(k))));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// What holds on every transition of `r`: its guard, its source's ranges and facts.
@@ -311,6 +404,10 @@ fn entails(lp: &mut Entailment, premises: &[Constraint], e: &LinExpr, rel: Rel, 
             .cloned()
             .collect(),
     );
+    // the `≠` about the implied expression's variables first (`nextIndex ≠ size` of the
+    // last `hasNext()`, among the earlier laps' ones a chained rule collects)
+    let mut ne = ne;
+    ne.sort_by_key(|c| !c.expr.vars().any(|v| e.vars().any(|w| w == v)));
     let ne = &ne[..ne.len().min(MAX_NE)];
     let k = plain.len();
     (0..1usize << ne.len()).all(|sides| {
@@ -551,5 +648,60 @@ mod tests {
             .0
             .guard
             .contains(&Constraint::eq(&v(3), &v(0).plus(&k(1)))));
+    }
+
+    fn up(r: u32, x: u32) -> RangedUpdate {
+        RangedUpdate::new(v(r), v(x).plus(&k(1)), MIN as i128, MAX as i128, true).on_sides(Sides {
+            above: true,
+            below: false,
+        })
+    }
+
+    /// `if (index < 0 || index >= size) throw …; for (i = 0; i <= index; i++) e = e.next;`
+    /// (`LinkedList.entry`): head(i, index, size), the lap tests `i <= index` only. With the
+    /// test before the loop, `index − size ≤ −1` is a fact of head, and with `size ≤ MAX` the
+    /// lap's `i + 1` cannot wrap; without it `index` may be MAX and `i + 1` wraps.
+    fn walk(tested: bool) -> (Its, Vec<(Rule, Vec<RangedUpdate>)>) {
+        let mut its = Its::new("start", &["index", "size"]).unwrap();
+        let head = its.add_location("head", &["i", "index", "size"]).unwrap();
+        let mut enter_guard = ranges(&[0, 1]);
+        enter_guard.push(Constraint::ge(&v(0), &k(0)));
+        if tested {
+            enter_guard.push(Constraint::lt(&v(0), &v(1)));
+        }
+        let enter = Rule {
+            from: its.start(),
+            to: head,
+            temps: vec![],
+            args: vec![k(0), v(0), v(1)],
+            guard: enter_guard,
+        };
+        let mut lap_guard = ranges(&[0, 1, 2, 3]);
+        lap_guard.push(Constraint::le(&v(0), &v(1)));
+        let lap = Rule {
+            from: head,
+            to: head,
+            temps: vec!["i1".into()],
+            args: vec![v(3), v(1), v(2)],
+            guard: lap_guard,
+        };
+        let rules = vec![(enter, vec![]), (lap, vec![up(3, 0)])];
+        for (r, _) in &rules {
+            its.add_rule(r.clone()).unwrap();
+        }
+        (its, rules)
+    }
+
+    #[test]
+    fn a_bound_tested_before_the_loop_makes_its_increment_exact() {
+        let (its, mut rules) = walk(true);
+        exact_by_invariants(&its, &[], &mut rules);
+        assert!(rules[1].1.is_empty(), "{:?}", rules[1].1);
+        let exact = Constraint::eq(&v(3), &v(0).plus(&k(1)));
+        assert!(rules[1].0.guard.contains(&exact));
+        let (its, mut rules) = walk(false);
+        exact_by_invariants(&its, &[], &mut rules);
+        exact_by_certified_invariants(&its, &[], &mut rules);
+        assert_eq!(rules[1].1.len(), 1, "index = MAX: i + 1 wraps");
     }
 }
