@@ -315,6 +315,11 @@ impl Entailment {
         .is_some()
     }
 
+    /// Whether the budget ran out: some question may have been answered `false` for it.
+    pub fn exhausted(&self) -> bool {
+        self.stats.work >= self.limits.max_work
+    }
+
     fn guard(premises: &[Constraint]) -> Vec<Option<Constraint>> {
         premises.iter().cloned().map(Some).collect()
     }

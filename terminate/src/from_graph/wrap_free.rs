@@ -64,16 +64,48 @@ pub(super) fn exact_by_invariants(
         return;
     }
     let mut lp = Entailment::new(WORK);
-    let facts = invariant_facts(its, ranges, rules, &mut lp);
+    let facts = invariant_facts(its, ranges, rules, &mut lp, false);
+    narrow(its, ranges, rules, &facts, &mut lp);
+    // where counters are left, once more with the bounds and differences of their variables
+    if rules.iter().any(|(_, c)| !c.is_empty()) {
+        if let Some(facts) = differences(its, ranges, rules) {
+            narrow(its, ranges, rules, &facts, &mut lp);
+        }
+    }
+}
+
+/// The facts of [`invariant_facts`] with the bounds and differences of
+/// [`difference_candidates`], on a work budget of their own; `None` where it did not suffice
+/// (then a question may have been answered `false` for it, and the Houdini facts are not
+/// known inductive). They include those without: Houdini keeps the greatest inductive subset
+/// of its candidates.
+fn differences(
+    its: &Its,
+    ranges: &[Vec<Constraint>],
+    rules: &[(Rule, Vec<RangedUpdate>)],
+) -> Option<Vec<Vec<Constraint>>> {
+    let mut own = Entailment::new(WORK);
+    let facts = invariant_facts(its, ranges, rules, &mut own, true);
+    (!own.exhausted()).then_some(facts)
+}
+
+/// Narrows the candidates of `rules` by the locations' `facts` ([`exact_by_invariants`]).
+fn narrow(
+    its: &Its,
+    ranges: &[Vec<Constraint>],
+    rules: &mut [(Rule, Vec<RangedUpdate>)],
+    facts: &[Vec<Constraint>],
+    lp: &mut Entailment,
+) {
     for (rule, cands) in rules.iter_mut() {
         let from = rule.from.index();
-        let mut premises = premises(rule, ranges, &facts);
+        let mut premises = premises(rule, ranges, facts);
         let n = rule.var_count(its);
         let mut open = Vec::new();
         for u in std::mem::take(cands) {
             let mut sides = u.sides();
             for (side, c) in u.no_wrap() {
-                if facts[from].contains(&c) || entails(&mut lp, &premises, &c.expr, c.rel, n) {
+                if facts[from].contains(&c) || entails(lp, &premises, &c.expr, c.rel, n) {
                     sides.above &= !side.above;
                     sides.below &= !side.below;
                 }
@@ -133,10 +165,11 @@ pub(super) fn exact_by_certified_invariants(
                 (r, cands.clone())
             })
             .collect();
-        let facts = invariant_facts(its, ranges, &optimistic, &mut lp);
+        let facts = differences(its, ranges, &optimistic).unwrap_or_default();
         if inv.is_none() && facts.iter().all(Vec::is_empty) {
             return;
         }
+        let fact_at = |l: usize| facts.get(l).into_iter().flatten().cloned();
         let mut dropped = false;
         for ((rule, cands), assumed) in rules.iter().zip(&mut assumed) {
             let mut premises = rule.guard.clone();
@@ -144,7 +177,7 @@ pub(super) fn exact_by_certified_invariants(
             if let Some(inv) = &inv {
                 premises.extend(inv.at(rule.from).iter().cloned());
             }
-            premises.extend(facts[rule.from.index()].iter().cloned());
+            premises.extend(fact_at(rule.from.index()));
             let n = rule.var_count(its);
             for (u, a) in cands.iter().zip(assumed.iter_mut()) {
                 if *a && !cannot_wrap(&mut lp, &premises, u, n) {
@@ -215,12 +248,15 @@ fn cannot_wrap(lp: &mut Entailment, premises: &[Constraint], u: &RangedUpdate, n
     })
 }
 
-/// The inductive facts of every location (none at the start).
+/// The inductive facts of every location (none at the start): Houdini over the no-wrap
+/// conditions and what they say before the rules into their locations (with `differences`:
+/// and [`difference_candidates`]).
 fn invariant_facts(
     its: &Its,
     ranges: &[Vec<Constraint>],
     rules: &[(Rule, Vec<RangedUpdate>)],
     lp: &mut Entailment,
+    with_differences: bool,
 ) -> Vec<Vec<Constraint>> {
     let start = its.start();
     let arity = |r: &Rule| its.location(r.from).arity();
@@ -249,7 +285,11 @@ fn invariant_facts(
         }
     }
     // ... the differences of their variables with the location's others ...
-    for (at, c) in difference_candidates(its, rules) {
+    let extra = match with_differences {
+        true => difference_candidates(its, rules),
+        false => Vec::new(),
+    };
+    for (at, c) in extra {
         if add(&mut facts, at, c.clone(), MAX_FACTS + MAX_DIFFERENCES) {
             work.push((at, c));
         }
