@@ -12,6 +12,17 @@ pub enum AccessStep<'a> {
     Elem(usize),
 }
 
+impl AccessStep<'_> {
+    /// The key a field set (`⟲F`, `→!F`) names this step by: the field, or `[]` for an array
+    /// element.
+    pub fn field_key(self) -> FieldKey {
+        match self {
+            AccessStep::Field(f) => f.clone(),
+            AccessStep::Elem(_) => FieldKey::array_elements(),
+        }
+    }
+}
+
 /// Prints as in access paths: `.next`, `[2]`.
 impl fmt::Display for AccessStep<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -3,17 +3,9 @@
 //! write closes (spec §6.3 rule 3), and the fields every cycle below a reference uses, for the
 //! result of a call.
 
-use super::access::{object_children, AccessStep};
-use super::{FieldKey, FieldSet, Ref, State};
+use super::access::object_children;
+use super::{FieldSet, Ref, State};
 use std::collections::BTreeSet;
-
-/// The field of a step out of a realized value (`[]` for an element of an array).
-fn step_field(step: AccessStep<'_>) -> FieldKey {
-    match step {
-        AccessStep::Field(f) => f.clone(),
-        AccessStep::Elem(_) => FieldKey::array_elements(),
-    }
-}
 
 impl State {
     /// The fields every path from `from` to `to` may take uses: `g` is one when `to` is out of
@@ -25,7 +17,7 @@ impl State {
         let mut named = FieldSet::new();
         for r in self.may_reach_skipping(from, None) {
             if let Some(v) = self.value(r) {
-                named.extend(object_children(v).map(|(step, _)| step_field(step)));
+                named.extend(object_children(v).map(|(step, _)| step.field_key()));
             }
         }
         named
@@ -49,7 +41,7 @@ impl State {
             }
             if let Some(v) = self.value(r) {
                 for (step, c) in object_children(v) {
-                    if skip.is_none_or(|g| step_field(step).as_str() != g) {
+                    if skip.is_none_or(|g| step.field_key().as_str() != g) {
                         todo.push(c);
                     }
                 }
@@ -91,7 +83,7 @@ impl State {
             let named: FieldSet = below
                 .iter()
                 .filter_map(|x| self.value(*x))
-                .flat_map(|v| object_children(v).map(|(step, _)| step_field(step)))
+                .flat_map(|v| object_children(v).map(|(step, _)| step.field_key()))
                 .collect();
             let used = named
                 .iter()
@@ -149,7 +141,7 @@ impl State {
     fn kids(&self, r: Ref, skip: Option<&str>) -> Vec<Ref> {
         self.value(r).map_or_else(Vec::new, |v| {
             object_children(v)
-                .filter(|(step, _)| skip.is_none_or(|g| step_field(*step).as_str() != g))
+                .filter(|(step, _)| skip.is_none_or(|g| step.field_key().as_str() != g))
                 .map(|(_, c)| c)
                 .collect()
         })

@@ -7,7 +7,7 @@
 
 use jtg_engine::class::FieldType;
 use jtg_engine::models::{is_always_jdk, is_jdk_class, STRING};
-use jtg_engine::state::access::{object_children, AccessStep};
+use jtg_engine::state::access::object_children;
 use jtg_engine::state::{FieldKey, FieldSet, HeapValue, Ref, State};
 use jtg_engine::Program;
 use jtg_prove::BigInt;
@@ -524,10 +524,7 @@ pub(crate) fn acyclic_below(s: &State, r: Ref) -> bool {
 fn fields_of(s: &State, r: Ref) -> Vec<(FieldKey, Ref)> {
     s.value(r).map_or_else(Vec::new, |v| {
         object_children(v)
-            .map(|(step, c)| match step {
-                AccessStep::Field(f) => (f.clone(), c),
-                AccessStep::Elem(_) => (FieldKey::array_elements(), c),
-            })
+            .map(|(step, c)| (step.field_key(), c))
             .collect()
     })
 }
