@@ -192,7 +192,7 @@ fn plan_edge(g: &Graph, k: usize) -> Result<Vec<Planned>, String> {
 fn fits_edge(l: &Label, kind: EdgeKind) -> bool {
     use EdgeKind::*;
     match l {
-        Label::Arith { .. } => kind == Eval,
+        Label::Arith { .. } | Label::Narrow { .. } => kind == Eval,
         Label::Rel { .. } => matches!(kind, Eval | Split | Refine),
         Label::RefEq { .. }
         | Label::Exists { .. }
@@ -222,6 +222,10 @@ fn references(l: &Label, step: bool) -> Vec<(Ref, Option<At>, bool)> {
             v.extend(ops(&[Some(a), b.as_ref()]));
             v
         }
+        Label::Narrow { res, a, .. } => vec![
+            (*res, step.then_some(At::Target), true),
+            (*a, operand_at, true),
+        ],
         // the source's references, or on a step the result it created (in the target)
         Label::Rel { a, b, .. } => [a, b]
             .into_iter()
@@ -401,6 +405,16 @@ impl<'g> Evaluator<'g> {
                     IntSemantics::Java => wrap(exact),
                 };
                 if got != want {
+                    return fail(&|| String::new());
+                }
+            }
+            Label::Narrow { res, to, a } => {
+                // the JVM's value, whatever the integer model: the low bits (JLS §5.1.3)
+                let got = int(&Operand::Ref(*res)).map_err(not_int)?;
+                let x = int(&Operand::Ref(*a)).map_err(not_int)?;
+                let (lo, hi) = to.range();
+                let width = hi - lo + 1;
+                if got < lo || got > hi || (got - x).rem_euclid(width) != 0 {
                     return fail(&|| String::new());
                 }
             }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::run::Recorded;
+use jtg_engine::graph::Narrowing;
 use jtg_engine::state::{FlatTypes, Frame, HeapValue, Interval, MethodId};
 use jtg_jvm::{CFrame, CObject, ObjId, Step};
 use std::collections::BTreeMap;
@@ -155,6 +156,38 @@ fn assignment_wraps_as_the_result_kind_says_under_java_ints() {
     let lmin = CValue::Long(i64::from(i32::MIN));
     // as a long the same value does not wrap
     assert!(eval(&g, &[(int(1), lmin)], &[(int(2), lmin)], IntSemantics::Java).is_err());
+}
+
+#[test]
+fn narrowing_keeps_the_low_bits_under_either_integer_model() {
+    let g = graph(
+        state(&[1], &[]),
+        state(&[1, 2], &[]),
+        EdgeKind::Eval,
+        vec![Label::Narrow {
+            res: int(2),
+            to: Narrowing::Char,
+            a: int(1),
+        }],
+    );
+    for sem in [IntSemantics::Unbounded, IntSemantics::Java] {
+        let holds = |a: i32, r: i32| {
+            eval(
+                &g,
+                &[(int(1), CValue::Int(a))],
+                &[(int(2), CValue::Int(r))],
+                sem,
+            )
+            .is_ok()
+        };
+        // (char) 65633 is 'a', (char) -1 is 65535
+        assert!(holds(65536 + 97, 97));
+        assert!(holds(-1, 65535));
+        assert!(holds(120, 120));
+        // congruent but out of range, or in range but not congruent
+        assert!(!holds(-1, -1));
+        assert!(!holds(65536 + 97, 98));
+    }
 }
 
 #[test]

@@ -109,6 +109,27 @@ fn counting_digits_of_any_sign_terminates() {
 }
 
 #[test]
+fn char_and_byte_counters_terminate_where_the_guard_keeps_them_in_range() {
+    // for (char d = 'a'; d < c; d++)  — `d++` is `(char) (d + 1)`: the narrowing is exact
+    // where the loop's test `d < c ≤ 65535` keeps `d + 1` in the char range
+    for ints in ["unbounded", "java"] {
+        proved("everyday.Numbers.lettersBefore", &["--ints", ints]);
+        proved("everyday.Numbers.byteSteps", &["--ints", ints]);
+    }
+    // for (long i = 0; (int) i < n; i++)  — `(int) i` is `i` while `i ≤ n ≤ MAX` (Java ints)
+    proved("everyday.Numbers.narrowedCounter", &["--ints", "java"]);
+    // for (byte b = 0; b <= limit; b++)  — from limit = 127 `b++` wraps to −128: never YES
+    let f = fixtures();
+    let m = "everyday.Numbers.byteWraps";
+    for ints in ["unbounded", "java"] {
+        let (code, out, err) = jtg(&["prove", &f, m, "--ints", ints, "--check", "20"]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(!out.contains(": YES"), "{m} does not end from 127: {out}");
+        assert!(out.contains(", 0 violations"), "{out}");
+    }
+}
+
+#[test]
 fn a_tree_recursion_through_a_library_call_terminates() {
     // 1 + Math.max(height(t.left), height(t.right)): `Math.max` writes nothing, so the first
     // call keeps the tree's size for the second one's argument

@@ -24,7 +24,7 @@
 
 use crate::mutant::Change;
 use jtg_engine::class::Cond;
-use jtg_engine::graph::{EdgeKind, Label, Operand};
+use jtg_engine::graph::{EdgeKind, Label, Narrowing, Operand};
 use jtg_engine::state::IntOp;
 use jtg_engine::state::{HeapValue, Ref, State};
 use jtg_engine::Graph;
@@ -59,6 +59,7 @@ pub(super) fn replacements(
             .filter_map(|o| o.as_ref())
             .collect(),
         Label::Rel { a, b, .. } => [a, b].into_iter().filter_map(|o| o.as_ref()).collect(),
+        Label::Narrow { a, .. } => vec![*a],
         _ => vec![],
     };
     let other_src = |o: &Operand| match o {
@@ -136,6 +137,29 @@ pub(super) fn replacements(
             let res_state = if kind.is_step() { dst } else { src };
             if let Some(r) = other_int(res_state, *res, &[]).filter(|r| src.value(*r).is_none()) {
                 push(arith(r, *op, *a, *b), None);
+            }
+        }
+        Label::Narrow { res, to, a } => {
+            // another target type, another operand
+            for other in Narrowing::ALL.into_iter().filter(|n| n != to) {
+                push(
+                    Label::Narrow {
+                        res: *res,
+                        to: other,
+                        a: *a,
+                    },
+                    None,
+                );
+            }
+            if let Some(o) = other_int(src, *a, &operands) {
+                push(
+                    Label::Narrow {
+                        res: *res,
+                        to: *to,
+                        a: o,
+                    },
+                    None,
+                );
             }
         }
         Label::Rel { a, cond, b } => {

@@ -3,6 +3,7 @@
 //! | label | text | where it stands | meaning |
 //! |---|---|---|---|
 //! | [`Label::Arith`] | `i3 = i1 - 1`, `i5 = -i2` | eval | the result (a reference of the target) is the operation on the operands (of the source); 32/64-bit under `--ints java` as the result's kind says |
+//! | [`Label::Narrow`] | `i5 = (char) i4` | eval | the result is the operand's low bits read as the narrower type (`i2b`, `i2c`, `i2s`, `l2i`): congruent to it modulo `2ᵇⁱᵗˢ`, inside the type's range |
 //! | [`Label::Rel`] | `i4 ≤ 0`, `i1 ≠ i2`, `i9 ≥ i3` | eval, split, refine | the relation held on the source state; on an eval edge it may also name the step's result (read in the target): a library call's contract, `i9 ≥ i3` for `indexOf(c, from)` |
 //! | [`Label::RefEq`] | `o1 = null`, `o7 = o6`, `o7 ≠ o6` | refine | the two references are one object (or both null) / are not one object |
 //! | [`Label::Exists`] | `o1 exists` | refine | the reference is an object (not null) |
@@ -54,6 +55,66 @@ impl fmt::Display for Operand {
     }
 }
 
+/// A narrowing conversion's target type (JLS §5.1.3): the operand's low bits, read as it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Narrowing {
+    /// `i2b`
+    Byte,
+    /// `i2c`
+    Char,
+    /// `i2s`
+    Short,
+    /// `l2i`
+    Int,
+}
+
+impl Narrowing {
+    pub const ALL: [Narrowing; 4] = [
+        Narrowing::Byte,
+        Narrowing::Char,
+        Narrowing::Short,
+        Narrowing::Int,
+    ];
+
+    /// The Java name of the target type, as the label prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Narrowing::Byte => "byte",
+            Narrowing::Char => "char",
+            Narrowing::Short => "short",
+            Narrowing::Int => "int",
+        }
+    }
+
+    pub fn of_name(s: &str) -> Option<Narrowing> {
+        Narrowing::ALL.into_iter().find(|n| n.name() == s)
+    }
+
+    /// The bits kept.
+    pub fn bits(self) -> u32 {
+        match self {
+            Narrowing::Byte => 8,
+            Narrowing::Char | Narrowing::Short => 16,
+            Narrowing::Int => 32,
+        }
+    }
+
+    /// The target type's range `[lo, hi]` (`char` is unsigned).
+    pub fn range(self) -> (i128, i128) {
+        let half = 1i128 << (self.bits() - 1);
+        match self {
+            Narrowing::Char => (0, 2 * half - 1),
+            _ => (-half, half - 1),
+        }
+    }
+
+    /// The conversion of `v`: the value of the range congruent to `v` modulo `2ᵇⁱᵗˢ`.
+    pub fn apply(self, v: i128) -> i128 {
+        let (lo, hi) = self.range();
+        lo + (v - lo).rem_euclid(hi - lo + 1)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Label {
     /// `res = a op b`, or `res = -a` (`op` [`IntOp::Neg`], `b` `None`; every other `op` has
@@ -64,6 +125,9 @@ pub enum Label {
         a: Operand,
         b: Option<Operand>,
     },
+    /// `res = (to) a`: a narrowing conversion of the integer `a` (read in the source) whose
+    /// value may lie outside `to`'s range; `res` (in the target) is `to.apply(a)`.
+    Narrow { res: Ref, to: Narrowing, a: Ref },
     /// `a cond b` between integers, a relation that held when the edge was taken: between
     /// values of the source, or (on an eval edge) between a value of the source and one the
     /// step created, read in the target (a library result's contract).
@@ -120,6 +184,10 @@ impl Label {
                     }
                 }
             }
+            Label::Narrow { res, a, .. } => {
+                push(*res, if step { Side::Target } else { Side::Either });
+                push(*a, operand);
+            }
             Label::Rel { a, b, .. } => {
                 // on a step, a reference the source lacks is the step's result
                 for o in [a, b] {
@@ -168,6 +236,12 @@ impl Label {
                     (_, None) => Err(format!("`{}` needs two operands", op.symbol())),
                     (_, Some(b)) => int(b),
                 }
+            }
+            Label::Narrow { res, a, .. } => {
+                if !res.is_int() {
+                    return Err(format!("the result {res} is not an integer reference"));
+                }
+                int(&Operand::Ref(*a))
             }
             Label::Rel { a, b, .. } => int(a).and_then(|()| int(b)),
             Label::RefEq { r, p, .. } => {
@@ -233,6 +307,7 @@ impl fmt::Display for Label {
                 // not well-formed; printed so that it cannot be read back
                 None => write!(f, "{res} = {a} {}", op.symbol()),
             },
+            Label::Narrow { res, to, a } => write!(f, "{res} = ({}) {a}", to.name()),
             Label::Rel { a, cond, b } => write!(f, "{a} {} {b}", cond.symbol()),
             Label::RefEq { r, p, equal } => {
                 write!(f, "{r} {} {p}", if *equal { "=" } else { "≠" })

@@ -14,7 +14,7 @@ mod parse;
 mod serial;
 
 pub use kind::EdgeKind;
-pub use label::{Label, Operand, Side};
+pub use label::{Label, Narrowing, Operand, Side};
 pub use parse::LabelParseError;
 
 #[cfg(test)]

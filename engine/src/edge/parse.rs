@@ -1,7 +1,7 @@
 //! The text form of labels read back: exactly what `Display` prints, and an error for
 //! anything else.
 
-use super::label::{valid_class, Label, Operand};
+use super::label::{valid_class, Label, Narrowing, Operand};
 use crate::class::Cond;
 use crate::state::IntOp;
 use crate::state::{MethodId, Ref};
@@ -97,6 +97,11 @@ impl Label {
                     b: Some(operand(b)?),
                 })
             }
+            [res, "=", to, a] if to.starts_with('(') && to.ends_with(')') => Some(Label::Narrow {
+                res: reference(res)?,
+                to: Narrowing::of_name(&to[1..to.len() - 1])?,
+                a: reference(a)?,
+            }),
             [r, "exists"] => Some(Label::Exists { r: reference(r)? }),
             [r, kw @ ("instanceof" | "!instanceof"), ty] => Some(Label::Type {
                 r: reference(r)?,

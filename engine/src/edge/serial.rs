@@ -3,7 +3,7 @@
 //! are unbounded integers), methods `Class.name(desc)`, class names internal (`a/b/C`).
 //! Reading checks [`Label::well_formed`].
 
-use super::label::{Label, Operand};
+use super::label::{Label, Narrowing, Operand};
 use crate::class::Cond;
 use crate::state::IntOp;
 use crate::state::{MethodId, Ref};
@@ -19,6 +19,11 @@ enum Repr {
         a: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         b: Option<String>,
+    },
+    Narrow {
+        res: String,
+        to: String,
+        a: String,
     },
     Rel {
         a: String,
@@ -164,6 +169,11 @@ impl From<&Label> for Repr {
                 a: a.to_string(),
                 b: b.map(|b| b.to_string()),
             },
+            Label::Narrow { res, to, a } => Repr::Narrow {
+                res: s(res),
+                to: to.name().to_string(),
+                a: s(a),
+            },
             Label::Rel { a, cond, b } => Repr::Rel {
                 a: a.to_string(),
                 cond: cond_repr(*cond),
@@ -212,6 +222,12 @@ impl TryFrom<Repr> for Label {
                 op: op_of(op),
                 a: operand(&a)?,
                 b: b.as_deref().map(operand).transpose()?,
+            },
+            Repr::Narrow { res, to, a } => Label::Narrow {
+                res: reference(&res)?,
+                to: Narrowing::of_name(&to)
+                    .ok_or_else(|| format!("`{to}` is not byte, char, short or int"))?,
+                a: reference(&a)?,
             },
             Repr::Rel { a, cond, b } => Label::Rel {
                 a: operand(&a)?,

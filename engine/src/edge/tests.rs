@@ -74,7 +74,7 @@ impl Arbitrary for AnyLabel {
             IntOp::Ushr,
         ];
         let conds = [Cond::Lt, Cond::Le, Cond::Eq, Cond::Ne, Cond::Ge, Cond::Gt];
-        let l = match u8::arbitrary(g) % 9 {
+        let l = match u8::arbitrary(g) % 10 {
             0 => {
                 let op = pick(g, &ops);
                 // negation of a reference: the engine never negates a literal
@@ -130,6 +130,11 @@ impl Arbitrary for AnyLabel {
             7 => Label::Thrown {
                 class: class(g),
                 callee: method(g),
+            },
+            8 => Label::Narrow {
+                res: int_ref(g),
+                to: pick(g, &Narrowing::ALL),
+                a: int_ref(g),
             },
             _ => Label::FilledStatics {
                 fields: (0..1 + usize::arbitrary(g) % 3)
@@ -191,6 +196,10 @@ fn json_form_of_every_kind() {
             r#"{"label":"arith","res":"i5","op":"neg","a":"i2"}"#,
             "i5 = -i2",
         ),
+        (
+            r#"{"label":"narrow","res":"i6","to":"char","a":"i5"}"#,
+            "i6 = (char) i5",
+        ),
         (r#"{"label":"rel","a":"i4","cond":"le","b":"0"}"#, "i4 ≤ 0"),
         (
             r#"{"label":"ref_eq","r":"o1","p":"null","equal":true}"#,
@@ -226,5 +235,22 @@ fn json_form_of_every_kind() {
         assert_eq!(l.to_string(), text);
         assert_eq!(serde_json::to_string(&l).unwrap(), json);
         assert_eq!(Label::parse(text), Ok(l));
+    }
+}
+
+/// A narrowing keeps the low bits, read in the target type's range (JLS §5.1.3).
+#[test]
+fn narrowing_keeps_the_low_bits() {
+    assert_eq!(Narrowing::Char.apply(65536 + 97), 97);
+    assert_eq!(Narrowing::Char.apply(-1), 65535);
+    assert_eq!(Narrowing::Byte.apply(128), -128);
+    assert_eq!(Narrowing::Byte.apply(-129), 127);
+    assert_eq!(Narrowing::Short.apply(32768), -32768);
+    assert_eq!(Narrowing::Int.apply(1 << 31), -(1 << 31));
+    assert_eq!(Narrowing::Int.apply(-1), -1);
+    for n in Narrowing::ALL {
+        let (lo, hi) = n.range();
+        assert_eq!(hi - lo + 1, 1 << n.bits());
+        assert_eq!(Narrowing::of_name(n.name()), Some(n));
     }
 }

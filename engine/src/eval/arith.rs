@@ -5,7 +5,7 @@
 
 use super::{Exec, Flow};
 use crate::class::{ArithOp as Op, Cond, Insn, Kind};
-use crate::edge::{EdgeKind, Label, Operand};
+use crate::edge::{EdgeKind, Label, Narrowing, Operand};
 use crate::error::EngineError;
 use crate::models::exceptions;
 use crate::refine::integer;
@@ -42,6 +42,10 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             if v.is_subset_of(&Width::Int.range()) {
                 // a long inside the int range keeps its value
                 same_value(ex, r, a);
+            } else if ex.sem() == IntSemantics::Java && v.as_literal().is_none() {
+                // the low 32 bits: what a guard keeps in range stays exact (terminate's
+                // ranged updates); under unbounded ints a long has no int counterpart
+                narrowed(ex, r, Narrowing::Int, a);
             }
             ex.push(r)?;
             Ok(Flow::Next)
@@ -70,11 +74,12 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         }
         Insn::I2B | Insn::I2C | Insn::I2S => {
             let a = ex.pop()?;
-            let (lo, hi, bits, signed) = match insn {
-                Insn::I2B => (-128, 127, 8, true),
-                Insn::I2C => (0, 65535, 16, false),
-                _ => (-32768, 32767, 16, true),
+            let to = match insn {
+                Insn::I2B => Narrowing::Byte,
+                Insn::I2C => Narrowing::Char,
+                _ => Narrowing::Short,
             };
+            let (lo, hi) = to.range();
             let range = Interval::new(Some(lo), Some(hi)).unwrap_or(Interval::TOP);
             let v = *ex
                 .st
@@ -83,15 +88,11 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             let r = if v.is_subset_of(&range) {
                 a
             } else if let Some(x) = v.as_literal() {
-                let m = x.rem_euclid(1 << bits);
-                let w = if signed && m >= 1 << (bits - 1) {
-                    m - (1 << bits)
-                } else {
-                    m
-                };
-                ex.st.new_int(Interval::literal(w))
+                ex.st.new_int(Interval::literal(to.apply(x)))
             } else {
-                ex.st.new_int(range)
+                let r = ex.st.new_int(range);
+                narrowed(ex, r, to, a);
+                r
             };
             ex.push(r)?;
             Ok(Flow::Next)
@@ -110,6 +111,11 @@ fn same_value(ex: &mut Exec<'_>, res: Ref, a: Ref) {
             b: a,
         });
     }
+}
+
+/// The label `res = (to) a` of a narrowing whose operand may lie outside `to`'s range.
+fn narrowed(ex: &mut Exec<'_>, res: Ref, to: Narrowing, a: Ref) {
+    ex.labels.push(Label::Narrow { res, to, a });
 }
 
 /// `l2i`: the JVM keeps the low 32 bits. Under Java ints that is the 32-bit wrap; under

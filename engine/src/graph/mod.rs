@@ -6,7 +6,7 @@ mod builder;
 mod summaries;
 mod validate;
 
-pub use crate::edge::{EdgeKind, Label, Operand};
+pub use crate::edge::{EdgeKind, Label, Narrowing, Operand};
 /// The callee's view of an abstracted call, which its `call` edge's target is a generalization of.
 pub use crate::eval::summary::{call_entry_state, call_frame, with_statics_of};
 pub use builder::{build_graph, build_graph_limited, build_graph_until, BuildFailure, BuildLimits};

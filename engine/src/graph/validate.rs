@@ -41,7 +41,7 @@ pub fn validate_labels(g: &Graph) -> Result<(), LabelError> {
 /// The edge kinds a label may stand on.
 fn allowed(l: &Label) -> &'static [EdgeKind] {
     match l {
-        Label::Arith { .. } => &[EdgeKind::Eval],
+        Label::Arith { .. } | Label::Narrow { .. } => &[EdgeKind::Eval],
         Label::Rel { .. } => &[EdgeKind::Eval, EdgeKind::Split, EdgeKind::Refine],
         Label::RefEq { .. } | Label::Exists { .. } | Label::Type { .. } => &[EdgeKind::Refine],
         Label::FilledStatics { .. } => &[EdgeKind::Refine],

@@ -150,4 +150,39 @@ public class Numbers {
         }
         return c;
     }
+    // a char counter: `d++` is `(char) (d + 1)`, in range since d < c ≤ 65535
+    static int lettersBefore(char c) {
+        int n = 0;
+        for (char d = 'a'; d < c; d++) {
+            n++;
+        }
+        return n;
+    }
+
+    // a byte counter: `b++` is `(byte) (b + 1)`, in range since b < limit ≤ 127
+    static int byteSteps(byte limit) {
+        int n = 0;
+        for (byte b = 0; b < limit; b++) {
+            n++;
+        }
+        return n;
+    }
+
+    // a long counter tested through `(int) i`: the low 32 bits are i itself while i ≤ n
+    static int narrowedCounter(int n) {
+        int c = 0;
+        for (long i = 0; (int) i < n; i++) {
+            c++;
+        }
+        return c;
+    }
+
+    // never ends from limit = 127: b ≤ 127 always holds, 127 + 1 wraps to -128
+    static int byteWraps(byte limit) {
+        int n = 0;
+        for (byte b = 0; b <= limit; b++) {
+            n++;
+        }
+        return n;
+    }
 }

@@ -484,13 +484,15 @@ impl<'g> RuleChain<'g> {
             );
         }
         if !deferred.ranged.is_empty() {
-            // every integer of the chain lies in its kind's range: premises for the updates
-            // that may wrap by their intervals alone (`--ints java`)
+            // under Java ints every integer of the chain lies in its kind's range: premises
+            // for the updates that may wrap by their intervals alone (under unbounded ints
+            // the candidates are narrowings, whose operands have no such range)
+            let java = opts.ints == IntSemantics::Java;
             let ranges: Vec<Constraint> = owner
                 .iter()
                 .enumerate()
                 .filter_map(|(v, (pos, q))| match q {
-                    Quantity::Int(r) => {
+                    Quantity::Int(r) if java => {
                         let (lo, hi) = step::type_range(slots[*pos].state, *r);
                         Some(ranged::within(&LinExpr::var(Var(v as u32)), lo, hi))
                     }

@@ -499,6 +499,28 @@ fn step_label(
             }
             out.push(Constraint::eq(&r, &value));
         }
+        Label::Narrow { res, to, a } => {
+            // the JVM's low bits under either integer model: exact where the rule's whole
+            // guard keeps the operand in the type's range (`ranged.rs`), as a wrap is
+            let (Some(r), Some(x)) = (dst.int(*res), src.int(*a)) else {
+                return;
+            };
+            let (lo, hi) = to.range();
+            let sides = match src.state.integral(*a) {
+                Some(i) => Sides {
+                    above: i.hi.is_none_or(|h| h > hi),
+                    below: i.lo.is_none_or(|l| l < lo),
+                },
+                None => Sides::BOTH,
+            };
+            if sides.any() {
+                deferred
+                    .ranged
+                    .push(RangedUpdate::new(r, x, lo, hi, false).on_sides(sides));
+            } else {
+                out.push(Constraint::eq(&r, &x));
+            }
+        }
         Label::Rel { a, cond, b } => {
             // a reference the source lacks is the step's result (a library call's contract)
             let side = |o: &Operand| operand(src, o).or_else(|| operand(dst, o));
