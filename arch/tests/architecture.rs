@@ -327,7 +327,7 @@ const ENGINE_LAYERS: &[&[&str]] = &[
     &["error"],
     &["models"],
     &["program"],
-    &["program_shapes", "program_writes"],
+    &["program_shapes", "program_world", "program_writes"],
     &["refine"],
     &["eval"],
     &["instance_of", "merge"],

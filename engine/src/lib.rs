@@ -47,6 +47,7 @@ mod merge;
 pub mod models;
 mod program;
 mod program_shapes;
+mod program_world;
 mod program_writes;
 mod refine;
 pub mod render;

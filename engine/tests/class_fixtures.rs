@@ -738,3 +738,37 @@ fn field_types_keep_variables_apart_and_inputs_unknown() {
     assert_eq!(t.of(&item), None, "an input may hold any item");
     assert_eq!(t.of(&next), Some(&cells));
 }
+
+/// Class initializers that end by their shape: straight-line code calling only such code or
+/// JDK methods that run no program code; a loop (even one that ends) or a spin is not shown.
+#[test]
+fn loop_free_initializers() {
+    let h = hierarchy();
+    let trusted = |r: &jtg_engine::class::MethodRef| {
+        jtg_engine::models::ends_without_program_code(&r.class, &r.name, &r.desc_str)
+    };
+    let clinit = |c: &str| (c.to_string(), "<clinit>".to_string(), "()V".to_string());
+    // an enum's constants and `$VALUES` (its constructor calls `Enum.<init>`)
+    assert!(jtg_engine::class::loop_free(
+        &h,
+        &clinit("everyday/Color"),
+        &trusted
+    ));
+    // `static { while (a == 0) f++; }` and a table filled in a loop
+    assert!(!jtg_engine::class::loop_free(
+        &h,
+        &clinit("Spinner"),
+        &trusted
+    ));
+    assert!(!jtg_engine::class::loop_free(
+        &h,
+        &clinit("Squares"),
+        &trusted
+    ));
+    // without trusting `Enum.<init>`, the enum's constructor is not shown to end
+    assert!(!jtg_engine::class::loop_free(
+        &h,
+        &clinit("everyday/Color"),
+        &|_| false
+    ));
+}

@@ -12,6 +12,8 @@
 //!   JVM heap, and the cross-check of encoding and certificate on concrete runs; `shrink.rs`
 //!   shrinks a failing input, `breaks.rs` breaks a certificate by hand (`--break-certificate`)
 //!   to show the check catches it.
+//! * `initializers.rs`: the class initializers a run may start, each proved to end before a
+//!   YES stands (the graphs do not enter them).
 //! * `reason.rs`: why a verdict is MAYBE; `model.rs`: what a verdict assumes (the integer model
 //!   and the start state's heap shape), in words.
 //!
@@ -24,6 +26,7 @@ mod breaks;
 mod crosscheck;
 mod crosscheck_runs;
 mod from_graph;
+mod initializers;
 mod model;
 mod nonterm;
 mod reason;
@@ -423,12 +426,25 @@ pub fn run(
         }
         Certificate::Unproven { .. } => {}
     }
+    if report.verdict == "YES" {
+        // the graph's runs end, but a class initializer they start is no part of the graph
+        if let Some(why) = initializers::unproven(prog, m, graph, cfg) {
+            report.verdict = "MAYBE".into();
+            report.certificate = "none".into();
+            report.ranking.clear();
+            report.invariants.clear();
+            report.never_follow.clear();
+            report.sources.clear();
+            report.reason = Some(why);
+        }
+    }
     if report.verdict == "MAYBE" {
         match nonterm::repeated_state(prog, m, graph, cfg) {
             Ok(Some(w)) => {
                 report.verdict = "NO".into();
                 report.certificate = "repeated_state".into();
                 report.witness = Some(w);
+                report.reason = None;
             }
             Ok(None) => {}
             Err(e) if is_jvm_failure(&e) => return Err(e),
@@ -436,7 +452,7 @@ pub fn run(
         }
     }
     report.nonterm_ms = ms(t.elapsed());
-    if report.verdict == "MAYBE" {
+    if report.verdict == "MAYBE" && report.reason.is_none() {
         report.reason = Some(reason::why_maybe(graph, prog, &enc, &proof, &report.notes));
     }
     if cfg.check > 0 || cfg.input.is_some() {

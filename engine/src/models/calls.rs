@@ -1,6 +1,8 @@
 //! Library methods with a model: what the evaluator does instead of executing code.
 
-use super::classes::{is_jdk_class, CLASS, OBJECT, PRINT_STREAM, RANDOM, STRING, STRING_BUILDER};
+use super::classes::{
+    is_jdk_class, CLASS, ENUM, OBJECT, PRINT_STREAM, RANDOM, STRING, STRING_BUILDER,
+};
 use super::jdk_table::{is_modelled_class, is_modelled_throwable};
 use crate::state::{IntSemantics, Interval};
 
@@ -183,6 +185,27 @@ pub fn deterministic_call(class: &str, name: &str) -> bool {
         return false;
     }
     DETERMINISTIC_CLASSES.contains(&class)
+}
+
+/// Whether a call of the JDK method `class.name desc` ends on every argument without running
+/// program code (a class initializer's calls, `class/loop_free.rs`): the constructors of
+/// `Object` and `Enum` and the methods of [`DETERMINISTIC_CLASSES`] and `StringBuilder`,
+/// when every parameter is a primitive, a string or a primitive array — an `Object` argument
+/// could be a program object whose `toString`, `equals` or `hashCode` the method calls.
+pub fn ends_without_program_code(class: &str, name: &str, desc: &str) -> bool {
+    let known = match class {
+        OBJECT | ENUM => name == "<init>",
+        STRING_BUILDER => true,
+        _ => DETERMINISTIC_CLASSES.contains(&class),
+    };
+    let Ok(d) = crate::class::MethodDescriptor::parse(desc) else {
+        return false;
+    };
+    known
+        && d.params.iter().all(|p| {
+            let t = p.to_string();
+            !p.is_reference() || t == format!("L{STRING};") || t.len() == 2 && t.starts_with('[')
+        })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -55,7 +55,7 @@ mod text;
 
 pub(crate) use arrays::ArraysCall;
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
-pub use calls::{deterministic_call, invocation_may_write};
+pub use calls::{deterministic_call, ends_without_program_code, invocation_may_write};
 pub use classes::{
     is_always_jdk, is_final_value_class, is_jdk_class, is_tag_interface, jdk_fields_reach, CLASS,
     ENUM, MAIN_DESCRIPTOR, OBJECT, STRING, STRING_ARRAY, THROWABLE,

@@ -1,0 +1,52 @@
+//! Class initializers: a run ends only if each `<clinit>` it starts ends, which the method's
+//! graph does not show (the engine treats a class as initialised). A method that may start an
+//! initializer never shown to end is not YES, and says which; one whose loop ends is proved on
+//! its own graph; javac's enum initializers end by their shape.
+
+mod common;
+
+use common::{checked_verdict, fixtures, jtg};
+
+/// `jtg prove` of a fixture method: (exit code, stdout).
+fn prove(method: &str, extra: &[&str]) -> (i32, String) {
+    let f = fixtures().display().to_string();
+    let mut args = vec!["prove", &f, method];
+    args.extend(extra);
+    let (code, out, err) = jtg(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    (code, out)
+}
+
+#[test]
+fn a_method_starting_an_initializer_that_spins_is_not_yes() {
+    // SpinInit.touch reads Spinner.f: Spinner's `static { while (a == 0) f++; }` never ends,
+    // though the graph of touch ends right after the getstatic
+    for (m, ints) in [
+        ("SpinInit.touch", "unbounded"),
+        ("SpinInit.touch", "java"),
+        ("Spinner.get", "unbounded"),
+    ] {
+        let (_, out) = prove(m, &["--ints", ints]);
+        assert!(out.contains(": MAYBE"), "{m}: {out}");
+        assert!(
+            out.contains("the class initializer Spinner.<clinit>()V that the run may start is not proved to end: no ranking function found for the loop at Spinner.<clinit>()V"),
+            "{m}: {out}"
+        );
+    }
+    let (_, json) = prove("SpinInit.touch", &["--format", "json"]);
+    assert!(json.contains("\"verdict\": \"MAYBE\""), "{json}");
+    assert!(
+        json.contains("class initializer Spinner.<clinit>()V"),
+        "{json}"
+    );
+}
+
+#[test]
+fn initializers_that_end_keep_the_yes() {
+    // Squares' initializer fills its table in a loop: YES on its own graph
+    let v = checked_verdict("SpinInit.square", &[]);
+    assert!(v.ends_with(": YES"), "{v}");
+    // an enum's initializer (constants, `$VALUES`) is straight-line code
+    let v = checked_verdict("everyday.Enums.ordinalSum", &[]);
+    assert!(v.ends_with(": YES"), "{v}");
+}
