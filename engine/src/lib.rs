@@ -56,3 +56,4 @@ pub mod state;
 pub use error::EngineError;
 pub use graph::{build_graph, Graph};
 pub use program::{Options, Program};
+pub use program_world::Initializers;

@@ -7,6 +7,16 @@ use crate::program::Program;
 use crate::state::{MethodId, State};
 use std::collections::BTreeSet;
 
+/// The class initializers a run may start ([`Program::initializers`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Initializers {
+    /// The class-path `<clinit>`s, in name order.
+    pub methods: Vec<MethodId>,
+    /// A handler of the run's code (method, handler pc) that catches the error an initializer
+    /// that throws raises at its class's first use, which the graphs do not follow.
+    pub caught_at: Option<(MethodId, u32)>,
+}
+
 impl Program {
     /// The classes an object of a run from `start` can have (the closed world of dispatch and
     /// instance refinement): rapid type analysis ([`crate::class::rapid_type_analysis`]) from
@@ -40,13 +50,16 @@ impl Program {
 
     /// The class initializers of class-path classes that a run from `start` may start (JVMS
     /// §5.5: a class's `<clinit>` runs on its first use, and its supertypes' before it), in
-    /// name order, without the methods of `start`'s own frames. The engine's graphs do not
-    /// enter them (the first read of a static is an input), so a run ends only if each of
-    /// these does too; the JDK's own initializers are the JDK's.
-    pub fn initializers(&self, start: &State) -> Vec<MethodId> {
+    /// name order, without the methods of `start`'s own frames, and the first handler of the
+    /// run's code that would catch the error an initializer ending by an exception raises. The
+    /// engine's graphs do not enter initializers (the first read of a static is an input), so
+    /// a run ends only if each of these does too, and it follows its graph only if none of
+    /// them throws or nothing catches what it throws; the JDK's own initializers are the JDK's.
+    pub fn initializers(&self, start: &State) -> Initializers {
         let (_, rta) = self.reach(start);
         let own: BTreeSet<MethodKey> = start.frames.iter().map(|f| f.method.key()).collect();
-        rta.methods
+        let methods = rta
+            .methods
             .iter()
             .filter(|(c, name, _)| {
                 name == "<clinit>"
@@ -55,7 +68,33 @@ impl Program {
             })
             .filter(|k| !own.contains(*k))
             .map(MethodId::of_key)
-            .collect()
+            .collect();
+        Initializers {
+            methods,
+            caught_at: self.initialization_error_handler(&rta.methods),
+        }
+    }
+
+    /// The first handler (method in name order, handler pc) in the code of `methods` that
+    /// catches an initialization error ([`crate::models::exceptions::catches_initialization_error`]).
+    fn initialization_error_handler(
+        &self,
+        methods: &BTreeSet<MethodKey>,
+    ) -> Option<(MethodId, u32)> {
+        let cp = self.hierarchy.classpath();
+        methods.iter().find_map(|key @ (class, name, desc)| {
+            let c = cp.load(class).ok()?;
+            let code = c
+                .methods
+                .iter()
+                .find(|m| &m.name == name && &m.desc_str == desc)?
+                .code
+                .as_ref()?;
+            let h = code.handlers.iter().find(|h| {
+                crate::models::exceptions::catches_initialization_error(h.catch_type.as_deref())
+            })?;
+            Some((MethodId::of_key(key), h.handler))
+        })
     }
 
     /// The classes an input of a run from `start` can have and the rapid type analysis of the

@@ -1,7 +1,9 @@
 //! Class initializers: a run ends only if each `<clinit>` it starts ends, which the method's
 //! graph does not show (the engine treats a class as initialised). A method that may start an
 //! initializer never shown to end is not YES, and says which; one whose loop ends is proved on
-//! its own graph; javac's enum initializers end by their shape.
+//! its own graph; javac's enum initializers end by their shape. An initializer that throws
+//! makes its class's first use throw an error the graph does not show: fine where it ends the
+//! run, not where the method catches it.
 
 mod common;
 
@@ -48,5 +50,25 @@ fn initializers_that_end_keep_the_yes() {
     assert!(v.ends_with(": YES"), "{v}");
     // an enum's initializer (constants, `$VALUES`) is straight-line code
     let v = checked_verdict("everyday.Enums.ordinalSum", &[]);
+    assert!(v.ends_with(": YES"), "{v}");
+}
+
+#[test]
+fn an_initializer_that_throws_is_no_yes_where_its_error_is_caught() {
+    // Failing's `static int x = 1 / zero();` throws; rescue catches the
+    // ExceptionInInitializerError and spins, while failing's run ends by it
+    for ints in ["unbounded", "java"] {
+        let (_, out) = prove("SpinInit.rescue", &["--ints", ints]);
+        assert!(out.contains(": MAYBE"), "{out}");
+        assert!(
+            out.contains("the class initializer Failing.<clinit>()V that the run may start is not proved to end normally: it may end by an exception [node")
+                && out.contains("the handler at SpinInit.rescue(I)I pc"),
+            "{out}"
+        );
+    }
+    let v = checked_verdict("SpinInit.failing", &[]);
+    assert!(v.ends_with(": YES"), "{v}");
+    // a handler, but Squares' initializer cannot throw
+    let v = checked_verdict("SpinInit.squareOrZero", &[]);
     assert!(v.ends_with(": YES"), "{v}");
 }

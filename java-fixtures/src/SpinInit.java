@@ -1,7 +1,9 @@
 /**
  * Static initialisers that never finish, as in TPDB Costa_Julia_09/Init.jar. The engine treats
  * every class as initialised; the tracer must still end such runs at the step budget, and no
- * method that may start one is YES. `Squares`' initialiser loops and ends.
+ * method that may start one is YES. `Squares`' initialiser loops and ends. `Failing`'s initialiser
+ * throws: the first use of `Failing` throws ExceptionInInitializerError, which ends a run unless
+ * the method catches it.
  */
 public class SpinInit {
     /** Reaches Spinner's initialiser mid-run, at the getstatic (pc 4). */
@@ -13,6 +15,39 @@ public class SpinInit {
     /** Starts Squares' initialiser, whose loop ends. */
     static int square(int x) {
         return Squares.table[x & 7];
+    }
+
+    /** The error of Failing's initialiser ends the run: no handler catches it. */
+    static int failing(int n) {
+        return Failing.x + n;
+    }
+
+    /** Catches the error of Failing's initialiser, then spins. */
+    static int rescue(int n) {
+        try {
+            return Failing.x + n;
+        } catch (Throwable t) {
+            while (true) {
+                n++;
+            }
+        }
+    }
+
+    /** A handler for Squares' initialiser, which cannot throw. */
+    static int squareOrZero(int x) {
+        try {
+            return Squares.table[x & 7];
+        } catch (Throwable t) {
+            return 0;
+        }
+    }
+}
+
+class Failing {
+    static int x = 1 / zero();
+
+    static int zero() {
+        return 0;
     }
 }
 

@@ -11,12 +11,19 @@
 //! ([`jtg_engine::class::loop_free`]: no backward edge, no recursion, only JDK calls that run
 //! no program code) — javac's enum initializers among them, whose `Enum.<init>` the engine
 //! does not execute — and need no graph.
+//!
+//! An initializer that ends by an exception makes its class's first use throw an
+//! `ExceptionInInitializerError` (a `NoClassDefFoundError` at later uses), a step the graph
+//! does not have either. Uncaught, it ends the run; so where the run's code has a handler
+//! that catches it (`catch (Throwable t)`, a `finally`), each initializer must also be shown
+//! not to throw: its graph must have no end by an exception (its shape says nothing about
+//! exceptions, so that takes its graph).
 
 use crate::from_graph::{encode, EncodeOptions};
 use crate::{prove_encoding, reason, ProveConfig};
 use jtg_engine::class::{loop_free, MethodRef};
 use jtg_engine::models::ends_without_program_code;
-use jtg_engine::state::MethodId;
+use jtg_engine::state::{End, MethodId};
 use jtg_engine::{build_graph, Graph, Options as BuildOptions, Program};
 use jtg_prove::{Options, Verdict};
 
@@ -32,23 +39,48 @@ pub(crate) fn unproven(
     cfg: &ProveConfig,
 ) -> Option<String> {
     let start = &graph.nodes[graph.start].state;
-    prog.initializers(start)
-        .into_iter()
-        .filter(|init| init != m)
+    let inits = prog.initializers(start);
+    inits
+        .methods
+        .iter()
+        .filter(|init| *init != m)
         .find_map(|init| {
-            let why = why_not_proved(prog, &init, cfg)?;
+            let why = why_not_proved(prog, init, inits.caught_at.as_ref(), cfg)?;
+            let normally = if inits.caught_at.is_some() { " normally" } else { "" };
             Some(format!(
-                "the class initializer {init} that the run may start is not proved to end: {why}"
+                "the class initializer {init} that the run may start is not proved to end{normally}: {why}"
             ))
         })
 }
 
-/// Why `init` is not shown to end (`None`: it is): by its shape, or else by its graph's YES.
-fn why_not_proved(prog: &Program, init: &MethodId, cfg: &ProveConfig) -> Option<String> {
+/// Why `init` is not shown to end (`None`: it is): by its shape, or else by its graph's YES;
+/// where `caught_at` (method, handler pc) catches the error of an initializer that throws,
+/// also without an end by an exception in its graph.
+fn why_not_proved(
+    prog: &Program,
+    init: &MethodId,
+    caught_at: Option<&(MethodId, u32)>,
+    cfg: &ProveConfig,
+) -> Option<String> {
     let trusted = |r: &MethodRef| ends_without_program_code(&r.class, &r.name, &r.desc_str);
-    if loop_free(&prog.hierarchy, &init.key(), &trusted) {
+    if caught_at.is_none() && loop_free(&prog.hierarchy, &init.key(), &trusted) {
         return None;
     }
+    let caught = |why: String| match caught_at {
+        Some((at, pc)) => format!("{why}; the handler at {at} pc {pc} would catch its error"),
+        None => why,
+    };
+    why_graph_not_proved(prog, init, caught_at.is_some(), cfg).map(caught)
+}
+
+/// Why the graph of `init` from its most general start does not show it ends (without an
+/// exception where `no_throw`); `None`: it does.
+fn why_graph_not_proved(
+    prog: &Program,
+    init: &MethodId,
+    no_throw: bool,
+    cfg: &ProveConfig,
+) -> Option<String> {
     let start = match prog.default_start(init, cfg.ints) {
         Ok(s) => s,
         Err(e) => return Some(format!("no start state ({e})")),
@@ -61,6 +93,15 @@ fn why_not_proved(prog: &Program, init: &MethodId, cfg: &ProveConfig) -> Option<
         Ok(g) => g,
         Err(f) => return Some(format!("its graph is incomplete ({})", f.error)),
     };
+    if no_throw {
+        let throws = graph
+            .nodes
+            .iter()
+            .position(|n| matches!(n.state.end, Some(End::Throw(_))));
+        if let Some(n) = throws {
+            return Some(format!("it may end by an exception [node {n}]"));
+        }
+    }
     let mut enc = match encode(&graph, prog, &EncodeOptions { ints: cfg.ints }) {
         Ok(e) => e,
         Err(e) => return Some(format!("its graph is not encoded ({e})")),

@@ -16,3 +16,21 @@ pub(crate) const NULL_POINTER: &str = "java/lang/NullPointerException";
 
 /// Thrown by modelled library methods on an argument they refuse (`Random.nextInt(0)`).
 pub(crate) const ILLEGAL_ARGUMENT: &str = "java/lang/IllegalArgumentException";
+
+/// Whether a handler catching `catch_type` (`None`: every exception) catches what a class
+/// initializer that ends by an exception makes its class's first use throw: an
+/// `ExceptionInInitializerError`, and a `NoClassDefFoundError` at every later use (JVMS
+/// §5.5). Both are `LinkageError`s below `Error` below `Throwable`; no class-path class is
+/// their supertype.
+pub(crate) fn catches_initialization_error(catch_type: Option<&str>) -> bool {
+    catch_type.is_none_or(|c| {
+        matches!(
+            c,
+            "java/lang/Throwable"
+                | "java/lang/Error"
+                | "java/lang/LinkageError"
+                | "java/lang/ExceptionInInitializerError"
+                | "java/lang/NoClassDefFoundError"
+        )
+    })
+}
