@@ -257,6 +257,14 @@ fn loops_around_collections_helpers_terminate() {
 }
 
 #[test]
+fn loops_draining_a_priority_queue_terminate() {
+    // while (!q.isEmpty()) s += q.poll();  and  while (q.poll() != null) c++;
+    proved("everyday.Collections.queueDrain", &[]);
+    proved("everyday.Collections.queuePolled", &[]);
+    proved("everyday.Collections.queueDrain", &["--ints", "java"]);
+}
+
+#[test]
 fn loops_over_a_maps_views_terminate() {
     // for (Integer k : m.keySet()) …, for (Map.Entry e : m.entrySet()) …: the view's iterator
     // counts down the map's size; removal through it shrinks the map

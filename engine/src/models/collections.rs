@@ -1,5 +1,5 @@
 //! Models of `java.util` collections: `ArrayList`, `LinkedList`, `ArrayDeque`, `HashSet`,
-//! `HashMap`, `TreeMap`, the immutable lists of `List.of` and the fixed-size list of
+//! `HashMap`, `TreeMap`, `Stack`, `PriorityQueue`, the immutable lists of `List.of` and the fixed-size list of
 //! `Arrays.asList`, the `keySet()`/`values()`/`entrySet()` views of the maps and their entries,
 //! the iterators of the lists, of `HashSet` and of the views, and the `java.util.Collections`
 //! helpers `sort`, `reverse`, `max`/`min`, `frequency`.
@@ -36,6 +36,9 @@ pub const HASH_MAP: &str = "java/util/HashMap";
 pub const TREE_MAP: &str = "java/util/TreeMap";
 /// `java.util.Stack` (a `Vector`): "a last-in-first-out (LIFO) stack of objects".
 pub const STACK: &str = "java/util/Stack";
+/// `java.util.PriorityQueue` in its natural ordering: "An unbounded priority queue based on a
+/// priority heap".
+pub const PRIORITY_QUEUE: &str = "java/util/PriorityQueue";
 /// `Stack`'s superclass, not modelled itself.
 pub const VECTOR: &str = "java/util/Vector";
 /// Thrown by `Stack.pop()`/`peek()`: "if this stack is empty".
@@ -79,6 +82,8 @@ pub enum Family {
     HashMap,
     TreeMap,
     Stack,
+    /// `PriorityQueue` in the natural ordering of its elements.
+    PriorityQueue,
     /// `List.of`: `ImmutableCollections$ListN` and `$List12`.
     Immutable,
     /// `Arrays.asList`.
@@ -96,6 +101,7 @@ impl Family {
             HASH_MAP => Family::HashMap,
             TREE_MAP => Family::TreeMap,
             STACK => Family::Stack,
+            PRIORITY_QUEUE => Family::PriorityQueue,
             LIST_N | LIST_12 => Family::Immutable,
             ARRAYS_LIST => Family::ArraysList,
             _ => return None,
@@ -111,26 +117,42 @@ impl Family {
             Family::HashSet => HASH_KEY_ITERATOR,
             Family::Immutable => IMMUTABLE_LIST_ITR,
             Family::ArraysList => ARRAYS_ITR,
-            // `Stack` iterates as a `Vector` (`Vector$Itr`): not modelled
-            Family::ArrayDeque | Family::HashMap | Family::TreeMap | Family::Stack => return None,
+            // `Stack` iterates as a `Vector` (`Vector$Itr`), a `PriorityQueue` in heap order
+            // (`PriorityQueue$Itr`): not modelled
+            Family::ArrayDeque
+            | Family::HashMap
+            | Family::TreeMap
+            | Family::Stack
+            | Family::PriorityQueue => return None,
         })
     }
 
     /// Whether an element (a value of a map) read back may be `null`: the class permits
     /// `null` elements. `ArrayDeque`: "Null elements are prohibited"; `List.of`: "They disallow
-    /// null elements".
+    /// null elements"; `PriorityQueue`: "does not permit null elements".
     pub fn may_hold_null(self) -> bool {
-        !matches!(self, Family::ArrayDeque | Family::Immutable)
+        !matches!(
+            self,
+            Family::ArrayDeque | Family::Immutable | Family::PriorityQueue
+        )
     }
 
     /// Whether storing `null` throws NullPointerException (`ArrayDeque.addLast`: "if the
     /// specified element is null"; `TreeMap.put`: "if the specified key is null and this map
-    /// uses natural ordering").
+    /// uses natural ordering"; `PriorityQueue.offer`: "if the specified element is null").
     pub fn null_throws(self) -> bool {
         matches!(
             self,
-            Family::ArrayDeque | Family::TreeMap | Family::Immutable
+            Family::ArrayDeque | Family::TreeMap | Family::Immutable | Family::PriorityQueue
         )
+    }
+
+    /// Whether storing an element compares it with the others by `compareTo` (a
+    /// `PriorityQueue` in natural ordering: "ClassCastException - if the specified element
+    /// cannot be compared with elements currently in this priority queue"), so that the
+    /// elements must all be of one class.
+    pub fn compares_elements(self) -> bool {
+        self == Family::PriorityQueue
     }
 
     /// The exception of a head (`pop`, `peek`, `getFirst`, …) of an empty collection:
@@ -471,6 +493,23 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
             ("clear", "()V") => Some(Clear),
             _ => None,
         },
+        // `add`/`offer` ("Returns: true"), the head in priority order (`poll`/`peek`: "or
+        // returns null if this queue is empty"; `AbstractQueue.remove()`/`element()`:
+        // "NoSuchElementException - if this queue is empty"), `contains` (`o.equals(e)`)
+        Family::PriorityQueue => match (name, desc) {
+            ("add" | "offer", d) if d == obj1 => Some(Add { returns_true: true }),
+            ("poll" | "peek" | "remove" | "element", d) if d == getter => Some(Head {
+                end: End::First,
+                remove: matches!(name, "poll" | "remove"),
+                on_empty: match name {
+                    "poll" | "peek" => OnEmpty::Null,
+                    _ => OnEmpty::Throw,
+                },
+            }),
+            ("contains", d) if d == obj1 => Some(Query { index: false }),
+            ("clear", "()V") => Some(Clear),
+            _ => None,
+        },
         Family::HashSet => match (name, desc) {
             ("<init>", "(I)V") => Some(NewCapacity { throws: true }),
             ("<init>", "(Ljava/util/Collection;)V") => Some(NewCopy),
@@ -610,6 +649,7 @@ pub fn model_classes() -> Vec<&'static str> {
         TREE_MAP,
         STACK,
         EMPTY_STACK,
+        PRIORITY_QUEUE,
         LIST_N,
         LIST_12,
         ARRAYS_LIST,
@@ -630,92 +670,4 @@ pub fn model_classes() -> Vec<&'static str> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn list_of_counts_its_parameters() {
-        assert_eq!(list_of_arity("()Ljava/util/List;"), Some(0));
-        assert_eq!(
-            list_of_arity("(Ljava/lang/Object;Ljava/lang/Object;)Ljava/util/List;"),
-            Some(2)
-        );
-        assert_eq!(list_of_arity("([Ljava/lang/Object;)Ljava/util/List;"), None);
-        assert_eq!(list_of_class(2), LIST_12);
-        assert_eq!(list_of_class(3), LIST_N);
-    }
-
-    #[test]
-    fn the_table_names_the_modelled_methods_only() {
-        assert_eq!(
-            collection_call(ARRAY_LIST, "add", "(Ljava/lang/Object;)Z"),
-            Some(CollCall::Add { returns_true: true })
-        );
-        assert_eq!(
-            collection_call(LIST_N, "add", "(Ljava/lang/Object;)Z"),
-            Some(CollCall::Immutable)
-        );
-        assert_eq!(
-            collection_call(ARRAY_DEQUE, "pollFirst", "()Ljava/lang/Object;"),
-            Some(CollCall::Head {
-                end: End::First,
-                remove: true,
-                on_empty: OnEmpty::Null
-            })
-        );
-        // a TreeMap's neighbours: a `HashMap` has none
-        let nearest = "(Ljava/lang/Object;)Ljava/lang/Object;";
-        assert_eq!(
-            collection_call(TREE_MAP, "floorKey", nearest),
-            Some(CollCall::Nearest)
-        );
-        assert_eq!(collection_call(HASH_MAP, "floorKey", nearest), None);
-        // a Stack pushes and pops at its top, is never an input and does not iterate
-        assert_eq!(
-            collection_call(STACK, "push", nearest),
-            Some(CollCall::Push)
-        );
-        assert_eq!(Family::Stack.empty_exception(), EMPTY_STACK);
-        assert_eq!(
-            collection_call(STACK, "iterator", "()Ljava/util/Iterator;"),
-            None
-        );
-        assert!(made_by_calls_only(STACK) && made_by_calls_only(VECTOR));
-        // iteration of a map or a deque is not modelled, nor are unknown methods
-        assert_eq!(
-            collection_call(ARRAY_DEQUE, "iterator", "()Ljava/util/Iterator;"),
-            None
-        );
-        assert_eq!(
-            collection_call(HASH_MAP, "keySet", "()Ljava/util/Set;"),
-            Some(CollCall::View(View {
-                part: Part::Keys,
-                tree: false
-            }))
-        );
-        let values = View {
-            part: Part::Values,
-            tree: true,
-        };
-        assert_eq!(
-            collection_call(TREE_MAP, "values", "()Ljava/util/Collection;"),
-            Some(CollCall::View(values))
-        );
-        assert_eq!(View::of_class("java/util/TreeMap$Values"), Some(values));
-        assert_eq!(
-            View::of_iterator("java/util/TreeMap$ValueIterator"),
-            Some(values)
-        );
-        assert_eq!(
-            iterated_type("java/util/TreeMap$ValueIterator"),
-            Some("java/util/TreeMap$Values")
-        );
-        assert_eq!(
-            collection_call("java/util/ArrayList$Itr", "next", "()Ljava/lang/Object;"),
-            Some(CollCall::Next)
-        );
-        for c in model_classes() {
-            assert!(super::super::is_modelled_class(c), "{c}");
-        }
-    }
-}
+mod tests;

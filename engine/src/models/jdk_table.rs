@@ -469,6 +469,12 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         ABSTRACT,
     ),
     class(
+        "java/util/AbstractQueue",
+        "java/util/AbstractCollection",
+        &["java/util/Queue"],
+        ABSTRACT,
+    ),
+    class(
         "java/util/AbstractSequentialList",
         "java/util/AbstractList",
         &[],
@@ -602,6 +608,12 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         "java/util/NoSuchElementException",
         RUNTIME_EXCEPTION,
         &[],
+        PLAIN,
+    ),
+    class(
+        "java/util/PriorityQueue",
+        "java/util/AbstractQueue",
+        &[SERIALIZABLE],
         PLAIN,
     ),
     iface("java/util/Queue", &["java/util/Collection"]),

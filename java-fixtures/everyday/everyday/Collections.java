@@ -159,4 +159,29 @@ public class Collections {
         java.util.Stack<Integer> st = new java.util.Stack<>();
         return st.push(x);
     }
+
+    static int queueDrain(int n) {
+        java.util.PriorityQueue<Integer> q = new java.util.PriorityQueue<>();
+        for (int i = n; i > 0; i--) q.add(i % 10);
+        int s = 0;
+        while (!q.isEmpty()) s += q.poll();
+        return s;
+    }
+
+    static int queuePolled(int n) {
+        java.util.PriorityQueue<Integer> q = new java.util.PriorityQueue<>();
+        for (int i = 0; i < n; i++) q.offer(i);
+        int c = 0;
+        while (q.poll() != null) c++;
+        return c;
+    }
+
+    /** add(null) throws NullPointerException, element() of an empty queue NoSuchElementException. */
+    static int queueHead(int n, Integer x) {
+        java.util.PriorityQueue<Integer> q = new java.util.PriorityQueue<>();
+        if (n > 0) q.add(x);
+        int h = q.element();
+        q.remove();
+        return h + q.size() + (q.peek() == null ? 0 : 1) + (q.contains(x) ? 1 : 0);
+    }
 }

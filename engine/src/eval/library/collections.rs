@@ -97,6 +97,9 @@ pub(crate) fn eval(
             if let Some(flow) = check_stored(ex, 0, family.null_throws())? {
                 return Ok(flow);
             }
+            if family.compares_elements() {
+                statics::several_classes(ex, "PriorityQueue.add")?;
+            }
             pop(ex, 2)?;
             grow(ex, recv, size, IntOp::Add)?;
             invalidate(ex, recv, true, None);

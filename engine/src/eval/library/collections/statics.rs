@@ -126,7 +126,7 @@ pub(super) fn extreme(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
 
 /// Comparing two or more elements (`compareTo`) throws ClassCastException where their classes
 /// differ, which the model cannot rule out where the collections hold several classes.
-fn several_classes(ex: &Exec<'_>, what: &str) -> Result<(), EngineError> {
+pub(super) fn several_classes(ex: &Exec<'_>, what: &str) -> Result<(), EngineError> {
     if ex.cx.elements.several() {
         return Err(ex.unsupported(format!(
             "{what} of elements that may be of the classes {} (compareTo across them throws ClassCastException)",

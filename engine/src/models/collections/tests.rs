@@ -1,0 +1,114 @@
+//! Unit tests of the collection models' call table.
+
+use super::*;
+
+#[test]
+fn list_of_counts_its_parameters() {
+    assert_eq!(list_of_arity("()Ljava/util/List;"), Some(0));
+    assert_eq!(
+        list_of_arity("(Ljava/lang/Object;Ljava/lang/Object;)Ljava/util/List;"),
+        Some(2)
+    );
+    assert_eq!(list_of_arity("([Ljava/lang/Object;)Ljava/util/List;"), None);
+    assert_eq!(list_of_class(2), LIST_12);
+    assert_eq!(list_of_class(3), LIST_N);
+}
+
+#[test]
+fn the_table_names_the_modelled_methods_only() {
+    assert_eq!(
+        collection_call(ARRAY_LIST, "add", "(Ljava/lang/Object;)Z"),
+        Some(CollCall::Add { returns_true: true })
+    );
+    assert_eq!(
+        collection_call(LIST_N, "add", "(Ljava/lang/Object;)Z"),
+        Some(CollCall::Immutable)
+    );
+    assert_eq!(
+        collection_call(ARRAY_DEQUE, "pollFirst", "()Ljava/lang/Object;"),
+        Some(CollCall::Head {
+            end: End::First,
+            remove: true,
+            on_empty: OnEmpty::Null
+        })
+    );
+    // a TreeMap's neighbours: a `HashMap` has none
+    let nearest = "(Ljava/lang/Object;)Ljava/lang/Object;";
+    assert_eq!(
+        collection_call(TREE_MAP, "floorKey", nearest),
+        Some(CollCall::Nearest)
+    );
+    assert_eq!(collection_call(HASH_MAP, "floorKey", nearest), None);
+    // a Stack pushes and pops at its top, is never an input and does not iterate
+    assert_eq!(
+        collection_call(STACK, "push", nearest),
+        Some(CollCall::Push)
+    );
+    assert_eq!(Family::Stack.empty_exception(), EMPTY_STACK);
+    assert_eq!(
+        collection_call(STACK, "iterator", "()Ljava/util/Iterator;"),
+        None
+    );
+    assert!(made_by_calls_only(STACK) && made_by_calls_only(VECTOR));
+    // a PriorityQueue: its head in priority order, never an input, no iteration
+    let getter = "()Ljava/lang/Object;";
+    assert_eq!(
+        collection_call(PRIORITY_QUEUE, "poll", getter),
+        Some(CollCall::Head {
+            end: End::First,
+            remove: true,
+            on_empty: OnEmpty::Null
+        })
+    );
+    assert_eq!(
+        collection_call(PRIORITY_QUEUE, "element", getter),
+        Some(CollCall::Head {
+            end: End::First,
+            remove: false,
+            on_empty: OnEmpty::Throw
+        })
+    );
+    assert_eq!(
+        collection_call(PRIORITY_QUEUE, "iterator", "()Ljava/util/Iterator;"),
+        None
+    );
+    assert_eq!(collection_call(PRIORITY_QUEUE, "<init>", "(I)V"), None);
+    assert!(made_by_calls_only(PRIORITY_QUEUE) && !is_generated(PRIORITY_QUEUE));
+    assert!(Family::PriorityQueue.null_throws() && !Family::PriorityQueue.may_hold_null());
+    // iteration of a map or a deque is not modelled, nor are unknown methods
+    assert_eq!(
+        collection_call(ARRAY_DEQUE, "iterator", "()Ljava/util/Iterator;"),
+        None
+    );
+    assert_eq!(
+        collection_call(HASH_MAP, "keySet", "()Ljava/util/Set;"),
+        Some(CollCall::View(View {
+            part: Part::Keys,
+            tree: false
+        }))
+    );
+    let values = View {
+        part: Part::Values,
+        tree: true,
+    };
+    assert_eq!(
+        collection_call(TREE_MAP, "values", "()Ljava/util/Collection;"),
+        Some(CollCall::View(values))
+    );
+    assert_eq!(View::of_class("java/util/TreeMap$Values"), Some(values));
+    assert_eq!(
+        View::of_iterator("java/util/TreeMap$ValueIterator"),
+        Some(values)
+    );
+    assert_eq!(
+        iterated_type("java/util/TreeMap$ValueIterator"),
+        Some("java/util/TreeMap$Values")
+    );
+    assert_eq!(
+        collection_call("java/util/ArrayList$Itr", "next", "()Ljava/lang/Object;"),
+        Some(CollCall::Next)
+    );
+    for c in model_classes() {
+        assert!(super::super::is_modelled_class(c), "{c}");
+    }
+}
