@@ -96,6 +96,8 @@ fn everyday_library_fixtures_have_no_violation() {
         "everyday.JdkLibs.builderOps",
         "everyday.Strings.isBlank",
         "everyday.Strings.indexOfChar",
+        "everyday.Strings.peelBothEnds",
+        "everyday.Strings.substringIdentity",
     ] {
         for ints in BOTH {
             let g = graph_with(&prog, method, ints);

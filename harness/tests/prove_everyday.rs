@@ -257,6 +257,18 @@ fn loops_around_collections_helpers_terminate() {
 }
 
 #[test]
+fn loops_and_recursions_shortening_a_string_by_substring_terminate() {
+    // while (!s.isEmpty()) s = s.substring(1);  s.substring(1, s.length() - 1) while longer
+    // than one; s.isEmpty() ? 0 : 1 + f(s.substring(1)): the new string is one shorter
+    for ints in ["unbounded", "java"] {
+        proved("everyday.JdkLibs.dropFirstUntilEmpty", &["--ints", ints]);
+        proved("everyday.Strings.peelBothEnds", &["--ints", ints]);
+    }
+    proved("everyday.Strings.lengthByRecursion", &[]);
+    proved("everyday.Strings.suffixLengths", &[]);
+}
+
+#[test]
 fn loops_draining_a_priority_queue_terminate() {
     // while (!q.isEmpty()) s += q.poll();  and  while (q.poll() != null) c++;
     proved("everyday.Collections.queueDrain", &[]);

@@ -76,4 +76,31 @@ public class Strings {
     static int indexOfChar(String s, char c) {
         return s.indexOf(c);
     }
+
+    static int lengthByRecursion(String s) {
+        return s.isEmpty() ? 0 : 1 + lengthByRecursion(s.substring(1));
+    }
+
+    static int peelBothEnds(String s) {
+        int layers = 0;
+        while (s.length() > 1) {
+            s = s.substring(1, s.length() - 1);
+            layers++;
+        }
+        return layers;
+    }
+
+    static int suffixLengths(String s) {
+        int total = 0;
+        for (int i = 0; i < s.length(); i++) total += s.substring(i).length();
+        return total;
+    }
+
+    /** JDK 17: the receiver for the whole range, the interned "" for an empty one, else new. */
+    static int substringIdentity(String s, int k) {
+        String empty = "";
+        String rest = s.substring(k);
+        String whole = s.substring(0);
+        return (rest == s ? 1 : 0) + (whole == s ? 2 : 0) + (rest == empty ? 4 : 0);
+    }
 }

@@ -124,6 +124,22 @@ fn candidates(ex: &Exec<'_>, class: &str, count: Option<Interval>) -> (Vec<Ref>,
     (equal, hide, realized_partner)
 }
 
+/// Whether an object the state holds may be a string of a length in `len` (`=?` or `%$`
+/// candidates of [`possibly_shared`]): where none may, a string the JDK returns interned (the
+/// literal `""` of an empty `substring`) is no object the state holds either.
+pub(crate) fn may_be_held_string(ex: &Exec<'_>, len: Interval) -> bool {
+    let (equal, hide, _) = candidates(ex, models::STRING, Some(len));
+    !(equal.is_empty() && hide.is_empty())
+}
+
+/// A new string object whose length is the integer `count`, shared with nothing.
+pub(crate) fn fresh_string(ex: &mut Exec<'_>, count: Ref) -> Ref {
+    ex.st.new_obj(HeapValue::Object {
+        class: models::STRING.into(),
+        fields: BTreeMap::from([(FieldKey::plain("count"), count)]),
+    })
+}
+
 /// A new string, possibly one the state holds, of a length in `len`.
 pub(crate) fn string(ex: &mut Exec<'_>, len: Interval) -> Ref {
     possibly_shared(ex, models::STRING, Some(len))

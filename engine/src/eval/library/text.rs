@@ -10,7 +10,7 @@ use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
 use crate::models::{self, exceptions, BuilderCall, TextCall};
 use crate::refine::{integer, Succ};
-use crate::state::{FieldKey, HeapValue, Interval, Ref};
+use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
 
 pub(crate) fn eval(
     ex: &mut Exec<'_>,
@@ -433,6 +433,10 @@ fn bounded(ex: &mut Exec<'_>, call: TextCall, n_args: usize) -> Result<Flow, Eng
     if !ok {
         return exception::throw_builtin(ex, models::STRING_INDEX);
     }
+    if let Some(r) = exact_substring(ex, call, n_args, &count, &ints)? {
+        ex.push(r)?;
+        return Ok(Flow::Next);
+    }
     for _ in 0..=n_args {
         ex.pop()?;
     }
@@ -450,6 +454,66 @@ fn bounded(ex: &mut Exec<'_>, call: TextCall, n_args: usize) -> Result<Flow, Eng
         ex.push(r)?;
     }
     Ok(Flow::Next)
+}
+
+/// The result of an in-bounds `substring` where the intervals decide which of JDK 17's three
+/// results it is (`String.substring(b, e)`: the receiver itself for the whole range, the
+/// interned `""` for an empty one — `StringLatin1.newString` — else a new string of length
+/// `e − b`), with its length exact: `res = count − b` (or `e − b`) as a label, so that
+/// `while (!s.isEmpty()) s = s.substring(1);` shortens `s` by one each lap. Pops the
+/// receiver and the arguments; `None` (nothing popped): not decided, the caller's coarse model.
+fn exact_substring(
+    ex: &mut Exec<'_>,
+    call: TextCall,
+    n_args: usize,
+    count: &Interval,
+    ints: &[Interval],
+) -> Result<Option<Ref>, EngineError> {
+    let (begin, end, end_iv) = match (call, ints) {
+        (TextCall::Substring { two: false }, [b]) => {
+            let this = ex.peek(1)?;
+            (b, string_count(ex, this)?, count)
+        }
+        (TextCall::Substring { two: true }, [b, e]) => (b, ex.peek(0)?, e),
+        _ => return Ok(None),
+    };
+    let this = ex.peek(n_args)?;
+    let whole_end = end == string_count(ex, this)? || end_iv.decide(Cond::Eq, count) == Some(true);
+    let whole = match (begin.decide(Cond::Eq, &Interval::literal(0)), whole_end) {
+        (Some(true), true) => true,
+        (Some(false), _) => false,
+        // `e < count` is not decided by the intervals: the coarse model
+        _ => return Ok(None),
+    };
+    if whole {
+        for _ in 0..=n_args {
+            ex.pop()?;
+        }
+        return Ok(Some(this));
+    }
+    let len = Interval {
+        lo: Some(end_iv.lo.zip(begin.hi).map_or(0, |(e, b)| (e - b).max(0))),
+        hi: end_iv.hi.zip(begin.lo).map(|(e, b)| e - b),
+    };
+    if len.decide(Cond::Eq, &Interval::literal(0)) != Some(false)
+        && shared::may_be_held_string(ex, Interval::literal(0))
+    {
+        // the interned `""` may be an object the state holds
+        return Ok(None);
+    }
+    let b_ref = ex.peek(n_args - 1)?;
+    let (a, b) = (Operand::of(&ex.st, end), Operand::of(&ex.st, b_ref));
+    for _ in 0..=n_args {
+        ex.pop()?;
+    }
+    let res = ex.st.new_int(len);
+    ex.labels.push(Label::Arith {
+        res,
+        op: IntOp::Sub,
+        a,
+        b: Some(b),
+    });
+    Ok(Some(shared::fresh_string(ex, res)))
 }
 
 /// The length reference of the realized string `s`.
