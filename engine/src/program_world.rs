@@ -49,7 +49,8 @@ impl Program {
     }
 
     /// The class initializers of class-path classes that a run from `start` may start (JVMS
-    /// §5.5: a class's `<clinit>` runs on its first use, and its supertypes' before it), in
+    /// §5.5: a class's `<clinit>` runs on its first use by `new`, a static access or call, and
+    /// its supertypes' before it; not that of an input's class, whose object exists), in
     /// name order, without the methods of `start`'s own frames, and the first handler of the
     /// run's code that would catch the error an initializer ending by an exception raises. The
     /// engine's graphs do not enter initializers (the first read of a static is an input), so
@@ -63,6 +64,7 @@ impl Program {
             .iter()
             .filter(|(c, name, _)| {
                 name == "<clinit>"
+                    && rta.triggered.contains(c)
                     && !crate::models::is_jdk_class(c)
                     && !self.hierarchy.is_library(c)
             })

@@ -638,6 +638,32 @@ fn rapid_type_analysis_follows_reachable_code() {
     assert!(!seeded.methods.iter().any(|(c, _, _)| c == "Rta$Dec"));
 }
 
+/// The classes whose initialization a run starts: its own `new`s and static accesses, and
+/// what their initializers start; not a seed's class, whose object exists already, nor what
+/// a seed's initializer reaches.
+#[test]
+fn rapid_type_analysis_tells_the_initializations_a_run_starts() {
+    use jtg_engine::class::rapid_type_analysis;
+    use std::collections::BTreeSet;
+    let h = hierarchy();
+    let key = |c: &str, n: &str, d: &str| (c.to_string(), n.to_string(), d.to_string());
+    // SpinInit.touch reads Spinner.f: Spinner is triggered; a seed Squares is not
+    let r = rapid_type_analysis(
+        &h,
+        &[key("SpinInit", "touch", "(I)I")],
+        &BTreeSet::from(["Squares".to_string()]),
+    );
+    assert!(r.triggered.contains("Spinner") && r.triggered.contains("SpinInit"));
+    assert!(!r.triggered.contains("Squares"), "{:?}", r.triggered);
+    // Squares' initializer (reached for the seed) accesses its own statics: still not
+    // triggered, though its code is reachable
+    assert!(r.methods.contains(&key("Squares", "<clinit>", "()V")));
+    // SpinInit.square reads Squares.table: now it is
+    let r = rapid_type_analysis(&h, &[key("SpinInit", "square", "(I)I")], &BTreeSet::new());
+    assert!(r.triggered.contains("Squares") && r.triggered.contains("java/lang/Object"));
+    assert!(!r.triggered.contains("Spinner"));
+}
+
 /// The world of a run: only what `main` makes (and the JDK's classes) for the start of
 /// `main(String[])`; every class the declared parameter types admit for another method, as
 /// the checker's generator draws them.

@@ -54,6 +54,14 @@ fn initializers_that_end_keep_the_yes() {
 }
 
 #[test]
+fn an_inputs_class_is_initialized_before_the_run() {
+    // an element of an Object[] may be a Spinner (the fixtures' class path holds it), but an
+    // object exists only once its class's initialization started: the run starts none
+    let v = checked_verdict("everyday.ArrayLoops.countNonNull", &[]);
+    assert!(v.ends_with(": YES"), "{v}");
+}
+
+#[test]
 fn an_initializer_that_throws_is_no_yes_where_its_error_is_caught() {
     // Failing's `static int x = 1 / zero();` throws; rescue catches the
     // ExceptionInInitializerError and spins, while failing's run ends by it

@@ -14,7 +14,7 @@
 //! instantiated.
 
 use super::{Class, Hierarchy, Insn, InvokeKind, MethodRef};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// A method as (class, name, descriptor), internal names.
@@ -38,6 +38,13 @@ pub struct Reachable {
     pub classes: BTreeSet<String>,
     /// The methods with code that a run may execute.
     pub methods: BTreeSet<MethodKey>,
+    /// The classes whose initialization an instruction of the run may start (JVMS §5.5: `new`,
+    /// `getstatic`, `putstatic`, `invokestatic` of the class, the entry's class) with their
+    /// supertypes, and those that the initializers of these start; not the seeds' classes,
+    /// whose objects exist, so their initialization has started before the run (the
+    /// initializers of seed classes are reachable methods all the same, but what their code
+    /// starts counts only where the run starts them).
+    pub triggered: BTreeSet<String>,
 }
 
 /// A virtual call site: the class, name and descriptor the instruction names.
@@ -51,6 +58,8 @@ struct Rta<'a> {
     sites: BTreeSet<Site>,
     todo: Vec<MethodKey>,
     initialized: BTreeSet<String>,
+    /// The classes an initializer's code may trigger, by the initializer's class.
+    init_triggers: BTreeMap<String, BTreeSet<String>>,
     saw_invokedynamic: bool,
 }
 
@@ -84,12 +93,14 @@ pub fn rapid_type_analysis_with(
         sites: BTreeSet::new(),
         todo: Vec::new(),
         initialized: BTreeSet::new(),
+        init_triggers: BTreeMap::new(),
         saw_invokedynamic: false,
     };
     for c in seeds {
         rta.instantiate(c);
     }
     for e in entries {
+        rta.trigger(None, &e.0);
         rta.initialize(&e.0);
         rta.reach(e.clone());
     }
@@ -98,10 +109,12 @@ pub fn rapid_type_analysis_with(
         if rta.saw_invokedynamic {
             rta.saw_invokedynamic = false;
             for c in every_new(h) {
+                rta.trigger(None, &c);
                 rta.instantiate(&c);
             }
         }
     }
+    rta.close_triggered();
     rta.out
 }
 
@@ -170,6 +183,43 @@ impl Rta<'_> {
         }
     }
 
+    /// An instruction of `by` (`None`: the run's start) may start `class`'s initialization,
+    /// and with it its supertypes' ([`Reachable::triggered`]); one of an initializer counts
+    /// once its class is triggered ([`Self::close_triggered`]).
+    fn trigger(&mut self, by: Option<&MethodKey>, class: &str) {
+        if let Some(init) = by.filter(|m| m.1 == "<clinit>") {
+            let by_init = self.init_triggers.entry(init.0.clone()).or_default();
+            by_init.insert(class.to_string());
+            return;
+        }
+        let mut todo = vec![class.to_string()];
+        while let Some(c) = todo.pop() {
+            if !self.out.triggered.insert(c.clone()) {
+                continue;
+            }
+            if let Ok(cls) = self.h.classpath().load(&c) {
+                todo.extend(cls.super_name.iter().cloned());
+                todo.extend(cls.interfaces.iter().cloned());
+            }
+        }
+    }
+
+    /// Adds what the initializers of the triggered classes trigger, to a fixpoint.
+    fn close_triggered(&mut self) {
+        loop {
+            let more: Vec<String> = (self.out.triggered.iter())
+                .filter_map(|c| self.init_triggers.remove(c))
+                .flatten()
+                .collect();
+            if more.is_empty() {
+                return;
+            }
+            for c in more {
+                self.trigger(None, &c);
+            }
+        }
+    }
+
     /// `class` is used: its initializer and those of its supertypes may run.
     fn initialize(&mut self, class: &str) {
         let mut todo = vec![class.to_string()];
@@ -199,11 +249,18 @@ impl Rta<'_> {
         };
         for (_, insn) in &code.insns {
             match insn {
-                Insn::New(c) => self.instantiate(c),
-                Insn::GetStatic(f) | Insn::PutStatic(f) => self.initialize(&f.class),
+                Insn::New(c) => {
+                    self.trigger(Some(m), c);
+                    self.instantiate(c);
+                }
+                Insn::GetStatic(f) | Insn::PutStatic(f) => {
+                    self.trigger(Some(m), &f.class);
+                    self.initialize(&f.class);
+                }
                 Insn::Invoke { kind, method } => match kind {
                     InvokeKind::Static | InvokeKind::Special => {
                         if *kind == InvokeKind::Static {
+                            self.trigger(Some(m), &method.class);
                             self.initialize(&method.class);
                         }
                         if let Ok(Some(r)) =
