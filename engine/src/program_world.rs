@@ -94,6 +94,7 @@ impl Program {
                 .as_ref()?;
             let h = code.handlers.iter().find(|h| {
                 crate::models::exceptions::catches_initialization_error(h.catch_type.as_deref())
+                    && !rethrows(code, h.handler)
             })?;
             Some((MethodId::of_key(key), h.handler))
         })
@@ -288,5 +289,23 @@ impl Program {
             }
         }
         out
+    }
+}
+
+/// Whether the handler at `pc` only throws what it caught again: javac's handler of a
+/// `synchronized` block (`astore x; aload l; monitorexit; aload x; athrow`) or a bare rethrow
+/// (`astore x; aload x; athrow`). The error then goes on as if uncaught (none of these
+/// instructions starts a class's initialization), so such a handler catches nothing the
+/// verdict must account for.
+fn rethrows(code: &crate::class::Code, pc: u32) -> bool {
+    use crate::class::{Insn, Kind};
+    let Some(at) = code.insns.iter().position(|(p, _)| *p == pc) else {
+        return false;
+    };
+    let insns: Vec<&Insn> = code.insns[at..].iter().map(|(_, i)| i).take(5).collect();
+    match insns.as_slice() {
+        [Insn::Store(Kind::Ref, x), Insn::Load(Kind::Ref, _), Insn::MonitorExit, Insn::Load(Kind::Ref, y), Insn::AThrow]
+        | [Insn::Store(Kind::Ref, x), Insn::Load(Kind::Ref, y), Insn::AThrow, ..] => x == y,
+        _ => false,
     }
 }

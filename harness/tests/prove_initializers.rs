@@ -76,6 +76,9 @@ fn an_initializer_that_throws_is_no_yes_where_its_error_is_caught() {
     }
     let v = checked_verdict("SpinInit.failing", &[]);
     assert!(v.ends_with(": YES"), "{v}");
+    // a synchronized block's handler only rethrows the error: it still ends the run
+    let v = checked_verdict("SpinInit.lockedFailing", &[]);
+    assert!(v.ends_with(": YES"), "{v}");
     // a handler, but Squares' initializer cannot throw
     let v = checked_verdict("SpinInit.squareOrZero", &[]);
     assert!(v.ends_with(": YES"), "{v}");

@@ -33,6 +33,13 @@ public class SpinInit {
         }
     }
 
+    /** A synchronized block's handler only rethrows: the error of Failing's initialiser ends the run. */
+    static int lockedFailing(int[] lock, int n) {
+        synchronized (lock) {
+            return Failing.x + n;
+        }
+    }
+
     /** A handler for Squares' initialiser, which cannot throw. */
     static int squareOrZero(int x) {
         try {
