@@ -98,6 +98,8 @@ fn everyday_library_fixtures_have_no_violation() {
         "everyday.Strings.indexOfChar",
         "everyday.Strings.peelBothEnds",
         "everyday.Strings.substringIdentity",
+        // an interned "" the run holds may be what a static read later holds
+        "Text.internedLater",
     ] {
         for ints in BOTH {
             let g = graph_with(&prog, method, ints);

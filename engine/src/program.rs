@@ -250,6 +250,10 @@ impl Program {
             }
         }
         let r = crate::state::types::fill_static(st, key, t, sem, self.field_shapes(t))?;
+        if let FieldType::Object(ty) = t {
+            let shared = |class: &str| crate::models::may_hold_interned(ty, class);
+            crate::state::types::relate_interned(st, r, &shared);
+        }
         let ty = match t {
             FieldType::Object(c) => Some(c.to_string()),
             FieldType::Array(_) => Some(t.to_string()),

@@ -72,4 +72,16 @@ public class Text {
         String s = String.valueOf(x).intern();
         return s == lit ? 1 : s.length();
     }
+
+    static String empty = "";
+
+    /**
+     * JDK 17's substring(1) of a one-char string is the interned "", which a static read later
+     * may hold: the static's first value may be a string the run already has.
+     */
+    static int internedLater(String s) {
+        if (s.length() != 1) return 0;
+        String t = s.substring(1);
+        return t == empty ? 1 : 0;
+    }
 }

@@ -98,3 +98,19 @@ pub fn is_jdk_class(class: &str) -> bool {
 pub fn is_always_jdk(class: &str) -> bool {
     class.starts_with(JDK_PACKAGES[0])
 }
+
+/// Whether a static of type `ty` may hold an object of class `class` (a string's or a box's
+/// class or static type) that existed before the run: an interned string (`ldc`, the `""` of
+/// an empty `substring`) or a cached `Integer` box, which the models return as objects the run
+/// may already hold.
+pub fn may_hold_interned(ty: &str, class: &str) -> bool {
+    const ABOVE: [&str; 6] = [
+        OBJECT,
+        "java/lang/CharSequence",
+        "java/lang/Comparable",
+        "java/io/Serializable",
+        "java/lang/Number",
+        "java/lang/constant/Constable",
+    ];
+    (class == STRING || class == "java/lang/Integer") && (ty == class || ABOVE.contains(&ty))
+}

@@ -57,8 +57,8 @@ pub(crate) use arrays::ArraysCall;
 pub(crate) use calls::{abs, bounded_random, library_call, random_int, LibraryCall, RandomKind};
 pub use calls::{deterministic_call, ends_without_program_code, invocation_may_write};
 pub use classes::{
-    is_always_jdk, is_final_value_class, is_jdk_class, is_tag_interface, jdk_fields_reach, CLASS,
-    ENUM, MAIN_DESCRIPTOR, OBJECT, STRING, STRING_ARRAY, THROWABLE,
+    is_always_jdk, is_final_value_class, is_jdk_class, is_tag_interface, jdk_fields_reach,
+    may_hold_interned, CLASS, ENUM, MAIN_DESCRIPTOR, OBJECT, STRING, STRING_ARRAY, THROWABLE,
 };
 pub use fields::{input_only_field, instance_fields};
 pub use indy::{lambda_box, BOOTSTRAPS, LAMBDA_METAFACTORY, STRING_CONCAT_FACTORY};

@@ -43,8 +43,11 @@ impl Shapes {
 /// class is treated as initialized, as AProVE's competition setting does). An object may have
 /// any shape its field types allow (`shapes`: an `int[]` is neither cyclic nor a DAG), and may
 /// be (or share with) the objects of the other known statics, which class initializers may
-/// have linked; it cannot alias anything the program created or read since the entry, as the
-/// program never read this field. `Err` names an unsupported type.
+/// have linked. It cannot alias anything the program created or read since the entry, as the
+/// program never read this field — except the strings and `Integer` boxes the state holds,
+/// which may be interned literals or cached boxes (an `ldc`, a library model's result such as
+/// the `""` of an empty `substring`): objects that existed before the run, which a static may
+/// hold (related by the caller, [`relate_interned`]). `Err` names an unsupported type.
 pub fn fill_static(
     st: &mut State,
     key: StaticField,
@@ -65,6 +68,29 @@ pub fn fill_static(
     }
     st.statics.insert(key, r);
     Ok(r)
+}
+
+/// The first-access value `r` of a static may be each object of the state that `shared`
+/// says it may hold (by the object's class or static type: an interned string, a cached box),
+/// `=?` where not both are realized, and share with it.
+pub fn relate_interned(st: &mut State, r: Ref, shared: &dyn Fn(&str) -> bool) {
+    let held: Vec<Ref> = (st.heap.iter())
+        .filter(|(q, _)| q.is_obj() && **q != r)
+        .filter(|(_, v)| match v {
+            HeapValue::Object { class, .. }
+            | HeapValue::Unknown { ty: class }
+            | HeapValue::Abstract { ty: class } => shared(class),
+            _ => false,
+        })
+        .map(|(q, _)| *q)
+        .collect();
+    let realized = matches!(st.value(r), Some(HeapValue::Object { .. }));
+    for q in held {
+        if !realized {
+            st.preds.add_may_equal(r, q);
+        }
+        st.preds.add_join(r, q);
+    }
 }
 
 /// The first-access value `r` of a static field may be (or share with) the objects of the
