@@ -68,7 +68,18 @@ pub fn check_run(
         },
         None => Extent::Full,
     };
-    let (verdict, path, checked, unbound_labels) = match matcher.run(run, extent) {
+    // a run cut before its first step (a class initialiser the entry or an input's building
+    // started did not end within the budget) showed no state: its empty prefix is every path's
+    let matched = if cut && run.is_empty() {
+        Matched::Path {
+            path: vec![],
+            checked: 0,
+            unbound: 0,
+        }
+    } else {
+        matcher.run(run, extent)
+    };
+    let (verdict, path, checked, unbound_labels) = match matched {
         Matched::Path {
             path,
             checked,

@@ -83,3 +83,24 @@ fn an_initializer_that_throws_is_no_yes_where_its_error_is_caught() {
     let v = checked_verdict("SpinInit.squareOrZero", &[]);
     assert!(v.ends_with(": YES"), "{v}");
 }
+
+#[test]
+fn check_ends_runs_whose_initializer_never_ends() {
+    // building a Spinner input starts Spinner's initializer, which never ends: the run is cut
+    // before its first step (as is Spinner.get's, in its own class's initializer), and a run
+    // that showed no state is no violation; check must not hang on it
+    let f = fixtures().display().to_string();
+    for method in ["SpinInit.holdsSpinner", "Spinner.get"] {
+        let (code, out, err) = jtg(&["check", &f, method, "-n", "12", "--max-steps", "2000"]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains(" 0 violations"), "{out}");
+        assert!(!out.contains(" 0 cut"), "{out}");
+    }
+    // no object of Failing can exist (its initializer throws): such an input is refused, named
+    let (code, out, err) = jtg(&["check", &f, "SpinInit.holdsFailing", "-n", "12"]);
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("no object of class Failing can be an input: its static initializer threw java.lang.ArithmeticException"),
+        "{err}"
+    );
+}

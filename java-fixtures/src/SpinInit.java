@@ -40,6 +40,16 @@ public class SpinInit {
         }
     }
 
+    /** An input's Spinner: building it starts Spinner's initialiser, which never ends. */
+    static int holdsSpinner(Spinner s) {
+        return s == null ? 0 : 1;
+    }
+
+    /** An input's Failing: no object of it can exist, its initialiser throws. */
+    static int holdsFailing(Failing f) {
+        return f == null ? 0 : 1;
+    }
+
     /** A handler for Squares' initialiser, which cannot throw. */
     static int squareOrZero(int x) {
         try {

@@ -230,6 +230,34 @@ fn jvalue<'o>(
     })
 }
 
+/// Initialises `c` (`Runner.initialise`) before an object of it is allocated: a class whose
+/// static initializer throws has no objects, and that input none of its runs.
+fn initialise(
+    env: &mut Env<'_>,
+    runner: &JClass<'static>,
+    c: &JClass<'_>,
+    class: &str,
+) -> Result<(), JvmError> {
+    let ctx = format!("initializing class {class}");
+    let why = env
+        .call_static_method(
+            runner,
+            jni_str!("initialise"),
+            jni_sig!("(Ljava/lang/Class;)Ljava/lang/String;"),
+            &[JValue::Object(c)],
+        )
+        .and_then(|v| v.l())
+        .ctx(env, &ctx)?;
+    if why.is_null() {
+        return Ok(());
+    }
+    let why = env.cast_local::<JString>(why).ctx(env, &ctx)?;
+    let why = why.try_to_string(env).ctx(env, &ctx)?;
+    Err(bad(format!(
+        "no object of class {class} can be an input: {why}"
+    )))
+}
+
 /// Builds the heap and the argument arrays in the current local frame (which must have room
 /// for about `heap.len() + 64` local references).
 pub(crate) fn build<'l>(
@@ -286,9 +314,11 @@ pub(crate) fn build<'l>(
                         constants.insert(*id);
                         o
                     }
-                    None => env
-                        .alloc_object(&c)
-                        .ctx(env, &format!("allocating {id} of class {class}"))?,
+                    None => {
+                        initialise(env, runner, &c, class)?;
+                        env.alloc_object(&c)
+                            .ctx(env, &format!("allocating {id} of class {class}"))?
+                    }
                 };
                 env.delete_local_ref(c);
                 obj

@@ -123,9 +123,36 @@ pub(crate) fn session<'l>(
             &[JValue::Object(&loader)],
         )
         .ctx(env, "releasing the run's class loader");
-    let out = out?;
     released?;
-    Ok(out)
+    match out? {
+        Batch::Ran(runs) => Ok(runs),
+        // the inputs before input k were built in a loader whose class initialiser was cut
+        // since: they run in a fresh one (the loader is single-use now), k in the next session
+        Batch::CutAt(k) => session(env, jvm, tables, t, &inputs[..k]),
+    }
+}
+
+/// What a session's loader did: the runs of its batch, or nothing since building input k
+/// (k > 0) started a class initialiser that the step budget cut, which leaves the class failed
+/// in the loader where inputs 0..k would run.
+enum Batch {
+    Ran(Vec<Result<RawRun, JvmError>>),
+    CutAt(usize),
+}
+
+/// The run of an input whose building started a class initialiser that did not end within
+/// the step budget: like a run cut in its entry class's initialiser, no step.
+fn cut_in_initializer(t: &RunTarget<'_>) -> RawRun {
+    RawRun {
+        end: TraceEnd::Cut {
+            budget: Budget::Steps(t.opts.max_steps),
+        },
+        run_nanos: 0,
+        trace: Vec::new(),
+        heap: Vec::new(),
+        snapshots: Vec::new(),
+        statics: Vec::new(),
+    }
 }
 
 /// The part of a [`session`] that runs on its loader: the entry class, the inputs, the batch
@@ -137,7 +164,7 @@ fn with_loader<'l>(
     t: &RunTarget<'_>,
     inputs: &[ConcreteInput],
     loader: &JObject<'l>,
-) -> Result<Vec<Result<RawRun, JvmError>>, JvmError> {
+) -> Result<Batch, JvmError> {
     let runner = &jvm.runner;
     let (class, method, desc) = (t.class, t.method, t.desc);
     // entry class + arity
@@ -201,6 +228,15 @@ fn with_loader<'l>(
         .ctx(env, "argument arrays")?;
     let mut built = 0;
     let mut failed = None;
+    if t.record {
+        env.call_static_method(
+            runner,
+            jni_str!("beginInputs"),
+            jni_sig!("(J)V"),
+            &[JValue::Long(t.opts.max_steps.min(i64::MAX as u64) as i64)],
+        )
+        .ctx(env, "beginInputs")?;
+    }
     for input in inputs {
         if arity as usize != input.args.len() {
             failed = Some(JvmError::BadInput(format!(
@@ -223,6 +259,21 @@ fn with_loader<'l>(
             Ok::<_, JvmError>(())
         });
         if let Err(e) = r {
+            let cut = env
+                .call_static_method(
+                    runner,
+                    jni_str!("inputsCut"),
+                    jni_sig!("(Ljava/lang/ClassLoader;)Z"),
+                    &[JValue::Object(loader)],
+                )
+                .and_then(|v| v.z())
+                .ctx(env, "inputsCut")?;
+            if cut {
+                return Ok(match built {
+                    0 => Batch::Ran(vec![Ok(cut_in_initializer(t))]),
+                    k => Batch::CutAt(k),
+                });
+            }
             failed = Some(match instrumentation_failures(env, jvm) {
                 Err(f) => f,
                 Ok(()) => e,
@@ -232,9 +283,9 @@ fn with_loader<'l>(
         built += 1;
     }
     if built == 0 {
-        return Ok(vec![Err(
+        return Ok(Batch::Ran(vec![Err(
             failed.unwrap_or_else(|| JvmError::Decode("no input to run".into()))
-        )]);
+        )]));
     }
     let opts = t.opts;
     let done = env
@@ -308,7 +359,7 @@ fn with_loader<'l>(
     if let (Some(f), Some(last)) = (late_failure, out.last_mut()) {
         *last = Err(f);
     }
-    Ok(out)
+    Ok(Batch::Ran(out))
 }
 
 /// The name javac gives a class's assertion status field (`!desiredAssertionStatus()`).

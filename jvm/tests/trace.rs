@@ -2,13 +2,13 @@
 //! exceptions, budgets, statics, bad inputs. The heap replay has its own file (`replay.rs`).
 
 mod common;
-use common::{field, jar_with_list, list, pcs, run};
+use common::{field, fixtures, jar_with_list, list, pcs, run};
 
 use std::collections::BTreeMap;
 
 use jtg_jvm::{
-    trace_method, Budget, CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError, ObjId, TraceEnd,
-    TraceOptions,
+    trace_batch, trace_method, Budget, CFrame, CHeap, CObject, CValue, ConcreteInput, JvmError,
+    ObjId, TraceEnd, TraceOptions,
 };
 
 #[test]
@@ -293,6 +293,71 @@ fn step_budget_cuts_a_spinning_static_initialiser() {
         }
     );
     assert_eq!(t.len(), 0);
+}
+
+/// Building an input's object starts its class's initialiser (JNI AllocObject): one that never
+/// ends is cut by the step budget like the entry class's, a run of no step, and the runs of the
+/// same batch before and after it are the inputs' own (their loader's Spinner is not failed).
+/// An object of a class whose initialiser throws cannot exist: a bad input, said so.
+#[test]
+fn building_an_input_cuts_a_spinning_initialiser_and_refuses_a_failing_one() {
+    let opts = TraceOptions {
+        max_steps: 1_000,
+        ..TraceOptions::default()
+    };
+    let null = ConcreteInput {
+        args: vec![CValue::Null],
+        ..Default::default()
+    };
+    let object = |class: &str| {
+        let mut heap = CHeap::new();
+        heap.insert(
+            ObjId(1),
+            CObject::Instance {
+                class: class.into(),
+                fields: BTreeMap::new(),
+            },
+        );
+        ConcreteInput {
+            args: vec![CValue::Ref(ObjId(1))],
+            heap,
+            ..Default::default()
+        }
+    };
+    let inputs = [null.clone(), object("Spinner"), null];
+    let runs = trace_batch(
+        &[fixtures()],
+        "SpinInit",
+        "holdsSpinner",
+        "(LSpinner;)I",
+        &inputs,
+        &opts,
+    );
+    let ends: Vec<TraceEnd> = runs.into_iter().map(|r| r.expect("trace").end).collect();
+    assert_eq!(
+        ends,
+        [
+            TraceEnd::Returned(Some(CValue::Int(0))),
+            TraceEnd::Cut {
+                budget: Budget::Steps(1_000)
+            },
+            TraceEnd::Returned(Some(CValue::Int(0))),
+        ]
+    );
+    let e = run(
+        "SpinInit",
+        "holdsFailing",
+        "(LFailing;)I",
+        &object("Failing"),
+        &opts,
+    )
+    .expect_err("no Failing object can exist");
+    assert!(
+        e.to_string().contains(
+            "no object of class Failing can be an input: its static initializer threw java.lang.ArithmeticException"
+        ),
+        "{e}"
+    );
 }
 
 #[test]

@@ -207,6 +207,23 @@ public final class Runner {
         return Class.forName(internal.replace('/', '.'), false, l);
     }
 
+    /**
+     * Initialises {@code c} before an input's object of it is allocated (JNI AllocObject would,
+     * and report a failure without its cause): null, or why no object of {@code c} can exist
+     * (its static initialiser threw, now or in an earlier use of the loader). A step budget
+     * that cuts the initialiser propagates.
+     */
+    public static String initialise(Class<?> c) throws ClassNotFoundException {
+        try {
+            Class.forName(c.getName(), true, c.getClassLoader());
+            return null;
+        } catch (ExceptionInInitializerError e) {
+            return "its static initializer threw " + e.getCause();
+        } catch (LinkageError e) {
+            return "it cannot be initialized: " + e;
+        }
+    }
+
     /** Class of a field descriptor ("I", "La/B;", "[I"). */
     public static Class<?> classForDesc(ClassLoader l, String desc) throws ClassNotFoundException {
         switch (desc.charAt(0)) {
@@ -487,6 +504,29 @@ public final class Runner {
                         + ", not the input's " + statics[i + 1] + " (the loader's assertion status does not reach it)");
             }
         }
+    }
+
+    /**
+     * Before the Rust side builds a batch's inputs: building an object (JNI AllocObject, an enum
+     * constant) starts its class's static initialiser, which spends the run's step budget like
+     * the entry class's does (runOne) instead of running without bound.
+     */
+    public static void beginInputs(long maxSteps) {
+        Recorder.reset(maxSteps, Long.MAX_VALUE, false, 0);
+    }
+
+    /**
+     * After an input could not be built: whether a static initialiser it started was cut by the
+     * step budget. The class then stays uninitialisable in {@code loader}: no later run may use
+     * the loader.
+     */
+    public static boolean inputsCut(ClassLoader loader) {
+        boolean cut = Recorder.wasCut();
+        Recorder.clear();
+        if (cut && loader instanceof InstrumentingLoader) {
+            ((InstrumentingLoader) loader).markSingleUse("an input's class initialiser was cut");
+        }
+        return cut;
     }
 
     /** One run of a batch: initialise the entry class, record, emit the run's record. */
