@@ -32,6 +32,31 @@ fn an_array_loop_reading_a_length_terminates() {
 }
 
 #[test]
+fn a_grid_loop_reading_its_rows_length_terminates() {
+    // for (i < m.length) for (j < m[i].length): `m[i]` is read afresh every lap, but no row is
+    // longer than the longest, which stays while no row is replaced
+    for m in [
+        "everyday.ArrayLoops.matrixSum",
+        "everyday.ArrayLoops.rowsWithZero",
+        "everyday.ArrayLoops.lettersA",
+    ] {
+        let out = proved(m, &[]);
+        assert!(out.contains("maxlen("), "ranked by the longest row: {out}");
+    }
+    for m in [
+        "everyday.ArrayLoops.matrixSum",
+        "everyday.ArrayLoops.rowsWithZero",
+    ] {
+        proved(m, &["--ints", "java"]);
+    }
+    // a row replaced by a longer one inside the loop: no such bound
+    let f = fixtures();
+    let (code, out, err) = jtg(&["prove", &f, "everyday.ArrayLoops.growRow"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains(": YES"), "{out}");
+}
+
+#[test]
 fn a_string_loop_reading_its_length_terminates() {
     // for (int i = 0; i < s.length(); i++) if (s.charAt(i) == c) n++;
     proved("everyday.Strings.count", &[]);

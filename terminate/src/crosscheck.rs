@@ -15,7 +15,7 @@ use jtg_engine::graph::NodeId;
 use jtg_engine::state::FieldSet;
 use jtg_engine::state::{IntSemantics, MethodId, State};
 use jtg_engine::{Graph, Program};
-use jtg_jvm::{CObject, CValue, TraceEnd};
+use jtg_jvm::{CHeap, CObject, CValue, ObjId, TraceEnd};
 
 /// Steps of each cross-checked run (a prefix of a longer run is checked, as a cut run is):
 /// mapping a step counts sizes on the concrete heap, so a run whose heap grows every lap costs
@@ -49,6 +49,50 @@ pub(crate) fn concrete_len(
     frames: usize,
     v: CValue,
 ) -> Option<BigInt> {
+    on_heap(run, step, frames, v, |heap, id| length_of(heap.get(&id)?))
+}
+
+/// The greatest length among the elements of the array `v` on the heap of step `step` (0 for
+/// null, an empty array or only null elements): the encoding's `maxlen(a[*])`.
+pub(crate) fn concrete_elem_len(
+    run: &dyn ConcreteRun,
+    step: usize,
+    frames: usize,
+    v: CValue,
+) -> Option<BigInt> {
+    on_heap(run, step, frames, v, |heap, id| {
+        let Some(CObject::Array { elems, .. }) = heap.get(&id) else {
+            return None;
+        };
+        elems.iter().try_fold(0, |max: usize, e| {
+            let n = match e {
+                CValue::Null => 0,
+                CValue::Ref(o) => length_of(heap.get(o)?)?,
+                _ => return None,
+            };
+            Some(max.max(n))
+        })
+    })
+}
+
+/// The length of an array or a string.
+fn length_of(o: &CObject) -> Option<usize> {
+    match o {
+        CObject::Array { elems, .. } => Some(elems.len()),
+        CObject::Str { len } => Some(*len as usize),
+        _ => None,
+    }
+}
+
+/// `measure` of the object `v` refers to, on the heap of step `step` (`0` for null; `None`
+/// for a value that is no reference).
+fn on_heap(
+    run: &dyn ConcreteRun,
+    step: usize,
+    frames: usize,
+    v: CValue,
+    measure: impl FnOnce(&CHeap, ObjId) -> Option<usize>,
+) -> Option<BigInt> {
     let id = match v {
         CValue::Null => return Some(BigInt::from(0)),
         CValue::Ref(id) => id,
@@ -57,11 +101,7 @@ pub(crate) fn concrete_len(
     if run.is_empty() {
         return None;
     }
-    match run.top_step(step.min(run.len() - 1), frames).heap.get(&id) {
-        Some(CObject::Array { elems, .. }) => Some(BigInt::from(elems.len())),
-        Some(CObject::Str { len }) => Some(BigInt::from(*len)),
-        _ => None,
-    }
+    measure(&run.top_step(step.min(run.len() - 1), frames).heap, id).map(BigInt::from)
 }
 
 /// The number of objects reachable from `v` on the heap of step `step` (0 for null): the size
@@ -166,6 +206,7 @@ fn value_of(graph: &Graph, run: &dyn ConcreteRun, e: &PathEntry, q: Quantity) ->
         Quantity::Size(_) => concrete_size(run, e.step, frames, v, None),
         Quantity::SizeAvoiding(_, g) => concrete_size(run, e.step, frames, v, Some(g)),
         Quantity::Len(_) => concrete_len(run, e.step, frames, v),
+        Quantity::ElemLen(_) => concrete_elem_len(run, e.step, frames, v),
         Quantity::Dist(a, b) => {
             let to = if b.is_null() {
                 CValue::Null

@@ -102,7 +102,7 @@ fn why_graph_not_proved(
             return Some(format!("it may end by an exception [node {n}]"));
         }
     }
-    let mut enc = match encode(&graph, prog, &EncodeOptions { ints: cfg.ints }) {
+    let mut enc = match encode(&graph, prog, &EncodeOptions::new(cfg.ints)) {
         Ok(e) => e,
         Err(e) => return Some(format!("its graph is not encoded ({e})")),
     };

@@ -299,6 +299,38 @@ fn prove_encoding(
     Ok(prove(&enc.its, opts))
 }
 
+/// A MAYBE whose LPs hit their pivot limit, of an encoding with greatest element lengths: the same
+/// graph encoded without them (fewer columns; what those variables bound becomes unbounded,
+/// still sound for YES) and proved again; the lighter encoding and its proof where it is YES.
+fn without_element_lengths(
+    graph: &Graph,
+    prog: &Program,
+    cfg: &ProveConfig,
+    enc: &Encoding,
+    proof: &jtg_prove::Proof,
+    opts: &Options,
+) -> anyhow::Result<Option<(Encoding, jtg_prove::Proof)>> {
+    // an LP stopped at its pivot limit while the proof's work budget had room (one that
+    // spent the budget or met the wall-clock net would only spend it again)
+    let limit =
+        proof.lp.unknown > 0 && proof.lp.deadline_hits == 0 && proof.lp.work < opts.max_work;
+    let has_element_lengths = enc
+        .loc_vars
+        .iter()
+        .flatten()
+        .any(|q| matches!(q, Quantity::ElemLen(_)));
+    if proof.verdict != jtg_prove::Verdict::Maybe || !limit || !has_element_lengths {
+        return Ok(None);
+    }
+    let options = EncodeOptions {
+        element_lengths: false,
+        ..EncodeOptions::new(cfg.ints)
+    };
+    let mut lighter = encode(graph, prog, &options)?;
+    let p = prove_encoding(&mut lighter, cfg.ints, opts)?;
+    Ok((p.verdict == jtg_prove::Verdict::Yes).then_some((lighter, p)))
+}
+
 fn ms(d: Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
 }
@@ -316,7 +348,7 @@ pub fn run(
         return too_large_graph(prog, m, graph, cfg);
     }
     let t = Instant::now();
-    let mut enc = encode(graph, prog, &EncodeOptions { ints: cfg.ints })?;
+    let mut enc = encode(graph, prog, &EncodeOptions::new(cfg.ints))?;
     let encode_ms = ms(t.elapsed());
     let t = Instant::now();
     let opts = Options {
@@ -348,7 +380,14 @@ pub fn run(
             )],
         }
     } else {
-        prove_encoding(&mut enc, cfg.ints, &opts)?
+        let proof = prove_encoding(&mut enc, cfg.ints, &opts)?;
+        match without_element_lengths(graph, prog, cfg, &enc, &proof, &opts)? {
+            Some((lighter, p)) => {
+                enc = lighter;
+                p
+            }
+            None => proof,
+        }
     };
     let prove_ms = ms(t.elapsed());
     let mut report = ProveReport {

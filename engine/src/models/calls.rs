@@ -105,11 +105,16 @@ impl LibraryCall {
     /// existed before the call (its fields, elements, a library object's hidden state). Those
     /// that cannot: constructors without effect (`Object()`), pure functions of their
     /// arguments, `clone()` (a new array), `requireNonNull`, the assertion status, printing
-    /// (to the stream only).
+    /// (to the stream only), every `String`/`Integer` method (immutable: they make new objects
+    /// at most), a builder's `length()`/`charAt`.
     pub(crate) fn may_write(&self) -> bool {
         !matches!(
             self,
             LibraryCall::NoEffect
+                | LibraryCall::Text(_)
+                | LibraryCall::Builder(
+                    super::text::BuilderCall::Length | super::text::BuilderCall::CharAt
+                )
                 | LibraryCall::StringLength
                 | LibraryCall::MathMax
                 | LibraryCall::MathMin
@@ -387,5 +392,31 @@ mod tests {
             })
         );
         assert_eq!(library_call(PRINT_STREAM, "println", "([C)V"), None);
+    }
+
+    #[test]
+    fn strings_are_immutable_builders_are_not() {
+        for (name, desc) in [
+            ("charAt", "(I)C"),
+            ("length", "()I"),
+            ("substring", "(I)Ljava/lang/String;"),
+            ("indexOf", "(II)I"),
+            ("equals", "(Ljava/lang/Object;)Z"),
+        ] {
+            assert!(!invocation_may_write(STRING, name, desc), "{name}");
+        }
+        assert!(!invocation_may_write(STRING_BUILDER, "charAt", "(I)C"));
+        assert!(!invocation_may_write(STRING_BUILDER, "length", "()I"));
+        assert!(invocation_may_write(
+            STRING_BUILDER,
+            "append",
+            "(I)Ljava/lang/StringBuilder;"
+        ));
+        assert!(invocation_may_write(STRING_BUILDER, "setLength", "(I)V"));
+        assert!(invocation_may_write(
+            STRING_BUILDER,
+            "reverse",
+            "()Ljava/lang/StringBuilder;"
+        ));
     }
 }

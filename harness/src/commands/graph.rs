@@ -142,7 +142,7 @@ pub fn its_text(
     if !g.is_complete() {
         anyhow::bail!("the graph of {} is incomplete: no ITS", g.method);
     }
-    let enc = encode(g, prog, &EncodeOptions { ints })?;
+    let enc = encode(g, prog, &EncodeOptions::new(ints))?;
     Ok(Some(match format {
         Format::Ari => jtg_prove::to_ari(&enc.its),
         _ => jtg_prove::to_koat(&enc.its),

@@ -107,4 +107,40 @@ public class ArrayLoops {
         }
         return c;
     }
+
+    /** A labeled continue out of the inner loop of a jagged grid. */
+    static int rowsWithZero(int[][] g) {
+        int found = 0;
+        outer:
+        for (int i = 0; i < g.length; i++) {
+            for (int j = 0; j < g[i].length; j++) {
+                if (g[i][j] == 0) {
+                    found++;
+                    continue outer;
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The words' characters, each word re-read from the array at every character. */
+    static int lettersA(String[] words) {
+        int c = 0;
+        for (int i = 0; i < words.length; i++) {
+            for (int j = 0; j < words[i].length(); j++) {
+                if (words[i].charAt(j) == 'a') c++;
+            }
+        }
+        return c;
+    }
+
+    /** Replaces the row it walks by a longer one: never ends on a non-empty first row. */
+    static int growRow(int[][] g) {
+        int c = 0;
+        for (int j = 0; j < g[0].length; j++) {
+            g[0] = new int[g[0].length + 1];
+            c++;
+        }
+        return c;
+    }
 }

@@ -46,6 +46,19 @@ pub struct EncodeOptions {
     /// The integer semantics the graph was built with: under Java ints an assignment that may
     /// wrap is no exact update.
     pub ints: IntSemantics,
+    /// The greatest element length of arrays of arrays or strings (`maxlen(a[*])`) as
+    /// variables: they bound loops over `a[i].length` read afresh, and cost the LPs columns.
+    pub element_lengths: bool,
+}
+
+impl EncodeOptions {
+    /// Every quantity, under `ints`.
+    pub fn new(ints: IntSemantics) -> EncodeOptions {
+        EncodeOptions {
+            ints,
+            element_lengths: true,
+        }
+    }
 }
 
 /// Where a rule comes from: the chain of graph nodes it composes and the quantities its
@@ -179,7 +192,13 @@ fn encode_with(
         .nodes
         .iter()
         .filter(|nd| in_region(&nd.id))
-        .map(|nd| (nd.id, quantities(&nd.state)))
+        .map(|nd| {
+            let mut qs = quantities(&nd.state);
+            if !opts.element_lengths {
+                qs.retain(|q| !matches!(q, Quantity::ElemLen(_)));
+            }
+            (nd.id, qs)
+        })
         .collect();
     let start_vars = &node_vars[&first];
     let names = |qs: &[Quantity]| qs.iter().map(|q| q.var_name()).collect::<Vec<_>>();
@@ -611,6 +630,7 @@ pub(crate) fn readable(g: &Graph, node: NodeId, q: Quantity, names: &dyn LocalNa
             format!("|{h}|∖{g} ({q})", g = g.as_str())
         }
         (Quantity::Len(_), Some(h)) => format!("len({h}) (len({r}))"),
+        (Quantity::ElemLen(_), Some(h)) => format!("maxlen({h}[*]) ({q})"),
         (Quantity::Dist(a, b), _) => {
             let name = |x| holder(x).unwrap_or_else(|| x.to_string());
             format!("dist({}, {}) ({q})", name(a), name(b))

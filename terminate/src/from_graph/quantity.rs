@@ -28,6 +28,11 @@ pub enum Quantity {
     Size(Ref),
     Dist(Ref, Ref),
     Len(Ref),
+    /// The greatest length among the arrays or strings an array of arrays or strings holds
+    /// (`0` when it holds none, only nulls, or is null). Only a store of an element changes
+    /// it (an element's own length never changes), so a loop bound `g[i].length` read afresh
+    /// in every iteration stays below one variable while `g` keeps its elements.
+    ElemLen(Ref),
     /// The number of objects reachable from the reference without a step through the field
     /// (`null`: 0): finite and decreasing along the other fields where every cycle uses the
     /// field (`⟲F` with the field in `F`, spec §3), as the `prev` walk of a doubly linked list.
@@ -90,6 +95,7 @@ impl Quantity {
             | Quantity::Size(r)
             | Quantity::Dist(r, _)
             | Quantity::Len(r)
+            | Quantity::ElemLen(r)
             | Quantity::SizeAvoiding(r, _) => r,
         }
     }
@@ -101,6 +107,7 @@ impl Quantity {
             Quantity::Size(r) => format!("sz_{r}"),
             Quantity::Dist(a, b) => format!("d_{a}_{b}"),
             Quantity::Len(r) => format!("len_{r}"),
+            Quantity::ElemLen(r) => format!("elen_{r}"),
             Quantity::SizeAvoiding(r, f) => format!("sz_{r}_no_{}", f.ident()),
         }
     }
@@ -113,6 +120,7 @@ impl fmt::Display for Quantity {
             Quantity::Size(r) => write!(f, "|{r}|"),
             Quantity::Dist(a, b) => write!(f, "dist({a}, {b})"),
             Quantity::Len(r) => write!(f, "len({r})"),
+            Quantity::ElemLen(r) => write!(f, "maxlen({r}[*])"),
             Quantity::SizeAvoiding(r, g) => write!(f, "|{r}|∖{}", g.as_str()),
         }
     }
@@ -137,6 +145,9 @@ pub(crate) fn quantities(s: &State) -> Vec<Quantity> {
                 sizes.extend(cuts.iter().map(|g| Quantity::SizeAvoiding(*r, *g)));
                 if has_length(v) {
                     lens.push(Quantity::Len(*r));
+                }
+                if has_element_lengths(v) {
+                    lens.push(Quantity::ElemLen(*r));
                 }
             }
         }
@@ -177,6 +188,20 @@ pub(crate) fn has_length(v: &HeapValue) -> bool {
         HeapValue::Object { class, .. } => is_string(class),
         _ => false,
     }
+}
+
+/// Whether the value is (null or) an array whose elements have lengths: an array of arrays
+/// or of strings, by its type (`int[][]`, `String[]`).
+pub(crate) fn has_element_lengths(v: &HeapValue) -> bool {
+    let ty = match v {
+        HeapValue::Array { ty, .. } | HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => ty,
+        _ => return false,
+    };
+    ty.starts_with("[[")
+        || ty
+            .strip_prefix("[L")
+            .and_then(|t| t.strip_suffix(';'))
+            .is_some_and(is_string)
 }
 
 fn is_string(class: &str) -> bool {
@@ -267,11 +292,22 @@ impl Slots<'_> {
         }
         self.vars.get(&Quantity::Len(r)).map(|v| LinExpr::var(*v))
     }
+    /// The greatest element length of `r`: `0` for null, its variable for an array of arrays
+    /// or strings of the state.
+    pub(crate) fn elem_len(&self, r: Ref) -> Option<LinExpr> {
+        if r.is_null() {
+            return Some(LinExpr::zero());
+        }
+        self.vars
+            .get(&Quantity::ElemLen(r))
+            .map(|v| LinExpr::var(*v))
+    }
     pub(crate) fn of(&self, q: Quantity) -> Option<LinExpr> {
         match q {
             Quantity::Int(r) => self.int(r),
             Quantity::Size(r) => self.size(r),
             Quantity::Len(r) => self.len(r),
+            Quantity::ElemLen(r) => self.elem_len(r),
             Quantity::SizeAvoiding(r, g) => self.size_avoiding(r, g),
             Quantity::Dist(a, b) => {
                 let fields = dist_fields(self.state, a, b)?;
@@ -319,7 +355,8 @@ impl Slots<'_> {
 ///   `|o| ≥ |r| + 1` — `r` cannot reach `o`, so everything reachable from `r` and `o` itself
 ///   are reachable from `o`;
 /// * a distance `dist(a, b)` of `a →!F b` is `≥ 0`, `≥ 1` when `a` and `b` surely differ, and
-///   `1 + dist(c, b)` when `a` is realized with the one F-successor `c` ([`Slots::dist`]).
+///   `1 + dist(c, b)` when `a` is realized with the one F-successor `c` ([`Slots::dist`]);
+/// * the greatest element length of an array is `≥ 0` and at least each shown element's.
 pub(crate) fn facts(slots: &Slots<'_>) -> Vec<Constraint> {
     let s = slots.state;
     let mut out = Vec::new();
@@ -383,6 +420,20 @@ pub(crate) fn facts(slots: &Slots<'_>) -> Vec<Constraint> {
                 let held = s.value(r).and_then(length_ref).and_then(|l| slots.int(l));
                 if let Some(l) = held {
                     out.push(Constraint::eq(&x, &l));
+                }
+            }
+            Quantity::ElemLen(r) => {
+                out.push(Constraint::ge(&x, &LinExpr::zero()));
+                // the elements a concrete array shows are no longer than the greatest
+                if let Some(HeapValue::Array {
+                    elems: Some(elems), ..
+                }) = s.value(r)
+                {
+                    for e in elems {
+                        if let Some(l) = slots.len(*e) {
+                            out.push(Constraint::le(&l, &x));
+                        }
+                    }
                 }
             }
         }
@@ -628,6 +679,29 @@ mod tests {
         assert!(!quantities(&any)
             .iter()
             .any(|q| matches!(q, Quantity::SizeAvoiding(..))));
+    }
+
+    #[test]
+    fn an_array_of_arrays_or_strings_has_a_greatest_element_length() {
+        let s = state(
+            "A.m()V 00 | l0: o1, l1: o2, l2: o3, l3: o4 | ε\n\
+             o1: int[][](len=i1)  o2: java.lang.String[](len=i2)  o3: int[](len=i3)\n\
+             o4: int[][](len=i4)[o5, null]  o5: int[](len=i5)\n\
+             i1: [>=0]  i2: [>=0]  i3: [>=0]  i4: 2  i5: [>=0]",
+        );
+        let qs = quantities(&s);
+        let el = |r| Quantity::ElemLen(Ref::Obj(r));
+        assert!(qs.contains(&el(1)) && qs.contains(&el(2)) && qs.contains(&el(4)));
+        // an int[]'s elements have no length
+        assert!(!qs.contains(&el(3)) && !qs.contains(&el(5)));
+        assert_eq!(el(1).var_name(), "elen_o1");
+        assert_eq!(el(1).to_string(), "maxlen(o1[*])");
+        let sl = slots(&s);
+        let x = |q| LinExpr::var(sl.vars[&q]);
+        let fs = facts(&sl);
+        assert!(fs.contains(&Constraint::ge(&x(el(1)), &LinExpr::zero())));
+        // a shown element is no longer than the greatest
+        assert!(fs.contains(&Constraint::le(&x(Quantity::Len(Ref::Obj(5))), &x(el(4)))));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::product::{product_bounds, Factor};
 use super::quantity::{cut_fields, dist_fields, may_reach, quantities, Quantity, Slots};
 use super::ranged::{RangedUpdate, Sides};
 use super::summary::return_constraints;
-use jtg_engine::class::{Cond, FieldType, Insn};
+use jtg_engine::class::{ArrayKind, Cond, FieldType, Insn};
 use jtg_engine::graph::{
     call_entry_state, call_frame, with_statics_of, Edge, EdgeKind, Label, Operand,
 };
@@ -78,6 +78,9 @@ pub(super) fn edge_constraints(
                 written(prog, src.state)
             };
             carry_by_name(src, dst, &havoc, out);
+            if e.kind == EdgeKind::Eval && !abstract_return {
+                element_read(prog, src, dst, out);
+            }
             for l in &e.labels {
                 step_label(sem, l, src, dst, out, deferred);
             }
@@ -285,7 +288,15 @@ fn carry_by_name(src: &Slots<'_>, dst: &Slots<'_>, havoc: &Written, out: &mut Ve
             {
                 (src.size_avoiding(r, g), dst.size_avoiding(r, g))
             }
-            Quantity::Size(_) | Quantity::SizeAvoiding(..) => continue,
+            // the elements' lengths never change: only a store of an element into the array
+            // (or one that may be it) changes the greatest
+            Quantity::ElemLen(_)
+                if havoc.sizes.keeps(r)
+                    && src.state.value(r).is_some_and(|v| !v.is_primitive()) =>
+            {
+                (src.elem_len(r), dst.elem_len(r))
+            }
+            Quantity::Size(_) | Quantity::SizeAvoiding(..) | Quantity::ElemLen(_) => continue,
             // a length never changes (JLS §10.3; strings are immutable), whatever the step
             Quantity::Len(_) => (src.len(r), dst.len(r)),
             Quantity::Dist(from, to) => {
@@ -304,6 +315,29 @@ fn carry_by_name(src: &Slots<'_>, dst: &Slots<'_>, havoc: &Written, out: &mut Ve
         if let (Some(a), Some(b)) = (a, b) {
             out.push(Constraint::eq(&a, &b));
         }
+    }
+}
+
+/// An `aaload` that pushed its element: the element is no longer than the greatest element
+/// of its array (`len(e) ≤ maxlen(a[*])`; `0` for a null element).
+fn element_read(prog: &Program, src: &Slots<'_>, dst: &Slots<'_>, out: &mut Vec<Constraint>) {
+    let Some(Insn::ArrayLoad(ArrayKind::Ref)) = prog.next_insn(src.state) else {
+        return;
+    };
+    let (Some(f), Some(g)) = (src.state.top(), dst.state.top()) else {
+        return;
+    };
+    if g.exception.is_some() || g.stack.len() + 1 != f.stack.len() {
+        return;
+    }
+    let (Some(&a), Some(&e)) = (
+        f.stack.len().checked_sub(2).map(|k| &f.stack[k]),
+        g.stack.last(),
+    ) else {
+        return;
+    };
+    if let (Some(l), Some(m)) = (dst.len(e), src.elem_len(a)) {
+        out.push(Constraint::le(&l, &m));
     }
 }
 
@@ -336,6 +370,9 @@ fn equate_ref(src: &Slots<'_>, a: Ref, dst: &Slots<'_>, b: Ref, out: &mut Vec<Co
     let both_null = a.is_null() && b.is_null();
     if !(ints || a.is_int() || b.is_int() || both_null) {
         if let (Some(x), Some(y)) = (src.len(a), dst.len(b)) {
+            out.push(Constraint::eq(&x, &y));
+        }
+        if let (Some(x), Some(y)) = (src.elem_len(a), dst.elem_len(b)) {
             out.push(Constraint::eq(&x, &y));
         }
     }

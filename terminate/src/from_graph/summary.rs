@@ -512,6 +512,7 @@ fn entry_values(
                 Quantity::Size(g) => src.size(at(g)?),
                 Quantity::SizeAvoiding(g, f) => src.size_avoiding(at(g)?, f),
                 Quantity::Len(g) => src.len(at(g)?),
+                Quantity::ElemLen(g) => src.elem_len(at(g)?),
                 Quantity::Dist(..) => None,
             })
             .collect(),
