@@ -175,6 +175,17 @@ fn a_tree_map_that_never_grows_is_caught() {
 }
 
 #[test]
+fn a_tree_set_that_never_grows_is_caught() {
+    let args = vec![vec![1, 2, 3], vec![3, 3, 3], vec![-1, 4, -1]];
+    caught(
+        "everyday.CollectionLoops.distinctSorted",
+        &["a", "b", "c"],
+        &args,
+        |g| narrowed_sizes(g, "java/util/TreeSet"),
+    );
+}
+
+#[test]
 fn an_immutable_list_one_longer_is_caught() {
     let args = vec![vec![1, 2], vec![0, -3]];
     caught(

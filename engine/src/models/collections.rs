@@ -1,5 +1,5 @@
 //! Models of `java.util` collections: `ArrayList`, `LinkedList`, `ArrayDeque`, `HashSet`,
-//! `HashMap`, `TreeMap`, `Stack`, `PriorityQueue`, the immutable lists of `List.of` and the fixed-size list of
+//! `HashMap`, `TreeMap`, `TreeSet` (of `Integer`s), `Stack`, `PriorityQueue`, the immutable lists of `List.of` and the fixed-size list of
 //! `Arrays.asList`, the `keySet()`/`values()`/`entrySet()` views of the maps and their entries,
 //! the iterators of the lists, of `HashSet` and of the views, and the `java.util.Collections`
 //! helpers `sort`, `reverse`, `max`/`min`, `frequency`.
@@ -34,6 +34,9 @@ pub const ARRAY_DEQUE: &str = "java/util/ArrayDeque";
 pub const HASH_SET: &str = "java/util/HashSet";
 pub const HASH_MAP: &str = "java/util/HashMap";
 pub const TREE_MAP: &str = "java/util/TreeMap";
+/// `java.util.TreeSet` in the natural ordering of its elements: "A NavigableSet implementation
+/// based on a TreeMap".
+pub const TREE_SET: &str = "java/util/TreeSet";
 /// `java.util.Stack` (a `Vector`): "a last-in-first-out (LIFO) stack of objects".
 pub const STACK: &str = "java/util/Stack";
 /// `java.util.PriorityQueue` in its natural ordering: "An unbounded priority queue based on a
@@ -81,6 +84,8 @@ pub enum Family {
     HashSet,
     HashMap,
     TreeMap,
+    /// `TreeSet` in the natural ordering of its elements.
+    TreeSet,
     Stack,
     /// `PriorityQueue` in the natural ordering of its elements.
     PriorityQueue,
@@ -100,6 +105,7 @@ impl Family {
             HASH_SET => Family::HashSet,
             HASH_MAP => Family::HashMap,
             TREE_MAP => Family::TreeMap,
+            TREE_SET => Family::TreeSet,
             STACK => Family::Stack,
             PRIORITY_QUEUE => Family::PriorityQueue,
             LIST_N | LIST_12 => Family::Immutable,
@@ -122,6 +128,7 @@ impl Family {
             Family::ArrayDeque
             | Family::HashMap
             | Family::TreeMap
+            | Family::TreeSet
             | Family::Stack
             | Family::PriorityQueue => return None,
         })
@@ -129,22 +136,36 @@ impl Family {
 
     /// Whether an element (a value of a map) read back may be `null`: the class permits
     /// `null` elements. `ArrayDeque`: "Null elements are prohibited"; `List.of`: "They disallow
-    /// null elements"; `PriorityQueue`: "does not permit null elements".
+    /// null elements"; `PriorityQueue`: "does not permit null elements"; a `TreeSet` in natural
+    /// ordering compares every element it adds (`null` throws).
     pub fn may_hold_null(self) -> bool {
         !matches!(
             self,
-            Family::ArrayDeque | Family::Immutable | Family::PriorityQueue
+            Family::ArrayDeque | Family::Immutable | Family::PriorityQueue | Family::TreeSet
         )
     }
 
     /// Whether storing `null` throws NullPointerException (`ArrayDeque.addLast`: "if the
     /// specified element is null"; `TreeMap.put`: "if the specified key is null and this map
-    /// uses natural ordering"; `PriorityQueue.offer`: "if the specified element is null").
+    /// uses natural ordering"; `PriorityQueue.offer`: "if the specified element is null";
+    /// `TreeSet.add`: "if the specified element is null and this set uses natural ordering").
     pub fn null_throws(self) -> bool {
         matches!(
             self,
-            Family::ArrayDeque | Family::TreeMap | Family::Immutable | Family::PriorityQueue
+            Family::ArrayDeque
+                | Family::TreeMap
+                | Family::TreeSet
+                | Family::Immutable
+                | Family::PriorityQueue
         )
+    }
+
+    /// Whether the family keeps its elements (a map its keys) sorted by `compareTo`, so that
+    /// a query (`contains`, `remove`, `get`) compares its argument too: `null` throws
+    /// NullPointerException, an object of another class ClassCastException. Their modelled
+    /// elements (keys) are `Integer`s only.
+    pub fn sorted(self) -> bool {
+        matches!(self, Family::TreeMap | Family::TreeSet)
     }
 
     /// Whether storing an element compares it with the others by `compareTo` (a
@@ -510,6 +531,31 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
             ("clear", "()V") => Some(Clear),
             _ => None,
         },
+        // a `HashSet`'s calls, the ends in element order (`first`/`last`: "NoSuchElementException
+        // - if this set is empty"; `pollFirst`/`pollLast`: "or null if this set is empty") and
+        // the neighbours (`floor`, `ceiling`, `higher`, `lower`: "or null if there is no such
+        // element")
+        Family::TreeSet => match (name, desc) {
+            ("add", d) if d == obj1 => Some(SetAdd),
+            ("contains", d) if d == obj1 => Some(Query { index: false }),
+            ("remove", d) if d == obj1 => Some(RemoveObject),
+            ("clear", "()V") => Some(Clear),
+            ("first" | "last" | "pollFirst" | "pollLast", d) if d == getter => Some(Head {
+                end: match name {
+                    "first" | "pollFirst" => End::First,
+                    _ => End::Last,
+                },
+                remove: name.starts_with("poll"),
+                on_empty: match name {
+                    "first" | "last" => OnEmpty::Throw,
+                    _ => OnEmpty::Null,
+                },
+            }),
+            ("floor" | "ceiling" | "higher" | "lower", d) if d == format!("({OBJ}){OBJ}") => {
+                Some(Nearest)
+            }
+            _ => None,
+        },
         Family::HashSet => match (name, desc) {
             ("<init>", "(I)V") => Some(NewCapacity { throws: true }),
             ("<init>", "(Ljava/util/Collection;)V") => Some(NewCopy),
@@ -647,6 +693,7 @@ pub fn model_classes() -> Vec<&'static str> {
         HASH_SET,
         HASH_MAP,
         TREE_MAP,
+        TREE_SET,
         STACK,
         EMPTY_STACK,
         PRIORITY_QUEUE,

@@ -604,6 +604,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
     iface("java/util/Map", &[]),
     iface("java/util/Map$Entry", &[]),
     iface("java/util/NavigableMap", &["java/util/SortedMap"]),
+    iface("java/util/NavigableSet", &["java/util/SortedSet"]),
     class(
         "java/util/NoSuchElementException",
         RUNTIME_EXCEPTION,
@@ -628,6 +629,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
     iface("java/util/RandomAccess", &[]),
     iface("java/util/Set", &["java/util/Collection"]),
     iface("java/util/SortedMap", &["java/util/Map"]),
+    iface("java/util/SortedSet", &["java/util/Set"]),
     class("java/util/Stack", "java/util/Vector", &[], PLAIN),
     class(
         "java/util/TreeMap",
@@ -647,6 +649,16 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
     class(TITR, OBJECT, &[ITR], ABSTRACT),
     class("java/util/TreeMap$ValueIterator", TITR, &[], FINAL),
     class("java/util/TreeMap$Values", ACOLL, &[], PLAIN),
+    class(
+        "java/util/TreeSet",
+        "java/util/AbstractSet",
+        &[
+            "java/util/NavigableSet",
+            "java/lang/Cloneable",
+            SERIALIZABLE,
+        ],
+        PLAIN,
+    ),
     class(
         "java/util/Vector",
         "java/util/AbstractList",

@@ -162,4 +162,15 @@ public class CollectionLoops {
         java.util.Collections.sort(xs);
         return xs.get(0);
     }
+
+    /** A TreeSet of three, drained from its smallest: as many laps as distinct values. */
+    static int distinctSorted(int a, int b, int c) {
+        java.util.TreeSet<Integer> s = new java.util.TreeSet<>();
+        s.add(a);
+        s.add(b);
+        s.add(c);
+        int n = 0;
+        while (s.pollFirst() != null) n++;
+        return n;
+    }
 }

@@ -79,4 +79,27 @@ public class Utilities {
         sb.append(s, from, to);
         return sb.length();
     }
+
+    /** set on a List parameter of any class: an Arrays.asList list's array is its own here. */
+    static int incrementAll(List<Integer> xs) {
+        for (int i = 0; i < xs.size(); i++) {
+            xs.set(i, xs.get(i) + 1);
+        }
+        return xs.size();
+    }
+
+    /** Collections.reverse of a List parameter of any class. */
+    static int reverseAny(List<Integer> xs) {
+        Collections.reverse(xs);
+        return xs.size();
+    }
+
+    /** set through Arrays.asList onto an array the method holds: the write-through is not modelled. */
+    static int setThrough(Integer[] a) {
+        List<Integer> l = java.util.Arrays.asList(a);
+        if (!l.isEmpty()) {
+            l.set(0, 7);
+        }
+        return a[0];
+    }
 }

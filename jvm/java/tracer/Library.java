@@ -1,7 +1,7 @@
 /*
  * The state of JDK collections that the engine models (engine/src/models/collections.rs),
  * recorded as fields of their objects: a collection (ArrayList, LinkedList, ArrayDeque,
- * HashSet, HashMap, TreeMap, Stack, PriorityQueue, List.of's lists, Arrays.asList's list) as
+ * HashSet, HashMap, TreeMap, TreeSet, Stack, PriorityQueue, List.of's lists, Arrays.asList's list) as
  * one field "size" (its size()), a HashMap's keySet()/values()/entrySet() view as "of" (its
  * map), an iterator of a list, a HashSet or a map's view as "of" (the collection or view it
  * iterates) and
@@ -66,7 +66,7 @@ final class Library {
     private static final String[] COLLECTIONS = {
         "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque",
         "java.util.HashSet", "java.util.HashMap", "java.util.TreeMap", "java.util.Stack",
-        "java.util.PriorityQueue",
+        "java.util.PriorityQueue", "java.util.TreeSet",
         "java.util.ImmutableCollections$ListN", "java.util.ImmutableCollections$List12",
         "java.util.Arrays$ArrayList",
     };

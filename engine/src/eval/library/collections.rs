@@ -146,7 +146,7 @@ pub(crate) fn eval(
             ex.push(e)?;
         }
         Query { index } => {
-            let tree = family == Family::TreeMap;
+            let tree = family.sorted();
             if let Some(flow) = check_query(ex, 0, tree)? {
                 return Ok(flow);
             }
@@ -332,10 +332,11 @@ fn indexed(
         CollCall::Get | CollCall::RemoveAt => (1, false),
         _ => (2, true),
     };
-    if call == CollCall::Set && family == Family::ArraysList {
-        return Err(
-            ex.unsupported("set of an Arrays.asList list (it writes through to the array)".into())
-        );
+    if call == CollCall::Set && family == Family::ArraysList && may_hold_backing_array(ex)? {
+        return Err(ex.unsupported(
+            "set of an Arrays.asList list where the state holds an array it may write through to"
+                .into(),
+        ));
     }
     if stored {
         if let Some(flow) = check_stored(ex, 0, family.null_throws())? {
@@ -385,24 +386,30 @@ fn maybe_resize(
     family: Family,
     size_v: Interval,
 ) -> Result<Flow, EngineError> {
-    let tree = family == Family::TreeMap;
+    let tree = family.sorted();
     let key_type = match call {
-        CollCall::Put => {
-            let k = ex.peek(1)?;
+        CollCall::Put | CollCall::SetAdd => {
+            let k = ex.peek(usize::from(call == CollCall::Put))?;
             type_of(ex, k).map(str::to_string)
         }
         _ => None,
     };
+    let unsorted_key = |ex: &Exec<'_>| {
+        ex.unsupported(format!(
+            "{} key of type {} (modelled keys are java.lang.Integer: keys of two classes do not compare)",
+            if family == Family::TreeSet { "TreeSet" } else { "TreeMap" },
+            display(key_type.as_deref())
+        ))
+    };
     let check = match call {
-        CollCall::SetAdd => check_stored(ex, 0, family.null_throws())?,
+        CollCall::SetAdd => match check_stored(ex, 0, family.null_throws())? {
+            Some(flow) => Some(flow),
+            None if tree && key_type.as_deref() != Some(ELEMENT) => return Err(unsorted_key(ex)),
+            None => None,
+        },
         CollCall::Put => match check_stored(ex, 1, family.null_throws())? {
             Some(flow) => Some(flow),
-            None if tree && key_type.as_deref() != Some(ELEMENT) => {
-                return Err(ex.unsupported(format!(
-                    "TreeMap key of type {} (modelled keys are java.lang.Integer: keys of two classes do not compare)",
-                    display(key_type.as_deref())
-                )));
-            }
+            None if tree && key_type.as_deref() != Some(ELEMENT) => return Err(unsorted_key(ex)),
             // a TreeMap's values may be null
             None => check_stored(ex, 0, false)?,
         },

@@ -112,3 +112,46 @@ fn the_table_names_the_modelled_methods_only() {
         assert!(super::super::is_modelled_class(c), "{c}");
     }
 }
+
+#[test]
+fn a_tree_set_is_a_sorted_set_of_integers_made_by_calls_only() {
+    let getter = "()Ljava/lang/Object;";
+    assert_eq!(
+        collection_call(TREE_SET, "add", "(Ljava/lang/Object;)Z"),
+        Some(CollCall::SetAdd)
+    );
+    assert_eq!(
+        collection_call(TREE_SET, "first", getter),
+        Some(CollCall::Head {
+            end: End::First,
+            remove: false,
+            on_empty: OnEmpty::Throw
+        })
+    );
+    assert_eq!(
+        collection_call(TREE_SET, "pollLast", getter),
+        Some(CollCall::Head {
+            end: End::Last,
+            remove: true,
+            on_empty: OnEmpty::Null
+        })
+    );
+    assert_eq!(
+        collection_call(TREE_SET, "higher", "(Ljava/lang/Object;)Ljava/lang/Object;"),
+        Some(CollCall::Nearest)
+    );
+    // its iterator and its copy constructor (a collection of any element class) are not
+    // modelled: never an input
+    assert_eq!(
+        collection_call(TREE_SET, "iterator", "()Ljava/util/Iterator;"),
+        None
+    );
+    assert_eq!(
+        collection_call(TREE_SET, "<init>", "(Ljava/util/Collection;)V"),
+        None
+    );
+    assert!(made_by_calls_only(TREE_SET));
+    let f = Family::TreeSet;
+    assert!(f.sorted() && f.null_throws() && !f.may_hold_null());
+    assert!(!Family::HashSet.sorted() && Family::TreeMap.sorted());
+}

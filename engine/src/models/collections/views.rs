@@ -140,11 +140,12 @@ pub fn made_by_call(name: &str, desc: &str) -> Vec<&'static str> {
 /// `HashMap` is also `HashSet`'s, made without a view.) So is a `Stack`, which only the run's
 /// own `new` makes: its iteration (`Vector$Itr`) is not modelled, so an input `List` that may
 /// be a `Stack` would make every loop over a list unsupported; the checker draws none. Its
-/// superclass `Vector` has no model of its own. A `PriorityQueue` likewise (its iterator is
-/// not modelled).
+/// superclass `Vector` has no model of its own. A `PriorityQueue` and a `TreeSet` likewise
+/// (their iterators are not modelled).
 pub fn made_by_calls_only(class: &str) -> bool {
     class == super::STACK
         || class == super::PRIORITY_QUEUE
+        || class == super::TREE_SET
         || class == super::VECTOR
         || View::of_class(class).is_some()
         || View::of_iterator(class).is_some() && class != HASH_KEY_ITERATOR

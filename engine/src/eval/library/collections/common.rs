@@ -293,3 +293,26 @@ pub(super) fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
         _ => None,
     }
 }
+
+/// Whether the state holds an array an `Arrays.asList` list may write through to (`set`,
+/// `Collections.reverse`): an array of class references, or a reference of a type an array
+/// has (`Object`, `Cloneable`, `Serializable`: JLS §4.10.3). Without one, the list's array is
+/// reachable through the list alone (its field is private to `Arrays`), so what the write
+/// changes is no value the state shows.
+pub(super) fn may_hold_backing_array(ex: &Exec<'_>) -> Result<bool, EngineError> {
+    let h = &ex.cx.prog.hierarchy;
+    for v in ex.st.heap.values() {
+        let ty = match v {
+            HeapValue::Array { ty, .. }
+            | HeapValue::Unknown { ty }
+            | HeapValue::Abstract { ty } => ty,
+            _ => continue,
+        };
+        // an `Object[]` is below every type an array of class references can be seen as
+        let object_array = format!("[L{};", crate::models::OBJECT);
+        if ty.starts_with("[L") || !ty.starts_with('[') && h.is_subtype(&object_array, ty)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}

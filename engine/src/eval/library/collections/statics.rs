@@ -76,9 +76,10 @@ pub(super) fn reverse(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
                 Family::Immutable => {
                     return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION)
                 }
+                Family::ArraysList if !may_hold_backing_array(ex)? => {}
                 _ => {
                     return Err(ex.unsupported(format!(
-                    "Collections.reverse of a list of class {} (it writes through to its array)",
+                    "Collections.reverse of a list of class {} where the state holds an array it may write through to",
                     display(type_of(ex, list))
                 )))
                 }
