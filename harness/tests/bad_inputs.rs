@@ -290,6 +290,12 @@ fn start_states_that_contradict_the_declared_types() {
             "00 | this: o1, x: i1 | i1\no1: List(?)  i1: 1\n",
             "operand stack",
         ),
+        // `=?` between two realized objects: the engine would take them for two
+        (
+            "realized-alias.state",
+            "00 | this: o1, x: i1 | ε\no1: List(next=o2, val=i2)  o2: List(next=null, val=i3)  i1: 1  i2: 0  i3: 0\no1 =? o2\n",
+            "o1 =? o2 between two realized values",
+        ),
         // two frames
         (
             "frames.state",

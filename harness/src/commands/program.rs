@@ -225,6 +225,24 @@ pub fn check_start(prog: &Program, m: &MethodId, st: &State) -> Result<(), Strin
             ));
         }
     }
+    // `a =? b` relates references whose fields are not realized (spec §2.1: an equality is
+    // refined before a field is read); between two realized values with different fields the
+    // engine would take them for different objects, and the graph would miss their equal case
+    let realized = |r| {
+        matches!(
+            st.value(r),
+            Some(HeapValue::Object { .. } | HeapValue::Array { .. })
+        )
+    };
+    for &(a, b) in &st.preds.may_equal {
+        if realized(a) && realized(b) && st.value(a) != st.value(b) {
+            return Err(format!(
+                "{a} =? {b} between two realized values ({a}: {}, {b}: {}): give at least one of them unrealized, as `C(?)` or `C(…)`",
+                st.value(a).map(ToString::to_string).unwrap_or_default(),
+                st.value(b).map(ToString::to_string).unwrap_or_default()
+            ));
+        }
+    }
     Ok(())
 }
 
