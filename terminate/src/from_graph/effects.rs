@@ -79,6 +79,7 @@ impl<'g> CallEffects<'g> {
             g: self.g,
             entry,
             summary: self.summaries.by_entry.get(&entry)?,
+            element_lengths: self.summaries.element_lengths,
         })
     }
 

@@ -15,6 +15,7 @@
 
 mod division;
 mod effects;
+mod element_reads;
 mod eliminate;
 mod lcmp;
 mod product;
@@ -35,7 +36,7 @@ use jtg_engine::Program;
 use jtg_prove::{Constraint, LinExpr, Rel, Var};
 use jtg_prove::{Its, ItsError, LocId, Rule, RuleId};
 pub use quantity::Quantity;
-use quantity::{facts, quantities, size_bounds, Slots};
+use quantity::{facts, location_quantities, size_bounds, Slots};
 use ranged::RangedUpdate;
 pub(crate) use relevance::without_weak_bounds;
 use std::collections::{BTreeMap, BTreeSet};
@@ -47,7 +48,8 @@ pub struct EncodeOptions {
     /// wrap is no exact update.
     pub ints: IntSemantics,
     /// The greatest element length of arrays of arrays or strings (`maxlen(a[*])`) as
-    /// variables: they bound loops over `a[i].length` read afresh, and cost the LPs columns.
+    /// variables where the graph reads such an element on a cycle: they bound loops over
+    /// `a[i].length` read afresh, and cost the LPs columns.
     pub element_lengths: bool,
 }
 
@@ -157,6 +159,11 @@ pub(crate) fn locations(g: &Graph) -> BTreeSet<NodeId> {
 
 /// Encodes `g` as an ITS (see the module docs and docs/proving.md).
 pub fn encode(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Result<Encoding, EncodeError> {
+    // one decision per graph, which its callee summaries share
+    let opts = &EncodeOptions {
+        element_lengths: opts.element_lengths && element_reads::element_reads_in_cycles(g, prog),
+        ..*opts
+    };
     let sums = summary::summaries(g, prog, opts);
     encode_with(g, prog, opts, &sums, None)
 }
@@ -192,13 +199,7 @@ fn encode_with(
         .nodes
         .iter()
         .filter(|nd| in_region(&nd.id))
-        .map(|nd| {
-            let mut qs = quantities(&nd.state);
-            if !opts.element_lengths {
-                qs.retain(|q| !matches!(q, Quantity::ElemLen(_)));
-            }
-            (nd.id, qs)
-        })
+        .map(|nd| (nd.id, location_quantities(&nd.state, opts.element_lengths)))
         .collect();
     let start_vars = &node_vars[&first];
     let names = |qs: &[Quantity]| qs.iter().map(|q| q.var_name()).collect::<Vec<_>>();

@@ -166,6 +166,17 @@ pub(crate) fn quantities(s: &State) -> Vec<Quantity> {
     ints
 }
 
+/// The variables of a location at a node of state `s`: its [`quantities`], without the
+/// greatest element lengths unless `element_lengths` (see `EncodeOptions`). Every positional
+/// list of a location's variables (the encoding's, a callee summary's) is this one.
+pub(crate) fn location_quantities(s: &State, element_lengths: bool) -> Vec<Quantity> {
+    let mut qs = quantities(s);
+    if !element_lengths {
+        qs.retain(|q| !matches!(q, Quantity::ElemLen(_)));
+    }
+    qs
+}
+
 /// The fields some `⟲F` of `s` names: without a step through one of them the structures of
 /// the state have fewer cycles (none below a reference whose `F` holds it).
 pub(crate) fn cut_fields(s: &State) -> BTreeSet<FieldName> {

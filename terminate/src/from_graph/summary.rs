@@ -16,7 +16,7 @@
 //! [`Summary::Unknown`]. The cross-check reads every return rule on concrete runs like any
 //! other rule (`jtg prove --check`).
 
-use super::quantity::{quantities, Quantity, Slots};
+use super::quantity::{location_quantities, Quantity, Slots};
 use super::{encode_rooted, EncodeOptions};
 use jtg_engine::graph::{call_entry_state, with_statics_of, Graph, NodeId};
 use jtg_engine::instance_of::is_instance;
@@ -75,6 +75,8 @@ impl Summary {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Summaries {
     pub(super) by_entry: BTreeMap<NodeId, Summary>,
+    /// The graph's locations have greatest element lengths (`EncodeOptions`).
+    pub(super) element_lengths: bool,
 }
 
 /// The entry nodes of the graph's abstracted calls, in order.
@@ -114,6 +116,7 @@ pub(super) fn summaries(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Summ
     let entries = entries(g);
     let mut sums = Summaries {
         by_entry: entries.iter().map(|&e| (e, Summary::Unknown)).collect(),
+        element_lengths: opts.element_lengths,
     };
     if entries.len() > MAX_ENTRIES {
         return sums;
@@ -149,7 +152,7 @@ pub(super) fn summaries(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Summ
             BTreeMap::new()
         } else {
             scc.iter()
-                .filter_map(|&e| Some((e, call_sites_precondition(g, prog, opts.ints, e)?)))
+                .filter_map(|&e| Some((e, call_sites_precondition(g, prog, opts, e)?)))
                 .collect()
         };
         for &e in &scc {
@@ -378,11 +381,12 @@ fn at_return(form: &LinExpr, k: usize, a: usize, e: &LinExpr) -> LinExpr {
 fn call_sites_precondition(
     g: &Graph,
     prog: &Program,
-    sem: IntSemantics,
+    opts: &EncodeOptions,
     entry: NodeId,
 ) -> Option<Vec<Constraint>> {
+    let sem = opts.ints;
     let entry_state = &g.nodes[entry].state;
-    let qs = quantities(entry_state);
+    let qs = location_quantities(entry_state, opts.element_lengths);
     let mut hull: Vec<Option<Interval>> = vec![None; qs.len()];
     for e in g
         .edges
@@ -435,6 +439,8 @@ pub(super) struct CalleeSummary<'a> {
     /// The entry node of the method graph.
     pub(super) entry: NodeId,
     pub(super) summary: &'a Summary,
+    /// The entry's location has greatest element lengths.
+    pub(super) element_lengths: bool,
 }
 
 /// The constraints the summary of the callee puts on the `return` edge of an abstracted call
@@ -447,7 +453,12 @@ pub(super) fn return_constraints(
     dst: &Slots<'_>,
     out: &mut Vec<Constraint>,
 ) {
-    let CalleeSummary { g, entry, summary } = *callee;
+    let CalleeSummary {
+        g,
+        entry,
+        summary,
+        element_lengths,
+    } = *callee;
     let (kind, space, bounds) = match summary {
         Summary::Unknown => return,
         Summary::Never => {
@@ -457,7 +468,7 @@ pub(super) fn return_constraints(
         Summary::Affine(kind, space, bounds) => (kind, space, bounds),
     };
     let entry_state = &g.nodes[entry].state;
-    let Some(params) = entry_values(prog, sem, entry_state, src) else {
+    let Some(params) = entry_values(prog, sem, entry_state, element_lengths, src) else {
         return;
     };
     let Some(&r) = dst.state.top().and_then(|f| f.stack.last()) else {
@@ -500,12 +511,13 @@ fn entry_values(
     prog: &Program,
     sem: IntSemantics,
     entry: &State,
+    element_lengths: bool,
     src: &Slots<'_>,
 ) -> Option<Vec<Option<LinExpr>>> {
     let w = call_witness(prog, sem, entry, src.state)?;
     let at = |g: Ref| w.get(&g).copied();
     Some(
-        quantities(entry)
+        location_quantities(entry, element_lengths)
             .into_iter()
             .map(|q| match q {
                 Quantity::Int(g) => src.int(at(g)?),
