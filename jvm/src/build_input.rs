@@ -15,7 +15,7 @@ use jni::{jni_sig, jni_str, Env};
 
 use crate::error::JvmError;
 use crate::input::ConcreteInput;
-use crate::jni_ext::{jni_err, string_array, JniResultExt};
+use crate::jni_ext::{jni_err, nullable_string, string_array, JniResultExt};
 use crate::values::{CObject, CValue, Elems, ObjId};
 
 fn bad(msg: impl Into<String>) -> JvmError {
@@ -248,14 +248,12 @@ fn initialise(
         )
         .and_then(|v| v.l())
         .ctx(env, &ctx)?;
-    if why.is_null() {
-        return Ok(());
+    match nullable_string(env, why, &ctx)? {
+        None => Ok(()),
+        Some(why) => Err(bad(format!(
+            "no object of class {class} can be an input: {why}"
+        ))),
     }
-    let why = env.cast_local::<JString>(why).ctx(env, &ctx)?;
-    let why = why.try_to_string(env).ctx(env, &ctx)?;
-    Err(bad(format!(
-        "no object of class {class} can be an input: {why}"
-    )))
 }
 
 /// Builds the heap and the argument arrays in the current local frame (which must have room

@@ -43,6 +43,19 @@ impl<T> JniResultExt<T> for jni::errors::Result<T> {
     }
 }
 
+/// Reads a Java `String` that may be `null`.
+pub(crate) fn nullable_string(
+    env: &mut Env<'_>,
+    o: JObject<'_>,
+    context: &str,
+) -> Result<Option<String>, JvmError> {
+    if o.is_null() {
+        return Ok(None);
+    }
+    let s = env.cast_local::<JString>(o).ctx(env, context)?;
+    Ok(Some(s.try_to_string(env).ctx(env, context)?))
+}
+
 /// Reads a Java `String[]` (null elements become empty strings).
 pub(crate) fn string_array(
     env: &mut Env<'_>,

@@ -11,7 +11,7 @@ use crate::build_input;
 use crate::decode::read_statics;
 use crate::error::JvmError;
 use crate::input::ConcreteInput;
-use crate::jni_ext::{jni_err, JniResultExt};
+use crate::jni_ext::{jni_err, nullable_string, JniResultExt};
 use crate::options::TraceOptions;
 use crate::tables::{pull_methods, pull_strings, Tables};
 use crate::trace::{Budget, TraceEnd};
@@ -479,13 +479,7 @@ fn take_failures(env: &mut Env<'_>, jvm: &Jvm) -> Result<Option<String>, JvmErro
         )
         .and_then(|v| v.l())
         .ctx(env, "takeFailures")?;
-    if o.is_null() {
-        return Ok(None);
-    }
-    let s = env
-        .cast_local::<jni::objects::JString>(o)
-        .ctx(env, "takeFailures")?;
-    Ok(Some(s.try_to_string(env).ctx(env, "takeFailures")?))
+    nullable_string(env, o, "takeFailures")
 }
 
 fn instrumentation_failures(env: &mut Env<'_>, jvm: &Jvm) -> Result<(), JvmError> {

@@ -6,6 +6,7 @@
 use super::quantity::has_element_lengths;
 use jtg_engine::class::{ArrayKind, Insn};
 use jtg_engine::graph::NodeId;
+use jtg_engine::state::{Ref, State};
 use jtg_engine::{Graph, Program};
 
 /// Whether some node on a cycle of `g` executes an `aaload` from an array whose elements
@@ -24,75 +25,39 @@ pub(crate) fn element_reads_in_cycles(g: &Graph, prog: &Program) -> bool {
     reads.iter().any(|&n| on_cycle[n])
 }
 
-fn reads_element_length(prog: &Program, s: &jtg_engine::state::State) -> bool {
+/// The array an `aaload` at the top frame of `s` reads (the reference below the index), if
+/// that is the instruction `s` executes next.
+pub(super) fn aaload_array(prog: &Program, s: &State) -> Option<Ref> {
     let Some(Insn::ArrayLoad(ArrayKind::Ref)) = prog.next_insn(s) else {
-        return false;
+        return None;
     };
-    let Some(f) = s.top() else {
-        return false;
-    };
-    f.exception.is_none()
-        && f.stack
-            .len()
-            .checked_sub(2)
-            .and_then(|k| s.value(f.stack[k]))
-            .is_some_and(has_element_lengths)
+    let f = s.top()?;
+    if f.exception.is_some() {
+        return None;
+    }
+    f.stack.len().checked_sub(2).map(|k| f.stack[k])
+}
+
+fn reads_element_length(prog: &Program, s: &State) -> bool {
+    aaload_array(prog, s)
+        .and_then(|a| s.value(a))
+        .is_some_and(has_element_lengths)
 }
 
 /// Per node, whether it lies on a cycle of the graph: in a strongly connected component of
-/// more than one node, or with an edge to itself (Kosaraju, iteratively: graphs have tens of
-/// thousands of nodes).
+/// more than one node, or with an edge to itself.
 fn on_cycles(g: &Graph) -> Vec<bool> {
-    let n = g.nodes.len();
-    let mut out: Vec<Vec<NodeId>> = vec![Vec::new(); n];
-    let mut inc: Vec<Vec<NodeId>> = vec![Vec::new(); n];
-    let mut self_loop = vec![false; n];
-    for e in &g.edges {
-        out[e.from].push(e.to);
-        inc[e.to].push(e.from);
-        self_loop[e.from] |= e.from == e.to;
-    }
-    // finishing order of a depth-first search along the edges
-    let mut order = Vec::with_capacity(n);
-    let mut seen = vec![false; n];
-    for root in 0..n {
-        if seen[root] {
-            continue;
-        }
-        seen[root] = true;
-        let mut stack = vec![(root, 0usize)];
-        while let Some((v, i)) = stack.pop() {
-            if let Some(&w) = out[v].get(i) {
-                stack.push((v, i + 1));
-                if !seen[w] {
-                    seen[w] = true;
-                    stack.push((w, 0));
-                }
-            } else {
-                order.push(v);
+    let edges: Vec<(usize, usize)> = g.edges.iter().map(|e| (e.from, e.to)).collect();
+    let mut on = vec![false; g.nodes.len()];
+    for c in jtg_prove::sccs(g.nodes.len(), &edges) {
+        if c.len() > 1 {
+            for v in c {
+                on[v] = true;
             }
         }
     }
-    // components along the reversed edges, in reverse finishing order
-    let mut comp = vec![usize::MAX; n];
-    let mut size = Vec::new();
-    for &root in order.iter().rev() {
-        if comp[root] != usize::MAX {
-            continue;
-        }
-        let c = size.len();
-        size.push(0usize);
-        comp[root] = c;
-        let mut stack = vec![root];
-        while let Some(v) = stack.pop() {
-            size[c] += 1;
-            for &w in &inc[v] {
-                if comp[w] == usize::MAX {
-                    comp[w] = c;
-                    stack.push(w);
-                }
-            }
-        }
+    for &(a, b) in &edges {
+        on[a] |= a == b;
     }
-    (0..n).map(|v| self_loop[v] || size[comp[v]] > 1).collect()
+    on
 }

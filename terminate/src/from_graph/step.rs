@@ -5,12 +5,13 @@
 
 use super::division::{division_by_unknown, floor_shift, truncating_division, Division, Divisor};
 use super::effects::CallEffects;
+use super::element_reads::aaload_array;
 use super::lcmp::{comparison, Comparison};
 use super::product::{product_bounds, Factor};
 use super::quantity::{cut_fields, dist_fields, may_reach, quantities, Quantity, Slots};
 use super::ranged::{RangedUpdate, Sides};
 use super::summary::return_constraints;
-use jtg_engine::class::{ArrayKind, Cond, FieldType, Insn};
+use jtg_engine::class::{Cond, FieldType, Insn};
 use jtg_engine::graph::{
     call_entry_state, call_frame, with_statics_of, Edge, EdgeKind, Label, Operand,
 };
@@ -321,7 +322,7 @@ fn carry_by_name(src: &Slots<'_>, dst: &Slots<'_>, havoc: &Written, out: &mut Ve
 /// An `aaload` that pushed its element: the element is no longer than the greatest element
 /// of its array (`len(e) ≤ maxlen(a[*])`; `0` for a null element).
 fn element_read(prog: &Program, src: &Slots<'_>, dst: &Slots<'_>, out: &mut Vec<Constraint>) {
-    let Some(Insn::ArrayLoad(ArrayKind::Ref)) = prog.next_insn(src.state) else {
+    let Some(a) = aaload_array(prog, src.state) else {
         return;
     };
     let (Some(f), Some(g)) = (src.state.top(), dst.state.top()) else {
@@ -330,10 +331,7 @@ fn element_read(prog: &Program, src: &Slots<'_>, dst: &Slots<'_>, out: &mut Vec<
     if g.exception.is_some() || g.stack.len() + 1 != f.stack.len() {
         return;
     }
-    let (Some(&a), Some(&e)) = (
-        f.stack.len().checked_sub(2).map(|k| &f.stack[k]),
-        g.stack.last(),
-    ) else {
+    let Some(&e) = g.stack.last() else {
         return;
     };
     if let (Some(l), Some(m)) = (dst.len(e), src.elem_len(a)) {

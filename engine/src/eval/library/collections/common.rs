@@ -301,6 +301,8 @@ pub(super) fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
 /// changes is no value the state shows.
 pub(super) fn may_hold_backing_array(ex: &Exec<'_>) -> Result<bool, EngineError> {
     let h = &ex.cx.prog.hierarchy;
+    // an `Object[]` is below every type an array of class references can be seen as
+    let object_array = format!("[L{};", crate::models::OBJECT);
     for v in ex.st.heap.values() {
         let ty = match v {
             HeapValue::Array { ty, .. }
@@ -308,8 +310,6 @@ pub(super) fn may_hold_backing_array(ex: &Exec<'_>) -> Result<bool, EngineError>
             | HeapValue::Abstract { ty } => ty,
             _ => continue,
         };
-        // an `Object[]` is below every type an array of class references can be seen as
-        let object_array = format!("[L{};", crate::models::OBJECT);
         if ty.starts_with("[L") || !ty.starts_with('[') && h.is_subtype(&object_array, ty)? {
             return Ok(true);
         }
