@@ -402,3 +402,9 @@ fn loops_bounded_by_a_library_contract_terminate() {
         assert!(!out.contains(": YES"), "{m} may not end: {out}");
     }
 }
+
+#[test]
+fn a_list_of_any_family_filtered_into_another_terminates() {
+    // each family's iterator keeps its count while `out` grows
+    proved("everyday.CollectionLoops.evens", &[]);
+}

@@ -23,10 +23,11 @@ use crate::eval::summary::{self, CallAbstraction, CallSite, CalleeFacts};
 use crate::eval::{self, Ctx, StepOutcome};
 use crate::instance_of::{instance_holds, signature_width, Signature};
 use crate::merge::{merge, MergeOptions};
+use crate::models;
 use crate::models::elements::ElementTypes;
 use crate::program::{Options, Program};
 use crate::refine::Succ;
-use crate::state::{End, HeapValue, MethodId, State};
+use crate::state::{End, HeapValue, MethodId, Ref, State};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -50,6 +51,35 @@ impl std::fmt::Debug for BuildFailure {
 /// Expanded states at one position past which a new evaluation successor there is merged
 /// ([`Builder::parallel_partner`]).
 const PARALLEL_MERGE_AFTER: usize = 64;
+
+/// Whether the frames of `a` and `b` (at one position) hold objects of the same JDK classes
+/// in every local and stack slot. Parallel paths that differ in such a class (one per family
+/// a library call may return: `List.iterator()` of an unknown list) stay apart: their merge
+/// would keep only the common supertype and lose what each class's model counts (an
+/// iterator's remaining elements), which is what the ranking needs. Program classes are not
+/// compared: the subtypes of a program's own trees and lists kept apart grew TPDB graphs
+/// (13 of 348, one past the node budget) and proved nothing more.
+fn same_classes_held(a: &State, b: &State) -> bool {
+    fn class<'s>(s: &'s State, r: &Ref) -> Option<&'s str> {
+        match s.heap.get(r) {
+            Some(HeapValue::Object { class, .. }) if models::is_always_jdk(class) => {
+                Some(class.as_str())
+            }
+            _ => None,
+        }
+    }
+    a.frames.iter().zip(&b.frames).all(|(f, g)| {
+        f.locals.iter().zip(&g.locals).all(|(x, y)| match (x, y) {
+            (Some(x), Some(y)) => class(a, x) == class(b, y),
+            (None, None) => true,
+            _ => false,
+        }) && f
+            .stack
+            .iter()
+            .zip(&g.stack)
+            .all(|(x, y)| class(a, x) == class(b, y))
+    })
+}
 
 /// The program position of a state: the methods and pcs of its frames, bottom to top.
 type Position = Vec<(MethodId, u32)>;
@@ -560,6 +590,7 @@ impl Builder<'_> {
                 && other.frames.iter().zip(&st.frames).all(|(a, b)| {
                     a.exception.is_some() == b.exception.is_some() && a.stack.len() == b.stack.len()
                 })
+                && same_classes_held(other, st)
         };
         let cands: Vec<NodeId> = expanded.copied().filter(|&m| fits(m)).collect();
         let last_merged = cands.iter().rev().find(|&&m| self.merged[m]);

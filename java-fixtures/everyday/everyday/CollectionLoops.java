@@ -173,4 +173,15 @@ public class CollectionLoops {
         while (s.pollFirst() != null) n++;
         return n;
     }
+
+    // YES: a list of any family filtered into a new one; the iterator of each family the
+    // parameter may be keeps its remaining count (its paths are not merged into one
+    // `Iterator` of no count while `out` grows)
+    static List<Integer> evens(List<Integer> xs) {
+        List<Integer> out = new ArrayList<>();
+        for (Integer x : xs) {
+            if (x % 2 == 0) out.add(x);
+        }
+        return out;
+    }
 }
