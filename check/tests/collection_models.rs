@@ -13,7 +13,8 @@ use jtg_engine::edge::{Label, Operand};
 use jtg_engine::state::{HeapValue, Interval};
 use jtg_engine::Graph;
 
-/// The graph with every `res = x ± 1` label that computes a field (`size`, `remaining`) of an
+/// The graph with every `res = x ± 1` label that computes a field (`size`, `remaining`, a
+/// builder's `count`) of an
 /// object of `class` turned into `res = x ± 2`: a model that claims the size grows (or the
 /// remaining count falls) by two.
 fn by_two(g: &Graph, class: &str) -> (Graph, usize) {
@@ -205,4 +206,12 @@ fn a_fixed_size_list_one_longer_is_caught() {
         &args,
         |g| narrowed_sizes(g, "java/util/Arrays$ArrayList"),
     );
+}
+
+#[test]
+fn a_builder_growing_by_two_per_char_is_caught() {
+    // the recorder reads a StringBuilder's length as its field `count` (`Library.java`)
+    caught("everyday.Strings.dots", &["n"], &rows(&SMALL), |g| {
+        by_two(g, "java/lang/StringBuilder")
+    });
 }

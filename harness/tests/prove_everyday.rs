@@ -404,6 +404,25 @@ fn loops_bounded_by_a_library_contract_terminate() {
 }
 
 #[test]
+fn loops_bounded_by_a_builders_length_terminate() {
+    // while (sb.length() < n) sb.append('.'): the model keeps a builder's length
+    for m in [
+        "everyday.Strings.padTo",
+        "everyday.Strings.digitsUpTo",
+        "everyday.Strings.trimTrailing",
+        "everyday.Strings.dots",
+        "everyday.Strings.charsBack",
+    ] {
+        proved(m, &[]);
+    }
+    // appending a string that may be empty: a run that never ends (`repeatTo("", 1)`)
+    let f = fixtures();
+    let (code, out, err) = jtg(&["prove", &f, "everyday.Strings.repeatTo"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(": NO"), "{out}");
+}
+
+#[test]
 fn a_list_of_any_family_filtered_into_another_terminates() {
     // each family's iterator keeps its count while `out` grows
     proved("everyday.CollectionLoops.evens", &[]);

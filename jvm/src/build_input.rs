@@ -57,6 +57,30 @@ const COLLECTIONS: [&str; 6] = [
     "java/util/TreeMap",
 ];
 
+/// `java.lang.StringBuilder`: an input lists its length as `count` (the recorder's field,
+/// `Library.java`), which is no field of the JDK's class; it is built by its constructor.
+const BUILDER_CLASS: &str = "java/lang/StringBuilder";
+
+/// A new `StringBuilder` of `count` characters (`a`s: the model keeps no contents).
+fn builder_of_length<'l>(
+    env: &mut Env<'l>,
+    class: &str,
+    fields: &std::collections::BTreeMap<String, CValue>,
+    ctx: &str,
+) -> Result<JObject<'l>, JvmError> {
+    let len = match fields.get("count") {
+        Some(CValue::Int(n)) if *n >= 0 => *n as usize,
+        other => return Err(bad(format!("{class} with count {other:?}"))),
+    };
+    let text: JObject<'l> = env.new_string("a".repeat(len)).ctx(env, ctx)?.into();
+    env.new_object(
+        jni_str!("java/lang/StringBuilder"),
+        jni_sig!("(Ljava/lang/String;)V"),
+        &[JValue::Object(&text)],
+    )
+    .ctx(env, ctx)
+}
+
 /// The elements of an input collection's fields: `e0 … e{size-1}`.
 fn collection_elements(
     class: &str,
@@ -301,6 +325,9 @@ pub(crate) fn build<'l>(
                     }
                 }
             }
+            CObject::Instance { class, fields } if class == BUILDER_CLASS => {
+                builder_of_length(env, class, fields, &ctx)?
+            }
             CObject::Instance { class, fields } => {
                 let c = b.class(env, class)?;
                 let constant = match enum_ordinal(fields) {
@@ -334,7 +361,8 @@ pub(crate) fn build<'l>(
     for (id, o) in &input.heap {
         match o {
             // built with its elements in pass 1
-            CObject::Instance { class, .. } if COLLECTIONS.contains(&class.as_str()) => {}
+            CObject::Instance { class, .. }
+                if COLLECTIONS.contains(&class.as_str()) || class == BUILDER_CLASS => {}
             CObject::Instance { .. } if constants.contains(id) => {}
             CObject::Instance { class, fields } => {
                 for (key, v) in fields {

@@ -17,8 +17,13 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
         Insn::New(class) => {
             let fields = models::instance_fields(&ex.cx.prog.hierarchy, class)?;
             let mut values = BTreeMap::new();
-            for (name, t, _) in fields {
-                let r = crate::state::types::default_value(&mut ex.st, &t);
+            for (name, t, range) in fields {
+                let r = match range {
+                    // a string's length is fixed for its life (the ITS keeps one `len` per
+                    // string): before its constructor sets it, it is unknown, not `0`
+                    Some(range) if class == models::STRING => ex.st.new_int(range),
+                    _ => crate::state::types::default_value(&mut ex.st, &t),
+                };
                 values.insert(name, r);
             }
             let r = ex.st.new_obj(HeapValue::Object {

@@ -10,7 +10,9 @@ use crate::refine::{self, integer};
 use crate::state::{HeapValue, Interval, Width};
 
 mod arrays;
+mod builder;
 mod collections;
+mod counts;
 mod enums;
 mod numbers;
 mod objects;
@@ -172,17 +174,13 @@ pub(super) fn eval(
                 .new_int(Interval::new(Some(0), Some(1)).expect("0 ≤ 1"));
             ex.push(r)?;
         }
-        LibraryCall::Print | LibraryCall::StringBuilderNew => {
+        LibraryCall::Print => {
             for _ in 0..n_args + usize::from(has_receiver) {
                 ex.pop()?;
             }
         }
-        LibraryCall::StringBuilderAppend => {
-            // the receiver stays on the stack as the result
-            for _ in 0..n_args {
-                ex.pop()?;
-            }
-        }
+        LibraryCall::StringBuilderNew => return builder::new_builder(ex, n_args),
+        LibraryCall::StringBuilderAppend(added) => return builder::append(ex, added),
         LibraryCall::PrintObject { returns_this } => {
             let o = ex.peek(0)?;
             if let Some(flow) = ex.need_null_or_existing(o)? {
@@ -202,37 +200,23 @@ pub(super) fn eval(
                     ty.replace('/', ".")
                 )));
             }
-            ex.pop()?;
-            if !returns_this {
-                ex.pop()?;
-            }
-        }
-        LibraryCall::StringBuilderOfString => {
-            let s = ex.peek(0)?;
-            if s.is_null() {
-                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-            }
-            if let Some(flow) = ex.need_null_or_existing(s)? {
-                return Ok(flow);
+            if returns_this {
+                // `StringBuilder.append(Object)` of a string or `null`: as `append(String)`
+                return builder::append(ex, models::Appended::Text);
             }
             ex.pop()?;
             ex.pop()?;
         }
+        LibraryCall::StringBuilderOfString => return builder::of_string(ex),
         LibraryCall::Text(call) => return text::eval(ex, call, n_args, has_receiver),
-        LibraryCall::Builder(call) => return text::builder(ex, call, n_args),
+        LibraryCall::Builder(call) => return builder::call(ex, call, n_args),
         LibraryCall::Number(call) => return numbers::eval(ex, call, n_args),
         LibraryCall::Arrays(call) => return arrays::eval(ex, call),
         LibraryCall::Collection(call) => return collections::eval(ex, call, n_args, has_receiver),
         LibraryCall::Enum(call) => return enums::eval(ex, call),
         LibraryCall::ObjectsEquals => return objects::equals(ex),
         LibraryCall::ObjectsHash { array } => return objects::hash(ex, array),
-        LibraryCall::StringBuilderToString => {
-            ex.pop()?;
-            // JDK 17 returns the interned "" for an empty builder, whatever the Javadoc's "a
-            // new String object is allocated" says
-            let r = shared::string(ex, Interval::at_least(0));
-            ex.push(r)?;
-        }
+        LibraryCall::StringBuilderToString => return builder::to_string(ex),
     }
     Ok(Flow::Next)
 }

@@ -72,17 +72,21 @@ pub(crate) enum LibraryCall {
     PrintObject {
         returns_this: bool,
     },
-    /// `new StringBuilder()`, `StringBuilder(int)`: no observable effect (the model keeps no
-    /// contents). `StringBuilder(String)` is [`LibraryCall::StringBuilderOfString`].
+    /// `new StringBuilder()`, `StringBuilder(int capacity)`: an empty builder (its length, the
+    /// field `count`, stays `new`'s 0; the model keeps no contents); Javadoc of the latter
+    /// "NegativeArraySizeException - if the capacity argument is less than 0".
+    /// `StringBuilder(String)` is [`LibraryCall::StringBuilderOfString`].
     StringBuilderNew,
-    /// `new StringBuilder(String str)`: Javadoc "Throws: NullPointerException - if str is null".
+    /// `new StringBuilder(String str)`: "initialized to the contents of the specified string":
+    /// the string's length; "Throws: NullPointerException - if str is null".
     StringBuilderOfString,
     /// `StringBuilder.append(int|char|boolean|long|float|double|String)`: Javadoc "Returns: a
-    /// reference to this object"; the contents are not modelled.
-    StringBuilderAppend,
+    /// reference to this object"; the length grows by what [`Appended`] says (the characters
+    /// of `String.valueOf(x)`, "null" for a `null` string).
+    StringBuilderAppend(super::text::Appended),
     /// `StringBuilder.toString()`: Javadoc "A new String object is allocated", but JDK 17
-    /// returns the interned `""` for an empty builder: a string of unknown length that may
-    /// be one the state holds (see `text`).
+    /// returns the interned `""` for an empty builder: a string of the builder's length that
+    /// may be one the state holds (see `text`).
     StringBuilderToString,
     /// A `String` query, `Integer` parsing or boxing: see [`super::text`].
     Text(super::text::TextCall),
@@ -276,13 +280,14 @@ pub(crate) fn library_call(class: &str, name: &str, desc: &str) -> Option<Librar
             ("<init>", "()V" | "(I)V") => Some(StringBuilderNew),
             ("<init>", "(Ljava/lang/String;)V") => Some(StringBuilderOfString),
             ("append", d) if d.ends_with(")Ljava/lang/StringBuilder;") => {
-                match &d[..d.len() - ")Ljava/lang/StringBuilder;".len()] {
+                let param = &d[1..d.len() - ")Ljava/lang/StringBuilder;".len()];
+                match super::text::Appended::of_param(param) {
                     // `append(String)` of `null` appends "null": no call on the argument
-                    "(Z" | "(C" | "(I" | "(J" | "(F" | "(D" | "(Ljava/lang/String;" => {
-                        Some(StringBuilderAppend)
+                    Some(a) => Some(StringBuilderAppend(a)),
+                    None if param == "Ljava/lang/Object;" => {
+                        Some(PrintObject { returns_this: true })
                     }
-                    "(Ljava/lang/Object;" => Some(PrintObject { returns_this: true }),
-                    _ => super::text::builder_call(name, desc).map(Builder),
+                    None => super::text::builder_call(name, desc).map(Builder),
                 }
             }
             ("toString", "()Ljava/lang/String;") => Some(StringBuilderToString),

@@ -1,7 +1,7 @@
 //! The instance fields the engine represents for a class: the class path's declarations, or
 //! the modelled fields of a JDK class (and `java.lang.Enum`'s, of an enum object).
 
-use super::classes::STRING;
+use super::classes::{STRING, STRING_BUILDER};
 use super::collections::{self, Family, OF, REMAINING, SIZE};
 use super::jdk_table::is_modelled_class;
 use super::text::INTEGER;
@@ -16,7 +16,8 @@ pub fn instance_fields(
     hierarchy: &Hierarchy,
     class: &str,
 ) -> Result<Vec<(FieldKey, FieldType, Option<Interval>)>, EngineError> {
-    if class == STRING {
+    if class == STRING || class == STRING_BUILDER {
+        // a string's length; a builder's current length (`length()`), which its models change
         return Ok(vec![(
             FieldKey::plain("count"),
             FieldType::Int,

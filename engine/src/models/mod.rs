@@ -68,4 +68,6 @@ pub use jdk_table::{
 };
 pub use numbers::is_wrapping_call;
 pub use text::INTEGER;
-pub(crate) use text::{BuilderCall, TextCall, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX};
+pub(crate) use text::{
+    Appended, BuilderCall, TextCall, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX,
+};

@@ -121,11 +121,42 @@ pub(crate) enum TextCall {
     /// `String.valueOf(char[])`: "the characters contained in the character array": a string
     /// of the array's length; NPE for `null`.
     ValueOfChars,
+    /// `new String(char[] value)`: "represent the sequence of characters currently contained
+    /// in the character array argument": the object `new` made gets the array's length; NPE
+    /// for `null`.
+    NewOfChars,
+}
+
+/// How many characters an `append` adds: those of `String.valueOf(x)` for a primitive `x`
+/// (`Chars`: a `boolean` "true"/"false" 4–5, a `char` 1, an `int` 1–11 as
+/// `"-2147483648"`, a `long` 1–20, a `float`/`double` at least 1, no bound kept), or a
+/// string's length (`Text`: "If str is null, then the four characters "null" are
+/// appended").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Appended {
+    Chars { min: u8, max: Option<u8> },
+    Text,
+}
+
+impl Appended {
+    /// What `append` with the parameter descriptor `param` adds, if it is modelled.
+    pub(super) fn of_param(param: &str) -> Option<Appended> {
+        let chars = |min, max| Some(Appended::Chars { min, max });
+        match param {
+            "Z" => chars(4, Some(5)),
+            "C" => chars(1, Some(1)),
+            "I" => chars(1, Some(11)),
+            "J" => chars(1, Some(20)),
+            "F" | "D" => chars(1, None),
+            "Ljava/lang/String;" => Some(Appended::Text),
+            _ => None,
+        }
+    }
 }
 
 /// A `StringBuilder` method with a model beyond `append`/`toString` (`super::LibraryCall`). The
-/// model keeps no contents and no length: the length is any int `≥ 0`, so an index is checked
-/// against it by a split (returns / throws) unless it is negative.
+/// model keeps the length (the field `count`) and no contents: an index is checked against the
+/// length where the intervals decide it, else by a split (returns / throws).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum BuilderCall {
     /// `length()`: "the length of the sequence of characters currently represented": `≥ 0`.
@@ -145,8 +176,9 @@ pub(crate) enum BuilderCall {
     /// than or equal to length()".
     SetCharAt,
     /// `insert(int offset, x)` of a primitive or a `String`: "StringIndexOutOfBoundsException -
-    /// if the offset is invalid" (negative or greater than `length()`); returns this.
-    Insert,
+    /// if the offset is invalid" (negative or greater than `length()`); returns this, longer by
+    /// what [`Appended`] says of `x`.
+    Insert(Appended),
     /// `append(CharSequence s, int start, int end)`: "If s is null, then characters are
     /// appended as if s contained the four characters "null""; "IndexOutOfBoundsException - if
     /// start is negative, or start is greater than end or end is greater than s.length()";
@@ -167,8 +199,7 @@ pub(super) fn builder_call(name: &str, desc: &str) -> Option<BuilderCall> {
         ("charAt", "I") if ret == "C" => Some(CharAt),
         ("deleteCharAt", "I") if ret == SB => Some(DeleteCharAt),
         ("setCharAt", "IC") if ret == "V" => Some(SetCharAt),
-        ("insert", "IZ" | "IC" | "II" | "IJ" | "IF" | "ID") if ret == SB => Some(Insert),
-        ("insert", p) if p == format!("I{S}") && ret == SB => Some(Insert),
+        ("insert", p) if ret == SB => Some(Insert(Appended::of_param(p.strip_prefix('I')?)?)),
         ("append", "Ljava/lang/CharSequence;II") if ret == SB => Some(AppendRange),
         _ => None,
     }
@@ -227,6 +258,7 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("toUpperCase" | "toLowerCase", d) if d == format!("(){S}") => ChangeCase,
             ("replace", d) if d == format!("(CC){S}") => ReplaceChar,
             ("valueOf" | "copyValueOf", d) if d == format!("([C){S}") => ValueOfChars,
+            ("<init>", "([C)V") => NewOfChars,
             _ => return None,
         });
     }

@@ -103,4 +103,45 @@ public class Strings {
         String whole = s.substring(0);
         return (rest == s ? 1 : 0) + (whole == s ? 2 : 0) + (rest == empty ? 4 : 0);
     }
+
+    // YES: a builder's length grows by one a lap up to n (the model keeps the length)
+    static String padTo(StringBuilder sb, int n) {
+        while (sb.length() < n) sb.append('.');
+        return sb.toString();
+    }
+
+    // YES: an int's digits are at least one character
+    static int digitsUpTo(int n) {
+        StringBuilder sb = new StringBuilder();
+        while (sb.length() < n) sb.append(sb.length());
+        return sb.length();
+    }
+
+    // YES: each lap removes the last character of a builder
+    static String trimTrailing(StringBuilder sb) {
+        while (sb.length() > 0 && sb.charAt(sb.length() - 1) == ' ') sb.deleteCharAt(sb.length() - 1);
+        return sb.toString();
+    }
+
+    // NO: appending the empty string never grows the builder (`repeatTo("", 1)`)
+    static String repeatTo(String s, int n) {
+        StringBuilder sb = new StringBuilder();
+        while (sb.length() < n) sb.append(s);
+        return sb.toString();
+    }
+
+    // YES: a string made from a char array has the array's length
+    static int charsBack(char[] cs) {
+        String s = new String(cs);
+        int n = 0;
+        for (int i = 0; i < s.length(); i++) if (s.charAt(i) == cs[0]) n++;
+        return n;
+    }
+
+    // YES: n dots; its builder's length is what the checker's model tests change
+    static int dots(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) sb.append('.');
+        return sb.length();
+    }
 }

@@ -6,7 +6,8 @@
  * map), an iterator of a list, a HashSet or a map's view as "of" (the collection or view it
  * iterates) and
  * "remaining" (how many elements next() still returns; -1 once its collection was structurally
- * modified other than through it: its expectedModCount differs from the modCount).
+ * modified other than through it: its expectedModCount differs from the modCount), and a
+ * StringBuilder as one field "count" (its length()).
  *
  * These values change inside JDK code, which is not instrumented: the recorder calls sync()
  * before every step once such an object is known, and logs a change as an update record in
@@ -61,7 +62,7 @@ final class Library {
 
     private static final int COLLECTION = 1, ARRAY_ITR = 2, LINKED_ITR = 3, KEY_ITR = 4,
             IMMUTABLE_ITR = 5, ARRAYS_ITR = 6, MAP_VIEW = 7, VALUE_ITR = 8, ENTRY_ITR = 9,
-            TREE_KEY_ITR = 10, TREE_VALUE_ITR = 11, TREE_ENTRY_ITR = 12;
+            TREE_KEY_ITR = 10, TREE_VALUE_ITR = 11, TREE_ENTRY_ITR = 12, BUILDER = 13;
 
     private static final String[] COLLECTIONS = {
         "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque",
@@ -98,6 +99,7 @@ final class Library {
                 case "java.util.TreeMap$EntrySet": return MAP_VIEW;
                 case "java.util.ImmutableCollections$ListItr": return IMMUTABLE_ITR;
                 case "java.util.Arrays$ArrayItr": return ARRAYS_ITR;
+                case "java.lang.StringBuilder": return BUILDER;
                 default: return 0;
             }
         }
@@ -122,7 +124,7 @@ final class Library {
     /** The number of fields a record of {@code c} has. */
     static int fieldCount(Class<?> c) {
         int kind = KIND.get(c);
-        return kind == COLLECTION || kind == MAP_VIEW ? 1 : 2;
+        return kind == COLLECTION || kind == MAP_VIEW || kind == BUILDER ? 1 : 2;
     }
 
     /** Writes the fields of {@code x} (after its kind K_INSTANCE); tracks it in the heap log. */
@@ -137,9 +139,9 @@ final class Library {
             return;
         }
         int v = value(x, kind);
-        if (kind == COLLECTION) {
+        if (kind == COLLECTION || kind == BUILDER) {
             Recorder.put(box, at, 1);
-            Recorder.put(box, at, Recorder.intern("size"));
+            Recorder.put(box, at, Recorder.intern(kind == BUILDER ? "count" : "size"));
             Recorder.putTagged(box, at, Recorder.T_INT, v);
         } else {
             Recorder.put(box, at, 2);
@@ -149,7 +151,7 @@ final class Library {
             Recorder.putTagged(box, at, Recorder.T_INT, v);
         }
         if (assign) {
-            track(x, id, kind == COLLECTION ? 0 : 1, v);
+            track(x, id, kind == COLLECTION || kind == BUILDER ? 0 : 1, v);
         }
     }
 
@@ -186,6 +188,8 @@ final class Library {
         switch (kind) {
             case COLLECTION:
                 return x instanceof Map ? ((Map<?, ?>) x).size() : ((Collection<?>) x).size();
+            case BUILDER:
+                return ((StringBuilder) x).length();
             case ARRAY_ITR: {
                 Object list = U.getObject(x, F.ITR_OUTER);
                 if (U.getInt(list, F.MOD_COUNT) != U.getInt(x, F.ITR_EXPECTED)) {

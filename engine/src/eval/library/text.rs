@@ -8,7 +8,7 @@ use super::shared;
 use crate::class::Cond;
 use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
-use crate::models::{self, exceptions, BuilderCall, TextCall};
+use crate::models::{self, exceptions, TextCall};
 use crate::refine::{integer, Succ};
 use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
 
@@ -204,6 +204,28 @@ pub(crate) fn eval(
         IsEmpty | IsBlank | Trim | ToCharArray | ChangeCase | ReplaceChar => {
             return by_length(ex, call, n_args)
         }
+        NewOfChars => {
+            let (a, this) = (ex.peek(0)?, ex.peek(1)?);
+            if let Some(flow) = null_check(ex, 0)? {
+                return Ok(flow);
+            }
+            if let Some(flow) = ex.need_realized(a)? {
+                return Ok(flow);
+            }
+            let len = match ex.st.value(a) {
+                Some(HeapValue::Array { len, .. }) => Some(*len),
+                _ => None,
+            }
+            .ok_or_else(|| ex.invalid("new String(char[]) of a non-array"))?;
+            pop_all(ex)?;
+            match ex.st.heap.get_mut(&this) {
+                // the string's length is the array's length itself
+                Some(HeapValue::Object { fields, .. }) => {
+                    fields.insert(FieldKey::plain("count"), len);
+                }
+                _ => return Err(ex.invalid("new String(char[]) on a non-String")),
+            }
+        }
         ValueOfChars => {
             let a = ex.peek(0)?;
             if let Some(flow) = null_check(ex, 0)? {
@@ -279,110 +301,6 @@ fn by_length(ex: &mut Exec<'_>, call: TextCall, n_args: usize) -> Result<Flow, E
         _ => return Err(ex.invalid("String length model of another call")),
     };
     ex.push(r)?;
-    Ok(Flow::Next)
-}
-
-/// `StringBuilder` calls beyond `append`/`toString` (`models::BuilderCall`): the model keeps no
-/// length, so an index that is not negative is checked by a split.
-pub(crate) fn builder(
-    ex: &mut Exec<'_>,
-    call: BuilderCall,
-    n_args: usize,
-) -> Result<Flow, EngineError> {
-    use BuilderCall::*;
-    if call == AppendRange {
-        return append_range(ex);
-    }
-    if matches!(call, SetLength | CharAt | DeleteCharAt | SetCharAt | Insert) {
-        // the index (offset, new length) is the first argument
-        let i = ex.peek(n_args - 1)?;
-        let v = *ex
-            .st
-            .int(i)
-            .ok_or_else(|| ex.invalid("StringBuilder index of a non-integer"))?;
-        match v.decide(Cond::Lt, &Interval::literal(0)) {
-            Some(true) => return exception::throw_builtin(ex, models::STRING_INDEX),
-            Some(false) => {}
-            None => {
-                let succs = integer::refine(&ex.before, i, &integer::partition(&v, Cond::Lt, 0));
-                return Ok(Flow::Refine(EdgeKind::Refine, succs));
-            }
-        }
-        // `insert(0, …)` is always inside; the others depend on the unknown length
-        let always = call == SetLength || (call == Insert && v.as_literal() == Some(0));
-        if !always {
-            let Some(ok) = outcome(ex) else {
-                return Ok(split_outcomes(ex));
-            };
-            if !ok {
-                return exception::throw_builtin(ex, models::STRING_INDEX);
-            }
-        }
-    }
-    let returns_this = matches!(call, Reverse | DeleteCharAt | Insert);
-    for _ in 0..n_args {
-        ex.pop()?;
-    }
-    if !returns_this {
-        ex.pop()?;
-    }
-    match call {
-        Length => push_int(
-            ex,
-            Interval::new(Some(0), Some(crate::state::JAVA_MAX)).unwrap_or(Interval::TOP),
-        )?,
-        CharAt => push_int(ex, char_range())?,
-        _ => {}
-    }
-    Ok(Flow::Next)
-}
-
-/// `append(CharSequence s, int start, int end)` of a `String` or `null` (`"null"`): returns
-/// this when `0 ≤ start ≤ end ≤ s.length()`, else IndexOutOfBoundsException.
-fn append_range(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
-    let s = ex.peek(2)?;
-    let len = if s.is_null() {
-        Interval::literal(4)
-    } else {
-        if let Some(flow) = ex.need_null_or_existing(s)? {
-            return Ok(flow);
-        }
-        if let Some(flow) = ex.need_realized(s)? {
-            return Ok(flow);
-        }
-        let ty = ex.st.value(s).and_then(HeapValue::type_name);
-        if ty != Some(models::STRING) {
-            return Err(ex.unsupported(format!(
-                "StringBuilder.append of a CharSequence of type {} (its length() and charAt may be program code)",
-                ty.map_or("?".into(), crate::state::display_type)
-            )));
-        }
-        let count = string_count(ex, s)?;
-        *ex.st
-            .int(count)
-            .ok_or_else(|| ex.invalid("String length of a non-integer"))?
-    };
-    let (start, end) = (ex.peek(1)?, ex.peek(0)?);
-    let (Some(b), Some(e)) = (ex.st.int(start).copied(), ex.st.int(end).copied()) else {
-        return Err(ex.invalid("StringBuilder.append range of a non-integer"));
-    };
-    let in_bounds = both(
-        both(
-            b.decide(Cond::Ge, &Interval::literal(0)),
-            b.decide(Cond::Le, &e),
-        ),
-        e.decide(Cond::Le, &len),
-    );
-    let Some(ok) = in_bounds.or_else(|| outcome(ex)) else {
-        return Ok(split_outcomes(ex));
-    };
-    if !ok {
-        return exception::throw_builtin(ex, models::collections::INDEX_OUT_OF_BOUNDS);
-    }
-    // the receiver stays on the stack as the result
-    for _ in 0..3 {
-        ex.pop()?;
-    }
     Ok(Flow::Next)
 }
 
@@ -540,7 +458,7 @@ fn string_count(ex: &Exec<'_>, s: Ref) -> Result<Ref, EngineError> {
 }
 
 /// `Some(true)` when both hold, `Some(false)` when one fails, else undecided.
-fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+pub(super) fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
     match (a, b) {
         (Some(false), _) | (_, Some(false)) => Some(false),
         (Some(true), Some(true)) => Some(true),

@@ -2,8 +2,8 @@
 //! elements, an element read back, size steps, stale iterators, the refinement that decides a
 //! size.
 
-use super::super::super::arith;
 use super::super::super::{exception, Exec, Flow};
+pub(super) use super::super::counts::{step, sum};
 use super::super::shared;
 use crate::class::Cond;
 use crate::edge::EdgeKind;
@@ -12,7 +12,7 @@ use crate::models::collections::{self as coll, ELEMENT, OF, REMAINING, SIZE};
 use crate::models::elements as coll_elements;
 use crate::models::exceptions;
 use crate::refine::integer;
-use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref, Width};
+use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
 
 /// The collection whose structural changes an iterator's collection `of` shows: a map's view
 /// shows its map's. `None`: `of` is not realized (it may be a view of any map).
@@ -118,49 +118,6 @@ pub(super) fn element(ex: &mut Exec<'_>, may_null: bool) -> Ref {
 pub(super) fn grow(ex: &mut Exec<'_>, c: Ref, size: Ref, op: IntOp) -> Result<(), EngineError> {
     let r = step(ex, size, op, 0)?;
     set_field(ex, c, SIZE, r)
-}
-
-/// `a ± 1` with its label, in `[floor, Integer.MAX_VALUE]`: a size or a count never wraps (a
-/// collection's `size()` is at most `Integer.MAX_VALUE`, and a removal happens only from a
-/// non-empty one), so its interval is the exact one whatever the integer semantics, capped at
-/// `MAX_VALUE` (else `--ints java`'s merges, which widen to the int range, never converge: the
-/// bound would creep past it by one per iteration).
-pub(super) fn step(ex: &mut Exec<'_>, a: Ref, op: IntOp, floor: i128) -> Result<Ref, EngineError> {
-    let one = ex.st.new_int(Interval::literal(1));
-    sum(ex, a, one, op, floor)
-}
-
-/// `a ± b` of two sizes (`b` ≥ 0) with its label, capped like [`step`].
-pub(super) fn sum(
-    ex: &mut Exec<'_>,
-    a: Ref,
-    b: Ref,
-    op: IntOp,
-    floor: i128,
-) -> Result<Ref, EngineError> {
-    let (va, vb) = (int(ex, a)?, int(ex, b)?);
-    let r = arith::apply(ex, op, a, Some(b), Width::Int)?;
-    let vb = if op == IntOp::Add {
-        vb
-    } else {
-        vb.neg(crate::state::IntSemantics::Unbounded)
-    };
-    let exact = Interval {
-        lo: va.lo.zip(vb.lo).map(|(x, y)| x + y),
-        hi: va.hi.zip(vb.hi).map(|(x, y)| x + y),
-    }
-    .intersect(&Interval {
-        lo: Some(floor),
-        hi: Some(i128::from(i32::MAX)),
-    })
-    .unwrap_or(Interval {
-        lo: Some(floor),
-        hi: Some(i128::from(i32::MAX)),
-    });
-    if let Some(HeapValue::Int(v)) = ex.st.heap.get_mut(&r) {
-        *v = exact;
-    }
-    Ok(r)
 }
 
 /// After a (`certain`) or possible structural change of `c`: every iterator of `c` other than
