@@ -96,6 +96,7 @@ fn string_and_integer_runs_are_paths_throwing_or_not() {
         "Text.copies",
         "Text.emptyBuilder",
         "Text.interned",
+        "Text.charBox",
     ] {
         let g = graph(&prog, m);
         let v = verdicts(&prog, &g, "x", &xs);
@@ -172,4 +173,24 @@ fn a_run_with_assertions_disabled_skips_the_assert_and_is_a_path() {
         let v = check_run(&matcher, &prog, &trace, IntSemantics::Unbounded).verdict;
         assert_eq!(v, Verdict::Pass, "x = {a}");
     }
+}
+
+/// `Character.valueOf` "will always cache values in the range '\u0000' to '\u007F'": a model
+/// claiming two boxes of one char are never one object (the graph without the `=?` between
+/// them) is caught on every such char.
+#[test]
+fn character_boxes_claimed_never_cached_are_caught() {
+    let prog = program();
+    let mut g = graph(&prog, "Text.charBox");
+    let mut dropped = 0;
+    for n in &mut g.nodes {
+        dropped += n.state.preds.may_equal.len();
+        n.state.preds.may_equal.clear();
+    }
+    assert!(dropped > 0, "no =? between the boxes");
+    let v = verdicts(&prog, &g, "x", &[0, 65, 127]);
+    assert!(
+        v.iter().all(|v| matches!(v, Verdict::Violation(_))),
+        "{v:?}"
+    );
 }

@@ -427,3 +427,15 @@ fn a_list_of_any_family_filtered_into_another_terminates() {
     // each family's iterator keeps its count while `out` grows
     proved("everyday.CollectionLoops.evens", &[]);
 }
+
+#[test]
+fn loops_over_collections_of_characters_terminate() {
+    // `Deque<Character>`, `Map<Character, Integer>`, `Set<Character>`: boxes of chars
+    for m in [
+        "everyday.CollectionLoops.balanced",
+        "everyday.CollectionLoops.mostFrequent",
+        "everyday.CollectionLoops.firstRepeated",
+    ] {
+        proved(m, &[]);
+    }
+}

@@ -84,4 +84,16 @@ public class Text {
         String t = s.substring(1);
         return t == empty ? 1 : 0;
     }
+
+    /** Character.valueOf caches '\u0000'..'\u007F': two boxes of such a char are one object. */
+    static int charBox(int x) {
+        char c = (char) x;
+        Character a = Character.valueOf(c);
+        Character b = Character.valueOf(c);
+        if (a == b) {
+            return 1;
+        }
+        return a.charValue() - b.charValue() + a.compareTo(b) + (a.equals(b) ? 1 : 0);
+    }
 }
+

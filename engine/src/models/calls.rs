@@ -322,10 +322,14 @@ pub(crate) fn library_call(class: &str, name: &str, desc: &str) -> Option<Librar
         ("java/lang/String", "length", "()I") => Some(StringLength),
         ("java/lang/Object", "hashCode", "()I") => Some(ObjectHashCode),
         ("java/lang/Object", "equals", "(Ljava/lang/Object;)Z") => Some(ObjectEquals),
-        ("java/lang/String" | "java/lang/Integer", "hashCode", "()I") => Some(ObjectHashCode),
-        ("java/lang/String" | "java/lang/Integer", "equals", "(Ljava/lang/Object;)Z") => {
-            Some(ValueEquals)
+        ("java/lang/String" | "java/lang/Integer" | "java/lang/Character", "hashCode", "()I") => {
+            Some(ObjectHashCode)
         }
+        (
+            "java/lang/String" | "java/lang/Integer" | "java/lang/Character",
+            "equals",
+            "(Ljava/lang/Object;)Z",
+        ) => Some(ValueEquals),
         ("java/lang/Math", "max", "(II)I") => Some(MathMax),
         ("java/lang/Math", "min", "(II)I") => Some(MathMin),
         ("java/lang/Math", "abs", "(I)I") => Some(MathAbs),

@@ -2,7 +2,8 @@
 //!
 //! A collection keeps no element (see `collections`), so what it returns is "one of the
 //! objects it may hold": of a class the model admits, whose `equals`, `hashCode` and
-//! `compareTo` are JDK code (the final classes `Integer` and `String`), never program code.
+//! `compareTo` are JDK code (the final classes `Integer`, `Character` and `String`), never
+//! program code.
 //! Which of them a construction's collections may hold is [`ElementTypes`]: the class of the
 //! inputs' elements (the checker draws `Integer` elements) and every admitted class the run
 //! stores. The graph builder starts with the inputs' and builds the graph again when a store
@@ -10,7 +11,7 @@
 //! store of the run.
 
 use super::classes::{OBJECT, STRING};
-use super::text::INTEGER;
+use super::text::{CHARACTER, INTEGER};
 use std::collections::BTreeSet;
 
 /// The class of the elements of the collections the checker draws as inputs (the JVM side
@@ -21,7 +22,7 @@ pub const INPUT_ELEMENT: &str = INTEGER;
 /// whose `equals`, `hashCode` and `compareTo` are JDK code, so a query's result depends on
 /// the objects' contents only (which the model does not track: it over-approximates).
 pub fn storable(ty: &str) -> bool {
-    ty == INTEGER || ty == STRING
+    ty == INTEGER || ty == STRING || ty == CHARACTER
 }
 
 /// The classes a construction's collections may hold (besides `null`), a set of

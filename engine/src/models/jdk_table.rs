@@ -40,7 +40,7 @@ pub fn is_modelled_throwable(class: &str) -> bool {
 /// override `toString`.
 pub fn keeps_object_method(class: &str, name: &str) -> bool {
     match class {
-        STRING | "java/lang/Integer" => false,
+        STRING | "java/lang/Integer" | "java/lang/Character" => false,
         STRING_BUILDER | "java/lang/AbstractStringBuilder" | CLASS => name != "toString",
         // `Enum.equals` and `Enum.hashCode` are final and are `Object`'s: "Because there is
         // only one instance of each enum constant, it is permissible to use the == operator in
@@ -179,6 +179,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_interface: true,
         is_abstract: true,
         is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/Character",
+        super_name: Some(OBJECT),
+        interfaces: &[SERIALIZABLE, "java/lang/Comparable", CONSTABLE],
+        is_interface: false,
+        is_abstract: false,
+        is_final: true,
     },
     LibraryClass {
         name: CLASS,

@@ -67,7 +67,7 @@ pub use jdk_table::{
     JDK_CLASSES,
 };
 pub use numbers::is_wrapping_call;
-pub use text::INTEGER;
 pub(crate) use text::{
-    Appended, BuilderCall, TextCall, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX,
+    Appended, Boxed, BuilderCall, TextCall, NUMBER_FORMAT, PATTERN_SYNTAX, STRING_INDEX,
 };
+pub use text::{CHARACTER, INTEGER};

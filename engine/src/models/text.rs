@@ -13,6 +13,24 @@ use super::classes::STRING;
 
 /// `java.lang.Integer`.
 pub const INTEGER: &str = "java/lang/Integer";
+/// `java.lang.Character`.
+pub const CHARACTER: &str = "java/lang/Character";
+
+/// A box class whose boxing and unboxing are modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Boxed {
+    Integer,
+    Character,
+}
+
+impl Boxed {
+    pub(crate) fn class(self) -> &'static str {
+        match self {
+            Boxed::Integer => INTEGER,
+            Boxed::Character => CHARACTER,
+        }
+    }
+}
 /// Thrown by `Integer.parseInt`/`valueOf(String)` (and `String.split` with a bad pattern is
 /// [`PATTERN_SYNTAX`]).
 pub(crate) const NUMBER_FORMAT: &str = "java/lang/NumberFormatException";
@@ -86,19 +104,23 @@ pub(crate) enum TextCall {
     ParseInt,
     /// `Integer.valueOf(String)`: `valueOf(parseInt(s))`.
     ValueOfString,
-    /// `Integer.valueOf(int)`: a box, possibly a cached one.
-    Box,
+    /// `Integer.valueOf(int)`, `Character.valueOf(char)`: a box, possibly a cached one
+    /// (`Character`: "This method will always cache values in the range '\u0000' to
+    /// '\u007F', inclusive, and may cache other characters outside of this range").
+    Box(Boxed),
     /// `new Integer(int)`: the object `new` made (fresh); its value is not kept.
     NewBox,
-    /// `Integer.intValue()`: the box's value, which the model does not keep: any int.
-    Unbox,
-    /// `Integer.hashCode()`/`compareTo(Integer)`: any int (NPE on a `null` argument).
+    /// `Integer.intValue()`, `Character.charValue()`: the box's value, which the model does not
+    /// keep: any value of the primitive type.
+    Unbox(Boxed),
+    /// `Integer.hashCode()`/`compareTo(Integer)`, `Character.hashCode()`/`compareTo(Character)`:
+    /// any int (NPE on a `null` argument).
     AnyInt { null_throws: bool },
-    /// The bridge `compareTo(Object)` of `Comparable` that `String` and `Integer` have (what a
+    /// The bridge `compareTo(Object)` of `Comparable` that `String` and the boxes have (what a
     /// generic `x.compareTo(y)` calls): it casts its argument to the receiver's class, so
     /// ClassCastException for an object of another class, NullPointerException for `null`,
-    /// else `compareTo`'s any int. `string`: the receiver is a `String`, else an `Integer`.
-    CompareToBridge { string: bool },
+    /// else `compareTo`'s any int. `class`: the receiver's.
+    CompareToBridge { class: &'static str },
     /// `isEmpty()`: "true if, and only if, length() is 0": the length decides it (refined
     /// against 0 first).
     IsEmpty,
@@ -218,7 +240,7 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("startsWith", d) if d == format!("({S}I)Z") => BoolQuery { str_at: 1 },
             ("contains", "(Ljava/lang/CharSequence;)Z") => BoolQuery { str_at: 0 },
             ("compareTo", d) if d == format!("({S})I") => CompareTo,
-            ("compareTo", "(Ljava/lang/Object;)I") => CompareToBridge { string: true },
+            ("compareTo", "(Ljava/lang/Object;)I") => CompareToBridge { class: STRING },
             ("indexOf" | "lastIndexOf", "(I)I" | "(II)I") => IndexOf {
                 null_throws: false,
                 str_at: 0,
@@ -265,16 +287,26 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
     if class == "java/lang/Long" && name == "toString" && desc == format!("(J){S}") {
         return primitive_form("J");
     }
-    if class == "java/lang/Character" && name == "toString" && desc == format!("(C){S}") {
-        return primitive_form("C");
+    if class == CHARACTER {
+        return Some(match (name, desc) {
+            ("toString", d) if d == format!("(C){S}") || d == format!("(){S}") => {
+                primitive_form("C")?
+            }
+            ("valueOf", "(C)Ljava/lang/Character;") => Box(Boxed::Character),
+            ("charValue", "()C") => Unbox(Boxed::Character),
+            ("hashCode", "()I") => AnyInt { null_throws: false },
+            ("compareTo", "(Ljava/lang/Character;)I") => AnyInt { null_throws: true },
+            ("compareTo", "(Ljava/lang/Object;)I") => CompareToBridge { class: CHARACTER },
+            _ => return None,
+        });
     }
     if class == INTEGER {
         return Some(match (name, desc) {
             ("parseInt", d) if d == format!("({S})I") => ParseInt,
             ("valueOf", d) if d == format!("({S})Ljava/lang/Integer;") => ValueOfString,
-            ("valueOf", "(I)Ljava/lang/Integer;") => Box,
+            ("valueOf", "(I)Ljava/lang/Integer;") => Box(Boxed::Integer),
             ("<init>", "(I)V") => NewBox,
-            ("intValue", "()I") => Unbox,
+            ("intValue", "()I") => Unbox(Boxed::Integer),
             ("toString", d) if d == format!("(I){S}") || d == format!("(){S}") => {
                 primitive_form("I")?
             }
@@ -283,7 +315,7 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("toHexString", d) if d == format!("(I){S}") => OfPrimitive { min: 1, max: 8 },
             ("hashCode", "()I") => AnyInt { null_throws: false },
             ("compareTo", "(Ljava/lang/Integer;)I") => AnyInt { null_throws: true },
-            ("compareTo", "(Ljava/lang/Object;)I") => CompareToBridge { string: false },
+            ("compareTo", "(Ljava/lang/Object;)I") => CompareToBridge { class: INTEGER },
             _ => return None,
         });
     }

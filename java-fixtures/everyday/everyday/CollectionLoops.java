@@ -184,4 +184,39 @@ public class CollectionLoops {
         }
         return out;
     }
+
+    // YES: brackets matched on a stack of Character boxes
+    static boolean balanced(String s) {
+        Deque<Character> open = new ArrayDeque<>();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(' || c == '[') {
+                open.push(c);
+            } else if (c == ')' || c == ']') {
+                if (open.isEmpty()) return false;
+                char o = open.pop();
+                if ((c == ')' && o != '(') || (c == ']' && o != '[')) return false;
+            }
+        }
+        return open.isEmpty();
+    }
+
+    // YES: the most frequent character's count, in a map keyed by Character
+    static int mostFrequent(String s) {
+        Map<Character, Integer> counts = new HashMap<>();
+        for (char c : s.toCharArray()) counts.put(c, counts.getOrDefault(c, 0) + 1);
+        int best = 0;
+        for (int v : counts.values()) best = Math.max(best, v);
+        return best;
+    }
+
+    // YES: the first character seen twice
+    static char firstRepeated(String s) {
+        Set<Character> seen = new HashSet<>();
+        for (char c : s.toCharArray()) {
+            if (!seen.add(c)) return c;
+        }
+        return ' ';
+    }
 }
+

@@ -8,7 +8,7 @@ use super::shared;
 use crate::class::Cond;
 use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
-use crate::models::{self, exceptions, TextCall};
+use crate::models::{self, exceptions, Boxed, TextCall};
 use crate::refine::{integer, Succ};
 use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
 
@@ -91,7 +91,7 @@ pub(crate) fn eval(
             pop_all(ex)?;
             push_int(ex, models::random_int())?;
         }
-        CompareToBridge { string } => {
+        CompareToBridge { class: expected } => {
             if let Some(flow) = null_check(ex, 0)? {
                 return Ok(flow);
             }
@@ -99,11 +99,6 @@ pub(crate) fn eval(
             if let Some(flow) = ex.need_realized(o)? {
                 return Ok(flow);
             }
-            let expected = if string {
-                models::STRING
-            } else {
-                models::INTEGER
-            };
             if !matches!(ex.st.value(o), Some(HeapValue::Object { class, .. }) if class == expected)
             {
                 return exception::throw_builtin(ex, exceptions::CLASS_CAST);
@@ -111,9 +106,13 @@ pub(crate) fn eval(
             pop_all(ex)?;
             push_int(ex, models::random_int())?;
         }
-        Unbox => {
+        Unbox(boxed) => {
             pop_all(ex)?;
-            push_int(ex, models::random_int())?;
+            let v = match boxed {
+                Boxed::Integer => models::random_int(),
+                Boxed::Character => char_range(),
+            };
+            push_int(ex, v)?;
         }
         CharAt | Substring { .. } => return bounded(ex, call, n_args),
         Concat => {
@@ -195,9 +194,9 @@ pub(crate) fn eval(
                 ex.push(r)?;
             }
         }
-        Box => {
+        Box(boxed) => {
             pop_all(ex)?;
-            let r = shared::possibly_shared(ex, models::INTEGER, None);
+            let r = shared::possibly_shared(ex, boxed.class(), None);
             ex.push(r)?;
         }
         NewBox => pop_all(ex)?,
