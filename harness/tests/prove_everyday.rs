@@ -439,3 +439,15 @@ fn loops_over_collections_of_characters_terminate() {
         proved(m, &[]);
     }
 }
+
+#[test]
+fn loops_on_what_remove_and_add_return_terminate() {
+    // `true` of remove(Object) / Set.add is a size one smaller / larger, `false` the same
+    for m in [
+        "everyday.CollectionLoops.removeAll",
+        "everyday.CollectionLoops.countNew",
+        "everyday.CollectionLoops.fixedSize",
+    ] {
+        proved(m, &[]);
+    }
+}

@@ -313,6 +313,13 @@ pub enum CollCall {
     /// UnsupportedOperationException to be thrown") or of `Arrays.asList`'s fixed-size list
     /// (`add`, `remove`, `clear`: `AbstractList`'s "Throws: UnsupportedOperationException").
     Immutable,
+    /// `remove(Object)` (`clear: false`) and `clear()` of `Arrays.asList`'s fixed-size list:
+    /// `AbstractCollection.remove` and `AbstractList.clear` remove through the list's
+    /// iterator, whose `remove()` throws UnsupportedOperationException, so they throw only
+    /// when there is an element to remove: an empty list returns `false` (does nothing), a
+    /// `clear()` of a non-empty one throws, a `remove(o)` of one returns `false` (no element
+    /// equal to `o`) or throws.
+    FixedSizeRemoval { clear: bool },
     /// `Collections.sort(List)`, `List.sort(null)`: the natural order of `Integer`s or of
     /// `String`s; a `null` element throws NullPointerException (`compareTo`); unsupported
     /// where the collections may hold both (ClassCastException across them).
@@ -464,13 +471,15 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
                 true => RemoveAt,
                 false => Immutable,
             },
-            // `Arrays$ArrayList`: `AbstractCollection.remove(Object)` and `AbstractList.clear()`
-            // throw only when there is something to remove: not modelled
-            ("remove", d) if d == obj1 && family != Family::ArraysList => match mutable_list {
+            ("remove", d) if d == obj1 && family == Family::ArraysList => {
+                FixedSizeRemoval { clear: false }
+            }
+            ("clear", "()V") if family == Family::ArraysList => FixedSizeRemoval { clear: true },
+            ("remove", d) if d == obj1 => match mutable_list {
                 true => RemoveObject,
                 false => Immutable,
             },
-            ("clear", "()V") if family != Family::ArraysList => match mutable_list {
+            ("clear", "()V") => match mutable_list {
                 true => Clear,
                 false => Immutable,
             },

@@ -218,5 +218,32 @@ public class CollectionLoops {
         }
         return ' ';
     }
+
+    // YES: each `true` of remove(Object) took one element away (a list of any family; an
+    // Arrays.asList list throws where it finds one)
+    static int removeAll(List<Integer> xs, Integer x) {
+        int removed = 0;
+        while (xs.remove(x)) removed++;
+        return removed;
+    }
+
+    // YES: a set of words, one `true` of add per new word
+    static int countNew(Set<String> seen, String[] words) {
+        int n = 0;
+        for (String w : words) {
+            if (seen.add(w)) n++;
+        }
+        return n;
+    }
+
+    // YES: Arrays.asList's list: remove(Object) and clear() throw only when there is an
+    // element to remove
+    static int fixedSize(int n) {
+        List<Integer> l = Arrays.asList(1, 2, 3);
+        int r = l.remove(Integer.valueOf(n)) ? 1 : 0;
+        List<Integer> none = Arrays.asList();
+        none.clear();
+        return r + none.size();
+    }
 }
 

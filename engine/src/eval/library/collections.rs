@@ -164,7 +164,7 @@ pub(crate) fn eval(
             push_int(ex, v)?;
         }
         RemoveObject | SetAdd | Put | MapRemove => {
-            return maybe_resize(ex, call, recv, family, size_v);
+            return maybe_resize(ex, call, recv, family, size, size_v);
         }
         MapGet { default } => {
             let tree = family == Family::TreeMap;
@@ -245,6 +245,33 @@ pub(crate) fn eval(
         }
         Immutable => {
             return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION);
+        }
+        FixedSizeRemoval { clear } => {
+            if !clear {
+                if let Some(flow) = check_query(ex, 0, false)? {
+                    return Ok(flow);
+                }
+            }
+            let empty = match decide(ex, size, Cond::Eq, 0)? {
+                Err(flow) => return Ok(flow),
+                Ok(e) => e,
+            };
+            // a non-empty list: `clear()` throws; `remove(o)` throws where it finds `o`
+            let throws = match (empty, clear) {
+                (true, _) => false,
+                (false, true) => true,
+                (false, false) => match text::outcome(ex) {
+                    Some(returns) => !returns,
+                    None => return Ok(text::split_outcomes(ex)),
+                },
+            };
+            if throws {
+                return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION);
+            }
+            pop(ex, n_args + 1)?;
+            if !clear {
+                push_int(ex, Interval::literal(0))?;
+            }
         }
         View(view) => {
             let v = match shared::map_view(ex, view.class(), recv) {
@@ -378,12 +405,13 @@ fn indexed(
 }
 
 /// `remove(Object)`, `HashSet.add`, `put`, `Map.remove`: the size changes by one or not at all
-/// (the model does not know the elements).
+/// (the model does not know the elements), and the result says which.
 fn maybe_resize(
     ex: &mut Exec<'_>,
     call: CollCall,
     recv: Ref,
     family: Family,
+    size: Ref,
     size_v: Interval,
 ) -> Result<Flow, EngineError> {
     let tree = family.sorted();
@@ -418,34 +446,35 @@ fn maybe_resize(
     if let Some(flow) = check {
         return Ok(flow);
     }
-    let n_args = if call == CollCall::Put { 2 } else { 1 };
-    pop(ex, n_args + 1)?;
     let empty = size_v.decide(Cond::Eq, &Interval::literal(0)) == Some(true);
     let adds = matches!(call, CollCall::SetAdd | CollCall::Put);
-    if empty && !adds {
-        // nothing to remove
-        match call {
-            CollCall::RemoveObject => push_int(ex, Interval::literal(0))?,
-            _ => ex.push(Ref::Null)?,
-        }
-        return Ok(Flow::Next);
-    }
-    let new_size = if empty {
-        Interval::literal(1)
-    } else if adds {
-        size_v.hull(&shift(&size_v, 1))
-    } else {
-        size_v.hull(&shift(&size_v, -1))
+    // whether the size changes (an element removed, a new one added): always for an add to
+    // an empty collection, never for a removal from one, else a split into the two outcomes
+    // (`T:` changes), so the result and the size agree: `while (c.remove(x)) n++;` ends
+    let changes = match (empty, adds) {
+        (true, _) => adds,
+        (false, _) => match text::outcome(ex) {
+            Some(c) => c,
+            None => return Ok(text::split_outcomes(ex)),
+        },
     };
-    let r = ex.st.new_int(new_size);
-    set_field(ex, recv, SIZE, r)?;
-    invalidate(ex, recv, false, None);
+    let n_args = if call == CollCall::Put { 2 } else { 1 };
+    pop(ex, n_args + 1)?;
+    if changes {
+        let op = if adds { IntOp::Add } else { IntOp::Sub };
+        grow(ex, recv, size, op)?;
+        invalidate(ex, recv, true, None);
+    }
     match call {
-        CollCall::RemoveObject => push_int(ex, bool_range())?,
-        // "true if this set did not already contain the specified element"
-        CollCall::SetAdd if empty => push_int(ex, Interval::literal(1))?,
-        CollCall::SetAdd => push_int(ex, bool_range())?,
-        CollCall::Put if empty => ex.push(Ref::Null)?,
+        // "true if this collection changed", "true if this set did not already contain the
+        // specified element"
+        CollCall::RemoveObject | CollCall::SetAdd => {
+            push_int(ex, Interval::literal(i128::from(changes)))?
+        }
+        // `put` of a new key and `Map.remove` of an absent one return `null`; else the value
+        // (which may be `null`)
+        CollCall::Put if changes => ex.push(Ref::Null)?,
+        CollCall::MapRemove if !changes => ex.push(Ref::Null)?,
         _ => {
             let e = element(ex, true);
             ex.push(e)?;

@@ -229,15 +229,6 @@ pub(super) fn push_int(ex: &mut Exec<'_>, v: Interval) -> Result<(), EngineError
     ex.push(r)
 }
 
-/// `v + d` within a size's range `[0, Integer.MAX_VALUE]` (see [`step`]).
-pub(super) fn shift(v: &Interval, d: i128) -> Interval {
-    let max = i128::from(i32::MAX);
-    Interval {
-        lo: v.lo.map(|x| (x + d).clamp(0, max)),
-        hi: v.hi.map(|x| (x + d).clamp(0, max)),
-    }
-}
-
 pub(super) fn bool_range() -> Interval {
     Interval::new(Some(0), Some(1)).unwrap_or(Interval::TOP)
 }
