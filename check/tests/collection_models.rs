@@ -215,3 +215,14 @@ fn a_builder_growing_by_two_per_char_is_caught() {
         by_two(g, "java/lang/StringBuilder")
     });
 }
+
+#[test]
+fn a_map_that_merge_never_grows_is_caught() {
+    let args: Vec<Vec<i64>> = DISTINCT.iter().map(|r| r.to_vec()).collect();
+    caught(
+        "everyday.CollectionLoops.mergeKeys",
+        &["a", "b", "c"],
+        &args,
+        |g| narrowed_sizes(g, "java/util/HashMap"),
+    );
+}

@@ -442,11 +442,14 @@ fn loops_over_collections_of_characters_terminate() {
 
 #[test]
 fn loops_on_what_remove_and_add_return_terminate() {
-    // `true` of remove(Object) / Set.add is a size one smaller / larger, `false` the same
+    // `true` of remove(Object) / Set.add is a size one smaller / larger, `false` the same;
+    // `merge(w, 1, Integer::sum)` of a new key grows the map
     for m in [
         "everyday.CollectionLoops.removeAll",
         "everyday.CollectionLoops.countNew",
         "everyday.CollectionLoops.fixedSize",
+        "everyday.CollectionLoops.wordMerge",
+        "everyday.CollectionLoops.mergeKeys",
     ] {
         proved(m, &[]);
     }

@@ -25,6 +25,28 @@ pub(super) fn is_lambda_class(class: &str) -> bool {
     parse_lambda_class_name(class).is_some()
 }
 
+/// The method a lambda object of the lambda class `class` calls when it captures nothing and
+/// its handle is a static or virtual method's (a method reference such as `Integer::sum`);
+/// `None` for any other lambda.
+pub(super) fn plain_reference(
+    ex: &Exec<'_>,
+    class: &str,
+) -> Result<Option<MethodRef>, EngineError> {
+    let Some((host, index)) = parse_lambda_class_name(class) else {
+        return Ok(None);
+    };
+    let host = ex.cx.prog.hierarchy.classpath().load(host)?;
+    let (factory_desc, site) = lambda::lambda_site(&host, index, &models::BOOTSTRAPS)?;
+    let captured = MethodDescriptor::parse(&factory_desc)?.params;
+    let imp = site.implementation;
+    let plain = captured.is_empty()
+        && matches!(
+            imp.kind,
+            HandleKind::InvokeStatic | HandleKind::InvokeVirtual
+        );
+    Ok(plain.then_some(imp.member))
+}
+
 /// What a call of a lambda object's method comes to.
 pub(super) enum LambdaCall {
     /// A refinement decides first (a receiver or argument to realize).

@@ -283,6 +283,15 @@ pub enum CollCall {
     /// `put(K, V)`: "the previous value associated with key, or null"; the size grows by one
     /// or stays.
     Put,
+    /// `Map.merge(key, value, f)`: "If the specified key is not already associated with a
+    /// value or is associated with null, associates it with the given non-null value.
+    /// Otherwise, replaces the associated value with the results of the given remapping
+    /// function"; "NullPointerException - if the specified key is null and this map does not
+    /// support null keys or the value or remappingFunction is null". Modelled where `f` is a
+    /// method reference to a JDK method [`combiner_result`] names (`Integer::sum`), which
+    /// never returns `null` nor runs program code: the size grows by one (a new key, the
+    /// result is `value`) or stays (the result is `f`'s, of the class it names).
+    Merge,
     /// `get(Object)` ("or null if this map contains no mapping for the key"), `getOrDefault`
     /// (`default`: the value, or the given default).
     MapGet { default: bool },
@@ -577,6 +586,9 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
         Family::HashMap | Family::TreeMap => match (name, desc) {
             ("<init>", "(I)V") if family == Family::HashMap => Some(NewCapacity { throws: true }),
             ("put", d) if d == format!("({OBJ}{OBJ}){OBJ}") => Some(Put),
+            ("merge", d) if d == format!("({OBJ}{OBJ}Ljava/util/function/BiFunction;){OBJ}") => {
+                Some(Merge)
+            }
             ("get", d) if d == format!("({OBJ}){OBJ}") => Some(MapGet { default: false }),
             ("getOrDefault", d) if d == format!("({OBJ}{OBJ}){OBJ}") => {
                 Some(MapGet { default: true })
@@ -727,3 +739,17 @@ pub fn model_classes() -> Vec<&'static str> {
 
 #[cfg(test)]
 mod tests;
+
+/// The class of the result of the JDK method `class.name desc` used as a `Map.merge`
+/// remapping function (a method reference, unboxed arguments and a boxed result as the
+/// spun lambda class adapts them), where the method is total on non-null arguments, writes
+/// nothing and never returns `null`: `Integer::sum`, `Integer::max`, `Integer::min`,
+/// `Math::max`, `Math::min` of ints, `String::concat`.
+pub(crate) fn combiner_result(class: &str, name: &str, desc: &str) -> Option<&'static str> {
+    match (class, name, desc) {
+        ("java/lang/Integer", "sum" | "max" | "min", "(II)I")
+        | ("java/lang/Math", "max" | "min", "(II)I") => Some(INTEGER),
+        ("java/lang/String", "concat", "(Ljava/lang/String;)Ljava/lang/String;") => Some(STRING),
+        _ => None,
+    }
+}

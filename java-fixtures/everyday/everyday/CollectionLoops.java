@@ -245,5 +245,23 @@ public class CollectionLoops {
         none.clear();
         return r + none.size();
     }
+
+    // YES: word counts by merge with a method reference (a new key grows the map)
+    static int wordMerge(String[] words) {
+        Map<String, Integer> counts = new HashMap<>();
+        for (String w : words) counts.merge(w, 1, Integer::sum);
+        int best = 0;
+        for (int v : counts.values()) best = Math.max(best, v);
+        return best;
+    }
+
+    // merge on three keys; its map's size is what the checker's model tests change
+    static int mergeKeys(int a, int b, int c) {
+        Map<Integer, Integer> m = new HashMap<>();
+        m.merge(a, 1, Integer::sum);
+        m.merge(b, 1, Integer::sum);
+        m.merge(c, 1, Math::max);
+        return m.size() + m.get(a);
+    }
 }
 

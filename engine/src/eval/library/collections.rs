@@ -163,6 +163,7 @@ pub(crate) fn eval(
             };
             push_int(ex, v)?;
         }
+        Merge => return merge(ex, recv, family, size, size_v),
         RemoveObject | SetAdd | Put | MapRemove => {
             return maybe_resize(ex, call, recv, family, size, size_v);
         }
@@ -479,6 +480,79 @@ fn maybe_resize(
             let e = element(ex, true);
             ex.push(e)?;
         }
+    }
+    Ok(Flow::Next)
+}
+
+/// `Map.merge(key, value, f)` (`CollCall::Merge`) with `f` a reference to a JDK method that
+/// `coll::combiner_result` names: a new key grows the map by one and returns `value`, an
+/// existing one keeps its size and returns `f`'s result (a split decides which, as for `put`).
+fn merge(
+    ex: &mut Exec<'_>,
+    recv: Ref,
+    family: Family,
+    size: Ref,
+    size_v: Interval,
+) -> Result<Flow, EngineError> {
+    let f = ex.peek(0)?;
+    if f.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+    }
+    if let Some(flow) = ex.need_null_or_existing(f)? {
+        return Ok(flow);
+    }
+    if let Some(flow) = ex.need_realized(f)? {
+        return Ok(flow);
+    }
+    let f_class = type_of(ex, f).unwrap_or_default().to_string();
+    let target = super::super::lambda::plain_reference(ex, &f_class)?;
+    let result = target
+        .as_ref()
+        .and_then(|m| coll::combiner_result(&m.class, &m.name, &m.desc_str));
+    let Some(result) = result else {
+        let what = target.map_or(
+            format!("an object of class {}", display(Some(&f_class))),
+            |m| format!("{}.{}", m.class.replace('/', "."), m.name),
+        );
+        return Err(ex.unsupported(format!(
+            "Map.merge with the remapping function {what} (it may run program code or return null)"
+        )));
+    };
+    // the value (never null) and the key are stored; so may be the function's result
+    if let Some(flow) = check_stored(ex, 1, true)? {
+        return Ok(flow);
+    }
+    if let Some(flow) = check_stored(ex, 2, family.null_throws())? {
+        return Ok(flow);
+    }
+    let key = ex.peek(2)?;
+    if family.sorted() && type_of(ex, key) != Some(ELEMENT) {
+        return Err(ex.unsupported(format!(
+            "TreeMap key of type {} (modelled keys are java.lang.Integer)",
+            display(type_of(ex, key))
+        )));
+    }
+    admit(ex, Some(result.to_string()))?;
+    let empty = size_v.decide(Cond::Eq, &Interval::literal(0)) == Some(true);
+    // `T:` a new key
+    let new_key = empty
+        || match text::outcome(ex) {
+            Some(n) => n,
+            None => return Ok(text::split_outcomes(ex)),
+        };
+    let value = ex.peek(1)?;
+    pop(ex, 4)?;
+    if new_key {
+        grow(ex, recv, size, IntOp::Add)?;
+        invalidate(ex, recv, true, None);
+        ex.push(value)?;
+    } else {
+        let r = if result == crate::models::STRING {
+            shared::string(ex, Interval::at_least(0))
+        } else {
+            shared::possibly_shared(ex, result, None)
+        };
+        ex.push(r)?;
     }
     Ok(Flow::Next)
 }

@@ -57,7 +57,7 @@ pub(super) fn admit(ex: &Exec<'_>, ty: Option<String>) -> Result<(), EngineError
         Some(t) if ex.cx.elements.contains(&t) => Ok(()),
         Some(t) if coll_elements::storable(&t) => Err(EngineError::ElementClass(t)),
         t => Err(ex.unsupported(format!(
-            "collection element of type {} (modelled elements are java.lang.Integer, java.lang.String)",
+            "collection element of type {} (modelled elements are java.lang.Integer, java.lang.Character, java.lang.String)",
             display(t.as_deref())
         ))),
     }
