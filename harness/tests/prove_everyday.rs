@@ -454,3 +454,9 @@ fn loops_on_what_remove_and_add_return_terminate() {
         proved(m, &[]);
     }
 }
+
+#[test]
+fn a_switch_expression_over_an_enum_terminates() {
+    // javac 17's default branch throws IncompatibleClassChangeError: a modelled class
+    proved("everyday.Enums.weigh", &[]);
+}

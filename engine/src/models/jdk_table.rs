@@ -267,6 +267,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         is_final: false,
     },
     LibraryClass {
+        name: "java/lang/IncompatibleClassChangeError",
+        super_name: Some("java/lang/LinkageError"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
+        is_final: false,
+    },
+    LibraryClass {
         name: "java/lang/IndexOutOfBoundsException",
         super_name: Some(RUNTIME_EXCEPTION),
         interfaces: &[],
@@ -288,6 +296,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         interfaces: &[],
         is_interface: true,
         is_abstract: true,
+        is_final: false,
+    },
+    LibraryClass {
+        name: "java/lang/LinkageError",
+        super_name: Some("java/lang/Error"),
+        interfaces: &[],
+        is_interface: false,
+        is_abstract: false,
         is_final: false,
     },
     LibraryClass {

@@ -106,6 +106,19 @@ public class Enums {
     static boolean firstTwoSame(Color[] cs) {
         return cs[0] == cs[1];
     }
+
+    // YES: a switch expression over every constant; javac 17 adds a default that throws
+    // IncompatibleClassChangeError (reached only if the enum changed after compilation)
+    static int weigh(Color[] cs, int x) {
+        for (Color c : cs) {
+            x = switch (c) {
+                case RED -> x + 1;
+                case GREEN -> x - 1;
+                case BLUE -> x * 2;
+            };
+        }
+        return x;
+    }
 }
 
 /** Tiles in a list, each with a colour: two tiles may have one constant. */
