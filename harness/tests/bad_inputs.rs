@@ -524,6 +524,11 @@ fn the_bad_input_matrix_of_issue_23() {
         "big.state",
         "00 | cur: o1, x: i1 | ε\no1: List(?)  i1: 3000000000\n",
     );
+    let huge = write(
+        &d,
+        "huge.state",
+        "00 | s: o1 | ε\no1: java.lang.String(count=i1)  i1: 2000000000\n",
+    );
     let empty_jdk = d.join("jdk");
     std::fs::create_dir_all(&empty_jdk).unwrap();
     let x = write(&d, "x.state", "00 | a: i1, b: i2 | ε\ni1: 6  i2: 3\n");
@@ -553,6 +558,20 @@ fn the_bad_input_matrix_of_issue_23() {
             code: 5,
             starts: "jtg: ",
             contains: s("JVM not found at /nonexistent/jdk"),
+        },
+        Row {
+            what: "trace of a string input longer than inputs may be",
+            args: cmd(&[
+                "trace",
+                &fx,
+                "everyday.Strings.isPalindrome",
+                "--input",
+                &huge,
+            ]),
+            env: vec![],
+            code: 2,
+            starts: "jtg: ",
+            contains: s("a string of length 2000000000, longer than an input may be (16777216)"),
         },
         Row {
             what: "graph of a non-class file",

@@ -81,6 +81,35 @@ fn builder_of_length<'l>(
     .ctx(env, ctx)
 }
 
+/// The longest string, builder or array an input may hold: 2²⁴ characters or elements (an
+/// input is built in the JVM, and its string first in jtg: a length of 2·10⁹ took 4 GB before
+/// the JVM refused it).
+const MAX_INPUT_LENGTH: usize = 1 << 24;
+
+/// Refuses an input whose strings, builders or arrays are longer than [`MAX_INPUT_LENGTH`],
+/// before anything is allocated.
+fn check_lengths(input: &ConcreteInput) -> Result<(), JvmError> {
+    for (id, o) in &input.heap {
+        let (what, len) = match o {
+            CObject::Str { len } => ("string", i64::from(*len)),
+            CObject::Instance { class, fields } if class == BUILDER_CLASS => {
+                match fields.get("count") {
+                    Some(CValue::Int(n)) => ("StringBuilder", i64::from(*n)),
+                    _ => continue,
+                }
+            }
+            CObject::Array { elems, .. } => ("array", elems.len() as i64),
+            CObject::Instance { .. } => continue,
+        };
+        if len > MAX_INPUT_LENGTH as i64 {
+            return Err(bad(format!(
+                "input object {id}: a {what} of length {len}, longer than an input may be ({MAX_INPUT_LENGTH})"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The elements of an input collection's fields: `e0 … e{size-1}`.
 fn collection_elements(
     class: &str,
@@ -300,6 +329,7 @@ pub(crate) fn build<'l>(
     let mut objs: HashMap<ObjId, JObject<'l>> = HashMap::new();
     // enum constants: the JVM's own objects, whose fields are not set
     let mut constants = std::collections::HashSet::new();
+    check_lengths(input)?;
     // Pass 1: allocate everything (primitive arrays are filled right away).
     for (id, o) in &input.heap {
         let ctx = format!("allocating {id}");
