@@ -6,14 +6,13 @@
 //! returning and throwing.
 
 use super::super::{exception, Exec, Flow};
-use super::counts::{step, sum};
+use super::counts::{decide, int, step, sum};
 use super::shared;
-use super::text::{both, outcome, split_outcomes};
+use super::text::{both, char_range, outcome, split_outcomes};
 use crate::class::Cond;
-use crate::edge::{EdgeKind, Label, Operand};
+use crate::edge::{Label, Operand};
 use crate::error::EngineError;
 use crate::models::{self, exceptions, Appended, BuilderCall};
-use crate::refine::integer;
 use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
 
 /// The field that holds a builder's (and a string's) length.
@@ -24,14 +23,10 @@ const COUNT: &str = "count";
 pub(super) fn new_builder(ex: &mut Exec<'_>, n_args: usize) -> Result<Flow, EngineError> {
     if n_args == 1 {
         let cap = ex.peek(0)?;
-        let v = int(ex, cap)?;
-        match v.decide(Cond::Lt, &Interval::literal(0)) {
-            Some(true) => return exception::throw_builtin(ex, exceptions::NEGATIVE_ARRAY_SIZE),
-            Some(false) => {}
-            None => {
-                let succs = integer::refine(&ex.before, cap, &integer::partition(&v, Cond::Lt, 0));
-                return Ok(Flow::Refine(EdgeKind::Refine, succs));
-            }
+        match decide(ex, cap, Cond::Lt, 0)? {
+            Err(flow) => return Ok(flow),
+            Ok(true) => return exception::throw_builtin(ex, exceptions::NEGATIVE_ARRAY_SIZE),
+            Ok(false) => {}
         }
     }
     for _ in 0..=n_args {
@@ -121,15 +116,12 @@ pub(super) fn call(
         Length | Reverse | AppendRange => None,
     };
     if let Some(i) = index {
-        let v = int(ex, i)?;
-        match v.decide(Cond::Lt, &Interval::literal(0)) {
-            Some(true) => return exception::throw_builtin(ex, models::STRING_INDEX),
-            Some(false) => {}
-            None => {
-                let succs = integer::refine(&ex.before, i, &integer::partition(&v, Cond::Lt, 0));
-                return Ok(Flow::Refine(EdgeKind::Refine, succs));
-            }
+        match decide(ex, i, Cond::Lt, 0)? {
+            Err(flow) => return Ok(flow),
+            Ok(true) => return exception::throw_builtin(ex, models::STRING_INDEX),
+            Ok(false) => {}
         }
+        let v = int(ex, i)?;
         // below the length (`charAt`, `deleteCharAt`, `setCharAt`), up to it (`insert`)
         let upper = match call {
             SetLength => Some(true),
@@ -169,9 +161,7 @@ pub(super) fn call(
     match call {
         Length => ex.push(count)?,
         CharAt => {
-            let r = ex
-                .st
-                .new_int(Interval::new(Some(0), Some(0xFFFF)).unwrap_or(Interval::TOP));
+            let r = ex.st.new_int(char_range());
             ex.push(r)?;
         }
         _ => {}
@@ -332,11 +322,4 @@ fn set_count(ex: &mut Exec<'_>, this: Ref, count: Ref) -> Result<(), EngineError
         }
         _ => Err(ex.invalid("StringBuilder call on a non-builder")),
     }
-}
-
-fn int(ex: &Exec<'_>, r: Ref) -> Result<Interval, EngineError> {
-    ex.st
-        .int(r)
-        .copied()
-        .ok_or_else(|| ex.invalid("StringBuilder length or index of a non-integer"))
 }

@@ -423,13 +423,7 @@ fn maybe_resize(
         }
         _ => None,
     };
-    let unsorted_key = |ex: &Exec<'_>| {
-        ex.unsupported(format!(
-            "{} key of type {} (modelled keys are java.lang.Integer: keys of two classes do not compare)",
-            if family == Family::TreeSet { "TreeSet" } else { "TreeMap" },
-            display(key_type.as_deref())
-        ))
-    };
+    let unsorted_key = |ex: &Exec<'_>| unsorted_key(ex, family, key_type.as_deref());
     let check = match call {
         CollCall::SetAdd => match check_stored(ex, 0, family.null_throws())? {
             Some(flow) => Some(flow),
@@ -484,6 +478,15 @@ fn maybe_resize(
     Ok(Flow::Next)
 }
 
+/// A key of type `key_type` for a sorted family, whose modelled keys are `Integer`s.
+fn unsorted_key(ex: &Exec<'_>, family: Family, key_type: Option<&str>) -> EngineError {
+    ex.unsupported(format!(
+        "{} key of type {} (modelled keys are java.lang.Integer: keys of two classes do not compare)",
+        if family == Family::TreeSet { "TreeSet" } else { "TreeMap" },
+        display(key_type)
+    ))
+}
+
 /// `Map.merge(key, value, f)` (`CollCall::Merge`) with `f` a reference to a JDK method that
 /// `coll::combiner_result` names: a new key grows the map by one and returns `value`, an
 /// existing one keeps its size and returns `f`'s result (a split decides which, as for `put`).
@@ -527,10 +530,7 @@ fn merge(
     }
     let key = ex.peek(2)?;
     if family.sorted() && type_of(ex, key) != Some(ELEMENT) {
-        return Err(ex.unsupported(format!(
-            "TreeMap key of type {} (modelled keys are java.lang.Integer)",
-            display(type_of(ex, key))
-        )));
+        return Err(unsorted_key(ex, family, type_of(ex, key)));
     }
     admit(ex, Some(result.to_string()))?;
     let empty = size_v.decide(Cond::Eq, &Interval::literal(0)) == Some(true);

@@ -1,10 +1,40 @@
 //! Sizes and lengths the models count (a collection's size, an iterator's remaining elements,
 //! a `StringBuilder`'s length): `a ± b` as an arithmetic step the ITS sees, in
-//! `[floor, Integer.MAX_VALUE]`.
+//! `[floor, Integer.MAX_VALUE]`; an integer decided against a constant, else refined.
 
-use super::super::{arith, Exec};
+use super::super::{arith, Exec, Flow};
+use crate::class::Cond;
+use crate::edge::EdgeKind;
 use crate::error::EngineError;
+use crate::refine::integer;
 use crate::state::{HeapValue, IntOp, Interval, Ref, Width};
+
+/// The interval of the integer `r` (a size, a length, an index).
+pub(super) fn int(ex: &Exec<'_>, r: Ref) -> Result<Interval, EngineError> {
+    ex.st
+        .int(r)
+        .copied()
+        .ok_or_else(|| ex.invalid("a size, length or index of a non-integer"))
+}
+
+/// Whether `r cond c` holds, where its interval decides it; else the refinement that splits
+/// `r` at `c` first.
+pub(super) fn decide(
+    ex: &Exec<'_>,
+    r: Ref,
+    cond: Cond,
+    c: i128,
+) -> Result<Result<bool, Flow>, EngineError> {
+    let v = int(ex, r)?;
+    Ok(match v.decide(cond, &Interval::literal(c)) {
+        Some(b) => Ok(b),
+        None => {
+            let parts = integer::partition(&v, cond, c);
+            let succs = integer::refine(&ex.before, r, &parts);
+            Err(Flow::Refine(EdgeKind::Refine, succs))
+        }
+    })
+}
 
 /// `a ± 1` with its label, in `[floor, Integer.MAX_VALUE]`: a size or a count never wraps (a
 /// collection's `size()` is at most `Integer.MAX_VALUE`, and a removal happens only from a
@@ -24,13 +54,7 @@ pub(super) fn sum(
     op: IntOp,
     floor: i128,
 ) -> Result<Ref, EngineError> {
-    let int = |r: Ref| {
-        ex.st
-            .int(r)
-            .copied()
-            .ok_or_else(|| ex.invalid("a size or length of a non-integer"))
-    };
-    let (va, vb) = (int(a)?, int(b)?);
+    let (va, vb) = (int(ex, a)?, int(ex, b)?);
     let r = arith::apply(ex, op, a, Some(b), Width::Int)?;
     let vb = if op == IntOp::Add {
         vb

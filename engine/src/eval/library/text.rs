@@ -303,7 +303,7 @@ fn by_length(ex: &mut Exec<'_>, call: TextCall, n_args: usize) -> Result<Flow, E
     Ok(Flow::Next)
 }
 
-fn char_range() -> Interval {
+pub(super) fn char_range() -> Interval {
     Interval::new(Some(0), Some(0xFFFF)).unwrap_or(Interval::TOP)
 }
 

@@ -3,15 +3,13 @@
 //! size.
 
 use super::super::super::{exception, Exec, Flow};
-pub(super) use super::super::counts::{step, sum};
+pub(super) use super::super::counts::{decide, int, step, sum};
 use super::super::shared;
 use crate::class::Cond;
-use crate::edge::EdgeKind;
 use crate::error::EngineError;
 use crate::models::collections::{self as coll, ELEMENT, OF, REMAINING, SIZE};
 use crate::models::elements as coll_elements;
 use crate::models::exceptions;
-use crate::refine::integer;
 use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
 
 /// The collection whose structural changes an iterator's collection `of` shows: a map's view
@@ -165,25 +163,6 @@ pub(super) fn invalidate(ex: &mut Exec<'_>, c: Ref, certain: bool, except: Optio
     }
 }
 
-/// Whether `r cond c` holds, decided by its interval, or the integer refinement that decides
-/// it (of the state before the instruction).
-pub(super) fn decide(
-    ex: &Exec<'_>,
-    r: Ref,
-    cond: Cond,
-    c: i128,
-) -> Result<Result<bool, Flow>, EngineError> {
-    let v = int(ex, r)?;
-    Ok(match v.decide(cond, &Interval::literal(c)) {
-        Some(b) => Ok(b),
-        None => {
-            let parts = integer::partition(&v, cond, c);
-            let succs = integer::refine(&ex.before, r, &parts);
-            Err(Flow::Refine(EdgeKind::Refine, succs))
-        }
-    })
-}
-
 pub(super) fn field(ex: &Exec<'_>, o: Ref, name: &str) -> Result<Ref, EngineError> {
     match ex.st.value(o) {
         Some(HeapValue::Object { fields, .. }) => fields.get(name).copied(),
@@ -200,13 +179,6 @@ pub(super) fn set_field(ex: &mut Exec<'_>, o: Ref, name: &str, v: Ref) -> Result
         }
         _ => Err(ex.invalid("collection object without its model's fields")),
     }
-}
-
-pub(super) fn int(ex: &Exec<'_>, r: Ref) -> Result<Interval, EngineError> {
-    ex.st
-        .int(r)
-        .copied()
-        .ok_or_else(|| ex.invalid("collection size of a non-integer"))
 }
 
 pub(super) fn type_of<'a>(ex: &'a Exec<'_>, r: Ref) -> Option<&'a str> {
