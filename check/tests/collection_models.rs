@@ -9,7 +9,7 @@ mod common;
 use common::models::{graph, int_verdicts as verdicts, program, violations};
 
 use jtg_check::Verdict;
-use jtg_engine::edge::{Label, Operand};
+use jtg_engine::edge::{EdgeKind, Label, Operand};
 use jtg_engine::state::{HeapValue, Interval};
 use jtg_engine::Graph;
 
@@ -224,5 +224,41 @@ fn a_map_that_merge_never_grows_is_caught() {
         &["a", "b", "c"],
         &args,
         |g| narrowed_sizes(g, "java/util/HashMap"),
+    );
+}
+
+/// The graph without the successors of its `returns or throws` splits that throw: a model
+/// that claims the library call never throws.
+fn never_throwing(g: &Graph) -> (Graph, usize) {
+    let mut wrong = g.clone();
+    let before = wrong.edges.len();
+    wrong
+        .edges
+        .retain(|e| !(e.kind == EdgeKind::Split && g.nodes[e.to].state.split == Some(false)));
+    let removed = before - wrong.edges.len();
+    (wrong, removed)
+}
+
+#[test]
+fn a_swap_claimed_never_to_throw_is_caught() {
+    // `Collections.swap(xs, 0, k)` on `n` numbers throws for `k < 0` and `k ≥ n`
+    let args = vec![vec![3, 1], vec![3, 3], vec![0, 0], vec![4, -1], vec![2, 0]];
+    caught(
+        "everyday.CollectionLoops.swapPairs",
+        &["n", "k"],
+        &args,
+        never_throwing,
+    );
+}
+
+#[test]
+fn a_reverse_order_queue_one_longer_is_caught() {
+    // `new PriorityQueue<>(Comparator.reverseOrder())`: the natural order's model
+    let args = vec![vec![3, 1, 2], vec![0, 0, 0], vec![-5, 7, 1]];
+    caught(
+        "everyday.CollectionLoops.reverseQueue",
+        &["a", "b", "c"],
+        &args,
+        |g| narrowed_sizes(g, "java/util/PriorityQueue"),
     );
 }

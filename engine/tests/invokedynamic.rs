@@ -7,7 +7,6 @@ mod common;
 
 use jtg_engine::class::{ClassPath, FieldType, Insn};
 use jtg_engine::state::IntSemantics;
-use jtg_engine::EngineError;
 use jtg_engine::{build_graph, Options, Program};
 
 const INDY: &str = "everyday/Indy";
@@ -24,17 +23,6 @@ fn lambda_sites(prog: &Program, method: &str) -> Vec<u32> {
             _ => None,
         })
         .collect()
-}
-
-fn failure(prog: &Program, method: &str) -> EngineError {
-    let m = prog.find_method(method).expect("method");
-    let st = prog
-        .default_start(&m, IntSemantics::Unbounded)
-        .expect("start");
-    match build_graph(prog, &m, st, &Options::default()) {
-        Ok(g) => panic!("{method}: a graph of {} nodes", g.nodes.len()),
-        Err(f) => f.error,
-    }
 }
 
 #[test]
@@ -117,7 +105,7 @@ fn member_order_does_not_change_lambda_class_names() {
 
 #[test]
 fn a_boxing_adaptation_is_unsupported_and_named() {
-    unsupported_naming(
+    common::unsupported_naming(
         "everyday.Indy.boxedRef",
         &["java.lang.Integer.sum(II)I", "boxing or unboxing"],
     );
@@ -127,34 +115,10 @@ fn a_boxing_adaptation_is_unsupported_and_named() {
 fn boxing_a_program_methods_result_is_unsupported_and_named() {
     // a library method's int result is boxed (`Lambdas.lengthOf` is a suite entry); a program
     // method's frame would return into the hidden class's, which boxes
-    unsupported_naming(
+    common::unsupported_naming(
         "everyday.Indy.programResultBoxed",
         &["everyday.Indy$Square.area()I", "without a library model"],
     );
-}
-
-/// Building `method` (`everyday.Indy.name`) fails as unsupported at that method, with a
-/// description that contains each of `needles`.
-fn unsupported_naming(method: &str, needles: &[&str]) {
-    let prog = common::program();
-    match unsupported(failure(&prog, method)) {
-        Some((m, _, what)) => {
-            assert_eq!(Some(m.name.as_ref() as &str), method.rsplit('.').next());
-            for n in needles {
-                assert!(what.contains(n), "{what}");
-            }
-        }
-        None => panic!("not an unsupported feature"),
-    }
-}
-
-/// The method, pc and description of an "unsupported" error, with or without a source line.
-fn unsupported(e: EngineError) -> Option<(jtg_engine::state::MethodId, u32, String)> {
-    match e {
-        EngineError::Unsupported { method, pc, what } => Some((method, pc, what)),
-        EngineError::UnsupportedAt(at) => Some((at.method, at.pc, at.what)),
-        _ => None,
-    }
 }
 
 /// `javac -XDstringConcat=indy` concatenates with `StringConcatFactory.makeConcat`, a bootstrap
@@ -177,9 +141,9 @@ fn another_bootstrap_method_is_unsupported_and_named() {
         .expect("javac runs");
     assert!(status.success(), "javac failed");
     let prog = Program::new(ClassPath::from_paths(std::slice::from_ref(&dir)).expect("class path"));
-    let e = failure(&prog, "Concat.f");
+    let e = common::failure(&prog, "Concat.f");
     std::fs::remove_dir_all(&dir).ok();
-    match unsupported(e) {
+    match common::unsupported(e) {
         Some((method, pc, what)) => {
             assert_eq!(method.to_string(), "Concat.f(I)Ljava/lang/String;");
             // ldc "n=" (0), iload_0 (2), invokedynamic (3): makeConcat takes the constant
@@ -233,9 +197,9 @@ fn record_methods_are_modelled_and_program_components_named() {
         .expect("javac runs");
     assert!(status.success(), "javac failed");
     let prog = Program::new(ClassPath::from_paths(std::slice::from_ref(&dir)).expect("class path"));
-    let e = failure(&prog, "Segment.same");
+    let e = common::failure(&prog, "Segment.same");
     std::fs::remove_dir_all(&dir).ok();
-    match unsupported(e) {
+    match common::unsupported(e) {
         Some((method, pc, what)) => {
             assert_eq!(method.to_string(), "Segment.equals(Ljava/lang/Object;)Z");
             assert_eq!(pc, 2, "aload_0, aload_1, invokedynamic");

@@ -460,3 +460,30 @@ fn a_switch_expression_over_an_enum_terminates() {
     // javac 17's default branch throws IncompatibleClassChangeError: a modelled class
     proved("everyday.Enums.weigh", &[]);
 }
+
+#[test]
+fn enum_value_of_terminates() {
+    // Enum.valueOf returns a constant or throws; a loop counting the words that name one
+    for m in [
+        "everyday.Enums.parse",
+        "everyday.Enums.roundTrip",
+        "everyday.Enums.countColorWords",
+    ] {
+        proved(m, &[]);
+    }
+}
+
+#[test]
+fn swaps_and_reverse_orders_terminate() {
+    // Collections.swap keeps the size; Comparator.reverseOrder() sorts and queues like the
+    // natural order as far as the models keep
+    for m in [
+        "everyday.CollectionLoops.swapPairs",
+        "everyday.CollectionLoops.swapImmutable",
+        "everyday.CollectionLoops.largestSum",
+        "everyday.CollectionLoops.descending",
+        "everyday.CollectionLoops.reverseQueue",
+    ] {
+        proved(m, &[]);
+    }
+}

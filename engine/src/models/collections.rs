@@ -240,6 +240,13 @@ pub enum CollCall {
     /// `ArrayList(int)`, `HashMap(int)`, `HashSet(int)`: "IllegalArgumentException - if the
     /// specified initial capacity is negative" (`throws`); `ArrayDeque(int)` declares none.
     NewCapacity { throws: bool },
+    /// `PriorityQueue(Comparator)` and `PriorityQueue(int, Comparator)` (IllegalArgumentException
+    /// "if initialCapacity is less than 1") with `null` or a JDK order (`orders`): the natural
+    /// ordering's queue as far as the model keeps it.
+    NewOrdered { capacity: bool },
+    /// `Collections.reverseOrder()`, `Comparator.reverseOrder()`: the JDK's one reverse-order
+    /// comparator (`orders`).
+    ReverseOrder,
     /// `ArrayList(Collection)`, `LinkedList(Collection)`, `ArrayDeque(Collection)`,
     /// `HashSet(Collection)`: "NullPointerException - if the specified collection is null";
     /// the size of the argument (a set: at most that, duplicates collapse).
@@ -329,8 +336,9 @@ pub enum CollCall {
     /// `clear()` of a non-empty one throws, a `remove(o)` of one returns `false` (no element
     /// equal to `o`) or throws.
     FixedSizeRemoval { clear: bool },
-    /// `Collections.sort(List)`, `List.sort(null)`: the natural order of `Integer`s or of
-    /// `String`s; a `null` element throws NullPointerException (`compareTo`); unsupported
+    /// `Collections.sort(List)`, `List.sort(null)`, and both with a JDK order (`orders`:
+    /// `Collections.sort(List, Comparator)`, `List.sort(Comparator)`): the natural order of
+    /// `Integer`s or of `String`s; a `null` element throws NullPointerException (`compareTo`); unsupported
     /// where the collections may hold both (ClassCastException across them).
     Sort,
     /// `Collections.reverse(List)`: swaps elements by `set` (no structural change, so every
@@ -338,6 +346,13 @@ pub enum CollCall {
     /// list-iterator does not support the set operation" (`List.of` with two or more elements);
     /// NPE for `null`.
     Reverse,
+    /// `Collections.swap(List, int, int)`: JDK 17's `l.set(i, l.set(j, l.get(i)))`:
+    /// "IndexOutOfBoundsException - if either i or j is out of range (i < 0 || i >=
+    /// list.size() || j < 0 || j >= list.size())" (of the class `get` and `set` throw:
+    /// `ArrayIndexOutOfBoundsException` for `Arrays.asList`'s array), else
+    /// UnsupportedOperationException for `List.of`'s lists (their `set` always throws), else no
+    /// structural change; NPE for `null`.
+    Swap,
     /// `Collections.max`/`min(Collection)` in the natural order: "NoSuchElementException - if
     /// the collection is empty"; one element is returned as is (`null` included), among two or
     /// more a `null` throws NullPointerException (`Integer.compareTo`); else one of the
@@ -380,6 +395,7 @@ pub enum CollCall {
 }
 
 const OBJ: &str = "Ljava/lang/Object;";
+const SORT_WITH: &str = "(Ljava/util/List;Ljava/util/Comparator;)V";
 const JOIN_ITERABLE: &str = "(Ljava/lang/CharSequence;Ljava/lang/Iterable;)Ljava/lang/String;";
 const JOIN_ARRAY: &str = "(Ljava/lang/CharSequence;[Ljava/lang/CharSequence;)Ljava/lang/String;";
 
@@ -393,8 +409,10 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
         ("java/util/Arrays", "asList", "([Ljava/lang/Object;)Ljava/util/List;") => {
             return Some(AsList)
         }
-        ("java/util/Collections", "sort", "(Ljava/util/List;)V") => return Some(Sort),
+        ("java/util/Collections", "sort", "(Ljava/util/List;)V" | SORT_WITH) => return Some(Sort),
+        (c, n, d) if super::orders::is_reverse_order(c, n, d) => return Some(ReverseOrder),
         ("java/util/Collections", "reverse", "(Ljava/util/List;)V") => return Some(Reverse),
+        ("java/util/Collections", "swap", "(Ljava/util/List;II)V") => return Some(Swap),
         ("java/util/Collections", "max" | "min", "(Ljava/util/Collection;)Ljava/lang/Object;") => {
             return Some(Extreme)
         }
@@ -536,6 +554,8 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
         // returns null if this queue is empty"; `AbstractQueue.remove()`/`element()`:
         // "NoSuchElementException - if this queue is empty"), `contains` (`o.equals(e)`)
         Family::PriorityQueue => match (name, desc) {
+            ("<init>", "(Ljava/util/Comparator;)V") => Some(NewOrdered { capacity: false }),
+            ("<init>", "(ILjava/util/Comparator;)V") => Some(NewOrdered { capacity: true }),
             ("add" | "offer", d) if d == obj1 => Some(Add { returns_true: true }),
             ("poll" | "peek" | "remove" | "element", d) if d == getter => Some(Head {
                 end: End::First,

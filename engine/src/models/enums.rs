@@ -26,11 +26,18 @@
 //! Javadoc claims only the sign, which this difference has). `compareTo(Object)` is
 //! `Comparable`'s bridge: the same after a `checkcast` to `Enum` (ClassCastException for an
 //! object of another class). `equals` and `hashCode` are `Object`'s (see
-//! `classes::keeps_object_method`). Not modelled (unsupported, named): `Enum.valueOf(Class,
-//! String)` (javac's `E.valueOf(String)`): its `enumConstantDirectory()` calls the enum's
-//! `values()` through reflection, program code that runs inside the JDK's (the checker saw its
-//! steps: every run of `Color.valueOf` was a violation of a model that returned a constant or
-//! threw); `getDeclaringClass()` (a `Class` object), `describeConstable()`.
+//! `classes::keeps_object_method`). `Enum.valueOf(Class, String)` (javac's `E.valueOf(String)`
+//! calls it) with a class literal `C.class` of a class-path enum: NullPointerException for a
+//! `null` name ("Throws: NullPointerException - if enumClass or name is null"), else
+//! IllegalArgumentException ("if the specified enum class has no constant with the specified
+//! name") or a constant of `C`, which may be every object of the state that may be one. The
+//! JDK builds its name directory from the constants it caches in the `Class` object, calling
+//! `values()` (program code) through reflection the first time: the tracer makes that first
+//! time a step before each call (`Inits.enumReady`, which also initialises the class), like a
+//! `<clinit>` no step of the run; without it, runs of `Color.valueOf` showed `values()`'s
+//! steps, a violation of a model that returned a constant or threw. Not modelled (unsupported, named): `valueOf` with
+//! another `Class` argument (the engine's `Class` objects do not say which class they are);
+//! `getDeclaringClass()` (a `Class` object), `describeConstable()`.
 
 use super::classes::{ENUM, STRING};
 use super::text::INTEGER;
@@ -51,8 +58,8 @@ pub enum EnumCall {
     Name,
     /// `compareTo(E)` and its bridge `compareTo(Object)`.
     CompareTo,
-    /// `Enum.valueOf(Class, String)` (javac's `E.valueOf(String)` calls it): unsupported,
-    /// named (the JDK calls the enum's `values()`, program code).
+    /// `Enum.valueOf(Class, String)` (javac's `E.valueOf(String)` calls it): a constant of the
+    /// literal class argument, or NullPointerException, IllegalArgumentException.
     ValueOf,
 }
 

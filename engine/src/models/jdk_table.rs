@@ -541,6 +541,12 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         PLAIN,
     ),
     iface("java/util/Collection", &["java/lang/Iterable"]),
+    class(
+        super::orders::REVERSE_COMPARATOR,
+        OBJECT,
+        &["java/util/Comparator", SERIALIZABLE],
+        PLAIN,
+    ),
     functional_interface("java/util/Comparator", &[]),
     class(
         "java/util/ConcurrentModificationException",

@@ -32,7 +32,8 @@
 //! represents), `calls` (library methods), `indy` (the bootstrap methods of the `invokedynamic` sites the
 //! engine reads), `concat` (string concatenation),
 //! `collections` (`java.util` collections), `elements` (the classes they hold), `enums` (`java.lang.Enum`), `numbers`, `arrays`,
-//! `records` (the `equals`/`hashCode`/`toString` javac writes for a record).
+//! `records` (the `equals`/`hashCode`/`toString` javac writes for a record), `orders` (the
+//! JDK's comparators a sorted collection or a sort may take).
 //!
 //! - `Math` (ints, longs; double methods return any double), `Integer`/`Long` utilities,
 //!   `Character` predicates and mappings: see `numbers`; `System.arraycopy`, `Arrays` on
@@ -50,6 +51,7 @@ mod fields;
 mod indy;
 mod jdk_table;
 pub(crate) mod numbers;
+pub(crate) mod orders;
 pub(crate) mod records;
 mod text;
 

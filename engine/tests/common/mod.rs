@@ -33,3 +33,40 @@ impl StartState for SuiteEntry {
         }
     }
 }
+
+/// The error of building `method`'s graph from its default start state (unbounded ints);
+/// panics when the graph builds.
+pub fn failure(prog: &Program, method: &str) -> jtg_engine::EngineError {
+    let m = prog.find_method(method).expect("method");
+    let st = prog
+        .default_start(&m, IntSemantics::Unbounded)
+        .expect("start");
+    match jtg_engine::build_graph(prog, &m, st, &jtg_engine::Options::default()) {
+        Ok(g) => panic!("{method}: a graph of {} nodes", g.nodes.len()),
+        Err(f) => f.error,
+    }
+}
+
+/// Building `method` (`everyday.Indy.name`) fails as unsupported at that method, with a
+/// description that contains each of `needles`.
+pub fn unsupported_naming(method: &str, needles: &[&str]) {
+    let prog = program();
+    match unsupported(failure(&prog, method)) {
+        Some((m, _, what)) => {
+            assert_eq!(Some(m.name.as_ref() as &str), method.rsplit('.').next());
+            for n in needles {
+                assert!(what.contains(n), "{what}");
+            }
+        }
+        None => panic!("not an unsupported feature"),
+    }
+}
+
+/// The method, pc and description of an "unsupported" error, with or without a source line.
+pub fn unsupported(e: jtg_engine::EngineError) -> Option<(MethodId, u32, String)> {
+    match e {
+        jtg_engine::EngineError::Unsupported { method, pc, what } => Some((method, pc, what)),
+        jtg_engine::EngineError::UnsupportedAt(at) => Some((at.method, at.pc, at.what)),
+        _ => None,
+    }
+}

@@ -263,5 +263,55 @@ public class CollectionLoops {
         m.merge(c, 1, Math::max);
         return m.size() + m.get(a);
     }
-}
 
+    // YES: swap neighbours along a list of n numbers (no size change), then the first with
+    // the k-th, which throws IndexOutOfBoundsException when k is out of range
+    static int swapPairs(int n, int k) {
+        List<Integer> xs = new ArrayList<>();
+        for (int i = 0; i < n; i++) xs.add(i);
+        for (int i = 0; i + 1 < xs.size(); i += 2) java.util.Collections.swap(xs, i, i + 1);
+        java.util.Collections.swap(xs, 0, k);
+        return xs.size();
+    }
+
+    // YES: List.of's lists refuse set, so swap throws UnsupportedOperationException for any
+    // index in range
+    static int swapImmutable(int a, int b, int k) {
+        List<Integer> xs = List.of(a, b);
+        try {
+            java.util.Collections.swap(xs, 0, k);
+        } catch (UnsupportedOperationException e) {
+            return 1;
+        }
+        return 0;
+    }
+
+    // YES: the k largest of an array by a max-heap (a queue in reverse order)
+    static int largestSum(int[] a, int k) {
+        java.util.PriorityQueue<Integer> q = new java.util.PriorityQueue<>(java.util.Comparator.reverseOrder());
+        for (int x : a) q.add(x);
+        int s = 0;
+        for (int i = 0; i < k && !q.isEmpty(); i++) s += q.poll();
+        return s;
+    }
+
+    // YES: sort descending, then walk; a capacity below 1 throws IllegalArgumentException
+    static int descending(List<Integer> xs, int cap) {
+        xs.sort(java.util.Comparator.reverseOrder());
+        java.util.Collections.sort(xs, java.util.Collections.reverseOrder());
+        java.util.PriorityQueue<Integer> q = new java.util.PriorityQueue<>(cap, java.util.Collections.reverseOrder());
+        for (int x : xs) q.offer(x);
+        int n = 0;
+        while (q.poll() != null) n++;
+        return n;
+    }
+
+    // three numbers through a max-heap; its size is what the checker's model tests change
+    static int reverseQueue(int a, int b, int c) {
+        java.util.PriorityQueue<Integer> q = new java.util.PriorityQueue<>(java.util.Comparator.reverseOrder());
+        q.add(a);
+        q.add(b);
+        q.add(c);
+        return q.size() + q.poll();
+    }
+}

@@ -119,6 +119,30 @@ public class Enums {
         }
         return x;
     }
+
+    // YES: a name read back gives the constant itself (valueOf returns the cached constant)
+    static boolean roundTrip(Color c) {
+        return Color.valueOf(c.name()) == c;
+    }
+
+    // YES: count the words that name a colour (valueOf throws for the others)
+    static int countColorWords(String[] words) {
+        int n = 0;
+        for (String w : words) {
+            try {
+                Enum.valueOf(Color.class, w);
+                n++;
+            } catch (IllegalArgumentException e) {
+                // not a colour
+            }
+        }
+        return n;
+    }
+
+    // unsupported: a Class parameter says nothing the engine knows of its class
+    static Color byClass(Class<Color> c, String s) {
+        return Enum.valueOf(c, s);
+    }
 }
 
 /** Tiles in a list, each with a colour: two tiles may have one constant. */

@@ -44,6 +44,28 @@ public final class Inits {
         }
     }
 
+    /**
+     * Before a call of Enum.valueOf(c, name) (the instrumenter adds the call): c's constants
+     * are cached in its Class object (getEnumConstants() initialises c, calls the enum's
+     * values() through reflection and keeps the result), so that valueOf, which builds its
+     * name directory from that cache, calls no program code. Like a static initialiser, and
+     * with it, its steps are no steps of the run: the engine models valueOf as returning a
+     * constant or throwing.
+     */
+    public static void enumReady(Class<?> c) {
+        enter();
+        try {
+            if (c != null) {
+                c.getEnumConstants();
+            }
+        } catch (Throwable t) {
+            // values() failed: the cache stays empty and valueOf calls it again, steps that
+            // the checker reports (no graph has them)
+        } finally {
+            exit();
+        }
+    }
+
     /** Drops what the initialisers' callees recorded: the recorder is as before the first. */
     static void leave() {
         if (savedBuf == null) {

@@ -255,7 +255,8 @@ public final class Instrumenter {
 
             @Override
             public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
-                MethodVisitor mv = new LambdaNames(super.visitMethod(access, name, desc, sig, exc), owner, lambdaSites);
+                MethodVisitor mv = new EnumLookups(
+                        new LambdaNames(super.visitMethod(access, name, desc, sig, exc), owner, lambdaSites));
                 if (name.equals("<clinit>")) {
                     return new InitTicks(mv);
                 }
@@ -298,6 +299,31 @@ public final class Instrumenter {
                 mv.visitLdcInsn(owner + "$$Lambda$" + sites[0]++);
                 mv.visitMethodInsn(Opcodes.INVOKESTATIC, REC, "lambdaSite", "(Ljava/lang/Object;Ljava/lang/String;)V", false);
             }
+        }
+    }
+
+    /**
+     * Before each {@code Enum.valueOf(Class, String)}: {@link Inits#enumReady} with the class
+     * argument, so that the JDK finds the enum's constants cached and calls no program code
+     * during the call (the first lookup calls the enum's {@code values()} through reflection,
+     * whose steps the engine's model of valueOf does not have). Sits behind the probes like
+     * {@link LambdaNames}: its instructions are no steps, and leave the stack as they find it.
+     */
+    private static final class EnumLookups extends MethodVisitor {
+        EnumLookups(MethodVisitor mv) {
+            super(Opcodes.ASM9, mv);
+        }
+
+        @Override
+        public void visitMethodInsn(int opcode, String owner, String name, String desc, boolean itf) {
+            if (opcode == Opcodes.INVOKESTATIC && owner.equals("java/lang/Enum") && name.equals("valueOf")
+                    && desc.equals("(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/Enum;")) {
+                // class, name -> name, class -> class, name, class -> class, name
+                mv.visitInsn(Opcodes.SWAP);
+                mv.visitInsn(Opcodes.DUP_X1);
+                mv.visitMethodInsn(Opcodes.INVOKESTATIC, "tracer/Inits", "enumReady", "(Ljava/lang/Class;)V", false);
+            }
+            super.visitMethodInsn(opcode, owner, name, desc, itf);
         }
     }
 

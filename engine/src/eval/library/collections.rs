@@ -37,6 +37,13 @@ pub(crate) fn eval(
             AsList => statics::as_list(ex),
             Sort => statics::sort(ex, n_args, false),
             Reverse => statics::reverse(ex),
+            Swap => statics::swap(ex),
+            ReverseOrder => {
+                let r =
+                    shared::possibly_shared(ex, crate::models::orders::REVERSE_COMPARATOR, None);
+                ex.push(r)?;
+                Ok(Flow::Next)
+            }
             Extreme => statics::extreme(ex),
             Frequency => statics::frequency(ex),
             Join { iterable } => statics::join(ex, iterable),
@@ -79,6 +86,19 @@ pub(crate) fn eval(
                 }
             }
             pop(ex, 2)?;
+        }
+        NewOrdered { capacity } => {
+            statics::natural_like(ex, 0, "PriorityQueue")?;
+            if capacity {
+                // "if initialCapacity is less than 1"
+                let cap = ex.peek(1)?;
+                match decide(ex, cap, Cond::Ge, 1)? {
+                    Err(flow) => return Ok(flow),
+                    Ok(false) => return exception::throw_builtin(ex, exceptions::ILLEGAL_ARGUMENT),
+                    Ok(true) => {}
+                }
+            }
+            pop(ex, 2 + usize::from(capacity))?;
         }
         NewCopy => return new_copy(ex, recv, family),
         Size => {
@@ -291,6 +311,8 @@ pub(crate) fn eval(
         | ListOf
         | AsList
         | Reverse
+        | Swap
+        | ReverseOrder
         | Extreme
         | Frequency
         | Join { .. }

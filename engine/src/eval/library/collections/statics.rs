@@ -9,17 +9,18 @@ use crate::error::EngineError;
 use crate::models::collections::{self as coll, Family, SIZE};
 use crate::models::elements as coll_elements;
 use crate::models::exceptions;
+use crate::models::orders;
 use crate::state::{FieldKey, HeapValue, Interval, Ref};
 use std::collections::BTreeMap;
 
-/// `Collections.sort(list)` (`receiver: false`) and `list.sort(null)`.
+/// `Collections.sort(list)`, `Collections.sort(list, c)` (`receiver: false`) and
+/// `list.sort(c)`, with `c` `null` or a JDK order ([`natural_like`]).
 pub(super) fn sort(ex: &mut Exec<'_>, n_args: usize, receiver: bool) -> Result<Flow, EngineError> {
-    if receiver && !ex.peek(0)?.is_null() {
-        return Err(
-            ex.unsupported("List.sort with a Comparator (its compare is program code)".into())
-        );
+    let with_order = receiver || n_args == 2;
+    if with_order {
+        natural_like(ex, 0, "List.sort")?;
     }
-    let list = ex.peek(if receiver { 1 } else { 0 })?;
+    let list = ex.peek(usize::from(with_order))?;
     if list.is_null() {
         return exception::throw_builtin(ex, exceptions::NULL_POINTER);
     }
@@ -32,9 +33,12 @@ pub(super) fn sort(ex: &mut Exec<'_>, n_args: usize, receiver: bool) -> Result<F
             return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION)
         }
         Some(Family::ArrayList | Family::LinkedList) => {}
+        // `Arrays.sort` of its array, which no other reference of the state may see
+        Some(Family::ArraysList) if !may_hold_backing_array(ex)? => {}
         _ => {
             return Err(ex.unsupported(format!(
-                "sort of a list of class {}",
+                "sort of a list of class {} (or of an Arrays.asList list whose array the state \
+                 may hold)",
                 display(type_of(ex, list))
             )))
         }
@@ -56,6 +60,21 @@ pub(super) fn sort(ex: &mut Exec<'_>, n_args: usize, receiver: bool) -> Result<F
     pop(ex, n_args + usize::from(receiver))?;
     invalidate(ex, list, false, None);
     Ok(Flow::Next)
+}
+
+/// Whether the comparator `k`-th from the top of the stack is `null` (the natural order) or a
+/// JDK order that throws where the natural order does (`models::orders`); any other is
+/// unsupported, named (its `compare` may be program code).
+pub(super) fn natural_like(ex: &mut Exec<'_>, k: usize, what: &str) -> Result<(), EngineError> {
+    let c = ex.peek(k)?;
+    if c.is_null() || type_of(ex, c).is_some_and(orders::is_natural_like) {
+        return Ok(());
+    }
+    Err(ex.unsupported(format!(
+        "{what} with a Comparator of type {} (its compare may be program code; JDK orders \
+         modelled: null, Collections.reverseOrder())",
+        display(type_of(ex, c))
+    )))
 }
 
 /// `Collections.reverse(list)`: nothing the model keeps changes (`set` is no structural
@@ -87,6 +106,59 @@ pub(super) fn reverse(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
         }
     }
     pop(ex, 1)?;
+    Ok(Flow::Next)
+}
+
+/// `Collections.swap(list, i, j)` (`CollCall::Swap`): both indices against the size, then
+/// `set`'s UnsupportedOperationException for `List.of`'s lists (only `i` is read by `get`
+/// before it); the elements are not kept, so a swap changes nothing the state shows.
+pub(super) fn swap(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let list = ex.peek(2)?;
+    if list.is_null() {
+        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+    }
+    if let Some(flow) = ex.need_realized(list)? {
+        return Ok(flow);
+    }
+    let class = type_of(ex, list).map(str::to_string);
+    let family = class.as_deref().and_then(Family::of);
+    let family = match family {
+        Some(Family::ArrayList | Family::LinkedList | Family::Immutable) => family,
+        Some(Family::ArraysList) if !may_hold_backing_array(ex)? => family,
+        _ => None,
+    };
+    let (Some(family), Some(class)) = (family, class) else {
+        return Err(ex.unsupported(format!(
+            "Collections.swap of a list of class {} (or where the state holds an array \
+             Arrays.asList may write through to)",
+            display(type_of(ex, list))
+        )));
+    };
+    let size = int(ex, field(ex, list, SIZE)?)?;
+    let (i, j) = (ex.peek(1)?, ex.peek(0)?);
+    let in_range = |v: Interval| {
+        text::both(
+            v.decide(Cond::Ge, &Interval::literal(0)),
+            v.decide(Cond::Lt, &size),
+        )
+    };
+    let i_ok = in_range(int(ex, i)?);
+    // `List.of`'s `get(i)` is the only index check before its `set` throws
+    let ok = if family == Family::Immutable {
+        i_ok
+    } else {
+        text::both(i_ok, in_range(int(ex, j)?))
+    };
+    let Some(ok) = ok.or_else(|| text::outcome(ex)) else {
+        return Ok(text::split_outcomes(ex));
+    };
+    if !ok {
+        return exception::throw_builtin(ex, family.index_exception(&class));
+    }
+    if family == Family::Immutable {
+        return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION);
+    }
+    pop(ex, 3)?;
     Ok(Flow::Next)
 }
 
