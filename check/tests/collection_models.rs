@@ -262,3 +262,24 @@ fn a_reverse_order_queue_one_longer_is_caught() {
         |g| narrowed_sizes(g, "java/util/PriorityQueue"),
     );
 }
+
+/// Statics of collection types hold what the program stored (`List.of`'s list, a
+/// `HashMap`): every generated run of a method that reads them is a path of its graph.
+#[test]
+fn static_collections_are_what_their_stores_make() {
+    let prog = program();
+    for method in [
+        "everyday.StaticCollections.smallFactors",
+        "everyday.StaticCollections.remember",
+    ] {
+        let g = common::models::complete_graph(&prog, method);
+        let s = common::models::check_generated(
+            &prog,
+            &g,
+            jtg_engine::state::IntSemantics::Unbounded,
+            3,
+            60,
+        );
+        assert_eq!((s.violations, s.traces), (0, 60), "{method}");
+    }
+}

@@ -51,6 +51,12 @@ pub struct Program {
     read_statics: std::sync::OnceLock<Vec<(crate::state::StaticField, FieldType)>>,
     static_types:
         std::sync::OnceLock<std::collections::BTreeMap<crate::state::StaticField, FieldType>>,
+    /// The first store of each static that may store an object of a class the engine does not
+    /// know (`models::static_values`), as "where: what".
+    /// What the stores into each static store (`models::static_values`).
+    static_stores: std::sync::OnceLock<
+        std::collections::BTreeMap<crate::state::StaticField, crate::models::static_values::Stores>,
+    >,
     /// The classes a value of a type may reach (`Program::reachable_classes`), by type name.
     pub(crate) reach: Mutex<HashMap<String, Reach>>,
     /// What each method's runs may write (`program_writes.rs`).
@@ -69,6 +75,7 @@ impl Program {
             loops: Mutex::new(HashMap::new()),
             read_statics: std::sync::OnceLock::new(),
             static_types: std::sync::OnceLock::new(),
+            static_stores: std::sync::OnceLock::new(),
             reach: Mutex::new(HashMap::new()),
             own_writes: std::sync::OnceLock::new(),
         }
@@ -222,6 +229,27 @@ impl Program {
         t: &FieldType,
         sem: IntSemantics,
     ) -> Result<crate::state::Ref, String> {
+        let narrowed;
+        let mut t = t;
+        if let FieldType::Object(c) = t {
+            let jdk_type =
+                crate::models::is_jdk_class(c) && !crate::models::is_final_value_class(c);
+            let stores = self.static_stores().get(&key);
+            if let (true, false, Some(stores)) =
+                (jdk_type, crate::models::is_jdk_class(&key.0), stores)
+            {
+                if let Some(store) = &stores.unknown {
+                    return Err(format!(
+                        "its value may be of a JDK class the engine does not model ({store})"
+                    ));
+                }
+                // all stores make objects of one class: the static holds one of that class
+                if let Some(only) = stores.only_class().filter(|o| *o != c.as_str()) {
+                    narrowed = FieldType::Object(only.into());
+                    t = &narrowed;
+                }
+            }
+        }
         if let FieldType::Object(c) = t {
             if key.0 == *c {
                 let constant = self.instance_fields(c).ok().and_then(|all| {
@@ -287,6 +315,37 @@ impl Program {
                 out
             })
             .get(key)
+    }
+
+    /// What the stores into each static field store ([`crate::models::static_values`]).
+    fn static_stores(
+        &self,
+    ) -> &std::collections::BTreeMap<crate::state::StaticField, crate::models::static_values::Stores>
+    {
+        self.static_stores.get_or_init(|| {
+            let cp = self.hierarchy.classpath();
+            let mut out = std::collections::BTreeMap::new();
+            for name in cp.class_names() {
+                let Ok(class) = cp.load(&name) else { continue };
+                for m in &class.methods {
+                    let Some(code) = &m.code else { continue };
+                    for (k, (pc, insn)) in code.insns.iter().enumerate() {
+                        let crate::class::Insn::PutStatic(f) = insn else {
+                            continue;
+                        };
+                        let before = k.checked_sub(1).map(|j| &code.insns[j].1);
+                        let at = || {
+                            let class = name.replace('/', ".");
+                            format!("{class}.{}{} pc {pc}", m.name, m.desc_str)
+                        };
+                        out.entry(self.static_key(f))
+                            .or_insert_with(crate::models::static_values::Stores::default)
+                            .add(crate::models::static_values::stored(before), at);
+                    }
+                }
+            }
+            out
+        })
     }
 
     /// The loops of a method's code ([`crate::class::Code::loop_ranges`], once per method;

@@ -487,3 +487,10 @@ fn swaps_and_reverse_orders_terminate() {
         proved(m, &[]);
     }
 }
+
+#[test]
+fn loops_over_static_collections_terminate() {
+    // a static's value is what its stores make: `List.of`'s list, a `HashMap`
+    proved("everyday.StaticCollections.smallFactors", &[]);
+    proved("everyday.StaticCollections.remember", &[]);
+}

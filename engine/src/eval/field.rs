@@ -54,7 +54,11 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                         .prog
                         .fill_static(&mut ex.st, key, &f.desc, sem)
                         .map_err(|w| {
-                            ex.unsupported(format!("static field {}.{}: {w}", f.class, f.name))
+                            ex.unsupported(format!(
+                                "static field {}.{}: {w}",
+                                f.class.replace('/', "."),
+                                f.name
+                            ))
                         })?
                 }
             };

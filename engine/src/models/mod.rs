@@ -33,7 +33,8 @@
 //! engine reads), `concat` (string concatenation),
 //! `collections` (`java.util` collections), `elements` (the classes they hold), `enums` (`java.lang.Enum`), `numbers`, `arrays`,
 //! `records` (the `equals`/`hashCode`/`toString` javac writes for a record), `orders` (the
-//! JDK's comparators a sorted collection or a sort may take).
+//! JDK's comparators a sorted collection or a sort may take), `static_values` (what a
+//! program's static of a JDK type may hold).
 //!
 //! - `Math` (ints, longs; double methods return any double), `Integer`/`Long` utilities,
 //!   `Character` predicates and mappings: see `numbers`; `System.arraycopy`, `Arrays` on
@@ -53,6 +54,7 @@ mod jdk_table;
 pub(crate) mod numbers;
 pub(crate) mod orders;
 pub(crate) mod records;
+pub(crate) mod static_values;
 mod text;
 
 pub(crate) use arrays::ArraysCall;
