@@ -250,13 +250,13 @@ public final class Instrumenter {
                 super.visit(version, access, name, sig, sup, itf);
             }
 
-            /** Lambda sites of this class so far (see {@link LambdaNames}). */
+            /** Lambda sites of this class so far (see {@link SiteHooks.LambdaNames}). */
             final int[] lambdaSites = {0};
 
             @Override
             public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
-                MethodVisitor mv = new EnumLookups(
-                        new LambdaNames(super.visitMethod(access, name, desc, sig, exc), owner, lambdaSites));
+                MethodVisitor mv = new SiteHooks.EnumLookups(
+                        new SiteHooks.LambdaNames(super.visitMethod(access, name, desc, sig, exc), owner, lambdaSites));
                 if (name.equals("<clinit>")) {
                     return new InitTicks(mv);
                 }
@@ -269,62 +269,6 @@ public final class Instrumenter {
             }
         }, ClassReader.EXPAND_FRAMES);
         return cw.toByteArray();
-    }
-
-    /**
-     * Names the objects of lambda call sites ({@code LambdaMetafactory}) as the engine names
-     * their classes: {@code Host$$Lambda$N} for the N-th lambda site of the class, methods in
-     * class-file order, instructions in code order (the engine's {@code class/lambda.rs}).
-     * After each such {@code invokedynamic} it tells the recorder the class of the object it
-     * made ({@link Recorder#lambdaSite}); the JVM's own name of the hidden class says nothing
-     * of the site. Sits behind the probes and the AnalyzerAdapter: its instructions are no
-     * steps, and leave the stack as they find it.
-     */
-    private static final class LambdaNames extends MethodVisitor {
-        final String owner;
-        final int[] sites;
-
-        LambdaNames(MethodVisitor mv, String owner, int[] sites) {
-            super(Opcodes.ASM9, mv);
-            this.owner = owner;
-            this.sites = sites;
-        }
-
-        @Override
-        public void visitInvokeDynamicInsn(String name, String desc, org.objectweb.asm.Handle bsm, Object... args) {
-            super.visitInvokeDynamicInsn(name, desc, bsm, args);
-            if (bsm.getOwner().equals("java/lang/invoke/LambdaMetafactory")
-                    && (bsm.getName().equals("metafactory") || bsm.getName().equals("altMetafactory"))) {
-                mv.visitInsn(Opcodes.DUP);
-                mv.visitLdcInsn(owner + "$$Lambda$" + sites[0]++);
-                mv.visitMethodInsn(Opcodes.INVOKESTATIC, REC, "lambdaSite", "(Ljava/lang/Object;Ljava/lang/String;)V", false);
-            }
-        }
-    }
-
-    /**
-     * Before each {@code Enum.valueOf(Class, String)}: {@link Inits#enumReady} with the class
-     * argument, so that the JDK finds the enum's constants cached and calls no program code
-     * during the call (the first lookup calls the enum's {@code values()} through reflection,
-     * whose steps the engine's model of valueOf does not have). Sits behind the probes like
-     * {@link LambdaNames}: its instructions are no steps, and leave the stack as they find it.
-     */
-    private static final class EnumLookups extends MethodVisitor {
-        EnumLookups(MethodVisitor mv) {
-            super(Opcodes.ASM9, mv);
-        }
-
-        @Override
-        public void visitMethodInsn(int opcode, String owner, String name, String desc, boolean itf) {
-            if (opcode == Opcodes.INVOKESTATIC && owner.equals("java/lang/Enum") && name.equals("valueOf")
-                    && desc.equals("(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/Enum;")) {
-                // class, name -> name, class -> class, name, class -> class, name
-                mv.visitInsn(Opcodes.SWAP);
-                mv.visitInsn(Opcodes.DUP_X1);
-                mv.visitMethodInsn(Opcodes.INVOKESTATIC, "tracer/Inits", "enumReady", "(Ljava/lang/Class;)V", false);
-            }
-            super.visitMethodInsn(opcode, owner, name, desc, itf);
-        }
     }
 
     /**
