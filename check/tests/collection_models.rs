@@ -283,3 +283,37 @@ fn static_collections_are_what_their_stores_make() {
         assert_eq!((s.violations, s.traces), (0, 60), "{method}");
     }
 }
+
+/// The graph without the `=?` pairs of its `List.of` lists (`ListN`): a model that claims
+/// `List.of()` is a new list.
+fn empty_lists_fresh(g: &Graph) -> (Graph, usize) {
+    let mut wrong = g.clone();
+    let mut dropped = 0;
+    for n in &mut wrong.nodes {
+        let heap = &n.state.heap;
+        let is_list_n = |r| matches!(heap.get(r), Some(v) if v.type_name() == Some("java/util/ImmutableCollections$ListN"));
+        let before = n.state.preds.may_equal.len();
+        let keep: std::collections::BTreeSet<_> = n
+            .state
+            .preds
+            .may_equal
+            .iter()
+            .filter(|(a, b)| !is_list_n(a) && !is_list_n(b))
+            .copied()
+            .collect();
+        dropped += before - keep.len();
+        n.state.preds.may_equal = keep;
+    }
+    (wrong, dropped)
+}
+
+#[test]
+fn an_empty_list_of_claimed_new_is_caught() {
+    // `List.copyOf` of an empty list and `List.of()` are JDK 17's one empty list
+    caught(
+        "everyday.CollectionLoops.copies",
+        &["n"],
+        &rows(&SMALL),
+        empty_lists_fresh,
+    );
+}

@@ -494,3 +494,10 @@ fn loops_over_static_collections_terminate() {
     proved("everyday.StaticCollections.smallFactors", &[]);
     proved("everyday.StaticCollections.remember", &[]);
 }
+
+#[test]
+fn list_copies_terminate() {
+    // List.copyOf: the list itself, JDK 17's one empty list, or a new immutable list
+    proved("everyday.CollectionLoops.copies", &[]);
+    proved("everyday.CollectionLoops.copyOrMinus", &[]);
+}

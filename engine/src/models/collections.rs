@@ -46,7 +46,7 @@ pub const PRIORITY_QUEUE: &str = "java/util/PriorityQueue";
 pub const VECTOR: &str = "java/util/Vector";
 /// Thrown by `Stack.pop()`/`peek()`: "if this stack is empty".
 pub const EMPTY_STACK: &str = "java/util/EmptyStackException";
-/// `List.of(e1, e2, e3, …)` (three or more elements).
+/// `List.of(e1, e2, e3, …)` (three or more elements) and `List.of()` (the one empty list).
 pub const LIST_N: &str = "java/util/ImmutableCollections$ListN";
 /// `List.of(e1)`, `List.of(e1, e2)`.
 pub const LIST_12: &str = "java/util/ImmutableCollections$List12";
@@ -362,8 +362,14 @@ pub enum CollCall {
     /// (`o.equals(e)`: JDK code for the `Integer` and `String` arguments the model admits);
     /// NPE for a `null` collection.
     Frequency,
-    /// `List.of(e1, …, en)`, 1 ≤ n ≤ 10: "NullPointerException - if an element is null".
+    /// `List.of(e1, …, en)`, 0 ≤ n ≤ 10: "NullPointerException - if an element is null";
+    /// `List.of()` is JDK 17's one empty `ListN` (`=?` every such list the state holds).
     ListOf,
+    /// `List.copyOf(Collection)` (JDK 17 `ImmutableCollections.listCopy`): a `List.of` list
+    /// itself; NPE for `null`; `List.of()` when empty; NPE when an element is `null`
+    /// ("NullPointerException - if coll is null, or if it contains any nulls"); else a new
+    /// `List12` (one or two elements) or `ListN` of the same size.
+    CopyOf,
     /// `Arrays.asList(T...)` of an `Integer[]` or `String[]`: a list of the array's length.
     AsList,
     /// `keySet()`/`values()`/`entrySet()` of a `HashMap` or `TreeMap`: the map's view (see
@@ -405,7 +411,8 @@ const JOIN_ARRAY: &str = "(Ljava/lang/CharSequence;[Ljava/lang/CharSequence;)Lja
 pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> {
     use CollCall::*;
     match (class, name, desc) {
-        (LIST, "of", d) if list_of_arity(d).is_some_and(|n| n >= 1) => return Some(ListOf),
+        (LIST, "of", d) if list_of_arity(d).is_some() => return Some(ListOf),
+        (LIST, "copyOf", "(Ljava/util/Collection;)Ljava/util/List;") => return Some(CopyOf),
         ("java/util/Arrays", "asList", "([Ljava/lang/Object;)Ljava/util/List;") => {
             return Some(AsList)
         }
@@ -675,7 +682,7 @@ pub fn list_of_arity(d: &str) -> Option<usize> {
 
 /// The class of `List.of`'s result for `n` elements (JDK 17: `List12` for one or two).
 pub fn list_of_class(n: usize) -> &'static str {
-    if n <= 2 {
+    if (1..=2).contains(&n) {
         LIST_12
     } else {
         LIST_N

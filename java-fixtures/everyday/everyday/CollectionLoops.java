@@ -314,4 +314,28 @@ public class CollectionLoops {
         q.add(c);
         return q.size() + q.poll();
     }
+
+    // YES: defensive copies: of a built list, of List.of's list (itself), of an empty list
+    // (JDK 17's one empty list, as List.of() is)
+    static int copies(int n) {
+        List<Integer> xs = new ArrayList<>();
+        for (int i = 0; i < n; i++) xs.add(i);
+        List<Integer> c = List.copyOf(xs);
+        List<Integer> three = List.of(1, 2, 3);
+        List<Integer> none = List.copyOf(new ArrayList<Integer>());
+        int s = 0;
+        for (int x : c) s += x;
+        return s + (List.copyOf(three) == three ? 1 : 0) + (none == List.<Integer>of() ? 2 : 0);
+    }
+
+    // YES: a copy of a list holding null throws NullPointerException
+    static int copyOrMinus(int n, boolean withNull) {
+        List<Integer> xs = new LinkedList<>();
+        for (int i = 0; i < n; i++) xs.add(withNull && i == 1 ? null : i);
+        try {
+            return List.copyOf(xs).size();
+        } catch (NullPointerException e) {
+            return -1;
+        }
+    }
 }

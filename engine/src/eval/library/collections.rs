@@ -34,6 +34,7 @@ pub(crate) fn eval(
     if !has_receiver {
         return match call {
             ListOf => statics::list_of(ex, n_args),
+            CopyOf => statics::copy_of(ex),
             AsList => statics::as_list(ex),
             Sort => statics::sort(ex, n_args, false),
             Reverse => statics::reverse(ex),
@@ -309,6 +310,7 @@ pub(crate) fn eval(
         | Next
         | IterRemove
         | ListOf
+        | CopyOf
         | AsList
         | Reverse
         | Swap

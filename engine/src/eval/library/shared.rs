@@ -16,13 +16,24 @@ use std::collections::BTreeMap;
 /// realized object may be it (invariant: `=?` joins no two realized objects), else an
 /// existing object with unknown fields.
 pub(crate) fn possibly_shared(ex: &mut Exec<'_>, class: &str, count: Option<Interval>) -> Ref {
+    possibly_shared_with(ex, class, count.map(|c| ("count", c)))
+}
+
+/// [`possibly_shared`] for an object whose one modelled int field `field` is in an interval
+/// (a string's `count`, `List.of()`'s `size` 0), or that has none.
+pub(crate) fn possibly_shared_with(
+    ex: &mut Exec<'_>,
+    class: &str,
+    field: Option<(&str, Interval)>,
+) -> Ref {
+    let count = field.filter(|f| f.0 == "count").map(|f| f.1);
     let (equal, hide, realized_partner) = candidates(ex, class, count);
-    let value = match count {
-        Some(len) if !realized_partner => {
-            let len = ex.st.new_int(len);
+    let value = match field {
+        Some((name, v)) if !realized_partner => {
+            let v = ex.st.new_int(v);
             HeapValue::Object {
                 class: class.into(),
-                fields: BTreeMap::from([(FieldKey::plain("count"), len)]),
+                fields: BTreeMap::from([(FieldKey::plain(name), v)]),
             }
         }
         None if !realized_partner => HeapValue::Object {

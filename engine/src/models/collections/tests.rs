@@ -12,6 +12,7 @@ fn list_of_counts_its_parameters() {
     assert_eq!(list_of_arity("([Ljava/lang/Object;)Ljava/util/List;"), None);
     assert_eq!(list_of_class(2), LIST_12);
     assert_eq!(list_of_class(3), LIST_N);
+    assert_eq!(list_of_class(0), LIST_N);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! `frequency`), `List.of`, `Arrays.asList` and `String.join`.
 
 use super::super::super::{exception, Exec, Flow};
-use super::super::text;
+use super::super::{shared, text};
 use super::common::*;
 use crate::class::Cond;
 use crate::error::EngineError;
@@ -326,6 +326,13 @@ fn realized_argument(
 
 /// `List.of(e1, …, en)`.
 pub(super) fn list_of(ex: &mut Exec<'_>, n: usize) -> Result<Flow, EngineError> {
+    if n == 0 {
+        // JDK 17's one `ImmutableCollections.EMPTY_LIST`: a `ListN` of size 0 the state may
+        // hold already
+        let l = shared::possibly_shared_with(ex, coll::LIST_N, Some((SIZE, Interval::literal(0))));
+        ex.push(l)?;
+        return Ok(Flow::Next);
+    }
     for k in 0..n {
         if let Some(flow) = check_stored(ex, k, true)? {
             return Ok(flow);
@@ -335,6 +342,47 @@ pub(super) fn list_of(ex: &mut Exec<'_>, n: usize) -> Result<Flow, EngineError> 
     let size = ex.st.new_int(Interval::literal(n as i128));
     let l = ex.st.new_obj(HeapValue::Object {
         class: coll::list_of_class(n).into(),
+        fields: BTreeMap::from([(FieldKey::plain(SIZE), size)]),
+    });
+    ex.push(l)?;
+    Ok(Flow::Next)
+}
+
+/// `List.copyOf(c)` (`CollCall::CopyOf`).
+pub(super) fn copy_of(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let (c, family) = match realized_argument(ex, 0)? {
+        Ok(x) => x,
+        Err(flow) => return Ok(flow),
+    };
+    if family == Family::Immutable {
+        // `List.of`'s lists are returned as they are (JDK 17 `listCopy`)
+        return Ok(Flow::Next);
+    }
+    let size = field(ex, c, SIZE)?;
+    let empty = match decide(ex, size, Cond::Eq, 0)? {
+        Err(flow) => return Ok(flow),
+        Ok(e) => e,
+    };
+    if empty {
+        pop(ex, 1)?;
+        return list_of(ex, 0);
+    }
+    let few = match decide(ex, size, Cond::Le, 2)? {
+        Err(flow) => return Ok(flow),
+        Ok(f) => f,
+    };
+    if family.may_hold_null() {
+        // `List.of(coll.toArray())` throws for a null element
+        let Some(ok) = text::outcome(ex) else {
+            return Ok(text::split_outcomes(ex));
+        };
+        if !ok {
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+        }
+    }
+    pop(ex, 1)?;
+    let l = ex.st.new_obj(HeapValue::Object {
+        class: if few { coll::LIST_12 } else { coll::LIST_N }.into(),
         fields: BTreeMap::from([(FieldKey::plain(SIZE), size)]),
     });
     ex.push(l)?;
