@@ -62,6 +62,10 @@ pub(crate) fn stored(before: Option<&Insn>) -> Result<Stored, String> {
         {
             Ok(Stored::Known)
         }
+        Some(Insn::Invoke { method, .. }) if method.name == "<init>" => Err(format!(
+            "a new {} (a class the engine does not model)",
+            method.class.replace('/', ".")
+        )),
         Some(Insn::Invoke { method, .. }) => Err(format!(
             "the result of {}.{}",
             method.class.replace('/', "."),
@@ -106,5 +110,82 @@ impl Stores {
         (!self.several && self.unknown.is_none())
             .then_some(self.class.as_deref())
             .flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::class::{MethodDescriptor, MethodRef};
+
+    fn invoke(kind: InvokeKind, class: &str, name: &str, desc: &str) -> Insn {
+        Insn::Invoke {
+            kind,
+            method: MethodRef {
+                class: class.into(),
+                name: name.into(),
+                desc: MethodDescriptor::parse(desc).expect("descriptor"),
+                desc_str: desc.into(),
+                interface: false,
+            },
+        }
+    }
+
+    #[test]
+    fn stores_of_known_objects_are_told_apart_from_others() {
+        let new_map = invoke(InvokeKind::Special, "java/util/HashMap", "<init>", "()V");
+        let new_node = invoke(InvokeKind::Special, "app/Node", "<init>", "()V");
+        let list_of = invoke(
+            InvokeKind::Static,
+            "java/util/List",
+            "of",
+            "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/util/List;",
+        );
+        let set_of = invoke(
+            InvokeKind::Static,
+            "java/util/Set",
+            "of",
+            "(Ljava/lang/Object;)Ljava/util/Set;",
+        );
+        let new_scanner = invoke(InvokeKind::Special, "java/util/Scanner", "<init>", "()V");
+        assert_eq!(stored(Some(&Insn::AConstNull)), Ok(Stored::Null));
+        assert_eq!(
+            stored(Some(&new_map)),
+            Ok(Stored::Class("java/util/HashMap".into()))
+        );
+        assert_eq!(
+            stored(Some(&new_node)),
+            Ok(Stored::Class("app/Node".into()))
+        );
+        assert_eq!(stored(Some(&list_of)), Ok(Stored::Known));
+        assert_eq!(
+            stored(Some(&set_of)),
+            Err("the result of java.util.Set.of".into())
+        );
+        assert_eq!(
+            stored(Some(&new_scanner)),
+            Err("a new java.util.Scanner (a class the engine does not model)".into())
+        );
+        assert!(stored(Some(&Insn::Dup)).is_err());
+        assert!(stored(None).is_err());
+    }
+
+    #[test]
+    fn one_class_only_when_every_store_makes_it() {
+        let at = || "C.<clinit>()V pc 3".to_string();
+        let mut s = Stores::default();
+        s.add(Ok(Stored::Null), at);
+        s.add(Ok(Stored::Class("java/util/HashMap".into())), at);
+        assert_eq!(s.only_class(), Some("java/util/HashMap"));
+        s.add(Ok(Stored::Class("java/util/TreeMap".into())), at);
+        assert_eq!(s.only_class(), None);
+        let mut t = Stores::default();
+        t.add(Ok(Stored::Class("java/util/HashMap".into())), at);
+        t.add(Err("the result of app.F.make".into()), at);
+        assert_eq!(t.only_class(), None);
+        assert_eq!(
+            t.unknown.as_deref(),
+            Some("C.<clinit>()V pc 3 stores the result of app.F.make")
+        );
     }
 }
