@@ -45,6 +45,36 @@ fn by_two(g: &Graph, class: &str) -> (Graph, usize) {
 /// model that claims `put`/`add` of a new key never grows the collection), a literal `n` to
 /// `n + 1` (a model that claims one element more).
 fn narrowed_sizes(g: &Graph, class: &str) -> (Graph, usize) {
+    narrowed(g, class, true)
+}
+
+/// [`narrowed_sizes`], literals too (`literals`) or ranges only.
+fn narrowed(g: &Graph, class: &str, literals: bool) -> (Graph, usize) {
+    resized(g, class, |iv| match (iv.lo, iv.as_literal()) {
+        (_, Some(_)) if !literals => None,
+        (_, Some(v)) => Some(Interval::literal(v + 1)),
+        (Some(lo), None) => Some(Interval::literal(lo)),
+        _ => None,
+    })
+}
+
+/// The graph with every size `n ≥ 1` of an object of `class` that is a literal one smaller: a
+/// model that claims one element was not added.
+fn one_fewer(g: &Graph, class: &str) -> (Graph, usize) {
+    resized(g, class, |iv| {
+        iv.as_literal()
+            .filter(|v| *v >= 1)
+            .map(|v| Interval::literal(v - 1))
+    })
+}
+
+/// The graph with the size of every object of `class` changed by `change` (where it gives a
+/// new interval).
+fn resized(
+    g: &Graph,
+    class: &str,
+    change: impl Fn(&Interval) -> Option<Interval>,
+) -> (Graph, usize) {
     let mut wrong = g.clone();
     let mut changed = 0;
     for n in &mut wrong.nodes {
@@ -59,11 +89,7 @@ fn narrowed_sizes(g: &Graph, class: &str) -> (Graph, usize) {
             .collect();
         for r in sizes {
             if let Some(HeapValue::Int(iv)) = n.state.heap.get_mut(&r) {
-                let new = match (iv.lo, iv.as_literal()) {
-                    (_, Some(v)) => Interval::literal(v + 1),
-                    (Some(lo), None) => Interval::literal(lo),
-                    _ => continue,
-                };
+                let Some(new) = change(iv) else { continue };
                 *iv = new;
                 changed += 1;
             }
@@ -315,5 +341,30 @@ fn an_empty_list_of_claimed_new_is_caught() {
         &["n"],
         &rows(&SMALL),
         empty_lists_fresh,
+    );
+}
+
+#[test]
+fn a_set_that_add_all_never_grows_is_caught() {
+    // only ranges are narrowed: `new HashSet<>()`'s literal 0 stays, `addAll`'s range falls
+    // to its lower bound
+    let args: Vec<Vec<i64>> = DISTINCT.iter().map(|r| r.to_vec()).collect();
+    caught(
+        "everyday.CollectionLoops.growBoth",
+        &["a", "b", "c"],
+        &args,
+        |g| narrowed(g, "java/util/HashSet", false),
+    );
+}
+
+#[test]
+fn a_map_that_put_if_absent_never_grows_is_caught() {
+    // the map's sizes above 0 are `putIfAbsent`'s new keys
+    let args: Vec<Vec<i64>> = DISTINCT.iter().map(|r| r.to_vec()).collect();
+    caught(
+        "everyday.CollectionLoops.growBoth",
+        &["a", "b", "c"],
+        &args,
+        |g| one_fewer(g, "java/util/HashMap"),
     );
 }

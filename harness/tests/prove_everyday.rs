@@ -501,3 +501,15 @@ fn list_copies_terminate() {
     proved("everyday.CollectionLoops.copies", &[]);
     proved("everyday.CollectionLoops.copyOrMinus", &[]);
 }
+
+#[test]
+fn put_if_absent_add_all_and_checked_arguments_terminate() {
+    for m in [
+        "everyday.CollectionLoops.firstPositions",
+        "everyday.CollectionLoops.unionSize",
+        "everyday.CollectionLoops.checkedLength",
+        "everyday.CollectionLoops.growBoth",
+    ] {
+        proved(m, &[]);
+    }
+}

@@ -81,13 +81,17 @@ pub(super) fn eval(
                 .new_int(Interval::literal(0).hull(&Interval::literal(1)));
             ex.push(r)?;
         }
-        LibraryCall::RequireNonNull => {
-            let o = ex.peek(0)?;
+        LibraryCall::RequireNonNull | LibraryCall::RequireNonNullWithMessage => {
+            let message = usize::from(model == LibraryCall::RequireNonNullWithMessage);
+            let o = ex.peek(message)?;
             if o.is_null() {
                 return exception::throw_builtin(ex, exceptions::NULL_POINTER);
             }
             if let Some(flow) = ex.need_null_or_existing(o)? {
                 return Ok(flow);
+            }
+            if message == 1 {
+                ex.pop()?;
             }
             // the argument, known to exist, stays on the stack as the result
         }

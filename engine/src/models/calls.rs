@@ -30,6 +30,9 @@ pub(crate) enum LibraryCall {
     ArrayClone,
     /// `Objects.requireNonNull(Object)`: NullPointerException on `null`, else the argument.
     RequireNonNull,
+    /// `Objects.requireNonNull(Object, String)`: the same (the message is the exception's,
+    /// which the model does not keep).
+    RequireNonNullWithMessage,
     /// `Objects.equals(a, b)`: "true if the arguments are equal to each other and false
     /// otherwise ... if both arguments are null, true is returned. Otherwise, if the first
     /// argument is not null, equality is determined by calling the equals method of the first
@@ -128,6 +131,7 @@ impl LibraryCall {
                 | LibraryCall::ValueEquals
                 | LibraryCall::ArrayClone
                 | LibraryCall::RequireNonNull
+                | LibraryCall::RequireNonNullWithMessage
                 | LibraryCall::ObjectsEquals
                 | LibraryCall::ObjectsHash { .. }
                 | LibraryCall::DesiredAssertionStatus
@@ -336,6 +340,11 @@ pub(crate) fn library_call(class: &str, name: &str, desc: &str) -> Option<Librar
         ("java/util/Objects", "requireNonNull", "(Ljava/lang/Object;)Ljava/lang/Object;") => {
             Some(RequireNonNull)
         }
+        (
+            "java/util/Objects",
+            "requireNonNull",
+            "(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;",
+        ) => Some(RequireNonNullWithMessage),
         ("java/util/Objects", "equals", "(Ljava/lang/Object;Ljava/lang/Object;)Z") => {
             Some(ObjectsEquals)
         }

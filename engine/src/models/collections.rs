@@ -382,7 +382,9 @@ pub enum CollCall {
     /// the end of this list"; "true if this list changed as a result of the call" (the
     /// argument was not empty); "NullPointerException - if the specified collection is null".
     /// Its elements are already of the element types. JDK 17 `ArrayList` counts a structural
-    /// change even for an empty argument, `LinkedList` does not.
+    /// change even for an empty argument, `LinkedList` does not. `HashSet.addAll`
+    /// (`AbstractCollection`'s loop of `add`): the size grows by at most the argument's size
+    /// (`size' ≥ size`; duplicates are not added), the result is whether it grew.
     AddAll,
     /// `toArray()` (`typed: false`): "an array containing all of the elements", whose "runtime
     /// component type ... is Object"; `toArray(T[] a)`: `a` itself when the elements fit
@@ -608,11 +610,15 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
             ("contains", d) if d == obj1 => Some(Query { index: false }),
             ("remove", d) if d == obj1 => Some(RemoveObject),
             ("clear", "()V") => Some(Clear),
+            ("addAll", "(Ljava/util/Collection;)Z") => Some(AddAll),
             _ => None,
         },
         Family::HashMap | Family::TreeMap => match (name, desc) {
             ("<init>", "(I)V") if family == Family::HashMap => Some(NewCapacity { throws: true }),
-            ("put", d) if d == format!("({OBJ}{OBJ}){OBJ}") => Some(Put),
+            // `putIfAbsent` (JDK 17's `putVal(…, onlyIfAbsent)`, `TreeMap.put(…, false)`): a
+            // new key grows the map and gives `null`, an old one keeps the size and gives its
+            // value, as `put`'s model
+            ("put" | "putIfAbsent", d) if d == format!("({OBJ}{OBJ}){OBJ}") => Some(Put),
             ("merge", d) if d == format!("({OBJ}{OBJ}Ljava/util/function/BiFunction;){OBJ}") => {
                 Some(Merge)
             }

@@ -12,7 +12,7 @@
 //!   call reaches `java.lang.Object`'s own method: the receiver's class and its class-path
 //!   ancestors do not override it and the first JDK ancestor is `Object` or an exception class.
 //! - `clone()` of an array is a shallow copy.
-//! - `java.util.Objects.requireNonNull(Object)` throws `NullPointerException` on `null` and
+//! - `java.util.Objects.requireNonNull(Object)` (and with a message) throws `NullPointerException` on `null` and
 //!   returns its argument otherwise (javac 9+ emits it for `outer.new Inner()`).
 //! - `java.util.Random`, `assert` (`Class.desiredAssertionStatus`, `AssertionError`),
 //!   `PrintStream.print/println`, `StringBuilder`: see `calls` (each variant cites its Javadoc

@@ -338,4 +338,36 @@ public class CollectionLoops {
             return -1;
         }
     }
+
+    // YES: the first position of each word (putIfAbsent keeps the first)
+    static int firstPositions(String[] words) {
+        Map<String, Integer> first = new HashMap<>();
+        for (int i = 0; i < words.length; i++) first.putIfAbsent(words[i], i);
+        return first.size();
+    }
+
+    // YES: a union of two lists through a set (addAll adds at most the other's size)
+    static int unionSize(List<Integer> a, List<Integer> b) {
+        Set<Integer> s = new HashSet<>(a);
+        boolean grew = s.addAll(b);
+        int n = 0;
+        for (int x : s) n++;
+        return grew ? n : -n;
+    }
+
+    // YES: a non-null argument or NullPointerException with a message
+    static int checkedLength(String s) {
+        return java.util.Objects.requireNonNull(s, "s must not be null").length();
+    }
+
+    // addAll and putIfAbsent on three keys; the sizes are what the checker's model tests change
+    static int growBoth(int a, int b, int c) {
+        Set<Integer> s = new HashSet<>();
+        s.addAll(List.of(b, c));
+        Map<Integer, Integer> m = new HashMap<>();
+        m.putIfAbsent(a, 1);
+        m.putIfAbsent(b, 2);
+        m.putIfAbsent(c, 3);
+        return s.size() * 10 + m.size();
+    }
 }

@@ -5,10 +5,11 @@ use super::super::super::{exception, Exec, Flow};
 use super::super::text;
 use super::common::*;
 use crate::class::Cond;
+use crate::edge::{Label, Operand};
 use crate::error::EngineError;
 use crate::models::collections::{self as coll, Family, SIZE};
 use crate::models::exceptions;
-use crate::state::{HeapValue, IntOp, Ref};
+use crate::state::{HeapValue, IntOp, Interval, Ref};
 
 /// `list.addAll(c)`: the size grows by `c`'s size (the label `size + n`); returns whether `c`
 /// was not empty.
@@ -30,6 +31,9 @@ pub(super) fn add_all(
         Err(flow) => return Ok(flow),
         Ok(b) => b,
     };
+    if family == Family::HashSet {
+        return set_add_all(ex, recv, size, n, nonempty);
+    }
     pop(ex, 2)?;
     if nonempty {
         let grown = sum(ex, size, n, IntOp::Add, 0)?;
@@ -40,6 +44,39 @@ pub(super) fn add_all(
         invalidate(ex, recv, true, None);
     }
     push_int(ex, crate::state::Interval::literal(i128::from(nonempty)))?;
+    Ok(Flow::Next)
+}
+
+/// `HashSet.addAll(c)` of a non-empty (`nonempty`) or empty `c` of size `n`: at most `n` new
+/// elements (duplicates are not added), the result whether the set grew, which the model does
+/// not relate to the size.
+fn set_add_all(
+    ex: &mut Exec<'_>,
+    set: Ref,
+    size: Ref,
+    n: Ref,
+    nonempty: bool,
+) -> Result<Flow, EngineError> {
+    pop(ex, 2)?;
+    if !nonempty {
+        push_int(ex, Interval::literal(0))?;
+        return Ok(Flow::Next);
+    }
+    // at most `Integer.MAX_VALUE`, as `counts::sum` caps a size
+    let (s, k) = (int(ex, size)?, int(ex, n)?);
+    let most = i128::from(i32::MAX);
+    let grown = ex.st.new_int(Interval {
+        lo: s.lo,
+        hi: Some(s.hi.zip(k.hi).map_or(most, |(a, b)| (a + b).min(most))),
+    });
+    ex.labels.push(Label::Rel {
+        a: Operand::Ref(grown),
+        cond: Cond::Ge,
+        b: Operand::Ref(size),
+    });
+    set_field(ex, set, SIZE, grown)?;
+    invalidate(ex, set, false, None);
+    push_int(ex, Interval::literal(0).hull(&Interval::literal(1)))?;
     Ok(Flow::Next)
 }
 
