@@ -140,6 +140,12 @@ pub(crate) enum TextCall {
     /// `replace(char, char)`: "a string derived from this string by replacing every occurrence
     /// of oldChar with newChar" (the receiver itself when there is none): the same length.
     ReplaceChar,
+    /// `replace(CharSequence target, CharSequence replacement)` of two strings: "the resulting
+    /// string" of replacing each substring that matches `target` (the receiver itself when none
+    /// does, JDK 17), of any length; NullPointerException for a `null` argument
+    /// (`target.toString()` first). Another `CharSequence` is unsupported (its `toString()` may
+    /// be program code).
+    ReplaceSeq,
     /// `String.valueOf(char[])`: "the characters contained in the character array": a string
     /// of the array's length; NPE for `null`.
     ValueOfChars,
@@ -279,6 +285,11 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("toCharArray", "()[C") => ToCharArray,
             ("toUpperCase" | "toLowerCase", d) if d == format!("(){S}") => ChangeCase,
             ("replace", d) if d == format!("(CC){S}") => ReplaceChar,
+            ("replace", d)
+                if d == format!("(Ljava/lang/CharSequence;Ljava/lang/CharSequence;){S}") =>
+            {
+                ReplaceSeq
+            }
             ("valueOf" | "copyValueOf", d) if d == format!("([C){S}") => ValueOfChars,
             ("<init>", "([C)V") => NewOfChars,
             _ => return None,

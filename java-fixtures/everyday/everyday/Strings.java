@@ -144,4 +144,11 @@ public class Strings {
         for (int i = 0; i < n; i++) sb.append('.');
         return sb.length();
     }
+
+    // YES: the letters of every word without its spaces (replace(" ", ""))
+    static int squeezed(String[] words) {
+        int n = 0;
+        for (String w : words) n += w.replace(" ", "").length();
+        return n;
+    }
 }

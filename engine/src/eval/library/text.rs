@@ -123,6 +123,26 @@ pub(crate) fn eval(
             let r = shared::string(ex, Interval::at_least(0));
             ex.push(r)?;
         }
+        ReplaceSeq => {
+            // `target.toString()` first, then `replacement.toString()`
+            for k in [1, 0] {
+                if let Some(flow) = null_check(ex, k)? {
+                    return Ok(flow);
+                }
+                let a = ex.peek(k)?;
+                let ty = ex.st.value(a).and_then(HeapValue::type_name);
+                if ty != Some(models::STRING) {
+                    return Err(ex.unsupported(format!(
+                        "String.replace with a CharSequence of type {} (its toString() may be \
+                         program code)",
+                        ty.map_or("?".into(), crate::state::display_type)
+                    )));
+                }
+            }
+            pop_all(ex)?;
+            let r = shared::string(ex, Interval::at_least(0));
+            ex.push(r)?;
+        }
         Split => {
             if let Some(flow) = null_check(ex, 0)? {
                 return Ok(flow);
