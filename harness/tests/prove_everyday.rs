@@ -513,3 +513,9 @@ fn put_if_absent_add_all_and_checked_arguments_terminate() {
         proved(m, &[]);
     }
 }
+
+#[test]
+fn string_replace_and_repeat_terminate() {
+    proved("everyday.Strings.squeezed", &[]);
+    proved("everyday.Strings.ruler", &[]);
+}

@@ -146,6 +146,11 @@ pub(crate) enum TextCall {
     /// (`target.toString()` first). Another `CharSequence` is unsupported (its `toString()` may
     /// be program code).
     ReplaceSeq,
+    /// `repeat(int count)` (JDK 11+): "IllegalArgumentException - if the count is negative";
+    /// JDK 17 returns the receiver for 1 and `""` for 0 or an empty receiver, else a new
+    /// string of `length() * count` characters (an OutOfMemoryError past the int range, a JVM
+    /// limit, ends the run).
+    Repeat,
     /// `String.valueOf(char[])`: "the characters contained in the character array": a string
     /// of the array's length; NPE for `null`.
     ValueOfChars,
@@ -275,6 +280,7 @@ pub(super) fn text_call(class: &str, name: &str, desc: &str) -> Option<TextCall>
             ("valueOf", d) if d == format!("(Ljava/lang/Object;){S}") => OfObject,
             ("toString", d) if d == format!("(){S}") => OfObject,
             ("intern", d) if d == format!("(){S}") => Intern,
+            ("repeat", d) if d == format!("(I){S}") => Repeat,
             ("equalsIgnoreCase", d) if d == format!("({S})Z") => Equals,
             ("compareToIgnoreCase", d) if d == format!("({S})I") => CompareTo,
             ("isEmpty", "()Z") => IsEmpty,

@@ -151,4 +151,14 @@ public class Strings {
         for (String w : words) n += w.replace(" ", "").length();
         return n;
     }
+
+    // YES: a ruler of n dashes, walked char by char (repeat(1) is the string itself, repeat(0)
+    // the empty one)
+    static int ruler(int n) {
+        if (n < 0) return 0;
+        String line = "-".repeat(n);
+        int c = line == "-" ? 100 : 0;
+        for (int i = 0; i < line.length(); i++) if (line.charAt(i) == '-') c++;
+        return c;
+    }
 }

@@ -115,6 +115,7 @@ pub(crate) fn eval(
             push_int(ex, v)?;
         }
         CharAt | Substring { .. } => return bounded(ex, call, n_args),
+        Repeat => return repeat(ex),
         Concat => {
             if let Some(flow) = null_check(ex, 0)? {
                 return Ok(flow);
@@ -456,6 +457,53 @@ fn exact_substring(
 /// The length reference of the realized string `s`.
 /// The string `s`'s length: its `count` reference and interval, once it is realized
 /// (`Err`: the flow that realizes it first).
+/// `s.repeat(count)` (`TextCall::Repeat`).
+fn repeat(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
+    let (n, this) = (ex.peek(0)?, ex.peek(1)?);
+    let (count, len) = match length_of(ex, this)? {
+        Ok(l) => l,
+        Err(flow) => return Ok(flow),
+    };
+    let outcomes = [
+        (n, Cond::Ge, 0),
+        (n, Cond::Eq, 1),
+        (n, Cond::Eq, 0),
+        (count, Cond::Eq, 0),
+    ];
+    let mut holds = [false; 4];
+    for (k, (r, cond, c)) in outcomes.into_iter().enumerate() {
+        holds[k] = match super::counts::decide(ex, r, cond, c)? {
+            Ok(b) => b,
+            Err(flow) => return Ok(flow),
+        };
+        // the later tests are JDK 17's, in its order, after the ones that return
+        if k == 0 && !holds[0] {
+            return exception::throw_builtin(ex, exceptions::ILLEGAL_ARGUMENT);
+        }
+        if k == 1 && holds[1] {
+            // the receiver stays on the stack as the result
+            ex.pop()?;
+            return Ok(Flow::Next);
+        }
+    }
+    let k = super::counts::int(ex, n)?;
+    ex.pop()?;
+    ex.pop()?;
+    let r = if holds[2] || holds[3] {
+        shared::string(ex, Interval::literal(0))
+    } else {
+        let most = i128::from(i32::MAX);
+        let v = Interval {
+            lo: len.lo.zip(k.lo).map(|(a, b)| (a * b).min(most)),
+            hi: len.hi.zip(k.hi).map(|(a, b)| (a * b).min(most)),
+        };
+        let c = ex.st.new_int(v);
+        shared::fresh_string(ex, c)
+    };
+    ex.push(r)?;
+    Ok(Flow::Next)
+}
+
 fn length_of(ex: &mut Exec<'_>, s: Ref) -> Result<Result<(Ref, Interval), Flow>, EngineError> {
     if let Some(flow) = ex.need_realized(s)? {
         return Ok(Err(flow));
