@@ -51,8 +51,6 @@ pub struct Program {
     read_statics: std::sync::OnceLock<Vec<(crate::state::StaticField, FieldType)>>,
     static_types:
         std::sync::OnceLock<std::collections::BTreeMap<crate::state::StaticField, FieldType>>,
-    /// The first store of each static that may store an object of a class the engine does not
-    /// know (`models::static_values`), as "where: what".
     /// What the stores into each static store (`models::static_values`).
     static_stores: std::sync::OnceLock<
         std::collections::BTreeMap<crate::state::StaticField, crate::models::static_values::Stores>,
