@@ -7,7 +7,7 @@
 
 use super::super::arith;
 use super::super::{exception, Exec, Flow};
-use super::text::{outcome, split_outcomes};
+use super::text::{null_check, outcome, split_outcomes};
 use crate::class::{Constant, Insn};
 use crate::error::EngineError;
 use crate::models::enums::{self, EnumCall, NAME, ORDINAL};
@@ -117,15 +117,8 @@ fn value_of(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
         )));
     }
     let constants = h.enum_constants(&class).unwrap_or_default().len();
-    let name = ex.peek(0)?;
-    if name.is_null() {
-        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
-    }
-    if let Some(flow) = ex.need_null_or_existing(name)? {
+    if let Some(flow) = null_check(ex, 0)? {
         return Ok(flow);
-    }
-    if name.is_null() {
-        return exception::throw_builtin(ex, exceptions::NULL_POINTER);
     }
     // an enum without constants has no name to find
     let found = if constants == 0 {

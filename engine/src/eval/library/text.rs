@@ -554,7 +554,7 @@ pub(super) fn split_outcomes(ex: &Exec<'_>) -> Flow {
 
 /// NullPointerException for a `null` argument (`k`-th from the top of the stack); a
 /// refinement when it may be null.
-fn null_check(ex: &mut Exec<'_>, k: usize) -> Result<Option<Flow>, EngineError> {
+pub(super) fn null_check(ex: &mut Exec<'_>, k: usize) -> Result<Option<Flow>, EngineError> {
     let a = ex.peek(k)?;
     if a.is_null() {
         return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
