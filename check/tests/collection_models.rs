@@ -368,3 +368,39 @@ fn a_map_that_put_if_absent_never_grows_is_caught() {
         |g| one_fewer(g, "java/util/HashMap"),
     );
 }
+
+/// `LinkedHashSet` and `LinkedHashMap`: their sizes as `HashSet`'s and `HashMap`'s, their
+/// iterators the recorder counts along the `after` links.
+#[test]
+fn linked_sets_and_maps_that_never_grow_are_caught() {
+    let args: Vec<Vec<i64>> = DISTINCT.iter().map(|r| r.to_vec()).collect();
+    caught(
+        "everyday.LinkedCollections.distinctSum",
+        &["a", "b", "c"],
+        &args,
+        |g| narrowed_sizes(g, "java/util/LinkedHashSet"),
+    );
+    caught(
+        "everyday.LinkedCollections.countKeys",
+        &["a", "b", "c"],
+        &args,
+        |g| narrowed_sizes(g, "java/util/LinkedHashMap"),
+    );
+}
+
+#[test]
+fn linked_iterators_skipping_two_are_caught() {
+    let args: Vec<Vec<i64>> = DISTINCT.iter().map(|r| r.to_vec()).collect();
+    caught(
+        "everyday.LinkedCollections.distinctSum",
+        &["a", "b", "c"],
+        &args,
+        |g| by_two(g, "java/util/LinkedHashMap$LinkedKeyIterator"),
+    );
+    caught(
+        "everyday.LinkedCollections.countKeys",
+        &["a", "b", "c"],
+        &args,
+        |g| by_two(g, "java/util/LinkedHashMap$LinkedEntryIterator"),
+    );
+}

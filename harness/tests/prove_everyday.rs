@@ -519,3 +519,22 @@ fn string_replace_and_repeat_terminate() {
     proved("everyday.Strings.squeezed", &[]);
     proved("everyday.Strings.ruler", &[]);
 }
+
+#[test]
+fn loops_over_linked_hash_sets_and_maps_terminate() {
+    // LinkedHashSet, LinkedHashMap: HashSet's and HashMap's models, their own iterator and view
+    // classes (insertion order, which the model does not keep)
+    for m in [
+        "everyday.LinkedCollections.firstSeenCounts",
+        "everyday.LinkedCollections.distinctWords",
+        "everyday.LinkedCollections.distinctSum",
+        "everyday.LinkedCollections.countKeys",
+        "everyday.LinkedCollections.keysAndValues",
+        "everyday.LinkedCollections.dropEven",
+        // drawn inputs of the declared classes (`jtg check` refused them as bad input before)
+        "everyday.LinkedCollections.entrySum",
+        "everyday.CollectionLoops.drainAll",
+    ] {
+        proved(m, &[]);
+    }
+}

@@ -48,13 +48,18 @@ fn box_value() -> FieldDesc {
 /// The JDK collections an input may hold (`Runner.collection` builds them): an instance of one
 /// lists its `size` and its elements `e0`, `e1`, … (ints, boxed as `Integer`s), none of which
 /// is a field of the JDK's class.
-const COLLECTIONS: [&str; 6] = [
+const COLLECTIONS: [&str; 11] = [
     "java/util/ArrayList",
     "java/util/LinkedList",
     "java/util/ArrayDeque",
     "java/util/HashSet",
     "java/util/HashMap",
     "java/util/TreeMap",
+    "java/util/LinkedHashSet",
+    "java/util/LinkedHashMap",
+    "java/util/TreeSet",
+    "java/util/Stack",
+    "java/util/PriorityQueue",
 ];
 
 /// `java.lang.StringBuilder`: an input lists its length as `count` (the recorder's field,

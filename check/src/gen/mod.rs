@@ -513,8 +513,10 @@ impl<'a> Generator<'a> {
     /// of `ty` the class hierarchy knows (the class path and the engine's modelled JDK classes,
     /// as the engine's instance refinement takes them), less the JDK classes the JVM cannot
     /// build without running a constructor: of those only `ty` itself, `Object`, `String`,
-    /// `Integer` (a fresh box of a drawn value: the model keeps no value, the tracer records none) and the
-    /// modelled exception classes (whose model has no fields) are drawn. A class whose
+    /// `Integer` (a fresh box of a drawn value: the model keeps no value, the tracer records none), the
+    /// modelled exception classes (whose model has no fields) and the collections the JVM side
+    /// builds (`models::collections::is_generated`; one that no input of a wider type has, a
+    /// `Stack` or a `LinkedHashMap`, only as `ty` itself) are drawn. A class whose
     /// fields the engine cannot represent is left out.
     pub(crate) fn classes(&self, ty: &str) -> Result<Vec<String>, GenError> {
         if let Some(v) = self.classes.borrow().get(ty) {
@@ -533,7 +535,8 @@ impl<'a> Generator<'a> {
                 || c == models::STRING
                 || c == INTEGER
                 || models::is_modelled_throwable(&c)
-                || models::collections::is_generated(&c);
+                || models::collections::is_generated(&c)
+                    && !models::collections::made_by_calls_only(&c);
             if modelled && !buildable {
                 continue;
             }

@@ -1,5 +1,6 @@
 //! Models of `java.util` collections: `ArrayList`, `LinkedList`, `ArrayDeque`, `HashSet`,
-//! `HashMap`, `TreeMap`, `TreeSet` (of `Integer`s), `Stack`, `PriorityQueue`, the immutable lists of `List.of` and the fixed-size list of
+//! `HashMap`, `LinkedHashSet` and `LinkedHashMap` (as `HashSet` and `HashMap`: they differ
+//! only in the order of iteration, which the model does not keep), `TreeMap`, `TreeSet` (of `Integer`s), `Stack`, `PriorityQueue`, the immutable lists of `List.of` and the fixed-size list of
 //! `Arrays.asList`, the `keySet()`/`values()`/`entrySet()` views of the maps and their entries,
 //! the iterators of the lists, of `HashSet` and of the views, and the `java.util.Collections`
 //! helpers `sort`, `reverse`, `max`/`min`, `frequency`.
@@ -25,14 +26,19 @@ use super::classes::{OBJECT, STRING};
 use super::text::INTEGER;
 
 mod views;
-pub use views::{made_by_call, made_by_calls_only, Part, View, ENTRY_CLASSES};
-use views::{HASH_KEY_ITERATOR, VIEW_CLASSES, VIEW_ITERATORS};
+pub use views::{made_by_call, made_by_calls_only, MapClass, Part, View, ENTRY_CLASSES};
+use views::{HASH_KEY_ITERATOR, LINKED_KEY_ITERATOR, VIEW_CLASSES, VIEW_ITERATORS};
 
 pub const ARRAY_LIST: &str = "java/util/ArrayList";
 pub const LINKED_LIST: &str = "java/util/LinkedList";
 pub const ARRAY_DEQUE: &str = "java/util/ArrayDeque";
 pub const HASH_SET: &str = "java/util/HashSet";
 pub const HASH_MAP: &str = "java/util/HashMap";
+/// `java.util.LinkedHashSet`: "Hash table and linked list implementation of the Set interface,
+/// with predictable iteration order".
+pub const LINKED_HASH_SET: &str = "java/util/LinkedHashSet";
+/// `java.util.LinkedHashMap` in insertion order (its access-order constructor has no model).
+pub const LINKED_HASH_MAP: &str = "java/util/LinkedHashMap";
 pub const TREE_MAP: &str = "java/util/TreeMap";
 /// `java.util.TreeSet` in the natural ordering of its elements: "A NavigableSet implementation
 /// based on a TreeMap".
@@ -102,8 +108,8 @@ impl Family {
             ARRAY_LIST => Family::ArrayList,
             LINKED_LIST => Family::LinkedList,
             ARRAY_DEQUE => Family::ArrayDeque,
-            HASH_SET => Family::HashSet,
-            HASH_MAP => Family::HashMap,
+            HASH_SET | LINKED_HASH_SET => Family::HashSet,
+            HASH_MAP | LINKED_HASH_MAP => Family::HashMap,
             TREE_MAP => Family::TreeMap,
             TREE_SET => Family::TreeSet,
             STACK => Family::Stack,
@@ -114,7 +120,16 @@ impl Family {
         })
     }
 
-    /// The class of the object `iterator()` returns (JDK 17), and the type of its `of` field;
+    /// The class of the object `iterator()` of a collection of class `class` returns (JDK 17);
+    /// `None`: iteration of its family is not modelled.
+    pub fn iterator_class_of(class: &str) -> Option<&'static str> {
+        if class == LINKED_HASH_SET {
+            return Some(LINKED_KEY_ITERATOR);
+        }
+        Family::of(class)?.iterator_class()
+    }
+
+    /// The class of the object `iterator()` returns (JDK 17) for the family's first class;
     /// `None`: iteration of this family is not modelled.
     pub fn iterator_class(self) -> Option<&'static str> {
         Some(match self {
@@ -204,8 +219,8 @@ pub fn iterated_type(iterator_class: &str) -> Option<&'static str> {
     Some(match iterator_class {
         "java/util/ArrayList$Itr" => ARRAY_LIST,
         "java/util/LinkedList$ListItr" => LINKED_LIST,
-        // a `HashSet` or a map's key set
-        HASH_KEY_ITERATOR => "java/util/AbstractSet",
+        // a `HashSet` or a map's key set (a `LinkedHashSet` or a `LinkedHashMap`'s)
+        HASH_KEY_ITERATOR | LINKED_KEY_ITERATOR => "java/util/AbstractSet",
         c if View::of_iterator(c).is_some() => return View::of_iterator(c).map(View::class),
         IMMUTABLE_LIST_ITR => LIST,
         ARRAYS_ITR => ARRAYS_LIST,
@@ -637,7 +652,7 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
             {
                 Some(Nearest)
             }
-            (n, d) => self::View::of_call(family, n, d).map(CollCall::View),
+            (n, d) => self::View::of_call(class, n, d).map(CollCall::View),
         },
         _ => None,
     }
@@ -705,21 +720,13 @@ pub fn is_collection_object(class: &str) -> bool {
     Family::of(class).is_some() || View::of_class(class).is_some() || iterated_type(class).is_some()
 }
 
-/// Whether inputs of `class` are drawn by the checker: the mutable collections, which the JVM
-/// side builds with their constructor and `add`/`put` (`Runner.collection`). The immutable
-/// lists and the iterators are not drawn (the graph covers them all the same).
+/// Whether inputs of `class` can be drawn by the checker: the mutable collections, which the
+/// JVM side builds with their constructor and `add`/`put` (`Runner.collection`). The immutable
+/// lists and the iterators are not drawn (the graph covers them all the same). A class no
+/// input of a wider type has ([`made_by_calls_only`]: a `Stack`, a `LinkedHashMap`, …) is
+/// drawn only for a value declared of that class, as the engine realizes it.
 pub fn is_generated(class: &str) -> bool {
-    matches!(
-        Family::of(class),
-        Some(
-            Family::ArrayList
-                | Family::LinkedList
-                | Family::ArrayDeque
-                | Family::HashSet
-                | Family::HashMap
-                | Family::TreeMap
-        )
-    )
+    Family::of(class).is_some_and(|f| !matches!(f, Family::Immutable | Family::ArraysList))
 }
 
 /// The input-only field that gives a drawn collection its `k`-th element (a map its `k`-th
@@ -734,7 +741,7 @@ pub fn element_field(k: usize) -> String {
 pub fn distinct_elements(class: &str) -> bool {
     matches!(
         Family::of(class),
-        Some(Family::HashSet | Family::HashMap | Family::TreeMap)
+        Some(Family::HashSet | Family::HashMap | Family::TreeMap | Family::TreeSet)
     )
 }
 
@@ -746,6 +753,8 @@ pub fn model_classes() -> Vec<&'static str> {
         ARRAY_DEQUE,
         HASH_SET,
         HASH_MAP,
+        LINKED_HASH_SET,
+        LINKED_HASH_MAP,
         TREE_MAP,
         TREE_SET,
         STACK,

@@ -370,4 +370,15 @@ public class CollectionLoops {
         m.putIfAbsent(c, 3);
         return s.size() * 10 + m.size();
     }
+
+    // YES: parameters declared of collection classes that no input of a wider type is (drawn
+    // as declared)
+    static int drainAll(java.util.Stack<Integer> s, java.util.PriorityQueue<Integer> q,
+            java.util.TreeSet<Integer> t) {
+        int n = 0;
+        while (!s.isEmpty()) n += s.pop();
+        while (!q.isEmpty()) n += q.poll();
+        while (!t.isEmpty()) n += t.pollFirst();
+        return n;
+    }
 }

@@ -1,10 +1,10 @@
 /*
  * The state of JDK collections that the engine models (engine/src/models/collections.rs),
  * recorded as fields of their objects: a collection (ArrayList, LinkedList, ArrayDeque,
- * HashSet, HashMap, TreeMap, TreeSet, Stack, PriorityQueue, List.of's lists, Arrays.asList's list) as
- * one field "size" (its size()), a HashMap's keySet()/values()/entrySet() view as "of" (its
- * map), an iterator of a list, a HashSet or a map's view as "of" (the collection or view it
- * iterates) and
+ * HashSet, HashMap, LinkedHashSet, LinkedHashMap, TreeMap, TreeSet, Stack, PriorityQueue, List.of's
+ * lists, Arrays.asList's list) as one field "size" (its size()), a map's keySet()/values()/
+ * entrySet() view as "of" (its map), an iterator of a list, a (Linked)HashSet or a map's view as
+ * "of" (the collection or view it iterates) and
  * "remaining" (how many elements next() still returns; -1 once its collection was structurally
  * modified other than through it: its expectedModCount differs from the modCount), and a
  * StringBuilder as one field "count" (its length()).
@@ -62,11 +62,13 @@ final class Library {
 
     private static final int COLLECTION = 1, ARRAY_ITR = 2, LINKED_ITR = 3, KEY_ITR = 4,
             IMMUTABLE_ITR = 5, ARRAYS_ITR = 6, MAP_VIEW = 7, VALUE_ITR = 8, ENTRY_ITR = 9,
-            TREE_KEY_ITR = 10, TREE_VALUE_ITR = 11, TREE_ENTRY_ITR = 12, BUILDER = 13;
+            TREE_KEY_ITR = 10, TREE_VALUE_ITR = 11, TREE_ENTRY_ITR = 12, BUILDER = 13,
+            LINKED_KEY_ITR = 14, LINKED_VALUE_ITR = 15, LINKED_ENTRY_ITR = 16;
 
     private static final String[] COLLECTIONS = {
         "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque",
         "java.util.HashSet", "java.util.HashMap", "java.util.TreeMap", "java.util.Stack",
+        "java.util.LinkedHashSet", "java.util.LinkedHashMap",
         "java.util.PriorityQueue", "java.util.TreeSet",
         "java.util.ImmutableCollections$ListN", "java.util.ImmutableCollections$List12",
         "java.util.Arrays$ArrayList",
@@ -91,9 +93,15 @@ final class Library {
                 case "java.util.TreeMap$KeyIterator": return TREE_KEY_ITR;
                 case "java.util.TreeMap$ValueIterator": return TREE_VALUE_ITR;
                 case "java.util.TreeMap$EntryIterator": return TREE_ENTRY_ITR;
+                case "java.util.LinkedHashMap$LinkedKeyIterator": return LINKED_KEY_ITR;
+                case "java.util.LinkedHashMap$LinkedValueIterator": return LINKED_VALUE_ITR;
+                case "java.util.LinkedHashMap$LinkedEntryIterator": return LINKED_ENTRY_ITR;
                 case "java.util.HashMap$KeySet":
                 case "java.util.HashMap$Values":
                 case "java.util.HashMap$EntrySet":
+                case "java.util.LinkedHashMap$LinkedKeySet":
+                case "java.util.LinkedHashMap$LinkedValues":
+                case "java.util.LinkedHashMap$LinkedEntrySet":
                 case "java.util.TreeMap$KeySet":
                 case "java.util.TreeMap$Values":
                 case "java.util.TreeMap$EntrySet": return MAP_VIEW;
@@ -226,6 +234,20 @@ final class Library {
                 }
                 return n;
             }
+            case LINKED_KEY_ITR:
+            case LINKED_VALUE_ITR:
+            case LINKED_ENTRY_ITR: {
+                Object map = U.getObject(x, F.LITR_MAP);
+                if (U.getInt(map, F.HMAP_MOD_COUNT) != U.getInt(x, F.LITR_MAP_EXPECTED)) {
+                    return -1;
+                }
+                // the entry to return next and those after it in insertion order
+                int n = 0;
+                for (Object e = U.getObject(x, F.LITR_MAP_NEXT); e != null; e = U.getObject(e, F.LENTRY_AFTER)) {
+                    n++;
+                }
+                return n;
+            }
             case TREE_KEY_ITR:
             case TREE_VALUE_ITR:
             case TREE_ENTRY_ITR: {
@@ -266,6 +288,19 @@ final class Library {
                 }
                 return U.getObject(map, F.AMAP_KEY_SET);
             }
+            case LINKED_KEY_ITR: {
+                // the LinkedHashSet whose map this is, else the map's key set
+                Object map = U.getObject(x, F.LITR_MAP);
+                for (int k = 0; k < count; k++) {
+                    Object o = objs[k];
+                    if (o.getClass() == java.util.LinkedHashSet.class && U.getObject(o, F.HSET_MAP) == map) {
+                        return o;
+                    }
+                }
+                return U.getObject(map, F.AMAP_KEY_SET);
+            }
+            case LINKED_VALUE_ITR: return U.getObject(U.getObject(x, F.LITR_MAP), F.AMAP_VALUES);
+            case LINKED_ENTRY_ITR: return U.getObject(U.getObject(x, F.LITR_MAP), F.HMAP_ENTRY_SET);
             // the map's cached view whose iterator() made x
             case VALUE_ITR: return U.getObject(U.getObject(x, F.HITR_OUTER), F.AMAP_VALUES);
             case ENTRY_ITR: return U.getObject(U.getObject(x, F.HITR_OUTER), F.HMAP_ENTRY_SET);
@@ -326,6 +361,10 @@ final class Library {
         static final long AMAP_KEY_SET = off("java.util.AbstractMap", "keySet");
         static final long AMAP_VALUES = off("java.util.AbstractMap", "values");
         static final long HMAP_ENTRY_SET = off("java.util.HashMap", "entrySet");
+        static final long LITR_MAP = off("java.util.LinkedHashMap$LinkedHashIterator", "this$0");
+        static final long LITR_MAP_NEXT = off("java.util.LinkedHashMap$LinkedHashIterator", "next");
+        static final long LITR_MAP_EXPECTED = off("java.util.LinkedHashMap$LinkedHashIterator", "expectedModCount");
+        static final long LENTRY_AFTER = off("java.util.LinkedHashMap$Entry", "after");
         static final long TITR_OUTER = off("java.util.TreeMap$PrivateEntryIterator", "this$0");
         static final long TITR_NEXT = off("java.util.TreeMap$PrivateEntryIterator", "next");
         static final long TITR_EXPECTED = off("java.util.TreeMap$PrivateEntryIterator", "expectedModCount");

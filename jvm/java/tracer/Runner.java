@@ -185,6 +185,11 @@ public final class Runner {
             case "java/util/HashSet": c = new java.util.HashSet<>(); break;
             case "java/util/HashMap": m = new java.util.HashMap<>(); break;
             case "java/util/TreeMap": m = new java.util.TreeMap<>(); break;
+            case "java/util/LinkedHashSet": c = new java.util.LinkedHashSet<>(); break;
+            case "java/util/LinkedHashMap": m = new java.util.LinkedHashMap<>(); break;
+            case "java/util/TreeSet": c = new java.util.TreeSet<>(); break;
+            case "java/util/Stack": c = new java.util.Stack<>(); break;
+            case "java/util/PriorityQueue": c = new java.util.PriorityQueue<>(); break;
             default: throw new IllegalArgumentException("not an input collection: " + internal);
         }
         for (int k = 0; k < elems.length; k++) {

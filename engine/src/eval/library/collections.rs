@@ -252,7 +252,7 @@ pub(crate) fn eval(
             invalidate(ex, recv, true, None);
         }
         Iterator => {
-            let Some(itr) = family.iterator_class() else {
+            let Some(itr) = Family::iterator_class_of(&class) else {
                 return Err(ex.invalid("iterator() of a family without iterators"));
             };
             pop(ex, 1)?;
@@ -645,7 +645,7 @@ fn iterator_call(
             push_int(ex, v)?;
         }
         CollCall::Next => {
-            if stale && coll::View::of_iterator(class).is_some_and(|v| v.tree) {
+            if stale && coll::View::of_iterator(class).is_some_and(|v| v.tree()) {
                 // `TreeMap`'s iterators check for the end before the modification count
                 return Err(ex.unsupported(
                     "next() of a TreeMap view's iterator after a concurrent modification of its map (NoSuchElementException at the end, else ConcurrentModificationException)".into(),
@@ -673,7 +673,7 @@ fn iterator_call(
             let entries = coll::View::of_class(of_type).filter(|v| v.part == coll::Part::Entries);
             let e = if let Some(v) = entries {
                 // entries are never null; iterating again returns the same ones
-                shared::possibly_shared(ex, coll::ENTRY_CLASSES[usize::from(v.tree)], None)
+                shared::possibly_shared(ex, v.map.entry_class(), None)
             } else {
                 element(ex, may_null)
             };

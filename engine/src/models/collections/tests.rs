@@ -74,7 +74,7 @@ fn the_table_names_the_modelled_methods_only() {
         None
     );
     assert_eq!(collection_call(PRIORITY_QUEUE, "<init>", "(I)V"), None);
-    assert!(made_by_calls_only(PRIORITY_QUEUE) && !is_generated(PRIORITY_QUEUE));
+    assert!(made_by_calls_only(PRIORITY_QUEUE) && is_generated(PRIORITY_QUEUE));
     assert!(Family::PriorityQueue.null_throws() && !Family::PriorityQueue.may_hold_null());
     // iteration of a map or a deque is not modelled, nor are unknown methods
     assert_eq!(
@@ -85,12 +85,12 @@ fn the_table_names_the_modelled_methods_only() {
         collection_call(HASH_MAP, "keySet", "()Ljava/util/Set;"),
         Some(CollCall::View(View {
             part: Part::Keys,
-            tree: false
+            map: MapClass::Hash
         }))
     );
     let values = View {
         part: Part::Values,
-        tree: true,
+        map: MapClass::Tree,
     };
     assert_eq!(
         collection_call(TREE_MAP, "values", "()Ljava/util/Collection;"),
@@ -112,6 +112,43 @@ fn the_table_names_the_modelled_methods_only() {
     for c in model_classes() {
         assert!(super::super::is_modelled_class(c), "{c}");
     }
+}
+
+#[test]
+fn linked_hash_sets_and_maps_are_hash_ones_with_their_own_iterators_and_views() {
+    assert_eq!(Family::of(LINKED_HASH_SET), Some(Family::HashSet));
+    assert_eq!(Family::of(LINKED_HASH_MAP), Some(Family::HashMap));
+    assert_eq!(
+        Family::iterator_class_of(LINKED_HASH_SET),
+        Some("java/util/LinkedHashMap$LinkedKeyIterator")
+    );
+    assert_eq!(
+        Family::iterator_class_of(HASH_SET),
+        Some("java/util/HashMap$KeyIterator")
+    );
+    let keys = View {
+        part: Part::Keys,
+        map: MapClass::Linked,
+    };
+    assert_eq!(
+        collection_call(LINKED_HASH_MAP, "keySet", "()Ljava/util/Set;"),
+        Some(CollCall::View(keys))
+    );
+    assert_eq!(keys.class(), "java/util/LinkedHashMap$LinkedKeySet");
+    assert_eq!(keys.map_class(), LINKED_HASH_MAP);
+    assert_eq!(
+        MapClass::Linked.entry_class(),
+        "java/util/LinkedHashMap$Entry"
+    );
+    assert_eq!(
+        iterated_type("java/util/LinkedHashMap$LinkedKeyIterator"),
+        Some("java/util/AbstractSet")
+    );
+    // no input of a wider type (a `Map` parameter's graph is what it was), drawn where declared
+    for c in [LINKED_HASH_SET, LINKED_HASH_MAP] {
+        assert!(made_by_calls_only(c) && is_generated(c), "{c}");
+    }
+    assert!(!is_generated(LIST_N) && !is_generated(ARRAYS_LIST));
 }
 
 #[test]

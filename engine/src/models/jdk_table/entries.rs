@@ -12,6 +12,7 @@ pub(super) enum Kind {
     Final,
 }
 pub(super) const HITR: &str = "java/util/HashMap$HashIterator";
+pub(super) const LHITR: &str = "java/util/LinkedHashMap$LinkedHashIterator";
 pub(super) const ITR: &str = "java/util/Iterator";
 pub(super) const TITR: &str = "java/util/TreeMap$PrivateEntryIterator";
 pub(super) const ASET: &str = "java/util/AbstractSet";
