@@ -538,3 +538,16 @@ fn loops_over_linked_hash_sets_and_maps_terminate() {
         proved(m, &[]);
     }
 }
+
+#[test]
+fn optionals_terminate() {
+    for m in [
+        "everyday.Optionals.lengthOfFirstLonger",
+        "everyday.Optionals.largest",
+        "everyday.Optionals.lengths",
+        "everyday.Optionals.sameEmpty",
+        "everyday.Optionals.valueOr",
+    ] {
+        proved(m, &[]);
+    }
+}

@@ -30,19 +30,29 @@ struct FieldDesc {
     desc: String,
 }
 
-/// `java.lang.Integer`: the one JDK class whose field an input may set (the recorder lists no
-/// field of a JDK class, `Recorder.instanceFields`).
+/// `java.lang.Integer` and `java.util.Optional`: the JDK classes whose field an input may set
+/// (the recorder lists no field of a JDK class but through `Library.java`,
+/// `Recorder.instanceFields`).
 const BOX_CLASS: &str = "java/lang/Integer";
+const OPTIONAL_CLASS: &str = "java/util/Optional";
 
-/// A box's `value`: private and final, which JNI's `SetIntField` writes all the same (on an
-/// object `AllocObject` made, before any code sees it).
-fn box_value() -> FieldDesc {
-    FieldDesc {
+/// The field an input sets of the JDK class `class`, a box's `value` or an `Optional`'s:
+/// private and final, which JNI's `Set…Field` writes all the same (on an object `AllocObject`
+/// made, before any code sees it). An `Optional` made so without a value is empty but not the
+/// JDK's one `EMPTY` object, as the engine's model allows (every empty `Optional` the state
+/// holds may be it, `=?`).
+fn jdk_field(class: &str) -> Option<FieldDesc> {
+    let desc = match class {
+        BOX_CLASS => "I",
+        OPTIONAL_CLASS => "Ljava/lang/Object;",
+        _ => return None,
+    };
+    Some(FieldDesc {
         key: "value".into(),
-        declaring: BOX_CLASS.into(),
+        declaring: class.into(),
         name: "value".into(),
-        desc: "I".into(),
-    }
+        desc: desc.into(),
+    })
 }
 
 /// The JDK collections an input may hold (`Runner.collection` builds them): an instance of one
@@ -236,8 +246,8 @@ impl<'l> Builder<'_, 'l> {
     }
 
     fn layout(&mut self, env: &mut Env<'l>, class: &str) -> Result<&[FieldDesc], JvmError> {
-        if class == BOX_CLASS && !self.layouts.contains_key(class) {
-            self.layouts.insert(class.to_string(), vec![box_value()]);
+        if let Some(f) = jdk_field(class).filter(|_| !self.layouts.contains_key(class)) {
+            self.layouts.insert(class.to_string(), vec![f]);
         }
         if !self.layouts.contains_key(class) {
             let c = self.class(env, class)?;

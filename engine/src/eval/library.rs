@@ -16,6 +16,7 @@ mod counts;
 mod enums;
 mod numbers;
 mod objects;
+mod optional;
 pub(super) mod shared;
 mod text;
 
@@ -218,6 +219,7 @@ pub(super) fn eval(
         LibraryCall::Arrays(call) => return arrays::eval(ex, call),
         LibraryCall::Collection(call) => return collections::eval(ex, call, n_args, has_receiver),
         LibraryCall::Enum(call) => return enums::eval(ex, call),
+        LibraryCall::Optional(call) => return optional::eval(ex, call),
         LibraryCall::ObjectsEquals => return objects::equals(ex),
         LibraryCall::ObjectsHash { array } => return objects::hash(ex, array),
         LibraryCall::StringBuilderToString => return builder::to_string(ex),

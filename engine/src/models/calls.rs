@@ -104,6 +104,9 @@ pub(crate) enum LibraryCall {
     Collection(super::collections::CollCall),
     /// `Enum.ordinal()`, `name()`, `toString()`, `compareTo`: see [`super::enums`].
     Enum(super::enums::EnumCall),
+    /// `Optional.of`, `ofNullable`, `empty`, `isPresent`, `isEmpty`, `get`, `orElseThrow()`,
+    /// `orElse`: see [`super::optional`].
+    Optional(super::optional::OptionalCall),
 }
 
 /// The result type of [`LibraryCall::RandomNext`].
@@ -138,6 +141,7 @@ impl LibraryCall {
                 | LibraryCall::Print
                 | LibraryCall::Number(_)
                 | LibraryCall::Enum(_)
+                | LibraryCall::Optional(_)
                 | LibraryCall::Collection(
                     super::collections::CollCall::Size
                         | super::collections::CollCall::IsEmpty
@@ -248,6 +252,9 @@ pub(crate) fn library_call(class: &str, name: &str, desc: &str) -> Option<Librar
     }
     if let Some(e) = super::enums::enum_call(class, name, desc) {
         return Some(Enum(e));
+    }
+    if let Some(o) = super::optional::optional_call(class, name, desc) {
+        return Some(Optional(o));
     }
     if class.starts_with('[') && name == "clone" && desc == "()Ljava/lang/Object;" {
         return Some(ArrayClone);

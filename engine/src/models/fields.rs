@@ -51,6 +51,14 @@ pub fn instance_fields(
             ),
         ]);
     }
+    if class == super::optional::OPTIONAL {
+        // the contained value, `null` where empty
+        return Ok(vec![(
+            FieldKey::plain(super::optional::VALUE),
+            FieldType::Object(super::classes::OBJECT.into()),
+            None,
+        )]);
+    }
     if is_modelled_class(class) {
         return Ok(vec![]);
     }

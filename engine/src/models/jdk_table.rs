@@ -448,6 +448,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         &[],
         PLAIN,
     ),
+    class(super::optional::OPTIONAL, OBJECT, &[], FINAL),
     class(
         "java/util/PriorityQueue",
         "java/util/AbstractQueue",

@@ -26,12 +26,15 @@
 //!   size, an iterator its remaining count; elements are `Integer` boxes or strings, see
 //!   `elements`).
 //!
+//! - `java.util.Optional`: see `optional` (it keeps its value; the JDK's one empty
+//!   `Optional` may be every empty one the state holds).
+//!
 //! Files: `classes` (which classes are the JDK's, well-known names), `jdk_table` (the
 //! modelled ones and their supertypes, the table the hierarchy reads),
 //! `exceptions` (what the JVM throws from instructions), `fields` (the fields the engine
 //! represents), `calls` (library methods), `indy` (the bootstrap methods of the `invokedynamic` sites the
 //! engine reads), `concat` (string concatenation),
-//! `collections` (`java.util` collections), `elements` (the classes they hold), `enums` (`java.lang.Enum`), `numbers`, `arrays`,
+//! `collections` (`java.util` collections), `elements` (the classes they hold), `enums` (`java.lang.Enum`), `optional`, `numbers`, `arrays`,
 //! `records` (the `equals`/`hashCode`/`toString` javac writes for a record), `orders` (the
 //! JDK's comparators a sorted collection or a sort may take), `static_values` (what a
 //! program's static of a JDK type may hold).
@@ -52,6 +55,7 @@ mod fields;
 mod indy;
 mod jdk_table;
 pub(crate) mod numbers;
+pub mod optional;
 pub(crate) mod orders;
 pub(crate) mod records;
 pub(crate) mod static_values;

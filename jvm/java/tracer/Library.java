@@ -6,8 +6,9 @@
  * entrySet() view as "of" (its map), an iterator of a list, a (Linked)HashSet or a map's view as
  * "of" (the collection or view it iterates) and
  * "remaining" (how many elements next() still returns; -1 once its collection was structurally
- * modified other than through it: its expectedModCount differs from the modCount), and a
- * StringBuilder as one field "count" (its length()).
+ * modified other than through it: its expectedModCount differs from the modCount), a
+ * StringBuilder as one field "count" (its length()), and a java.util.Optional as its one field
+ * "value" (immutable: never logged as changed).
  *
  * These values change inside JDK code, which is not instrumented: the recorder calls sync()
  * before every step once such an object is known, and logs a change as an update record in
@@ -63,7 +64,7 @@ final class Library {
     private static final int COLLECTION = 1, ARRAY_ITR = 2, LINKED_ITR = 3, KEY_ITR = 4,
             IMMUTABLE_ITR = 5, ARRAYS_ITR = 6, MAP_VIEW = 7, VALUE_ITR = 8, ENTRY_ITR = 9,
             TREE_KEY_ITR = 10, TREE_VALUE_ITR = 11, TREE_ENTRY_ITR = 12, BUILDER = 13,
-            LINKED_KEY_ITR = 14, LINKED_VALUE_ITR = 15, LINKED_ENTRY_ITR = 16;
+            LINKED_KEY_ITR = 14, LINKED_VALUE_ITR = 15, LINKED_ENTRY_ITR = 16, OPTIONAL = 17;
 
     private static final String[] COLLECTIONS = {
         "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque",
@@ -108,6 +109,7 @@ final class Library {
                 case "java.util.ImmutableCollections$ListItr": return IMMUTABLE_ITR;
                 case "java.util.Arrays$ArrayItr": return ARRAYS_ITR;
                 case "java.lang.StringBuilder": return BUILDER;
+                case "java.util.Optional": return OPTIONAL;
                 default: return 0;
             }
         }
@@ -132,7 +134,7 @@ final class Library {
     /** The number of fields a record of {@code c} has. */
     static int fieldCount(Class<?> c) {
         int kind = KIND.get(c);
-        return kind == COLLECTION || kind == MAP_VIEW || kind == BUILDER ? 1 : 2;
+        return kind == COLLECTION || kind == MAP_VIEW || kind == BUILDER || kind == OPTIONAL ? 1 : 2;
     }
 
     /** Writes the fields of {@code x} (after its kind K_INSTANCE); tracks it in the heap log. */
@@ -144,6 +146,14 @@ final class Library {
             Recorder.put(box, at, Recorder.intern("of"));
             Recorder.putTagged(box, at, Recorder.T_REF,
                     Recorder.refValue(U.getObject(x, F.VIEW_OUTER.get(x.getClass())), assign));
+            return;
+        }
+        if (kind == OPTIONAL) {
+            // its value, which never changes: not tracked
+            Recorder.put(box, at, 1);
+            Recorder.put(box, at, Recorder.intern("value"));
+            Recorder.putTagged(box, at, Recorder.T_REF,
+                    Recorder.refValue(U.getObject(x, F.OPTIONAL_VALUE), assign));
             return;
         }
         int v = value(x, kind);
@@ -384,6 +394,7 @@ final class Library {
         static final long IMM_LIST = off("java.util.ImmutableCollections$ListItr", "list");
         static final long IMM_SIZE = off("java.util.ImmutableCollections$ListItr", "size");
         static final long IMM_CURSOR = off("java.util.ImmutableCollections$ListItr", "cursor");
+        static final long OPTIONAL_VALUE = off("java.util.Optional", "value");
         static final long AITR_A = off("java.util.Arrays$ArrayItr", "a");
         static final long AITR_CURSOR = off("java.util.Arrays$ArrayItr", "cursor");
         static final long ALIST_A = off("java.util.Arrays$ArrayList", "a");

@@ -8,7 +8,7 @@ use super::super::{Exec, Flow};
 use crate::edge::EdgeKind;
 use crate::models::{self, collections::OF};
 use crate::refine;
-use crate::state::{FieldKey, HeapValue, Interval, Ref, Subtyping};
+use crate::state::{FieldKey, HeapValue, Interval, Ref, State, Subtyping};
 use std::collections::BTreeMap;
 
 /// A new reference to an object of the final class `class` (`String` with a length in
@@ -42,6 +42,33 @@ pub(crate) fn possibly_shared_with(
         },
         _ => HeapValue::Abstract { ty: class.into() },
     };
+    new_shared(ex, value, equal, hide)
+}
+
+/// A new reference to an object of the final class `class` with the realized `fields`,
+/// possibly one the state holds: a realized object of the class may be it where `fits` says
+/// so of its fields (the one empty `Optional`: one whose value may be `null`); realized as
+/// [`possibly_shared`] is.
+pub(crate) fn possibly_shared_as(
+    ex: &mut Exec<'_>,
+    class: &str,
+    fields: BTreeMap<FieldKey, Ref>,
+    fits: &dyn Fn(&State, &BTreeMap<FieldKey, Ref>) -> bool,
+) -> Ref {
+    let (equal, hide, realized_partner) = candidates_where(ex, class, fits);
+    let value = if realized_partner {
+        HeapValue::Abstract { ty: class.into() }
+    } else {
+        HeapValue::Object {
+            class: class.into(),
+            fields,
+        }
+    };
+    new_shared(ex, value, equal, hide)
+}
+
+/// The new object `value`, `=?` each of `equal` and `%$` each of `hide`.
+fn new_shared(ex: &mut Exec<'_>, value: HeapValue, equal: Vec<Ref>, hide: Vec<Ref>) -> Ref {
     let r = ex.st.new_obj(value);
     for q in equal {
         ex.st.preds.add_may_equal(r, q);
@@ -98,6 +125,22 @@ pub(crate) fn array_of(
 /// The objects a value of `class` (of length in `count`) may be (`=?`), those that may hide
 /// one (`%$`), and whether one of the former is realized.
 fn candidates(ex: &Exec<'_>, class: &str, count: Option<Interval>) -> (Vec<Ref>, Vec<Ref>, bool) {
+    candidates_where(ex, class, &|st, fields| match (
+        count,
+        fields.get("count").and_then(|l| st.int(*l)),
+    ) {
+        (Some(want), Some(have)) => want.intersect(have).is_some(),
+        _ => true,
+    })
+}
+
+/// [`candidates`] where a realized object of `class` may be the value if `fits` says so of
+/// its fields.
+fn candidates_where(
+    ex: &Exec<'_>,
+    class: &str,
+    fits: &dyn Fn(&State, &BTreeMap<FieldKey, Ref>) -> bool,
+) -> (Vec<Ref>, Vec<Ref>, bool) {
     let prog = ex.cx.prog;
     let mut equal = vec![];
     let mut hide = vec![];
@@ -107,15 +150,9 @@ fn candidates(ex: &Exec<'_>, class: &str, count: Option<Interval>) -> (Vec<Ref>,
             continue;
         }
         match v {
-            HeapValue::Object { class: c, fields } if c == class => {
-                let len_fits = match (count, fields.get("count").and_then(|l| ex.st.int(*l))) {
-                    (Some(want), Some(have)) => want.intersect(have).is_some(),
-                    _ => true,
-                };
-                if len_fits {
-                    equal.push(q);
-                    realized_partner = true;
-                }
+            HeapValue::Object { class: c, fields } if c == class && fits(&ex.st, fields) => {
+                equal.push(q);
+                realized_partner = true;
             }
             HeapValue::Unknown { ty } | HeapValue::Abstract { ty } => {
                 if prog.is_subtype(class, ty) {
