@@ -174,8 +174,20 @@ pub(crate) fn step(st: &State, cx: &Ctx<'_>) -> Result<StepOutcome, EngineError>
         EngineError::Class(ClassError::NotFound { class })
             if crate::models::is_jdk_class(&class) =>
         {
-            let class = class.replace('/', ".");
-            ex.unsupported(format!("library class {class} is not modelled"))
+            match insn {
+                // a static method of a class the engine has no table entry for, though it
+                // may model others of it (`Arrays.fill`, `Collections.sort`): name the method
+                Insn::Invoke { method, .. } if method.class == class => ex.unsupported(format!(
+                    "library method {}.{}{} (no model)",
+                    class.replace('/', "."),
+                    method.name,
+                    method.desc_str
+                )),
+                _ => ex.unsupported(format!(
+                    "library class {} is not modelled",
+                    class.replace('/', ".")
+                )),
+            }
         }
         e => e,
     })?;

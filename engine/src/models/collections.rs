@@ -264,7 +264,8 @@ pub enum CollCall {
     ReverseOrder,
     /// `ArrayList(Collection)`, `LinkedList(Collection)`, `ArrayDeque(Collection)`,
     /// `HashSet(Collection)`: "NullPointerException - if the specified collection is null";
-    /// the size of the argument (a set: at most that, duplicates collapse).
+    /// the size of the argument (a set: at most that, duplicates collapse). `HashMap(Map)`
+    /// (and `LinkedHashMap(Map)`): the same for a map, whose copy has its size.
     NewCopy,
     /// `size()`.
     Size,
@@ -630,6 +631,9 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
         },
         Family::HashMap | Family::TreeMap => match (name, desc) {
             ("<init>", "(I)V") if family == Family::HashMap => Some(NewCapacity { throws: true }),
+            // `HashMap(Map)`: "NullPointerException - if the specified map is null"; the
+            // copy has the same keys, so the same size
+            ("<init>", "(Ljava/util/Map;)V") if family == Family::HashMap => Some(NewCopy),
             // `putIfAbsent` (JDK 17's `putVal(…, onlyIfAbsent)`, `TreeMap.put(…, false)`): a
             // new key grows the map and gives `null`, an old one keeps the size and gives its
             // value, as `put`'s model

@@ -86,4 +86,14 @@ public class LinkedCollections {
         for (Map.Entry<Integer, Integer> e : m.entrySet()) t += e.getKey() + e.getValue();
         return t;
     }
+
+    // YES: copies of a map (HashMap(Map), LinkedHashMap(Map)) have its size
+    static int copies(Map<Integer, Integer> m, int k) {
+        Map<Integer, Integer> c = new java.util.HashMap<>(m);
+        c.put(k, 1);
+        Map<Integer, Integer> d = new LinkedHashMap<>(c);
+        int t = 0;
+        for (int v : d.values()) t += v;
+        return t + c.size() * 100 + m.size() * 10000;
+    }
 }

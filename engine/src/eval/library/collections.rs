@@ -591,7 +591,16 @@ fn new_copy(ex: &mut Exec<'_>, recv: Ref, family: Family) -> Result<Flow, Engine
         return Ok(flow);
     }
     let source = type_of(ex, c).and_then(Family::of);
-    if !source.is_some_and(|f| !matches!(f, Family::HashMap | Family::TreeMap)) {
+    let is_map = |f: Family| matches!(f, Family::HashMap | Family::TreeMap);
+    if family == Family::HashMap {
+        // a map's copy: its keys and values, all of them
+        if !source.is_some_and(is_map) {
+            return Err(ex.unsupported(format!(
+                "copy of a map of class {}",
+                display(type_of(ex, c))
+            )));
+        }
+    } else if source.is_none_or(is_map) {
         return Err(ex.unsupported(format!(
             "copy of a collection of class {} (its toArray() is not modelled)",
             display(type_of(ex, c))
