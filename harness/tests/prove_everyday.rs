@@ -553,3 +553,9 @@ fn optionals_terminate() {
         proved(m, &[]);
     }
 }
+
+#[test]
+fn a_loop_rolling_a_passed_random_terminates() {
+    // the cross-check's inputs build a Random parameter by its constructor
+    proved("everyday.Utilities.rolls", &[]);
+}

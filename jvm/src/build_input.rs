@@ -35,6 +35,8 @@ struct FieldDesc {
 /// `Recorder.instanceFields`).
 const BOX_CLASS: &str = "java/lang/Integer";
 const OPTIONAL_CLASS: &str = "java/util/Optional";
+/// `java.util.Random`: built by its constructor (the model keeps no field of it).
+const RANDOM_CLASS: &str = "java/util/Random";
 
 /// The field an input sets of the JDK class `class`, a box's `value` or an `Optional`'s:
 /// private and final, which JNI's `Set…Field` writes all the same (on an object `AllocObject`
@@ -372,6 +374,17 @@ pub(crate) fn build<'l>(
             }
             CObject::Instance { class, fields } if class == BUILDER_CLASS => {
                 builder_of_length(env, class, fields, &ctx)?
+            }
+            CObject::Instance { class, .. } if class == RANDOM_CLASS => {
+                // a generator made by its constructor (AllocObject leaves its `seed` null,
+                // and `nextInt` then throws NullPointerException inside the JDK); its seed is
+                // the object's id, so a replay draws the same numbers
+                env.new_object(
+                    jni_str!("java/util/Random"),
+                    jni_sig!("(J)V"),
+                    &[JValue::Long(i64::from(id.0))],
+                )
+                .ctx(env, &ctx)?
             }
             CObject::Instance { class, fields } => {
                 let c = b.class(env, class)?;

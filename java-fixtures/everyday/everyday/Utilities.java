@@ -102,4 +102,11 @@ public class Utilities {
         }
         return a[0];
     }
+
+    // YES: dice rolled with a generator the caller passes (drawn by its constructor)
+    static int rolls(java.util.Random r, int n) {
+        int s = 0;
+        for (int i = 0; i < n; i++) s += r.nextInt(6) + 1;
+        return s;
+    }
 }
