@@ -404,3 +404,15 @@ fn linked_iterators_skipping_two_are_caught() {
         |g| by_two(g, "java/util/LinkedHashMap$LinkedEntryIterator"),
     );
 }
+
+#[test]
+fn a_deque_iterator_skipping_two_is_caught() {
+    // an `ArrayDeque`'s iterator counts down its own `remaining`, which the recorder reads
+    let args: Vec<Vec<i64>> = DISTINCT.iter().map(|r| r.to_vec()).collect();
+    caught(
+        "everyday.DequeLoops.threeSum",
+        &["a", "b", "c"],
+        &args,
+        |g| by_two(g, "java/util/ArrayDeque$DeqIterator"),
+    );
+}

@@ -559,3 +559,16 @@ fn a_loop_rolling_a_passed_random_terminates() {
     // the cross-check's inputs build a Random parameter by its constructor
     proved("everyday.Utilities.rolls", &[]);
 }
+
+#[test]
+fn loops_over_any_collection_terminate() {
+    // a Collection or Iterable parameter may be an ArrayDeque, whose iterator is modelled now
+    for m in [
+        "everyday.DequeLoops.sumAll",
+        "everyday.DequeLoops.sumIterable",
+        "everyday.DequeLoops.dropNegatives",
+        "everyday.DequeLoops.growWhileIterating",
+    ] {
+        proved(m, &[]);
+    }
+}

@@ -64,6 +64,9 @@ pub const LIST: &str = "java/util/List";
 pub const IMMUTABLE_LIST_ITR: &str = "java/util/ImmutableCollections$ListItr";
 /// The iterator of an `Arrays.asList` list: `remove()` is unsupported.
 pub const ARRAYS_ITR: &str = "java/util/Arrays$ArrayItr";
+/// The iterator of an `ArrayDeque` (JDK 17 `ArrayDeque$DeqIterator`): its own `remaining`
+/// count, which only its `next()` lowers; not fail-fast ([`fail_fast`]).
+pub const DEQUE_ITERATOR: &str = "java/util/ArrayDeque$DeqIterator";
 /// Thrown by `next()` past the end, `getFirst()`/`pop()`/`firstKey()` of an empty collection.
 pub const NO_SUCH_ELEMENT: &str = "java/util/NoSuchElementException";
 /// "fail-fast" iterators, "on a best-effort basis".
@@ -135,13 +138,13 @@ impl Family {
         Some(match self {
             Family::ArrayList => "java/util/ArrayList$Itr",
             Family::LinkedList => "java/util/LinkedList$ListItr",
+            Family::ArrayDeque => DEQUE_ITERATOR,
             Family::HashSet => HASH_KEY_ITERATOR,
             Family::Immutable => IMMUTABLE_LIST_ITR,
             Family::ArraysList => ARRAYS_ITR,
             // `Stack` iterates as a `Vector` (`Vector$Itr`), a `PriorityQueue` in heap order
             // (`PriorityQueue$Itr`): not modelled
-            Family::ArrayDeque
-            | Family::HashMap
+            Family::HashMap
             | Family::TreeMap
             | Family::TreeSet
             | Family::Stack
@@ -224,8 +227,20 @@ pub fn iterated_type(iterator_class: &str) -> Option<&'static str> {
         c if View::of_iterator(c).is_some() => return View::of_iterator(c).map(View::class),
         IMMUTABLE_LIST_ITR => LIST,
         ARRAYS_ITR => ARRAYS_LIST,
+        DEQUE_ITERATOR => ARRAY_DEQUE,
         _ => return None,
     })
+}
+
+/// Whether the iterator class `class` is fail-fast: a structural modification of its
+/// collection other than through it makes it throw ConcurrentModificationException ("on a
+/// best-effort basis"; the model's `remaining` becomes `-1`, as the JVM side records it). An
+/// `ArrayDeque`'s is not: it counts down its own `remaining` whatever happens to the deque,
+/// and its `next()` throws ConcurrentModificationException only where it meets an empty slot
+/// (JDK 17 `nonNullElementAt`), which the model does not know: every `next()` of one may
+/// throw it.
+pub fn fail_fast(class: &str) -> bool {
+    class != DEQUE_ITERATOR
 }
 
 /// Where a list operation's element comes from or goes.
@@ -772,6 +787,7 @@ pub fn model_classes() -> Vec<&'static str> {
         "java/util/AbstractSet",
         IMMUTABLE_LIST_ITR,
         ARRAYS_ITR,
+        DEQUE_ITERATOR,
         NO_SUCH_ELEMENT,
         CONCURRENT_MODIFICATION,
         OBJECT,

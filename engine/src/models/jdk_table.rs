@@ -283,6 +283,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         &["java/util/Deque", "java/lang/Cloneable", SERIALIZABLE],
         PLAIN,
     ),
+    class(super::collections::DEQUE_ITERATOR, OBJECT, &[ITR], PLAIN),
     class(
         "java/util/ArrayList",
         "java/util/AbstractList",

@@ -4,7 +4,7 @@
  * HashSet, HashMap, LinkedHashSet, LinkedHashMap, TreeMap, TreeSet, Stack, PriorityQueue, List.of's
  * lists, Arrays.asList's list) as one field "size" (its size()), a map's keySet()/values()/
  * entrySet() view as "of" (its map), an iterator of a list, a (Linked)HashSet or a map's view as
- * "of" (the collection or view it iterates) and
+ * "of" (the collection or view it iterates; an ArrayDeque's iterator too) and
  * "remaining" (how many elements next() still returns; -1 once its collection was structurally
  * modified other than through it: its expectedModCount differs from the modCount), a
  * StringBuilder as one field "count" (its length()), and a java.util.Optional as its one field
@@ -64,7 +64,8 @@ final class Library {
     private static final int COLLECTION = 1, ARRAY_ITR = 2, LINKED_ITR = 3, KEY_ITR = 4,
             IMMUTABLE_ITR = 5, ARRAYS_ITR = 6, MAP_VIEW = 7, VALUE_ITR = 8, ENTRY_ITR = 9,
             TREE_KEY_ITR = 10, TREE_VALUE_ITR = 11, TREE_ENTRY_ITR = 12, BUILDER = 13,
-            LINKED_KEY_ITR = 14, LINKED_VALUE_ITR = 15, LINKED_ENTRY_ITR = 16, OPTIONAL = 17;
+            LINKED_KEY_ITR = 14, LINKED_VALUE_ITR = 15, LINKED_ENTRY_ITR = 16, OPTIONAL = 17,
+            DEQUE_ITR = 18;
 
     private static final String[] COLLECTIONS = {
         "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque",
@@ -87,6 +88,7 @@ final class Library {
             }
             switch (n) {
                 case "java.util.ArrayList$Itr": return ARRAY_ITR;
+                case "java.util.ArrayDeque$DeqIterator": return DEQUE_ITR;
                 case "java.util.LinkedList$ListItr": return LINKED_ITR;
                 case "java.util.HashMap$KeyIterator": return KEY_ITR;
                 case "java.util.HashMap$ValueIterator": return VALUE_ITR;
@@ -274,6 +276,9 @@ final class Library {
             }
             case IMMUTABLE_ITR:
                 return U.getInt(x, F.IMM_SIZE) - U.getInt(x, F.IMM_CURSOR);
+            case DEQUE_ITR:
+                // its own count, which only its next() lowers (not fail-fast)
+                return U.getInt(x, F.DEQ_REMAINING);
             case ARRAYS_ITR:
                 return ((Object[]) U.getObject(x, F.AITR_A)).length - U.getInt(x, F.AITR_CURSOR);
             default:
@@ -287,6 +292,7 @@ final class Library {
             case ARRAY_ITR: return U.getObject(x, F.ITR_OUTER);
             case LINKED_ITR: return U.getObject(x, F.LITR_OUTER);
             case IMMUTABLE_ITR: return U.getObject(x, F.IMM_LIST);
+            case DEQUE_ITR: return U.getObject(x, F.DEQ_OUTER);
             case KEY_ITR: {
                 // the HashSet whose map this is, else the map's key set (its iterator() made x)
                 Object map = U.getObject(x, F.HITR_OUTER);
@@ -394,6 +400,8 @@ final class Library {
         static final long IMM_LIST = off("java.util.ImmutableCollections$ListItr", "list");
         static final long IMM_SIZE = off("java.util.ImmutableCollections$ListItr", "size");
         static final long IMM_CURSOR = off("java.util.ImmutableCollections$ListItr", "cursor");
+        static final long DEQ_OUTER = off("java.util.ArrayDeque$DeqIterator", "this$0");
+        static final long DEQ_REMAINING = off("java.util.ArrayDeque$DeqIterator", "remaining");
         static final long OPTIONAL_VALUE = off("java.util.Optional", "value");
         static final long AITR_A = off("java.util.Arrays$ArrayItr", "a");
         static final long AITR_CURSOR = off("java.util.Arrays$ArrayItr", "cursor");

@@ -675,6 +675,15 @@ fn iterator_call(
                 if !more {
                     return exception::throw_builtin(ex, coll::NO_SUCH_ELEMENT);
                 }
+                if !coll::fail_fast(class) {
+                    // an `ArrayDeque`'s: an empty slot after a modification throws
+                    let Some(ok) = text::outcome(ex) else {
+                        return Ok(text::split_outcomes(ex));
+                    };
+                    if !ok {
+                        return exception::throw_builtin(ex, coll::CONCURRENT_MODIFICATION);
+                    }
+                }
                 let r = step(ex, rem, IntOp::Sub, 0)?;
                 set_field(ex, it, REMAINING, r)?;
             }

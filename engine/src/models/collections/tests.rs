@@ -76,9 +76,17 @@ fn the_table_names_the_modelled_methods_only() {
     assert_eq!(collection_call(PRIORITY_QUEUE, "<init>", "(I)V"), None);
     assert!(made_by_calls_only(PRIORITY_QUEUE) && is_generated(PRIORITY_QUEUE));
     assert!(Family::PriorityQueue.null_throws() && !Family::PriorityQueue.may_hold_null());
-    // iteration of a map or a deque is not modelled, nor are unknown methods
+    // a deque iterates with its own, not fail-fast iterator; a map only through its views
     assert_eq!(
         collection_call(ARRAY_DEQUE, "iterator", "()Ljava/util/Iterator;"),
+        Some(CollCall::Iterator)
+    );
+    assert_eq!(Family::ArrayDeque.iterator_class(), Some(DEQUE_ITERATOR));
+    assert_eq!(iterated_type(DEQUE_ITERATOR), Some(ARRAY_DEQUE));
+    assert!(!fail_fast(DEQUE_ITERATOR) && fail_fast("java/util/ArrayList$Itr"));
+    assert!(made_by_calls_only(DEQUE_ITERATOR));
+    assert_eq!(
+        collection_call(HASH_MAP, "iterator", "()Ljava/util/Iterator;"),
         None
     );
     assert_eq!(

@@ -200,6 +200,7 @@ pub fn made_by_calls_only(class: &str) -> bool {
         || class == super::VECTOR
         || class == LINKED_HASH_MAP
         || class == LINKED_HASH_SET
+        || class == super::DEQUE_ITERATOR
         || View::of_class(class).is_some()
         || View::of_iterator(class).is_some() && class != HASH_KEY_ITERATOR
         || ENTRY_CLASSES.contains(&class)

@@ -126,7 +126,7 @@ pub(super) fn invalidate(ex: &mut Exec<'_>, c: Ref, certain: bool, except: Optio
         let HeapValue::Object { class, fields } = v else {
             continue;
         };
-        if Some(r) == except || coll::iterated_type(class).is_none() {
+        if Some(r) == except || coll::iterated_type(class).is_none() || !coll::fail_fast(class) {
             continue;
         }
         let (Some(&of), Some(&rem)) = (fields.get(OF), fields.get(REMAINING)) else {
