@@ -416,3 +416,20 @@ fn a_deque_iterator_skipping_two_is_caught() {
         |g| by_two(g, "java/util/ArrayDeque$DeqIterator"),
     );
 }
+
+#[test]
+fn list_iterators_follow_their_graphs_and_one_skipping_two_is_caught() {
+    // `Arrays.asList`'s (AbstractList's): IllegalStateException before a next(),
+    // UnsupportedOperationException after one, a plain walk
+    let rows = vec![vec![-1, 2], vec![0, 5], vec![3, 4]];
+    caught("everyday.Lists.fixedWalk", &["a", "b"], &rows, |g| {
+        by_two(g, "java/util/AbstractList$ListItr")
+    });
+    let args: Vec<Vec<i64>> = DISTINCT.iter().map(|r| r.to_vec()).collect();
+    caught(
+        "everyday.Lists.immutableWalk",
+        &["a", "b", "c"],
+        &args,
+        |g| by_two(g, "java/util/ImmutableCollections$ListItr"),
+    );
+}

@@ -572,3 +572,14 @@ fn loops_over_any_collection_terminate() {
         proved(m, &[]);
     }
 }
+
+#[test]
+fn list_iterator_walks_terminate() {
+    for m in [
+        "everyday.Lists.dropZeros",
+        "everyday.Lists.fixedWalk",
+        "everyday.Lists.immutableWalk",
+    ] {
+        proved(m, &[]);
+    }
+}

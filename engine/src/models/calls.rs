@@ -152,6 +152,7 @@ impl LibraryCall {
                         | super::collections::CollCall::Nearest
                         | super::collections::CollCall::HasNext
                         | super::collections::CollCall::Iterator
+                        | super::collections::CollCall::ListIterator
                         | super::collections::CollCall::Extreme
                         | super::collections::CollCall::Frequency
                         | super::collections::CollCall::View(_)

@@ -25,9 +25,16 @@
 use super::classes::{OBJECT, STRING};
 use super::text::INTEGER;
 
+mod iterators;
 mod views;
-pub use views::{made_by_call, made_by_calls_only, MapClass, Part, View, ENTRY_CLASSES};
-use views::{HASH_KEY_ITERATOR, LINKED_KEY_ITERATOR, VIEW_CLASSES, VIEW_ITERATORS};
+mod world;
+pub use iterators::{
+    fail_fast, iterated_type, ABSTRACT_LIST_ITR, ARRAYS_ITR, ARRAY_LIST_ITR, DEQUE_ITERATOR,
+    IMMUTABLE_LIST_ITR,
+};
+pub use views::{MapClass, Part, View, ENTRY_CLASSES};
+use views::{VIEW_CLASSES, VIEW_ITERATORS};
+pub use world::{made_by_call, made_by_calls_only};
 
 pub const ARRAY_LIST: &str = "java/util/ArrayList";
 pub const LINKED_LIST: &str = "java/util/LinkedList";
@@ -60,13 +67,6 @@ pub const LIST_12: &str = "java/util/ImmutableCollections$List12";
 pub const ARRAYS_LIST: &str = "java/util/Arrays$ArrayList";
 /// The interface `List` (`List.of`, the type an immutable list's iterator iterates).
 pub const LIST: &str = "java/util/List";
-/// The iterator of an immutable list (`List.of`): `remove()` is unsupported.
-pub const IMMUTABLE_LIST_ITR: &str = "java/util/ImmutableCollections$ListItr";
-/// The iterator of an `Arrays.asList` list: `remove()` is unsupported.
-pub const ARRAYS_ITR: &str = "java/util/Arrays$ArrayItr";
-/// The iterator of an `ArrayDeque` (JDK 17 `ArrayDeque$DeqIterator`): its own `remaining`
-/// count, which only its `next()` lowers; not fail-fast ([`fail_fast`]).
-pub const DEQUE_ITERATOR: &str = "java/util/ArrayDeque$DeqIterator";
 /// Thrown by `next()` past the end, `getFirst()`/`pop()`/`firstKey()` of an empty collection.
 pub const NO_SUCH_ELEMENT: &str = "java/util/NoSuchElementException";
 /// "fail-fast" iterators, "on a best-effort basis".
@@ -120,35 +120,6 @@ impl Family {
             LIST_N | LIST_12 => Family::Immutable,
             ARRAYS_LIST => Family::ArraysList,
             _ => return None,
-        })
-    }
-
-    /// The class of the object `iterator()` of a collection of class `class` returns (JDK 17);
-    /// `None`: iteration of its family is not modelled.
-    pub fn iterator_class_of(class: &str) -> Option<&'static str> {
-        if class == LINKED_HASH_SET {
-            return Some(LINKED_KEY_ITERATOR);
-        }
-        Family::of(class)?.iterator_class()
-    }
-
-    /// The class of the object `iterator()` returns (JDK 17) for the family's first class;
-    /// `None`: iteration of this family is not modelled.
-    pub fn iterator_class(self) -> Option<&'static str> {
-        Some(match self {
-            Family::ArrayList => "java/util/ArrayList$Itr",
-            Family::LinkedList => "java/util/LinkedList$ListItr",
-            Family::ArrayDeque => DEQUE_ITERATOR,
-            Family::HashSet => HASH_KEY_ITERATOR,
-            Family::Immutable => IMMUTABLE_LIST_ITR,
-            Family::ArraysList => ARRAYS_ITR,
-            // `Stack` iterates as a `Vector` (`Vector$Itr`), a `PriorityQueue` in heap order
-            // (`PriorityQueue$Itr`): not modelled
-            Family::HashMap
-            | Family::TreeMap
-            | Family::TreeSet
-            | Family::Stack
-            | Family::PriorityQueue => return None,
         })
     }
 
@@ -215,32 +186,6 @@ impl Family {
             _ => INDEX_OUT_OF_BOUNDS,
         }
     }
-}
-
-/// The iterator class `class` iterates: the type of its `of` field.
-pub fn iterated_type(iterator_class: &str) -> Option<&'static str> {
-    Some(match iterator_class {
-        "java/util/ArrayList$Itr" => ARRAY_LIST,
-        "java/util/LinkedList$ListItr" => LINKED_LIST,
-        // a `HashSet` or a map's key set (a `LinkedHashSet` or a `LinkedHashMap`'s)
-        HASH_KEY_ITERATOR | LINKED_KEY_ITERATOR => "java/util/AbstractSet",
-        c if View::of_iterator(c).is_some() => return View::of_iterator(c).map(View::class),
-        IMMUTABLE_LIST_ITR => LIST,
-        ARRAYS_ITR => ARRAYS_LIST,
-        DEQUE_ITERATOR => ARRAY_DEQUE,
-        _ => return None,
-    })
-}
-
-/// Whether the iterator class `class` is fail-fast: a structural modification of its
-/// collection other than through it makes it throw ConcurrentModificationException ("on a
-/// best-effort basis"; the model's `remaining` becomes `-1`, as the JVM side records it). An
-/// `ArrayDeque`'s is not: it counts down its own `remaining` whatever happens to the deque,
-/// and its `next()` throws ConcurrentModificationException only where it meets an empty slot
-/// (JDK 17 `nonNullElementAt`), which the model does not know: every `next()` of one may
-/// throw it.
-pub fn fail_fast(class: &str) -> bool {
-    class != DEQUE_ITERATOR
 }
 
 /// Where a list operation's element comes from or goes.
@@ -348,6 +293,10 @@ pub enum CollCall {
     Clear,
     /// `iterator()`: a new iterator with `remaining` = size.
     Iterator,
+    /// `listIterator()` of a list: [`CollCall::Iterator`] with the list's `ListIterator` class
+    /// ([`Family::list_iterator_class`]; its `hasNext`/`next`/`remove`, the other
+    /// `ListIterator` methods have no model).
+    ListIterator,
     /// `Iterator.hasNext()`: `remaining > 0` (either after a concurrent modification).
     HasNext,
     /// `Iterator.next()`: "NoSuchElementException - if the iteration has no more elements".
@@ -499,6 +448,11 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
         ("isEmpty", "()Z") => Some(IsEmpty),
         ("iterator", "()Ljava/util/Iterator;") if family.iterator_class().is_some() => {
             Some(Iterator)
+        }
+        ("listIterator", "()Ljava/util/ListIterator;")
+            if family.list_iterator_class().is_some() =>
+        {
+            Some(ListIterator)
         }
         ("<init>", "()V") if family != Family::Immutable && family != Family::ArraysList => {
             Some(New)
@@ -788,6 +742,8 @@ pub fn model_classes() -> Vec<&'static str> {
         IMMUTABLE_LIST_ITR,
         ARRAYS_ITR,
         DEQUE_ITERATOR,
+        ARRAY_LIST_ITR,
+        ABSTRACT_LIST_ITR,
         NO_SUCH_ELEMENT,
         CONCURRENT_MODIFICATION,
         OBJECT,

@@ -253,6 +253,13 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         &["java/util/List"],
         ABSTRACT,
     ),
+    class("java/util/AbstractList$Itr", OBJECT, &[ITR], PLAIN),
+    class(
+        super::collections::ABSTRACT_LIST_ITR,
+        "java/util/AbstractList$Itr",
+        &["java/util/ListIterator"],
+        PLAIN,
+    ),
     class(
         "java/util/AbstractMap",
         OBJECT,
@@ -294,6 +301,12 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         "java/util/ArrayList$Itr",
         OBJECT,
         &["java/util/Iterator"],
+        PLAIN,
+    ),
+    class(
+        super::collections::ARRAY_LIST_ITR,
+        "java/util/ArrayList$Itr",
+        &["java/util/ListIterator"],
         PLAIN,
     ),
     class(

@@ -88,4 +88,36 @@ public class Lists {
         for (int i = n; i > 0; i--) head = new Node(i, head);
         return head;
     }
+
+    // YES: a list walked by its ListIterator, zeros removed through it
+    static int dropZeros(java.util.List<Integer> xs) {
+        java.util.ListIterator<Integer> it = xs.listIterator();
+        int kept = 0;
+        while (it.hasNext()) {
+            if (it.next() == 0) it.remove();
+            else kept++;
+        }
+        return kept;
+    }
+
+    // an Arrays.asList list's ListIterator (AbstractList's): remove() after a next() throws
+    // UnsupportedOperationException, before one IllegalStateException
+    static int fixedWalk(int a, int b) {
+        java.util.ListIterator<Integer> it = java.util.Arrays.asList(a, b).listIterator();
+        if (a < 0) it.remove();
+        int n = 0;
+        while (it.hasNext()) {
+            if (it.next() == 0) it.remove();
+            n++;
+        }
+        return n;
+    }
+
+    // List.of's ListIterator
+    static int immutableWalk(int a, int b, int c) {
+        java.util.ListIterator<Integer> it = java.util.List.of(a, b, c).listIterator();
+        int t = 0;
+        while (it.hasNext()) t += it.next();
+        return t;
+    }
 }

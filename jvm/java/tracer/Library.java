@@ -65,7 +65,7 @@ final class Library {
             IMMUTABLE_ITR = 5, ARRAYS_ITR = 6, MAP_VIEW = 7, VALUE_ITR = 8, ENTRY_ITR = 9,
             TREE_KEY_ITR = 10, TREE_VALUE_ITR = 11, TREE_ENTRY_ITR = 12, BUILDER = 13,
             LINKED_KEY_ITR = 14, LINKED_VALUE_ITR = 15, LINKED_ENTRY_ITR = 16, OPTIONAL = 17,
-            DEQUE_ITR = 18;
+            DEQUE_ITR = 18, ABSTRACT_LIST_ITR = 19;
 
     private static final String[] COLLECTIONS = {
         "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque",
@@ -87,8 +87,10 @@ final class Library {
                 return COLLECTION;
             }
             switch (n) {
-                case "java.util.ArrayList$Itr": return ARRAY_ITR;
+                case "java.util.ArrayList$Itr":
+                case "java.util.ArrayList$ListItr": return ARRAY_ITR;
                 case "java.util.ArrayDeque$DeqIterator": return DEQUE_ITR;
+                case "java.util.AbstractList$ListItr": return ABSTRACT_LIST_ITR;
                 case "java.util.LinkedList$ListItr": return LINKED_ITR;
                 case "java.util.HashMap$KeyIterator": return KEY_ITR;
                 case "java.util.HashMap$ValueIterator": return VALUE_ITR;
@@ -279,6 +281,14 @@ final class Library {
             case DEQUE_ITR:
                 // its own count, which only its next() lowers (not fail-fast)
                 return U.getInt(x, F.DEQ_REMAINING);
+            case ABSTRACT_LIST_ITR: {
+                // an Arrays.asList list's listIterator(), AbstractList's
+                Object list = U.getObject(x, F.AITR_OUTER);
+                if (U.getInt(list, F.MOD_COUNT) != U.getInt(x, F.AITR_EXPECTED)) {
+                    return -1;
+                }
+                return ((Collection<?>) list).size() - U.getInt(x, F.AITR_CURSOR_LIST);
+            }
             case ARRAYS_ITR:
                 return ((Object[]) U.getObject(x, F.AITR_A)).length - U.getInt(x, F.AITR_CURSOR);
             default:
@@ -293,6 +303,7 @@ final class Library {
             case LINKED_ITR: return U.getObject(x, F.LITR_OUTER);
             case IMMUTABLE_ITR: return U.getObject(x, F.IMM_LIST);
             case DEQUE_ITR: return U.getObject(x, F.DEQ_OUTER);
+            case ABSTRACT_LIST_ITR: return U.getObject(x, F.AITR_OUTER);
             case KEY_ITR: {
                 // the HashSet whose map this is, else the map's key set (its iterator() made x)
                 Object map = U.getObject(x, F.HITR_OUTER);
@@ -400,6 +411,9 @@ final class Library {
         static final long IMM_LIST = off("java.util.ImmutableCollections$ListItr", "list");
         static final long IMM_SIZE = off("java.util.ImmutableCollections$ListItr", "size");
         static final long IMM_CURSOR = off("java.util.ImmutableCollections$ListItr", "cursor");
+        static final long AITR_OUTER = off("java.util.AbstractList$Itr", "this$0");
+        static final long AITR_CURSOR_LIST = off("java.util.AbstractList$Itr", "cursor");
+        static final long AITR_EXPECTED = off("java.util.AbstractList$Itr", "expectedModCount");
         static final long DEQ_OUTER = off("java.util.ArrayDeque$DeqIterator", "this$0");
         static final long DEQ_REMAINING = off("java.util.ArrayDeque$DeqIterator", "remaining");
         static final long OPTIONAL_VALUE = off("java.util.Optional", "value");

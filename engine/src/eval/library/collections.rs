@@ -251,8 +251,12 @@ pub(crate) fn eval(
             set_field(ex, recv, SIZE, zero)?;
             invalidate(ex, recv, true, None);
         }
-        Iterator => {
-            let Some(itr) = Family::iterator_class_of(&class) else {
+        Iterator | ListIterator => {
+            let itr = match call {
+                ListIterator => family.list_iterator_class(),
+                _ => Family::iterator_class_of(&class),
+            };
+            let Some(itr) = itr else {
                 return Err(ex.invalid("iterator() of a family without iterators"));
             };
             pop(ex, 1)?;
@@ -632,6 +636,19 @@ fn iterator_call(
     let fixed = matches!(class, coll::IMMUTABLE_LIST_ITR | coll::ARRAYS_ITR);
     if call == CollCall::IterRemove && fixed {
         return exception::throw_builtin(ex, coll::UNSUPPORTED_OPERATION);
+    }
+    if call == CollCall::IterRemove && class == coll::ABSTRACT_LIST_ITR {
+        // `AbstractList$Itr.remove()`: IllegalStateException before a `next()` (the model
+        // does not keep whether one came), else the fixed-size list's UnsupportedOperation
+        let Some(after_next) = text::outcome(ex) else {
+            return Ok(text::split_outcomes(ex));
+        };
+        let thrown = if after_next {
+            coll::UNSUPPORTED_OPERATION
+        } else {
+            coll::ILLEGAL_STATE
+        };
+        return exception::throw_builtin(ex, thrown);
     }
     let rem = field(ex, it, REMAINING)?;
     // stale (-1) or not, then empty or not

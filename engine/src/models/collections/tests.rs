@@ -85,6 +85,19 @@ fn the_table_names_the_modelled_methods_only() {
     assert_eq!(iterated_type(DEQUE_ITERATOR), Some(ARRAY_DEQUE));
     assert!(!fail_fast(DEQUE_ITERATOR) && fail_fast("java/util/ArrayList$Itr"));
     assert!(made_by_calls_only(DEQUE_ITERATOR));
+    // listIterator(): each list's own class, never an input
+    let li = "()Ljava/util/ListIterator;";
+    assert_eq!(
+        collection_call(ARRAY_LIST, "listIterator", li),
+        Some(CollCall::ListIterator)
+    );
+    assert_eq!(collection_call(ARRAY_DEQUE, "listIterator", li), None);
+    assert_eq!(
+        Family::ArraysList.list_iterator_class(),
+        Some(ABSTRACT_LIST_ITR)
+    );
+    assert_eq!(iterated_type(ARRAY_LIST_ITR), Some(ARRAY_LIST));
+    assert!(made_by_calls_only(ARRAY_LIST_ITR) && made_by_calls_only(ABSTRACT_LIST_ITR));
     assert_eq!(
         collection_call(HASH_MAP, "iterator", "()Ljava/util/Iterator;"),
         None

@@ -2,7 +2,7 @@
 //! `entrySet()`), their iterators and entries: which JDK 17 class each is, and which calls make
 //! them.
 
-use super::{Family, HASH_MAP, LINKED_HASH_MAP, LINKED_HASH_SET, TREE_MAP};
+use super::{Family, HASH_MAP, LINKED_HASH_MAP, TREE_MAP};
 
 /// A view of a map (`keySet()`, `values()`, `entrySet()`): an object with one field
 /// [`OF`](super::OF), the map; its size is the map's ("The set is backed by the map, so changes
@@ -165,43 +165,4 @@ impl View {
             })
         })
     }
-}
-
-/// The classes whose objects only the library call `name desc` makes (for the world's rapid
-/// type analysis): a map's `keySet()`, `values()`, `entrySet()` make views, their iterators
-/// and entries.
-pub fn made_by_call(name: &str, desc: &str) -> Vec<&'static str> {
-    match (name, desc) {
-        ("keySet" | "entrySet", "()Ljava/util/Set;") | ("values", "()Ljava/util/Collection;") => {
-            (VIEW_CLASSES.into_iter().flatten())
-                .chain(VIEW_ITERATORS.into_iter().flatten())
-                .chain(ENTRY_CLASSES)
-                .filter(|c| made_by_calls_only(c))
-                .collect()
-        }
-        _ => vec![],
-    }
-}
-
-/// Whether objects of `class` exist only where a library call made them ([`made_by_call`]):
-/// no input is one, and a run whose code never calls one has none. (The key iterator of a
-/// `HashMap` is also `HashSet`'s, made without a view.) So is a `Stack`, which only the run's
-/// own `new` makes: its iteration (`Vector$Itr`) is not modelled, so an input `List` that may
-/// be a `Stack` would make every loop over a list unsupported; the checker draws none. Its
-/// superclass `Vector` has no model of its own. A `PriorityQueue` and a `TreeSet` likewise
-/// (their iterators are not modelled). `LinkedHashMap` and `LinkedHashSet` (and so their
-/// iterators) are the run's own too: an input `Map` or `Set` is not one of them (the closed
-/// world of the modelled classes leaves them out as it leaves out every other JDK map), so
-/// the graphs of methods over maps stay as they were; the checker draws none.
-pub fn made_by_calls_only(class: &str) -> bool {
-    class == super::STACK
-        || class == super::PRIORITY_QUEUE
-        || class == super::TREE_SET
-        || class == super::VECTOR
-        || class == LINKED_HASH_MAP
-        || class == LINKED_HASH_SET
-        || class == super::DEQUE_ITERATOR
-        || View::of_class(class).is_some()
-        || View::of_iterator(class).is_some() && class != HASH_KEY_ITERATOR
-        || ENTRY_CLASSES.contains(&class)
 }
