@@ -57,6 +57,11 @@ pub struct Program {
     >,
     /// The classes a value of a type may reach (`Program::reachable_classes`), by type name.
     pub(crate) reach: Mutex<HashMap<String, Reach>>,
+    /// Whether a value of the first type may reach one of the second
+    /// (`Program::may_reach_type`), and whether a realized object of a class shows every
+    /// reference it holds (`Program::fully_shown`): asked at every field write.
+    pub(crate) type_reach: Mutex<HashMap<(String, String), bool>>,
+    pub(crate) shows_all: Mutex<HashMap<String, Option<Arc<Vec<crate::state::FieldKey>>>>>,
     /// What each method's runs may write (`program_writes.rs`).
     pub(crate) own_writes: std::sync::OnceLock<OwnWritesMap>,
 }
@@ -75,6 +80,8 @@ impl Program {
             static_types: std::sync::OnceLock::new(),
             static_stores: std::sync::OnceLock::new(),
             reach: Mutex::new(HashMap::new()),
+            type_reach: Mutex::new(HashMap::new()),
+            shows_all: Mutex::new(HashMap::new()),
             own_writes: std::sync::OnceLock::new(),
         }
     }

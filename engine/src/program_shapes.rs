@@ -5,6 +5,7 @@
 use crate::class::FieldType;
 use crate::models;
 use crate::program::{Program, Reach};
+use crate::state::{FieldKey, HeapValue};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -95,6 +96,113 @@ impl Program {
         match (self.reachable_classes(a), self.reachable_classes(b)) {
             (Some(x), Some(y)) => x.iter().any(|c| y.contains(c)),
             _ => true,
+        }
+    }
+
+    /// Whether an object of static type `from` may reach one of static type `to` through
+    /// fields and array elements (a path of length 0 included): false only when no class an
+    /// object of type `to` may be ([`Self::possible_classes`]) is among the classes `from`
+    /// reaches ([`Self::reachable_classes`]). A `%$` between two objects says `from` reaches
+    /// `to` only where this holds: a string array shares a string with a list cell, but never
+    /// reaches the cell.
+    pub(crate) fn may_reach_type(&self, from: &str, to: &str) -> bool {
+        if from == to {
+            return true;
+        }
+        let key = (from.to_string(), to.to_string());
+        if let Some(&known) = self
+            .type_reach
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return known;
+        }
+        let may = match (self.reachable_classes(from), self.possible_classes(to)) {
+            (Some(reach), Some(classes)) => classes.iter().any(|c| reach.contains(c)),
+            _ => true,
+        };
+        self.type_reach
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, may);
+        may
+    }
+
+    /// Whether everything the object of value `v` reaches runs through the children the value
+    /// shows: an array with its elements, or an object of a program class (no JDK superclass
+    /// with references of its own) with every reference field present. What such an object
+    /// reaches is itself and what its children reach; a `%$` of it says no more.
+    pub(crate) fn fully_shown(&self, v: &HeapValue) -> bool {
+        match v {
+            HeapValue::Array { elems, .. } => elems.is_some(),
+            HeapValue::Object { class, fields } => self
+                .reference_fields(class)
+                .is_some_and(|keys| keys.iter().all(|k| fields.contains_key(k))),
+            _ => false,
+        }
+    }
+
+    /// The reference fields of an object of program class `class`; `None` for a JDK class,
+    /// one with a JDK superclass that holds references, or an unknown one (memoised).
+    fn reference_fields(&self, class: &str) -> Option<Arc<Vec<FieldKey>>> {
+        if let Some(known) = self
+            .shows_all
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(class)
+        {
+            return known.clone();
+        }
+        let keys = (!models::is_always_jdk(class) && !self.hierarchy.is_library(class))
+            .then(|| self.jdk_part_reach(class).filter(|r| r.is_empty()))
+            .flatten()
+            .and_then(|_| self.instance_fields(class).ok())
+            .map(|all| {
+                Arc::new(
+                    all.into_iter()
+                        .filter(|(_, t, _)| t.is_reference())
+                        .map(|(k, _, _)| k)
+                        .collect(),
+                )
+            });
+        self.shows_all
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(class.to_string(), keys.clone());
+        keys
+    }
+
+    /// The classes (in the terms of [`Self::reachable_classes`]) an object of static type
+    /// `name` may be; `None` where any class may be (`Object`, interfaces, JDK classes other
+    /// than strings and boxes, types the class path does not describe).
+    fn possible_classes(&self, name: &str) -> Option<BTreeSet<String>> {
+        let t = if name.starts_with('[') {
+            FieldType::parse(name).ok()?
+        } else {
+            FieldType::Object(name.into())
+        };
+        match t {
+            FieldType::Array(elem) if elem.is_reference() => {
+                Some(BTreeSet::from([REFERENCE_ARRAY.to_string()]))
+            }
+            FieldType::Array(elem) => Some(BTreeSet::from([FieldType::Array(elem).to_string()])),
+            FieldType::Object(class) => {
+                if models::is_always_jdk(&class) || self.hierarchy.is_library(&class) {
+                    return models::is_final_value_class(&class).then(|| BTreeSet::from([class]));
+                }
+                if self.hierarchy.is_interface(&class).ok()? {
+                    return None;
+                }
+                Some(
+                    self.hierarchy
+                        .non_abstract_subtypes(&class)
+                        .ok()?
+                        .into_iter()
+                        .collect(),
+                )
+            }
+            _ => None,
         }
     }
 

@@ -606,3 +606,27 @@ fn an_unbounded_no_says_that_java_ints_overflow() {
         "{detail}"
     );
 }
+
+#[test]
+fn data_a_method_builds_itself_is_walked_to_its_end() {
+    // a ring the builder closes (the walk counts down the distance back to its start, derived
+    // after the builder's writes and kept through the merges), a doubly linked list counted
+    // along `next` (no cycle avoids `pred`), and a list of lists a static builder returns
+    // isolated from the static array it reads, flattened by a recursion that writes into it
+    for (method, measure) in [
+        ("SelfBuilt.ring", "dist(c, this)"),
+        ("SelfBuilt.doubly", "|l|"),
+        ("SelfBuilt.flattened", "|cur|"),
+    ] {
+        let (code, out, err) = jtg(&["prove", &fixtures(), method, "--check", "10"]);
+        assert_eq!(code, 0, "{method}: {out}{err}");
+        assert!(out.contains(": YES"), "{method}: {out}");
+        assert!(
+            out.contains(measure),
+            "{method}: ranked by {measure}: {out}"
+        );
+        assert!(out.contains("check: 10 runs"), "{method}: {out}");
+        assert!(out.contains(" 0 violations"), "{method}: {out}");
+        assert!(!out.contains(" 0 transitions"), "{method}: {out}");
+    }
+}

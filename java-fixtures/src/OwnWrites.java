@@ -95,4 +95,42 @@ public class OwnWrites {
         l.add(t);
         return l;
     }
+
+    /** A chain of nodes it allocates, holding nothing older: an isolated result. */
+    static Node chain(int n) {
+        Node c = null;
+        while (n-- > 0) {
+            c = new Node(n, c, null);
+        }
+        return c;
+    }
+
+    /** A new node holding its parameter: not isolated. */
+    static Node wrap(Node t) {
+        return new Node(0, t, null);
+    }
+
+    /** A new node a static field holds too: not isolated. */
+    static Node published(int v) {
+        Node n = new Node(v);
+        shared = n;
+        return n;
+    }
+
+    /** A new node holding what a static field holds: not isolated. */
+    static Node holding(int v) {
+        return new Node(v, shared, null);
+    }
+
+    /** A new lambda object capturing its parameter: not isolated. */
+    static Runnable capturing(Node t) {
+        return () -> t.value++;
+    }
+
+    /** A new list the library fills with its parameter: not isolated. */
+    static List<Node> listedFresh(int v) {
+        List<Node> l = new ArrayList<>();
+        l.add(new Node(v));
+        return l;
+    }
 }

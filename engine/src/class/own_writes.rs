@@ -67,12 +67,30 @@ pub struct OwnWrites {
     pub callees: BTreeSet<MethodKey>,
     /// Where its result may come from.
     ret: Origin,
+    /// Where the references it stores (into fields, elements, statics, or through a library
+    /// method that may write, or captured by a lambda object) may come from.
+    stored: Origin,
+    /// Where the objects it stores a reference into may come from (`other` for a static
+    /// field or a library method that may write).
+    linked: Origin,
 }
 
 impl OwnWrites {
     /// Whether every write of its runs goes into an object the run allocated.
     pub fn only_fresh(&self) -> bool {
         self.params.is_empty() && !self.elsewhere
+    }
+
+    /// Whether its result is an object the run allocated that shares nothing with what
+    /// existed before the run: the result is fresh, and every reference the run stores is a
+    /// fresh one stored into a fresh object. Then everything the result reaches is fresh (a
+    /// fresh object's fields hold what the run stored, or null), and nothing older reaches it.
+    pub fn returns_isolated(&self) -> bool {
+        let fresh_only = |o: &Origin| !o.other && o.params.is_empty();
+        self.ret.fresh
+            && fresh_only(&self.ret)
+            && fresh_only(&self.stored)
+            && fresh_only(&self.linked)
     }
 }
 
@@ -230,11 +248,28 @@ impl MethodScan<'_, '_> {
         self.w.elsewhere |= target.other;
     }
 
+    /// A reference of origin `value` stored into an object of origin `target` (nothing for a
+    /// primitive or null, whose origin is empty).
+    fn store(&mut self, target: &Origin, value: &Origin) {
+        if *value != Origin::default() {
+            self.w.stored.join(value);
+            self.w.linked.join(target);
+        }
+    }
+
     fn invoke(&mut self, kind: InvokeKind, m: &MethodRef, popped: &[Origin]) -> Origin {
         let (targets, lib) = self.a.targets(kind, m);
         let mut result = Origin::default();
         if lib {
-            self.w.elsewhere |= (self.a.may_write)(m);
+            let may_write = (self.a.may_write)(m);
+            self.w.elsewhere |= may_write;
+            if may_write {
+                // it may store any of its arguments anywhere, fresh objects included
+                for p in popped {
+                    self.store(&Origin::other(), p);
+                }
+                self.w.linked.join(&Origin::other());
+            }
             result = Origin::other();
         }
         for t in targets {
@@ -254,6 +289,21 @@ impl MethodScan<'_, '_> {
                 let o = arg(slot);
                 self.write(&o);
             }
+            // the callee's stores, its parameters read as this call's arguments
+            let compose = |o: &Origin| {
+                let mut out = Origin {
+                    fresh: o.fresh,
+                    params: BTreeSet::new(),
+                    other: o.other,
+                };
+                for slot in &o.params {
+                    out.join(&arg(slot));
+                }
+                out
+            };
+            let (stored, linked) = (compose(&s.stored), compose(&s.linked));
+            self.w.stored.join(&stored);
+            self.w.linked.join(&linked);
             self.w.elsewhere |= s.elsewhere;
             result.fresh |= s.ret.fresh;
             result.other |= s.ret.other;
@@ -292,14 +342,17 @@ impl Interpreter for MethodScan<'_, '_> {
             }
             Insn::PutField(_) => {
                 self.write(&popped[0]);
+                self.store(&popped[0], &popped[1]);
                 return Ok(None);
             }
             Insn::ArrayStore(_) => {
                 self.write(&popped[0]);
+                self.store(&popped[0], &popped[2]);
                 return Ok(None);
             }
             Insn::PutStatic(_) => {
                 self.w.elsewhere = true;
+                self.store(&Origin::other(), &popped[0]);
                 return Ok(None);
             }
             Insn::Return(k) => {
@@ -322,6 +375,10 @@ impl Interpreter for MethodScan<'_, '_> {
                 let concat =
                     (self.a.h.classpath().bootstraps()).and_then(|bs| site.concat_recipe(bs));
                 if site.lambda_index.is_some() {
+                    // the new lambda object holds the captured values
+                    for p in &popped {
+                        self.store(&Origin::fresh(), p);
+                    }
                     Origin::fresh()
                 } else if concat.is_some() {
                     Origin::other()

@@ -136,6 +136,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             after_write(
                 &mut ex.st,
                 &pre,
+                ex.cx.prog,
                 arr,
                 &FieldKey::array_elements(),
                 value,

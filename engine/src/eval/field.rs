@@ -6,6 +6,8 @@ use super::{exception, Exec, Flow};
 use crate::class::{FieldRef, Insn};
 use crate::error::EngineError;
 use crate::models::exceptions;
+use crate::program::Program;
+use crate::state::access::{object_children, AccessStep};
 use crate::state::{FieldKey, FieldSet, HeapValue, Ref, State};
 use std::collections::BTreeSet;
 
@@ -20,6 +22,8 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 return Ok(flow);
             }
             let v = field_of(ex, obj, f)?;
+            let key = field_key(ex, obj, f)?;
+            read_below(&mut ex.st, obj, &key, v);
             ex.push(v)?;
             Ok(Flow::Next)
         }
@@ -41,7 +45,7 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                 fields.insert(key.clone(), value);
             }
             let pre = ex.before.clone();
-            after_write(&mut ex.st, &pre, obj, &key, value, true);
+            after_write(&mut ex.st, &pre, ex.cx.prog, obj, &key, value, true);
             Ok(Flow::Next)
         }
         Insn::GetStatic(f) => {
@@ -101,11 +105,33 @@ fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
     }
 }
 
+/// After `v = obj.field`: a path `obj →!F t` with `field ∈ F` (F holds one field per class)
+/// leaves `obj` through `field` unless `obj` is `t`, so `v →!F t` — what a walk from `v` to
+/// `t` counts down.
+fn read_below(st: &mut State, obj: Ref, field: &FieldKey, v: Ref) {
+    if !v.is_obj() {
+        return;
+    }
+    let below: Vec<(FieldSet, Ref)> = st
+        .preds
+        .must_reach_from(obj)
+        .into_iter()
+        .filter(|m| m.fields.contains(field) && m.to != v && !st.preds.may_equal(obj, m.to))
+        .map(|m| (m.fields.clone(), m.to))
+        .collect();
+    for (fields, to) in below {
+        st.preds.add_must_reach(v, fields, to);
+    }
+}
+
 /// Predicate maintenance after `parent.field = child` (spec §6.3, the conservative form of
 /// rules 1–4), computed on the heap `pre` before the write: everything that may reach `parent`
 /// now may share with everything `child` may reach; a possible second path marks ♦, a possible
 /// new cycle marks ♦ and ⟲ through the written field; must-reach facts through the field are
-/// dropped.
+/// dropped unless they end at `parent`, and extended by the new step where they do. A `%$`
+/// partner counts as reached only where the types allow a path ([`Program::may_reach_type`]: a
+/// list cell that shares a string with a string array does not reach the list through the
+/// array), and a second path only where it does not run through the replaced edge.
 ///
 /// `shown`: the written slot is shown in the heap afterwards (a field, an element of a
 /// concrete array); a store into an abstract array is not, so the sharing it creates is
@@ -113,17 +139,37 @@ fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
 pub(super) fn after_write(
     st: &mut State,
     pre: &State,
+    prog: &Program,
     parent: Ref,
     field: &FieldKey,
     child: Ref,
     shown: bool,
 ) {
-    st.preds.must_reach.retain(|m| !m.fields.contains(field));
+    // A path `a →!F parent` ends at `parent` before its `field` step, so the write keeps it;
+    // one step more along the written field (the path's next step when `field ∈ F`: F holds
+    // one field per class) gives `a →!F child`. Every other path through the field may run
+    // through the written slot.
+    let derived: Vec<(Ref, FieldSet)> = if child.is_obj() {
+        st.preds
+            .must_reach
+            .iter()
+            .filter(|m| m.to == parent && m.fields.contains(field))
+            .map(|m| (m.from, m.fields.clone()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    st.preds
+        .must_reach
+        .retain(|m| !m.fields.contains(field) || m.to == parent);
+    for (from, fields) in derived {
+        st.preds.add_must_reach(from, fields, child);
+    }
     if !child.is_obj() {
         return;
     }
-    let below = may_reach_from(pre, child);
-    let above = may_reach_to(pre, parent);
+    let below = typed_reach_from(pre, prog, child);
+    let above = typed_reach_to(pre, prog, parent);
     // Sharing along realized fields is explicit in the heap: p reaches parent and child
     // reaches q through realized fields only, so the new path p → parent.f → child → q is
     // realized too. A `p %$ q` for it would only blur a later merge (both ends below one
@@ -143,6 +189,9 @@ pub(super) fn after_write(
     // The same holds for cycles and second paths that run through realized fields only: the
     // heap shows them, and instance conditions (l) and (m) ask for `♦`/`⟲` only where a
     // state does not realize the sharing.
+    // the heap after the write, before its predicates: where the written field is shown
+    let post =
+        (shown && matches!(st.value(parent), Some(HeapValue::Object { .. }))).then(|| st.clone());
     for &p in &above {
         let explicit_p = explicit_above.contains(&p);
         for &q in &below {
@@ -158,7 +207,13 @@ pub(super) fn after_write(
                 st.preds.add_cyclic(p, cycle_fields.clone());
             }
         } else {
-            let from_p = may_reach_from(pre, p);
+            // a second path that does not use the new edge; the edge it replaces is gone (a
+            // field's; a store into an array keeps the other elements, which the pre-state
+            // shows the same way)
+            let from_p = match &post {
+                Some(post) => typed_reach_skipping(post, prog, p, Some((parent, field))),
+                None => typed_reach_from(pre, prog, p),
+            };
             let met: Vec<Ref> = from_p.into_iter().filter(|r| below.contains(r)).collect();
             if !met.is_empty() {
                 // a second path from p to what child reaches
@@ -183,15 +238,16 @@ pub(super) fn after_write(
 pub(super) fn after_repeated_write(
     st: &mut State,
     pre: &State,
+    prog: &Program,
     parent: Ref,
     field: &FieldKey,
     child: Ref,
 ) {
-    after_write(st, pre, parent, field, child, false);
+    after_write(st, pre, prog, parent, field, child, false);
     if !child.is_obj() {
         return;
     }
-    for p in may_reach_to(pre, parent) {
+    for p in typed_reach_to(pre, prog, parent) {
         st.preds.add_non_tree(p);
         st.preds.add_join(p, p);
     }
@@ -220,9 +276,68 @@ fn realized_reach_to(st: &State, target: Ref) -> BTreeSet<Ref> {
     seen
 }
 
-/// References that may reach `target`: realized predecessors, and `=?`/`%$` partners of
-/// anything found, transitively.
-fn may_reach_to(st: &State, target: Ref) -> BTreeSet<Ref> {
+/// Whether the object of `from` may reach that of `to` by their static types (unknown types
+/// may).
+fn type_may_reach(st: &State, prog: &Program, from: Ref, to: Ref) -> bool {
+    match (
+        st.value(from).and_then(HeapValue::type_name),
+        st.value(to).and_then(HeapValue::type_name),
+    ) {
+        (Some(a), Some(b)) => prog.may_reach_type(a, b),
+        _ => true,
+    }
+}
+
+/// References `start` may reach: realized fields, `=?` partners (it may be them), and the
+/// `%$` partners of anything reached that its type may reach and that does not show all its
+/// children ([`Program::fully_shown`]), transitively. A `%$` partner it cannot reach shares
+/// only what both reach, which a sound state names with a `%$` of its own (or realizes), so
+/// it is no step.
+fn typed_reach_from(st: &State, prog: &Program, start: Ref) -> BTreeSet<Ref> {
+    typed_reach_skipping(st, prog, start, None)
+}
+
+/// [`typed_reach_from`] without the realized edge `skip` (an object and one of its fields).
+fn typed_reach_skipping(
+    st: &State,
+    prog: &Program,
+    start: Ref,
+    skip: Option<(Ref, &FieldKey)>,
+) -> BTreeSet<Ref> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![start];
+    while let Some(r) = todo.pop() {
+        if !r.is_obj() || !seen.insert(r) {
+            continue;
+        }
+        todo.extend(st.preds.may_equal_partners(r));
+        let value = st.value(r);
+        if let Some(v) = value {
+            todo.extend(
+                object_children(v)
+                    .filter(|(step, _)| {
+                        !matches!((skip, step), (Some((o, f)), AccessStep::Field(g)) if o == r && f == *g)
+                    })
+                    .map(|(_, c)| c),
+            );
+        }
+        if value.is_some_and(|v| prog.fully_shown(v)) {
+            continue;
+        }
+        todo.extend(
+            st.preds
+                .join_partners(r)
+                .into_iter()
+                .filter(|&q| type_may_reach(st, prog, r, q)),
+        );
+    }
+    seen
+}
+
+/// References that may reach `target`: realized predecessors, `=?` partners, and the `%$`
+/// partners of anything found whose type may reach it and that hide some of their children,
+/// transitively (one that shows them all reaches it through them: a realized predecessor).
+fn typed_reach_to(st: &State, prog: &Program, target: Ref) -> BTreeSet<Ref> {
     let mut seen = BTreeSet::new();
     let mut todo = vec![target];
     while let Some(r) = todo.pop() {
@@ -235,7 +350,9 @@ fn may_reach_to(st: &State, target: Ref) -> BTreeSet<Ref> {
             }
         }
         todo.extend(st.preds.may_equal_partners(r));
-        todo.extend(st.preds.join_partners(r));
+        todo.extend(st.preds.join_partners(r).into_iter().filter(|&q| {
+            type_may_reach(st, prog, q, r) && !st.value(q).is_some_and(|v| prog.fully_shown(v))
+        }));
     }
     seen
 }

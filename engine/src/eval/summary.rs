@@ -392,7 +392,15 @@ pub(crate) fn continuation(
             };
         }
     }
-    relate(&mut s, &reached, &fresh, links_cycles, cx.prog);
+    // a result the callee allocated, holding only what it allocated, into which nothing
+    // older was written ([`crate::class::OwnWrites::returns_isolated`]) shares nothing with
+    // the caller's heap
+    let isolated = result.filter(|_| {
+        cx.prog
+            .own_writes(&site.callee)
+            .is_some_and(|w| w.returns_isolated())
+    });
+    relate(&mut s, &reached, &fresh, isolated, links_cycles, cx.prog);
     if let Some(r) = result {
         match cycle_fields {
             None => {
@@ -615,7 +623,14 @@ fn entered_only_at_args(s: &State, args: &[Ref], reached: &BTreeSet<Ref>, cx: &C
 /// The predicates after a havoc: see the module documentation. Unless the callee
 /// `links_cycles` ([`CalleeFacts::cycle_linking`]), what reached no cycle before the call
 /// reaches none after it.
-fn relate(s: &mut State, h: &Havocked, fresh: &[Ref], links_cycles: bool, prog: &Program) {
+fn relate(
+    s: &mut State,
+    h: &Havocked,
+    fresh: &[Ref],
+    isolated: Option<Ref>,
+    links_cycles: bool,
+    prog: &Program,
+) {
     let Havocked {
         reached,
         above,
@@ -631,18 +646,21 @@ fn relate(s: &mut State, h: &Havocked, fresh: &[Ref], links_cycles: bool, prog: 
             s.preds.add_non_tree(p);
         }
     }
+    // the isolated result and any other object: every other one existed before the call (a
+    // static's fresh value too, since the callee stored no reference into a static)
+    let apart = |p: Ref, q: Ref| isolated.is_some_and(|r| p == r || q == r);
     for &p in above.iter().chain(fresh) {
         for &q in &all {
             // what `p` reaches by realized fields it kept (the callee cannot reach it) shares
             // with it without a join
-            if p != q && may_share(s, p, q, prog) && !s.join_is_vacuous(p, q) {
+            if p != q && !apart(p, q) && may_share(s, p, q, prog) && !s.join_is_vacuous(p, q) {
                 s.preds.add_join(p, q);
             }
         }
     }
     for (i, &n) in fresh.iter().enumerate() {
         for &q in reached.iter().chain(&fresh[i + 1..]) {
-            if q != n && compatible(s, n, q, prog) {
+            if q != n && !apart(n, q) && compatible(s, n, q, prog) {
                 s.preds.add_may_equal(n, q);
             }
         }

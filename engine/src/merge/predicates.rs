@@ -309,27 +309,44 @@ impl Preds<'_> {
     /// the others. A fact whose target is `null` in either input is dropped: it would say the
     /// list ends rather than name a reference on it.
     fn must_reach(&mut self) {
-        let field_sets: BTreeSet<&FieldSet> = self
+        let mut field_sets: BTreeSet<FieldSet> = self
             .a
             .preds
             .must_reach
             .iter()
             .chain(&self.b.preds.must_reach)
-            .map(|m| &m.fields)
+            .map(|m| m.fields.clone())
             .collect();
+        // A path both inputs realize along one field (a list walked or built cell by cell)
+        // becomes a fact where the merged state abstracts it: thesis Fig. 2.13's `o3 →!{n} o1`.
+        // (Candidates: every reference field of a realized object of either input; a path of
+        // length 0 holds along any field.)
+        for s in [self.a, self.b] {
+            for v in s.heap.values() {
+                if let HeapValue::Object { fields, .. } = v {
+                    field_sets.extend(
+                        fields
+                            .iter()
+                            .filter(|(_, r)| r.is_obj() || r.is_null())
+                            .map(|(f, _)| FieldSet::from([f.clone()])),
+                    );
+                }
+            }
+        }
         let objs: Vec<(Ref, (Ref, Ref))> = self
             .proj
             .iter()
             .filter(|(r, (x, y))| r.is_obj() && x.is_obj() && y.is_obj())
             .map(|(r, p)| (*r, *p))
             .collect();
+        let (facts_a, facts_b) = (pushed_down(self.a), pushed_down(self.b));
         let mut found = BTreeSet::new();
-        for f in field_sets {
+        for f in &field_sets {
             for &(from, (fa, fb)) in &objs {
                 for &(to, (ta, tb)) in &objs {
                     if from != to
-                        && provably_reaches(&self.a.heap, &self.a.preds.must_reach, None, fa, f, ta)
-                        && provably_reaches(&self.b.heap, &self.b.preds.must_reach, None, fb, f, tb)
+                        && provably_reaches(&self.a.heap, &facts_a, None, fa, f, ta)
+                        && provably_reaches(&self.b.heap, &facts_b, None, fb, f, tb)
                     {
                         found.insert(MustReach {
                             from,
@@ -347,7 +364,16 @@ impl Preds<'_> {
             let realized = matches!(self.c.value(m.from), Some(HeapValue::Object { .. }));
             (!realized, m.clone())
         });
+        // A fact between two roots from an abstract reference stays: its distance is what a
+        // walk from one to the other counts down (`current →! this` beside `current →!
+        // this.next →! this`, which is no sum of distances when the walk passes `this`
+        // first). From a realized object, the fact of its successor carries the distance.
+        let roots: BTreeSet<Ref> = self.c.roots().into_iter().collect();
         for m in order {
+            let realized = matches!(self.c.value(m.from), Some(HeapValue::Object { .. }));
+            if !realized && roots.contains(&m.from) && roots.contains(&m.to) {
+                continue;
+            }
             if provably_reaches(&self.c.heap, &found, Some(&m), m.from, &m.fields, m.to) {
                 found.remove(&m);
             }
@@ -356,4 +382,34 @@ impl Preds<'_> {
             self.out.add_must_reach(m.from, m.fields, m.to);
         }
     }
+}
+
+/// The must-reach facts of `s` and those they give below realized objects: `p →!F t` with `p`
+/// realized, surely not `t` (no `=?`), and its one F-field holding the object `z` gives
+/// `z →!F t` (the path from `p` leaves it through that field), to a fixpoint. A walk that
+/// starts below where the fact starts (`c = first.next` with `first →! cur`) then reaches its
+/// target provably.
+fn pushed_down(s: &State) -> BTreeSet<MustReach> {
+    let mut facts = s.preds.must_reach.clone();
+    let mut todo: Vec<MustReach> = facts.iter().cloned().collect();
+    while let Some(m) = todo.pop() {
+        if m.from == m.to || s.preds.may_equal(m.from, m.to) {
+            continue;
+        }
+        let Some(HeapValue::Object { fields, .. }) = s.value(m.from) else {
+            continue;
+        };
+        let mut on_path = fields.iter().filter(|(f, _)| m.fields.contains(*f));
+        if let (Some((_, &z)), None) = (on_path.next(), on_path.next()) {
+            let below = MustReach {
+                from: z,
+                fields: m.fields.clone(),
+                to: m.to,
+            };
+            if z.is_obj() && z != m.to && facts.insert(below.clone()) {
+                todo.push(below);
+            }
+        }
+    }
+    facts
 }

@@ -9,8 +9,11 @@ use crate::edge::Label;
 use crate::error::EngineError;
 use crate::models;
 use crate::program::Program;
+use crate::state::access::provably_reaches;
 use crate::state::types::{most_general, type_string};
-use crate::state::{FieldKey, HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping};
+use crate::state::{
+    FieldKey, FieldSet, HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping,
+};
 use std::collections::BTreeMap;
 
 /// Whether an `=?` between values of these two static types is meaningful (they may have a
@@ -342,20 +345,25 @@ fn inherit_predicates(
         }
     }
     if let Some(f) = &cyclic {
-        for (_, c, ct) in children {
+        for (name, c, ct) in children {
             s.preds.add_cyclic(*c, f.clone());
             s.preds.add_join(parent, *c);
-            // a one-field cycle may be of length one: the child is the parent itself
-            if f.len() <= 1 && may_alias(types, class, ct) {
+            // a cycle of length one, the child the parent itself, traverses only its own
+            // field: allowed where F is empty or that field alone
+            let self_loop = f.is_empty() || (f.len() == 1 && f.contains(name));
+            if self_loop && may_alias(types, class, ct) {
                 s.preds.add_may_equal(parent, *c);
             }
         }
     }
-    // r →!F t moves to the child in F
+    // r →!F t moves to the child in F — where r is surely not t, or t lies on an F-cycle (a
+    // path of length 0 says nothing of the child unless the walk from it comes round to t);
+    // otherwise the fact stays as it is
     let moves: Vec<_> = s
         .preds
         .must_reach_from(parent)
         .into_iter()
+        .filter(|m| !s.preds.may_equal(parent, m.to) || on_cycle(s, m.to, &m.fields))
         .cloned()
         .collect();
     for m in moves {
@@ -366,4 +374,14 @@ fn inherit_predicates(
             }
         }
     }
+}
+
+/// Whether `t` surely lies on a cycle along `fields`: it must reach some `u` that provably
+/// reaches it back (through realized fields and must-reach facts).
+fn on_cycle(s: &State, t: Ref, fields: &FieldSet) -> bool {
+    s.preds.must_reach_from(t).into_iter().any(|m| {
+        &m.fields == fields
+            && m.to.is_obj()
+            && provably_reaches(&s.heap, &s.preds.must_reach, Some(m), m.to, fields, t)
+    })
 }

@@ -230,7 +230,7 @@ fn arraycopy(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
                 *slot = v;
             }
             if reference {
-                after_write(&mut ex.st, &pre, dest, &key, v, true);
+                after_write(&mut ex.st, &pre, ex.cx.prog, dest, &key, v, true);
             }
         }
         return Ok(Flow::Next);
@@ -249,7 +249,7 @@ fn arraycopy(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
             None => hidden.push(src),
         }
         for v in hidden {
-            after_write(&mut ex.st, &pre, dest, &key, v, false);
+            after_write(&mut ex.st, &pre, ex.cx.prog, dest, &key, v, false);
         }
     }
     Ok(Flow::Next)
@@ -299,13 +299,13 @@ fn fill(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
                     e[k] = v;
                 }
                 if reference {
-                    after_write(&mut ex.st, &pre, a, &key, v, true);
+                    after_write(&mut ex.st, &pre, ex.cx.prog, a, &key, v, true);
                 }
             }
         }
         None if reference => {
             let pre = ex.st.clone();
-            after_repeated_write(&mut ex.st, &pre, a, &key, v);
+            after_repeated_write(&mut ex.st, &pre, ex.cx.prog, a, &key, v);
         }
         None => {}
     }
@@ -361,6 +361,7 @@ fn copy_of(ex: &mut Exec<'_>, reference: bool) -> Result<Flow, EngineError> {
                     after_write(
                         &mut ex.st,
                         &pre,
+                        ex.cx.prog,
                         copy,
                         &FieldKey::array_elements(),
                         e,
