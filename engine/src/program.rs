@@ -61,7 +61,7 @@ pub struct Program {
     /// (`Program::may_reach_type`), and whether a realized object of a class shows every
     /// reference it holds (`Program::fully_shown`): asked at every field write.
     pub(crate) type_reach: Mutex<HashMap<(String, String), bool>>,
-    pub(crate) shows_all: Mutex<HashMap<String, Option<Arc<Vec<crate::state::FieldKey>>>>>,
+    pub(crate) reference_fields: Mutex<HashMap<String, Option<Arc<Vec<crate::state::FieldKey>>>>>,
     /// What each method's runs may write (`program_writes.rs`).
     pub(crate) own_writes: std::sync::OnceLock<OwnWritesMap>,
 }
@@ -81,7 +81,7 @@ impl Program {
             static_stores: std::sync::OnceLock::new(),
             reach: Mutex::new(HashMap::new()),
             type_reach: Mutex::new(HashMap::new()),
-            shows_all: Mutex::new(HashMap::new()),
+            reference_fields: Mutex::new(HashMap::new()),
             own_writes: std::sync::OnceLock::new(),
         }
     }

@@ -6,8 +6,9 @@ use crate::class::FieldType;
 use crate::models;
 use crate::program::{Program, Reach};
 use crate::state::{FieldKey, HeapValue};
-use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::collections::{BTreeSet, HashMap};
+use std::hash::Hash;
+use std::sync::{Arc, Mutex};
 
 /// The one name every array of references has in a [`Reach`]: an array typed `A[]` may be a
 /// `B[]` for any subclass `B`.
@@ -84,6 +85,33 @@ impl Program {
     }
 }
 
+/// The type a heap value's type name stands for: an array descriptor, or an internal class name.
+fn type_of_name(name: &str) -> Option<FieldType> {
+    if name.starts_with('[') {
+        FieldType::parse(name).ok()
+    } else {
+        Some(FieldType::Object(name.into()))
+    }
+}
+
+/// The value of `key` in `memo`, computed by `compute` on first request. The lock is not held
+/// while computing, so a computation may ask other memos (two threads may compute one key
+/// twice; both get the same value).
+fn memoised<K: Eq + Hash, V: Clone>(
+    memo: &Mutex<HashMap<K, V>>,
+    key: K,
+    compute: impl FnOnce() -> V,
+) -> V {
+    if let Some(known) = memo.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return known.clone();
+    }
+    let value = compute();
+    memo.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, value.clone());
+    value
+}
+
 impl Program {
     /// Whether an object of type `a` and one of type `b` (type names as the heap has them:
     /// internal class names, array descriptors) may share an object, one reaching the other
@@ -109,24 +137,14 @@ impl Program {
         if from == to {
             return true;
         }
-        let key = (from.to_string(), to.to_string());
-        if let Some(&known) = self
-            .type_reach
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return known;
-        }
-        let may = match (self.reachable_classes(from), self.possible_classes(to)) {
-            (Some(reach), Some(classes)) => classes.iter().any(|c| reach.contains(c)),
-            _ => true,
-        };
-        self.type_reach
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, may);
-        may
+        memoised(
+            &self.type_reach,
+            (from.to_string(), to.to_string()),
+            || match (self.reachable_classes(from), self.possible_classes(to)) {
+                (Some(reach), Some(classes)) => classes.iter().any(|c| reach.contains(c)),
+                _ => true,
+            },
+        )
     }
 
     /// Whether everything the object of value `v` reaches runs through the children the value
@@ -146,43 +164,27 @@ impl Program {
     /// The reference fields of an object of program class `class`; `None` for a JDK class,
     /// one with a JDK superclass that holds references, or an unknown one (memoised).
     fn reference_fields(&self, class: &str) -> Option<Arc<Vec<FieldKey>>> {
-        if let Some(known) = self
-            .shows_all
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(class)
-        {
-            return known.clone();
-        }
-        let keys = (!models::is_always_jdk(class) && !self.hierarchy.is_library(class))
-            .then(|| self.jdk_part_reach(class).filter(|r| r.is_empty()))
-            .flatten()
-            .and_then(|_| self.instance_fields(class).ok())
-            .map(|all| {
-                Arc::new(
-                    all.into_iter()
-                        .filter(|(_, t, _)| t.is_reference())
-                        .map(|(k, _, _)| k)
-                        .collect(),
-                )
-            });
-        self.shows_all
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(class.to_string(), keys.clone());
-        keys
+        memoised(&self.reference_fields, class.to_string(), || {
+            (!models::is_always_jdk(class) && !self.hierarchy.is_library(class))
+                .then(|| self.jdk_part_reach(class).filter(|r| r.is_empty()))
+                .flatten()
+                .and_then(|_| self.instance_fields(class).ok())
+                .map(|all| {
+                    Arc::new(
+                        all.into_iter()
+                            .filter(|(_, t, _)| t.is_reference())
+                            .map(|(k, _, _)| k)
+                            .collect(),
+                    )
+                })
+        })
     }
 
     /// The classes (in the terms of [`Self::reachable_classes`]) an object of static type
     /// `name` may be; `None` where any class may be (`Object`, interfaces, JDK classes other
     /// than strings and boxes, types the class path does not describe).
     fn possible_classes(&self, name: &str) -> Option<BTreeSet<String>> {
-        let t = if name.starts_with('[') {
-            FieldType::parse(name).ok()?
-        } else {
-            FieldType::Object(name.into())
-        };
-        match t {
+        match type_of_name(name)? {
             FieldType::Array(elem) if elem.is_reference() => {
                 Some(BTreeSet::from([REFERENCE_ARRAY.to_string()]))
             }
@@ -213,18 +215,11 @@ impl Program {
     /// anything), JDK classes other than strings and boxes, and types the class path does not
     /// describe.
     pub(crate) fn reachable_classes(&self, name: &str) -> Reach {
-        let mut memo = self.reach.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(r) = memo.get(name) {
-            return r.clone();
-        }
-        let t = if name.starts_with('[') {
-            FieldType::parse(name).ok()
-        } else {
-            Some(FieldType::Object(name.into()))
-        };
-        let r = t.and_then(|t| self.compute_reach(&t)).map(Arc::new);
-        memo.insert(name.to_string(), r.clone());
-        r
+        memoised(&self.reach, name.to_string(), || {
+            type_of_name(name)
+                .and_then(|t| self.compute_reach(&t))
+                .map(Arc::new)
+        })
     }
 
     fn compute_reach(&self, t: &FieldType) -> Option<BTreeSet<String>> {

@@ -9,7 +9,7 @@ use crate::models::exceptions;
 use crate::program::Program;
 use crate::state::access::{object_children, AccessStep};
 use crate::state::{FieldKey, FieldSet, HeapValue, Ref, State};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> {
     match insn {
@@ -21,8 +21,11 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
             if let Some(flow) = ex.need_realized(obj)? {
                 return Ok(flow);
             }
-            let v = field_of(ex, obj, f)?;
             let key = field_key(ex, obj, f)?;
+            let v = match ex.st.value(obj) {
+                Some(HeapValue::Object { fields, .. }) => fields[&key],
+                _ => unreachable!("field_key checked the object"),
+            };
             read_below(&mut ex.st, obj, &key, v);
             ex.push(v)?;
             Ok(Flow::Next)
@@ -93,15 +96,6 @@ fn field_key(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<FieldKey, EngineEr
         other => Err(EngineError::Internal(format!(
             "field access on unrealized {obj} = {other:?}"
         ))),
-    }
-}
-
-/// The reference in field `f` of the realized object `obj`.
-fn field_of(ex: &Exec<'_>, obj: Ref, f: &FieldRef) -> Result<Ref, EngineError> {
-    let key = field_key(ex, obj, f)?;
-    match ex.st.value(obj) {
-        Some(HeapValue::Object { fields, .. }) => Ok(fields[&key]),
-        _ => unreachable!("field_key checked the object"),
     }
 }
 
@@ -189,9 +183,22 @@ pub(super) fn after_write(
     // The same holds for cycles and second paths that run through realized fields only: the
     // heap shows them, and instance conditions (l) and (m) ask for `♦`/`⟲` only where a
     // state does not realize the sharing.
-    // the heap after the write, before its predicates: where the written field is shown
-    let post =
-        (shown && matches!(st.value(parent), Some(HeapValue::Object { .. }))).then(|| st.clone());
+    // What each `p` reaches without the new edge, read on the heap after the write and before
+    // its new predicates: where the written field is shown, the edge it replaced is gone (a
+    // field's; a store into an array keeps the other elements, which `pre` shows the same way).
+    let field_shown = shown && matches!(st.value(parent), Some(HeapValue::Object { .. }));
+    let reach_without_edge: BTreeMap<Ref, BTreeSet<Ref>> = above
+        .iter()
+        .filter(|p| !below.contains(p))
+        .map(|&p| {
+            let from_p = if field_shown {
+                typed_reach_skipping(st, prog, p, Some((parent, field)))
+            } else {
+                typed_reach_from(pre, prog, p)
+            };
+            (p, from_p)
+        })
+        .collect();
     for &p in &above {
         let explicit_p = explicit_above.contains(&p);
         for &q in &below {
@@ -207,14 +214,12 @@ pub(super) fn after_write(
                 st.preds.add_cyclic(p, cycle_fields.clone());
             }
         } else {
-            // a second path that does not use the new edge; the edge it replaces is gone (a
-            // field's; a store into an array keeps the other elements, which the pre-state
-            // shows the same way)
-            let from_p = match &post {
-                Some(post) => typed_reach_skipping(post, prog, p, Some((parent, field))),
-                None => typed_reach_from(pre, prog, p),
-            };
-            let met: Vec<Ref> = from_p.into_iter().filter(|r| below.contains(r)).collect();
+            // a second path that does not use the new edge
+            let met: Vec<Ref> = reach_without_edge[&p]
+                .iter()
+                .filter(|r| below.contains(r))
+                .copied()
+                .collect();
             if !met.is_empty() {
                 // a second path from p to what child reaches
                 let realized_p = pre.reachable_from([p]);

@@ -6,7 +6,9 @@
 //! prefix.
 
 use super::MAX_POSITIONS;
-use crate::state::access::{child_at, field_names, object_children, provably_reaches, AccessStep};
+use crate::state::access::{
+    child_at, f_successor, field_names, object_children, provably_reaches, AccessStep,
+};
 use crate::state::{FieldSet, HeapValue, MustReach, Predicates, Ref, State, Subtyping};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -396,11 +398,7 @@ fn pushed_down(s: &State) -> BTreeSet<MustReach> {
         if m.from == m.to || s.preds.may_equal(m.from, m.to) {
             continue;
         }
-        let Some(HeapValue::Object { fields, .. }) = s.value(m.from) else {
-            continue;
-        };
-        let mut on_path = fields.iter().filter(|(f, _)| m.fields.contains(*f));
-        if let (Some((_, &z)), None) = (on_path.next(), on_path.next()) {
+        if let Some(z) = s.value(m.from).and_then(|v| f_successor(v, &m.fields)) {
             let below = MustReach {
                 from: z,
                 fields: m.fields.clone(),

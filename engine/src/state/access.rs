@@ -76,6 +76,20 @@ pub fn field_names(steps: &[AccessStep<'_>]) -> FieldSet {
         .collect()
 }
 
+/// The next reference on the unique F-path through the realized object `v`: the value of its
+/// one field in `F` (F holds one field per class). None where `v` is no object, has no field
+/// in `F` (the path ends) or several (the path is not unique).
+pub fn f_successor(v: &HeapValue, fields: &FieldSet) -> Option<Ref> {
+    let HeapValue::Object { fields: fs, .. } = v else {
+        return None;
+    };
+    let mut on_path = fs.iter().filter(|(f, _)| fields.contains(*f));
+    match (on_path.next(), on_path.next()) {
+        (Some((_, &y)), None) => Some(y),
+        _ => None,
+    }
+}
+
 /// Whether, in `heap` with the must-reach facts `facts` (minus `skip`), the F-path from `from`
 /// provably reaches `to`: through realized F-fields — an object with exactly one field in `F`;
 /// none ends the path, several make it non-unique and are not followed — and through facts
@@ -98,11 +112,8 @@ pub fn provably_reaches(
         if x.is_null() || !seen.insert(x) {
             continue;
         }
-        if let Some(HeapValue::Object { fields: fs, .. }) = heap.get(&x) {
-            let mut on_path = fs.iter().filter(|(f, _)| fields.contains(*f));
-            if let (Some((_, &y)), None) = (on_path.next(), on_path.next()) {
-                todo.push(y);
-            }
+        if let Some(y) = heap.get(&x).and_then(|v| f_successor(v, fields)) {
+            todo.push(y);
         }
         for m in facts {
             if m.from == x && &m.fields == fields && Some(m) != skip {
