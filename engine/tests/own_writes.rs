@@ -6,11 +6,9 @@ mod common;
 
 use jtg_engine::class::{own_writes, OwnWrites};
 use jtg_engine::edge::Label;
-use jtg_engine::graph::{Edge, Graph};
+use jtg_engine::graph::Edge;
 use jtg_engine::models::invocation_may_write;
 use jtg_engine::state::text::{print_state, TextContext};
-use jtg_engine::state::IntSemantics;
-use jtg_engine::{build_graph, Options};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn summaries() -> BTreeMap<(String, String, String), OwnWrites> {
@@ -62,16 +60,6 @@ fn writes_into_heap_objects_statics_and_library_objects_are_elsewhere() {
     }
 }
 
-/// The graph of a fixture method from its most general start.
-fn graph_of(name: &str) -> Graph {
-    let prog = common::program();
-    let m = prog.find_method(name).expect("fixture method");
-    let start = prog
-        .default_start(&m, IntSemantics::Unbounded)
-        .expect("start");
-    build_graph(&prog, &m, start, &Options::default()).expect("graph")
-}
-
 /// Whether `e` is the return of an abstracted call of a method named `callee`.
 fn returns_from(e: &Edge, callee: &str) -> bool {
     e.labels
@@ -84,7 +72,7 @@ fn returns_from(e: &Edge, callee: &str) -> bool {
 /// has the same value after it), where a callee that writes would havoc what it reaches.
 #[test]
 fn a_callee_writing_only_its_own_objects_keeps_the_callers_heap() {
-    let g = graph_of("OwnWrites.copyBoth");
+    let g = common::graph_of("OwnWrites.copyBoth");
     let mut returns = 0;
     for e in &g.edges {
         if !returns_from(e, "copy") {
@@ -133,7 +121,7 @@ fn an_isolated_result_shares_nothing_with_the_callers_heap() {
         ("SelfBuilt.flattened", "lists", true),
         ("SelfBuilt.holdsNames", "holdingNames", false),
     ] {
-        let g = graph_of(caller);
+        let g = common::graph_of(caller);
         let mut returns = 0;
         for e in &g.edges {
             if !returns_from(e, callee) {

@@ -612,9 +612,11 @@ fn data_a_method_builds_itself_is_walked_to_its_end() {
     // a ring the builder closes (the walk counts down the distance back to its start, derived
     // after the builder's writes and kept through the merges), a doubly linked list counted
     // along `next` (no cycle avoids `pred`), and a list of lists a static builder returns
-    // isolated from the static array it reads, flattened by a recursion that writes into it
+    // isolated from the static array it reads, flattened by a recursion that writes into it;
+    // a ring unlinked cell by cell (the path from a cut cell's successor survives the cut)
     for (method, measure) in [
         ("SelfBuilt.ring", "dist(c, this)"),
+        ("SelfBuilt.ringUnlinked", "dist(c, this)"),
         ("SelfBuilt.doubly", "|l|"),
         ("SelfBuilt.flattened", "|cur|"),
     ] {

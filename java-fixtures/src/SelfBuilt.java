@@ -31,6 +31,39 @@ public class SelfBuilt {
         return steps;
     }
 
+    /**
+     * A ring of n + 1 cells unlinked cell by cell, from the last cell's successor round. Built
+     * here as in {@link #ring}: a static builder on primitives would get a method graph of its
+     * own, whose result carries only `⟲`, not the facts its writes derive.
+     */
+    static int ringUnlinked(int n) {
+        SelfBuilt first = new SelfBuilt();
+        SelfBuilt cur = first;
+        while (n-- > 0) {
+            cur.next = new SelfBuilt();
+            cur = cur.next;
+        }
+        cur.next = first;
+        return cur.unlinkAround();
+    }
+
+    /**
+     * Unlinks the cells from this cell's successor round the ring back to this cell, each cut
+     * off before the walk moves on, and closes this cell on itself.
+     */
+    int unlinkAround() {
+        int steps = 0;
+        SelfBuilt c = this.next;
+        while (c != this) {
+            SelfBuilt after = c.next;
+            c.next = null;
+            c = after;
+            steps++;
+        }
+        this.next = this;
+        return steps;
+    }
+
     /** A doubly linked list of n + 1 cells, its length counted along `next`. */
     static int doubly(int n) {
         Cell cur = new Cell(null);

@@ -153,9 +153,10 @@ pub(super) fn after_write(
     } else {
         Vec::new()
     };
+    let after_parent = cell_after(pre, parent, field);
     st.preds
         .must_reach
-        .retain(|m| !m.fields.contains(field) || m.to == parent);
+        .retain(|m| !m.fields.contains(field) || m.to == parent || Some(m.from) == after_parent);
     for (from, fields) in derived {
         st.preds.add_must_reach(from, fields, child);
     }
@@ -233,6 +234,18 @@ pub(super) fn after_write(
                 }
             }
         }
+    }
+}
+
+/// The cell a write into `parent.field` leaves on its way: the old value of the field where
+/// the heap shows it. A fact `a →!F t` with `field ∈ F` from that cell `a` survives the write:
+/// the F-path from `a` is unique (F holds one field per class), and were `parent` on it before
+/// `t`, the path would run `a … parent a …` around a cycle without `t` and never reach `t`.
+/// So `next = e.next; e.next = null; e = next` walks on towards `t`.
+fn cell_after(pre: &State, parent: Ref, field: &FieldKey) -> Option<Ref> {
+    match pre.value(parent) {
+        Some(HeapValue::Object { fields, .. }) => fields.get(field).copied().filter(|r| r.is_obj()),
+        _ => None,
     }
 }
 

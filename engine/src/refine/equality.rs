@@ -64,6 +64,14 @@ fn identify(st: &State, r: Ref, p: Ref, types: &dyn Subtyping) -> Option<State> 
     // object; renamed it would be a self-join, which says that two paths below the one
     // object meet: that needs `r`'s or `p`'s own `♦` or self-join, which the rename keeps
     s.preds.remove_join(r, p);
+    // `r =? a` where `p` and `a` surely differ (no `p =? a`): with `r` being `p`, `r` is not
+    // `a` either; renamed it would claim `p =? a`, more than the state allows (a child that
+    // may be its own parent after `c = this.next` is identified with `this.next`)
+    for a in s.preds.may_equal_partners(r) {
+        if a != p && !s.preds.may_equal(p, a) {
+            s.preds.remove_may_equal(r, a);
+        }
+    }
     s.rename(r, p);
     s.heap.insert(p, combined);
     // a join of `r` with what `p`'s fields reach (or the reverse) is now one between an
@@ -108,5 +116,35 @@ fn meet(a: &HeapValue, b: &HeapValue, types: &dyn Subtyping) -> Option<HeapValue
                 Some(narrow(tb, exists))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{FieldKey, FlatTypes};
+
+    /// `c =? h.next`, `c =? x` and `h.next` surely not `x`: identifying `c` with `h.next`
+    /// rules out `c = x`, so the equal case claims no `h.next =? x` (it would be more than the
+    /// source allows, and no instance of it).
+    #[test]
+    fn identifying_drops_partners_the_target_surely_is_not() {
+        let mut s = State::default();
+        let cell = |next: Ref| HeapValue::Object {
+            class: "L".into(),
+            fields: [(FieldKey::plain("next"), next)].into(),
+        };
+        let x = s.new_obj(HeapValue::Unknown { ty: "L".into() });
+        let next = s.new_obj(cell(Ref::Null));
+        let _h = s.new_obj(cell(next));
+        let c = s.new_obj(HeapValue::Unknown { ty: "L".into() });
+        s.preds.add_may_equal(c, next);
+        s.preds.add_may_equal(c, x);
+        let eq = identify(&s, c, next, &FlatTypes).expect("c may be h.next");
+        assert!(!eq.preds.may_equal(next, x), "{:?}", eq.preds.items());
+        // where the target may be the partner too, the partner stays
+        s.preds.add_may_equal(next, x);
+        let eq = identify(&s, c, next, &FlatTypes).expect("c may be h.next");
+        assert!(eq.preds.may_equal(next, x), "{:?}", eq.preds.items());
     }
 }

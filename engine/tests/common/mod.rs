@@ -14,6 +14,16 @@ pub fn program() -> Program {
     Program::new(ClassPath::from_paths(&[fixtures_dir()]).expect("fixture class path"))
 }
 
+/// The graph of fixture method `name` from its default start state (unbounded ints).
+pub fn graph_of(name: &str) -> jtg_engine::Graph {
+    let prog = program();
+    let m = prog.find_method(name).expect("fixture method");
+    let start = prog
+        .default_start(&m, IntSemantics::Unbounded)
+        .expect("start");
+    jtg_engine::build_graph(&prog, &m, start, &jtg_engine::Options::default()).expect("graph")
+}
+
 /// The start state of a suite entry: its file under `java-fixtures/start/`, or the method's
 /// default start state.
 pub trait StartState {

@@ -181,16 +181,23 @@ struct Written {
     sizes: Havoc,
     /// `None`: any field; else the written fields' names (`[]` for array elements).
     fields: Option<Vec<String>>,
+    /// The old value of the one field a `putfield` writes, where the state shows it: the F-path
+    /// from it (the written field in F, one per class) never runs through the written object
+    /// before its end — it would come back to that cell around a cycle and never end — so
+    /// each of its distances survives the write.
+    after: Option<Ref>,
 }
 
 impl Written {
     const NONE: Written = Written {
         sizes: Havoc::None,
         fields: Some(Vec::new()),
+        after: None,
     };
     const ALL: Written = Written {
         sizes: Havoc::All,
         fields: None,
+        after: None,
     };
     /// Whether a distance from `from` along `fields` survives the step: no field of it is
     /// written (shadowed keys are compared by name, which may only keep fewer), or `from`
@@ -200,7 +207,9 @@ impl Written {
             None => false,
             Some(names) => !fields.iter().any(|k| names.iter().any(|n| n == k.name())),
         };
-        by_field || (!matches!(self.sizes, Havoc::All) && self.sizes.keeps(from))
+        by_field
+            || self.after == Some(from)
+            || (!matches!(self.sizes, Havoc::All) && self.sizes.keeps(from))
     }
 }
 
@@ -217,6 +226,7 @@ fn call_frame_written(prog: &Program, e: &Edge, src: &State) -> Written {
         Some(Ok(frame)) => Written {
             sizes: Havoc::Reaching(frame),
             fields: None,
+            after: None,
         },
         _ => Written::ALL,
     }
@@ -236,6 +246,9 @@ fn written(prog: &Program, s: &State) -> Written {
         match f.stack.len().checked_sub(depth + 1).map(|k| f.stack[k]) {
             Some(r) => Written {
                 sizes: Havoc::Reaching(may_reach(s, r)),
+                after: (depth == 1)
+                    .then(|| old_field_value(s, r, &field))
+                    .flatten(),
                 fields: Some(vec![field]),
             },
             None => Written::ALL,
@@ -266,6 +279,19 @@ fn written(prog: &Program, s: &State) -> Written {
         }
         Some(Insn::Invoke { .. }) | Some(Insn::InvokeDynamic { .. }) | None => Written::ALL,
         Some(_) => Written::NONE,
+    }
+}
+
+/// The object the field named `name` of the realized object `r` holds in `s` (none where the
+/// name is shadowed: two fields of that name).
+fn old_field_value(s: &State, r: Ref, name: &str) -> Option<Ref> {
+    let Some(HeapValue::Object { fields, .. }) = s.value(r) else {
+        return None;
+    };
+    let mut named = fields.iter().filter(|(k, _)| k.name() == name);
+    match (named.next(), named.next()) {
+        (Some((_, v)), None) if v.is_obj() => Some(*v),
+        _ => None,
     }
 }
 
