@@ -7,7 +7,7 @@
 
 use jtg_engine::class::FieldType;
 use jtg_engine::models::{is_always_jdk, is_jdk_class, STRING};
-use jtg_engine::state::access::object_children;
+use jtg_engine::state::access::{f_successor, object_children};
 use jtg_engine::state::{FieldKey, FieldSet, HeapValue, Ref, State};
 use jtg_engine::Program;
 use jtg_prove::BigInt;
@@ -247,19 +247,6 @@ pub(crate) fn surely_distinct(s: &State, a: Ref, b: Ref) -> bool {
     a != b && !s.preds.may_equal(a, b) && (exists(a) || exists(b))
 }
 
-/// The one reference a realized object `r` holds in a field of `fields`, if it holds exactly
-/// one (a realized object has exactly its class's fields: its F-successor in every instance).
-pub(crate) fn f_successor(s: &State, r: Ref, fields: &FieldSet) -> Option<Ref> {
-    let Some(HeapValue::Object { fields: fs, .. }) = s.value(r) else {
-        return None;
-    };
-    let mut on_path = fs.iter().filter(|(k, _)| fields.contains(*k));
-    match (on_path.next(), on_path.next()) {
-        (Some((_, c)), None) => Some(*c),
-        _ => None,
-    }
-}
-
 /// Unfoldings of a distance through realized objects (a bound: realized cycles such as
 /// `o1.next = o1` would unfold forever).
 const DIST_UNFOLD: usize = 8;
@@ -352,7 +339,7 @@ impl Slots<'_> {
         if fuel == 0 || !surely_distinct(self.state, a, b) {
             return None;
         }
-        let c = f_successor(self.state, a, fields)?;
+        let c = f_successor(self.state.value(a)?, fields)?;
         let rest = self.dist_unfolded(c, b, fields, fuel - 1)?;
         Some(rest.plus(&LinExpr::constant(Q::one())))
     }
