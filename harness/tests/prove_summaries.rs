@@ -52,6 +52,21 @@ fn a_remainder_below_its_divisor_terminates_euclid() {
 }
 
 #[test]
+fn a_recursions_inequality_terminates_a_loop() {
+    // while (n > 0) n = stepDown(n);  stepDown(x) = x <= 10 ? x − 1 : stepDown(x − 3) returns
+    // at most x − 1: a bound of a recursion's summary, found by a widened fixpoint (its
+    // affine hull alone says nothing)
+    for ints in ["unbounded", "java"] {
+        let v = verdict("stepLoop", &["--ints", ints]);
+        assert!(v.ends_with(": YES"), "{ints}: {v}");
+    }
+    // stepUp adds 4 per recursive call: its bound R ≤ x − 1 holds at the base only and grows
+    // every round, so widening drops it; the loop never ends from n ≥ 11
+    let v = verdict("stepStuck", &[]);
+    assert!(!v.ends_with(": YES"), "{v}");
+}
+
+#[test]
 fn a_loop_bound_read_from_a_call_result_terminates() {
     // i < capped(n, 100) re-read every lap: capped returns at most its `cap` argument
     let v = verdict("upToClamped", &[]);
@@ -115,6 +130,10 @@ fn a_fresh_object_has_its_exact_size() {
             "Sizes.chop",
             "copy's result has its argument's size (a size summary)",
         ),
+        (
+            "Sizes.chunks",
+            "drop's result is no larger than its argument (a recursion's size bound)",
+        ),
     ] {
         let (code, out, err) = jtg(&["prove", &f, m, "--check", "20"]);
         assert_eq!(code, 0, "{out}{err}");
@@ -124,4 +143,18 @@ fn a_fresh_object_has_its_exact_size() {
         );
         assert!(out.contains(", 0 violations"), "{what}: {out}");
     }
+}
+
+#[test]
+fn a_recursion_on_a_growing_call_result_is_no_yes() {
+    // spin(x, k) recurses on grow(x.pred, k), an object larger than x: no bound of grow's
+    // summary may claim otherwise
+    let f = common::fixtures().display().to_string();
+    let (code, out, err) = jtg(&["prove", &f, "Sizes.spin", "--check", "20"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.lines().next().unwrap_or_default().ends_with(": NO"),
+        "{out}"
+    );
+    assert!(out.contains(", 0 violations"), "{out}");
 }

@@ -102,4 +102,38 @@ public class CallResults {
         }
         return a;
     }
+
+    /** At most `x − 1`: a recursion's inequality, from a widened fixpoint (`stepLoop`). */
+    static int stepDown(int x) {
+        if (x <= 10) {
+            return x - 1;
+        }
+        return stepDown(x - 3);
+    }
+
+    /** `stepDown(n) ≤ n − 1`: an inequality of a recursion's summary. */
+    public static int stepLoop(int n) {
+        int c = 0;
+        while (n > 0) {
+            n = stepDown(n);
+            c++;
+        }
+        return c;
+    }
+
+    /** `x − 1` at its base and more above it: no bound survives the widening (`stepStuck`). */
+    static int stepUp(int x) {
+        if (x <= 10) {
+            return x - 1;
+        }
+        return stepUp(x - 3) + 4;
+    }
+
+    /** Never ends from `n ≥ 11`: `stepUp(n) = n − 1 + k` after `k ≥ 1` recursive calls. */
+    public static int stepStuck(int n) {
+        while (n > 0) {
+            n = stepUp(n);
+        }
+        return n;
+    }
 }

@@ -34,4 +34,37 @@ public class Sizes {
         }
         return 1 + chop(copy(x.pred));
     }
+
+    /**
+     * A suffix of `x`, so no larger: an inequality of a recursion's summary, found by a widened
+     * fixpoint; `chunks`' recursion on `drop(x.pred, 2)` falls by it. `grow` returns a larger
+     * object, so `spin`'s recursion on it never ends.
+     */
+    static Nat drop(Nat x, int k) {
+        if (x == null || k <= 0) {
+            return x;
+        }
+        return drop(x.pred, k - 1);
+    }
+
+    public static int chunks(Nat x) {
+        if (x == null) {
+            return 0;
+        }
+        return 1 + chunks(drop(x.pred, 2));
+    }
+
+    static Nat grow(Nat x, int k) {
+        if (k <= 0) {
+            return new Nat(x);
+        }
+        return grow(new Nat(x), k - 1);
+    }
+
+    public static int spin(Nat x, int k) {
+        if (x == null) {
+            return 0;
+        }
+        return 1 + spin(grow(x.pred, k), k);
+    }
 }

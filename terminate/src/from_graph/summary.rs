@@ -68,6 +68,17 @@ impl Summary {
             _ => Summary::Unknown,
         }
     }
+
+    /// `self` (the join of `old` and a new round) with every bound that grew since `old`
+    /// dropped: the widening that ends an iteration over bounds.
+    fn widened(self, old: &Summary) -> Summary {
+        match (self, old) {
+            (Summary::Affine(k, a, b), Summary::Affine(_, _, ob)) => {
+                Summary::Affine(k, a, b.widened(ob))
+            }
+            (s, _) => s,
+        }
+    }
 }
 
 /// The summaries of a graph, by entry node of a method graph (every entry of an abstracted
@@ -146,43 +157,82 @@ pub(super) fn summaries(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Summ
             continue; // Unknown, as initialised
         }
         let recursive = scc.len() > 1 || calls[&scc[0]].contains(&scc[0]);
-        // inequalities only where the callee's own calls are summarized already (a recursion's
-        // bounds would need widening across the rounds)
-        let pres: BTreeMap<NodeId, Vec<Constraint>> = if recursive {
-            BTreeMap::new()
-        } else {
-            scc.iter()
-                .filter_map(|&e| Some((e, call_sites_precondition(g, prog, opts, e)?)))
-                .collect()
-        };
-        for &e in &scc {
-            sums.by_entry.insert(e, Summary::Never);
+        let pres: BTreeMap<NodeId, Vec<Constraint>> = scc
+            .iter()
+            .filter_map(|&e| Some((e, call_sites_precondition(g, prog, opts, e)?)))
+            .collect();
+        if !recursive {
+            fixpoint(g, prog, opts, &mut sums, &scc, &regions, &pres, false);
+            continue;
         }
-        let mut stable = false;
-        for _ in 0..MAX_ROUNDS {
-            let mut changed = false;
-            for &e in &scc {
-                let pre = pres.get(&e).map(Vec::as_slice);
-                let new = summarize(g, prog, opts, &sums, e, &regions[&e], pre);
-                let old = &sums.by_entry[&e];
-                let joined = old.join(&new);
-                if joined != *old {
-                    sums.by_entry.insert(e, joined);
-                    changed = true;
-                }
-            }
-            if !changed || !recursive {
-                stable = true;
-                break;
-            }
-        }
-        if !stable {
-            for &e in &scc {
-                sums.by_entry.insert(e, Summary::Unknown);
+        // A recursion: first its equalities alone (their lattice has finite height), then
+        // once more with the inequalities, widened; a bound that does not settle within the
+        // rounds leaves the equalities of the first pass.
+        fixpoint(
+            g,
+            prog,
+            opts,
+            &mut sums,
+            &scc,
+            &regions,
+            &BTreeMap::new(),
+            false,
+        );
+        if pres.len() == scc.len() {
+            let equalities_only = sums.clone();
+            if !fixpoint(g, prog, opts, &mut sums, &scc, &regions, &pres, true) {
+                sums = equalities_only;
             }
         }
     }
     sums
+}
+
+/// Iterates the summaries of the method graphs `scc` (entry nodes) from *never returns* to a
+/// fixpoint, the other summaries fixed; `pres`: per entry, what its call sites' arguments
+/// satisfy (an entry without one gets no inequalities); `recursive`: the method graphs call
+/// each other (else one round is the fixpoint). In a recursion with inequalities a bound that
+/// grows from one round to the next is dropped (widening), so the iteration ends once no bound
+/// grows. Whether it settled within [`MAX_ROUNDS`]; if not, the summaries of `scc` are
+/// [`Summary::Unknown`].
+#[allow(clippy::too_many_arguments)]
+fn fixpoint(
+    g: &Graph,
+    prog: &Program,
+    opts: &EncodeOptions,
+    sums: &mut Summaries,
+    scc: &[NodeId],
+    regions: &BTreeMap<NodeId, BTreeSet<NodeId>>,
+    pres: &BTreeMap<NodeId, Vec<Constraint>>,
+    recursive: bool,
+) -> bool {
+    let widen = recursive && !pres.is_empty();
+    for &e in scc {
+        sums.by_entry.insert(e, Summary::Never);
+    }
+    for _ in 0..MAX_ROUNDS {
+        let mut changed = false;
+        for &e in scc {
+            let pre = pres.get(&e).map(Vec::as_slice);
+            let new = summarize(g, prog, opts, sums, e, &regions[&e], pre);
+            let old = &sums.by_entry[&e];
+            let mut joined = old.join(&new);
+            if widen {
+                joined = joined.widened(old);
+            }
+            if joined != *old {
+                sums.by_entry.insert(e, joined);
+                changed = true;
+            }
+        }
+        if !changed || !recursive {
+            return true;
+        }
+    }
+    for &e in scc {
+        sums.by_entry.insert(e, Summary::Unknown);
+    }
+    false
 }
 
 /// Whether the method of the entry node `e` returns a value (not `void`).
@@ -334,6 +384,25 @@ impl Bounds {
                     })
                     .collect(),
             ),
+        }
+    }
+
+    /// `self` (a join with `old`) with each bound above its bound in `old` dropped.
+    fn widened(self, old: &Bounds) -> Bounds {
+        match (self, old) {
+            (Bounds::Forms(fs), Bounds::Forms(ofs)) => Bounds::Forms(
+                fs.into_iter()
+                    .map(|(f, b)| {
+                        let before = ofs
+                            .iter()
+                            .find(|(g, _)| *g == f)
+                            .and_then(|(_, x)| x.as_ref());
+                        let keep = matches!((&b, before), (Some(b), Some(o)) if b <= o);
+                        (f, if keep { b } else { None })
+                    })
+                    .collect(),
+            ),
+            (b, _) => b,
         }
     }
 
