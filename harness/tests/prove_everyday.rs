@@ -476,13 +476,14 @@ fn enum_value_of_terminates() {
 #[test]
 fn swaps_and_reverse_orders_terminate() {
     // Collections.swap keeps the size; Comparator.reverseOrder() sorts and queues like the
-    // natural order as far as the models keep
+    // natural order as far as the models keep, Comparator.naturalOrder() is that order
     for m in [
         "everyday.CollectionLoops.swapPairs",
         "everyday.CollectionLoops.swapImmutable",
         "everyday.CollectionLoops.largestSum",
         "everyday.CollectionLoops.descending",
         "everyday.CollectionLoops.reverseQueue",
+        "everyday.CollectionLoops.naturalOrder",
     ] {
         proved(m, &[]);
     }

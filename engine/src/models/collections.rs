@@ -219,9 +219,9 @@ pub enum CollCall {
     /// "if initialCapacity is less than 1") with `null` or a JDK order (`orders`): the natural
     /// ordering's queue as far as the model keeps it.
     NewOrdered { capacity: bool },
-    /// `Collections.reverseOrder()`, `Comparator.reverseOrder()`: the JDK's one reverse-order
-    /// comparator (`orders`).
-    ReverseOrder,
+    /// `Collections.reverseOrder()`, `Comparator.reverseOrder()`, `Comparator.naturalOrder()`:
+    /// the JDK's one comparator of that order, of the class given (`orders`).
+    JdkOrder(&'static str),
     /// `ArrayList(Collection)`, `LinkedList(Collection)`, `ArrayDeque(Collection)`,
     /// `HashSet(Collection)`: "NullPointerException - if the specified collection is null";
     /// the size of the argument (a set: at most that, duplicates collapse). `HashMap(Map)`
@@ -399,7 +399,9 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
             return Some(AsList)
         }
         ("java/util/Collections", "sort", "(Ljava/util/List;)V" | SORT_WITH) => return Some(Sort),
-        (c, n, d) if super::orders::is_reverse_order(c, n, d) => return Some(ReverseOrder),
+        (c, n, d) if super::orders::jdk_order(c, n, d).is_some() => {
+            return super::orders::jdk_order(c, n, d).map(JdkOrder)
+        }
         ("java/util/Collections", "reverse", "(Ljava/util/List;)V") => return Some(Reverse),
         ("java/util/Collections", "swap", "(Ljava/util/List;II)V") => return Some(Swap),
         ("java/util/Collections", "max" | "min", "(Ljava/util/Collection;)Ljava/lang/Object;") => {

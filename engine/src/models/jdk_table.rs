@@ -329,6 +329,14 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         PLAIN,
     ),
     functional_interface("java/util/Comparator", &[]),
+    // `Comparator.naturalOrder()`'s one object: `enum NaturalOrderComparator implements
+    // Comparator` (JDK 17), no constant with a body
+    class(
+        super::orders::NATURAL_COMPARATOR,
+        ENUM,
+        &["java/util/Comparator"],
+        FINAL,
+    ),
     class(
         "java/util/ConcurrentModificationException",
         RUNTIME_EXCEPTION,

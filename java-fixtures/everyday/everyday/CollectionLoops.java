@@ -381,4 +381,15 @@ public class CollectionLoops {
         while (!t.isEmpty()) n += t.pollFirst();
         return n;
     }
+
+    // YES: Comparator.naturalOrder() sorts and queues as the natural order does
+    static int naturalOrder(List<Integer> xs) {
+        java.util.Comparator<Integer> c = java.util.Comparator.naturalOrder();
+        xs.sort(c);
+        java.util.PriorityQueue<Integer> q = new java.util.PriorityQueue<>(c);
+        for (int x : xs) q.add(x);
+        int n = 0;
+        while (q.poll() != null) n++;
+        return n;
+    }
 }

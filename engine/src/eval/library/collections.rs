@@ -39,9 +39,8 @@ pub(crate) fn eval(
             Sort => statics::sort(ex, n_args, false),
             Reverse => statics::reverse(ex),
             Swap => statics::swap(ex),
-            ReverseOrder => {
-                let r =
-                    shared::possibly_shared(ex, crate::models::orders::REVERSE_COMPARATOR, None);
+            JdkOrder(class) => {
+                let r = shared::possibly_shared(ex, class, None);
                 ex.push(r)?;
                 Ok(Flow::Next)
             }
@@ -318,7 +317,7 @@ pub(crate) fn eval(
         | AsList
         | Reverse
         | Swap
-        | ReverseOrder
+        | JdkOrder(_)
         | Extreme
         | Frequency
         | Join { .. }

@@ -72,7 +72,7 @@ pub(super) fn natural_like(ex: &mut Exec<'_>, k: usize, what: &str) -> Result<()
     }
     Err(ex.unsupported(format!(
         "{what} with a Comparator of type {} (its compare may be program code; JDK orders \
-         modelled: null, Collections.reverseOrder())",
+         modelled: null, Collections.reverseOrder(), Comparator.naturalOrder())",
         display(type_of(ex, c))
     )))
 }
