@@ -25,4 +25,17 @@ public class Alloc {
             return -1;
         }
     }
+
+    /**
+     * The length after n appends to a string that is copied each time: quadratic allocation, most
+     * of it garbage — but every string the run shows keeps its recorder id, so the recorder holds
+     * them all until the JVM's heap runs out (the run's outcome, not a failure of its batch).
+     */
+    static int strings(int n) {
+        String s = "";
+        for (int i = 0; i < n; i++) {
+            s = s + "abcdefghijklmnopqrstuvwxyz";
+        }
+        return s.length();
+    }
 }

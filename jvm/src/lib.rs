@@ -30,7 +30,11 @@
 //! Runs are bounded: by a step budget and a recording budget ([`TraceOptions`]; a run past
 //! either is cut and keeps its prefix, [`Budget`]) and by the JVM's heap (`-Xmx`, see
 //! [`DEFAULT_XMX`]; a program's `OutOfMemoryError` ends its run like a `StackOverflowError`,
-//! [`TraceEnd::hit_jvm_limit`]). The recorder's wire format is documented in `docs/trace-wire.md`.
+//! [`TraceEnd::hit_jvm_limit`]). The recorder keeps every object a run showed, so the heap may
+//! also run out in its own bookkeeping (a loop that builds ever longer strings); that run then
+//! ends with the same error and no step recorded — a per-run outcome whose point depends on the
+//! collector, never a failure of the batch. The recorder's wire format is documented in
+//! `docs/trace-wire.md`.
 
 #![deny(unreachable_pub)]
 

@@ -45,6 +45,24 @@ fn an_array_no_jvm_can_hold_ends_the_run_with_the_jvms_error() {
 }
 
 #[test]
+fn a_heap_the_recorder_fills_ends_the_run_not_the_batch() {
+    // 20 000 appends copy the string each time (5·10⁹ characters in all): the recorder keeps
+    // every string the run shows, so the heap runs out within the step budget — in the
+    // program's code or in the recorder's bookkeeping after it, where the collector decides
+    for _ in 0..2 {
+        let t = run("strings", 20_000, &TraceOptions::default());
+        assert!(
+            t.end.hit_jvm_limit() || t.end.is_cut(),
+            "strings(20000) ended {:?}",
+            t.end
+        );
+        // the next run works
+        let t = run("strings", 3, &TraceOptions::default());
+        assert_eq!(t.end, TraceEnd::Returned(Some(CValue::Int(78))));
+    }
+}
+
+#[test]
 fn an_array_past_the_recording_budget_cuts_the_run_at_its_first_sight() {
     // 400 MB fit the JVM's heap (-Xmx512m), 10^8 values do not fit the recording budget
     let t = run("fill", 100_000_000, &TraceOptions::default());

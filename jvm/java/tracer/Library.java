@@ -51,7 +51,7 @@ final class Library {
     /**
      * Adds java.lang.Enum's fields "name" and "ordinal" to the fields {@code out} of an object of
      * the program class {@code c} below Enum (an enum constant), after the program's own:
-     * Recorder.fieldKeys keys one as "java/lang/Enum.name" where the class declares a field of
+     * Fields.fieldKeys keys one as "java/lang/Enum.name" where the class declares a field of
      * the same name, as the engine does. They never change, so no update is logged.
      */
     static void enumFields(Class<?> c, java.util.ArrayList<Field> out) {
@@ -120,13 +120,19 @@ final class Library {
     };
 
     static void reset() {
-        if (objs.length > 1 << 10) {
+        if (objs == null || objs.length > 1 << 10) {
             objs = new Object[16];
             tids = new int[16];
             slots = new int[16];
             last = new int[16];
         }
         Arrays.fill(objs, 0, count, null);
+        count = 0;
+    }
+
+    /** Drops the recorded objects without allocating ({@link Recorder#release}). */
+    static void release() {
+        objs = null;
         count = 0;
     }
 

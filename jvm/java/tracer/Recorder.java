@@ -16,7 +16,7 @@
  *                                   kind ARRAY: elemDescStr, length, tagged value*
  *                                   kind STRING: length
  * (java.lang.String is recorded by its length only; instances record the fields their program
- * classes declare, none of a JDK class: see instanceFields.) Later writes are not logged here; the
+ * classes declare, none of a JDK class: see Fields.instanceFields.) Later writes are not logged here; the
  * Rust decoder replays putfield / xastore from the recorded pre-state operands. In verify mode
  * a full snapshot of every known object is taken at pseudo-random steps (same encoding, into a
  * separate buffer) so the replay can be checked. Heap records keep tagged values: INT v |
@@ -35,7 +35,6 @@
 package tracer;
 
 import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -110,7 +109,7 @@ public final class Recorder {
         // buffers are reused unless a long run grew them (then they are dropped); the trace
         // buffer is kept up to KEEP_TRACE_INTS: regrowing it would cost a long run more than
         // recording its steps (zeroed allocations and copies of the doubled arrays)
-        if (buf.length > KEEP_TRACE_INTS) {
+        if (buf == null || buf.length > KEEP_TRACE_INTS) {
             buf = new int[1 << 12];
         }
         Inits.reset();
@@ -125,7 +124,7 @@ public final class Recorder {
         maxHeap = maxHeapValues;
         heapValues = 0;
         stop = null;
-        if (hbuf.length > 1 << 14) {
+        if (hbuf == null || hbuf.length > 1 << 14) {
             hbuf = new int[1 << 10];
         }
         hpos = 0;
@@ -133,22 +132,43 @@ public final class Recorder {
         verify = verifyReplay;
         rnd = verifyReplay ? new SplittableRandom(seed) : null;
         nextSnap = verifyReplay ? rnd.nextInt(8) : -1;
-        if (sbuf.length > 1 << 14) {
+        if (sbuf == null || sbuf.length > 1 << 14) {
             sbuf = new int[16];
         }
         spos = 0;
         snapshots = 0;
         stpos = 0;
-        if (ids.size > 0 || ids.keys.length > 1 << 8) {
+        if (stbuf == null) {
+            stbuf = new int[16];
+        }
+        if (ids == null || ids.size > 0 || ids.keys.length > 1 << 8) {
             ids = new IdMap();
         }
         nextId = 0;
-        if (work.length > 64) {
+        if (work == null || work.length > 64) {
             work = new Object[64];
         }
         Arrays.fill(work, 0, nwork, null);
         nwork = 0;
         Library.reset();
+    }
+
+    /**
+     * Drops everything a run recorded without allocating: after an OutOfMemoryError the heap
+     * may hold no room even for {@link #reset}'s fresh buffers until these are gone (the ids
+     * keep every object the run showed). {@link #clear} must follow before the next use.
+     */
+    static void release() {
+        ids = null;
+        buf = null;
+        hbuf = null;
+        sbuf = null;
+        stbuf = null;
+        work = null;
+        nwork = 0;
+        stop = null;
+        rnd = null;
+        Library.release();
     }
 
     // ---- probe entry points ----------------------------------------------------------------
@@ -712,13 +732,13 @@ public final class Recorder {
             elemStr = c.isArray() ? intern(org.objectweb.asm.Type.getDescriptor(c.getComponentType())) : -1;
             ArrayList<Field> fs = new ArrayList<>();
             if (!c.isArray() && c != String.class && c != Class.class) {
-                fs = instanceFields(c);
+                fs = Fields.instanceFields(c);
             }
             ArrayList<Long> offs = new ArrayList<>();
             ArrayList<Character> ks = new ArrayList<>();
             ArrayList<Integer> names = new ArrayList<>();
             ArrayList<Field> refl = new ArrayList<>();
-            String[] keys = fieldKeys(fs);
+            String[] keys = Fields.fieldKeys(fs);
             for (int i = 0; i < fs.size(); i++) {
                 Field f = fs.get(i);
                 long off;
@@ -751,44 +771,5 @@ public final class Recorder {
                 keyStrs[i] = names.get(i);
             }
         }
-    }
-
-    /**
-     * The instance fields of {@code c} the engine models, most derived class first: those its
-     * program classes declare (loaded by an {@link InstrumentingLoader}), none of a JDK class
-     * but java.lang.Enum's of an enum object (Library.enumFields). A program class that
-     * extends a JDK class (an exception, say) carries the JDK's private state (Throwable's
-     * backtrace, its cause pointing back at itself, ...), which the engine does not model and
-     * the trace would otherwise show as shapes no abstract state can have.
-     */
-    static ArrayList<Field> instanceFields(Class<?> c) {
-        ArrayList<Field> out = new ArrayList<>();
-        for (Class<?> k = c; k != null && k.getClassLoader() instanceof InstrumentingLoader; k = k.getSuperclass()) {
-            for (Field f : k.getDeclaredFields()) {
-                if (!Modifier.isStatic(f.getModifiers())) {
-                    out.add(f);
-                }
-            }
-        }
-        Library.enumFields(c, out);
-        return out;
-    }
-
-    /**
-     * Map keys of fields: the plain name, or "DeclaringClass.name" for a field shadowed by a
-     * field of the same name in a more derived class.
-     */
-    static String[] fieldKeys(ArrayList<Field> fs) {
-        String[] keys = new String[fs.size()];
-        java.util.HashSet<String> used = new java.util.HashSet<>();
-        for (int i = 0; i < fs.size(); i++) {
-            Field f = fs.get(i);
-            String k = f.getName();
-            if (!used.add(k)) {
-                k = f.getDeclaringClass().getName().replace('.', '/') + "." + f.getName();
-            }
-            keys[i] = k;
-        }
-        return keys;
     }
 }

@@ -248,8 +248,8 @@ public final class Runner {
 
     /** Instance fields incl. inherited, 4 strings each: key, declaring class (internal), name, descriptor. */
     public static String[] fieldsOf(Class<?> c) {
-        ArrayList<java.lang.reflect.Field> fs = Recorder.instanceFields(c);
-        String[] keys = Recorder.fieldKeys(fs);
+        ArrayList<java.lang.reflect.Field> fs = Fields.instanceFields(c);
+        String[] keys = Fields.fieldKeys(fs);
         String[] out = new String[4 * fs.size()];
         for (int i = 0; i < fs.size(); i++) {
             out[4 * i] = keys[i];
@@ -534,8 +534,41 @@ public final class Runner {
         return cut;
     }
 
-    /** One run of a batch: initialise the entry class, record, emit the run's record. */
+    /**
+     * One run of a batch ({@link #recordOneRun}). A run whose bookkeeping finds no room in this
+     * JVM's heap (the recorder's ids keep every object the run showed, so a run that makes many
+     * large strings can fill the heap with them; the point where it does depends on the
+     * collector) ends as the JVM's memory limit, with no step recorded: a per-run outcome, never
+     * a failure of the batch. The recorder's data goes first, without allocating, to make room.
+     */
     private static void runOne(Class<?> c, Method m, MethodHandle special, Object recv, Object[] args,
+            Object[] statics, long maxSteps, long maxHeap, boolean verify, long seed, boolean record,
+            boolean refResult) {
+        int start = outPos;
+        ranOutOfMemory = false;
+        try {
+            recordOneRun(c, m, special, recv, args, statics, maxSteps, maxHeap, verify, seed, record, refResult);
+            return;
+        } catch (OutOfMemoryError e) {
+            // the bookkeeping's own allocation failed
+        } catch (RuntimeException e) {
+            if (!ranOutOfMemory) {
+                throw e;
+            }
+            // the heap ran out inside a probe of the recorder, whose data that probe may have
+            // left half-written: what the bookkeeping then reads is not to be trusted
+        }
+        Recorder.release();
+        Recorder.clear();
+        outPos = start;
+        emitRecord(THREW, 0, 0, 0, Recorder.intern("java/lang/OutOfMemoryError"), -1, 0, false);
+    }
+
+    /** The run just made ended with an OutOfMemoryError (set before its bookkeeping). */
+    private static boolean ranOutOfMemory;
+
+    /** One run of a batch: initialise the entry class, record, emit the run's record. */
+    private static void recordOneRun(Class<?> c, Method m, MethodHandle special, Object recv, Object[] args,
             Object[] statics, long maxSteps, long maxHeap, boolean verify, long seed, boolean record,
             boolean refResult) {
         Object resultRef = null;
@@ -593,6 +626,7 @@ public final class Runner {
                 thrown = e;
             }
         }
+        ranOutOfMemory = thrown instanceof OutOfMemoryError;
         if (thrown instanceof LinkageError && c.getClassLoader() instanceof InstrumentingLoader) {
             // a class that failed to link or initialise stays failed in this loader
             ((InstrumentingLoader) c.getClassLoader()).markSingleUse("the run threw " + thrown);
@@ -612,15 +646,7 @@ public final class Runner {
                 thrownText = Recorder.intern(String.valueOf(thrown));
             }
         }
-        int start = outPos;
-        try {
-            emitRecord(kind, resultBits, resultId, thrownId, thrownClass, thrownText, runNanos, true);
-        } catch (OutOfMemoryError e) {
-            // no room for the record in this JVM: the run ends as the JVM's memory limit, with
-            // no step recorded (a per-run outcome; the buffers are dropped below)
-            outPos = start;
-            emitRecord(THREW, 0, 0, 0, Recorder.intern("java/lang/OutOfMemoryError"), -1, runNanos, false);
-        }
+        emitRecord(kind, resultBits, resultId, thrownId, thrownClass, thrownText, runNanos, true);
         Recorder.clear();
     }
 
