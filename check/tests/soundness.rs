@@ -4,9 +4,9 @@
 //! engine's graph. One test binary, so one JVM for all runs.
 //!
 //! The JVM records one run at a time (its recorder is process-global), so the runs are what
-//! the suite's time goes to: an input drawn alike for both semantics (most are: the generator
-//! reads the start state's intervals, which agree wherever the method's ints cannot wrap) is
-//! run once and its trace checked against both graphs. Two workers take alternate entries, so
+//! the suite's time goes to: an input drawn alike for both semantics (most are: both draw Java
+//! values from one seed, and differ only where the two start states do) is run once and its
+//! trace checked against both graphs. Two workers take alternate entries, so
 //! one matches while the other's run is recorded.
 
 mod common;

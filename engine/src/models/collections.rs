@@ -392,6 +392,9 @@ const JOIN_ARRAY: &str = "(Ljava/lang/CharSequence;[Ljava/lang/CharSequence;)Lja
 /// `Collections.sort`.
 pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> {
     use CollCall::*;
+    if let Some(order) = super::orders::jdk_order(class, name, desc) {
+        return Some(JdkOrder(order));
+    }
     match (class, name, desc) {
         (LIST, "of", d) if list_of_arity(d).is_some() => return Some(ListOf),
         (LIST, "copyOf", "(Ljava/util/Collection;)Ljava/util/List;") => return Some(CopyOf),
@@ -399,9 +402,6 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
             return Some(AsList)
         }
         ("java/util/Collections", "sort", "(Ljava/util/List;)V" | SORT_WITH) => return Some(Sort),
-        (c, n, d) if super::orders::jdk_order(c, n, d).is_some() => {
-            return super::orders::jdk_order(c, n, d).map(JdkOrder)
-        }
         ("java/util/Collections", "reverse", "(Ljava/util/List;)V") => return Some(Reverse),
         ("java/util/Collections", "swap", "(Ljava/util/List;II)V") => return Some(Swap),
         ("java/util/Collections", "max" | "min", "(Ljava/util/Collection;)Ljava/lang/Object;") => {
