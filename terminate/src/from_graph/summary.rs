@@ -165,24 +165,14 @@ pub(super) fn summaries(g: &Graph, prog: &Program, opts: &EncodeOptions) -> Summ
             fixpoint(g, prog, opts, &mut sums, &scc, &regions, &pres, false);
             continue;
         }
-        // A recursion: first its equalities alone (their lattice has finite height), then
-        // once more with the inequalities, widened; a bound that does not settle within the
-        // rounds leaves the equalities of the first pass.
-        fixpoint(
-            g,
-            prog,
-            opts,
-            &mut sums,
-            &scc,
-            &regions,
-            &BTreeMap::new(),
-            false,
-        );
-        if pres.len() == scc.len() {
-            let equalities_only = sums.clone();
-            if !fixpoint(g, prog, opts, &mut sums, &scc, &regions, &pres, true) {
-                sums = equalities_only;
-            }
+        // A recursion: with the inequalities, widened, where every entry has its call sites'
+        // precondition; else, or where a bound does not settle within the rounds, its
+        // equalities alone (their lattice has finite height)
+        let settled = pres.len() == scc.len()
+            && fixpoint(g, prog, opts, &mut sums, &scc, &regions, &pres, true);
+        if !settled {
+            let none = BTreeMap::new();
+            fixpoint(g, prog, opts, &mut sums, &scc, &regions, &none, true);
         }
     }
     sums
