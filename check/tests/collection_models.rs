@@ -260,7 +260,7 @@ fn never_throwing(g: &Graph) -> (Graph, usize) {
     let before = wrong.edges.len();
     wrong
         .edges
-        .retain(|e| !(e.kind == EdgeKind::Split && g.nodes[e.to].state.split == Some(false)));
+        .retain(|e| !(e.kind == EdgeKind::Split && g.nodes[e.to].state.decided() == Some(false)));
     let removed = before - wrong.edges.len();
     (wrong, removed)
 }

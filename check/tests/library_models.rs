@@ -124,7 +124,7 @@ fn a_parse_model_claiming_no_exception_is_caught() {
     g.edges.retain(|e| {
         !(e.kind == jtg_engine::graph::EdgeKind::Split
             && e.labels.is_empty()
-            && g.nodes[e.to].state.split == Some(false))
+            && g.nodes[e.to].state.decided() == Some(false))
     });
     // one per call site (the two branches of `x > 0` reach their own call)
     assert!(g.edges.len() < before, "no throwing outcome");

@@ -584,3 +584,64 @@ fn list_iterator_walks_terminate() {
         proved(m, &[]);
     }
 }
+
+#[test]
+fn sorted_collections_of_strings_terminate_and_may_throw_across_classes() {
+    // TreeMap, TreeSet, PriorityQueue, sort and max over strings in methods that also hold
+    // integers: a comparison on a non-empty collection may throw ClassCastException (`X:`);
+    // a TreeSet copied from a collection, iterated, removed from through its iterator
+    for m in [
+        "everyday.SortedKeys.countWords",
+        "everyday.SortedKeys.countInto",
+        "everyday.SortedKeys.drainDistinct",
+        "everyday.SortedKeys.queueLengths",
+        "everyday.SortedKeys.sortedWords",
+        "everyday.SortedKeys.removeAll",
+        "everyday.SortedKeys.sortMixed",
+        "everyday.SortedKeys.drainCopy",
+        "everyday.SortedKeys.distinctWords",
+        "everyday.SortedKeys.sumSorted",
+        "everyday.SortedKeys.sortedLengths",
+        "everyday.SortedKeys.removeBelow",
+    ] {
+        proved(m, &[]);
+    }
+    // the JVM throws on these (a TreeMap input of Integer keys; a list of an Integer and a
+    // String): every run is a path of the graph, so its `X:` case covers the throw
+    let f = fixtures();
+    for m in [
+        "everyday.SortedKeys.countInto",
+        "everyday.SortedKeys.sortMixed",
+    ] {
+        let (code, out, err) = jtg(&["graph", &f, m]);
+        assert_eq!(code, 0, "{out}{err}");
+        let x_node = |l: &str| {
+            l.starts_with('[')
+                && l.split_once(']')
+                    .is_some_and(|(_, r)| r.trim_start().starts_with("X: "))
+        };
+        assert!(
+            out.lines().any(x_node),
+            "a ClassCastException outcome: {out}"
+        );
+        let (code, out, err) = jtg(&["check", &f, m, "-n", "100"]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains(" 0 violations"), "{out}");
+    }
+}
+
+#[test]
+fn stacks_and_priority_queues_iterate() {
+    // Vector$Itr and PriorityQueue$Itr: for-each and removal through the iterator, a removal
+    // that moves the heap's last element behind the cursor included
+    for m in [
+        "everyday.QueueIteration.sumStack",
+        "everyday.QueueIteration.pushedLengths",
+        "everyday.QueueIteration.sumQueue",
+        "everyday.QueueIteration.dropNegatives",
+        "everyday.QueueIteration.dropZeros",
+        "everyday.QueueIteration.movedBehind",
+    ] {
+        proved(m, &[]);
+    }
+}

@@ -271,7 +271,7 @@ fn access_checks(ex: &mut Exec<'_>, arr: Ref, idx: Ref) -> Result<Option<Flow>, 
     let decided = if idx == len {
         Some(false)
     } else {
-        vi.decide(Cond::Lt, &vl).or(ex.before.split)
+        vi.decide(Cond::Lt, &vl).or(ex.before.decided())
     };
     let Some(inside) = decided else {
         let before = ex.st_before();

@@ -136,7 +136,7 @@ fn int_branch(
     let decided = if a == b {
         Some(holds(Ordering::Equal, cond))
     } else {
-        va.decide(cond, &vb).or(before.split)
+        va.decide(cond, &vb).or(before.decided())
     };
     let Some(taken) = decided else {
         // refine against a literal operand, else split (spec §5.5, §5.6)

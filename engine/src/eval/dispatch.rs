@@ -162,7 +162,7 @@ pub(super) fn receiver(ex: &Exec<'_>, r: Ref, m: &MethodRef) -> Result<Receiver,
     }
     let default = target(prog, models::OBJECT, m)?;
     let with_default = groups.contains_key(&default);
-    if with_default && ex.before.split == Some(false) {
+    if with_default && ex.before.decided() == Some(false) {
         // the dispatch partition's case "none of the overriding classes"
         return Ok(Receiver::Class(models::OBJECT.into()));
     }

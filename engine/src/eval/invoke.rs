@@ -80,8 +80,8 @@ pub(super) fn eval(ex: &mut Exec<'_>, insn: &Insn) -> Result<Flow, EngineError> 
                     } else if !below && ty == models::OBJECT {
                         // too wide to enumerate: decided by the outcome of a type
                         // refinement (`T:`/`F:`), else that refinement happens now
-                        if exists && ex.before.split.is_some() {
-                            ex.before.split == Some(true)
+                        if let (true, Some(holds)) = (exists, ex.before.decided()) {
+                            holds
                         } else {
                             let succs = refine::instance::refine_type(&ex.before, r, t, ex.sem());
                             return Ok(Flow::Refine(EdgeKind::Refine, succs));

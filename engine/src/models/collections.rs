@@ -1,6 +1,6 @@
 //! Models of `java.util` collections: `ArrayList`, `LinkedList`, `ArrayDeque`, `HashSet`,
 //! `HashMap`, `LinkedHashSet` and `LinkedHashMap` (as `HashSet` and `HashMap`: they differ
-//! only in the order of iteration, which the model does not keep), `TreeMap`, `TreeSet` (of `Integer`s), `Stack`, `PriorityQueue`, the immutable lists of `List.of` and the fixed-size list of
+//! only in the order of iteration, which the model does not keep), `TreeMap`, `TreeSet`, `Stack`, `PriorityQueue`, the immutable lists of `List.of` and the fixed-size list of
 //! `Arrays.asList`, the `keySet()`/`values()`/`entrySet()` views of the maps and their entries,
 //! the iterators of the lists, of `HashSet` and of the views, and the `java.util.Collections`
 //! helpers `sort`, `reverse`, `max`/`min`, `frequency`.
@@ -30,7 +30,7 @@ mod views;
 mod world;
 pub use iterators::{
     fail_fast, iterated_type, ABSTRACT_LIST_ITR, ARRAYS_ITR, ARRAY_LIST_ITR, DEQUE_ITERATOR,
-    IMMUTABLE_LIST_ITR,
+    IMMUTABLE_LIST_ITR, QUEUE_ITERATOR, VECTOR_ITERATOR,
 };
 pub use views::{MapClass, Part, View, ENTRY_CLASSES};
 use views::{VIEW_CLASSES, VIEW_ITERATORS};
@@ -570,6 +570,11 @@ pub fn collection_call(class: &str, name: &str, desc: &str) -> Option<CollCall> 
         // the neighbours (`floor`, `ceiling`, `higher`, `lower`: "or null if there is no such
         // element")
         Family::TreeSet => match (name, desc) {
+            // `TreeSet(Collection)`: "ClassCastException - if the elements in c are not
+            // Comparable, or are not mutually comparable; NullPointerException - if the
+            // specified collection is null" (or holds `null`: its `compareTo`); a set: at most
+            // the argument's size
+            ("<init>", "(Ljava/util/Collection;)V") => Some(NewCopy),
             ("add", d) if d == obj1 => Some(SetAdd),
             ("contains", d) if d == obj1 => Some(Query { index: false }),
             ("remove", d) if d == obj1 => Some(RemoveObject),
@@ -685,8 +690,9 @@ pub fn list_of_class(n: usize) -> &'static str {
     }
 }
 
-/// The class of a `TreeMap`'s keys: stores of any other key are unsupported, so that keys
-/// compare without ClassCastException (`compareTo` across classes throws it).
+/// The class of the inputs' elements and keys: where a construction's collections hold no
+/// other class, a sorted collection's keys are of this class, so a key of another class throws
+/// ClassCastException (`compareTo` across classes), one of this class does not.
 pub const ELEMENT: &str = INTEGER;
 
 /// Whether `class` is a modelled collection, view or iterator class whose objects carry the
@@ -744,6 +750,8 @@ pub fn model_classes() -> Vec<&'static str> {
         IMMUTABLE_LIST_ITR,
         ARRAYS_ITR,
         DEQUE_ITERATOR,
+        VECTOR_ITERATOR,
+        QUEUE_ITERATOR,
         ARRAY_LIST_ITR,
         ABSTRACT_LIST_ITR,
         NO_SUCH_ELEMENT,

@@ -477,6 +477,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         &[SERIALIZABLE],
         PLAIN,
     ),
+    class(super::collections::QUEUE_ITERATOR, OBJECT, &[ITR], FINAL),
     iface("java/util/Queue", &["java/util/Collection"]),
     class(
         RANDOM,
@@ -523,6 +524,7 @@ pub static JDK_CLASSES: &[LibraryClass] = &[
         LIST_IMPL,
         PLAIN,
     ),
+    class(super::collections::VECTOR_ITERATOR, OBJECT, &[ITR], PLAIN),
     // java.util.function: every functional interface of the package (lambda sites make
     // objects of classes that implement them, `class/lambda.rs`)
     functional_interface("java/util/function/BiConsumer", &[]),

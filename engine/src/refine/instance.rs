@@ -12,7 +12,7 @@ use crate::program::Program;
 use crate::state::access::provably_reaches;
 use crate::state::types::{most_general, type_string};
 use crate::state::{
-    FieldKey, FieldSet, HeapValue, IntSemantics, Interval, MethodId, Ref, State, Subtyping,
+    FieldKey, FieldSet, HeapValue, IntSemantics, Interval, MethodId, Outcome, Ref, State, Subtyping,
 };
 use std::collections::BTreeMap;
 
@@ -192,7 +192,7 @@ pub(crate) fn refine_type(st: &State, r: Ref, t: &str, sem: IntSemantics) -> Vec
     }
     for holds in [true, false] {
         let mut s = st.clone();
-        s.split = Some(holds);
+        s.split = Some(Outcome::of(holds));
         let value = match (holds, t.starts_with('[')) {
             (true, true) => {
                 let len = s.new_int(
@@ -278,7 +278,7 @@ pub(crate) fn refine_dispatch(
         return out;
     }
     let mut s = st.clone();
-    s.split = Some(false);
+    s.split = Some(Outcome::F);
     let labels = tops
         .iter()
         .map(|t| Label::Type {

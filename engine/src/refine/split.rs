@@ -5,14 +5,14 @@
 use super::Succ;
 use crate::class::Cond;
 use crate::edge::{Label, Operand};
-use crate::state::{HeapValue, Ref, State};
+use crate::state::{HeapValue, Outcome, Ref, State};
 
 pub(crate) fn split(st: &State, a: Ref, cond: Cond, b: Ref) -> Vec<Succ> {
     let mut out = Vec::new();
     for outcome in [true, false] {
         let holds = if outcome { cond } else { cond.negate() };
         let mut s = st.clone();
-        s.split = Some(outcome);
+        s.split = Some(Outcome::of(outcome));
         if holds == Cond::Eq {
             let (Some(ia), Some(ib)) = (st.int(a), st.int(b)) else {
                 continue;

@@ -83,9 +83,48 @@ pub struct State {
     pub end: Option<End>,
     /// The outcome of the next integer comparison, fixed by a state split (printed `T:`/`F:`
     /// as in the thesis figures); consumed by that comparison.
-    pub split: Option<bool>,
+    pub split: Option<Outcome>,
     next_int: u32,
     next_obj: u32,
+}
+
+/// What a state split fixed for the instruction it was made for: one of the two outcomes of a
+/// comparison or a library call (`T:`/`F:`, as in the thesis figures), or a library call's
+/// third outcome (`X:`, its `ClassCastException` where the classes of the elements it
+/// compares may differ; `eval::library::collections`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    T,
+    F,
+    X,
+}
+
+impl Outcome {
+    pub fn of(b: bool) -> Outcome {
+        if b {
+            Outcome::T
+        } else {
+            Outcome::F
+        }
+    }
+
+    /// The outcome of a two-way split (`None` for [`Outcome::X`]).
+    pub fn holds(self) -> Option<bool> {
+        match self {
+            Outcome::T => Some(true),
+            Outcome::F => Some(false),
+            Outcome::X => None,
+        }
+    }
+
+    /// The prefix of the state's first line.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Outcome::T => "T:",
+            Outcome::F => "F:",
+            Outcome::X => "X:",
+        }
+    }
 }
 
 /// States are equal when everything but the fresh-name counters agrees.
@@ -102,6 +141,11 @@ impl PartialEq for State {
 impl Eq for State {}
 
 impl State {
+    /// The two-way outcome a split fixed, if any.
+    pub fn decided(&self) -> Option<bool> {
+        self.split.and_then(Outcome::holds)
+    }
+
     pub fn top(&self) -> Option<&Frame> {
         self.frames.last()
     }

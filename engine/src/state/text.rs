@@ -11,7 +11,8 @@
 //!   The method is omitted when it is the context method. Locals are `name: ref` (the
 //!   LocalVariableTable name, or `l<slot>`); unset slots are not shown. The stack is printed top
 //!   first; `ε` is empty.
-//! * A state produced by a split on an integer relation starts with `T: ` or `F: `.
+//! * A state produced by a split on an integer relation starts with `T: ` or `F: `; a library
+//!   call's third outcome (its ClassCastException) with `X: `.
 //! * Program ends: `end: return [r]` or `end: throw r`.
 //! * `static: Class.field=r …` lists static fields.
 //! * Heap entries `r: value`, objects first, then integers, separated by two spaces.
@@ -19,8 +20,8 @@
 //!   `a ->!{f} b`).
 
 use super::{
-    display_type, parse_type, End, FieldKey, FieldSet, Frame, HeapValue, Interval, MethodId, Ref,
-    State,
+    display_type, parse_type, End, FieldKey, FieldSet, Frame, HeapValue, Interval, MethodId,
+    Outcome, Ref, State,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -124,7 +125,7 @@ pub fn print_state(state: &State, ctx: &TextContext<'_>) -> String {
         lines.push(frame_line(f, ctx));
     }
     if let (Some(decided), Some(first)) = (state.split, lines.first_mut()) {
-        first.insert_str(0, if decided { "T: " } else { "F: " });
+        first.insert_str(0, &format!("{} ", decided.tag()));
     }
     match &state.end {
         Some(End::Return(Some(r))) => lines.push(format!("end: return {r}")),
@@ -208,8 +209,8 @@ pub fn parse_state(text: &str, ctx: &TextContext<'_>) -> Result<State, ParseErro
         } else if line.contains('|') {
             let mut line = line;
             if frames_top_first.is_empty() {
-                for (pfx, v) in [("T:", true), ("F:", false)] {
-                    if let Some(rest) = line.strip_prefix(pfx) {
+                for v in [Outcome::T, Outcome::F, Outcome::X] {
+                    if let Some(rest) = line.strip_prefix(v.tag()) {
                         st.split = Some(v);
                         line = rest.trim_start();
                     }

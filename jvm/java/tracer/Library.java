@@ -3,7 +3,7 @@
  * recorded as fields of their objects: a collection (ArrayList, LinkedList, ArrayDeque,
  * HashSet, HashMap, LinkedHashSet, LinkedHashMap, TreeMap, TreeSet, Stack, PriorityQueue, List.of's
  * lists, Arrays.asList's list) as one field "size" (its size()), a map's keySet()/values()/
- * entrySet() view as "of" (its map), an iterator of a list, a (Linked)HashSet or a map's view as
+ * entrySet() view as "of" (its map), an iterator of a list, a (Linked)HashSet, a TreeSet, a Stack, a PriorityQueue or a map's view as
  * "of" (the collection or view it iterates; an ArrayDeque's iterator too) and
  * "remaining" (how many elements next() still returns; -1 once its collection was structurally
  * modified other than through it: its expectedModCount differs from the modCount), a
@@ -65,7 +65,7 @@ final class Library {
             IMMUTABLE_ITR = 5, ARRAYS_ITR = 6, MAP_VIEW = 7, VALUE_ITR = 8, ENTRY_ITR = 9,
             TREE_KEY_ITR = 10, TREE_VALUE_ITR = 11, TREE_ENTRY_ITR = 12, BUILDER = 13,
             LINKED_KEY_ITR = 14, LINKED_VALUE_ITR = 15, LINKED_ENTRY_ITR = 16, OPTIONAL = 17,
-            DEQUE_ITR = 18, ABSTRACT_LIST_ITR = 19;
+            DEQUE_ITR = 18, ABSTRACT_LIST_ITR = 19, VECTOR_ITR = 20, QUEUE_ITR = 21;
 
     private static final String[] COLLECTIONS = {
         "java.util.ArrayList", "java.util.LinkedList", "java.util.ArrayDeque",
@@ -91,6 +91,8 @@ final class Library {
                 case "java.util.ArrayList$ListItr": return ARRAY_ITR;
                 case "java.util.ArrayDeque$DeqIterator": return DEQUE_ITR;
                 case "java.util.AbstractList$ListItr": return ABSTRACT_LIST_ITR;
+                case "java.util.Vector$Itr": return VECTOR_ITR;
+                case "java.util.PriorityQueue$Itr": return QUEUE_ITR;
                 case "java.util.LinkedList$ListItr": return LINKED_ITR;
                 case "java.util.HashMap$KeyIterator": return KEY_ITR;
                 case "java.util.HashMap$ValueIterator": return VALUE_ITR;
@@ -287,6 +289,25 @@ final class Library {
             case DEQUE_ITR:
                 // its own count, which only its next() lowers (not fail-fast)
                 return U.getInt(x, F.DEQ_REMAINING);
+            case VECTOR_ITR: {
+                // a Stack's
+                Object v = U.getObject(x, F.VITR_OUTER);
+                if (U.getInt(v, F.MOD_COUNT) != U.getInt(x, F.VITR_EXPECTED)) {
+                    return -1;
+                }
+                return ((Collection<?>) v).size() - U.getInt(x, F.VITR_CURSOR);
+            }
+            case QUEUE_ITR: {
+                // the heap's slots from the cursor on, then the elements a remove() moved
+                // behind it (forgetMeNot)
+                Object q = U.getObject(x, F.QITR_OUTER);
+                if (U.getInt(q, F.QUEUE_MOD_COUNT) != U.getInt(x, F.QITR_EXPECTED)) {
+                    return -1;
+                }
+                int n = ((Collection<?>) q).size() - U.getInt(x, F.QITR_CURSOR);
+                Object moved = U.getObject(x, F.QITR_FORGET_ME_NOT);
+                return moved == null ? n : n + ((Collection<?>) moved).size();
+            }
             case ABSTRACT_LIST_ITR: {
                 // an Arrays.asList list's listIterator(), AbstractList's
                 Object list = U.getObject(x, F.AITR_OUTER);
@@ -302,6 +323,17 @@ final class Library {
         }
     }
 
+    /** The tracked set of class {@code c} whose backing map (field {@code mapField}) is {@code map}, or null. */
+    private static Object trackedSet(Class<?> c, long mapField, Object map) {
+        for (int k = 0; k < count; k++) {
+            Object o = objs[k];
+            if (o.getClass() == c && U.getObject(o, mapField) == map) {
+                return o;
+            }
+        }
+        return null;
+    }
+
     /** The collection iterator {@code x} iterates (a tracked one for the wrapped kinds). */
     private static Object of(Object x, int kind) {
         switch (kind) {
@@ -309,35 +341,32 @@ final class Library {
             case LINKED_ITR: return U.getObject(x, F.LITR_OUTER);
             case IMMUTABLE_ITR: return U.getObject(x, F.IMM_LIST);
             case DEQUE_ITR: return U.getObject(x, F.DEQ_OUTER);
+            case VECTOR_ITR: return U.getObject(x, F.VITR_OUTER);
+            case QUEUE_ITR: return U.getObject(x, F.QITR_OUTER);
             case ABSTRACT_LIST_ITR: return U.getObject(x, F.AITR_OUTER);
             case KEY_ITR: {
                 // the HashSet whose map this is, else the map's key set (its iterator() made x)
                 Object map = U.getObject(x, F.HITR_OUTER);
-                for (int k = 0; k < count; k++) {
-                    Object o = objs[k];
-                    if (o.getClass() == java.util.HashSet.class && U.getObject(o, F.HSET_MAP) == map) {
-                        return o;
-                    }
-                }
-                return U.getObject(map, F.AMAP_KEY_SET);
+                Object set = trackedSet(java.util.HashSet.class, F.HSET_MAP, map);
+                return set != null ? set : U.getObject(map, F.AMAP_KEY_SET);
             }
             case LINKED_KEY_ITR: {
                 // the LinkedHashSet whose map this is, else the map's key set
                 Object map = U.getObject(x, F.LITR_MAP);
-                for (int k = 0; k < count; k++) {
-                    Object o = objs[k];
-                    if (o.getClass() == java.util.LinkedHashSet.class && U.getObject(o, F.HSET_MAP) == map) {
-                        return o;
-                    }
-                }
-                return U.getObject(map, F.AMAP_KEY_SET);
+                Object set = trackedSet(java.util.LinkedHashSet.class, F.HSET_MAP, map);
+                return set != null ? set : U.getObject(map, F.AMAP_KEY_SET);
             }
             case LINKED_VALUE_ITR: return U.getObject(U.getObject(x, F.LITR_MAP), F.AMAP_VALUES);
             case LINKED_ENTRY_ITR: return U.getObject(U.getObject(x, F.LITR_MAP), F.HMAP_ENTRY_SET);
             // the map's cached view whose iterator() made x
             case VALUE_ITR: return U.getObject(U.getObject(x, F.HITR_OUTER), F.AMAP_VALUES);
             case ENTRY_ITR: return U.getObject(U.getObject(x, F.HITR_OUTER), F.HMAP_ENTRY_SET);
-            case TREE_KEY_ITR: return U.getObject(U.getObject(x, F.TITR_OUTER), F.TMAP_KEY_SET);
+            case TREE_KEY_ITR: {
+                // the TreeSet whose map this is, else the map's key set
+                Object map = U.getObject(x, F.TITR_OUTER);
+                Object set = trackedSet(java.util.TreeSet.class, F.TSET_MAP, map);
+                return set != null ? set : U.getObject(map, F.TMAP_KEY_SET);
+            }
             case TREE_VALUE_ITR: return U.getObject(U.getObject(x, F.TITR_OUTER), F.AMAP_VALUES);
             case TREE_ENTRY_ITR: return U.getObject(U.getObject(x, F.TITR_OUTER), F.TMAP_ENTRY_SET);
             case ARRAYS_ITR: {
@@ -391,6 +420,7 @@ final class Library {
         static final long HMAP_TABLE = off("java.util.HashMap", "table");
         static final long NODE_NEXT = off("java.util.HashMap$Node", "next");
         static final long HSET_MAP = off("java.util.HashSet", "map");
+        static final long TSET_MAP = off("java.util.TreeSet", "m");
         static final long AMAP_KEY_SET = off("java.util.AbstractMap", "keySet");
         static final long AMAP_VALUES = off("java.util.AbstractMap", "values");
         static final long HMAP_ENTRY_SET = off("java.util.HashMap", "entrySet");
@@ -422,6 +452,14 @@ final class Library {
         static final long AITR_EXPECTED = off("java.util.AbstractList$Itr", "expectedModCount");
         static final long DEQ_OUTER = off("java.util.ArrayDeque$DeqIterator", "this$0");
         static final long DEQ_REMAINING = off("java.util.ArrayDeque$DeqIterator", "remaining");
+        static final long VITR_OUTER = off("java.util.Vector$Itr", "this$0");
+        static final long VITR_CURSOR = off("java.util.Vector$Itr", "cursor");
+        static final long VITR_EXPECTED = off("java.util.Vector$Itr", "expectedModCount");
+        static final long QITR_OUTER = off("java.util.PriorityQueue$Itr", "this$0");
+        static final long QITR_CURSOR = off("java.util.PriorityQueue$Itr", "cursor");
+        static final long QITR_EXPECTED = off("java.util.PriorityQueue$Itr", "expectedModCount");
+        static final long QITR_FORGET_ME_NOT = off("java.util.PriorityQueue$Itr", "forgetMeNot");
+        static final long QUEUE_MOD_COUNT = off("java.util.PriorityQueue", "modCount");
         static final long OPTIONAL_VALUE = off("java.util.Optional", "value");
         static final long AITR_A = off("java.util.Arrays$ArrayItr", "a");
         static final long AITR_CURSOR = off("java.util.Arrays$ArrayItr", "cursor");

@@ -410,7 +410,7 @@ fn copy_of_range(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
             Compared::Refine(flow) => return Ok(flow),
             Compared::Split => {
                 split_used = true;
-                match ex.before.split {
+                match ex.before.decided() {
                     Some(ge) => !ge,
                     None => {
                         let succs = split::split(&ex.before, to, Cond::Ge, from);
@@ -454,7 +454,7 @@ fn copy_of_range(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
                     "Arrays.copyOfRange with from, to and the length all unknown (two undecided comparisons)".into(),
                 ))
             }
-            Compared::Split => match ex.before.split {
+            Compared::Split => match ex.before.decided() {
                 Some(gt) => gt,
                 None => {
                     let succs = split::split(&ex.before, from, Cond::Gt, o.len);

@@ -16,9 +16,7 @@ use super::super::{exception, Exec, Flow};
 use super::{shared, text};
 use crate::class::Cond;
 use crate::error::EngineError;
-use crate::models::collections::{
-    self as coll, CollCall, Family, OnEmpty, ELEMENT, OF, REMAINING, SIZE,
-};
+use crate::models::collections::{self as coll, CollCall, Family, OnEmpty, OF, REMAINING, SIZE};
 use crate::models::exceptions;
 use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
 use common::*;
@@ -118,7 +116,16 @@ pub(crate) fn eval(
                 return Ok(flow);
             }
             if family.compares_elements() {
-                statics::several_classes(ex, "PriorityQueue.add")?;
+                // `siftUp` compares the new element with its parent in a non-empty queue
+                let e = ex.peek(0)?;
+                let class = type_of(ex, e).map(str::to_string);
+                let cmp = match compare_with(ex, class.as_deref(), size, 1)? {
+                    Ok(cmp) => cmp,
+                    Err(flow) => return Ok(flow),
+                };
+                if let Some(flow) = settle(ex, cmp)? {
+                    return Ok(flow);
+                }
             }
             pop(ex, 2)?;
             grow(ex, recv, size, IntOp::Add)?;
@@ -443,41 +450,43 @@ fn maybe_resize(
     size_v: Interval,
 ) -> Result<Flow, EngineError> {
     let tree = family.sorted();
-    let key_type = match call {
-        CollCall::Put | CollCall::SetAdd => {
-            let k = ex.peek(usize::from(call == CollCall::Put))?;
-            type_of(ex, k).map(str::to_string)
-        }
+    let stored = match call {
+        CollCall::SetAdd => check_stored(ex, 0, family.null_throws())?,
+        // a TreeMap's values may be null
+        CollCall::Put => match check_stored(ex, 1, family.null_throws())? {
+            None => check_stored(ex, 0, false)?,
+            flow => flow,
+        },
         _ => None,
     };
-    let unsorted_key = |ex: &Exec<'_>| unsorted_key(ex, family, key_type.as_deref());
-    let check = match call {
-        CollCall::SetAdd => match check_stored(ex, 0, family.null_throws())? {
-            Some(flow) => Some(flow),
-            None if tree && key_type.as_deref() != Some(ELEMENT) => return Err(unsorted_key(ex)),
-            None => None,
-        },
-        CollCall::Put => match check_stored(ex, 1, family.null_throws())? {
-            Some(flow) => Some(flow),
-            None if tree && key_type.as_deref() != Some(ELEMENT) => return Err(unsorted_key(ex)),
-            // a TreeMap's values may be null
-            None => check_stored(ex, 0, false)?,
-        },
-        _ => check_query(ex, 0, tree)?,
-    };
-    if let Some(flow) = check {
+    if let Some(flow) = stored {
         return Ok(flow);
     }
+    // the key compared with the keys of a sorted collection
+    let cmp = match call {
+        CollCall::Put | CollCall::SetAdd if tree => {
+            let k = ex.peek(usize::from(call == CollCall::Put))?;
+            let key = type_of(ex, k).map(str::to_string);
+            compare_with(ex, key.as_deref(), size, 1)?
+        }
+        CollCall::Put | CollCall::SetAdd => Ok(Compare::Fine),
+        _ => query_compare(ex, 0, tree)?,
+    };
+    let cmp = match cmp {
+        Ok(cmp) => cmp,
+        Err(flow) => return Ok(flow),
+    };
     let empty = size_v.decide(Cond::Eq, &Interval::literal(0)) == Some(true);
     let adds = matches!(call, CollCall::SetAdd | CollCall::Put);
     // whether the size changes (an element removed, a new one added): always for an add to
     // an empty collection, never for a removal from one, else a split into the two outcomes
-    // (`T:` changes), so the result and the size agree: `while (c.remove(x)) n++;` ends
+    // (`T:` changes), so the result and the size agree: `while (c.remove(x)) n++;` ends; a
+    // third (`X:`) where the comparison may throw
     let changes = match (empty, adds) {
         (true, _) => adds,
-        (false, _) => match text::outcome(ex) {
-            Some(c) => c,
-            None => return Ok(text::split_outcomes(ex)),
+        (false, _) => match two_outcomes(ex, cmp)? {
+            Ok(c) => c,
+            Err(flow) => return Ok(flow),
         },
     };
     let n_args = if call == CollCall::Put { 2 } else { 1 };
@@ -503,15 +512,6 @@ fn maybe_resize(
         }
     }
     Ok(Flow::Next)
-}
-
-/// A key of type `key_type` for a sorted family, whose modelled keys are `Integer`s.
-fn unsorted_key(ex: &Exec<'_>, family: Family, key_type: Option<&str>) -> EngineError {
-    ex.unsupported(format!(
-        "{} key of type {} (modelled keys are java.lang.Integer: keys of two classes do not compare)",
-        if family == Family::TreeSet { "TreeSet" } else { "TreeMap" },
-        display(key_type)
-    ))
 }
 
 /// `Map.merge(key, value, f)` (`CollCall::Merge`) with `f` a reference to a JDK method that
@@ -555,17 +555,23 @@ fn merge(
     if let Some(flow) = check_stored(ex, 2, family.null_throws())? {
         return Ok(flow);
     }
-    let key = ex.peek(2)?;
-    if family.sorted() && type_of(ex, key) != Some(ELEMENT) {
-        return Err(unsorted_key(ex, family, type_of(ex, key)));
-    }
     admit(ex, Some(result.to_string()))?;
+    let cmp = if family.sorted() {
+        let key = ex.peek(2)?;
+        let key = type_of(ex, key).map(str::to_string);
+        match compare_with(ex, key.as_deref(), size, 1)? {
+            Ok(cmp) => cmp,
+            Err(flow) => return Ok(flow),
+        }
+    } else {
+        Compare::Fine
+    };
     let empty = size_v.decide(Cond::Eq, &Interval::literal(0)) == Some(true);
-    // `T:` a new key
+    // `T:` a new key (`X:` the key's comparison throws)
     let new_key = empty
-        || match text::outcome(ex) {
-            Some(n) => n,
-            None => return Ok(text::split_outcomes(ex)),
+        || match two_outcomes(ex, cmp)? {
+            Ok(n) => n,
+            Err(flow) => return Ok(flow),
         };
     let value = ex.peek(1)?;
     pop(ex, 4)?;
@@ -610,8 +616,28 @@ fn new_copy(ex: &mut Exec<'_>, recv: Ref, family: Family) -> Result<Flow, Engine
         )));
     }
     let size = field(ex, c, SIZE)?;
+    if family == Family::TreeSet {
+        // `TreeSet(Collection)` puts each element (`AbstractCollection.addAll`): the first is
+        // compared with itself, so `null` throws NullPointerException; two of different
+        // classes throw ClassCastException
+        let nonempty = match decide(ex, size, Cond::Gt, 0)? {
+            Err(flow) => return Ok(flow),
+            Ok(b) => b,
+        };
+        if nonempty {
+            let cmp = match compare_with(ex, None, size, 2)? {
+                Ok(cmp) => cmp,
+                Err(flow) => return Ok(flow),
+            };
+            match two_outcomes(ex, cmp)? {
+                Err(flow) => return Ok(flow),
+                Ok(false) => return exception::throw_builtin(ex, exceptions::NULL_POINTER),
+                Ok(true) => {}
+            }
+        }
+    }
     pop(ex, 2)?;
-    let size = if family == Family::HashSet {
+    let size = if matches!(family, Family::HashSet | Family::TreeSet) {
         let v = int(ex, size)?;
         ex.st.new_int(Interval {
             lo: Some(0),

@@ -10,7 +10,7 @@ use crate::edge::{EdgeKind, Label, Operand};
 use crate::error::EngineError;
 use crate::models::{self, exceptions, Boxed, TextCall};
 use crate::refine::{integer, Succ};
-use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
+use crate::state::{FieldKey, HeapValue, IntOp, Interval, Outcome, Ref};
 
 pub(crate) fn eval(
     ex: &mut Exec<'_>,
@@ -536,16 +536,21 @@ pub(super) fn both(a: Option<bool>, b: Option<bool>) -> Option<bool> {
 /// Whether a call with two outcomes returns (`true`) or throws: the split flag of the state
 /// before the call; `None` until [`split_outcomes`] has split it.
 pub(super) fn outcome(ex: &Exec<'_>) -> Option<bool> {
-    ex.before.split
+    ex.before.decided()
 }
 
 /// The split of the state before the call into its returning and throwing outcomes.
 pub(super) fn split_outcomes(ex: &Exec<'_>) -> Flow {
-    let succs = [true, false]
-        .into_iter()
-        .map(|b| {
+    split_into(ex, &[Outcome::T, Outcome::F])
+}
+
+/// The split of the state before the call into `outcomes`, in this order.
+pub(super) fn split_into(ex: &Exec<'_>, outcomes: &[Outcome]) -> Flow {
+    let succs = outcomes
+        .iter()
+        .map(|&o| {
             let mut s = ex.st_before();
-            s.split = Some(b);
+            s.split = Some(o);
             Succ::new(s)
         })
         .collect();

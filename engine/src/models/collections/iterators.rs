@@ -2,8 +2,11 @@
 //! return for each family, what each iterates (the type of its `of` field), and which are
 //! fail-fast.
 
-use super::views::{View, HASH_KEY_ITERATOR, LINKED_KEY_ITERATOR};
-use super::{Family, ARRAYS_LIST, ARRAY_DEQUE, ARRAY_LIST, LINKED_HASH_SET, LINKED_LIST, LIST};
+use super::views::{View, HASH_KEY_ITERATOR, LINKED_KEY_ITERATOR, TREE_KEY_ITERATOR};
+use super::{
+    Family, ARRAYS_LIST, ARRAY_DEQUE, ARRAY_LIST, LINKED_HASH_SET, LINKED_LIST, LIST,
+    PRIORITY_QUEUE, STACK,
+};
 
 /// The iterator of an immutable list (`List.of`): `remove()` is unsupported.
 pub const IMMUTABLE_LIST_ITR: &str = "java/util/ImmutableCollections$ListItr";
@@ -18,6 +21,13 @@ pub const ARRAYS_ITR: &str = "java/util/Arrays$ArrayItr";
 /// The iterator of an `ArrayDeque` (JDK 17 `ArrayDeque$DeqIterator`): its own `remaining`
 /// count, which only its `next()` lowers; not fail-fast ([`fail_fast`]).
 pub const DEQUE_ITERATOR: &str = "java/util/ArrayDeque$DeqIterator";
+/// The iterator of a `Stack` (a `Vector`'s, JDK 17 `Vector$Itr`): in index order, fail-fast.
+pub const VECTOR_ITERATOR: &str = "java/util/Vector$Itr";
+/// The iterator of a `PriorityQueue` (JDK 17 `PriorityQueue$Itr`): in heap order, which the
+/// model does not keep; fail-fast. Its `remaining` counts the heap's slots from its cursor on
+/// and the elements a `remove()` moved behind the cursor (its `forgetMeNot`), which it still
+/// returns.
+pub const QUEUE_ITERATOR: &str = "java/util/PriorityQueue$Itr";
 impl Family {
     /// The class of the object `iterator()` of a collection of class `class` returns (JDK 17);
     /// `None`: iteration of its family is not modelled.
@@ -36,15 +46,13 @@ impl Family {
             Family::LinkedList => "java/util/LinkedList$ListItr",
             Family::ArrayDeque => DEQUE_ITERATOR,
             Family::HashSet => HASH_KEY_ITERATOR,
+            // `m.navigableKeySet().iterator()` of its `TreeMap` `m`
+            Family::TreeSet => TREE_KEY_ITERATOR,
+            Family::Stack => VECTOR_ITERATOR,
+            Family::PriorityQueue => QUEUE_ITERATOR,
             Family::Immutable => IMMUTABLE_LIST_ITR,
             Family::ArraysList => ARRAYS_ITR,
-            // `Stack` iterates as a `Vector` (`Vector$Itr`), a `PriorityQueue` in heap order
-            // (`PriorityQueue$Itr`): not modelled
-            Family::HashMap
-            | Family::TreeMap
-            | Family::TreeSet
-            | Family::Stack
-            | Family::PriorityQueue => return None,
+            Family::HashMap | Family::TreeMap => return None,
         })
     }
 
@@ -65,12 +73,15 @@ pub fn iterated_type(iterator_class: &str) -> Option<&'static str> {
     Some(match iterator_class {
         "java/util/ArrayList$Itr" | ARRAY_LIST_ITR => ARRAY_LIST,
         "java/util/LinkedList$ListItr" => LINKED_LIST,
-        // a `HashSet` or a map's key set (a `LinkedHashSet` or a `LinkedHashMap`'s)
-        HASH_KEY_ITERATOR | LINKED_KEY_ITERATOR => "java/util/AbstractSet",
+        // a `HashSet` or a map's key set (a `LinkedHashSet` or a `LinkedHashMap`'s, a `TreeSet`
+        // or a `TreeMap`'s)
+        HASH_KEY_ITERATOR | LINKED_KEY_ITERATOR | TREE_KEY_ITERATOR => "java/util/AbstractSet",
         c if View::of_iterator(c).is_some() => return View::of_iterator(c).map(View::class),
         IMMUTABLE_LIST_ITR => LIST,
         ARRAYS_ITR | ABSTRACT_LIST_ITR => ARRAYS_LIST,
         DEQUE_ITERATOR => ARRAY_DEQUE,
+        VECTOR_ITERATOR => STACK,
+        QUEUE_ITERATOR => PRIORITY_QUEUE,
         _ => return None,
     })
 }

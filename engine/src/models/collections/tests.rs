@@ -40,7 +40,7 @@ fn the_table_names_the_modelled_methods_only() {
         Some(CollCall::Nearest)
     );
     assert_eq!(collection_call(HASH_MAP, "floorKey", nearest), None);
-    // a Stack pushes and pops at its top, is never an input and does not iterate
+    // a Stack pushes and pops at its top, is never an input and iterates as a Vector
     assert_eq!(
         collection_call(STACK, "push", nearest),
         Some(CollCall::Push)
@@ -48,10 +48,12 @@ fn the_table_names_the_modelled_methods_only() {
     assert_eq!(Family::Stack.empty_exception(), EMPTY_STACK);
     assert_eq!(
         collection_call(STACK, "iterator", "()Ljava/util/Iterator;"),
-        None
+        Some(CollCall::Iterator)
     );
+    assert_eq!(Family::iterator_class_of(STACK), Some(VECTOR_ITERATOR));
+    assert_eq!(iterated_type(VECTOR_ITERATOR), Some(STACK));
     assert!(made_by_calls_only(STACK) && made_by_calls_only(VECTOR));
-    // a PriorityQueue: its head in priority order, never an input, no iteration
+    // a PriorityQueue: its head in priority order, never an input, iterated in heap order
     let getter = "()Ljava/lang/Object;";
     assert_eq!(
         collection_call(PRIORITY_QUEUE, "poll", getter),
@@ -71,8 +73,11 @@ fn the_table_names_the_modelled_methods_only() {
     );
     assert_eq!(
         collection_call(PRIORITY_QUEUE, "iterator", "()Ljava/util/Iterator;"),
-        None
+        Some(CollCall::Iterator)
     );
+    assert_eq!(iterated_type(QUEUE_ITERATOR), Some(PRIORITY_QUEUE));
+    assert!(fail_fast(QUEUE_ITERATOR) && fail_fast(VECTOR_ITERATOR));
+    assert!(made_by_calls_only(QUEUE_ITERATOR) && made_by_calls_only(VECTOR_ITERATOR));
     assert_eq!(collection_call(PRIORITY_QUEUE, "<init>", "(I)V"), None);
     assert!(made_by_calls_only(PRIORITY_QUEUE) && is_generated(PRIORITY_QUEUE));
     assert!(Family::PriorityQueue.null_throws() && !Family::PriorityQueue.may_hold_null());
@@ -199,16 +204,20 @@ fn a_tree_set_is_a_sorted_set_of_integers_made_by_calls_only() {
         collection_call(TREE_SET, "higher", "(Ljava/lang/Object;)Ljava/lang/Object;"),
         Some(CollCall::Nearest)
     );
-    // its iterator and its copy constructor (a collection of any element class) are not
-    // modelled: never an input
+    // its iterator is its map's key iterator; its copy constructor compares the elements
     assert_eq!(
         collection_call(TREE_SET, "iterator", "()Ljava/util/Iterator;"),
-        None
+        Some(CollCall::Iterator)
+    );
+    assert_eq!(
+        Family::iterator_class_of(TREE_SET),
+        Some("java/util/TreeMap$KeyIterator")
     );
     assert_eq!(
         collection_call(TREE_SET, "<init>", "(Ljava/util/Collection;)V"),
-        None
+        Some(CollCall::NewCopy)
     );
+    // drawn only where a value is declared a TreeSet
     assert!(made_by_calls_only(TREE_SET));
     let f = Family::TreeSet;
     assert!(f.sorted() && f.null_throws() && !f.may_hold_null());

@@ -82,7 +82,7 @@ pub(super) const VIEW_ITERATORS: [[&str; 3]; 3] = [
         "java/util/LinkedHashMap$LinkedEntryIterator",
     ],
     [
-        "java/util/TreeMap$KeyIterator",
+        TREE_KEY_ITERATOR,
         "java/util/TreeMap$ValueIterator",
         "java/util/TreeMap$EntryIterator",
     ],
@@ -97,6 +97,8 @@ pub const ENTRY_CLASSES: [&str; 3] = [
 ];
 /// The iterator of a `HashSet` and of a `HashMap`'s key set.
 pub(super) const HASH_KEY_ITERATOR: &str = "java/util/HashMap$KeyIterator";
+/// The iterator of a `TreeSet` and of a `TreeMap`'s key set.
+pub(super) const TREE_KEY_ITERATOR: &str = "java/util/TreeMap$KeyIterator";
 /// The iterator of a `LinkedHashSet` and of a `LinkedHashMap`'s key set.
 pub(super) const LINKED_KEY_ITERATOR: &str = "java/util/LinkedHashMap$LinkedKeyIterator";
 const PARTS: [Part; 3] = [Part::Keys, Part::Values, Part::Entries];
@@ -151,7 +153,7 @@ impl View {
     }
 
     /// The view whose iterator class is `class` (the keys' of a `HashMap` is `HashSet`'s too,
-    /// those of a `LinkedHashMap` `LinkedHashSet`'s).
+    /// those of a `LinkedHashMap` `LinkedHashSet`'s, those of a `TreeMap` `TreeSet`'s).
     pub fn of_iterator(class: &str) -> Option<View> {
         Self::find(&VIEW_ITERATORS, class)
     }

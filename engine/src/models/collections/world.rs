@@ -23,10 +23,11 @@ pub fn made_by_call(name: &str, desc: &str) -> Vec<&'static str> {
 /// Whether objects of `class` exist only where a library call made them ([`made_by_call`]):
 /// no input is one, and a run whose code never calls one has none. (The key iterator of a
 /// `HashMap` is also `HashSet`'s, made without a view.) So is a `Stack`, which only the run's
-/// own `new` makes: its iteration (`Vector$Itr`) is not modelled, so an input `List` that may
-/// be a `Stack` would make every loop over a list unsupported; the checker draws none. Its
-/// superclass `Vector` has no model of its own. A `PriorityQueue` and a `TreeSet` likewise
-/// (their iterators are not modelled). `LinkedHashMap` and `LinkedHashSet` (and so their
+/// own `new` makes: an input `List` that may be a `Stack` would give every loop over a list
+/// one more case (and before its iterator `Vector$Itr` was modelled, made it unsupported); the
+/// checker draws none. Its superclass `Vector` has no model of its own. A `PriorityQueue` and
+/// a `TreeSet` likewise (an input `Collection`, `Queue` or `Set` is drawn from the other
+/// families, whose graphs stay as they were; a value declared of such a class is one). `LinkedHashMap` and `LinkedHashSet` (and so their
 /// iterators) are the run's own too: an input `Map` or `Set` is not one of them (the closed
 /// world of the modelled classes leaves them out as it leaves out every other JDK map), so
 /// the graphs of methods over maps stay as they were; the checker draws none. So is
@@ -41,6 +42,8 @@ pub fn made_by_calls_only(class: &str) -> bool {
         || class == LINKED_HASH_MAP
         || class == LINKED_HASH_SET
         || class == super::DEQUE_ITERATOR
+        || class == super::VECTOR_ITERATOR
+        || class == super::QUEUE_ITERATOR
         || class == super::ARRAY_LIST_ITR
         || class == super::ABSTRACT_LIST_ITR
         || class == "java/util/AbstractList$Itr"

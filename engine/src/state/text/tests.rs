@@ -299,3 +299,19 @@ fn float_literals_print_and_parse() {
     // `inf` is no jtg spelling: read as a type name, refused
     assert!(parse_state("00 | l0: i1 | ε\ni1: inff", &ctx).is_err());
 }
+
+#[test]
+fn split_outcomes_print_and_parse_back() {
+    let ctx = TextContext::for_method(contains(), &NoNames);
+    for (tag, outcome) in [
+        ("T:", crate::state::Outcome::T),
+        ("F:", crate::state::Outcome::F),
+        ("X:", crate::state::Outcome::X),
+    ] {
+        let text = format!("{tag} 00 | l0: o1, l1: i1 | ε\no1: List(?)  i1: Z");
+        let s = parse_state(&text, &ctx).unwrap();
+        assert_eq!(s.split, Some(outcome));
+        assert_eq!(s.decided(), outcome.holds());
+        assert_eq!(print_state(&s, &ctx), text);
+    }
+}

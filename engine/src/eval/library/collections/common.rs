@@ -4,13 +4,13 @@
 
 use super::super::super::{exception, Exec, Flow};
 pub(super) use super::super::counts::{decide, int, step, sum};
-use super::super::shared;
+use super::super::{shared, text};
 use crate::class::Cond;
 use crate::error::EngineError;
 use crate::models::collections::{self as coll, ELEMENT, OF, REMAINING, SIZE};
 use crate::models::elements as coll_elements;
 use crate::models::exceptions;
-use crate::state::{FieldKey, HeapValue, IntOp, Interval, Ref};
+use crate::state::{FieldKey, HeapValue, IntOp, Interval, Outcome, Ref};
 
 /// The collection whose structural changes an iterator's collection `of` shows: a map's view
 /// shows its map's. `None`: `of` is not realized (it may be a view of any map).
@@ -61,22 +61,91 @@ pub(super) fn admit(ex: &Exec<'_>, ty: Option<String>) -> Result<(), EngineError
     }
 }
 
+/// How comparing with the elements of a sorted collection ends (a `TreeMap`'s keys, a
+/// `TreeSet`'s or `PriorityQueue`'s elements, a sorted list's, `Collections.max`): the
+/// storable classes compare within their class only (`compareTo` of an `Integer`, a `String`
+/// or a `Character` with an object of another of them throws ClassCastException).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Compare {
+    /// Nothing is compared, or only objects of one class.
+    Fine,
+    /// A comparison across classes happens: ClassCastException.
+    Throws,
+    /// The construction's collections hold several classes and the model keeps no element:
+    /// the comparison may throw or not (the call's `X:` outcome is the throw).
+    Either,
+}
+
+/// [`Compare`] for a key of class `key` (`None`: the elements among themselves) and a
+/// collection of `size` elements, which compares from `min` elements on. Where the
+/// collections hold the inputs' class only ([`ELEMENT`]), their elements are of that class.
+pub(super) fn compare_with(
+    ex: &Exec<'_>,
+    key: Option<&str>,
+    size: Ref,
+    min: i128,
+) -> Result<Result<Compare, Flow>, EngineError> {
+    let several = ex.cx.elements.several();
+    if !several && key.is_none_or(|t| t == ELEMENT) {
+        return Ok(Ok(Compare::Fine));
+    }
+    Ok(match decide(ex, size, Cond::Gt, min - 1)? {
+        Err(flow) => Err(flow),
+        Ok(false) => Ok(Compare::Fine),
+        Ok(true) if several => Ok(Compare::Either),
+        Ok(true) => Ok(Compare::Throws),
+    })
+}
+
+/// A call whose only open outcome is its comparison's: `X:` throws ClassCastException, `T:`
+/// goes on (`None`); a split into both where that is not fixed yet.
+pub(super) fn settle(ex: &mut Exec<'_>, cmp: Compare) -> Result<Option<Flow>, EngineError> {
+    match (cmp, ex.before.split) {
+        (Compare::Fine, _) => Ok(None),
+        (Compare::Throws, _) | (Compare::Either, Some(Outcome::X)) => {
+            exception::throw_builtin(ex, exceptions::CLASS_CAST).map(Some)
+        }
+        (Compare::Either, Some(_)) => Ok(None),
+        (Compare::Either, None) => Ok(Some(text::split_into(ex, &[Outcome::T, Outcome::X]))),
+    }
+}
+
+/// The outcome of a call with two outcomes of its own (`T:`/`F:`, fixed by a split) and, where
+/// its comparison may throw, a third (`X:`): `Ok(b)`, or `Err` with the throw or the split.
+pub(super) fn two_outcomes(
+    ex: &mut Exec<'_>,
+    cmp: Compare,
+) -> Result<Result<bool, Flow>, EngineError> {
+    let split = ex.before.split;
+    Ok(match (cmp, split) {
+        (Compare::Throws, _) | (Compare::Either, Some(Outcome::X)) => {
+            Err(exception::throw_builtin(ex, exceptions::CLASS_CAST)?)
+        }
+        (_, Some(o)) => match o.holds() {
+            Some(b) => Ok(b),
+            None => return Err(ex.invalid("a ClassCastException outcome where none is possible")),
+        },
+        (Compare::Fine, None) => Err(text::split_outcomes(ex)),
+        (Compare::Either, None) => Err(text::split_into(ex, &[Outcome::T, Outcome::F, Outcome::X])),
+    })
+}
+
 /// An argument compared with the elements (`k`-th from the top, the receiver below it):
-/// `null` or an object of a [`coll_elements::storable`] class (JDK `equals`). A `TreeMap`
-/// compares keys by `compareTo` (JDK 17 `getEntry`: `null` throws NullPointerException, and
-/// its keys are `Integer`s, so another class throws ClassCastException at the first key: when
-/// the map is not empty).
-pub(super) fn check_query(
+/// `null` or an object of a [`coll_elements::storable`] class (JDK `equals`). A sorted
+/// collection compares by `compareTo` (JDK 17 `TreeMap.getEntry`: `null` throws
+/// NullPointerException; another class than its keys' throws ClassCastException at the first
+/// key, when the map is not empty): `Err` with the throw or a refinement, else the comparison.
+pub(super) fn query_compare(
     ex: &mut Exec<'_>,
     k: usize,
     tree: bool,
-) -> Result<Option<Flow>, EngineError> {
+) -> Result<Result<Compare, Flow>, EngineError> {
     let v = ex.peek(k)?;
     if v.is_null() {
         if tree {
-            return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Some);
+            return exception::throw_builtin(ex, exceptions::NULL_POINTER).map(Err);
         }
-        return Ok(None);
+        return Ok(Ok(Compare::Fine));
     }
     let ty = type_of(ex, v);
     if !ty.is_some_and(coll_elements::storable) {
@@ -86,22 +155,28 @@ pub(super) fn check_query(
         )));
     }
     if !tree {
-        return Ok(None);
+        return Ok(Ok(Compare::Fine));
     }
     // `null` throws first (`Objects.requireNonNull`)
     if let Some(flow) = ex.need_null_or_existing(v)? {
-        return Ok(Some(flow));
+        return Ok(Err(flow));
     }
-    if type_of(ex, v) != Some(ELEMENT) {
-        let map = ex.peek(k + 1)?;
-        let size = field(ex, map, SIZE)?;
-        return Ok(match decide(ex, size, Cond::Gt, 0)? {
-            Err(flow) => Some(flow),
-            Ok(true) => Some(exception::throw_builtin(ex, exceptions::CLASS_CAST)?),
-            Ok(false) => None,
-        });
+    let map = ex.peek(k + 1)?;
+    let size = field(ex, map, SIZE)?;
+    let ty = type_of(ex, v).map(str::to_string);
+    compare_with(ex, ty.as_deref(), size, 1)
+}
+
+/// [`query_compare`] for a call with no other open outcome ([`settle`]).
+pub(super) fn check_query(
+    ex: &mut Exec<'_>,
+    k: usize,
+    tree: bool,
+) -> Result<Option<Flow>, EngineError> {
+    match query_compare(ex, k, tree)? {
+        Err(flow) => Ok(Some(flow)),
+        Ok(cmp) => settle(ex, cmp),
     }
-    Ok(None)
 }
 
 /// An element read back (a key or a value of a map): an object of the element types the

@@ -46,12 +46,15 @@ pub(super) fn sort(ex: &mut Exec<'_>, n_args: usize, receiver: bool) -> Result<F
     let size = field(ex, list, SIZE)?;
     let short = int(ex, size)?.decide(Cond::Le, &Interval::literal(1)) == Some(true);
     if !short {
-        several_classes(ex, "sort")?;
-    }
-    if !short {
-        // a null element among two or more throws NullPointerException (Integer.compareTo)
-        let Some(ok) = text::outcome(ex) else {
-            return Ok(text::split_outcomes(ex));
+        // two or more elements are compared: a null one throws NullPointerException
+        // (`compareTo`), so do two of different classes (ClassCastException)
+        let cmp = match compare_with(ex, None, size, 2)? {
+            Ok(cmp) => cmp,
+            Err(flow) => return Ok(flow),
+        };
+        let ok = match two_outcomes(ex, cmp)? {
+            Ok(ok) => ok,
+            Err(flow) => return Ok(flow),
         };
         if !ok {
             return exception::throw_builtin(ex, exceptions::NULL_POINTER);
@@ -179,34 +182,29 @@ pub(super) fn extreme(ex: &mut Exec<'_>) -> Result<Flow, EngineError> {
         Err(flow) => return Ok(flow),
         Ok(b) => b,
     };
-    if !single {
-        several_classes(ex, "Collections.max/min")?;
-    }
     let may_null = family.may_hold_null();
-    if !single && may_null {
-        let Some(ok) = text::outcome(ex) else {
-            return Ok(text::split_outcomes(ex));
+    if !single {
+        // two or more elements are compared (see `sort`)
+        let cmp = match compare_with(ex, None, size, 2)? {
+            Ok(cmp) => cmp,
+            Err(flow) => return Ok(flow),
         };
-        if !ok {
-            return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+        if may_null {
+            let ok = match two_outcomes(ex, cmp)? {
+                Ok(ok) => ok,
+                Err(flow) => return Ok(flow),
+            };
+            if !ok {
+                return exception::throw_builtin(ex, exceptions::NULL_POINTER);
+            }
+        } else if let Some(flow) = settle(ex, cmp)? {
+            return Ok(flow);
         }
     }
     pop(ex, 1)?;
     let e = element(ex, single && may_null);
     ex.push(e)?;
     Ok(Flow::Next)
-}
-
-/// Comparing two or more elements (`compareTo`) throws ClassCastException where their classes
-/// differ, which the model cannot rule out where the collections hold several classes.
-pub(super) fn several_classes(ex: &Exec<'_>, what: &str) -> Result<(), EngineError> {
-    if ex.cx.elements.several() {
-        return Err(ex.unsupported(format!(
-            "{what} of elements that may be of the classes {} (compareTo across them throws ClassCastException)",
-            ex.cx.elements.display()
-        )));
-    }
-    Ok(())
 }
 
 /// `Collections.frequency(c, o)`: `[0, size]`.
