@@ -220,20 +220,10 @@ final class Library {
                 return x instanceof Map ? ((Map<?, ?>) x).size() : ((Collection<?>) x).size();
             case BUILDER:
                 return ((StringBuilder) x).length();
-            case ARRAY_ITR: {
-                Object list = U.getObject(x, F.ITR_OUTER);
-                if (U.getInt(list, F.MOD_COUNT) != U.getInt(x, F.ITR_EXPECTED)) {
-                    return -1;
-                }
-                return ((Collection<?>) list).size() - U.getInt(x, F.ITR_CURSOR);
-            }
-            case LINKED_ITR: {
-                Object list = U.getObject(x, F.LITR_OUTER);
-                if (U.getInt(list, F.MOD_COUNT) != U.getInt(x, F.LITR_EXPECTED)) {
-                    return -1;
-                }
-                return ((Collection<?>) list).size() - U.getInt(x, F.LITR_NEXT_INDEX);
-            }
+            case ARRAY_ITR:
+                return listRemaining(x, F.ITR_OUTER, F.ITR_EXPECTED, F.ITR_CURSOR);
+            case LINKED_ITR:
+                return listRemaining(x, F.LITR_OUTER, F.LITR_EXPECTED, F.LITR_NEXT_INDEX);
             case KEY_ITR:
             case VALUE_ITR:
             case ENTRY_ITR: {
@@ -289,14 +279,9 @@ final class Library {
             case DEQUE_ITR:
                 // its own count, which only its next() lowers (not fail-fast)
                 return U.getInt(x, F.DEQ_REMAINING);
-            case VECTOR_ITR: {
+            case VECTOR_ITR:
                 // a Stack's
-                Object v = U.getObject(x, F.VITR_OUTER);
-                if (U.getInt(v, F.MOD_COUNT) != U.getInt(x, F.VITR_EXPECTED)) {
-                    return -1;
-                }
-                return ((Collection<?>) v).size() - U.getInt(x, F.VITR_CURSOR);
-            }
+                return listRemaining(x, F.VITR_OUTER, F.VITR_EXPECTED, F.VITR_CURSOR);
             case QUEUE_ITR: {
                 // the heap's slots from the cursor on, then the elements a remove() moved
                 // behind it (forgetMeNot)
@@ -308,19 +293,27 @@ final class Library {
                 Object moved = U.getObject(x, F.QITR_FORGET_ME_NOT);
                 return moved == null ? n : n + ((Collection<?>) moved).size();
             }
-            case ABSTRACT_LIST_ITR: {
+            case ABSTRACT_LIST_ITR:
                 // an Arrays.asList list's listIterator(), AbstractList's
-                Object list = U.getObject(x, F.AITR_OUTER);
-                if (U.getInt(list, F.MOD_COUNT) != U.getInt(x, F.AITR_EXPECTED)) {
-                    return -1;
-                }
-                return ((Collection<?>) list).size() - U.getInt(x, F.AITR_CURSOR_LIST);
-            }
+                return listRemaining(x, F.AITR_OUTER, F.AITR_EXPECTED, F.AITR_CURSOR_LIST);
             case ARRAYS_ITR:
                 return ((Object[]) U.getObject(x, F.AITR_A)).length - U.getInt(x, F.AITR_CURSOR);
             default:
                 throw new IllegalStateException("not a modelled collection: " + x.getClass());
         }
+    }
+
+    /**
+     * A list iterator's remaining count: -1 once its list's modCount differs from the
+     * iterator's expectedModCount (the field at {@code expected}), else the list's size less
+     * the cursor (at {@code cursor}); the list is the iterator's field at {@code outer}.
+     */
+    private static int listRemaining(Object x, long outer, long expected, long cursor) {
+        Object list = U.getObject(x, outer);
+        if (U.getInt(list, F.MOD_COUNT) != U.getInt(x, expected)) {
+            return -1;
+        }
+        return ((Collection<?>) list).size() - U.getInt(x, cursor);
     }
 
     /** The tracked set of class {@code c} whose backing map (field {@code mapField}) is {@code map}, or null. */
