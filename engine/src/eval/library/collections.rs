@@ -117,9 +117,7 @@ pub(crate) fn eval(
             }
             if family.compares_elements() {
                 // `siftUp` compares the new element with its parent in a non-empty queue
-                let e = ex.peek(0)?;
-                let class = type_of(ex, e).map(str::to_string);
-                let cmp = match compare_with(ex, class.as_deref(), size, 1)? {
+                let cmp = match compare_key(ex, 0, size)? {
                     Ok(cmp) => cmp,
                     Err(flow) => return Ok(flow),
                 };
@@ -465,9 +463,7 @@ fn maybe_resize(
     // the key compared with the keys of a sorted collection
     let cmp = match call {
         CollCall::Put | CollCall::SetAdd if tree => {
-            let k = ex.peek(usize::from(call == CollCall::Put))?;
-            let key = type_of(ex, k).map(str::to_string);
-            compare_with(ex, key.as_deref(), size, 1)?
+            compare_key(ex, usize::from(call == CollCall::Put), size)?
         }
         CollCall::Put | CollCall::SetAdd => Ok(Compare::Fine),
         _ => query_compare(ex, 0, tree)?,
@@ -557,9 +553,7 @@ fn merge(
     }
     admit(ex, Some(result.to_string()))?;
     let cmp = if family.sorted() {
-        let key = ex.peek(2)?;
-        let key = type_of(ex, key).map(str::to_string);
-        match compare_with(ex, key.as_deref(), size, 1)? {
+        match compare_key(ex, 2, size)? {
             Ok(cmp) => cmp,
             Err(flow) => return Ok(flow),
         }

@@ -163,8 +163,19 @@ pub(super) fn query_compare(
     }
     let map = ex.peek(k + 1)?;
     let size = field(ex, map, SIZE)?;
-    let ty = type_of(ex, v).map(str::to_string);
-    compare_with(ex, ty.as_deref(), size, 1)
+    compare_key(ex, k, size)
+}
+
+/// [`compare_with`] for the object `k`-th from the top of the stack as the key, compared with
+/// a collection of `size` elements from one element on.
+pub(super) fn compare_key(
+    ex: &mut Exec<'_>,
+    k: usize,
+    size: Ref,
+) -> Result<Result<Compare, Flow>, EngineError> {
+    let v = ex.peek(k)?;
+    let class = type_of(ex, v).map(str::to_string);
+    compare_with(ex, class.as_deref(), size, 1)
 }
 
 /// [`query_compare`] for a call with no other open outcome ([`settle`]).
